@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "moya-cli",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "moya-cli", targets: ["moya-cli"]),
+        .library(name: "MoyaCore", targets: ["MoyaCore"]),
+        .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        .target(
+            name: "MoyaCore",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),
+        .target(
+            name: "MoyaCLI",
+            dependencies: [
+                "MoyaCore",
+                "MoyaSpec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"]),
+        .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore"]),
+        .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore"]),
+        .testTarget(
+            name: "MoyaCLITests",
+            dependencies: [
+                "MoyaCLI", "MoyaSpec", "MoyaCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,181 @@
+import ArgumentParser
+import MoyaCore
+import MoyaSpec
+
+/// `moya-cli describe`: everything a target declares.
+struct DescribeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Show a target's params, method, path, task and samples.",
+        discussion: """
+            Examples:
+              moya-cli describe myservice.showUser
+              moya-cli describe translator.translate --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"))
+    var target: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func run() async throws {
+        let (service, target) = try specOptions.loadTarget(target)
+        let description = TargetDescription(service: service, target: target)
+        let context = CommandContext.current
+        if json {
+            context.line(description.json.serialized(pretty: true, escapeSlashes: false))
+        } else {
+            for line in description.lines { context.line(line) }
+        }
+    }
+}
+
+/// A target described for people and for programs.
+struct TargetDescription {
+    let service: ServiceSpec
+    let target: TargetSpec
+
+    var url: String {
+        let path = target.path.description
+        guard !path.isEmpty else { return service.baseURL }
+        let base = service.baseURL.hasSuffix("/") ? String(service.baseURL.dropLast()) : service.baseURL
+        return base + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    var validation: ValidationType { target.validation ?? service.validation }
+
+    var lines: [String] {
+        var lines = ["\(service.name).\(target.name)" + (target.summary.map { ": " + $0 } ?? "")]
+        lines.append("  \(target.method.rawValue) \(url)")
+        lines.append("  task: \(taskSummary)")
+        if !target.params.isEmpty {
+            lines.append("  params:")
+            let rows = target.params.map { param in
+                ["    --\(param.name)", param.type.description, requirement(param), param.description ?? ""]
+            }
+            lines += TextTable.render(rows)
+        }
+        let headers = service.headers.filter { header in
+            !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
+        } + target.headers
+        if !headers.isEmpty {
+            lines.append("  headers:")
+            lines += headers.map { "    \($0.name): \($0.value.description)" }
+        }
+        lines.append("  validation: \(Self.describe(validation))")
+        if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
+        if let timeout = target.timeout ?? service.timeout { lines.append("  timeout: \(formatSeconds(timeout))s") }
+        var sampleRows: [[String]] = []
+        if let sample = target.sample { sampleRows.append(["    (default)"] + Self.describe(sample)) }
+        for named in target.samples { sampleRows.append(["    " + named.name] + Self.describe(named.sample)) }
+        if !sampleRows.isEmpty {
+            lines.append("  samples:")
+            lines += TextTable.render(sampleRows)
+        }
+        if !service.environments.isEmpty {
+            lines.append("  environments: " + service.environments.map(\.name).joined(separator: ", "))
+        }
+        return lines
+    }
+
+    func requirement(_ param: ParamSpec) -> String {
+        if let value = param.defaultValue { return "default: \(value.description)" }
+        return param.isOptional ? "optional" : "required"
+    }
+
+    var taskSummary: String {
+        var text = target.task.moyaName
+        switch target.task {
+        case .parameters(let block, let encoding, _):
+            text += ", encoding \(encoding.kind.rawValue)" + (block.isOrdered ? ", ordered" : "")
+        case .download(let destination, _, _):
+            text += " to \(destination.description)"
+        case .upload(let file):
+            text += " from \(file.description)"
+        default:
+            break
+        }
+        return text
+    }
+
+    static func describe(_ validation: ValidationType) -> String {
+        switch validation {
+        case .none: "none"
+        case .successCodes: "successCodes (200-299)"
+        case .successAndRedirectCodes: "successAndRedirectCodes (200-399)"
+        case .customCodes(let codes): codes.map(String.init).joined(separator: ", ")
+        }
+    }
+
+    static func describe(_ sample: SampleSpec) -> [String] {
+        switch sample {
+        case .error(let error): return ["error", error.rawValue]
+        case .response(let status, _, let body):
+            let kind: String =
+                switch body {
+                case .empty: "empty"
+                case .text: "text"
+                case .json: "json"
+                case .file(let path): "file \(path)"
+                }
+            return [String(status), kind]
+        }
+    }
+
+    var json: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            (key: "service", value: .string(service.name)),
+            (key: "target", value: .string(target.name)),
+            (key: "summary", value: target.summary.map(JSONValue.string) ?? .null),
+            (key: "method", value: .string(target.method.rawValue)),
+            (key: "baseURL", value: .string(service.baseURL)),
+            (key: "path", value: .string(target.path.description)),
+            (key: "task", value: .string(target.task.moyaName)),
+            (key: "validation", value: validationJSON),
+        ]
+        members.append(
+            (
+                key: "params",
+                value: .array(
+                    target.params.map { param in
+                        .object([
+                            (key: "name", value: .string(param.name)),
+                            (key: "type", value: .string(param.type.description)),
+                            (key: "required", value: .bool(param.isRequired)),
+                            (key: "default", value: param.defaultValue.map { .string($0.description) } ?? .null),
+                            (key: "description", value: param.description.map(JSONValue.string) ?? .null),
+                            (key: "secret", value: .bool(param.isSecret)),
+                        ])
+                    })
+            ))
+        var samples: [(key: String, value: JSONValue)] = []
+        if let sample = target.sample { samples.append((key: "default", value: Self.sampleJSON(sample))) }
+        for named in target.samples { samples.append((key: named.name, value: Self.sampleJSON(named.sample))) }
+        members.append((key: "samples", value: .object(samples)))
+        return .object(members)
+    }
+
+    var validationJSON: JSONValue {
+        switch validation {
+        case .none: .string("none")
+        case .successCodes: .string("successCodes")
+        case .successAndRedirectCodes: .string("successAndRedirectCodes")
+        case .customCodes(let codes): .array(codes.map(JSONValue.integer))
+        }
+    }
+
+    static func sampleJSON(_ sample: SampleSpec) -> JSONValue {
+        switch sample {
+        case .error(let error): .object([(key: "error", value: .string(error.rawValue))])
+        case .response(let status, _, _): .object([(key: "status", value: .integer(status))])
+        }
+    }
+
+    func formatSeconds(_ seconds: Double) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import MoyaCore
+import MoyaSpec
+
+/// `moya-cli list`: the services and targets the specs declare.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List services and their targets.",
+        discussion: """
+            Examples:
+              moya-cli list
+              moya-cli list github
+              moya-cli list --json
+            """
+    )
+
+    @Argument(help: "Only this service.")
+    var service: String?
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func run() async throws {
+        let services: [ServiceSpec]
+        if let service {
+            services = [try specOptions.loadService(named: service)]
+        } else {
+            services = try specOptions.loadCatalog().services
+        }
+        let context = CommandContext.current
+        if json {
+            context.line(JSONValue.array(services.map(Self.json)).serialized(pretty: true, escapeSlashes: false))
+            return
+        }
+        var rows: [[String]] = []
+        for service in services {
+            for target in service.targets {
+                rows.append([
+                    "\(service.name).\(target.name)", target.method.rawValue, target.path.description,
+                    target.summary ?? "",
+                ])
+            }
+        }
+        for line in TextTable.render(rows) { context.line(line) }
+    }
+
+    static func json(_ service: ServiceSpec) -> JSONValue {
+        .object([
+            (key: "service", value: .string(service.name)),
+            (key: "file", value: .string(service.file)),
+            (key: "baseURL", value: .string(service.baseURL)),
+            (
+                key: "targets",
+                value: .array(
+                    service.targets.map { target in
+                        .object([
+                            (key: "name", value: .string(target.name)),
+                            (key: "method", value: .string(target.method.rawValue)),
+                            (key: "path", value: .string(target.path.description)),
+                            (key: "summary", value: target.summary.map(JSONValue.string) ?? .null),
+                        ])
+                    })
+            ),
+        ])
+    }
+}

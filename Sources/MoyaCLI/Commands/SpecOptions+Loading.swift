@@ -1,0 +1,68 @@
+import MoyaSpec
+
+extension SpecOptions {
+    /// The library these options and the context's environment describe.
+    func library(paths: [String]? = nil) -> SpecLibrary {
+        let environment = CommandContext.current.environment
+        return SpecLibrary(
+            searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment),
+            compiler: SpecCompiler(environment: environment))
+    }
+
+    /// Every service, or a failure carrying every diagnostic.
+    func loadCatalog(paths: [String]? = nil) throws(CommandFailure) -> SpecLibrary.Catalog {
+        let catalog: SpecLibrary.Catalog
+        do {
+            catalog = try library(paths: paths).loadAll()
+        } catch {
+            throw CommandFailure(error.description, status: .missingSpec)
+        }
+        guard catalog.diagnostics.isEmpty else { throw Self.invalid(catalog.diagnostics) }
+        return catalog
+    }
+
+    /// One service by name.
+    func loadService(named name: String) throws(CommandFailure) -> ServiceSpec {
+        do {
+            return try library().service(named: name)
+        } catch let error as SpecError {
+            throw Self.invalid(error.diagnostics)
+        } catch let error as SpecNotFoundError {
+            throw CommandFailure(error.description, status: .missingSpec)
+        } catch {
+            throw CommandFailure("\(error)", status: .usage)
+        }
+    }
+
+    /// A service and one of its targets from `SERVICE.TARGET`.
+    func loadTarget(_ qualifiedName: String) throws(CommandFailure) -> (ServiceSpec, TargetSpec) {
+        guard let dot = qualifiedName.firstIndex(of: "."), dot != qualifiedName.startIndex,
+            dot != qualifiedName.index(before: qualifiedName.endIndex)
+        else {
+            throw CommandFailure("expected SERVICE.TARGET, got '\(qualifiedName)'", status: .usage)
+        }
+        let serviceName = String(qualifiedName[..<dot])
+        let targetName = String(qualifiedName[qualifiedName.index(after: dot)...])
+        let service = try loadService(named: serviceName)
+        guard let target = service.target(named: targetName) else {
+            let names = service.targets.map(\.name)
+            throw CommandFailure(
+                "service '\(serviceName)' has no target '\(targetName)'" + hint(targetName, names), status: .usage)
+        }
+        return (service, target)
+    }
+
+    private func hint(_ name: String, _ names: [String]) -> String {
+        let suggestion = Suggestion.hint(for: name, in: names)
+        guard suggestion.isEmpty, !names.isEmpty else { return suggestion }
+        return "; it has \(names.joined(separator: ", "))"
+    }
+
+    static func invalid(_ diagnostics: [Diagnostic]) -> CommandFailure {
+        let files = Set(diagnostics.map(\.file)).count
+        let problems = diagnostics.count == 1 ? "1 problem" : "\(diagnostics.count) problems"
+        return CommandFailure(
+            "invalid spec: \(problems) in \(files == 1 ? "1 file" : "\(files) files")", status: .invalidSpec,
+            details: diagnostics.map(\.description))
+    }
+}

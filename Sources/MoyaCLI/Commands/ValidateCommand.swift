@@ -1,0 +1,32 @@
+import ArgumentParser
+import MoyaSpec
+
+/// `moya-cli validate`: compiles specs and reports every problem.
+struct ValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check spec files and report every problem with its file:line:col.",
+        discussion: """
+            Prints "ok: N services, M targets", or each problem as \
+            file:line:col: error: key.path: message. Exits 0 when valid, 65 when a spec is \
+            invalid, 66 when a path does not exist.
+
+            Examples:
+              moya-cli validate
+              moya-cli validate specs/ more-specs/github.yaml
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Spec files or directories. Defaults to the spec search path.", valueName: "path"))
+    var paths: [String] = []
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func run() async throws {
+        let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
+        let targets = catalog.services.reduce(0) { $0 + $1.targets.count }
+        let services = catalog.services.count
+        CommandContext.current.line(
+            "ok: \(services) \(services == 1 ? "service" : "services"), \(targets) \(targets == 1 ? "target" : "targets")")
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+
+/// Runs moya-cli: parses the arguments, runs the command, prints any failure and returns the
+/// exit status. The executable and the tests both come through here.
+public enum MoyaCLI {
+    /// Runs one command line (without the program name) in `context`.
+    public static func run(_ arguments: [String], context: CommandContext = .process) async -> Int32 {
+        await CommandContext.$current.withValue(context) {
+            do {
+                var command = try MoyaCommand.parseAsRoot(arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+                return ExitStatus.success.rawValue
+            } catch let failure as CommandFailure {
+                for line in failure.details { context.errorLine(line) }
+                context.errorLine("moya-cli: error: " + failure.message)
+                return failure.status.rawValue
+            } catch {
+                return report(error, context: context)
+            }
+        }
+    }
+
+    private static func report(_ error: any Error, context: CommandContext) -> Int32 {
+        let code = MoyaCommand.exitCode(for: error)
+        let message = MoyaCommand.fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { context.line(message) }
+            return 0
+        }
+        if !message.isEmpty { context.errorLine(message) }
+        return code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command writes and what it reads from its surroundings. Tests bind their own.
+public struct CommandContext: Sendable {
+    /// Writes to standard output.
+    public var writeOut: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var writeError: @Sendable (String) -> Void
+    /// The environment variables the command sees.
+    public var environment: [String: String]
+
+    /// Creates a context.
+    public init(
+        environment: [String: String], writeOut: @escaping @Sendable (String) -> Void,
+        writeError: @escaping @Sendable (String) -> Void
+    ) {
+        self.environment = environment
+        self.writeOut = writeOut
+        self.writeError = writeError
+    }
+
+    /// The process's own standard streams and environment.
+    public static var process: CommandContext {
+        CommandContext(
+            environment: processEnvironment(),
+            writeOut: { text in writeAll(STDOUT_FILENO, text) },
+            writeError: { text in writeAll(STDERR_FILENO, text) })
+    }
+
+    /// The context commands run in.
+    @TaskLocal public static var current: CommandContext = .process
+
+    /// Writes a line to standard output.
+    func line(_ text: String) {
+        writeOut(text + "\n")
+    }
+
+    /// Writes a line to standard error.
+    func errorLine(_ text: String) {
+        writeError(text + "\n")
+    }
+
+    /// Writes all of `text` to a file descriptor, retrying short writes.
+    static func writeAll(_ descriptor: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,55 @@
+/// Every exit status moya-cli uses, in one place. The man page and the README list the same.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Everything worked.
+    case success = 0
+    /// The request could not be sent or answered: refused, reset, TLS or DNS.
+    case transportFailure = 1
+    /// The request timed out.
+    case timeout = 2
+    /// The response failed validation with a 3xx status.
+    case redirectStatus = 3
+    /// The response failed validation with a 4xx status.
+    case clientErrorStatus = 4
+    /// The response failed validation with a 5xx status.
+    case serverErrorStatus = 5
+    /// Too many redirects.
+    case tooManyRedirects = 6
+    /// A `--key-path` that is not in the response.
+    case keyPathMissing = 7
+    /// The command line was wrong.
+    case usage = 64
+    /// A spec is invalid.
+    case invalidSpec = 65
+    /// A spec file or directory is missing.
+    case missingSpec = 66
+    /// Interrupted with Ctrl-C.
+    case interrupted = 130
+
+    /// The status for a response that failed validation with `statusCode`.
+    public static func forFailedStatus(_ statusCode: Int) -> ExitStatus {
+        switch statusCode {
+        case 300..<400: .redirectStatus
+        case 400..<500: .clientErrorStatus
+        default: .serverErrorStatus
+        }
+    }
+}
+
+/// A failure that ends a command: one line for stderr and the status to exit with.
+public struct CommandFailure: Error, Sendable, CustomStringConvertible {
+    /// What happened, as one sentence.
+    public var message: String
+    /// The exit status.
+    public var status: ExitStatus
+    /// Lines printed before the error line, such as spec diagnostics.
+    public var details: [String]
+
+    /// Creates a failure.
+    public init(_ message: String, status: ExitStatus, details: [String] = []) {
+        self.message = message
+        self.status = status
+        self.details = details
+    }
+
+    public var description: String { message }
+}

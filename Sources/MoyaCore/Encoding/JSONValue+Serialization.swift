@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension JSONValue {
+    /// The JSON text of this value. Compact by default; `pretty` indents by two spaces and
+    /// writes `"key" : value`, as `JSONSerialization`'s pretty printing does. Slashes are
+    /// escaped as `\/`, as Foundation's encoders do.
+    public func serialized(pretty: Bool = false, escapeSlashes: Bool = true) -> String {
+        var output = ""
+        write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: 0)
+        return output
+    }
+
+    /// The JSON text as UTF-8 bytes.
+    public func data(pretty: Bool = false) -> Data {
+        Data(serialized(pretty: pretty).utf8)
+    }
+
+    /// A number as JSON writes it: integral values without a fraction.
+    public static func format(_ double: Double) -> String {
+        if double.rounded() == double, abs(double) < 9_007_199_254_740_992 {
+            return String(Int(double))
+        }
+        return "\(double)"
+    }
+
+    private func write(to output: inout String, pretty: Bool, escapeSlashes: Bool, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .integer(let value): output += String(value)
+        case .number(let value): output += Self.format(value)
+        case .string(let value): Self.writeString(value, to: &output, escapeSlashes: escapeSlashes)
+        case .array(let values):
+            guard !values.isEmpty else {
+                output += "[]"
+                return
+            }
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                if pretty { Self.newline(&output, indent: indent + 1) }
+                value.write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: indent + 1)
+            }
+            if pretty { Self.newline(&output, indent: indent) }
+            output += "]"
+        case .object(let members):
+            guard !members.isEmpty else {
+                output += "{}"
+                return
+            }
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                if pretty { Self.newline(&output, indent: indent + 1) }
+                Self.writeString(member.key, to: &output, escapeSlashes: escapeSlashes)
+                output += pretty ? " : " : ":"
+                member.value.write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: indent + 1)
+            }
+            if pretty { Self.newline(&output, indent: indent) }
+            output += "}"
+        }
+    }
+
+    private static func newline(_ output: inout String, indent: Int) {
+        output += "\n"
+        output += String(repeating: "  ", count: indent)
+    }
+
+    private static func writeString(_ string: String, to output: inout String, escapeSlashes: Bool) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "/" where escapeSlashes: output += "\\/"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16, uppercase: false)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
+
+extension JSONValue: Encodable {
+    private struct MemberKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .array(let values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try container.encode(value) }
+        case .object(let members):
+            var container = encoder.container(keyedBy: MemberKey.self)
+            for member in members { try container.encode(member.value, forKey: MemberKey(stringValue: member.key)) }
+        }
+    }
+}

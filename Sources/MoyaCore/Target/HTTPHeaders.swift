@@ -1,0 +1,89 @@
+/// An ordered list of HTTP header fields whose names compare case-insensitively.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order, with their names as given.
+    public private(set) var fields: [(name: String, value: String)]
+
+    /// Creates an empty header list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a header list from a dictionary, sorted by name for a stable order.
+    public init(_ dictionary: [String: String]) {
+        fields = dictionary.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+    }
+
+    /// Creates a header list from fields in order.
+    public init(fields: [(name: String, value: String)]) {
+        self.fields = fields
+    }
+
+    /// Creates a header list from a literal.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the first field named `name`, compared case-insensitively.
+    public subscript(name: String) -> String? {
+        get {
+            fields.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+        set {
+            if let newValue {
+                update(name: name, value: newValue)
+            } else {
+                remove(name: name)
+            }
+        }
+    }
+
+    /// Sets `name` to `value`, replacing every field of that name in the place of the first.
+    public mutating func update(name: String, value: String) {
+        let key = name.lowercased()
+        guard let index = fields.firstIndex(where: { $0.name.lowercased() == key }) else {
+            fields.append((name: name, value: value))
+            return
+        }
+        fields.removeAll { $0.name.lowercased() == key }
+        fields.insert((name: name, value: value), at: index)
+    }
+
+    /// Adds a field, keeping any others of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(name: String) {
+        let key = name.lowercased()
+        fields.removeAll { $0.name.lowercased() == key }
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        self[name] != nil
+    }
+
+    /// The fields as a dictionary; later fields of the same name win.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        for field in fields { result[field.name] = field.value }
+        return result
+    }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name)
+            hasher.combine(field.value)
+        }
+    }
+}

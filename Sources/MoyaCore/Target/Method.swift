@@ -1,0 +1,47 @@
+/// An HTTP method, spelled as Alamofire spells it.
+public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// `CONNECT`.
+    public static let connect = Method(rawValue: "CONNECT")
+    /// `DELETE`.
+    public static let delete = Method(rawValue: "DELETE")
+    /// `GET`.
+    public static let get = Method(rawValue: "GET")
+    /// `HEAD`.
+    public static let head = Method(rawValue: "HEAD")
+    /// `OPTIONS`.
+    public static let options = Method(rawValue: "OPTIONS")
+    /// `PATCH`.
+    public static let patch = Method(rawValue: "PATCH")
+    /// `POST`.
+    public static let post = Method(rawValue: "POST")
+    /// `PUT`.
+    public static let put = Method(rawValue: "PUT")
+    /// `QUERY`.
+    public static let query = Method(rawValue: "QUERY")
+    /// `TRACE`.
+    public static let trace = Method(rawValue: "TRACE")
+
+    /// Every method the spec format accepts, in documentation order.
+    public static let allKnown: [Method] = [
+        .get, .post, .put, .patch, .delete, .head, .options, .trace, .connect, .query,
+    ]
+
+    /// The method's name as sent on the wire.
+    public let rawValue: String
+
+    /// Creates a method from its wire name.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Whether a multipart body makes sense for this method.
+    public var supportsMultipart: Bool {
+        switch self {
+        case .post, .put, .patch, .connect: true
+        default: false
+        }
+    }
+
+    /// The wire name.
+    public var description: String { rawValue }
+}

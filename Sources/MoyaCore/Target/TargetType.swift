@@ -1,0 +1,37 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Describes one API endpoint: everything the provider needs to build and send a request.
+public protocol TargetType: Sendable {
+    /// The base URL every path of this API is appended to.
+    var baseURL: URL { get }
+
+    /// The path appended to `baseURL`; an empty path leaves `baseURL` unchanged.
+    var path: String { get }
+
+    /// The HTTP method.
+    var method: Method { get }
+
+    /// How parameters and bodies are put into the request.
+    var task: Task { get }
+
+    /// Headers sent with the request, if any.
+    var headers: [String: String]? { get }
+
+    /// Data returned when the request is stubbed.
+    var sampleData: Data { get }
+
+    /// Which status codes count as a success.
+    var validationType: ValidationType { get }
+}
+
+extension TargetType {
+    /// No sample data unless the target gives some.
+    public var sampleData: Data { Data() }
+
+    /// No validation unless the target asks for it, as in Moya.
+    public var validationType: ValidationType { .none }
+}

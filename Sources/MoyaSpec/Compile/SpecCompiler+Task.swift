@@ -1,0 +1,159 @@
+import MoyaCore
+
+extension CompileContext {
+    static let taskKinds = ["data", "json", "parameters", "upload", "multipart", "download"]
+    static let taskKeys: [String: [String]] = [
+        "data": ["data", "contentType", "query"],
+        "json": ["json"],
+        "parameters": ["parameters", "encoding", "arrays", "bools", "query"],
+        "upload": ["upload"],
+        "multipart": ["multipart", "query"],
+        "download": ["download", "parameters", "encoding", "arrays", "bools"],
+    ]
+
+    mutating func task(_ node: YAMLNode, _ path: String, scope: ParamScope, method: Method) -> TaskSpec? {
+        if node.isNull { return .plain }
+        if case .scalar = node.content {
+            guard reader.choice(node, path, ["plain"], what: "task") != nil else { return nil }
+            return .plain
+        }
+        guard case .mapping(let pairs) = node.content else {
+            reader.error(node.mark, path, "expected plain or a mapping with one of \(Self.taskKinds.joined(separator: ", "))")
+            return nil
+        }
+        let keys = pairs.compactMap(\.key.scalar)
+        let kinds = Self.taskKinds.filter { kind in
+            keys.contains(kind) && !(kind == "parameters" && keys.contains("download"))
+        }
+        guard let kind = kinds.first else {
+            let allKeys = Array(Set(Self.taskKeys.values.joined())).sorted()
+            for pair in pairs {
+                if let key = pair.key.scalar, !allKeys.contains(key) {
+                    reader.error(pair.key.mark, SpecReader.join(path, key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: allKeys))
+                }
+            }
+            reader.error(node.mark, path, "a task needs one of \(Self.taskKinds.joined(separator: ", "))")
+            return nil
+        }
+        guard kinds.count == 1 else {
+            reader.error(node.mark, path, "a task is exactly one kind; found both '\(kinds[0])' and '\(kinds[1])'")
+            return nil
+        }
+        guard let fields = reader.fields(node, path, known: Self.taskKeys[kind]),
+            let body = fields[kind]
+        else { return nil }
+        let bodyPath = path + "." + kind
+        let query = fields["query"].flatMap { parameterBlock($0, path + ".query", scope: scope) }
+
+        switch kind {
+        case "data":
+            guard let source = dataSource(body, bodyPath) else { return nil }
+            var contentType: Template?
+            if let node = fields["contentType"], let template = reader.template(node, path + ".contentType") {
+                check(template, path + ".contentType", scope, allowArrays: false)
+                contentType = template
+            }
+            return .data(source, contentType: contentType, query: query)
+        case "json":
+            return value(body, bodyPath, scope: scope).map(TaskSpec.json)
+        case "parameters":
+            guard let block = parameterBlock(body, bodyPath, scope: scope) else { return nil }
+            let encoding = encodingSpec(fields, path)
+            if query != nil, encoding.kind == .url || encoding.kind == .queryString, let queryNode = fields["query"] {
+                let at = fields["encoding"]?.mark ?? queryNode.mark
+                reader.error(at, path + ".encoding", "with a query, the body encoding must be httpBody, json or prettyJSON; \(encoding.kind.rawValue) would put the body parameters in the query as well")
+                return nil
+            }
+            return .parameters(block, encoding: encoding, query: query)
+        case "upload":
+            guard let template = reader.template(body, bodyPath) else { return nil }
+            check(template, bodyPath, scope, allowArrays: false)
+            return .upload(template)
+        case "multipart":
+            if !method.supportsMultipart {
+                reader.error(body.mark, bodyPath, "a multipart body needs POST, PUT, PATCH or CONNECT, not \(method.rawValue)")
+            }
+            guard let parts = multipartParts(body, bodyPath, scope: scope) else { return nil }
+            return .multipart(parts, query: query)
+        default:
+            guard let destination = reader.template(body, bodyPath) else { return nil }
+            check(destination, bodyPath, scope, allowArrays: false)
+            let parameters = fields["parameters"].flatMap { parameterBlock($0, path + ".parameters", scope: scope) }
+            return .download(destination, parameters: parameters, encoding: encodingSpec(fields, path))
+        }
+    }
+
+    private mutating func dataSource(_ node: YAMLNode, _ path: String) -> DataSource? {
+        if case .mapping = node.content {
+            guard let fields = reader.fields(node, path, known: ["file"]), let file = fields["file"] else {
+                reader.error(node.mark, path, "expected text or { file: path }")
+                return nil
+            }
+            return existingFile(file, path + ".file").map(DataSource.file)
+        }
+        return reader.string(node, path).map(DataSource.text)
+    }
+
+    private mutating func encodingSpec(_ fields: SpecReader.Fields, _ path: String) -> EncodingSpec {
+        var spec = EncodingSpec()
+        if let node = fields["encoding"],
+            let name = reader.choice(node, path + ".encoding", EncodingSpec.Kind.allCases.map(\.rawValue), what: "encoding"),
+            let kind = EncodingSpec.Kind(rawValue: name)
+        {
+            spec.kind = kind
+        }
+        if let node = fields["arrays"],
+            let name = reader.choice(node, path + ".arrays", EncodingSpec.Arrays.allCases.map(\.rawValue), what: "array style"),
+            let arrays = EncodingSpec.Arrays(rawValue: name)
+        {
+            spec.arrays = arrays
+        }
+        if let node = fields["bools"],
+            let name = reader.choice(node, path + ".bools", EncodingSpec.Bools.allCases.map(\.rawValue), what: "bool style"),
+            let bools = EncodingSpec.Bools(rawValue: name)
+        {
+            spec.bools = bools
+        }
+        return spec
+    }
+
+    private mutating func multipartParts(_ node: YAMLNode, _ path: String, scope: ParamScope) -> [MultipartPartSpec]? {
+        guard case .sequence(let items) = node.content else {
+            reader.error(node.mark, path, "expected a list of parts, such as - { name: avatar, file: \"{path}\" }")
+            return nil
+        }
+        var parts: [MultipartPartSpec] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let fields = reader.fields(item, itemPath, known: ["name", "value", "file", "fileName", "mimeType"]) else {
+                continue
+            }
+            guard let nameNode = fields["name"], let name = reader.string(nameNode, itemPath + ".name") else {
+                if fields["name"] == nil { reader.error(item.mark, itemPath + ".name", "required key is missing") }
+                continue
+            }
+            var templates: [String: Template] = [:]
+            for key in ["value", "file", "fileName", "mimeType"] {
+                guard let node = fields[key], let template = reader.template(node, itemPath + "." + key) else { continue }
+                check(template, itemPath + "." + key, scope, allowArrays: false)
+                templates[key] = template
+            }
+            let content: MultipartPartSpec.Content
+            switch (templates["value"], templates["file"]) {
+            case (let value?, nil): content = .value(value)
+            case (nil, let file?): content = .file(file)
+            case (.some, .some):
+                reader.error(item.mark, itemPath, "a part has either value or file, not both")
+                continue
+            case (nil, nil):
+                if fields["value"] == nil, fields["file"] == nil {
+                    reader.error(item.mark, itemPath, "a part needs a value or a file")
+                }
+                continue
+            }
+            parts.append(
+                MultipartPartSpec(name: name, content: content, fileName: templates["fileName"], mimeType: templates["mimeType"]))
+        }
+        return parts
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension CompileContext {
+    /// A JSON-like value whose strings are templates checked against the target's params.
+    mutating func value(_ node: YAMLNode, _ path: String, scope: ParamScope) -> ValueTemplate? {
+        switch node.content {
+        case .scalar(let text, let style):
+            if style == .plain {
+                if node.isNull { return .null }
+                if let bool = SpecReader.parseBool(text) { return .bool(bool) }
+                if let int = SpecReader.parseInteger(text) { return .integer(int) }
+                if let double = SpecReader.parseFloat(text) { return .number(double) }
+            }
+            guard let template = reader.template(node, path) else { return nil }
+            check(template, path, scope, allowArrays: true)
+            return .string(template)
+        case .sequence(let items):
+            var values: [ValueTemplate] = []
+            for (index, item) in items.enumerated() {
+                if let value = value(item, "\(path)[\(index)]", scope: scope) { values.append(value) }
+            }
+            return .array(values)
+        case .mapping:
+            guard let fields = reader.fields(node, path, known: nil) else { return nil }
+            var members: [ValueTemplate.Member] = []
+            for key in fields.order {
+                guard let child = fields[key], let value = value(child, SpecReader.join(path, key), scope: scope) else {
+                    continue
+                }
+                members.append(ValueTemplate.Member(key: key, value: value, mark: fields.keyMarks[key] ?? child.mark))
+            }
+            return .object(members)
+        }
+    }
+
+    /// A query or parameter block: a mapping, or a sequence of one-key mappings.
+    mutating func parameterBlock(_ node: YAMLNode, _ path: String, scope: ParamScope) -> ParameterBlock? {
+        switch node.content {
+        case .mapping:
+            guard case .object(let members) = value(node, path, scope: scope) else { return nil }
+            return ParameterBlock(entries: members, isOrdered: false)
+        case .sequence(let items):
+            var entries: [ValueTemplate.Member] = []
+            for (index, item) in items.enumerated() {
+                let itemPath = "\(path)[\(index)]"
+                guard case .mapping(let pairs) = item.content, pairs.count == 1, let key = pairs[0].key.scalar else {
+                    reader.error(item.mark, itemPath, "each entry of an ordered list is a one-key mapping, such as - to: de")
+                    continue
+                }
+                if let value = value(pairs[0].value, SpecReader.join(itemPath, key), scope: scope) {
+                    entries.append(ValueTemplate.Member(key: key, value: value, mark: pairs[0].key.mark))
+                }
+            }
+            return ParameterBlock(entries: entries, isOrdered: true)
+        case .scalar:
+            reader.error(node.mark, path, "expected a mapping of names to values, or a list of one-key mappings, got \(node.kindDescription)")
+            return nil
+        }
+    }
+
+    /// A path relative to the spec file, reported when it does not exist.
+    mutating func existingFile(_ node: YAMLNode, _ path: String) -> String? {
+        guard let text = reader.string(node, path) else { return nil }
+        let resolved = resolve(relativePath: text)
+        guard FileSystem.isRegularFile(resolved) else {
+            reader.error(node.mark, path, "no file at \(resolved); paths are relative to the spec file")
+            return nil
+        }
+        return text
+    }
+
+    func resolve(relativePath: String) -> String {
+        relativePath.hasPrefix("/") ? relativePath : directory + "/" + relativePath
+    }
+}

@@ -1,0 +1,363 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MoyaCore
+
+/// Compiles one spec file into a `ServiceSpec`, reporting every problem it finds.
+public struct SpecCompiler: Sendable {
+    /// The environment `${VAR}` reads; injected so tests never touch the process's.
+    public var environment: [String: String]
+
+    static let serviceKeys = [
+        "service", "baseURL", "headers", "validation", "timeout", "stub", "auth", "environments", "targets",
+    ]
+    static let targetKeys = [
+        "summary", "params", "path", "method", "headers", "task", "sample", "samples", "validation", "auth",
+        "timeout",
+    ]
+
+    /// Creates a compiler reading `environment`.
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// Reads and compiles the spec file at `path`.
+    public func compile(file path: String) throws(SpecError) -> ServiceSpec {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SpecError([
+                Diagnostic(file: path, mark: Mark(line: 1, column: 1), keyPath: "spec", message: "cannot read the file")
+            ])
+        }
+        return try compile(Array(data), file: path)
+    }
+
+    /// Compiles spec text; `file` names it in diagnostics and anchors relative paths.
+    public func compile(_ bytes: [UInt8], file: String) throws(SpecError) -> ServiceSpec {
+        let root: YAMLNode?
+        do {
+            root = try YAMLLoader.load(bytes)
+        } catch {
+            throw SpecError([Diagnostic(file: file, mark: error.mark, keyPath: "yaml", message: error.message)])
+        }
+        var context = CompileContext(reader: SpecReader(file: file, environment: environment), file: file)
+        let service = context.service(root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1)))
+        guard let service, context.reader.diagnostics.isEmpty else {
+            throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
+        }
+        return service
+    }
+}
+
+/// The state of one file's compilation.
+struct CompileContext {
+    var reader: SpecReader
+    let file: String
+    let directory: String
+
+    init(reader: SpecReader, file: String) {
+        self.reader = reader
+        self.file = file
+        if let slash = file.lastIndex(of: "/") {
+            directory = String(file[..<slash])
+        } else {
+            directory = "."
+        }
+    }
+
+    /// The file's name without its directory and extension.
+    var stem: String {
+        var name = Substring(file)
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
+        return String(name)
+    }
+
+    // MARK: - Service
+
+    mutating func service(_ root: YAMLNode) -> ServiceSpec? {
+        guard case .mapping = root.content else {
+            reader.error(root.mark, "spec", "expected a mapping with baseURL and targets, got \(root.kindDescription)")
+            return nil
+        }
+        guard let fields = reader.fields(root, "", known: SpecCompiler.serviceKeys) else { return nil }
+
+        var name = stem
+        var nameMark = root.mark
+        if let node = fields["service"] {
+            nameMark = node.mark
+            if let value = reader.string(node, "service") {
+                name = value
+                if !ParamSpec.isValidName(value) {
+                    reader.error(node.mark, "service", "\"\(value)\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter")
+                }
+            }
+        } else if !ParamSpec.isValidName(name) {
+            reader.error(root.mark, "service", "the file name \"\(name)\" is not a valid service name; set 'service:' to one that starts with a letter")
+        }
+
+        var baseURL = ""
+        if let node = fields["baseURL"] {
+            baseURL = self.baseURL(node, "baseURL") ?? ""
+        } else {
+            reader.error(root.mark, "baseURL", "required key is missing; add the service's base URL, such as baseURL: https://api.example.com")
+        }
+
+        let headers = fields["headers"].map { self.headers($0, "headers") } ?? []
+        let validation = fields["validation"].flatMap { self.validation($0, "validation") } ?? .successCodes
+        let timeout = fields["timeout"].flatMap { reader.seconds($0, "timeout") }
+        let stub = fields["stub"].flatMap { self.stub($0, "stub") }
+        let auth = fields["auth"].flatMap { self.auth($0, "auth", params: []) }
+        let environments = fields["environments"].map { self.environments($0, "environments") } ?? []
+
+        var targets: [TargetSpec] = []
+        if let node = fields["targets"] {
+            if case .mapping(let pairs) = node.content {
+                var seen: Set<String> = []
+                for pair in pairs {
+                    guard let targetName = pair.key.scalar else {
+                        reader.error(pair.key.mark, "targets", "target names must be scalars")
+                        continue
+                    }
+                    let path = "targets." + targetName
+                    guard seen.insert(targetName).inserted else {
+                        reader.error(pair.key.mark, path, "duplicate target '\(targetName)'")
+                        continue
+                    }
+                    if !ParamSpec.isValidName(targetName) {
+                        reader.error(pair.key.mark, path, "\"\(targetName)\" is not a valid target name; use letters, digits, '_' and '-', starting with a letter")
+                    }
+                    if let target = target(targetName, pair.value, path, mark: pair.key.mark) {
+                        targets.append(target)
+                    }
+                }
+            } else if !node.isNull {
+                reader.error(node.mark, "targets", "expected a mapping of target names to targets, got \(node.kindDescription)")
+            }
+        } else {
+            reader.error(root.mark, "targets", "required key is missing; declare at least one target")
+        }
+
+        return ServiceSpec(
+            name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation, timeout: timeout,
+            stub: stub, auth: auth, environments: environments, targets: targets,
+            secretValues: reader.secretValues)
+    }
+
+    mutating func baseURL(_ node: YAMLNode, _ path: String) -> String? {
+        guard let text = reader.string(node, path) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            reader.error(node.mark, path, "\"\(text)\" is not an absolute http or https URL, such as https://api.example.com")
+            return nil
+        }
+        return text
+    }
+
+    mutating func environments(_ node: YAMLNode, _ path: String) -> [EnvironmentSpec] {
+        guard let fields = reader.fields(node, path, known: nil) else { return [] }
+        var result: [EnvironmentSpec] = []
+        for name in fields.order {
+            guard let value = fields[name] else { continue }
+            let envPath = SpecReader.join(path, name)
+            guard let envFields = reader.fields(value, envPath, known: ["baseURL", "headers"]) else { continue }
+            let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
+            let headers = envFields["headers"].map { self.headers($0, envPath + ".headers") } ?? []
+            result.append(EnvironmentSpec(name: name, baseURL: baseURL, headers: headers))
+        }
+        return result
+    }
+
+    // MARK: - Target
+
+    mutating func target(_ name: String, _ node: YAMLNode, _ path: String, mark: Mark) -> TargetSpec? {
+        if node.isNull {
+            reader.error(node.mark, path, "a target needs at least a path or a method; write path: \"\" for the base URL")
+            return nil
+        }
+        guard let fields = reader.fields(node, path, known: SpecCompiler.targetKeys) else { return nil }
+        let params = fields["params"].map { self.params($0, path + ".params") } ?? []
+        let scope = ParamScope(params: params)
+
+        let summary = fields["summary"].flatMap { reader.string($0, path + ".summary") }
+        var pathTemplate = Template(literal: "", mark: mark)
+        if let node = fields["path"] {
+            if node.isNull {
+                pathTemplate = Template(literal: "", mark: node.mark)
+            } else if let template = reader.template(node, path + ".path") {
+                check(template, path + ".path", scope, allowArrays: false)
+                pathTemplate = template
+            }
+        }
+        var method = Method.get
+        if let node = fields["method"], let text = reader.string(node, path + ".method") {
+            let upper = text.uppercased()
+            if let known = Method.allKnown.first(where: { $0.rawValue == upper }) {
+                method = known
+            } else {
+                let names = Method.allKnown.map(\.rawValue)
+                reader.error(node.mark, path + ".method", "unknown HTTP method \"\(text)\"; expected one of \(names.joined(separator: ", "))" + Suggestion.hint(for: upper, in: names))
+            }
+        }
+        let headers = fields["headers"].map { self.headers($0, path + ".headers", scope: scope) } ?? []
+        let task = fields["task"].flatMap { self.task($0, path + ".task", scope: scope, method: method) } ?? .plain
+        let sample = fields["sample"].flatMap { self.sample($0, path + ".sample", scope: scope) }
+        var samples: [(name: String, sample: SampleSpec)] = []
+        if let node = fields["samples"], let sampleFields = reader.fields(node, path + ".samples", known: nil) {
+            for sampleName in sampleFields.order {
+                guard let value = sampleFields[sampleName] else { continue }
+                if let parsed = self.sample(value, path + ".samples." + sampleName, scope: scope) {
+                    samples.append((name: sampleName, sample: parsed))
+                }
+            }
+        }
+        let validation = fields["validation"].flatMap { self.validation($0, path + ".validation") }
+        let auth = fields["auth"].flatMap { self.auth($0, path + ".auth", params: params) }
+        let timeout = fields["timeout"].flatMap { reader.seconds($0, path + ".timeout") }
+
+        return TargetSpec(
+            name: name, summary: summary, params: params, path: pathTemplate, method: method, headers: headers,
+            task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
+            mark: mark)
+    }
+
+    // MARK: - Shared values
+
+    mutating func headers(_ node: YAMLNode, _ path: String, scope: ParamScope = ParamScope(params: [])) -> [HeaderSpec] {
+        guard let fields = reader.fields(node, path, known: nil) else { return [] }
+        var headers: [HeaderSpec] = []
+        for name in fields.order {
+            guard let value = fields[name] else { continue }
+            let headerPath = SpecReader.join(path, name)
+            let mark = fields.keyMarks[name] ?? value.mark
+            if !Self.isHeaderName(name) {
+                reader.error(mark, headerPath, "\"\(name)\" is not a valid header name")
+                continue
+            }
+            guard let template = reader.template(value, headerPath) else { continue }
+            if template.description.contains(where: { $0 == "\r" || $0 == "\n" }) {
+                reader.error(value.mark, headerPath, "a header value may not contain a line break")
+                continue
+            }
+            check(template, headerPath, scope, allowArrays: true)
+            headers.append(HeaderSpec(name: name, value: template))
+        }
+        return headers
+    }
+
+    static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+    }
+
+    mutating func validation(_ node: YAMLNode, _ path: String) -> ValidationType? {
+        if case .sequence(let items) = node.content {
+            var codes: [Int] = []
+            for (index, item) in items.enumerated() {
+                guard let code = reader.integer(item, "\(path)[\(index)]") else { continue }
+                guard (100...599).contains(code) else {
+                    reader.error(item.mark, "\(path)[\(index)]", "\(code) is not an HTTP status code; expected 100 to 599")
+                    continue
+                }
+                codes.append(code)
+            }
+            return .customCodes(codes)
+        }
+        let names = ["none", "successCodes", "successAndRedirectCodes"]
+        guard case .scalar = node.content else {
+            reader.error(node.mark, path, "expected none, successCodes, successAndRedirectCodes or a list of status codes, got \(node.kindDescription)")
+            return nil
+        }
+        switch reader.choice(node, path, names, what: "validation") {
+        case "none": return ValidationType.none
+        case "successCodes": return .successCodes
+        case "successAndRedirectCodes": return .successAndRedirectCodes
+        default: return nil
+        }
+    }
+
+    mutating func stub(_ node: YAMLNode, _ path: String) -> StubBehavior? {
+        if case .mapping = node.content {
+            guard let fields = reader.fields(node, path, known: ["delayed"]), let delay = fields["delayed"] else {
+                if case .mapping(let pairs) = node.content, pairs.isEmpty {
+                    reader.error(node.mark, path, "expected never, immediate or { delayed: SECONDS }")
+                }
+                return nil
+            }
+            return reader.seconds(delay, path + ".delayed").map { .delayed(seconds: $0) }
+        }
+        switch reader.choice(node, path, ["never", "immediate"], what: "stub behaviour") {
+        case "never": return .never
+        case "immediate": return .immediate
+        default: return nil
+        }
+    }
+
+    mutating func auth(_ node: YAMLNode, _ path: String, params: [ParamSpec]) -> AuthSpec? {
+        let scope = ParamScope(params: params)
+        if case .scalar = node.content {
+            guard reader.choice(node, path, ["none"], what: "auth") != nil else { return nil }
+            return AuthSpec.none
+        }
+        guard let fields = reader.fields(node, path, known: ["bearer", "basic", "custom"]) else { return nil }
+        guard fields.order.count == 1, let kind = fields.order.first, let value = fields[kind] else {
+            reader.error(node.mark, path, "expected exactly one of bearer, basic or custom")
+            return nil
+        }
+        let kindPath = path + "." + kind
+        switch kind {
+        case "bearer":
+            guard let token = reader.template(value, kindPath) else { return nil }
+            check(token, kindPath, scope, allowArrays: false)
+            return .bearer(token)
+        case "basic":
+            guard let basic = reader.fields(value, kindPath, known: ["user", "password"]) else { return nil }
+            guard let userNode = basic["user"], let passwordNode = basic["password"] else {
+                reader.error(value.mark, kindPath, "basic auth needs both user and password")
+                return nil
+            }
+            guard let user = reader.template(userNode, kindPath + ".user"),
+                let password = reader.template(passwordNode, kindPath + ".password")
+            else { return nil }
+            check(user, kindPath + ".user", scope, allowArrays: false)
+            check(password, kindPath + ".password", scope, allowArrays: false)
+            return .basic(user: user, password: password)
+        default:
+            guard let custom = reader.fields(value, kindPath, known: ["scheme", "token"]) else { return nil }
+            guard let schemeNode = custom["scheme"], let tokenNode = custom["token"] else {
+                reader.error(value.mark, kindPath, "custom auth needs both scheme and token")
+                return nil
+            }
+            guard let scheme = reader.string(schemeNode, kindPath + ".scheme"),
+                let token = reader.template(tokenNode, kindPath + ".token")
+            else { return nil }
+            check(token, kindPath + ".token", scope, allowArrays: false)
+            return .custom(scheme: scheme, token: token)
+        }
+    }
+
+    /// Reports references to params the target does not declare.
+    mutating func check(_ template: Template, _ path: String, _ scope: ParamScope, allowArrays: Bool) {
+        for name in template.params {
+            guard let param = scope.params.first(where: { $0.name == name }) else {
+                let names = scope.params.map(\.name)
+                let declared = names.isEmpty ? "the target declares no params" : "declared: \(names.joined(separator: ", "))"
+                reader.error(template.mark, path, "{\(name)} names no declared param (\(declared))" + Suggestion.hint(for: name, in: names))
+                continue
+            }
+            if !allowArrays, param.type.isArray {
+                reader.error(template.mark, path, "{\(name)} is a repeatable param of type \(param.type) and cannot stand here")
+            }
+        }
+    }
+}
+
+/// The params a target's templates may name.
+struct ParamScope {
+    var params: [ParamSpec]
+}

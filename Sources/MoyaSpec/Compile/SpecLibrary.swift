@@ -1,0 +1,132 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A search path that does not exist.
+public struct SpecNotFoundError: Error, Sendable, CustomStringConvertible {
+    /// The path as given.
+    public var path: String
+
+    public var description: String { "no spec file or directory at \(path)" }
+}
+
+/// A service that no spec declares.
+public struct UnknownServiceError: Error, Sendable, CustomStringConvertible {
+    /// The name asked for.
+    public var name: String
+    /// The services that do exist.
+    public var known: [String]
+
+    public var description: String {
+        "no service named '\(name)'" + (known.isEmpty ? "" : " in \(known.joined(separator: ", "))")
+            + Suggestion.hint(for: name, in: known)
+    }
+}
+
+/// The spec files moya-cli reads: where they are, and loading them.
+public struct SpecLibrary: Sendable {
+    /// Files and directories to read, in order.
+    public var searchPaths: [String]
+    /// The compiler, with its environment.
+    public var compiler: SpecCompiler
+
+    /// Creates a library over explicit search paths.
+    public init(searchPaths: [String], compiler: SpecCompiler) {
+        self.searchPaths = searchPaths
+        self.compiler = compiler
+    }
+
+    /// The search paths moya-cli uses: `--specs` if given, else `$MOYA_CLI_SPECS`
+    /// (colon-separated), else `./specs`.
+    public static func searchPaths(specs: [String], environment: [String: String]) -> [String] {
+        if !specs.isEmpty { return specs }
+        if let variable = environment["MOYA_CLI_SPECS"], !variable.isEmpty {
+            return variable.split(separator: ":").map(String.init)
+        }
+        return ["specs"]
+    }
+
+    /// Every spec file under the search paths, sorted within each directory.
+    public func files() throws(SpecNotFoundError) -> [String] {
+        var files: [String] = []
+        for path in searchPaths {
+            switch FileSystem.kind(path) {
+            case .file: files.append(path)
+            case .directory: files += Self.specFiles(in: path)
+            case .missing, .other: throw SpecNotFoundError(path: path)
+            }
+        }
+        return files
+    }
+
+    static func isSpecFile(_ name: String) -> Bool {
+        name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+    }
+
+    static func specFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var files: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            switch FileSystem.kind(path) {
+            case .file where isSpecFile(name): files.append(path)
+            case .directory: files += specFiles(in: path)
+            default: break
+            }
+        }
+        return files
+    }
+
+    /// The result of loading every spec: the services that compiled and every problem found.
+    public struct Catalog: Sendable {
+        /// Services in file order.
+        public var services: [ServiceSpec]
+        /// Problems in file order.
+        public var diagnostics: [Diagnostic]
+        /// How many files were read.
+        public var fileCount: Int
+    }
+
+    /// Loads every spec, reporting duplicate service names.
+    public func loadAll() throws(SpecNotFoundError) -> Catalog {
+        var catalog = Catalog(services: [], diagnostics: [], fileCount: 0)
+        var seen: [String: String] = [:]
+        for file in try files() {
+            catalog.fileCount += 1
+            do {
+                let service = try compiler.compile(file: file)
+                if let other = seen[service.name] {
+                    catalog.diagnostics.append(
+                        Diagnostic(
+                            file: file, mark: service.nameMark, keyPath: "service",
+                            message: "duplicate service '\(service.name)', already declared in \(other)"))
+                    continue
+                }
+                seen[service.name] = file
+                catalog.services.append(service)
+            } catch {
+                catalog.diagnostics += error.diagnostics
+            }
+        }
+        return catalog
+    }
+
+    /// Finds one service. A directory's file named after the service is tried first, so a
+    /// large directory is not read for one call; otherwise every spec is read.
+    public func service(named name: String) throws -> ServiceSpec {
+        for path in searchPaths where FileSystem.kind(path) == .directory {
+            for ext in [".yaml", ".yml"] {
+                let candidate = (path.hasSuffix("/") ? path : path + "/") + name + ext
+                guard FileSystem.isRegularFile(candidate) else { continue }
+                let service = try compiler.compile(file: candidate)
+                if service.name == name { return service }
+            }
+        }
+        let catalog = try loadAll()
+        if let service = catalog.services.first(where: { $0.name == name }) { return service }
+        if !catalog.diagnostics.isEmpty { throw SpecError(catalog.diagnostics) }
+        throw UnknownServiceError(name: name, known: catalog.services.map(\.name))
+    }
+}

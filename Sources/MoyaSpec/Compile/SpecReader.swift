@@ -1,0 +1,200 @@
+/// Reads typed values out of YAML nodes, interpolating the environment and collecting every
+/// problem as a diagnostic instead of stopping at the first.
+struct SpecReader {
+    /// A mapping's values by key, with where each key was written.
+    struct Fields {
+        var values: [String: YAMLNode] = [:]
+        var keyMarks: [String: Mark] = [:]
+        var order: [String] = []
+        var mark: Mark
+
+        subscript(key: String) -> YAMLNode? { values[key] }
+    }
+
+    let file: String
+    let environment: [String: String]
+    var diagnostics: [Diagnostic] = []
+    var secretValues: Set<String> = []
+
+    init(file: String, environment: [String: String]) {
+        self.file = file
+        self.environment = environment
+    }
+
+    mutating func error(_ mark: Mark, _ path: String, _ message: String) {
+        diagnostics.append(Diagnostic(file: file, mark: mark, keyPath: path, message: message))
+    }
+
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    /// The keys of a mapping, reporting non-mappings, duplicate keys and keys not in `known`.
+    mutating func fields(_ node: YAMLNode, _ path: String, known: [String]?) -> Fields? {
+        guard case .mapping(let pairs) = node.content else {
+            error(node.mark, path, "expected a mapping, got \(node.kindDescription)")
+            return nil
+        }
+        var fields = Fields(mark: node.mark)
+        for pair in pairs {
+            guard let key = pair.key.scalar else {
+                error(pair.key.mark, path, "keys must be scalars, got \(pair.key.kindDescription)")
+                continue
+            }
+            let keyPath = Self.join(path, key)
+            if let known, !known.contains(key) {
+                error(pair.key.mark, keyPath, "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
+                continue
+            }
+            if fields.values[key] != nil {
+                error(pair.key.mark, keyPath, "duplicate key '\(key)'")
+                continue
+            }
+            fields.values[key] = pair.value
+            fields.keyMarks[key] = pair.key.mark
+            fields.order.append(key)
+        }
+        return fields
+    }
+
+    /// A scalar's text with `${VAR}` interpolated; `escapeBraces` doubles braces in
+    /// substituted values so that they stay literal in a template.
+    mutating func string(_ node: YAMLNode, _ path: String, escapeBraces: Bool = false) -> String? {
+        guard case .scalar(let text, _) = node.content, !node.isNull else {
+            error(node.mark, path, "expected a string, got \(node.kindDescription)")
+            return nil
+        }
+        return interpolate(text, node.mark, path, escapeBraces: escapeBraces)
+    }
+
+    mutating func template(_ node: YAMLNode, _ path: String) -> Template? {
+        string(node, path, escapeBraces: true).map { Template($0, mark: node.mark) }
+    }
+
+    mutating func integer(_ node: YAMLNode, _ path: String) -> Int? {
+        if case .scalar(let text, .plain) = node.content, let value = Self.parseInteger(text) { return value }
+        error(node.mark, path, "expected an integer, got \(describe(node))")
+        return nil
+    }
+
+    mutating func number(_ node: YAMLNode, _ path: String) -> Double? {
+        if case .scalar(let text, .plain) = node.content {
+            if let value = Self.parseInteger(text) { return Double(value) }
+            if let value = Self.parseFloat(text) { return value }
+        }
+        error(node.mark, path, "expected a number, got \(describe(node))")
+        return nil
+    }
+
+    mutating func bool(_ node: YAMLNode, _ path: String) -> Bool? {
+        if case .scalar(let text, .plain) = node.content, let value = Self.parseBool(text) { return value }
+        error(node.mark, path, "expected true or false, got \(describe(node))")
+        return nil
+    }
+
+    /// A positive number of seconds.
+    mutating func seconds(_ node: YAMLNode, _ path: String) -> Double? {
+        guard let value = number(node, path) else { return nil }
+        guard value > 0 else {
+            error(node.mark, path, "expected a positive number of seconds, got \(formatNumber(value))")
+            return nil
+        }
+        return value
+    }
+
+    /// One of a fixed set of words.
+    mutating func choice(_ node: YAMLNode, _ path: String, _ choices: [String], what: String) -> String? {
+        guard let text = string(node, path) else { return nil }
+        guard choices.contains(text) else {
+            let list = choices.joined(separator: " | ")
+            error(node.mark, path, "unknown \(what) \"\(text)\"; expected \(list)" + Suggestion.hint(for: text, in: choices))
+            return nil
+        }
+        return text
+    }
+
+    func describe(_ node: YAMLNode) -> String {
+        switch node.content {
+        case .scalar(let text, _): node.isNull ? "null" : "\"\(text)\""
+        default: node.kindDescription
+        }
+    }
+
+    // MARK: - Plain scalars
+
+    static func parseBool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE": true
+        case "false", "False", "FALSE": false
+        default: nil
+        }
+    }
+
+    static func parseInteger(_ text: String) -> Int? {
+        if let value = Int(text) { return value }
+        if text.hasPrefix("+"), let value = Int(text.dropFirst()) { return value }
+        if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return value }
+        if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return value }
+        return nil
+    }
+
+    static func parseFloat(_ text: String) -> Double? {
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+            let value = Double(text), value.isFinite
+        else { return nil }
+        return value
+    }
+
+    // MARK: - Environment
+
+    /// Replaces `${VAR}` and `${VAR:-default}` with the environment's values.
+    mutating func interpolate(_ text: String, _ mark: Mark, _ path: String, escapeBraces: Bool) -> String? {
+        guard text.contains("${") else { return text }
+        var output = ""
+        var rest = Substring(text)
+        var failed = false
+        while let start = rest.firstRange(of: "${") {
+            output += rest[..<start.lowerBound]
+            let body = rest[start.upperBound...]
+            guard let close = body.firstIndex(of: "}") else {
+                error(mark, path, "unclosed '${' in \"\(text)\"; write ${NAME} or ${NAME:-default}")
+                return nil
+            }
+            let inner = body[..<close]
+            let name: Substring
+            var fallback: Substring?
+            if let separator = inner.firstRange(of: ":-") {
+                name = inner[..<separator.lowerBound]
+                fallback = inner[separator.upperBound...]
+            } else {
+                name = inner
+            }
+            if !Self.isEnvironmentName(name) {
+                error(mark, path, "\"${\(inner)}\" is not a valid environment reference; write ${NAME} or ${NAME:-default}")
+                failed = true
+            } else if let value = environment[String(name)] {
+                if !value.isEmpty { secretValues.insert(value) }
+                output += escapeBraces ? value.replacing("{", with: "{{").replacing("}", with: "}}") : value
+            } else if let fallback {
+                output += fallback
+            } else {
+                error(mark, path, "environment variable \(name) is not set and has no default; set it or write ${\(name):-default}")
+                failed = true
+            }
+            rest = body[body.index(after: close)...]
+        }
+        output += rest
+        return failed ? nil : output
+    }
+
+    static func isEnvironmentName(_ name: Substring) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || ParamSpec.isNameByte(first, first: true) else {
+            return false
+        }
+        return name.utf8.allSatisfy {
+            $0 == UInt8(ascii: "_") || (ParamSpec.isNameByte($0, first: false) && $0 != UInt8(ascii: "-"))
+        }
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MoyaCore
+
+/// A target resolved for one call: params bound, environment chosen. It conforms to
+/// `MoyaCore.TargetType`, so a `MoyaProvider` can send it.
+public struct SpecTarget: TargetType {
+    /// The service's name.
+    public var service: String
+    /// The target's name.
+    public var name: String
+    /// The base URL, the environment's if one was chosen.
+    public var baseURL: URL
+    /// The path with param values percent-encoded as path segments.
+    public var path: String
+    /// The HTTP method.
+    public var method: MoyaCore.Method
+    /// The task, with param values bound.
+    public var task: MoyaCore.Task
+    /// Service, environment and target headers merged; the target's win.
+    public var headers: [String: String]?
+    /// The body of the sample in use.
+    public var sampleData: Data
+    /// The validation in force.
+    public var validationType: ValidationType
+    /// The sample a stubbed call answers with.
+    public var sampleResponse: SampleResponse
+    /// The `Authorization` header value from `auth:`, if any.
+    public var authorization: String?
+    /// The timeout in seconds, the target's or else the service's.
+    public var timeout: Double?
+    /// The spec's default stub behaviour, if it sets one.
+    public var stubBehavior: StubBehavior?
+    /// Values to redact wherever they would print: environment values, `auth:` credentials
+    /// and params declared secret.
+    public var secretValues: Set<String>
+    /// Header names declared with a secret param in their value.
+    public var secretHeaders: Set<String>
+
+    /// The `SERVICE.TARGET` name.
+    public var qualifiedName: String { "\(service).\(name)" }
+}
+
+/// A sample with its templates filled in.
+public enum SampleResponse: Sendable, Hashable {
+    /// A response.
+    case response(status: Int, headers: [String: String], body: Data)
+    /// A network failure.
+    case networkError(SampleNetworkError)
+}

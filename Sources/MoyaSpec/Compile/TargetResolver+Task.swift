@@ -1,0 +1,119 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MoyaCore
+
+extension TargetResolver {
+    func makeTask(headers: inout [String: String]) throws(ResolveError) -> MoyaCore.Task {
+        switch target.task {
+        case .plain:
+            return .requestPlain
+        case .data(let source, let contentType, let query):
+            let body = try data(of: source)
+            if let contentType, let value = render(contentType),
+                !headers.keys.contains(where: { $0.lowercased() == "content-type" })
+            {
+                headers["Content-Type"] = value
+            }
+            guard let query else { return .requestData(body) }
+            return .requestCompositeData(bodyData: body, urlParameters: parameters(query).parameters)
+        case .json(let value):
+            return .requestJSONEncodable(render(value) ?? .null)
+        case .parameters(let block, let spec, let query):
+            let (parameters, order) = parameters(block)
+            let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
+            guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
+            return .requestCompositeParameters(
+                bodyParameters: parameters, bodyEncoding: encoding, urlParameters: self.parameters(query).parameters)
+        case .upload(let template):
+            return .uploadFile(try fileURL(template))
+        case .multipart(let partSpecs, let query):
+            var parts: [MultipartFormBodyPart] = []
+            for part in partSpecs {
+                let provider: MultipartFormBodyPart.Provider
+                switch part.content {
+                case .value(let template):
+                    guard let text = render(template) else { continue }
+                    provider = .data(Data(text.utf8))
+                case .file(let template):
+                    provider = .file(try fileURL(template))
+                }
+                parts.append(
+                    MultipartFormBodyPart(
+                        provider: provider, name: part.name, fileName: part.fileName.flatMap { render($0) },
+                        mimeType: part.mimeType.flatMap { render($0) }))
+            }
+            let form = MultipartFormData(parts: parts)
+            guard let query else { return .uploadMultipartFormData(form) }
+            return .uploadCompositeMultipartFormData(form, urlParameters: parameters(query).parameters)
+        case .download(let template, let block, let spec):
+            let path = render(template) ?? ""
+            let url = URL(fileURLWithPath: path)
+            let destination: DownloadDestination = { _, _ in url }
+            guard let block else { return .downloadDestination(destination) }
+            let (parameters, order) = parameters(block)
+            return .downloadParameters(
+                parameters: parameters, encoding: encoding(spec, ordered: block.isOrdered ? order : nil),
+                destination: destination)
+        }
+    }
+
+    /// A file a task reads: a path from a lone param is taken as the user gave it; any other
+    /// path is relative to the spec file.
+    func fileURL(_ template: Template) throws(ResolveError) -> URL {
+        let path = render(template) ?? ""
+        let resolved = template.wholeParam != nil || path.hasPrefix("/") ? path : specDirectory + "/" + path
+        guard FileSystem.isRegularFile(resolved) else {
+            throw ResolveError(message: "no file at \(resolved)", isUsageError: template.wholeParam != nil)
+        }
+        return URL(fileURLWithPath: resolved)
+    }
+
+    func data(of source: DataSource) throws(ResolveError) -> Data {
+        switch source {
+        case .text(let text): return Data(text.utf8)
+        case .file(let path): return try read(path.hasPrefix("/") ? path : specDirectory + "/" + path)
+        }
+    }
+
+    func read(_ path: String) throws(ResolveError) -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ResolveError(message: "cannot read \(path)", isUsageError: false)
+        }
+        return data
+    }
+
+    func makeSample(_ spec: SampleSpec?) throws(ResolveError) -> SampleResponse {
+        guard let spec else { return .response(status: 200, headers: [:], body: Data()) }
+        switch spec {
+        case .error(let error):
+            return .networkError(error)
+        case .response(let status, let headerSpecs, let bodySpec):
+            var headers: [String: String] = [:]
+            for header in headerSpecs {
+                if let value = render(header.value) { headers[header.name] = value }
+            }
+            let body: Data
+            switch bodySpec {
+            case .empty: body = Data()
+            case .text(let template): body = Data((render(template) ?? "").utf8)
+            case .json(let value): body = Data((render(value) ?? .null).serialized(escapeSlashes: false).utf8)
+            case .file(let path): body = try read(path)
+            }
+            return .response(status: status, headers: headers, body: body)
+        }
+    }
+
+    func makeAuthorization(_ auth: AuthSpec?) throws(ResolveError) -> String? {
+        switch auth {
+        case nil, .none?: return nil
+        case .bearer(let token)?: return "Bearer " + (render(token) ?? "")
+        case .basic(let user, let password)?:
+            let pair = (render(user) ?? "") + ":" + (render(password) ?? "")
+            return "Basic " + Data(pair.utf8).base64EncodedString()
+        case .custom(let scheme, let token)?: return scheme + " " + (render(token) ?? "")
+        }
+    }
+}

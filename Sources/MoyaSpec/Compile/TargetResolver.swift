@@ -1,0 +1,290 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MoyaCore
+
+/// Why a target could not be resolved for a call.
+public struct ResolveError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as one sentence.
+    public var message: String
+    /// Whether the caller's input was at fault (a usage error) rather than the spec.
+    public var isUsageError: Bool
+
+    public var description: String { message }
+}
+
+/// What a call binds: param values, an environment and a sample.
+public struct CallOptions: Sendable {
+    /// Typed param values by name; declared defaults fill the rest.
+    public var arguments: [String: ParamValue]
+    /// The environment chosen with `--env`.
+    public var environment: String?
+    /// The named sample chosen with `--sample`.
+    public var sample: String?
+
+    /// Creates call options.
+    public init(arguments: [String: ParamValue] = [:], environment: String? = nil, sample: String? = nil) {
+        self.arguments = arguments
+        self.environment = environment
+        self.sample = sample
+    }
+}
+
+extension ServiceSpec {
+    /// Resolves `target` for a call: checks the arguments, binds them into every template and
+    /// builds the Moya task.
+    public func resolve(_ target: TargetSpec, with options: CallOptions) throws(ResolveError) -> SpecTarget {
+        var resolver = TargetResolver(service: self, target: target)
+        return try resolver.resolve(options)
+    }
+}
+
+struct TargetResolver {
+    let service: ServiceSpec
+    let target: TargetSpec
+    var values: [String: ParamValue] = [:]
+    var secrets: Set<String> = []
+
+    init(service: ServiceSpec, target: TargetSpec) {
+        self.service = service
+        self.target = target
+    }
+
+    var specDirectory: String {
+        guard let slash = service.file.lastIndex(of: "/") else { return "." }
+        return String(service.file[..<slash])
+    }
+
+    mutating func resolve(_ options: CallOptions) throws(ResolveError) -> SpecTarget {
+        try bind(options.arguments)
+        var environment: EnvironmentSpec?
+        if let name = options.environment {
+            guard let found = service.environment(named: name) else {
+                let names = service.environments.map(\.name)
+                throw ResolveError(
+                    message: "service '\(service.name)' has no environment '\(name)'"
+                        + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
+                    isUsageError: true)
+            }
+            environment = found
+        }
+        let base = environment?.baseURL ?? service.baseURL
+        guard let baseURL = URL(string: base) else {
+            throw ResolveError(message: "the base URL \(base) is not a valid URL", isUsageError: false)
+        }
+
+        var headers: [String: String] = [:]
+        var secretHeaders: Set<String> = []
+        for header in service.headers + (environment?.headers ?? []) + target.headers {
+            if let existing = headers.keys.first(where: { $0.lowercased() == header.name.lowercased() }) {
+                headers[existing] = nil
+            }
+            if header.value.params.contains(where: { target.param(named: $0)?.isSecret == true }) {
+                secretHeaders.insert(header.name)
+            }
+            guard let value = render(header.value) else { continue }
+            headers[header.name] = value
+        }
+
+        let task = try makeTask(headers: &headers)
+        let sampleSpec: SampleSpec?
+        if let name = options.sample {
+            guard let named = target.sample(named: name) else {
+                let names = target.samples.map(\.name)
+                throw ResolveError(
+                    message: "target '\(service.name).\(target.name)' has no sample '\(name)'"
+                        + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
+                    isUsageError: true)
+            }
+            sampleSpec = named
+        } else {
+            sampleSpec = target.sample
+        }
+        let sample = try makeSample(sampleSpec)
+        var sampleData = Data()
+        if case .response(_, _, let body) = sample { sampleData = body }
+
+        let authorization = try makeAuthorization(target.auth ?? service.auth)
+        if let authorization { secrets.insert(authorization) }
+
+        return SpecTarget(
+            service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
+            method: target.method, task: task, headers: headers.isEmpty ? nil : headers, sampleData: sampleData,
+            validationType: target.validation ?? service.validation, sampleResponse: sample,
+            authorization: authorization, timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,
+            secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders)
+    }
+
+    // MARK: - Params
+
+    mutating func bind(_ arguments: [String: ParamValue]) throws(ResolveError) {
+        for name in arguments.keys.sorted() where target.param(named: name) == nil {
+            let names = target.params.map(\.name)
+            let declared = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
+            throw ResolveError(
+                message: "target '\(service.name).\(target.name)' has no param '\(name)'; \(declared)"
+                    + Suggestion.hint(for: name, in: names),
+                isUsageError: true)
+        }
+        for param in target.params {
+            guard let value = arguments[param.name] ?? param.defaultValue else {
+                if param.isRequired {
+                    throw ResolveError(
+                        message: "target '\(service.name).\(target.name)' needs param '\(param.name)' (\(param.type)); pass --\(param.name) VALUE or \(param.name)=VALUE",
+                        isUsageError: true)
+                }
+                continue
+            }
+            if param.elementType == .file {
+                let paths: [ParamValue]
+                if case .array(let items) = value { paths = items } else { paths = [value] }
+                for path in paths where !FileSystem.isRegularFile(path.description) {
+                    throw ResolveError(
+                        message: "param '\(param.name)': no file at \(path.description)", isUsageError: true)
+                }
+            }
+            if param.isSecret { collectSecrets(value) }
+            values[param.name] = value
+        }
+    }
+
+    private mutating func collectSecrets(_ value: ParamValue) {
+        if case .array(let items) = value {
+            items.forEach { collectSecrets($0) }
+        } else if !value.description.isEmpty {
+            secrets.insert(value.description)
+        }
+    }
+
+    // MARK: - Templates
+
+    /// A template's text, or nil when it is one reference to an absent optional param.
+    func render(_ template: Template) -> String? {
+        if let whole = template.wholeParam, values[whole] == nil { return nil }
+        var output = ""
+        for segment in template.segments {
+            switch segment {
+            case .literal(let text): output += text
+            case .param(let name): output += values[name]?.description ?? ""
+            }
+        }
+        return output
+    }
+
+    /// A path with each param value encoded as one path segment.
+    func renderPath(_ template: Template) -> String {
+        var output = ""
+        for segment in template.segments {
+            switch segment {
+            case .literal(let text): output += text
+            case .param(let name): output += Self.encodeSegment(values[name]?.description ?? "")
+            }
+        }
+        return output
+    }
+
+    /// Percent-encodes everything but unreserved characters, and dots too when the value is
+    /// only dots, so that `/` cannot add a segment and `..` cannot climb.
+    static func encodeSegment(_ value: String) -> String {
+        let onlyDots = !value.isEmpty && value.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
+        var output: [UInt8] = []
+        for byte in value.utf8 {
+            let unreserved =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~") || (byte == UInt8(ascii: ".") && !onlyDots)
+            if unreserved {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(Self.hex(byte >> 4))
+                output.append(Self.hex(byte & 0x0F))
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
+
+    /// A JSON value with references bound, or nil when it is one reference to an absent
+    /// optional param, so that its key is left out.
+    func render(_ value: ValueTemplate) -> JSONValue? {
+        switch value {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .integer(let int): return .integer(int)
+        case .number(let double): return .number(double)
+        case .string(let template):
+            if let whole = template.wholeParam {
+                return values[whole].map(Self.json(of:))
+            }
+            return render(template).map(JSONValue.string)
+        case .array(let items):
+            return .array(items.compactMap { render($0) })
+        case .object(let members):
+            return .object(members.compactMap { member in render(member.value).map { (key: member.key, value: $0) } })
+        }
+    }
+
+    static func json(of value: ParamValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .int(let int): .integer(int)
+        case .number(let double): .number(double)
+        case .bool(let bool): .bool(bool)
+        case .array(let items): .array(items.map(json(of:)))
+        }
+    }
+
+    /// A block's entries as parameters; in an ordered block a repeated key gathers its values.
+    func parameters(_ block: ParameterBlock) -> (parameters: Parameters, order: [String]) {
+        var parameters: Parameters = [:]
+        var order: [String] = []
+        for entry in block.entries {
+            guard let value = render(entry.value) else { continue }
+            if block.isOrdered, let existing = parameters[entry.key] {
+                var gathered = (existing as? [any Sendable]) ?? [existing]
+                if case .array(let items) = value {
+                    gathered += items.map(\.parameterValue)
+                } else {
+                    gathered.append(value.parameterValue)
+                }
+                parameters[entry.key] = gathered
+            } else {
+                parameters[entry.key] = value.parameterValue
+                order.append(entry.key)
+            }
+        }
+        return (parameters, order)
+    }
+
+    func urlEncoding(_ spec: EncodingSpec, ordered: [String]?) -> URLEncoding {
+        let destination: URLEncoding.Destination =
+            switch spec.kind {
+            case .queryString: .queryString
+            case .httpBody: .httpBody
+            default: .methodDependent
+            }
+        let arrays: URLEncoding.ArrayEncoding =
+            switch spec.arrays {
+            case .brackets: ordered == nil ? .brackets : .noBrackets
+            case .noBrackets: .noBrackets
+            case .indexInBrackets: .indexInBrackets
+            }
+        return URLEncoding(
+            destination: destination, arrayEncoding: arrays, boolEncoding: spec.bools == .literal ? .literal : .numeric,
+            keyOrder: ordered)
+    }
+
+    func encoding(_ spec: EncodingSpec, ordered: [String]?) -> any ParameterEncoding {
+        switch spec.kind {
+        case .json: JSONEncoding.default
+        case .prettyJSON: JSONEncoding.prettyPrinted
+        default: urlEncoding(spec, ordered: ordered)
+        }
+    }
+}

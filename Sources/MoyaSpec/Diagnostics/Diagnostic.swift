@@ -1,0 +1,40 @@
+/// One problem found in a spec file, at a place, under a key path.
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The spec file, as it was named to moya-cli.
+    public var file: String
+    /// Where in the file.
+    public var mark: Mark
+    /// The dotted key path of the offending value, such as `targets.showUser.path`.
+    public var keyPath: String
+    /// What is wrong and, where it can say, what would be right.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(file: String, mark: Mark, keyPath: String, message: String) {
+        self.file = file
+        self.mark = mark
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    /// `file:line:col: error: key.path: message`.
+    public var description: String {
+        "\(file):\(mark.line):\(mark.column): error: \(keyPath): \(message)"
+    }
+}
+
+/// Every problem found in one or more spec files.
+public struct SpecError: Error, Sendable, CustomStringConvertible {
+    /// The problems in file order, then by position.
+    public var diagnostics: [Diagnostic]
+
+    /// Creates an error from its problems.
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    /// One problem per line.
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

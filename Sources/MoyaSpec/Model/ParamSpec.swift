@@ -1,0 +1,209 @@
+/// The type of a target's param.
+public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
+    /// Any text.
+    case string
+    /// A whole number.
+    case int
+    /// Any number.
+    case number
+    /// `true` or `false`.
+    case bool
+    /// A local file's path; the file must exist when the target is called.
+    case file
+    /// A repeatable param; each value has the element type.
+    case array(ParamType)
+    /// One of a fixed set of keys; the CLI takes a key and sends its value.
+    case enumeration([EnumCase])
+
+    /// One choice of an enum param.
+    public struct EnumCase: Sendable, Hashable {
+        /// What the user types.
+        public var key: String
+        /// What is sent.
+        public var value: String
+    }
+
+    /// The type's name as the spec writes it.
+    public var description: String {
+        switch self {
+        case .string: "string"
+        case .int: "int"
+        case .number: "number"
+        case .bool: "bool"
+        case .file: "file"
+        case .array(let element): "[\(element)]"
+        case .enumeration(let cases): "enum(\(cases.map(\.key).joined(separator: "|")))"
+        }
+    }
+
+    /// Whether values of this type repeat.
+    public var isArray: Bool {
+        if case .array = self { return true }
+        return false
+    }
+
+    /// The scalar type names a spec may use.
+    static let scalarNames = ["string", "int", "number", "bool", "file"]
+
+    /// Reads a scalar type name, `[T]` included.
+    static func named(_ name: String) -> ParamType? {
+        if name.hasPrefix("["), name.hasSuffix("]") {
+            let inner = String(name.dropFirst().dropLast()).trimmingSpaces()
+            guard let element = named(inner), !element.isArray else { return nil }
+            return .array(element)
+        }
+        switch name {
+        case "string": return .string
+        case "int": return .int
+        case "number": return .number
+        case "bool": return .bool
+        case "file": return .file
+        default: return nil
+        }
+    }
+}
+
+/// A typed value for a param.
+public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
+    /// Text, a file path or an enum's sent value.
+    case string(String)
+    /// A whole number.
+    case int(Int)
+    /// A number.
+    case number(Double)
+    /// A boolean.
+    case bool(Bool)
+    /// The values of a repeated param.
+    case array([ParamValue])
+
+    /// The value as text, as it goes into a path, a header or a query.
+    public var description: String {
+        switch self {
+        case .string(let text): text
+        case .int(let value): String(value)
+        case .number(let value): formatNumber(value)
+        case .bool(let value): value ? "true" : "false"
+        case .array(let values): values.map(\.description).joined(separator: ",")
+        }
+    }
+}
+
+func formatNumber(_ value: Double) -> String {
+    if value.rounded() == value, abs(value) < 9_007_199_254_740_992 { return String(Int(value)) }
+    return "\(value)"
+}
+
+/// A target's declared param.
+public struct ParamSpec: Sendable, Hashable {
+    /// The name, used as `--name` and in `{name}`.
+    public var name: String
+    /// The type.
+    public var type: ParamType
+    /// The value used when none is given.
+    public var defaultValue: ParamValue?
+    /// What the param means, for help.
+    public var description: String?
+    /// Whether it may be left out with no default.
+    public var isOptional: Bool
+    /// Whether its value is redacted in logs.
+    public var isSecret: Bool
+    /// Where it was declared.
+    public var mark: Mark
+
+    /// A param with no default that is not optional must be given.
+    public var isRequired: Bool { defaultValue == nil && !isOptional }
+
+    /// Reads one command-line value of this param's element type.
+    public func parse(_ text: String) throws(ParamValueError) -> ParamValue {
+        try Self.parse(text, as: type.isArray ? elementType : type, param: name)
+    }
+
+    /// The type of one value: the element type for arrays.
+    public var elementType: ParamType {
+        if case .array(let element) = type { return element }
+        return type
+    }
+
+    /// Reads every command-line value given for this param into one typed value.
+    public func value(from texts: [String]) throws(ParamValueError) -> ParamValue {
+        if type.isArray {
+            var values: [ParamValue] = []
+            for text in texts { values.append(try parse(text)) }
+            return .array(values)
+        }
+        guard texts.count <= 1 else {
+            throw ParamValueError(param: name, message: "takes one value but was given \(texts.count)")
+        }
+        return try parse(texts.first ?? "")
+    }
+
+    static func parse(_ text: String, as type: ParamType, param: String) throws(ParamValueError) -> ParamValue {
+        switch type {
+        case .string, .file:
+            return .string(text)
+        case .int:
+            guard let value = Int(text) else {
+                throw ParamValueError(param: param, message: "expects an int, got \"\(text)\"")
+            }
+            return .int(value)
+        case .number:
+            guard let value = Double(text), value.isFinite else {
+                throw ParamValueError(param: param, message: "expects a number, got \"\(text)\"")
+            }
+            return .number(value)
+        case .bool:
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: throw ParamValueError(param: param, message: "expects a bool (true or false), got \"\(text)\"")
+            }
+        case .enumeration(let cases):
+            guard let match = cases.first(where: { $0.key == text }) else {
+                let keys = cases.map(\.key).joined(separator: ", ")
+                throw ParamValueError(param: param, message: "expects one of \(keys), got \"\(text)\"")
+            }
+            return .string(match.value)
+        case .array(let element):
+            return try parse(text, as: element, param: param)
+        }
+    }
+
+    /// Whether `byte` may stand in a param name: a letter, or after the first a digit, `_` or `-`.
+    static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            !first
+        default:
+            false
+        }
+    }
+
+    /// Whether `name` is a valid param, target or service name.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, isNameByte(first, first: true), first != UInt8(ascii: "_") else {
+            return false
+        }
+        return name.utf8.allSatisfy { isNameByte($0, first: false) }
+    }
+}
+
+/// A value given for a param that does not fit its type.
+public struct ParamValueError: Error, Sendable, CustomStringConvertible {
+    /// The param's name.
+    public var param: String
+    /// What is wrong with the value.
+    public var message: String
+
+    public var description: String { "param '\(param)' \(message)" }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var view = Substring(self)
+        while view.first == " " { view = view.dropFirst() }
+        while view.last == " " { view = view.dropLast() }
+        return String(view)
+    }
+}

@@ -1,0 +1,49 @@
+/// A sample response, which a stubbed call returns instead of going to the network.
+public enum SampleSpec: Sendable, Hashable {
+    /// A response with a status, headers and body.
+    case response(status: Int, headers: [HeaderSpec], body: SampleBody)
+    /// A network failure: Moya's `.networkError`.
+    case error(SampleNetworkError)
+
+    /// The status a stub answers with, or nil for a network error.
+    public var status: Int? {
+        if case .response(let status, _, _) = self { return status }
+        return nil
+    }
+}
+
+/// The body of a sample response.
+public enum SampleBody: Sendable, Hashable {
+    /// No body.
+    case empty
+    /// Text, possibly with references.
+    case text(Template)
+    /// JSON, possibly with references.
+    case json(ValueTemplate)
+    /// A file's contents, the path relative to the spec file.
+    case file(String)
+}
+
+/// The network failures a sample can simulate.
+public enum SampleNetworkError: String, Sendable, Hashable, CaseIterable {
+    /// The request timed out.
+    case timeout
+    /// There is no network.
+    case notConnectedToInternet
+    /// The host name did not resolve.
+    case cannotFindHost
+    /// The host refused the connection.
+    case cannotConnectToHost
+    /// The connection dropped.
+    case networkConnectionLost
+    /// The request was cancelled.
+    case cancelled
+}
+
+/// A header whose value may hold references.
+public struct HeaderSpec: Sendable, Hashable {
+    /// The header's name.
+    public var name: String
+    /// The value.
+    public var value: Template
+}

@@ -1,0 +1,89 @@
+import MoyaCore
+
+/// One service, as compiled from one spec file.
+public struct ServiceSpec: Sendable {
+    /// The service's name, used as `SERVICE` in `SERVICE.TARGET`.
+    public var name: String
+    /// The spec file it came from, as named to moya-cli.
+    public var file: String
+    /// Where the name was set: the `service` key, or the top of the file.
+    public var nameMark: Mark
+    /// The base URL, environment variables resolved.
+    public var baseURL: String
+    /// Headers sent by every target.
+    public var headers: [HeaderSpec]
+    /// The validation every target uses unless it sets its own.
+    public var validation: ValidationType
+    /// The timeout in seconds, if set.
+    public var timeout: Double?
+    /// The default stub behaviour, if set.
+    public var stub: StubBehavior?
+    /// Credentials for every target unless it sets its own.
+    public var auth: AuthSpec?
+    /// Named overrides chosen with `--env`.
+    public var environments: [EnvironmentSpec]
+    /// The targets in declared order.
+    public var targets: [TargetSpec]
+    /// Values that came from the environment, to be redacted wherever they would print.
+    public var secretValues: Set<String>
+
+    /// The target called `name`.
+    public func target(named name: String) -> TargetSpec? {
+        targets.first { $0.name == name }
+    }
+
+    /// The environment called `name`.
+    public func environment(named name: String) -> EnvironmentSpec? {
+        environments.first { $0.name == name }
+    }
+}
+
+/// An environment's overrides of a service's base URL and headers.
+public struct EnvironmentSpec: Sendable {
+    /// The name given to `--env`.
+    public var name: String
+    /// The base URL in this environment, if it differs.
+    public var baseURL: String?
+    /// Headers added in this environment; they win over the service's.
+    public var headers: [HeaderSpec]
+}
+
+/// One target of a service: one request, declared.
+public struct TargetSpec: Sendable {
+    /// The target's name, used as `TARGET` in `SERVICE.TARGET`.
+    public var name: String
+    /// A one-line summary for `list`, `describe` and help.
+    public var summary: String?
+    /// The declared params in order.
+    public var params: [ParamSpec]
+    /// The path, appended to the base URL.
+    public var path: Template
+    /// The HTTP method.
+    public var method: Method
+    /// The target's own headers; they win over the service's.
+    public var headers: [HeaderSpec]
+    /// How parameters and body are sent.
+    public var task: TaskSpec
+    /// The default sample, if declared.
+    public var sample: SampleSpec?
+    /// Named samples, chosen with `--sample`.
+    public var samples: [(name: String, sample: SampleSpec)]
+    /// The target's validation, if it overrides the service's.
+    public var validation: ValidationType?
+    /// The target's credentials, if it overrides the service's.
+    public var auth: AuthSpec?
+    /// The target's timeout in seconds, if it overrides the service's.
+    public var timeout: Double?
+    /// Where the target was declared.
+    public var mark: Mark
+
+    /// The param called `name`.
+    public func param(named name: String) -> ParamSpec? {
+        params.first { $0.name == name }
+    }
+
+    /// The named sample called `name`.
+    public func sample(named name: String) -> SampleSpec? {
+        samples.first { $0.name == name }?.sample
+    }
+}

@@ -1,0 +1,103 @@
+/// How a target's request carries its parameters and body, as the spec declares it.
+public enum TaskSpec: Sendable, Hashable {
+    /// No body, no parameters: `requestPlain`.
+    case plain
+    /// A raw body, with an optional query: `requestData` or `requestCompositeData`.
+    case data(DataSource, contentType: Template?, query: ParameterBlock?)
+    /// A JSON body: `requestJSONEncodable`.
+    case json(ValueTemplate)
+    /// Encoded parameters, with an optional query: `requestParameters` or
+    /// `requestCompositeParameters`.
+    case parameters(ParameterBlock, encoding: EncodingSpec, query: ParameterBlock?)
+    /// A body streamed from a file: `uploadFile`.
+    case upload(Template)
+    /// A multipart body, with an optional query: `uploadMultipartFormData` or
+    /// `uploadCompositeMultipartFormData`.
+    case multipart([MultipartPartSpec], query: ParameterBlock?)
+    /// A download to a destination, with optional parameters: `downloadDestination` or
+    /// `downloadParameters`.
+    case download(Template, parameters: ParameterBlock?, encoding: EncodingSpec)
+
+    /// Moya's name for the task this compiles to.
+    public var moyaName: String {
+        switch self {
+        case .plain: "requestPlain"
+        case .data(_, _, let query): query == nil ? "requestData" : "requestCompositeData"
+        case .json: "requestJSONEncodable"
+        case .parameters(_, _, let query): query == nil ? "requestParameters" : "requestCompositeParameters"
+        case .upload: "uploadFile"
+        case .multipart(_, let query): query == nil ? "uploadMultipartFormData" : "uploadCompositeMultipartFormData"
+        case .download(_, let parameters, _): parameters == nil ? "downloadDestination" : "downloadParameters"
+        }
+    }
+}
+
+/// Where a raw body comes from.
+public enum DataSource: Sendable, Hashable {
+    /// Literal text.
+    case text(String)
+    /// A file, relative to the spec file.
+    case file(String)
+}
+
+/// A parameter encoding as the spec names it.
+public struct EncodingSpec: Sendable, Hashable {
+    /// The encoding's name.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Method-dependent URL encoding.
+        case url
+        /// Always the query.
+        case queryString
+        /// Always a form body.
+        case httpBody
+        /// A JSON body.
+        case json
+        /// An indented JSON body.
+        case prettyJSON
+    }
+
+    /// How arrays are written in URL encodings.
+    public enum Arrays: String, Sendable, Hashable, CaseIterable {
+        /// `key[]=a`.
+        case brackets
+        /// `key=a`.
+        case noBrackets
+        /// `key[0]=a`.
+        case indexInBrackets
+    }
+
+    /// How booleans are written in URL encodings.
+    public enum Bools: String, Sendable, Hashable, CaseIterable {
+        /// `1` and `0`.
+        case numeric
+        /// `true` and `false`.
+        case literal
+    }
+
+    /// The encoding.
+    public var kind: Kind = .url
+    /// The array style.
+    public var arrays: Arrays = .brackets
+    /// The boolean style.
+    public var bools: Bools = .numeric
+}
+
+/// One part of a multipart body.
+public struct MultipartPartSpec: Sendable, Hashable {
+    /// The part's content.
+    public enum Content: Sendable, Hashable {
+        /// A text value.
+        case value(Template)
+        /// A file's contents.
+        case file(Template)
+    }
+
+    /// The form field name.
+    public var name: String
+    /// The content.
+    public var content: Content
+    /// The file name sent, if given.
+    public var fileName: Template?
+    /// The part's content type, if given.
+    public var mimeType: Template?
+}

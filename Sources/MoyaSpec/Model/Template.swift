@@ -1,0 +1,105 @@
+/// A string with `{param}` references, parsed once when the spec is compiled.
+///
+/// Only `{name}` with a param-like name is a reference, so JSON text and other braces pass
+/// through; `{{` and `}}` always stand for one literal brace.
+public struct Template: Sendable, Hashable, CustomStringConvertible {
+    /// A run of literal text or one param reference.
+    public enum Segment: Sendable, Hashable {
+        /// Literal text.
+        case literal(String)
+        /// The value of the named param.
+        case param(String)
+    }
+
+    /// The segments in order.
+    public var segments: [Segment]
+    /// Where the template was written.
+    public var mark: Mark
+
+    /// Parses a template.
+    public init(_ text: String, mark: Mark = Mark(line: 0, column: 0)) {
+        self.mark = mark
+        segments = Template.parse(text)
+    }
+
+    /// A template that is only literal text.
+    public init(literal text: String, mark: Mark = Mark(line: 0, column: 0)) {
+        self.mark = mark
+        segments = text.isEmpty ? [] : [.literal(text)]
+    }
+
+    /// The param's name when the whole template is one reference, whose typed value is used.
+    public var wholeParam: String? {
+        if segments.count == 1, case .param(let name) = segments[0] { return name }
+        return nil
+    }
+
+    /// Every param the template refers to, in order.
+    public var params: [String] {
+        segments.compactMap {
+            if case .param(let name) = $0 { return name }
+            return nil
+        }
+    }
+
+    /// The template as written, with literal braces doubled again.
+    public var description: String {
+        segments.map { segment in
+            switch segment {
+            case .literal(let text):
+                text.replacing("{", with: "{{").replacing("}", with: "}}")
+            case .param(let name): "{\(name)}"
+            }
+        }.joined()
+    }
+
+    /// The literal text when there are no references.
+    public var literalText: String? {
+        guard params.isEmpty else { return nil }
+        return segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
+    }
+
+    private static func parse(_ text: String) -> [Segment] {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "}")) else {
+            return text.isEmpty ? [] : [.literal(text)]
+        }
+        var segments: [Segment] = []
+        var literal: [UInt8] = []
+        var index = 0
+        func flush() {
+            if !literal.isEmpty {
+                segments.append(.literal(String(decoding: literal, as: UTF8.self)))
+                literal.removeAll()
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+            if byte == UInt8(ascii: "{"), next == UInt8(ascii: "{") {
+                literal.append(byte)
+                index += 2
+            } else if byte == UInt8(ascii: "}"), next == UInt8(ascii: "}") {
+                literal.append(byte)
+                index += 2
+            } else if byte == UInt8(ascii: "{"), let end = referenceEnd(bytes, from: index + 1) {
+                flush()
+                segments.append(.param(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)))
+                index = end + 1
+            } else {
+                literal.append(byte)
+                index += 1
+            }
+        }
+        flush()
+        return segments
+    }
+
+    /// The index of the `}` closing a reference whose name starts at `start`, if it is one.
+    private static func referenceEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count, ParamSpec.isNameByte(bytes[index], first: index == start) { index += 1 }
+        guard index > start, index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return nil }
+        return index
+    }
+}

@@ -1,0 +1,148 @@
+import CLibYAML
+
+/// Why a file could not be read as YAML: libyaml's problem, its context, and their marks.
+public struct YAMLSyntaxError: Error, Sendable {
+    /// What libyaml found wrong.
+    public var problem: String
+    /// Where the problem is.
+    public var mark: Mark
+    /// What libyaml was reading when it found it, if it says.
+    public var context: String?
+    /// Where that reading started.
+    public var contextMark: Mark?
+
+    /// The problem and its context as one phrase.
+    public var message: String {
+        var text = problem
+        if let context, let contextMark {
+            text += " (\(context) at \(contextMark.line):\(contextMark.column))"
+        }
+        return text
+    }
+}
+
+/// Loads YAML text into a tree of `YAMLNode`s with libyaml's document API.
+public enum YAMLLoader {
+    /// How many nodes aliases may expand a document into before it is refused.
+    public static let maximumNodes = 2_000_000
+
+    /// Loads the single document in `bytes`; an empty document gives nil.
+    public static func load(_ bytes: [UInt8]) throws(YAMLSyntaxError) -> YAMLNode? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw YAMLSyntaxError(problem: "libyaml could not start", mark: Mark(line: 1, column: 1))
+        }
+        defer { yaml_parser_delete(&parser) }
+
+        return try bytes.withUnsafeBufferPointer { buffer throws(YAMLSyntaxError) -> YAMLNode? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+
+            var document = yaml_document_t()
+            guard yaml_parser_load(&parser, &document) == 1 else { throw syntaxError(parser) }
+            defer { yaml_document_delete(&document) }
+            guard let root = yaml_document_get_root_node(&document) else { return nil }
+
+            var builder = TreeBuilder(document: &document)
+            let tree = try builder.build(root)
+
+            var next = yaml_document_t()
+            guard yaml_parser_load(&parser, &next) == 1 else { throw syntaxError(parser) }
+            defer { yaml_document_delete(&next) }
+            if let extra = yaml_document_get_root_node(&next) {
+                throw YAMLSyntaxError(
+                    problem: "a spec file holds one YAML document; found a second one",
+                    mark: Mark(extra.pointee.start_mark))
+            }
+            return tree
+        }
+    }
+
+    private static func syntaxError(_ parser: yaml_parser_t) -> YAMLSyntaxError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+        let context = parser.context.map { String(cString: $0) }
+        var mark = Mark(parser.problem_mark)
+        if parser.error == YAML_READER_ERROR {
+            // The reader reports a byte offset rather than a line and column.
+            mark = Mark(line: 1, column: 1)
+            return YAMLSyntaxError(
+                problem: "\(problem) at byte \(parser.problem_offset)", mark: mark, context: nil,
+                contextMark: nil)
+        }
+        return YAMLSyntaxError(
+            problem: problem, mark: mark, context: context,
+            contextMark: context == nil ? nil : Mark(parser.context_mark))
+    }
+}
+
+extension Mark {
+    init(_ mark: yaml_mark_t) {
+        self.init(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+}
+
+/// Turns libyaml's node table into a tree, refusing cycles and runaway alias expansion.
+private struct TreeBuilder {
+    let nodes: UnsafeMutablePointer<yaml_node_t>
+    var inProgress: [Bool]
+    var produced = 0
+
+    init(document: UnsafeMutablePointer<yaml_document_t>) {
+        nodes = document.pointee.nodes.start
+        let count = document.pointee.nodes.top - document.pointee.nodes.start
+        inProgress = Array(repeating: false, count: count + 1)
+    }
+
+    mutating func build(_ node: UnsafeMutablePointer<yaml_node_t>) throws(YAMLSyntaxError) -> YAMLNode {
+        try build(index: nodes.distance(to: node) + 1)
+    }
+
+    mutating func build(index: Int) throws(YAMLSyntaxError) -> YAMLNode {
+        let node = nodes[index - 1]
+        let mark = Mark(node.start_mark)
+        produced += 1
+        guard produced <= YAMLLoader.maximumNodes else {
+            throw YAMLSyntaxError(
+                problem: "aliases expand to more than \(YAMLLoader.maximumNodes) nodes", mark: mark)
+        }
+        switch node.type {
+        case YAML_SCALAR_NODE:
+            let scalar = node.data.scalar
+            let text = String(
+                decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+            let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+            return YAMLNode(.scalar(text, style), mark: mark)
+        case YAML_SEQUENCE_NODE:
+            try enter(index, mark)
+            defer { inProgress[index] = false }
+            var items: [YAMLNode] = []
+            var item = node.data.sequence.items.start
+            while let current = item, current != node.data.sequence.items.top {
+                items.append(try build(index: Int(current.pointee)))
+                item = current + 1
+            }
+            return YAMLNode(.sequence(items), mark: mark)
+        case YAML_MAPPING_NODE:
+            try enter(index, mark)
+            defer { inProgress[index] = false }
+            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            var pair = node.data.mapping.pairs.start
+            while let current = pair, current != node.data.mapping.pairs.top {
+                let key = try build(index: Int(current.pointee.key))
+                let value = try build(index: Int(current.pointee.value))
+                pairs.append((key: key, value: value))
+                pair = current + 1
+            }
+            return YAMLNode(.mapping(pairs), mark: mark)
+        default:
+            return YAMLNode(.scalar("", .plain), mark: mark)
+        }
+    }
+
+    private mutating func enter(_ index: Int, _ mark: Mark) throws(YAMLSyntaxError) {
+        guard !inProgress[index] else {
+            throw YAMLSyntaxError(problem: "an alias refers to a node that contains it", mark: mark)
+        }
+        inProgress[index] = true
+    }
+}

@@ -1,0 +1,70 @@
+/// A position in a YAML file, 1-based, as editors count.
+public struct Mark: Sendable, Hashable, Comparable {
+    /// The line, from 1.
+    public var line: Int
+    /// The column, from 1.
+    public var column: Int
+
+    /// Creates a mark.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: Mark, rhs: Mark) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+}
+
+/// One node of a loaded YAML document, with the place it starts.
+public struct YAMLNode: Sendable {
+    /// How a scalar was written, which decides how it is typed.
+    public enum ScalarStyle: Sendable, Hashable {
+        /// Unquoted: `true`, `1` and `null` take their YAML types.
+        case plain
+        /// Quoted or a block scalar: always a string.
+        case quoted
+    }
+
+    /// What the node holds.
+    public enum Content: Sendable {
+        /// A scalar's text and style.
+        case scalar(String, ScalarStyle)
+        /// A sequence's items.
+        case sequence([YAMLNode])
+        /// A mapping's pairs in document order.
+        case mapping([(key: YAMLNode, value: YAMLNode)])
+    }
+
+    /// The node's content.
+    public var content: Content
+    /// Where the node starts.
+    public var mark: Mark
+
+    /// Creates a node.
+    public init(_ content: Content, mark: Mark) {
+        self.content = content
+        self.mark = mark
+    }
+
+    /// The scalar text, or nil for a collection.
+    public var scalar: String? {
+        if case .scalar(let text, _) = content { return text }
+        return nil
+    }
+
+    /// Whether this is a plain scalar that YAML reads as null (`null`, `~` or nothing).
+    public var isNull: Bool {
+        guard case .scalar(let text, .plain) = content else { return false }
+        return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+    }
+
+    /// A word for the node's kind, for error messages.
+    public var kindDescription: String {
+        switch content {
+        case .scalar: isNull ? "null" : "a scalar"
+        case .sequence: "a sequence"
+        case .mapping: "a mapping"
+        }
+    }
+}

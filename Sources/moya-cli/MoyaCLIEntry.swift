@@ -1,0 +1,15 @@
+import MoyaCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@main
+struct MoyaCLIEntry {
+    static func main() async {
+        let status = await MoyaCLI.run(Array(CommandLine.arguments.dropFirst()))
+        exit(status)
+    }
+}
