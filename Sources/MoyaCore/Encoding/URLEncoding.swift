@@ -184,7 +184,7 @@ public struct URLEncoding: ParameterEncoding, Hashable {
     }
 
     /// Appends an encoded query after any query the URL already has, before its fragment.
-    static func appendingQuery(_ query: String, to url: URL) throws -> URL {
+    public static func appendingQuery(_ query: String, to url: URL) throws -> URL {
         var string = url.absoluteString
         var fragment = ""
         if let hash = string.firstIndex(of: "#") {

@@ -6,7 +6,21 @@ import Foundation
 import MoyaCore
 
 extension TargetResolver {
-    func makeTask(headers: inout [String: String]) throws(ResolveError) -> MoyaCore.Task {
+    /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
+    /// `urlParameters`, which are sorted; it is written into `baseURL`'s query instead.
+    func makeTask(headers: inout [String: String], baseURL: inout URL) throws(ResolveError) -> MoyaCore.Task {
+        func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
+            let (parameters, order) = self.parameters(query)
+            guard query.isOrdered, !parameters.isEmpty else { return parameters }
+            let text = URLEncoding(destination: .queryString, arrayEncoding: .noBrackets, keyOrder: order).query(parameters)
+            do {
+                baseURL = try URLEncoding.appendingQuery(text, to: baseURL)
+            } catch {
+                throw ResolveError(message: "the query \(text) does not fit the base URL", isUsageError: false)
+            }
+            return [:]
+        }
+
         switch target.task {
         case .plain:
             return .requestPlain
@@ -18,7 +32,7 @@ extension TargetResolver {
                 headers["Content-Type"] = value
             }
             guard let query else { return .requestData(body) }
-            return .requestCompositeData(bodyData: body, urlParameters: parameters(query).parameters)
+            return .requestCompositeData(bodyData: body, urlParameters: try urlParameters(query))
         case .json(let value):
             return .requestJSONEncodable(render(value) ?? .null)
         case .parameters(let block, let spec, let query):
@@ -26,7 +40,7 @@ extension TargetResolver {
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
             guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
             return .requestCompositeParameters(
-                bodyParameters: parameters, bodyEncoding: encoding, urlParameters: self.parameters(query).parameters)
+                bodyParameters: parameters, bodyEncoding: encoding, urlParameters: try urlParameters(query))
         case .upload(let template):
             return .uploadFile(try fileURL(template))
         case .multipart(let partSpecs, let query):
@@ -47,7 +61,7 @@ extension TargetResolver {
             }
             let form = MultipartFormData(parts: parts)
             guard let query else { return .uploadMultipartFormData(form) }
-            return .uploadCompositeMultipartFormData(form, urlParameters: parameters(query).parameters)
+            return .uploadCompositeMultipartFormData(form, urlParameters: try urlParameters(query))
         case .download(let template, let block, let spec):
             let path = render(template) ?? ""
             let url = URL(fileURLWithPath: path)

@@ -71,7 +71,7 @@ struct TargetResolver {
             environment = found
         }
         let base = environment?.baseURL ?? service.baseURL
-        guard let baseURL = URL(string: base) else {
+        guard var baseURL = URL(string: base) else {
             throw ResolveError(message: "the base URL \(base) is not a valid URL", isUsageError: false)
         }
 
@@ -88,7 +88,7 @@ struct TargetResolver {
             headers[header.name] = value
         }
 
-        let task = try makeTask(headers: &headers)
+        let task = try makeTask(headers: &headers, baseURL: &baseURL)
         let sampleSpec: SampleSpec?
         if let name = options.sample {
             guard let named = target.sample(named: name) else {

@@ -9,7 +9,7 @@ public enum Suggestion {
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         guard let best else { return nil }
-        let limit = max(2, min(word.count, best.word.count) / 3)
+        let limit = max(1, min(word.count, best.word.count) / 3)
         return best.distance <= limit ? best.word : nil
     }
 

@@ -1,0 +1,144 @@
+import MoyaCLI
+import XCTest
+
+/// Runs moya-cli's commands through the same entry point as the executable and compares
+/// their whole output.
+final class CommandTests: XCTestCase {
+    final class Capture: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outText = ""
+        private var errorText = ""
+        var out: String { lock.withLock { outText } }
+        var error: String { lock.withLock { errorText } }
+        func appendOut(_ text: String) { lock.withLock { outText += text } }
+        func appendError(_ text: String) { lock.withLock { errorText += text } }
+    }
+
+    static let root: String = {
+        var path = #filePath
+        for _ in 0..<3 {
+            if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
+        }
+        return path
+    }()
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
+        let capture = Capture()
+        let context = CommandContext(
+            environment: environment, writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(arguments, context: context)
+        return (status, capture.out, capture.error)
+    }
+
+    var specs: String { Self.root + "/specs" }
+    var invalid: String { Self.root + "/Tests/Fixtures/invalid" }
+
+    func testValidateBundledSpecs() async {
+        let (status, out, error) = await run(["validate", specs])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "ok: 4 services, 19 targets\n")
+        XCTAssertEqual(error, "")
+    }
+
+    func testValidateInvalidSpecExits65WithEveryProblem() async {
+        let file = invalid + "/unknown-key.yaml"
+        let (status, out, error) = await run(["validate", file])
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(
+            error,
+            """
+            \(file):2:1: error: headrs: unknown key 'headrs'; did you mean 'headers'?
+            \(file):6:5: error: targets.zen.metod: unknown key 'metod'; did you mean 'method'?
+            moya-cli: error: invalid spec: 2 problems in 1 file
+
+            """)
+    }
+
+    func testValidateMissingPathExits66() async {
+        let (status, _, error) = await run(["validate", "/nonexistent/specs"])
+        XCTAssertEqual(status, 66)
+        XCTAssertEqual(error, "moya-cli: error: no spec file or directory at /nonexistent/specs\n")
+    }
+
+    func testDuplicateServicesAreReported() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-dup-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let spec = "service: same\nbaseURL: https://x.test\ntargets: { t: { path: /t } }\n"
+        try spec.write(toFile: directory + "/a.yaml", atomically: true, encoding: .utf8)
+        try spec.write(toFile: directory + "/b.yaml", atomically: true, encoding: .utf8)
+        let (status, _, error) = await run(["validate", directory])
+        XCTAssertEqual(status, 65)
+        XCTAssertTrue(
+            error.hasPrefix("\(directory)/b.yaml:1:10: error: service: duplicate service 'same', already declared in \(directory)/a.yaml\n"),
+            error)
+    }
+
+    func testListUsesTheEnvironmentSearchPath() async {
+        let (status, out, _) = await run(["list", "github"], environment: ["MOYA_CLI_SPECS": specs])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(
+            out,
+            """
+            github.zen               GET  /zen                 A random line of GitHub zen
+            github.userProfile       GET  /users/{name}        A user's public profile
+            github.userRepositories  GET  /users/{name}/repos  A user's public repositories, newest first
+
+            """)
+    }
+
+    func testListJSON() async throws {
+        let (status, out, _) = await run(["list", "--json", "--specs", specs])
+        XCTAssertEqual(status, 0)
+        let services = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])
+        XCTAssertEqual(services.map { $0["service"] as? String }, ["github", "httpbin", "myservice", "translator"])
+    }
+
+    func testDescribe() async {
+        let (status, out, _) = await run(["describe", "myservice.createUser", "--specs", specs])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(
+            out,
+            """
+            myservice.createUser: Create a user; the body is JSON
+              POST https://api.myservice.com/users
+              task: requestParameters, encoding json
+              params:
+                --firstName  string  required
+                --lastName   string  default: Potter  Family name
+              headers:
+                Accept: application/json
+              validation: successCodes (200-299)
+              auth: bearer
+              timeout: 30s
+              samples:
+                (default)  201  json
+              environments: staging
+
+            """)
+    }
+
+    func testDescribeJSONAndUnknownTargets() async throws {
+        let (status, out, _) = await run(["describe", "translator.translate", "--json", "--specs", specs])
+        XCTAssertEqual(status, 0)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        XCTAssertEqual(object["task"] as? String, "requestJSONEncodable")
+        XCTAssertEqual((object["params"] as? [[String: Any]])?.count, 3)
+
+        let (missing, _, error) = await run(["describe", "myservice.showUsr", "--specs", specs])
+        XCTAssertEqual(missing, 64)
+        XCTAssertEqual(error, "moya-cli: error: service 'myservice' has no target 'showUsr'; did you mean 'showUser'?\n")
+        let (noService, _, serviceError) = await run(["describe", "nosuch.x", "--specs", specs])
+        XCTAssertEqual(noService, 64)
+        XCTAssertTrue(serviceError.hasPrefix("moya-cli: error: no service named 'nosuch'"), serviceError)
+    }
+
+    func testUsageErrorsExit64() async {
+        let (status, _, error) = await run(["describe"])
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(error.contains("Missing expected argument"), error)
+        let (unknown, _, _) = await run(["frobnicate"])
+        XCTAssertEqual(unknown, 64)
+    }
+}

@@ -1,0 +1,102 @@
+import MoyaCore
+import MoyaSpec
+import XCTest
+
+final class TemplateTests: XCTestCase {
+    func testReferencesLiteralsAndEscapedBraces() {
+        XCTAssertEqual(Template("/users/{id}").segments, [.literal("/users/"), .param("id")])
+        XCTAssertEqual(Template("{{id}}").segments, [.literal("{id}")])
+        XCTAssertEqual(Template("{id}").wholeParam, "id")
+        XCTAssertEqual(Template(#"{"a": 1}"#).segments, [.literal(#"{"a": 1}"#)], "JSON text is not a reference")
+        XCTAssertEqual(Template("a{b}c{d}").params, ["b", "d"])
+        XCTAssertEqual(Template("{{x}}-{y}").description, "{{x}}-{y}")
+    }
+
+    func testAWholeScalarReferenceKeepsTheParamType() throws {
+        let service = try compile(
+            """
+            baseURL: https://x.test
+            targets:
+              t:
+                method: POST
+                params: { id: int, ok: bool, ratio: number, name: string, note: { type: string, optional: true } }
+                task:
+                  json: { id: "{id}", ok: "{ok}", ratio: "{ratio}", label: "#{id}", name: "{name}", note: "{note}", lit: "{{id}}" }
+            """)
+        let spec = try XCTUnwrap(service.target(named: "t"))
+        let target = try service.resolve(
+            spec,
+            with: CallOptions(arguments: ["id": .int(1), "ok": .bool(true), "ratio": .number(0.5), "name": .string("Ann")]))
+        guard case .requestJSONEncodable(let value) = target.task else { return XCTFail() }
+        XCTAssertEqual(
+            (value as? JSONValue)?.serialized(),
+            ##"{"id":1,"ok":true,"ratio":0.5,"label":"#1","name":"Ann","lit":"{id}"}"##,
+            "an absent optional's key is left out")
+    }
+
+    func testEnvironmentInterpolationWithDefaultsAndBraces() throws {
+        let service = try compile(
+            """
+            baseURL: ${BASE:-https://fallback.test}
+            headers: { X-Key: "${KEY}", X-Both: "${A}-${B:-b}" }
+            targets: { t: { path: /t } }
+            """, environment: ["KEY": "s{e}cret", "A": "a"])
+        XCTAssertEqual(service.baseURL, "https://fallback.test")
+        let target = try service.resolve(try XCTUnwrap(service.target(named: "t")), with: CallOptions())
+        XCTAssertEqual(target.headers?["X-Key"], "s{e}cret", "braces from the environment stay literal")
+        XCTAssertEqual(target.headers?["X-Both"], "a-b")
+        XCTAssertEqual(service.secretValues, ["s{e}cret", "a"])
+    }
+
+    func testValidateReportsEveryProblemInAFile() {
+        let found = problems(
+            """
+            baseURL: https://x.test
+            targets:
+              a: { method: FETCH, path: "/{nope}" }
+              b: { sample: { status: 42 } }
+            """)
+        XCTAssertEqual(found.count, 3, "\(found)")
+        XCTAssertTrue(found[0].hasPrefix("3:16: targets.a.method: unknown HTTP method \"FETCH\""))
+        XCTAssertTrue(found[1].hasPrefix("3:29: targets.a.path: {nope} names no declared param"))
+        XCTAssertTrue(found[2].hasPrefix("4:26: targets.b.sample.status: 42 is not an HTTP status code"))
+    }
+
+    func testArrayParamsAcceptSequenceAndQuotedForms() throws {
+        let service = try compile(
+            """
+            baseURL: https://x.test
+            targets:
+              t:
+                params: { a: [string], b: "[int]", c: { type: [bool], default: [true, false] } }
+                task: { parameters: { a: "{a}", b: "{b}", c: "{c}" }, encoding: queryString }
+            """)
+        let spec = try XCTUnwrap(service.target(named: "t"))
+        XCTAssertEqual(spec.params.map(\.type), [.array(.string), .array(.int), .array(.bool)])
+        XCTAssertEqual(try spec.params[1].value(from: ["1", "2"]), .array([.int(1), .int(2)]))
+        XCTAssertThrowsError(try spec.params[1].value(from: ["x"]))
+        let target = try service.resolve(spec, with: CallOptions(arguments: ["a": .array([.string("x y")]), "b": .array([])]))
+        guard case .requestParameters(let parameters, let encoding) = target.task else { return XCTFail() }
+        XCTAssertEqual((encoding as? URLEncoding)?.query(parameters), "a%5B%5D=x%20y&c%5B%5D=1&c%5B%5D=0")
+    }
+
+    func testCompositeParametersAndOrderedQueryBlocks() throws {
+        let service = try compile(
+            """
+            baseURL: https://x.test/v1?key=1
+            targets:
+              t:
+                method: POST
+                path: /search
+                task:
+                  parameters: [ { z: 1 }, { a: 2 } ]
+                  encoding: httpBody
+                  query: { q: hello world }
+            """)
+        let target = try service.resolve(try XCTUnwrap(service.target(named: "t")), with: CallOptions())
+        guard case .requestCompositeParameters(let body, let encoding, let query) = target.task else { return XCTFail() }
+        XCTAssertEqual((encoding as? URLEncoding)?.query(body), "z=1&a=2")
+        XCTAssertEqual(query["q"] as? String, "hello world")
+        XCTAssertEqual(URL(target: target).absoluteString, "https://x.test/v1/search?key=1")
+    }
+}
