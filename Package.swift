@@ -38,6 +38,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"]),
+        .executableTarget(name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore"]),
         .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore"]),
         .testTarget(

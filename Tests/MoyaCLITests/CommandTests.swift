@@ -71,7 +71,9 @@ final class CommandTests: XCTestCase {
         let (status, _, error) = await run(["validate", directory])
         XCTAssertEqual(status, 65)
         XCTAssertTrue(
-            error.hasPrefix("\(directory)/b.yaml:1:10: error: service: duplicate service 'same', already declared in \(directory)/a.yaml\n"),
+            error.hasPrefix(
+                "\(directory)/b.yaml:1:10: error: service: duplicate service 'same', already declared in \(directory)/a.yaml\n"
+            ),
             error)
     }
 
@@ -128,7 +130,8 @@ final class CommandTests: XCTestCase {
 
         let (missing, _, error) = await run(["describe", "myservice.showUsr", "--specs", specs])
         XCTAssertEqual(missing, 64)
-        XCTAssertEqual(error, "moya-cli: error: service 'myservice' has no target 'showUsr'; did you mean 'showUser'?\n")
+        XCTAssertEqual(
+            error, "moya-cli: error: service 'myservice' has no target 'showUsr'; did you mean 'showUser'?\n")
         let (noService, _, serviceError) = await run(["describe", "nosuch.x", "--specs", specs])
         XCTAssertEqual(noService, 64)
         XCTAssertTrue(serviceError.hasPrefix("moya-cli: error: no service named 'nosuch'"), serviceError)

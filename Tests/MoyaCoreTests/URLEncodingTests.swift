@@ -44,11 +44,13 @@ final class URLEncodingTests: XCTestCase {
         XCTAssertNil(post.url.query)
         let preset = Request(url: url, method: .post, headers: ["content-type": "text/plain"])
         XCTAssertEqual(try URLEncoding.default.encode(preset, with: ["a": 1]).headers.fields.count, 1)
-        XCTAssertEqual(try URLEncoding.default.encode(Request(url: url, method: .delete), with: ["a": 1]).url.query, "a=1")
+        XCTAssertEqual(
+            try URLEncoding.default.encode(Request(url: url, method: .delete), with: ["a": 1]).url.query, "a=1")
     }
 
     func testJSONEncodingSetsTheContentTypeOnlyIfAbsentAndNilGivesNoBody() throws {
-        let encoded = try JSONEncoding.default.encode(Request(url: url, method: .post), with: ["b": [1, 2], "a": "x/y"])
+        let encoded = try JSONEncoding.default.encode(
+            Request(url: url, method: .post), with: ["b": [1, 2], "a": "x/y"])
         XCTAssertEqual(encoded.httpBody.map { String(decoding: $0, as: UTF8.self) }, #"{"a":"x\/y","b":[1,2]}"#)
         XCTAssertEqual(encoded.headers["Content-Type"], "application/json")
         let none = try JSONEncoding.default.encode(Request(url: url, method: .post), with: nil)
@@ -73,7 +75,8 @@ final class URLEncodingTests: XCTestCase {
             "http://example.com/123/somepath/users?X-ABC-Asd=123")
         let plain = URL(string: "https://api.test/")!
         XCTAssertEqual(URL(target: Target(baseURL: plain, path: "/a?b c")).absoluteString, "https://api.test/a%3Fb%20c")
-        XCTAssertEqual(URL(target: Target(baseURL: plain, path: "users/%2F")).absoluteString, "https://api.test/users/%2F")
+        XCTAssertEqual(
+            URL(target: Target(baseURL: plain, path: "users/%2F")).absoluteString, "https://api.test/users/%2F")
     }
 
     func testJSONRoundTripKeepsOrder() throws {
@@ -88,12 +91,14 @@ final class URLEncodingTests: XCTestCase {
         let form = MultipartFormData(
             parts: [
                 MultipartFormBodyPart(provider: .data(Data("v".utf8)), name: "n"),
-                MultipartFormBodyPart(provider: .data(Data("x".utf8)), name: "f", fileName: "f.txt", mimeType: "text/plain"),
+                MultipartFormBodyPart(
+                    provider: .data(Data("x".utf8)), name: "f", fileName: "f.txt", mimeType: "text/plain"),
             ], boundary: "B")
         XCTAssertEqual(form.contentType, "multipart/form-data; boundary=B")
         XCTAssertEqual(
             String(decoding: try form.encode(), as: UTF8.self),
             "--B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nv\r\n"
-                + "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.txt\"\r\nContent-Type: text/plain\r\n\r\nx\r\n--B--\r\n")
+                + "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.txt\"\r\nContent-Type: text/plain\r\n\r\nx\r\n--B--\r\n"
+        )
     }
 }

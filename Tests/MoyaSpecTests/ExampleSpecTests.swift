@@ -27,7 +27,8 @@ final class ExampleSpecTests: XCTestCase {
         XCTAssertEqual(target.validationType, .successCodes)
         XCTAssertEqual(target.headers, ["Accept": "application/json"])
         XCTAssertEqual(target.authorization, "Bearer demo-token")
-        XCTAssertEqual(String(decoding: target.sampleData, as: UTF8.self), #"{"id":1,"first_name":"Harry","last_name":"Potter"}"#)
+        XCTAssertEqual(
+            String(decoding: target.sampleData, as: UTF8.self), #"{"id":1,"first_name":"Harry","last_name":"Potter"}"#)
         guard case .requestPlain = target.task else { return XCTFail("expected requestPlain, got \(target.task)") }
     }
 
@@ -51,7 +52,10 @@ final class ExampleSpecTests: XCTestCase {
         let service = try service("myservice")
         let spec = try XCTUnwrap(service.target(named: "updateUser"))
         let target = try service.resolve(
-            spec, with: CallOptions(arguments: ["id": .int(123), "firstName": .string("Harry"), "lastName": .string("Potter")]))
+            spec,
+            with: CallOptions(arguments: [
+                "id": .int(123), "firstName": .string("Harry"), "lastName": .string("Potter"),
+            ]))
         guard case .requestParameters(let parameters, let encoding) = target.task else { return XCTFail() }
         XCTAssertEqual(encoding as? URLEncoding, .queryString)
         XCTAssertEqual(URLEncoding.queryString.query(parameters), "first_name=Harry&last_name=Potter")
@@ -63,7 +67,9 @@ final class ExampleSpecTests: XCTestCase {
         let target = try service.resolve(spec, with: CallOptions())
         XCTAssertTrue(String(decoding: target.sampleData, as: UTF8.self).contains("Checking"))
         let unauthorized = try service.resolve(spec, with: CallOptions(sample: "unauthorized"))
-        XCTAssertEqual(unauthorized.sampleResponse, .response(status: 401, headers: [:], body: Data(#"{"message":"Bad credentials"}"#.utf8)))
+        XCTAssertEqual(
+            unauthorized.sampleResponse,
+            .response(status: 401, headers: [:], body: Data(#"{"message":"Bad credentials"}"#.utf8)))
         let offline = try service.resolve(spec, with: CallOptions(sample: "offline"))
         XCTAssertEqual(offline.sampleResponse, .networkError(.notConnectedToInternet))
         XCTAssertThrowsError(try service.resolve(spec, with: CallOptions(sample: "missing")))
@@ -71,7 +77,8 @@ final class ExampleSpecTests: XCTestCase {
 
     func testMyServiceStagingEnvironmentOverridesTheBaseURL() throws {
         let service = try service("myservice")
-        let target = try service.resolve(try XCTUnwrap(service.target(named: "zen")), with: CallOptions(environment: "staging"))
+        let target = try service.resolve(
+            try XCTUnwrap(service.target(named: "zen")), with: CallOptions(environment: "staging"))
         XCTAssertEqual(URL(target: target).absoluteString, "https://staging.myservice.com/zen")
         XCTAssertNil(target.authorization, "zen sets auth: none")
     }
@@ -114,7 +121,8 @@ final class ExampleSpecTests: XCTestCase {
 
     func testHttpbinBaseURLComesFromTheEnvironment() throws {
         let library = SpecLibrary(
-            searchPaths: [specsDirectory], compiler: SpecCompiler(environment: ["HTTPBIN_URL": "http://127.0.0.1:9999"]))
+            searchPaths: [specsDirectory], compiler: SpecCompiler(environment: ["HTTPBIN_URL": "http://127.0.0.1:9999"])
+        )
         let service = try library.service(named: "httpbin")
         XCTAssertEqual(service.baseURL, "http://127.0.0.1:9999")
         XCTAssertTrue(service.secretValues.contains("http://127.0.0.1:9999"))
@@ -129,7 +137,8 @@ final class ExampleSpecTests: XCTestCase {
             XCTAssertEqual((error as? ResolveError)?.isUsageError, true)
             XCTAssertTrue("\(error)".contains("needs param 'id'"))
         }
-        XCTAssertThrowsError(try service.resolve(spec, with: CallOptions(arguments: ["id": .int(1), "ids": .int(2)]))) { error in
+        XCTAssertThrowsError(try service.resolve(spec, with: CallOptions(arguments: ["id": .int(1), "ids": .int(2)]))) {
+            error in
             XCTAssertTrue("\(error)".contains("did you mean 'id'?"), "\(error)")
         }
     }

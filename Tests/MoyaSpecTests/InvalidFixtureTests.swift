@@ -8,7 +8,7 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "array-param-in-path.yaml",
             [
-                "5:11: targets.tags.path: {tag} is a repeatable param of type [string] and cannot stand here",
+                "5:11: targets.tags.path: {tag} is a repeatable param of type [string] and cannot stand here"
             ]
         ),
         (
@@ -21,49 +21,49 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-default.yaml",
             [
-                "5:36: targets.list.params.limit.default: the default expects an int, got \"lots\"",
+                "5:36: targets.list.params.limit.default: the default expects an int, got \"lots\""
             ]
         ),
         (
             "bad-encoding.yaml",
             [
-                "7:17: targets.createUser.task.encoding: unknown encoding \"jsn\"; expected url | queryString | httpBody | json | prettyJSON; did you mean 'json'?",
+                "7:17: targets.createUser.task.encoding: unknown encoding \"jsn\"; expected url | queryString | httpBody | json | prettyJSON; did you mean 'json'?"
             ]
         ),
         (
             "bad-header.yaml",
             [
-                "3:3: headers.Bad Header: \"Bad Header\" is not a valid header name",
+                "3:3: headers.Bad Header: \"Bad Header\" is not a valid header name"
             ]
         ),
         (
             "bad-method.yaml",
             [
-                "5:13: targets.userProfile.method: unknown HTTP method \"FETCH\"; expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY",
+                "5:13: targets.userProfile.method: unknown HTTP method \"FETCH\"; expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY"
             ]
         ),
         (
             "bad-param-type.yaml",
             [
-                "4:19: targets.showUser.params.id: unknown param type \"integer\"; expected string, int, number, bool, file, [T] or enum",
+                "4:19: targets.showUser.params.id: unknown param type \"integer\"; expected string, int, number, bool, file, [T] or enum"
             ]
         ),
         (
             "bad-sample-error.yaml",
             [
-                "6:25: targets.zen.samples.offline.error: unknown network error \"offline\"; expected timeout | notConnectedToInternet | cannotFindHost | cannotConnectToHost | networkConnectionLost | cancelled",
+                "6:25: targets.zen.samples.offline.error: unknown network error \"offline\"; expected timeout | notConnectedToInternet | cannotFindHost | cannotConnectToHost | networkConnectionLost | cancelled"
             ]
         ),
         (
             "bad-service-name.yaml",
             [
-                "1:10: service: \"9lives\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter",
+                "1:10: service: \"9lives\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter"
             ]
         ),
         (
             "bad-status.yaml",
             [
-                "5:23: targets.zen.sample.status: 999 is not an HTTP status code; expected 100 to 599",
+                "5:23: targets.zen.sample.status: 999 is not an HTTP status code; expected 100 to 599"
             ]
         ),
         (
@@ -76,7 +76,7 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-url.yaml",
             [
-                "1:10: baseURL: \"ftp//nowhere\" is not an absolute http or https URL, such as https://api.example.com",
+                "1:10: baseURL: \"ftp//nowhere\" is not an absolute http or https URL, such as https://api.example.com"
             ]
         ),
         (
@@ -89,67 +89,67 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "composite-query-encoding.yaml",
             [
-                "7:17: targets.search.task.encoding: with a query, the body encoding must be httpBody, json or prettyJSON; queryString would put the body parameters in the query as well",
+                "7:17: targets.search.task.encoding: with a query, the body encoding must be httpBody, json or prettyJSON; queryString would put the body parameters in the query as well"
             ]
         ),
         (
             "duplicate-key.yaml",
             [
-                "5:5: targets.zen.path: duplicate key 'path'",
+                "5:5: targets.zen.path: duplicate key 'path'"
             ]
         ),
         (
             "missing-base-url.yaml",
             [
-                "1:1: baseURL: required key is missing; add the service's base URL, such as baseURL: https://api.example.com",
+                "1:1: baseURL: required key is missing; add the service's base URL, such as baseURL: https://api.example.com"
             ]
         ),
         (
             "missing-env.yaml",
             [
-                "3:11: auth.bearer: environment variable MOYA_FIXTURE_TOKEN_THAT_IS_NOT_SET is not set and has no default; set it or write ${MOYA_FIXTURE_TOKEN_THAT_IS_NOT_SET:-default}",
+                "3:11: auth.bearer: environment variable MOYA_FIXTURE_TOKEN_THAT_IS_NOT_SET is not set and has no default; set it or write ${MOYA_FIXTURE_TOKEN_THAT_IS_NOT_SET:-default}"
             ]
         ),
         (
             "missing-sample-file.yaml",
             [
-                "5:21: targets.zen.sample.file: no file at Tests/Fixtures/invalid/does-not-exist.json; paths are relative to the spec file",
+                "5:21: targets.zen.sample.file: no file at Tests/Fixtures/invalid/does-not-exist.json; paths are relative to the spec file"
             ]
         ),
         (
             "multipart-get.yaml",
             [
-                "6:9: targets.upload.task.multipart: a multipart body needs POST, PUT, PATCH or CONNECT, not GET",
+                "6:9: targets.upload.task.multipart: a multipart body needs POST, PUT, PATCH or CONNECT, not GET"
             ]
         ),
         (
             "not-a-mapping.yaml",
             [
-                "1:1: spec: expected a mapping with baseURL and targets, got a sequence",
+                "1:1: spec: expected a mapping with baseURL and targets, got a sequence"
             ]
         ),
         (
             "recursive-alias.yaml",
             [
-                "2:10: yaml: an alias refers to a node that contains it",
+                "2:10: yaml: an alias refers to a node that contains it"
             ]
         ),
         (
             "syntax-error.yaml",
             [
-                "5:12: yaml: mapping values are not allowed in this context",
+                "5:12: yaml: mapping values are not allowed in this context"
             ]
         ),
         (
             "two-task-kinds.yaml",
             [
-                "5:11: targets.upload.task: a task is exactly one kind; found both 'data' and 'json'",
+                "5:11: targets.upload.task: a task is exactly one kind; found both 'data' and 'json'"
             ]
         ),
         (
             "undeclared-param.yaml",
             [
-                "5:11: targets.showUser.path: {ide} names no declared param (declared: id); did you mean 'id'?",
+                "5:11: targets.showUser.path: {ide} names no declared param (declared: id); did you mean 'id'?"
             ]
         ),
         (
@@ -174,10 +174,15 @@ final class InvalidFixtureTests: XCTestCase {
             } catch {
                 let actual = error.diagnostics.map { diagnostic -> String in
                     XCTAssertEqual(diagnostic.file, path)
-                    XCTAssertTrue(diagnostic.description.hasPrefix("\(path):\(diagnostic.mark.line):\(diagnostic.mark.column): error: "))
-                    return "\(diagnostic.mark.line):\(diagnostic.mark.column): \(diagnostic.keyPath): \(diagnostic.message)"
+                    XCTAssertTrue(
+                        diagnostic.description.hasPrefix(
+                            "\(path):\(diagnostic.mark.line):\(diagnostic.mark.column): error: "))
+                    return
+                        "\(diagnostic.mark.line):\(diagnostic.mark.column): \(diagnostic.keyPath): \(diagnostic.message)"
                 }
-                XCTAssertEqual(actual, expectation.problems.map { $0.replacing("Tests/Fixtures", with: fixturesDirectory) }, expectation.file)
+                XCTAssertEqual(
+                    actual, expectation.problems.map { $0.replacing("Tests/Fixtures", with: fixturesDirectory) },
+                    expectation.file)
             }
         }
     }

@@ -26,7 +26,9 @@ final class TemplateTests: XCTestCase {
         let spec = try XCTUnwrap(service.target(named: "t"))
         let target = try service.resolve(
             spec,
-            with: CallOptions(arguments: ["id": .int(1), "ok": .bool(true), "ratio": .number(0.5), "name": .string("Ann")]))
+            with: CallOptions(arguments: [
+                "id": .int(1), "ok": .bool(true), "ratio": .number(0.5), "name": .string("Ann"),
+            ]))
         guard case .requestJSONEncodable(let value) = target.task else { return XCTFail() }
         XCTAssertEqual(
             (value as? JSONValue)?.serialized(),
@@ -75,7 +77,8 @@ final class TemplateTests: XCTestCase {
         XCTAssertEqual(spec.params.map(\.type), [.array(.string), .array(.int), .array(.bool)])
         XCTAssertEqual(try spec.params[1].value(from: ["1", "2"]), .array([.int(1), .int(2)]))
         XCTAssertThrowsError(try spec.params[1].value(from: ["x"]))
-        let target = try service.resolve(spec, with: CallOptions(arguments: ["a": .array([.string("x y")]), "b": .array([])]))
+        let target = try service.resolve(
+            spec, with: CallOptions(arguments: ["a": .array([.string("x y")]), "b": .array([])]))
         guard case .requestParameters(let parameters, let encoding) = target.task else { return XCTFail() }
         XCTAssertEqual((encoding as? URLEncoding)?.query(parameters), "a%5B%5D=x%20y&c%5B%5D=1&c%5B%5D=0")
     }
@@ -94,7 +97,9 @@ final class TemplateTests: XCTestCase {
                   query: { q: hello world }
             """)
         let target = try service.resolve(try XCTUnwrap(service.target(named: "t")), with: CallOptions())
-        guard case .requestCompositeParameters(let body, let encoding, let query) = target.task else { return XCTFail() }
+        guard case .requestCompositeParameters(let body, let encoding, let query) = target.task else {
+            return XCTFail()
+        }
         XCTAssertEqual((encoding as? URLEncoding)?.query(body), "z=1&a=2")
         XCTAssertEqual(query["q"] as? String, "hello world")
         XCTAssertEqual(URL(target: target).absoluteString, "https://x.test/v1/search?key=1")

@@ -21,7 +21,8 @@ final class YAMLLoaderTests: XCTestCase {
         var bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1...7 {
             let previous = level == 1 ? "a" : "l\(level - 1)"
-            bomb += "l\(level): &l\(level) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+            bomb +=
+                "l\(level): &l\(level) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
         }
         XCTAssertThrowsError(try YAMLLoader.load(Array(bomb.utf8))) { error in
             XCTAssertTrue((error as? YAMLSyntaxError)?.problem.contains("aliases expand") == true)

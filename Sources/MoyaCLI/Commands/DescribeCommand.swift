@@ -59,9 +59,10 @@ struct TargetDescription {
             }
             lines += TextTable.render(rows)
         }
-        let headers = service.headers.filter { header in
-            !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
-        } + target.headers
+        let headers =
+            service.headers.filter { header in
+                !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
+            } + target.headers
         if !headers.isEmpty {
             lines.append("  headers:")
             lines += headers.map { "    \($0.name): \($0.value.description)" }

@@ -23,6 +23,7 @@ struct MoyaCommand: AsyncParsableCommand {
 struct SpecOptions: ParsableArguments {
     @Option(
         name: .customLong("specs"),
-        help: ArgumentHelp("A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs.", valueName: "path"))
+        help: ArgumentHelp(
+            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs.", valueName: "path"))
     var specs: [String] = []
 }

@@ -27,6 +27,7 @@ struct ValidateCommand: AsyncParsableCommand {
         let targets = catalog.services.reduce(0) { $0 + $1.targets.count }
         let services = catalog.services.count
         CommandContext.current.line(
-            "ok: \(services) \(services == 1 ? "service" : "services"), \(targets) \(targets == 1 ? "target" : "targets")")
+            "ok: \(services) \(services == 1 ? "service" : "services"), \(targets) \(targets == 1 ? "target" : "targets")"
+        )
     }
 }

@@ -11,7 +11,10 @@ extension CompileContext {
             if !(name.utf8.first.map { ParamSpec.isNameByte($0, first: true) } ?? false)
                 || !name.utf8.allSatisfy({ ParamSpec.isNameByte($0, first: false) })
             {
-                reader.error(mark, paramPath, "\"\(name)\" is not a valid param name; use letters, digits, '_' and '-', starting with a letter or '_'")
+                reader.error(
+                    mark, paramPath,
+                    "\"\(name)\" is not a valid param name; use letters, digits, '_' and '-', starting with a letter or '_'"
+                )
                 continue
             }
             if let param = param(name, value, paramPath, mark: mark) { params.append(param) }
@@ -32,7 +35,9 @@ extension CompileContext {
             guard let fields = reader.fields(node, path, known: Self.paramKeys) else { return nil }
             if let enumNode = fields["enum"] {
                 if let typeNode = fields["type"], typeNode.scalar != "enum" {
-                    reader.error(typeNode.mark, path + ".type", "a param with 'enum' has type enum; remove 'type' or set it to enum")
+                    reader.error(
+                        typeNode.mark, path + ".type",
+                        "a param with 'enum' has type enum; remove 'type' or set it to enum")
                 }
                 guard let cases = enumCases(enumNode, path + ".enum") else { return nil }
                 spec.type = .enumeration(cases)
@@ -70,7 +75,10 @@ extension CompileContext {
                 reader.error(node.mark, path, "an enum param lists its cases: { enum: { english: en, german: de } }")
                 return nil
             }
-            reader.error(node.mark, path, "unknown param type \"\(text)\"; expected string, int, number, bool, file, [T] or enum" + Suggestion.hint(for: text, in: names))
+            reader.error(
+                node.mark, path,
+                "unknown param type \"\(text)\"; expected string, int, number, bool, file, [T] or enum"
+                    + Suggestion.hint(for: text, in: names))
             return nil
         case .mapping:
             reader.error(node.mark, path, "expected a type name such as string or [int], got a mapping")
@@ -89,7 +97,9 @@ extension CompileContext {
         case .mapping:
             guard let fields = reader.fields(node, path, known: nil) else { return nil }
             for key in fields.order {
-                guard let value = fields[key], let text = reader.string(value, SpecReader.join(path, key)) else { continue }
+                guard let value = fields[key], let text = reader.string(value, SpecReader.join(path, key)) else {
+                    continue
+                }
                 cases.append(ParamType.EnumCase(key: key, value: text))
             }
         case .scalar:
@@ -109,7 +119,9 @@ extension CompileContext {
             if case .sequence(let values) = node.content { items = values } else { items = [node] }
             var values: [ParamValue] = []
             for (index, item) in items.enumerated() {
-                guard let value = scalarDefault(item, "\(path)[\(index)]", type: element, name: name) else { return nil }
+                guard let value = scalarDefault(item, "\(path)[\(index)]", type: element, name: name) else {
+                    return nil
+                }
                 values.append(value)
             }
             return .array(values)
@@ -117,7 +129,8 @@ extension CompileContext {
         return scalarDefault(node, path, type: type, name: name)
     }
 
-    private mutating func scalarDefault(_ node: YAMLNode, _ path: String, type: ParamType, name: String) -> ParamValue? {
+    private mutating func scalarDefault(_ node: YAMLNode, _ path: String, type: ParamType, name: String) -> ParamValue?
+    {
         guard let text = reader.string(node, path) else { return nil }
         do {
             return try ParamSpec.parse(text, as: type, param: name)

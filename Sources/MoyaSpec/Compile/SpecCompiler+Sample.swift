@@ -7,17 +7,22 @@ extension CompileContext {
             check(template, path, scope, allowArrays: true)
             return .response(status: 200, headers: [], body: .text(template))
         case .sequence:
-            reader.error(node.mark, path, "expected text or a mapping with json, file, body, status, headers or error; got a sequence")
+            reader.error(
+                node.mark, path,
+                "expected text or a mapping with json, file, body, status, headers or error; got a sequence")
             return nil
         case .mapping:
             break
         }
-        guard let fields = reader.fields(node, path, known: ["status", "headers", "body", "json", "file", "error"]) else {
+        guard let fields = reader.fields(node, path, known: ["status", "headers", "body", "json", "file", "error"])
+        else {
             return nil
         }
         if let errorNode = fields["error"] {
             for key in fields.order where key != "error" {
-                reader.error(fields.keyMarks[key] ?? node.mark, path + "." + key, "a sample with 'error' is a network failure and has no \(key)")
+                reader.error(
+                    fields.keyMarks[key] ?? node.mark, path + "." + key,
+                    "a sample with 'error' is a network failure and has no \(key)")
             }
             let names = SampleNetworkError.allCases.map(\.rawValue)
             return reader.choice(errorNode, path + ".error", names, what: "network error")
@@ -28,13 +33,15 @@ extension CompileContext {
             if (100...599).contains(code) {
                 status = code
             } else {
-                reader.error(statusNode.mark, path + ".status", "\(code) is not an HTTP status code; expected 100 to 599")
+                reader.error(
+                    statusNode.mark, path + ".status", "\(code) is not an HTTP status code; expected 100 to 599")
             }
         }
         let headers = fields["headers"].map { self.headers($0, path + ".headers", scope: scope) } ?? []
         let bodies = ["body", "json", "file"].filter { fields[$0] != nil }
         if bodies.count > 1 {
-            reader.error(node.mark, path, "a sample has one of body, json or file; found \(bodies.joined(separator: " and "))")
+            reader.error(
+                node.mark, path, "a sample has one of body, json or file; found \(bodies.joined(separator: " and "))")
             return nil
         }
         var body = SampleBody.empty

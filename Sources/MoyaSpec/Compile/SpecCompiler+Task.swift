@@ -18,7 +18,8 @@ extension CompileContext {
             return .plain
         }
         guard case .mapping(let pairs) = node.content else {
-            reader.error(node.mark, path, "expected plain or a mapping with one of \(Self.taskKinds.joined(separator: ", "))")
+            reader.error(
+                node.mark, path, "expected plain or a mapping with one of \(Self.taskKinds.joined(separator: ", "))")
             return nil
         }
         let keys = pairs.compactMap(\.key.scalar)
@@ -29,7 +30,9 @@ extension CompileContext {
             let allKeys = Array(Set(Self.taskKeys.values.joined())).sorted()
             for pair in pairs {
                 if let key = pair.key.scalar, !allKeys.contains(key) {
-                    reader.error(pair.key.mark, SpecReader.join(path, key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: allKeys))
+                    reader.error(
+                        pair.key.mark, SpecReader.join(path, key),
+                        "unknown key '\(key)'" + Suggestion.hint(for: key, in: allKeys))
                 }
             }
             reader.error(node.mark, path, "a task needs one of \(Self.taskKinds.joined(separator: ", "))")
@@ -61,7 +64,10 @@ extension CompileContext {
             let encoding = encodingSpec(fields, path)
             if query != nil, encoding.kind == .url || encoding.kind == .queryString, let queryNode = fields["query"] {
                 let at = fields["encoding"]?.mark ?? queryNode.mark
-                reader.error(at, path + ".encoding", "with a query, the body encoding must be httpBody, json or prettyJSON; \(encoding.kind.rawValue) would put the body parameters in the query as well")
+                reader.error(
+                    at, path + ".encoding",
+                    "with a query, the body encoding must be httpBody, json or prettyJSON; \(encoding.kind.rawValue) would put the body parameters in the query as well"
+                )
                 return nil
             }
             return .parameters(block, encoding: encoding, query: query)
@@ -71,7 +77,8 @@ extension CompileContext {
             return .upload(template)
         case "multipart":
             if !method.supportsMultipart {
-                reader.error(body.mark, bodyPath, "a multipart body needs POST, PUT, PATCH or CONNECT, not \(method.rawValue)")
+                reader.error(
+                    body.mark, bodyPath, "a multipart body needs POST, PUT, PATCH or CONNECT, not \(method.rawValue)")
             }
             guard let parts = multipartParts(body, bodyPath, scope: scope) else { return nil }
             return .multipart(parts, query: query)
@@ -97,19 +104,22 @@ extension CompileContext {
     private mutating func encodingSpec(_ fields: SpecReader.Fields, _ path: String) -> EncodingSpec {
         var spec = EncodingSpec()
         if let node = fields["encoding"],
-            let name = reader.choice(node, path + ".encoding", EncodingSpec.Kind.allCases.map(\.rawValue), what: "encoding"),
+            let name = reader.choice(
+                node, path + ".encoding", EncodingSpec.Kind.allCases.map(\.rawValue), what: "encoding"),
             let kind = EncodingSpec.Kind(rawValue: name)
         {
             spec.kind = kind
         }
         if let node = fields["arrays"],
-            let name = reader.choice(node, path + ".arrays", EncodingSpec.Arrays.allCases.map(\.rawValue), what: "array style"),
+            let name = reader.choice(
+                node, path + ".arrays", EncodingSpec.Arrays.allCases.map(\.rawValue), what: "array style"),
             let arrays = EncodingSpec.Arrays(rawValue: name)
         {
             spec.arrays = arrays
         }
         if let node = fields["bools"],
-            let name = reader.choice(node, path + ".bools", EncodingSpec.Bools.allCases.map(\.rawValue), what: "bool style"),
+            let name = reader.choice(
+                node, path + ".bools", EncodingSpec.Bools.allCases.map(\.rawValue), what: "bool style"),
             let bools = EncodingSpec.Bools(rawValue: name)
         {
             spec.bools = bools
@@ -125,7 +135,8 @@ extension CompileContext {
         var parts: [MultipartPartSpec] = []
         for (index, item) in items.enumerated() {
             let itemPath = "\(path)[\(index)]"
-            guard let fields = reader.fields(item, itemPath, known: ["name", "value", "file", "fileName", "mimeType"]) else {
+            guard let fields = reader.fields(item, itemPath, known: ["name", "value", "file", "fileName", "mimeType"])
+            else {
                 continue
             }
             guard let nameNode = fields["name"], let name = reader.string(nameNode, itemPath + ".name") else {
@@ -134,7 +145,9 @@ extension CompileContext {
             }
             var templates: [String: Template] = [:]
             for key in ["value", "file", "fileName", "mimeType"] {
-                guard let node = fields[key], let template = reader.template(node, itemPath + "." + key) else { continue }
+                guard let node = fields[key], let template = reader.template(node, itemPath + "." + key) else {
+                    continue
+                }
                 check(template, itemPath + "." + key, scope, allowArrays: false)
                 templates[key] = template
             }
@@ -152,7 +165,8 @@ extension CompileContext {
                 continue
             }
             parts.append(
-                MultipartPartSpec(name: name, content: content, fileName: templates["fileName"], mimeType: templates["mimeType"]))
+                MultipartPartSpec(
+                    name: name, content: content, fileName: templates["fileName"], mimeType: templates["mimeType"]))
         }
         return parts
     }

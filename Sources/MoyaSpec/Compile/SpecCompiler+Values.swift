@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension CompileContext {
@@ -48,7 +48,8 @@ extension CompileContext {
             for (index, item) in items.enumerated() {
                 let itemPath = "\(path)[\(index)]"
                 guard case .mapping(let pairs) = item.content, pairs.count == 1, let key = pairs[0].key.scalar else {
-                    reader.error(item.mark, itemPath, "each entry of an ordered list is a one-key mapping, such as - to: de")
+                    reader.error(
+                        item.mark, itemPath, "each entry of an ordered list is a one-key mapping, such as - to: de")
                     continue
                 }
                 if let value = value(pairs[0].value, SpecReader.join(itemPath, key), scope: scope) {
@@ -57,7 +58,9 @@ extension CompileContext {
             }
             return ParameterBlock(entries: entries, isOrdered: true)
         case .scalar:
-            reader.error(node.mark, path, "expected a mapping of names to values, or a list of one-key mappings, got \(node.kindDescription)")
+            reader.error(
+                node.mark, path,
+                "expected a mapping of names to values, or a list of one-key mappings, got \(node.kindDescription)")
             return nil
         }
     }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Compiles one spec file into a `ServiceSpec`, reporting every problem it finds.
 public struct SpecCompiler: Sendable {
@@ -90,18 +91,26 @@ struct CompileContext {
             if let value = reader.string(node, "service") {
                 name = value
                 if !ParamSpec.isValidName(value) {
-                    reader.error(node.mark, "service", "\"\(value)\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter")
+                    reader.error(
+                        node.mark, "service",
+                        "\"\(value)\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter"
+                    )
                 }
             }
         } else if !ParamSpec.isValidName(name) {
-            reader.error(root.mark, "service", "the file name \"\(name)\" is not a valid service name; set 'service:' to one that starts with a letter")
+            reader.error(
+                root.mark, "service",
+                "the file name \"\(name)\" is not a valid service name; set 'service:' to one that starts with a letter"
+            )
         }
 
         var baseURL = ""
         if let node = fields["baseURL"] {
             baseURL = self.baseURL(node, "baseURL") ?? ""
         } else {
-            reader.error(root.mark, "baseURL", "required key is missing; add the service's base URL, such as baseURL: https://api.example.com")
+            reader.error(
+                root.mark, "baseURL",
+                "required key is missing; add the service's base URL, such as baseURL: https://api.example.com")
         }
 
         let headers = fields["headers"].map { self.headers($0, "headers") } ?? []
@@ -126,21 +135,26 @@ struct CompileContext {
                         continue
                     }
                     if !ParamSpec.isValidName(targetName) {
-                        reader.error(pair.key.mark, path, "\"\(targetName)\" is not a valid target name; use letters, digits, '_' and '-', starting with a letter")
+                        reader.error(
+                            pair.key.mark, path,
+                            "\"\(targetName)\" is not a valid target name; use letters, digits, '_' and '-', starting with a letter"
+                        )
                     }
                     if let target = target(targetName, pair.value, path, mark: pair.key.mark) {
                         targets.append(target)
                     }
                 }
             } else if !node.isNull {
-                reader.error(node.mark, "targets", "expected a mapping of target names to targets, got \(node.kindDescription)")
+                reader.error(
+                    node.mark, "targets", "expected a mapping of target names to targets, got \(node.kindDescription)")
             }
         } else {
             reader.error(root.mark, "targets", "required key is missing; declare at least one target")
         }
 
         return ServiceSpec(
-            name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation, timeout: timeout,
+            name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
+            timeout: timeout,
             stub: stub, auth: auth, environments: environments, targets: targets,
             secretValues: reader.secretValues)
     }
@@ -150,7 +164,8 @@ struct CompileContext {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
-            reader.error(node.mark, path, "\"\(text)\" is not an absolute http or https URL, such as https://api.example.com")
+            reader.error(
+                node.mark, path, "\"\(text)\" is not an absolute http or https URL, such as https://api.example.com")
             return nil
         }
         return text
@@ -174,7 +189,8 @@ struct CompileContext {
 
     mutating func target(_ name: String, _ node: YAMLNode, _ path: String, mark: Mark) -> TargetSpec? {
         if node.isNull {
-            reader.error(node.mark, path, "a target needs at least a path or a method; write path: \"\" for the base URL")
+            reader.error(
+                node.mark, path, "a target needs at least a path or a method; write path: \"\" for the base URL")
             return nil
         }
         guard let fields = reader.fields(node, path, known: SpecCompiler.targetKeys) else { return nil }
@@ -198,7 +214,10 @@ struct CompileContext {
                 method = known
             } else {
                 let names = Method.allKnown.map(\.rawValue)
-                reader.error(node.mark, path + ".method", "unknown HTTP method \"\(text)\"; expected one of \(names.joined(separator: ", "))" + Suggestion.hint(for: upper, in: names))
+                reader.error(
+                    node.mark, path + ".method",
+                    "unknown HTTP method \"\(text)\"; expected one of \(names.joined(separator: ", "))"
+                        + Suggestion.hint(for: upper, in: names))
             }
         }
         let headers = fields["headers"].map { self.headers($0, path + ".headers", scope: scope) } ?? []
@@ -225,7 +244,8 @@ struct CompileContext {
 
     // MARK: - Shared values
 
-    mutating func headers(_ node: YAMLNode, _ path: String, scope: ParamScope = ParamScope(params: [])) -> [HeaderSpec] {
+    mutating func headers(_ node: YAMLNode, _ path: String, scope: ParamScope = ParamScope(params: [])) -> [HeaderSpec]
+    {
         guard let fields = reader.fields(node, path, known: nil) else { return [] }
         var headers: [HeaderSpec] = []
         for name in fields.order {
@@ -250,7 +270,8 @@ struct CompileContext {
     static func isHeaderName(_ name: String) -> Bool {
         !name.isEmpty
             && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
             }
     }
@@ -261,7 +282,8 @@ struct CompileContext {
             for (index, item) in items.enumerated() {
                 guard let code = reader.integer(item, "\(path)[\(index)]") else { continue }
                 guard (100...599).contains(code) else {
-                    reader.error(item.mark, "\(path)[\(index)]", "\(code) is not an HTTP status code; expected 100 to 599")
+                    reader.error(
+                        item.mark, "\(path)[\(index)]", "\(code) is not an HTTP status code; expected 100 to 599")
                     continue
                 }
                 codes.append(code)
@@ -270,7 +292,10 @@ struct CompileContext {
         }
         let names = ["none", "successCodes", "successAndRedirectCodes"]
         guard case .scalar = node.content else {
-            reader.error(node.mark, path, "expected none, successCodes, successAndRedirectCodes or a list of status codes, got \(node.kindDescription)")
+            reader.error(
+                node.mark, path,
+                "expected none, successCodes, successAndRedirectCodes or a list of status codes, got \(node.kindDescription)"
+            )
             return nil
         }
         switch reader.choice(node, path, names, what: "validation") {
@@ -346,12 +371,16 @@ struct CompileContext {
         for name in template.params {
             guard let param = scope.params.first(where: { $0.name == name }) else {
                 let names = scope.params.map(\.name)
-                let declared = names.isEmpty ? "the target declares no params" : "declared: \(names.joined(separator: ", "))"
-                reader.error(template.mark, path, "{\(name)} names no declared param (\(declared))" + Suggestion.hint(for: name, in: names))
+                let declared =
+                    names.isEmpty ? "the target declares no params" : "declared: \(names.joined(separator: ", "))"
+                reader.error(
+                    template.mark, path,
+                    "{\(name)} names no declared param (\(declared))" + Suggestion.hint(for: name, in: names))
                 continue
             }
             if !allowArrays, param.type.isArray {
-                reader.error(template.mark, path, "{\(name)} is a repeatable param of type \(param.type) and cannot stand here")
+                reader.error(
+                    template.mark, path, "{\(name)} is a repeatable param of type \(param.type) and cannot stand here")
             }
         }
     }

@@ -107,7 +107,9 @@ struct SpecReader {
         guard let text = string(node, path) else { return nil }
         guard choices.contains(text) else {
             let list = choices.joined(separator: " | ")
-            error(node.mark, path, "unknown \(what) \"\(text)\"; expected \(list)" + Suggestion.hint(for: text, in: choices))
+            error(
+                node.mark, path,
+                "unknown \(what) \"\(text)\"; expected \(list)" + Suggestion.hint(for: text, in: choices))
             return nil
         }
         return text
@@ -172,7 +174,9 @@ struct SpecReader {
                 name = inner
             }
             if !Self.isEnvironmentName(name) {
-                error(mark, path, "\"${\(inner)}\" is not a valid environment reference; write ${NAME} or ${NAME:-default}")
+                error(
+                    mark, path,
+                    "\"${\(inner)}\" is not a valid environment reference; write ${NAME} or ${NAME:-default}")
                 failed = true
             } else if let value = environment[String(name)] {
                 if !value.isEmpty { secretValues.insert(value) }
@@ -180,7 +184,9 @@ struct SpecReader {
             } else if let fallback {
                 output += fallback
             } else {
-                error(mark, path, "environment variable \(name) is not set and has no default; set it or write ${\(name):-default}")
+                error(
+                    mark, path,
+                    "environment variable \(name) is not set and has no default; set it or write ${\(name):-default}")
                 failed = true
             }
             rest = body[body.index(after: close)...]

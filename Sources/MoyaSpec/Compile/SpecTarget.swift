@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A target resolved for one call: params bound, environment chosen. It conforms to
 /// `MoyaCore.TargetType`, so a `MoyaProvider` can send it.

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TargetResolver {
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
@@ -12,7 +13,8 @@ extension TargetResolver {
         func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
             let (parameters, order) = self.parameters(query)
             guard query.isOrdered, !parameters.isEmpty else { return parameters }
-            let text = URLEncoding(destination: .queryString, arrayEncoding: .noBrackets, keyOrder: order).query(parameters)
+            let text = URLEncoding(destination: .queryString, arrayEncoding: .noBrackets, keyOrder: order).query(
+                parameters)
             do {
                 baseURL = try URLEncoding.appendingQuery(text, to: baseURL)
             } catch {

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why a target could not be resolved for a call.
 public struct ResolveError: Error, Sendable, CustomStringConvertible {
@@ -132,7 +133,8 @@ struct TargetResolver {
             guard let value = arguments[param.name] ?? param.defaultValue else {
                 if param.isRequired {
                     throw ResolveError(
-                        message: "target '\(service.name).\(target.name)' needs param '\(param.name)' (\(param.type)); pass --\(param.name) VALUE or \(param.name)=VALUE",
+                        message:
+                            "target '\(service.name).\(target.name)' needs param '\(param.name)' (\(param.type)); pass --\(param.name) VALUE or \(param.name)=VALUE",
                         isUsageError: true)
                 }
                 continue
@@ -192,7 +194,8 @@ struct TargetResolver {
         var output: [UInt8] = []
         for byte in value.utf8 {
             let unreserved =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~") || (byte == UInt8(ascii: ".") && !onlyDots)
             if unreserved {

@@ -1,0 +1,21 @@
+# The commands a contributor runs.
+.PHONY: build test lint format bench man
+
+build:
+	swift build
+
+test:
+	swift test
+
+lint:
+	swift format lint --strict -r Sources Tests bench/Sources
+
+format:
+	swift format format -i -r Sources Tests bench/Sources Package.swift
+
+bench:
+	bash bench/validate.sh
+
+man:
+	swift package plugin --allow-writing-to-package-directory generate-manual --date 2026-11-21 --output-directory man
+	mv man/moya-cli.1 man/moya-cli.1 2>/dev/null || true

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Times `moya-cli validate` on a generated 5,000-target spec as a whole process (hyperfine),
+# and libyaml's raw load against the whole compile in process (spec-bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p bench/out
+python3 bench/gen-spec.py 5000 > bench/out/big.yaml
+swift build -c release --product moya-cli --static-swift-stdlib
+swift build -c release --product spec-bench
+bin=$(swift build -c release --show-bin-path)
+"$bin/moya-cli" validate bench/out/big.yaml
+hyperfine --warmup 3 --runs 30 --export-json bench/out/validate.json \
+  "$bin/moya-cli validate bench/out/big.yaml"
+"$bin/spec-bench" bench/out/big.yaml 21
