@@ -25,7 +25,8 @@ final class CommandTests: XCTestCase {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let capture = Capture()
         let context = CommandContext(
-            environment: environment, writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+            environment: environment, writeOut: { capture.appendOut(String(decoding: $0, as: UTF8.self)) },
+            writeError: { capture.appendError(String(decoding: $0, as: UTF8.self)) })
         let status = await MoyaCLI.run(arguments, context: context)
         return (status, capture.out, capture.error)
     }

@@ -15,7 +15,7 @@ struct MoyaCommand: AsyncParsableCommand {
               moya-cli describe myservice.showUser
             """,
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, ListCommand.self, DescribeCommand.self]
+        subcommands: [CallCommand.self, ValidateCommand.self, ListCommand.self, DescribeCommand.self]
     )
 }
 

@@ -6,17 +6,17 @@
 
 /// Where a command writes and what it reads from its surroundings. Tests bind their own.
 public struct CommandContext: Sendable {
-    /// Writes to standard output.
-    public var writeOut: @Sendable (String) -> Void
-    /// Writes to standard error.
-    public var writeError: @Sendable (String) -> Void
+    /// Writes bytes to standard output.
+    public var writeOut: @Sendable ([UInt8]) -> Void
+    /// Writes bytes to standard error.
+    public var writeError: @Sendable ([UInt8]) -> Void
     /// The environment variables the command sees.
     public var environment: [String: String]
 
     /// Creates a context.
     public init(
-        environment: [String: String], writeOut: @escaping @Sendable (String) -> Void,
-        writeError: @escaping @Sendable (String) -> Void
+        environment: [String: String], writeOut: @escaping @Sendable ([UInt8]) -> Void,
+        writeError: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.environment = environment
         self.writeOut = writeOut
@@ -36,18 +36,17 @@ public struct CommandContext: Sendable {
 
     /// Writes a line to standard output.
     func line(_ text: String) {
-        writeOut(text + "\n")
+        writeOut(Array((text + "\n").utf8))
     }
 
     /// Writes a line to standard error.
     func errorLine(_ text: String) {
-        writeError(text + "\n")
+        writeError(Array((text + "\n").utf8))
     }
 
-    /// Writes all of `text` to a file descriptor, retrying short writes.
-    static func writeAll(_ descriptor: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
+    /// Writes all of `bytes` to a file descriptor, retrying short writes.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)

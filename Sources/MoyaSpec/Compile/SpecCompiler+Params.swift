@@ -4,10 +4,11 @@ extension CompileContext {
     mutating func params(_ node: YAMLNode, _ path: String) -> [ParamSpec] {
         guard let fields = reader.fields(node, path, known: nil) else { return [] }
         var params: [ParamSpec] = []
-        for name in fields.order {
-            guard let value = fields[name] else { continue }
+        for entry in fields.entries {
+            let name = entry.key
+            let value = entry.value
             let paramPath = SpecReader.join(path, name)
-            let mark = fields.keyMarks[name] ?? value.mark
+            let mark = entry.mark
             if !(name.utf8.first.map { ParamSpec.isNameByte($0, first: true) } ?? false)
                 || !name.utf8.allSatisfy({ ParamSpec.isNameByte($0, first: false) })
             {
@@ -96,8 +97,9 @@ extension CompileContext {
             }
         case .mapping:
             guard let fields = reader.fields(node, path, known: nil) else { return nil }
-            for key in fields.order {
-                guard let value = fields[key], let text = reader.string(value, SpecReader.join(path, key)) else {
+            for entry in fields.entries {
+                let key = entry.key
+                guard let text = reader.string(entry.value, SpecReader.join(path, key)) else {
                     continue
                 }
                 cases.append(ParamType.EnumCase(key: key, value: text))

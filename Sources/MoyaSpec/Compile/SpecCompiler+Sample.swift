@@ -19,9 +19,10 @@ extension CompileContext {
             return nil
         }
         if let errorNode = fields["error"] {
-            for key in fields.order where key != "error" {
+            for entry in fields.entries where entry.key != "error" {
+                let key = entry.key
                 reader.error(
-                    fields.keyMarks[key] ?? node.mark, path + "." + key,
+                    entry.mark, path + "." + key,
                     "a sample with 'error' is a network failure and has no \(key)")
             }
             let names = SampleNetworkError.allCases.map(\.rawValue)

@@ -27,11 +27,9 @@ extension CompileContext {
         case .mapping:
             guard let fields = reader.fields(node, path, known: nil) else { return nil }
             var members: [ValueTemplate.Member] = []
-            for key in fields.order {
-                guard let child = fields[key], let value = value(child, SpecReader.join(path, key), scope: scope) else {
-                    continue
-                }
-                members.append(ValueTemplate.Member(key: key, value: value, mark: fields.keyMarks[key] ?? child.mark))
+            for entry in fields.entries {
+                guard let value = value(entry.value, SpecReader.join(path, entry.key), scope: scope) else { continue }
+                members.append(ValueTemplate.Member(key: entry.key, value: value, mark: entry.mark))
             }
             return .object(members)
         }

@@ -174,8 +174,9 @@ struct CompileContext {
     mutating func environments(_ node: YAMLNode, _ path: String) -> [EnvironmentSpec] {
         guard let fields = reader.fields(node, path, known: nil) else { return [] }
         var result: [EnvironmentSpec] = []
-        for name in fields.order {
-            guard let value = fields[name] else { continue }
+        for entry in fields.entries {
+            let name = entry.key
+            let value = entry.value
             let envPath = SpecReader.join(path, name)
             guard let envFields = reader.fields(value, envPath, known: ["baseURL", "headers"]) else { continue }
             let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
@@ -225,8 +226,9 @@ struct CompileContext {
         let sample = fields["sample"].flatMap { self.sample($0, path + ".sample", scope: scope) }
         var samples: [(name: String, sample: SampleSpec)] = []
         if let node = fields["samples"], let sampleFields = reader.fields(node, path + ".samples", known: nil) {
-            for sampleName in sampleFields.order {
-                guard let value = sampleFields[sampleName] else { continue }
+            for entry in sampleFields.entries {
+                let sampleName = entry.key
+                let value = entry.value
                 if let parsed = self.sample(value, path + ".samples." + sampleName, scope: scope) {
                     samples.append((name: sampleName, sample: parsed))
                 }
@@ -248,10 +250,11 @@ struct CompileContext {
     {
         guard let fields = reader.fields(node, path, known: nil) else { return [] }
         var headers: [HeaderSpec] = []
-        for name in fields.order {
-            guard let value = fields[name] else { continue }
+        for entry in fields.entries {
+            let name = entry.key
+            let value = entry.value
             let headerPath = SpecReader.join(path, name)
-            let mark = fields.keyMarks[name] ?? value.mark
+            let mark = entry.mark
             if !Self.isHeaderName(name) {
                 reader.error(mark, headerPath, "\"\(name)\" is not a valid header name")
                 continue
@@ -330,7 +333,7 @@ struct CompileContext {
             return AuthSpec.none
         }
         guard let fields = reader.fields(node, path, known: ["bearer", "basic", "custom"]) else { return nil }
-        guard fields.order.count == 1, let kind = fields.order.first, let value = fields[kind] else {
+        guard fields.entries.count == 1, let kind = fields.entries.first?.key, let value = fields[kind] else {
             reader.error(node.mark, path, "expected exactly one of bearer, basic or custom")
             return nil
         }

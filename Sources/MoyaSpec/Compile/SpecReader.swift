@@ -1,14 +1,23 @@
 /// Reads typed values out of YAML nodes, interpolating the environment and collecting every
 /// problem as a diagnostic instead of stopping at the first.
 struct SpecReader {
-    /// A mapping's values by key, with where each key was written.
+    /// A mapping's entries in order, with where each key was written. Spec mappings are
+    /// small, so a linear search beats hashing every key.
     struct Fields {
-        var values: [String: YAMLNode] = [:]
-        var keyMarks: [String: Mark] = [:]
-        var order: [String] = []
+        struct Entry {
+            var key: String
+            var mark: Mark
+            var value: YAMLNode
+        }
+
+        var entries: [Entry] = []
         var mark: Mark
 
-        subscript(key: String) -> YAMLNode? { values[key] }
+        subscript(key: String) -> YAMLNode? {
+            entries.first { $0.key == key }?.value
+        }
+
+        var keys: [String] { entries.map(\.key) }
     }
 
     let file: String
@@ -36,23 +45,21 @@ struct SpecReader {
             return nil
         }
         var fields = Fields(mark: node.mark)
+        fields.entries.reserveCapacity(pairs.count)
         for pair in pairs {
             guard let key = pair.key.scalar else {
                 error(pair.key.mark, path, "keys must be scalars, got \(pair.key.kindDescription)")
                 continue
             }
-            let keyPath = Self.join(path, key)
             if let known, !known.contains(key) {
-                error(pair.key.mark, keyPath, "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
+                error(pair.key.mark, Self.join(path, key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
                 continue
             }
-            if fields.values[key] != nil {
-                error(pair.key.mark, keyPath, "duplicate key '\(key)'")
+            if fields[key] != nil {
+                error(pair.key.mark, Self.join(path, key), "duplicate key '\(key)'")
                 continue
             }
-            fields.values[key] = pair.value
-            fields.keyMarks[key] = pair.key.mark
-            fields.order.append(key)
+            fields.entries.append(Fields.Entry(key: key, mark: pair.key.mark, value: pair.value))
         }
         return fields
     }
@@ -153,7 +160,7 @@ struct SpecReader {
 
     /// Replaces `${VAR}` and `${VAR:-default}` with the environment's values.
     mutating func interpolate(_ text: String, _ mark: Mark, _ path: String, escapeBraces: Bool) -> String? {
-        guard text.contains("${") else { return text }
+        guard Self.mayInterpolate(text) else { return text }
         var output = ""
         var rest = Substring(text)
         var failed = false
@@ -193,6 +200,16 @@ struct SpecReader {
         }
         output += rest
         return failed ? nil : output
+    }
+
+    /// Whether `text` has a `${`, found with a byte scan.
+    static func mayInterpolate(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "$"), byte == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
     }
 
     static func isEnvironmentName(_ name: Substring) -> Bool {

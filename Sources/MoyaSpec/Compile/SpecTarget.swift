@@ -8,7 +8,7 @@ import MoyaCore
 
 /// A target resolved for one call: params bound, environment chosen. It conforms to
 /// `MoyaCore.TargetType`, so a `MoyaProvider` can send it.
-public struct SpecTarget: TargetType {
+public struct SpecTarget: AccessTokenAuthorizable {
     /// The service's name.
     public var service: String
     /// The target's name.
@@ -29,8 +29,10 @@ public struct SpecTarget: TargetType {
     public var validationType: ValidationType
     /// The sample a stubbed call answers with.
     public var sampleResponse: SampleResponse
-    /// The `Authorization` header value from `auth:`, if any.
-    public var authorization: String?
+    /// The scheme `auth:` asks for, if any; `AccessTokenPlugin` sends it with `accessToken`.
+    public var authorizationType: AuthorizationType?
+    /// The token `auth:` gives: the bearer or custom token, or base64 of `user:password`.
+    public var accessToken: String?
     /// The timeout in seconds, the target's or else the service's.
     public var timeout: Double?
     /// The spec's default stub behaviour, if it sets one.
@@ -40,6 +42,12 @@ public struct SpecTarget: TargetType {
     public var secretValues: Set<String>
     /// Header names declared with a secret param in their value.
     public var secretHeaders: Set<String>
+
+    /// The whole `Authorization` header value `auth:` gives, if any.
+    public var authorization: String? {
+        guard let authorizationType, let accessToken else { return nil }
+        return "\(authorizationType.value) \(accessToken)"
+    }
 
     /// The `SERVICE.TARGET` name.
     public var qualifiedName: String { "\(service).\(name)" }

@@ -122,14 +122,14 @@ extension TargetResolver {
         }
     }
 
-    func makeAuthorization(_ auth: AuthSpec?) throws(ResolveError) -> String? {
+    func makeAuthorization(_ auth: AuthSpec?) -> (type: AuthorizationType, token: String)? {
         switch auth {
         case nil, .none?: return nil
-        case .bearer(let token)?: return "Bearer " + (render(token) ?? "")
+        case .bearer(let token)?: return (.bearer, render(token) ?? "")
         case .basic(let user, let password)?:
             let pair = (render(user) ?? "") + ":" + (render(password) ?? "")
-            return "Basic " + Data(pair.utf8).base64EncodedString()
-        case .custom(let scheme, let token)?: return scheme + " " + (render(token) ?? "")
+            return (.basic, Data(pair.utf8).base64EncodedString())
+        case .custom(let scheme, let token)?: return (.custom(scheme), render(token) ?? "")
         }
     }
 }

@@ -107,14 +107,14 @@ struct TargetResolver {
         var sampleData = Data()
         if case .response(_, _, let body) = sample { sampleData = body }
 
-        let authorization = try makeAuthorization(target.auth ?? service.auth)
-        if let authorization { secrets.insert(authorization) }
+        let authorization = makeAuthorization(target.auth ?? service.auth)
+        if let token = authorization?.token { secrets.insert(token) }
 
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headers: headers.isEmpty ? nil : headers, sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
-            authorization: authorization, timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,
+            authorizationType: authorization?.type, accessToken: authorization?.token, timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,
             secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders)
     }
 

@@ -1,0 +1,90 @@
+import MoyaSpec
+
+/// Reads a target's params from the words after `SERVICE.TARGET`.
+enum CallArguments {
+    /// Typed values by param name, from `--name value`, `--name=value` and `name=value`.
+    /// A bool param given as a bare `--name` is true.
+    static func parse(_ words: [String], for target: TargetSpec) throws(CommandFailure) -> [String: ParamValue] {
+        var texts: [String: [String]] = [:]
+        var order: [String] = []
+        func add(_ name: String, _ value: String) {
+            if texts[name] == nil { order.append(name) }
+            texts[name, default: []].append(value)
+        }
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word.hasPrefix("--"), word.count > 2 {
+                let body = word.dropFirst(2)
+                if let equals = body.firstIndex(of: "=") {
+                    add(String(body[..<equals]), String(body[body.index(after: equals)...]))
+                    continue
+                }
+                let name = String(body)
+                let isBool = target.param(named: name)?.elementType == .bool
+                let next = index < words.count ? words[index] : nil
+                if isBool, next == nil || next?.hasPrefix("--") == true || !(next.map(isBoolWord) ?? false) {
+                    add(name, "true")
+                    continue
+                }
+                guard let next else {
+                    throw CommandFailure("--\(name) needs a value", status: .usage)
+                }
+                add(name, next)
+                index += 1
+            } else if let equals = word.firstIndex(of: "="), equals != word.startIndex {
+                add(String(word[..<equals]), String(word[word.index(after: equals)...]))
+            } else {
+                throw CommandFailure(
+                    "unexpected argument '\(word)'; give params as --NAME VALUE or NAME=VALUE", status: .usage)
+            }
+        }
+        var values: [String: ParamValue] = [:]
+        for name in order {
+            guard let param = target.param(named: name) else {
+                let names = target.params.map(\.name)
+                let known = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
+                throw CommandFailure(
+                    "\(target.name) has no param '\(name)'" + hintOrList(name, names, known), status: .usage)
+            }
+            do {
+                values[name] = try param.value(from: texts[name] ?? [])
+            } catch {
+                throw CommandFailure(error.description, status: .usage)
+            }
+        }
+        return values
+    }
+
+    private static func hintOrList(_ name: String, _ names: [String], _ known: String) -> String {
+        let hint = Suggestion.hint(for: name, in: names)
+        return hint.isEmpty ? "; " + known : hint
+    }
+
+    private static func isBoolWord(_ word: String) -> Bool {
+        ["true", "false", "yes", "no", "1", "0"].contains(word.lowercased())
+    }
+
+    /// `-H 'Name: value'` headers, refusing line breaks and malformed names.
+    static func headers(_ words: [String]) throws(CommandFailure) -> [String: String] {
+        var headers: [String: String] = [:]
+        for word in words {
+            guard !word.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                throw CommandFailure("a header may not contain a line break", status: .usage)
+            }
+            guard let colon = word.firstIndex(of: ":") else {
+                throw CommandFailure("-H takes 'Name: value', not '\(word)'", status: .usage)
+            }
+            let name = String(word[..<colon])
+            var value = word[word.index(after: colon)...]
+            while value.first == " " || value.first == "\t" { value = value.dropFirst() }
+            let valid = !name.isEmpty && name.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+            }
+            guard valid else { throw CommandFailure("'\(name)' is not a valid header name", status: .usage) }
+            headers[name] = String(value)
+        }
+        return headers
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import MoyaCore
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `moya-cli call`: sends one target, live or stubbed.
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Send a target's request, live or from its sample.",
+        discussion: """
+            Params are given as --NAME VALUE or NAME=VALUE; the second form always works, even \
+            when a param's name is also one of moya-cli's options. Repeat a param for an array.
+
+            Examples:
+              moya-cli call myservice.showUser --id 1
+              moya-cli call myservice.showUser id=1 --stub immediate
+              moya-cli call myservice.showAccounts --sample unauthorized
+              moya-cli call translator.translate --texts Hello --to de --to ja --dry-run
+              moya-cli call httpbin.post --name Ann -H 'X-Trace: 1' --dry-run --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"))
+    var target: String
+
+    @Option(help: ArgumentHelp("never, immediate or delayed=SECONDS. Defaults to the spec's stub, else never.", valueName: "behavior"))
+    var stub: String?
+
+    @Option(help: ArgumentHelp("Answer with the named sample; implies --stub immediate.", valueName: "name"))
+    var sample: String?
+
+    @Option(help: ArgumentHelp("Use one of the service's environments.", valueName: "name"))
+    var env: String?
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Add a header, 'Name: value'; repeatable.", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds to wait for the whole response.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(name: .customLong("dry-run"), help: "Print the resolved request and send nothing.")
+    var dryRun = false
+
+    @Flag(help: "With --dry-run, print the request as one JSON object.")
+    var json = false
+
+    @Flag(name: .customLong("show-secrets"), help: "Print secrets instead of ••••.")
+    var showSecrets = false
+
+    @OptionGroup var specOptions: SpecOptions
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The target's params: --NAME VALUE or NAME=VALUE.", valueName: "params"))
+    var params: [String] = []
+
+    func validate() throws {
+        if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a positive number of seconds") }
+    }
+
+    func run() async throws {
+        let context = CommandContext.current
+        let (service, spec) = try specOptions.loadTarget(target)
+        let arguments = try CallArguments.parse(params, for: spec)
+        let resolved: SpecTarget
+        do {
+            resolved = try service.resolve(spec, with: CallOptions(arguments: arguments, environment: env, sample: sample))
+        } catch {
+            throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
+        }
+        let extraHeaders = try CallArguments.headers(headers)
+        let behavior = try stubBehavior(default: resolved.stubBehavior)
+        let redactor = Redactor(
+            isEnabled: !showSecrets, secretHeaders: resolved.secretHeaders, secretValues: resolved.secretValues)
+        let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: timeout ?? resolved.timeout)
+
+        if dryRun {
+            let request = try call.preparedRequest()
+            let printer = RequestPrinter(request: request, redactor: redactor)
+            context.line(json ? printer.json : printer.text)
+            return
+        }
+
+        let session = Session(configuration: Session.Configuration(timeout: call.timeout, environment: context.environment))
+        let provider = call.provider(stub: behavior, session: session)
+        let result = await provider.result(for: resolved)
+        await session.shutdown()
+        switch result {
+        case .success(let response):
+            context.writeOut(Array(response.data))
+        case .failure(let error):
+            if case .statusCode(let response) = error { context.writeOut(Array(response.data)) }
+            throw CallFailure(error: error, target: resolved, redactor: redactor).failure
+        }
+    }
+
+    func stubBehavior(default spec: StubBehavior?) throws(CommandFailure) -> StubBehavior {
+        guard let stub else { return sample != nil ? .immediate : spec ?? .never }
+        switch stub {
+        case "never": return .never
+        case "immediate": return .immediate
+        default:
+            if stub.hasPrefix("delayed="), let seconds = Double(stub.dropFirst("delayed=".count)), seconds >= 0,
+                seconds.isFinite
+            {
+                return .delayed(seconds: seconds)
+            }
+            throw CommandFailure("--stub takes never, immediate or delayed=SECONDS, not '\(stub)'", status: .usage)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import MoyaCore
+import MoyaSpec
+
+/// One resolved target with the command line's additions: the provider that sends it and the
+/// request it would send.
+struct TargetCall {
+    let target: SpecTarget
+    /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
+    let extraHeaders: [String: String]
+    /// Seconds for the whole request.
+    let timeout: Double?
+
+    var plugins: [any PluginType] {
+        guard target.authorizationType != nil else { return [] }
+        return [AccessTokenPlugin { ($0 as? SpecTarget)?.accessToken ?? "" }]
+    }
+
+    func endpoint(for target: SpecTarget) -> Endpoint {
+        let sample = target.sampleResponse
+        return MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
+            .adding(newHTTPHeaderFields: extraHeaders)
+            .replacingSample {
+                switch sample {
+                case .response(let status, let headers, let body):
+                    .response(ResponseHead(statusCode: status, headers: HTTPHeaders(headers)), body)
+                case .networkError(let kind):
+                    .networkError(NetworkError(kind.code, "sample error: \(kind.rawValue)"))
+                }
+            }
+    }
+
+    func provider(stub: StubBehavior, session: Session) -> MoyaProvider<SpecTarget> {
+        let timeout = timeout
+        return MoyaProvider<SpecTarget>(
+            endpointClosure: { endpoint(for: $0) },
+            requestClosure: { endpoint, done in
+                let built = Result { () throws(MoyaError) -> Request in try endpoint.urlRequest() }
+                done(
+                    built.map { request in
+                        var request = request
+                        request.timeout = timeout
+                        return request
+                    })
+            },
+            stubClosure: { _ in stub },
+            session: session,
+            plugins: plugins)
+    }
+
+    /// The request as it would be sent, plugins applied, for `--dry-run`.
+    func preparedRequest() throws(CommandFailure) -> Request {
+        do {
+            let request = try endpoint(for: target).urlRequest()
+            return plugins.reduce(request) { $1.prepare($0, target: target) }
+        } catch {
+            throw CallFailure(error: error, target: target, redactor: Redactor()).failure
+        }
+    }
+}
+
+extension Endpoint {
+    /// A copy that answers stubs with `sample`.
+    func replacingSample(_ sample: @escaping SampleResponseClosure) -> Endpoint {
+        Endpoint(url: url, sampleResponseClosure: sample, method: method, task: task, httpHeaderFields: httpHeaderFields)
+    }
+}
+
+extension SampleNetworkError {
+    /// The network error code a sample error stands for.
+    var code: NetworkError.Code {
+        switch self {
+        case .timeout: .timedOut
+        case .notConnectedToInternet: .notConnectedToInternet
+        case .cannotFindHost: .cannotFindHost
+        case .cannotConnectToHost: .cannotConnectToHost
+        case .networkConnectionLost: .networkConnectionLost
+        case .cancelled: .cancelled
+        }
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Logs requests and responses: method and URL, headers, bodies and a runnable cURL command,
+/// as the log options choose, with secrets redacted.
+public final class NetworkLoggerPlugin: PluginType {
+    /// What is logged.
+    public struct LogOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// The request's method and URL.
+        public static let requestMethod = LogOptions(rawValue: 1 << 0)
+        /// The request's headers.
+        public static let requestHeaders = LogOptions(rawValue: 1 << 1)
+        /// The request's body.
+        public static let requestBody = LogOptions(rawValue: 1 << 2)
+        /// The request as a cURL command.
+        public static let formatRequestAscURL = LogOptions(rawValue: 1 << 3)
+        /// The body of a successful response.
+        public static let successResponseBody = LogOptions(rawValue: 1 << 4)
+        /// The body of a failed response.
+        public static let errorResponseBody = LogOptions(rawValue: 1 << 5)
+
+        /// Method, URL and headers.
+        public static let `default`: LogOptions = [.requestMethod, .requestHeaders]
+        /// Everything but the cURL command.
+        public static let verbose: LogOptions = [
+            .requestMethod, .requestHeaders, .requestBody, .successResponseBody, .errorResponseBody,
+        ]
+    }
+
+    /// How the plugin logs.
+    public struct Configuration: Sendable {
+        /// Where each log entry goes.
+        public var output: @Sendable (String) -> Void
+        /// What is logged.
+        public var logOptions: LogOptions
+        /// What is hidden.
+        public var redactor: Redactor
+
+        /// Creates a configuration; entries go to standard output unless `output` says otherwise.
+        public init(
+            output: @escaping @Sendable (String) -> Void = { print($0) }, logOptions: LogOptions = .default,
+            redactor: Redactor = Redactor()
+        ) {
+            self.output = output
+            self.logOptions = logOptions
+            self.redactor = redactor
+        }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let started = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Creates the plugin.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public func willSend(_ request: Request, target: any TargetType) {
+        started.withLock { $0 = .now }
+        let options = configuration.logOptions
+        let redactor = configuration.redactor
+        var lines: [String] = []
+        if options.contains(.requestMethod) {
+            lines.append("Request: \(request.method.rawValue) \(redactor.text(request.url.absoluteString))")
+        }
+        if options.contains(.requestHeaders) {
+            for field in request.headers {
+                lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
+            }
+        }
+        if options.contains(.requestBody), let body = Self.describe(request.body, redactor: redactor) {
+            lines.append("Request body: \(body)")
+        }
+        if options.contains(.formatRequestAscURL) {
+            lines.append(CURLCommand(request: request, redactor: redactor).text)
+        }
+        if !lines.isEmpty { configuration.output(lines.joined(separator: "\n")) }
+    }
+
+    public func didReceive(_ result: Result<Response, MoyaError>, target: any TargetType) {
+        let elapsed = started.withLock { $0.map { ContinuousClock.now - $0 } }
+        let milliseconds = elapsed.map { Int(($0.components.seconds * 1000) + $0.components.attoseconds / 1_000_000_000_000_000) }
+        let time = milliseconds.map { ", \($0) ms" } ?? ""
+        let options = configuration.logOptions
+        let redactor = configuration.redactor
+        switch result {
+        case .success(let response):
+            var lines = ["Response: \(response.statusCode) (\(response.data.count) bytes\(time))"]
+            if options.contains(.requestHeaders) {
+                for field in response.headers {
+                    lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
+                }
+            }
+            if options.contains(.successResponseBody), let body = Self.describe(.data(response.data), redactor: redactor) {
+                lines.append("Response body: \(body)")
+            }
+            configuration.output(lines.joined(separator: "\n"))
+        case .failure(let error):
+            var lines = ["Error: \(redactor.text(error.errorDescription))\(time)"]
+            if options.contains(.errorResponseBody), let response = error.response,
+                let body = Self.describe(.data(response.data), redactor: redactor)
+            {
+                lines.append("Response: \(response.statusCode)")
+                lines.append("Response body: \(body)")
+            }
+            configuration.output(lines.joined(separator: "\n"))
+        }
+    }
+
+    static func describe(_ body: Request.Body?, redactor: Redactor) -> String? {
+        switch body {
+        case nil: return nil
+        case .file(let url)?: return "<file \(url.path)>"
+        case .data(let data)?:
+            guard !data.isEmpty else { return nil }
+            guard let text = String(validating: data, as: UTF8.self) else { return "<\(data.count) bytes of binary data>" }
+            return redactor.text(text)
+        }
+    }
+}
+
+/// A request as a curl command line that sends the same thing.
+public struct CURLCommand: Sendable {
+    /// The request.
+    public var request: Request
+    /// What is hidden.
+    public var redactor: Redactor
+
+    /// Creates the command.
+    public init(request: Request, redactor: Redactor = Redactor()) {
+        self.request = request
+        self.redactor = redactor
+    }
+
+    /// The command, each part quoted for a POSIX shell.
+    public var text: String {
+        var parts = ["curl"]
+        if request.method != .get || request.body != nil {
+            parts += ["-X", request.method.rawValue]
+        }
+        for field in request.headers {
+            parts += ["-H", Self.quote("\(field.name): \(redactor.header(name: field.name, value: field.value))")]
+        }
+        switch request.body {
+        case .data(let data)?:
+            if let text = String(validating: data, as: UTF8.self) {
+                parts += ["--data-binary", Self.quote(redactor.text(text))]
+            } else {
+                parts += ["--data-binary", "@-"]
+            }
+        case .file(let url)?:
+            parts += ["--data-binary", Self.quote("@" + url.path)]
+        case nil:
+            break
+        }
+        parts.append(Self.quote(redactor.text(request.url.absoluteString)))
+        return parts.joined(separator: " ")
+    }
+
+    /// `'text'`, with single quotes inside closed, escaped and reopened.
+    static func quote(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a stub answers with.
+public enum EndpointSampleResponse: Sendable {
+    /// A status code and a body.
+    case networkResponse(Int, Data)
+    /// A status, headers and a body.
+    case response(ResponseHead, Data)
+    /// A failure to get any response.
+    case networkError(any Error)
+}
+
+/// A target mapped to what the provider needs: a URL, a method, a task, headers and a sample.
+public struct Endpoint: Sendable {
+    /// Produces the sample response when the request is stubbed.
+    public typealias SampleResponseClosure = @Sendable () -> EndpointSampleResponse
+
+    /// The absolute URL.
+    public let url: String
+    /// The stubbed response.
+    public let sampleResponseClosure: SampleResponseClosure
+    /// The HTTP method.
+    public let method: Method
+    /// The task.
+    public let task: Task
+    /// The headers.
+    public let httpHeaderFields: [String: String]?
+
+    /// Creates an endpoint.
+    public init(
+        url: String, sampleResponseClosure: @escaping SampleResponseClosure, method: Method, task: Task,
+        httpHeaderFields: [String: String]?
+    ) {
+        self.url = url
+        self.sampleResponseClosure = sampleResponseClosure
+        self.method = method
+        self.task = task
+        self.httpHeaderFields = httpHeaderFields
+    }
+
+    /// A copy with `newHTTPHeaderFields` added; the new values win, and an empty dictionary
+    /// changes nothing.
+    public func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
+        guard !newHTTPHeaderFields.isEmpty else { return self }
+        var headers = httpHeaderFields ?? [:]
+        for (name, value) in newHTTPHeaderFields {
+            if let existing = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                headers[existing] = nil
+            }
+            headers[name] = value
+        }
+        return Endpoint(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            httpHeaderFields: headers)
+    }
+
+    /// A copy with another task.
+    public func replacing(task: Task) -> Endpoint {
+        Endpoint(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            httpHeaderFields: httpHeaderFields)
+    }
+
+    /// The request this endpoint describes, its task encoded.
+    public func urlRequest() throws(MoyaError) -> Request {
+        guard let requestURL = URL(string: url) else { throw MoyaError.requestMapping(url) }
+        var request = Request(url: requestURL, method: method, headers: HTTPHeaders(httpHeaderFields ?? [:]))
+        switch task {
+        case .requestPlain, .downloadDestination:
+            return request
+        case .uploadFile(let file):
+            request.body = .file(file)
+            return request
+        case .requestData(let data):
+            request.httpBody = data
+            return request
+        case .requestJSONEncodable(let encodable):
+            return try request.encoded(encodable, with: JSONEncoder())
+        case .requestCustomJSONEncodable(let encodable, let encoder):
+            return try request.encoded(encodable, with: encoder)
+        case .requestParameters(let parameters, let encoding):
+            return try request.encoded(parameters, with: encoding)
+        case .downloadParameters(let parameters, let encoding, _):
+            return try request.encoded(parameters, with: encoding)
+        case .requestCompositeData(let body, let urlParameters):
+            request.httpBody = body
+            return try request.encoded(urlParameters, with: URLEncoding.queryString)
+        case .requestCompositeParameters(let bodyParameters, let bodyEncoding, let urlParameters):
+            if let urlEncoding = bodyEncoding as? URLEncoding, urlEncoding.destination != .httpBody {
+                throw MoyaError.parameterEncoding(
+                    ParameterEncodingError(
+                        "a composite task's body encoding must put its parameters in the body; "
+                            + "URLEncoding with destination \(urlEncoding.destination) would put them in the query"))
+            }
+            request = try request.encoded(bodyParameters, with: bodyEncoding)
+            return try request.encoded(urlParameters, with: URLEncoding.queryString)
+        case .uploadMultipartFormData(let form):
+            return try request.encoded(form)
+        case .uploadCompositeMultipartFormData(let form, let urlParameters):
+            request = try request.encoded(form)
+            return try request.encoded(urlParameters, with: URLEncoding.queryString)
+        }
+    }
+}
+
+extension Request {
+    func encoded(_ parameters: Parameters, with encoding: any ParameterEncoding) throws(MoyaError) -> Request {
+        do {
+            return try encoding.encode(self, with: parameters)
+        } catch {
+            throw MoyaError.parameterEncoding(error)
+        }
+    }
+
+    func encoded(_ encodable: any Encodable & Sendable, with encoder: JSONEncoder) throws(MoyaError) -> Request {
+        var request = self
+        do {
+            request.httpBody = try encoder.encode(encodable)
+        } catch {
+            throw MoyaError.encodableMapping(error)
+        }
+        if !request.headers.contains("Content-Type") {
+            request.headers.update(name: "Content-Type", value: "application/json")
+        }
+        return request
+    }
+
+    func encoded(_ form: MultipartFormData) throws(MoyaError) -> Request {
+        var request = self
+        do {
+            request.httpBody = try form.encode()
+        } catch {
+            throw MoyaError.underlying(NetworkError(.fileFailed, "cannot read a multipart file: \(error)"), nil)
+        }
+        request.headers.update(name: "Content-Type", value: form.contentType)
+        return request
+    }
+}

@@ -1,0 +1,232 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sends targets: maps each to an endpoint, builds its request, runs the plugins, and answers
+/// from the network or from the stub, as Moya's provider does.
+public final class MoyaProvider<Target: TargetType>: Sendable {
+    /// Maps a target to its endpoint.
+    public typealias EndpointClosure = @Sendable (Target) -> Endpoint
+    /// Delivers a built request, or why it could not be built.
+    public typealias RequestResultClosure = @Sendable (Result<Request, MoyaError>) -> Void
+    /// Builds the request for an endpoint and hands it on.
+    public typealias RequestClosure = @Sendable (Endpoint, @escaping RequestResultClosure) -> Void
+    /// Chooses how a target is stubbed.
+    public typealias StubClosure = @Sendable (Target) -> StubBehavior
+    /// Receives a request's result.
+    public typealias Completion = @Sendable (Result<Response, MoyaError>) -> Void
+
+    /// Maps targets to endpoints.
+    public let endpointClosure: EndpointClosure
+    /// Builds requests from endpoints.
+    public let requestClosure: RequestClosure
+    /// Chooses stubbing per target.
+    public let stubClosure: StubClosure
+    /// The transport.
+    public let session: Session
+    /// The plugins, in the order they run.
+    public let plugins: [any PluginType]
+    /// Whether identical requests in flight at the same time share one network request.
+    public let trackInflights: Bool
+
+    private let inflight = Mutex<[String: [CheckedContinuation<Result<Response, MoyaError>, Never>]]>([:])
+
+    /// Creates a provider; every parameter has Moya's default.
+    public init(
+        endpointClosure: @escaping EndpointClosure = MoyaProvider.defaultEndpointMapping,
+        requestClosure: @escaping RequestClosure = MoyaProvider.defaultRequestMapping,
+        stubClosure: @escaping StubClosure = MoyaProvider.neverStub,
+        session: Session = Session(),
+        plugins: [any PluginType] = [],
+        trackInflights: Bool = false
+    ) {
+        self.endpointClosure = endpointClosure
+        self.requestClosure = requestClosure
+        self.stubClosure = stubClosure
+        self.session = session
+        self.plugins = plugins
+        self.trackInflights = trackInflights
+    }
+
+    // MARK: - Requesting
+
+    /// Sends `target` and returns its response, or throws a `MoyaError`. Cancelling the calling
+    /// task fails the request with `.underlying` of a cancelled error, which plugins see.
+    public func request(_ target: Target) async throws(MoyaError) -> Response {
+        try await result(for: target).get()
+    }
+
+    /// Sends `target` and calls `completion` with the result; the returned value cancels it.
+    @discardableResult
+    public func request(_ target: Target, completion: @escaping Completion) -> any Cancellable {
+        let task = _Concurrency.Task {
+            completion(await self.result(for: target))
+        }
+        return CancellableTask(task)
+    }
+
+    /// The result of sending `target`, with every plugin run.
+    public func result(for target: Target) async -> Result<Response, MoyaError> {
+        let endpoint = endpointClosure(target)
+        let built = await withCheckedContinuation { continuation in
+            requestClosure(endpoint) { continuation.resume(returning: $0) }
+        }
+        let request: Request
+        switch built {
+        case .success(let value): request = value
+        case .failure(let error): return process(.failure(error), target: target)
+        }
+        let prepared = plugins.reduce(request) { $1.prepare($0, target: target) }
+        for plugin in plugins { plugin.willSend(prepared, target: target) }
+
+        var result: Result<Response, MoyaError>
+        switch stubClosure(target) {
+        case .never:
+            result = await send(prepared, target: target, endpoint: endpoint)
+        case .immediate:
+            result = stubbed(endpoint, request: prepared, target: target)
+        case .delayed(let seconds):
+            do {
+                try await _Concurrency.Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                result = stubbed(endpoint, request: prepared, target: target)
+            } catch {
+                result = .failure(.underlying(NetworkError(.cancelled, "the request was cancelled"), nil))
+            }
+        }
+        if _Concurrency.Task.isCancelled, case .success = result {
+            result = .failure(.underlying(NetworkError(.cancelled, "the request was cancelled"), nil))
+        }
+        for plugin in plugins { plugin.didReceive(result, target: target) }
+        return process(result, target: target)
+    }
+
+    private func process(_ result: Result<Response, MoyaError>, target: Target) -> Result<Response, MoyaError> {
+        plugins.reduce(result) { $1.process($0, target: target) }
+    }
+
+    private func stubbed(_ endpoint: Endpoint, request: Request, target: Target) -> Result<Response, MoyaError> {
+        switch endpoint.sampleResponseClosure() {
+        case .networkResponse(let status, let data):
+            return validate(Response(statusCode: status, data: data, request: request), target: target)
+        case .response(let head, let data):
+            return validate(Response(statusCode: head.statusCode, data: data, request: request, response: head), target: target)
+        case .networkError(let error):
+            return .failure(.underlying(error, nil))
+        }
+    }
+
+    private func validate(_ response: Response, target: Target) -> Result<Response, MoyaError> {
+        target.validationType.accepts(response.statusCode) ? .success(response) : .failure(.statusCode(response))
+    }
+
+    private func send(_ request: Request, target: Target, endpoint: Endpoint) async -> Result<Response, MoyaError> {
+        switch endpoint.task {
+        case .downloadDestination(let destination), .downloadParameters(_, _, let destination):
+            return await download(request, target: target, destination: destination)
+        default:
+            break
+        }
+        guard trackInflights else { return await transfer(request, target: target) }
+        let key = Self.inflightKey(request)
+        let isFirst = inflight.withLock { waiting -> Bool in
+            guard waiting[key] == nil else { return false }
+            waiting[key] = []
+            return true
+        }
+        if isFirst {
+            let result = await transfer(request, target: target)
+            let followers = inflight.withLock { $0.removeValue(forKey: key) } ?? []
+            for follower in followers { follower.resume(returning: result) }
+            return result
+        }
+        return await withCheckedContinuation { continuation in
+            let joined = inflight.withLock { waiting -> Bool in
+                guard waiting[key] != nil else { return false }
+                waiting[key, default: []].append(continuation)
+                return true
+            }
+            if !joined {
+                // The shared request finished in between; send this one on its own.
+                _Concurrency.Task { continuation.resume(returning: await self.transfer(request, target: target)) }
+            }
+        }
+    }
+
+    private func transfer(_ request: Request, target: Target) async -> Result<Response, MoyaError> {
+        do {
+            return validate(try await session.send(request), target: target)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func download(_ request: Request, target: Target, destination: @escaping DownloadDestination) async
+        -> Result<Response, MoyaError>
+    {
+        do {
+            let (response, temporary, final) = try await session.download(request, destination: destination)
+            let result = validate(response, target: target)
+            guard case .success = result else {
+                try? FileManager.default.removeItem(at: temporary)
+                return result
+            }
+            guard rename(temporary.path, final.path) == 0 else {
+                try? FileManager.default.removeItem(at: temporary)
+                return .failure(.underlying(NetworkError(.fileFailed, "cannot move the download to \(final.path)"), response))
+            }
+            return result
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func inflightKey(_ request: Request) -> String {
+        var key = request.method.rawValue + " " + request.url.absoluteString
+        for field in request.headers { key += "\n\(field.name): \(field.value)" }
+        switch request.body {
+        case .data(let data)?: key += "\n\n" + data.base64EncodedString()
+        case .file(let url)?: key += "\n\n@" + url.path
+        case nil: break
+        }
+        return key
+    }
+}
+
+// MARK: - Defaults
+
+extension MoyaProvider {
+    /// The URL from `URL(target:)`, the sample as a 200, and the target's method, task and headers.
+    public static func defaultEndpointMapping(for target: Target) -> Endpoint {
+        Endpoint(
+            url: URL(target: target).absoluteString,
+            sampleResponseClosure: { .networkResponse(200, target.sampleData) },
+            method: target.method, task: target.task, httpHeaderFields: target.headers)
+    }
+
+    /// Builds the endpoint's request, or reports why it could not.
+    public static func defaultRequestMapping(for endpoint: Endpoint, closure: RequestResultClosure) {
+        do {
+            closure(.success(try endpoint.urlRequest()))
+        } catch {
+            closure(.failure(error))
+        }
+    }
+
+    /// Never stubs.
+    public static func neverStub(_: Target) -> StubBehavior { .never }
+    /// Stubs at once.
+    public static func immediatelyStub(_: Target) -> StubBehavior { .immediate }
+    /// Stubs after `seconds`.
+    public static func delayedStub(_ seconds: Double) -> @Sendable (Target) -> StubBehavior {
+        { _ in .delayed(seconds: seconds) }
+    }
+}
