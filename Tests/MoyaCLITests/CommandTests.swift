@@ -4,14 +4,16 @@ import XCTest
 /// Runs moya-cli's commands through the same entry point as the executable and compares
 /// their whole output.
 final class CommandTests: XCTestCase {
+    /// Collects what a command writes to stdout and stderr.
     final class Capture: @unchecked Sendable {
         private let lock = NSLock()
-        private var outText = ""
-        private var errorText = ""
-        var out: String { lock.withLock { outText } }
-        var error: String { lock.withLock { errorText } }
-        func appendOut(_ text: String) { lock.withLock { outText += text } }
-        func appendError(_ text: String) { lock.withLock { errorText += text } }
+        private var outData = Data()
+        private var errorData = Data()
+        var outBytes: Data { lock.withLock { outData } }
+        var out: String { String(decoding: outBytes, as: UTF8.self) }
+        var error: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+        func appendOut(_ bytes: [UInt8]) { lock.withLock { outData.append(contentsOf: bytes) } }
+        func appendError(_ bytes: [UInt8]) { lock.withLock { errorData.append(contentsOf: bytes) } }
     }
 
     static let root: String = {
@@ -25,8 +27,7 @@ final class CommandTests: XCTestCase {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let capture = Capture()
         let context = CommandContext(
-            environment: environment, writeOut: { capture.appendOut(String(decoding: $0, as: UTF8.self)) },
-            writeError: { capture.appendError(String(decoding: $0, as: UTF8.self)) })
+            environment: environment, writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
         let status = await MoyaCLI.run(arguments, context: context)
         return (status, capture.out, capture.error)
     }

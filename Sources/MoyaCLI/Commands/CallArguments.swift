@@ -79,9 +79,11 @@ enum CallArguments {
             let name = String(word[..<colon])
             var value = word[word.index(after: colon)...]
             while value.first == " " || value.first == "\t" { value = value.dropFirst() }
-            let valid = !name.isEmpty && name.utf8.allSatisfy { byte in
-                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-            }
+            let valid =
+                !name.isEmpty
+                && name.utf8.allSatisfy { byte in
+                    byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+                }
             guard valid else { throw CommandFailure("'\(name)' is not a valid header name", status: .usage) }
             headers[name] = String(value)
         }

@@ -3,9 +3,9 @@ import MoyaCore
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `moya-cli call`: sends one target, live or stubbed.
@@ -29,7 +29,9 @@ struct CallCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"))
     var target: String
 
-    @Option(help: ArgumentHelp("never, immediate or delayed=SECONDS. Defaults to the spec's stub, else never.", valueName: "behavior"))
+    @Option(
+        help: ArgumentHelp(
+            "never, immediate or delayed=SECONDS. Defaults to the spec's stub, else never.", valueName: "behavior"))
     var stub: String?
 
     @Option(help: ArgumentHelp("Answer with the named sample; implies --stub immediate.", valueName: "name"))
@@ -38,7 +40,9 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Use one of the service's environments.", valueName: "name"))
     var env: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Add a header, 'Name: value'; repeatable.", valueName: "header"))
+    @Option(
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp("Add a header, 'Name: value'; repeatable.", valueName: "header"))
     var headers: [String] = []
 
     @Option(help: ArgumentHelp("Seconds to wait for the whole response.", valueName: "seconds"))
@@ -55,7 +59,9 @@ struct CallCommand: AsyncParsableCommand {
 
     @OptionGroup var specOptions: SpecOptions
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The target's params: --NAME VALUE or NAME=VALUE.", valueName: "params"))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("The target's params: --NAME VALUE or NAME=VALUE.", valueName: "params"))
     var params: [String] = []
 
     func validate() throws {
@@ -69,7 +75,8 @@ struct CallCommand: AsyncParsableCommand {
         let arguments = try CallArguments.parse(params, for: spec)
         let resolved: SpecTarget
         do {
-            resolved = try service.resolve(spec, with: CallOptions(arguments: arguments, environment: env, sample: sample))
+            resolved = try service.resolve(
+                spec, with: CallOptions(arguments: arguments, environment: env, sample: sample))
         } catch {
             throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
         }
@@ -86,7 +93,8 @@ struct CallCommand: AsyncParsableCommand {
             return
         }
 
-        let session = Session(configuration: Session.Configuration(timeout: call.timeout, environment: context.environment))
+        let session = Session(
+            configuration: Session.Configuration(timeout: call.timeout, environment: context.environment))
         let provider = call.provider(stub: behavior, session: session)
         let result = await provider.result(for: resolved)
         await session.shutdown()

@@ -61,7 +61,8 @@ struct TargetCall {
 extension Endpoint {
     /// A copy that answers stubs with `sample`.
     func replacingSample(_ sample: @escaping SampleResponseClosure) -> Endpoint {
-        Endpoint(url: url, sampleResponseClosure: sample, method: method, task: task, httpHeaderFields: httpHeaderFields)
+        Endpoint(
+            url: url, sampleResponseClosure: sample, method: method, task: task, httpHeaderFields: httpHeaderFields)
     }
 }
 

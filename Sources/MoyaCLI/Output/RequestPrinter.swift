@@ -1,9 +1,9 @@
 import MoyaCore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A request as `--dry-run` prints it, secrets redacted.

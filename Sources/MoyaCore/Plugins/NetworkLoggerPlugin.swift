@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Logs requests and responses: method and URL, headers, bodies and a runnable cURL command,
 /// as the log options choose, with secrets redacted.
@@ -87,7 +88,9 @@ public final class NetworkLoggerPlugin: PluginType {
 
     public func didReceive(_ result: Result<Response, MoyaError>, target: any TargetType) {
         let elapsed = started.withLock { $0.map { ContinuousClock.now - $0 } }
-        let milliseconds = elapsed.map { Int(($0.components.seconds * 1000) + $0.components.attoseconds / 1_000_000_000_000_000) }
+        let milliseconds = elapsed.map {
+            Int(($0.components.seconds * 1000) + $0.components.attoseconds / 1_000_000_000_000_000)
+        }
         let time = milliseconds.map { ", \($0) ms" } ?? ""
         let options = configuration.logOptions
         let redactor = configuration.redactor
@@ -99,7 +102,9 @@ public final class NetworkLoggerPlugin: PluginType {
                     lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
                 }
             }
-            if options.contains(.successResponseBody), let body = Self.describe(.data(response.data), redactor: redactor) {
+            if options.contains(.successResponseBody),
+                let body = Self.describe(.data(response.data), redactor: redactor)
+            {
                 lines.append("Response body: \(body)")
             }
             configuration.output(lines.joined(separator: "\n"))
@@ -121,7 +126,9 @@ public final class NetworkLoggerPlugin: PluginType {
         case .file(let url)?: return "<file \(url.path)>"
         case .data(let data)?:
             guard !data.isEmpty else { return nil }
-            guard let text = String(validating: data, as: UTF8.self) else { return "<\(data.count) bytes of binary data>" }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                return "<\(data.count) bytes of binary data>"
+            }
             return redactor.text(text)
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a stub answers with.
@@ -79,7 +79,7 @@ public struct Endpoint: Sendable {
             request.httpBody = data
             return request
         case .requestJSONEncodable(let encodable):
-            return try request.encoded(encodable, with: JSONEncoder())
+            return try request.encoded(encodable, with: nil)
         case .requestCustomJSONEncodable(let encodable, let encoder):
             return try request.encoded(encodable, with: encoder)
         case .requestParameters(let parameters, let encoding):
@@ -116,12 +116,18 @@ extension Request {
         }
     }
 
-    func encoded(_ encodable: any Encodable & Sendable, with encoder: JSONEncoder) throws(MoyaError) -> Request {
+    /// A JSON body; with no encoder given, a `JSONValue` is written directly, keeping its
+    /// members' order, which `JSONEncoder` would not.
+    func encoded(_ encodable: any Encodable & Sendable, with encoder: JSONEncoder?) throws(MoyaError) -> Request {
         var request = self
-        do {
-            request.httpBody = try encoder.encode(encodable)
-        } catch {
-            throw MoyaError.encodableMapping(error)
+        if encoder == nil, let json = encodable as? JSONValue {
+            request.httpBody = json.data()
+        } else {
+            do {
+                request.httpBody = try (encoder ?? JSONEncoder()).encode(encodable)
+            } catch {
+                throw MoyaError.encodableMapping(error)
+            }
         }
         if !request.headers.contains("Content-Type") {
             request.headers.update(name: "Content-Type", value: "application/json")

@@ -1,14 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sends targets: maps each to an endpoint, builds its request, runs the plugins, and answers
@@ -118,7 +119,8 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         case .networkResponse(let status, let data):
             return validate(Response(statusCode: status, data: data, request: request), target: target)
         case .response(let head, let data):
-            return validate(Response(statusCode: head.statusCode, data: data, request: request, response: head), target: target)
+            return validate(
+                Response(statusCode: head.statusCode, data: data, request: request, response: head), target: target)
         case .networkError(let error):
             return .failure(.underlying(error, nil))
         }
@@ -181,7 +183,8 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
             }
             guard rename(temporary.path, final.path) == 0 else {
                 try? FileManager.default.removeItem(at: temporary)
-                return .failure(.underlying(NetworkError(.fileFailed, "cannot move the download to \(final.path)"), response))
+                return .failure(
+                    .underlying(NetworkError(.fileFailed, "cannot move the download to \(final.path)"), response))
             }
             return result
         } catch {

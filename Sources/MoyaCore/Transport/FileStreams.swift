@@ -1,9 +1,9 @@
 import NIOCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A local file read in chunks, for streaming an upload body.
@@ -89,10 +89,10 @@ final class FileWriter {
 /// The C library's calls under names that methods called `write` and `close` do not hide.
 enum SystemCall {
     #if canImport(Glibc)
-    static let write = Glibc.write
-    static let close = Glibc.close
+        static let write = Glibc.write
+        static let close = Glibc.close
     #elseif canImport(Darwin)
-    static let write = Darwin.write
-    static let close = Darwin.close
+        static let write = Darwin.write
+        static let close = Darwin.close
     #endif
 }

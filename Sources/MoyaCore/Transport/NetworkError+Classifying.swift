@@ -4,9 +4,9 @@ import NIOPosix
 import NIOSSL
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension NetworkError {
@@ -46,7 +46,8 @@ extension NetworkError {
         if let connection = error as? NIOConnectionError {
             if connection.connectionErrors.isEmpty, connection.dnsAError != nil || connection.dnsAAAAError != nil {
                 self.init(.cannotFindHost, "cannot resolve the host \(connection.host)")
-            } else if connection.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+            } else if connection.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED })
+            {
                 self.init(.cannotConnectToHost, "the connection to \(connection.host):\(connection.port) was refused")
             } else {
                 self.init(.cannotConnectToHost, "cannot connect to \(connection.host):\(connection.port)")

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The proxies `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` name, either case, as curl reads them.

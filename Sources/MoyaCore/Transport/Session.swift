@@ -5,9 +5,9 @@ import NIOSSL
 import Synchronization
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The transport a provider sends requests through, and its configuration: Moya's `Session`,

@@ -160,6 +160,10 @@ struct CompileContext {
     }
 
     mutating func baseURL(_ node: YAMLNode, _ path: String) -> String? {
+        // A base URL from the environment is where requests go, not a credential: it stays
+        // readable in logs and dry runs.
+        let secrets = reader.secretValues
+        defer { reader.secretValues = secrets }
         guard let text = reader.string(node, path) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty

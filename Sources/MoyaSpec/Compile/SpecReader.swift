@@ -52,7 +52,8 @@ struct SpecReader {
                 continue
             }
             if let known, !known.contains(key) {
-                error(pair.key.mark, Self.join(path, key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
+                error(
+                    pair.key.mark, Self.join(path, key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
                 continue
             }
             if fields[key] != nil {

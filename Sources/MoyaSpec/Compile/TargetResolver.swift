@@ -114,7 +114,8 @@ struct TargetResolver {
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headers: headers.isEmpty ? nil : headers, sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
-            authorizationType: authorization?.type, accessToken: authorization?.token, timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,
+            authorizationType: authorization?.type, accessToken: authorization?.token,
+            timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,
             secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders)
     }
 

@@ -1,0 +1,276 @@
+import Foundation
+import MoyaCLI
+import XCTest
+
+/// `moya-cli call` end to end: the command line in, a real server on 127.0.0.1, and what the
+/// server received, the output and the exit status out.
+final class CallCommandTests: XCTestCase {
+    var server: TestServer!
+    let specs = CommandTests.root + "/Tests/Fixtures/calls"
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    struct Outcome {
+        var status: Int32
+        var out: Data
+        var error: String
+        var text: String { String(decoding: out, as: UTF8.self) }
+
+        /// The echo server's JSON view of the request it received.
+        func echo(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: out) as? [String: Any], text, file: file, line: line)
+        }
+    }
+
+    func call(_ arguments: [String], environment: [String: String] = [:]) async -> Outcome {
+        let capture = CommandTests.Capture()
+        var env = ["TEST_SERVER": server.baseURL]
+        env.merge(environment) { $1 }
+        let context = CommandContext(
+            environment: env,
+            writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["call"] + arguments + ["--specs", specs], context: context)
+        return Outcome(status: status, out: capture.outBytes, error: capture.error)
+    }
+
+    func header(_ echo: [String: Any], _ name: String) -> String? {
+        (echo["headers"] as? [[String]])?.first { $0[0].lowercased() == name.lowercased() }?[1]
+    }
+
+    func temporaryFile(_ contents: String) throws -> String {
+        let path = NSTemporaryDirectory() + "moya-cli-\(UUID().uuidString).txt"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    // MARK: - Tasks
+
+    func testPlainSendsServiceAndTargetHeaders() async throws {
+        let outcome = await call(["calls.plain", "-H", "X-Extra: 1", "-H", "x-target: overridden"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let echo = try outcome.echo()
+        XCTAssertEqual(echo["method"] as? String, "GET")
+        XCTAssertEqual(echo["uri"] as? String, "/echo/plain")
+        XCTAssertEqual(header(echo, "X-Service"), "calls")
+        XCTAssertEqual(header(echo, "X-Extra"), "1")
+        XCTAssertEqual(header(echo, "X-Target"), "overridden", "-H wins, as Endpoint.adding does")
+        XCTAssertEqual(echo["body"] as? String, "")
+    }
+
+    func testDataBodies() async throws {
+        let data = try await call(["calls.data"]).echo()
+        XCTAssertEqual(data["body"] as? String, "hello, world")
+        XCTAssertEqual(header(data, "Content-Type"), "text/plain")
+        let file = try await call(["calls.dataFile"]).echo()
+        XCTAssertEqual(file["method"] as? String, "PUT")
+        XCTAssertEqual(file["body"] as? String, "body from a file\n")
+    }
+
+    func testJSONBodyKeepsTypesAndLeavesOutAbsentOptionals() async throws {
+        let echo = try await call(["calls.json", "--name", "Ann"]).echo()
+        XCTAssertEqual(echo["body"] as? String, #"{"name":"Ann","tags":["a","b"]}"#)
+        XCTAssertEqual(header(echo, "Content-Type"), "application/json")
+        let typed = try await call(["calls.json", "name=Bo", "age=7"]).echo()
+        XCTAssertEqual(typed["body"] as? String, #"{"name":"Bo","age":7,"tags":["a","b"]}"#)
+    }
+
+    func testURLEncodingInTheQueryForGet() async throws {
+        let echo = try await call(["calls.query", "--q", "a b&c", "--tags", "x", "--tags", "y", "--flag", "false"])
+            .echo()
+        XCTAssertEqual(echo["uri"] as? String, "/echo/query?flag=0&q=a%20b%26c&tags%5B%5D=x&tags%5B%5D=y")
+        XCTAssertEqual(echo["body"] as? String, "")
+    }
+
+    func testURLEncodingInAFormBodyForPost() async throws {
+        let echo = try await call(["calls.form", "--q", "1+1"]).echo()
+        XCTAssertEqual(echo["uri"] as? String, "/echo/form")
+        XCTAssertEqual(echo["body"] as? String, "b=2&q=1%2B1")
+        XCTAssertEqual(header(echo, "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8")
+    }
+
+    func testQueryStringEncodingOptions() async throws {
+        let echo = try await call(["calls.queryString"]).echo()
+        XCTAssertEqual(echo["uri"] as? String, "/echo/qs?a=fran%C3%A7ais&z=a%20b")
+        XCTAssertEqual(echo["body"] as? String, "")
+    }
+
+    func testJSONParameterEncodings() async throws {
+        let compact = try await call(["calls.jsonParameters"]).echo()
+        XCTAssertEqual(compact["method"] as? String, "PATCH")
+        XCTAssertEqual(compact["body"] as? String, #"{"a":{"c":true},"b":[1,2]}"#)
+        let pretty = try await call(["calls.prettyJSON"]).echo()
+        XCTAssertEqual(pretty["body"] as? String, "{\n  \"a\" : 1\n}")
+    }
+
+    func testCompositeTasks() async throws {
+        let data = try await call(["calls.compositeData"]).echo()
+        XCTAssertEqual(data["uri"] as? String, "/echo/cd?x=1")
+        XCTAssertEqual(data["body"] as? String, "raw")
+        let parameters = try await call(["calls.compositeParameters"]).echo()
+        XCTAssertEqual(parameters["uri"] as? String, "/echo/cp?z=1&a=2", "an ordered query keeps its order")
+        XCTAssertEqual(parameters["body"] as? String, "body=1")
+    }
+
+    func testUploadStreamsTheFile() async throws {
+        let path = try temporaryFile(String(repeating: "upload ", count: 20_000))
+        let echo = try await call(["calls.upload", "--file", path]).echo()
+        XCTAssertEqual((echo["body"] as? String)?.count, 140_000)
+        XCTAssertEqual(header(echo, "Content-Length"), "140000")
+        let missing = await call(["calls.upload", "--file", "/nonexistent/file"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertEqual(missing.error, "moya-cli: error: param 'file': no file at /nonexistent/file\n")
+    }
+
+    func testMultipartWithQuery() async throws {
+        let path = try temporaryFile("file contents")
+        let echo = try await call(["calls.multipart", "--file", path]).echo()
+        XCTAssertEqual(echo["uri"] as? String, "/echo/multipart?v=1")
+        let contentType = try XCTUnwrap(header(echo, "Content-Type"))
+        XCTAssertTrue(contentType.hasPrefix("multipart/form-data; boundary="), contentType)
+        let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
+        XCTAssertEqual(
+            echo["body"] as? String,
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\nfile contents\r\n--\(boundary)--\r\n")
+    }
+
+    func testDownloadWritesTheDestinationAndNothingOnFailure() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-dl-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let destination = directory + "/out.bin"
+        let outcome = await call(["calls.download", "--to", destination])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let written = try Data(contentsOf: URL(fileURLWithPath: destination))
+        XCTAssertEqual(written.count, 100_000)
+        XCTAssertEqual(written.prefix(3), Data([0, 1, 2]))
+
+        let failed = await call(["calls.downloadMissing", "--to", directory + "/missing.bin"])
+        XCTAssertEqual(failed.status, 4)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["out.bin"], "no partial file")
+    }
+
+    // MARK: - Validation, failures and exit codes
+
+    func testStatusValidationExitCodes() async {
+        for (code, expected) in [(200, Int32(0)), (301, 3), (404, 4), (503, 5)] {
+            let outcome = await call(["calls.status", "--code", String(code)])
+            XCTAssertEqual(outcome.status, expected, "status \(code)")
+            if expected != 0 {
+                XCTAssertEqual(
+                    outcome.error,
+                    "moya-cli: error: calls.status: status \(code) did not pass validation (successCodes: 200-299)\n")
+                XCTAssertEqual(outcome.text, "status \(code)", "the body still goes to stdout")
+            }
+        }
+        let allowed = await call(["calls.statusAllowed", "--code", "404"])
+        XCTAssertEqual(allowed.status, 0)
+    }
+
+    func testTimeoutExits2() async {
+        let outcome = await call(["calls.slow"])
+        XCTAssertEqual(outcome.status, 2, outcome.error)
+        XCTAssertEqual(outcome.error, "moya-cli: error: calls.slow: the request timed out\n")
+        let flag = await call(["calls.slow", "--ms", "2000", "--timeout", "0.2"])
+        XCTAssertEqual(flag.status, 2)
+        let enough = await call(["calls.slow", "--ms", "10", "--timeout", "5"])
+        XCTAssertEqual(enough.status, 0, enough.error)
+    }
+
+    func testRedirectsAreFollowedWithALimit() async throws {
+        let followed = await call(["calls.redirect", "--n", "3"])
+        XCTAssertEqual(followed.status, 0, followed.error)
+        XCTAssertEqual(try followed.echo()["uri"] as? String, "/echo/redirected")
+        let tooMany = await call(["calls.redirect", "--n", "12"])
+        XCTAssertEqual(tooMany.status, 6, tooMany.error)
+        let loop = await call(["calls.loop"])
+        XCTAssertEqual(loop.status, 6, loop.error)
+    }
+
+    func testDroppedAndRefusedConnectionsExit1() async {
+        let dropped = await call(["calls.drop"])
+        XCTAssertEqual(dropped.status, 1, dropped.error)
+        XCTAssertTrue(dropped.error.hasPrefix("moya-cli: error: calls.drop: "), dropped.error)
+        let port = server.port
+        server.stop()
+        let refused = await call(["calls.plain"], environment: ["TEST_SERVER": "http://127.0.0.1:\(port)"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.error.contains("refused"), refused.error)
+        XCTAssertEqual(refused.error.filter { $0 == "\n" }.count, 1, "one line on stderr")
+    }
+
+    // MARK: - Stubs
+
+    func testStubsNeverTouchTheNetwork() async throws {
+        server.stop()
+        let immediate = await call(["calls.stubbed", "--id", "7", "--stub", "immediate"])
+        XCTAssertEqual(immediate.status, 0, immediate.error)
+        XCTAssertEqual(immediate.text, #"{"id":7}"#)
+        let delayed = await call(["calls.stubbed", "--id", "7", "--stub", "delayed=0.05"])
+        XCTAssertEqual(delayed.text, #"{"id":7}"#)
+        let missing = await call(["calls.stubbed", "--id", "7", "--sample", "missing"])
+        XCTAssertEqual(missing.status, 4)
+        XCTAssertEqual(missing.text, "nope")
+        let timeout = await call(["calls.stubbed", "--id", "7", "--sample", "slow"])
+        XCTAssertEqual(timeout.status, 2)
+        let unknown = await call(["calls.stubbed", "--id", "7", "--sample", "nosuch"])
+        XCTAssertEqual(unknown.status, 64)
+        let badStub = await call(["calls.stubbed", "--id", "7", "--stub", "sometimes"])
+        XCTAssertEqual(badStub.status, 64)
+    }
+
+    // MARK: - Params, headers and secrets
+
+    func testParamErrorsAreUsageErrors() async {
+        let bad = await call(["calls.stubbed", "--id", "seven", "--stub", "immediate"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(bad.error, "moya-cli: error: param 'id' expects an int, got \"seven\"\n")
+        let missing = await call(["calls.stubbed", "--stub", "immediate"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.error.contains("needs param 'id'"), missing.error)
+        let unknown = await call(["calls.stubbed", "--idd", "1"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.error.contains("did you mean 'id'?"), unknown.error)
+        let header = await call(["calls.plain", "-H", "Bad\r\nHeader: x"])
+        XCTAssertEqual(header.status, 64)
+    }
+
+    func testAuthIsSentAndRedactedInDryRuns() async throws {
+        let sent = try await call(["calls.secret", "--token", "s3cr3t"]).echo()
+        XCTAssertEqual(header(sent, "Authorization"), "Bearer s3cr3t")
+        XCTAssertEqual(header(sent, "X-Token"), "s3cr3t")
+        let basic = try await call(["calls.basic"]).echo()
+        XCTAssertEqual(header(basic, "Authorization"), "Basic " + Data("harry:hedwig".utf8).base64EncodedString())
+
+        let dry = await call(["calls.secret", "--token", "s3cr3t", "--dry-run"])
+        XCTAssertEqual(dry.status, 0)
+        XCTAssertFalse(dry.text.contains("s3cr3t"), dry.text)
+        XCTAssertTrue(dry.text.contains("Authorization: ••••"), dry.text)
+        XCTAssertTrue(dry.text.contains("X-Token: ••••"), dry.text)
+        let shown = await call(["calls.secret", "--token", "s3cr3t", "--dry-run", "--show-secrets"])
+        XCTAssertTrue(shown.text.contains("Authorization: Bearer s3cr3t"), shown.text)
+    }
+
+    func testDryRunJSONIsOneObject() async throws {
+        let outcome = await call(["calls.json", "--name", "Ann", "--dry-run", "--json"])
+        XCTAssertEqual(outcome.status, 0)
+        let object = try outcome.echo()
+        XCTAssertEqual(object["method"] as? String, "POST")
+        XCTAssertEqual(object["url"] as? String, server.baseURL + "/echo/json")
+        XCTAssertEqual((object["headers"] as? [String: String])?["Content-Type"], "application/json")
+        XCTAssertEqual(object["body"] as? String, #"{"name":"Ann","tags":["a","b"]}"#)
+        XCTAssertNil(object["bodyBase64"])
+        let path = try temporaryFile("x")
+        let upload = try await call(["calls.upload", "--file", path, "--dry-run", "--json"]).echo()
+        XCTAssertEqual(upload["bodyFile"] as? String, path)
+    }
+}
