@@ -42,15 +42,21 @@ let package = Package(
         ),
         .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"]),
         .executableTarget(name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
-        .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore"]),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore"]),
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport",
             ]
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import MoyaCLI
+import TestSupport
 import XCTest
 
 /// `moya-cli call` end to end: the command line in, a real server on 127.0.0.1, and what the

@@ -19,14 +19,14 @@ struct TargetCall {
         let sample = target.sampleResponse
         return MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
             .adding(newHTTPHeaderFields: extraHeaders)
-            .replacingSample {
+            .replacing(sampleResponseClosure: {
                 switch sample {
                 case .response(let status, let headers, let body):
                     .response(ResponseHead(statusCode: status, headers: HTTPHeaders(headers)), body)
                 case .networkError(let kind):
                     .networkError(NetworkError(kind.code, "sample error: \(kind.rawValue)"))
                 }
-            }
+            })
     }
 
     func provider(stub: StubBehavior, session: Session) -> MoyaProvider<SpecTarget> {
@@ -55,14 +55,6 @@ struct TargetCall {
         } catch {
             throw CallFailure(error: error, target: target, redactor: Redactor()).failure
         }
-    }
-}
-
-extension Endpoint {
-    /// A copy that answers stubs with `sample`.
-    func replacingSample(_ sample: @escaping SampleResponseClosure) -> Endpoint {
-        Endpoint(
-            url: url, sampleResponseClosure: sample, method: method, task: task, httpHeaderFields: httpHeaderFields)
     }
 }
 

@@ -65,6 +65,13 @@ public struct Endpoint: Sendable {
             httpHeaderFields: httpHeaderFields)
     }
 
+    /// A copy that answers stubs with `sampleResponseClosure`.
+    public func replacing(sampleResponseClosure: @escaping SampleResponseClosure) -> Endpoint {
+        Endpoint(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            httpHeaderFields: httpHeaderFields)
+    }
+
     /// The request this endpoint describes, its task encoded.
     public func urlRequest() throws(MoyaError) -> Request {
         guard let requestURL = URL(string: url) else { throw MoyaError.requestMapping(url) }

@@ -11,13 +11,13 @@ import NIOPosix
 /// - `/drop` closes the connection without answering.
 /// - `/bytes/N` answers with N bytes.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
-final class TestServer: Sendable {
+public final class TestServer: Sendable {
     let channel: any Channel
-    let port: Int
+    public let port: Int
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init() throws {
+    public init() throws {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -30,7 +30,7 @@ final class TestServer: Sendable {
         port = channel.localAddress?.port ?? 0
     }
 
-    func stop() {
+    public func stop() {
         try? channel.close().wait()
     }
 }

@@ -1,0 +1,216 @@
+import Foundation
+import MoyaCore
+import Synchronization
+import TestSupport
+import XCTest
+
+/// MoyaProvider's semantics: plugin order, stubs, validation, cancellation and live HTTP.
+final class ProviderTests: XCTestCase {
+    struct Target: AccessTokenAuthorizable {
+        var baseURL: URL
+        var path: String = "/echo"
+        var method: MoyaCore.Method = .get
+        var task: MoyaCore.Task = .requestPlain
+        var headers: [String: String]? = ["X-A": "1"]
+        var sampleData: Data = Data("sample".utf8)
+        var validationType: ValidationType = .successCodes
+        var authorizationType: AuthorizationType? = nil
+    }
+
+    /// Records every hook call in order.
+    final class Recorder: PluginType {
+        let name: String
+        let log: Mutex<[String]>
+        let shared: SharedLog
+
+        final class SharedLog: Sendable {
+            let entries = Mutex<[String]>([])
+            func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+            var all: [String] { entries.withLock { $0 } }
+        }
+
+        init(_ name: String, _ shared: SharedLog) {
+            self.name = name
+            self.shared = shared
+            log = Mutex([])
+        }
+
+        func prepare(_ request: Request, target: any TargetType) -> Request {
+            shared.append("\(name).prepare")
+            var request = request
+            request.headers.add(name: "X-Prepared-By", value: name)
+            return request
+        }
+
+        func willSend(_ request: Request, target: any TargetType) {
+            shared.append("\(name).willSend(\(request.headers.fields.filter { $0.name == "X-Prepared-By" }.count))")
+        }
+
+        func didReceive(_ result: Result<Response, MoyaError>, target: any TargetType) {
+            switch result {
+            case .success(let response): shared.append("\(name).didReceive(\(response.statusCode))")
+            case .failure(let error): shared.append("\(name).didReceive(\(error.errorDescription))")
+            }
+        }
+
+        func process(_ result: Result<Response, MoyaError>, target: any TargetType) -> Result<Response, MoyaError> {
+            shared.append("\(name).process")
+            return result
+        }
+    }
+
+    let base = URL(string: "http://127.0.0.1:1")!
+
+    func testPluginsRunInMoyasOrderAroundAStub() async throws {
+        let log = Recorder.SharedLog()
+        let provider = MoyaProvider<Target>(
+            stubClosure: MoyaProvider.immediatelyStub, plugins: [Recorder("a", log), Recorder("b", log)])
+        let response = try await provider.request(Target(baseURL: base))
+        XCTAssertEqual(response.data, Data("sample".utf8))
+        XCTAssertEqual(response.request?.headers["X-A"], "1")
+        XCTAssertEqual(
+            log.all,
+            [
+                "a.prepare", "b.prepare", "a.willSend(2)", "b.willSend(2)", "a.didReceive(200)", "b.didReceive(200)",
+                "a.process", "b.process",
+            ])
+    }
+
+    func testARequestThatCannotBeBuiltOnlyRunsProcess() async {
+        let log = Recorder.SharedLog()
+        let provider = MoyaProvider<Target>(stubClosure: MoyaProvider.immediatelyStub, plugins: [Recorder("a", log)])
+        let target = Target(
+            baseURL: base, method: .post,
+            task: .requestCompositeParameters(
+                bodyParameters: ["a": 1], bodyEncoding: URLEncoding.queryString, urlParameters: [:]))
+        do {
+            _ = try await provider.request(target)
+            XCTFail("a query-destination body encoding must fail")
+        } catch {
+            guard case .parameterEncoding = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(log.all, ["a.process"])
+    }
+
+    func testStubbedErrorStatusFailsValidationAndCarriesTheResponse() async {
+        let provider = MoyaProvider<Target>(
+            endpointClosure: { target in
+                MoyaProvider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                    .networkResponse(400, Data("bad".utf8))
+                })
+            },
+            stubClosure: MoyaProvider.immediatelyStub)
+        do {
+            _ = try await provider.request(Target(baseURL: base))
+            XCTFail("400 must fail successCodes")
+        } catch {
+            guard case .statusCode(let response) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(response.statusCode, 400)
+            XCTAssertEqual(response.data, Data("bad".utf8))
+        }
+        var accepting = Target(baseURL: base)
+        accepting.validationType = .customCodes([400])
+        let accepted = try? await provider.request(accepting)
+        XCTAssertEqual(accepted?.statusCode, 400)
+    }
+
+    func testDelayedStubWaitsAndCancellingFailsItForPlugins() async throws {
+        let log = Recorder.SharedLog()
+        let provider = MoyaProvider<Target>(stubClosure: MoyaProvider.delayedStub(5), plugins: [Recorder("a", log)])
+        let finished = expectation(description: "completion")
+        let result = Mutex<Result<Response, MoyaError>?>(nil)
+        let cancellable = provider.request(Target(baseURL: base)) { outcome in
+            result.withLock { $0 = outcome }
+            finished.fulfill()
+        }
+        try await _Concurrency.Task.sleep(for: .milliseconds(50))
+        cancellable.cancel()
+        await fulfillment(of: [finished], timeout: 2)
+        XCTAssertTrue(cancellable.isCancelled)
+        guard case .failure(.underlying(let error, _))? = result.withLock({ $0 }) else { return XCTFail() }
+        XCTAssertEqual((error as? NetworkError)?.code, .cancelled)
+        XCTAssertEqual(log.all.last, "a.process")
+        XCTAssertTrue(log.all.contains("a.didReceive(the request was cancelled)"), "\(log.all)")
+    }
+
+    func testLiveRequestAccessTokenAndCancellation() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let session = Session()
+        let provider = MoyaProvider<Target>(session: session, plugins: [AccessTokenPlugin { _ in "tok" }])
+        var target = Target(baseURL: URL(string: server.baseURL)!)
+        target.authorizationType = .bearer
+        target.task = .requestParameters(parameters: ["q": "a b"], encoding: URLEncoding.default)
+        let response = try await provider.request(target)
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: response.data) as? [String: Any])
+        XCTAssertEqual(echo["uri"] as? String, "/echo?q=a%20b")
+        let headers = try XCTUnwrap(echo["headers"] as? [[String]])
+        XCTAssertTrue(headers.contains(["Authorization", "Bearer tok"]), "\(headers)")
+        XCTAssertEqual(response.headers["Content-Type"], "application/json")
+        XCTAssertEqual(try response.mapJSON()["method"], .string("GET"))
+        XCTAssertEqual(try response.mapString(atKeyPath: "uri"), "/echo?q=a%20b")
+
+        var slow = Target(baseURL: URL(string: server.baseURL)!)
+        slow.path = "/slow/5000"
+        let task = _Concurrency.Task { try await provider.request(slow) }
+        try await _Concurrency.Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled request must fail")
+        } catch let error as MoyaError {
+            guard case .underlying(let underlying, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((underlying as? NetworkError)?.code, .cancelled, "\(underlying)")
+        }
+        await session.shutdown()
+    }
+
+    func testTrackInflightsSharesOneRequest() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let session = Session()
+        let provider = MoyaProvider<Target>(session: session, trackInflights: true)
+        let shared = Target(baseURL: URL(string: server.baseURL)!, path: "/slow/200")
+        async let first = provider.request(shared)
+        async let second = provider.request(shared)
+        let (a, b) = try await (first, second)
+        XCTAssertTrue(a === b, "both callers get the one shared response")
+        await session.shutdown()
+    }
+
+    func testEndpointAddingAndReplacing() throws {
+        let endpoint = MoyaProvider<Target>.defaultEndpointMapping(for: Target(baseURL: base))
+        XCTAssertEqual(endpoint.adding(newHTTPHeaderFields: [:]).httpHeaderFields, ["X-A": "1"])
+        XCTAssertEqual(
+            endpoint.adding(newHTTPHeaderFields: ["x-a": "2", "B": "3"]).httpHeaderFields, ["x-a": "2", "B": "3"])
+        let replaced = endpoint.replacing(task: .requestData(Data("d".utf8)))
+        XCTAssertEqual(try replaced.urlRequest().httpBody, Data("d".utf8))
+        XCTAssertThrowsError(
+            try Endpoint(
+                url: "http://[::1", sampleResponseClosure: { .networkResponse(200, Data()) }, method: .get,
+                task: .requestPlain, httpHeaderFields: nil
+            ).urlRequest())
+    }
+
+    func testResponseFiltersAndMapping() throws {
+        let response = Response(statusCode: 302, data: Data(#"{"user":{"id":7,"name":"Ann","tags":["x"]}}"#.utf8))
+        XCTAssertThrowsError(try response.filterSuccessfulStatusCodes())
+        XCTAssertNoThrow(try response.filterSuccessfulStatusAndRedirectCodes())
+        XCTAssertNoThrow(try response.filter(statusCodes: [302].min()!...302))
+        XCTAssertEqual(try response.mapString(atKeyPath: "user.name"), "Ann")
+        XCTAssertEqual(try response.mapString(atKeyPath: "user.tags.0"), "x")
+        XCTAssertThrowsError(try response.mapString(atKeyPath: "user.id"))
+        XCTAssertEqual(try response.map(Int.self, atKeyPath: "user.id"), 7, "a scalar at a key path decodes")
+        struct User: Decodable, Equatable { var id: Int; var name: String }
+        XCTAssertEqual(try response.map(User.self, atKeyPath: "user"), User(id: 7, name: "Ann"))
+        XCTAssertThrowsError(try Response(statusCode: 200, data: Data()).mapJSON())
+        XCTAssertEqual(try Response(statusCode: 200, data: Data()).mapJSON(failsOnEmptyData: false), .null)
+        for error in [MoyaError.jsonMapping(response), .requestMapping("x"), .statusCode(response)] {
+            XCTAssertTrue(error.errorDescription.hasSuffix("."), error.errorDescription)
+        }
+    }
+
+    func testMethodSupportsMultipart() {
+        XCTAssertEqual(Method.allKnown.filter(\.supportsMultipart), [.post, .put, .patch, .connect])
+    }
+}
