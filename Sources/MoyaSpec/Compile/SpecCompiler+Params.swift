@@ -1,13 +1,13 @@
 extension CompileContext {
     static let paramKeys = ["type", "default", "description", "optional", "secret", "enum"]
 
-    mutating func params(_ node: YAMLNode, _ path: String) -> [ParamSpec] {
-        guard let fields = reader.fields(node, path, known: nil) else { return [] }
+    mutating func params(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [ParamSpec] {
+        guard let fields = reader.fields(node, path(), known: nil) else { return [] }
         var params: [ParamSpec] = []
-        for entry in fields.entries {
+        for entry in fields {
             let name = entry.key
             let value = entry.value
-            let paramPath = SpecReader.join(path, name)
+            let paramPath = SpecReader.join(path(), name)
             let mark = entry.mark
             if !(name.utf8.first.map { ParamSpec.isNameByte($0, first: true) } ?? false)
                 || !name.utf8.allSatisfy({ ParamSpec.isNameByte($0, first: false) })
@@ -23,121 +23,121 @@ extension CompileContext {
         return params
     }
 
-    private mutating func param(_ name: String, _ node: YAMLNode, _ path: String, mark: Mark) -> ParamSpec? {
+    private mutating func param(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark) -> ParamSpec? {
         var spec = ParamSpec(
             name: name, type: .string, defaultValue: nil, description: nil, isOptional: false, isSecret: false,
             mark: mark)
         switch node.content {
         case .scalar, .sequence:
-            guard let type = paramType(node, path) else { return nil }
+            guard let type = paramType(node, path()) else { return nil }
             spec.type = type
             return spec
         case .mapping:
-            guard let fields = reader.fields(node, path, known: Self.paramKeys) else { return nil }
+            guard let fields = reader.fields(node, path(), known: Self.paramKeys) else { return nil }
             if let enumNode = fields["enum"] {
                 if let typeNode = fields["type"], typeNode.scalar != "enum" {
                     reader.error(
-                        typeNode.mark, path + ".type",
+                        typeNode.mark, path() + ".type",
                         "a param with 'enum' has type enum; remove 'type' or set it to enum")
                 }
-                guard let cases = enumCases(enumNode, path + ".enum") else { return nil }
+                guard let cases = enumCases(enumNode, path() + ".enum") else { return nil }
                 spec.type = .enumeration(cases)
             } else if let typeNode = fields["type"] {
-                guard let type = paramType(typeNode, path + ".type") else { return nil }
+                guard let type = paramType(typeNode, path() + ".type") else { return nil }
                 spec.type = type
             } else {
-                reader.error(node.mark, path, "a param needs a type, such as { type: string }, or an enum")
+                reader.error(node.mark, path(), "a param needs a type, such as { type: string }, or an enum")
                 return nil
             }
-            spec.description = fields["description"].flatMap { reader.string($0, path + ".description") }
-            spec.isOptional = fields["optional"].flatMap { reader.bool($0, path + ".optional") } ?? false
-            spec.isSecret = fields["secret"].flatMap { reader.bool($0, path + ".secret") } ?? false
+            spec.description = fields["description"].flatMap { reader.string($0, path() + ".description") }
+            spec.isOptional = fields["optional"].flatMap { reader.bool($0, path() + ".optional") } ?? false
+            spec.isSecret = fields["secret"].flatMap { reader.bool($0, path() + ".secret") } ?? false
             if let defaultNode = fields["default"] {
-                spec.defaultValue = defaultValue(defaultNode, path + ".default", type: spec.type, name: name)
+                spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
             }
             return spec
         }
     }
 
-    private mutating func paramType(_ node: YAMLNode, _ path: String) -> ParamType? {
+    private mutating func paramType(_ node: YAMLNode, _ path: @autoclosure () -> String) -> ParamType? {
         let names = ParamType.scalarNames + ["enum"]
         switch node.content {
         case .sequence(let items):
             guard items.count == 1, let element = items.first?.scalar, let type = ParamType.named(element),
                 !type.isArray
             else {
-                reader.error(node.mark, path, "an array type is one element type in brackets, such as [string]")
+                reader.error(node.mark, path(), "an array type is one element type in brackets, such as [string]")
                 return nil
             }
             return .array(type)
         case .scalar(let text, _):
             if let type = ParamType.named(text) { return type }
             if text == "enum" {
-                reader.error(node.mark, path, "an enum param lists its cases: { enum: { english: en, german: de } }")
+                reader.error(node.mark, path(), "an enum param lists its cases: { enum: { english: en, german: de } }")
                 return nil
             }
             reader.error(
-                node.mark, path,
+                node.mark, path(),
                 "unknown param type \"\(text)\"; expected string, int, number, bool, file, [T] or enum"
                     + Suggestion.hint(for: text, in: names))
             return nil
         case .mapping:
-            reader.error(node.mark, path, "expected a type name such as string or [int], got a mapping")
+            reader.error(node.mark, path(), "expected a type name such as string or [int], got a mapping")
             return nil
         }
     }
 
-    private mutating func enumCases(_ node: YAMLNode, _ path: String) -> [ParamType.EnumCase]? {
+    private mutating func enumCases(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [ParamType.EnumCase]? {
         var cases: [ParamType.EnumCase] = []
         switch node.content {
         case .sequence(let items):
             for (index, item) in items.enumerated() {
-                guard let text = reader.string(item, "\(path)[\(index)]") else { continue }
+                guard let text = reader.string(item, "\(path())[\(index)]") else { continue }
                 cases.append(ParamType.EnumCase(key: text, value: text))
             }
         case .mapping:
-            guard let fields = reader.fields(node, path, known: nil) else { return nil }
-            for entry in fields.entries {
+            guard let fields = reader.fields(node, path(), known: nil) else { return nil }
+            for entry in fields {
                 let key = entry.key
-                guard let text = reader.string(entry.value, SpecReader.join(path, key)) else {
+                guard let text = reader.string(entry.value, SpecReader.join(path(), key)) else {
                     continue
                 }
                 cases.append(ParamType.EnumCase(key: key, value: text))
             }
         case .scalar:
-            reader.error(node.mark, path, "expected a list of values or a mapping of keys to values")
+            reader.error(node.mark, path(), "expected a list of values or a mapping of keys to values")
             return nil
         }
         guard !cases.isEmpty else {
-            reader.error(node.mark, path, "an enum needs at least one case")
+            reader.error(node.mark, path(), "an enum needs at least one case")
             return nil
         }
         return cases
     }
 
-    private mutating func defaultValue(_ node: YAMLNode, _ path: String, type: ParamType, name: String) -> ParamValue? {
+    private mutating func defaultValue(_ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String) -> ParamValue? {
         if case .array(let element) = type {
             let items: [YAMLNode]
             if case .sequence(let values) = node.content { items = values } else { items = [node] }
             var values: [ParamValue] = []
             for (index, item) in items.enumerated() {
-                guard let value = scalarDefault(item, "\(path)[\(index)]", type: element, name: name) else {
+                guard let value = scalarDefault(item, "\(path())[\(index)]", type: element, name: name) else {
                     return nil
                 }
                 values.append(value)
             }
             return .array(values)
         }
-        return scalarDefault(node, path, type: type, name: name)
+        return scalarDefault(node, path(), type: type, name: name)
     }
 
-    private mutating func scalarDefault(_ node: YAMLNode, _ path: String, type: ParamType, name: String) -> ParamValue?
+    private mutating func scalarDefault(_ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String) -> ParamValue?
     {
-        guard let text = reader.string(node, path) else { return nil }
+        guard let text = reader.string(node, path()) else { return nil }
         do {
             return try ParamSpec.parse(text, as: type, param: name)
         } catch {
-            reader.error(node.mark, path, "the default \(error.message)")
+            reader.error(node.mark, path(), "the default \(error.message)")
             return nil
         }
     }

@@ -11,15 +11,15 @@ extension CompileContext {
         "download": ["download", "parameters", "encoding", "arrays", "bools"],
     ]
 
-    mutating func task(_ node: YAMLNode, _ path: String, scope: ParamScope, method: Method) -> TaskSpec? {
+    mutating func task(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope, method: Method) -> TaskSpec? {
         if node.isNull { return .plain }
         if case .scalar = node.content {
-            guard reader.choice(node, path, ["plain"], what: "task") != nil else { return nil }
+            guard reader.choice(node, path(), ["plain"], what: "task") != nil else { return nil }
             return .plain
         }
         guard case .mapping(let pairs) = node.content else {
             reader.error(
-                node.mark, path, "expected plain or a mapping with one of \(Self.taskKinds.joined(separator: ", "))")
+                node.mark, path(), "expected plain or a mapping with one of \(Self.taskKinds.joined(separator: ", "))")
             return nil
         }
         let keys = pairs.compactMap(\.key.scalar)
@@ -31,29 +31,29 @@ extension CompileContext {
             for pair in pairs {
                 if let key = pair.key.scalar, !allKeys.contains(key) {
                     reader.error(
-                        pair.key.mark, SpecReader.join(path, key),
+                        pair.key.mark, SpecReader.join(path(), key),
                         "unknown key '\(key)'" + Suggestion.hint(for: key, in: allKeys))
                 }
             }
-            reader.error(node.mark, path, "a task needs one of \(Self.taskKinds.joined(separator: ", "))")
+            reader.error(node.mark, path(), "a task needs one of \(Self.taskKinds.joined(separator: ", "))")
             return nil
         }
         guard kinds.count == 1 else {
-            reader.error(node.mark, path, "a task is exactly one kind; found both '\(kinds[0])' and '\(kinds[1])'")
+            reader.error(node.mark, path(), "a task is exactly one kind; found both '\(kinds[0])' and '\(kinds[1])'")
             return nil
         }
-        guard let fields = reader.fields(node, path, known: Self.taskKeys[kind]),
+        guard let fields = reader.fields(node, path(), known: Self.taskKeys[kind]),
             let body = fields[kind]
         else { return nil }
-        let bodyPath = path + "." + kind
-        let query = fields["query"].flatMap { parameterBlock($0, path + ".query", scope: scope) }
+        let bodyPath = path() + "." + kind
+        let query = fields["query"].flatMap { parameterBlock($0, path() + ".query", scope: scope) }
 
         switch kind {
         case "data":
             guard let source = dataSource(body, bodyPath) else { return nil }
             var contentType: Template?
-            if let node = fields["contentType"], let template = reader.template(node, path + ".contentType") {
-                check(template, path + ".contentType", scope, allowArrays: false)
+            if let node = fields["contentType"], let template = reader.template(node, path() + ".contentType") {
+                check(template, path() + ".contentType", scope, allowArrays: false)
                 contentType = template
             }
             return .data(source, contentType: contentType, query: query)
@@ -61,11 +61,11 @@ extension CompileContext {
             return value(body, bodyPath, scope: scope).map(TaskSpec.json)
         case "parameters":
             guard let block = parameterBlock(body, bodyPath, scope: scope) else { return nil }
-            let encoding = encodingSpec(fields, path)
+            let encoding = encodingSpec(fields, path())
             if query != nil, encoding.kind == .url || encoding.kind == .queryString, let queryNode = fields["query"] {
                 let at = fields["encoding"]?.mark ?? queryNode.mark
                 reader.error(
-                    at, path + ".encoding",
+                    at, path() + ".encoding",
                     "with a query, the body encoding must be httpBody, json or prettyJSON; \(encoding.kind.rawValue) would put the body parameters in the query as well"
                 )
                 return nil
@@ -85,41 +85,41 @@ extension CompileContext {
         default:
             guard let destination = reader.template(body, bodyPath) else { return nil }
             check(destination, bodyPath, scope, allowArrays: false)
-            let parameters = fields["parameters"].flatMap { parameterBlock($0, path + ".parameters", scope: scope) }
-            return .download(destination, parameters: parameters, encoding: encodingSpec(fields, path))
+            let parameters = fields["parameters"].flatMap { parameterBlock($0, path() + ".parameters", scope: scope) }
+            return .download(destination, parameters: parameters, encoding: encodingSpec(fields, path()))
         }
     }
 
-    private mutating func dataSource(_ node: YAMLNode, _ path: String) -> DataSource? {
+    private mutating func dataSource(_ node: YAMLNode, _ path: @autoclosure () -> String) -> DataSource? {
         if case .mapping = node.content {
-            guard let fields = reader.fields(node, path, known: ["file"]), let file = fields["file"] else {
-                reader.error(node.mark, path, "expected text or { file: path }")
+            guard let fields = reader.fields(node, path(), known: ["file"]), let file = fields["file"] else {
+                reader.error(node.mark, path(), "expected text or { file: path }")
                 return nil
             }
-            return existingFile(file, path + ".file").map(DataSource.file)
+            return existingFile(file, path() + ".file").map(DataSource.file)
         }
-        return reader.string(node, path).map(DataSource.text)
+        return reader.string(node, path()).map(DataSource.text)
     }
 
-    private mutating func encodingSpec(_ fields: SpecReader.Fields, _ path: String) -> EncodingSpec {
+    private mutating func encodingSpec(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String) -> EncodingSpec {
         var spec = EncodingSpec()
         if let node = fields["encoding"],
             let name = reader.choice(
-                node, path + ".encoding", EncodingSpec.Kind.allCases.map(\.rawValue), what: "encoding"),
+                node, path() + ".encoding", EncodingSpec.Kind.allCases.map(\.rawValue), what: "encoding"),
             let kind = EncodingSpec.Kind(rawValue: name)
         {
             spec.kind = kind
         }
         if let node = fields["arrays"],
             let name = reader.choice(
-                node, path + ".arrays", EncodingSpec.Arrays.allCases.map(\.rawValue), what: "array style"),
+                node, path() + ".arrays", EncodingSpec.Arrays.allCases.map(\.rawValue), what: "array style"),
             let arrays = EncodingSpec.Arrays(rawValue: name)
         {
             spec.arrays = arrays
         }
         if let node = fields["bools"],
             let name = reader.choice(
-                node, path + ".bools", EncodingSpec.Bools.allCases.map(\.rawValue), what: "bool style"),
+                node, path() + ".bools", EncodingSpec.Bools.allCases.map(\.rawValue), what: "bool style"),
             let bools = EncodingSpec.Bools(rawValue: name)
         {
             spec.bools = bools
@@ -127,14 +127,14 @@ extension CompileContext {
         return spec
     }
 
-    private mutating func multipartParts(_ node: YAMLNode, _ path: String, scope: ParamScope) -> [MultipartPartSpec]? {
+    private mutating func multipartParts(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> [MultipartPartSpec]? {
         guard case .sequence(let items) = node.content else {
-            reader.error(node.mark, path, "expected a list of parts, such as - { name: avatar, file: \"{path}\" }")
+            reader.error(node.mark, path(), "expected a list of parts, such as - { name: avatar, file: \"{path}\" }")
             return nil
         }
         var parts: [MultipartPartSpec] = []
         for (index, item) in items.enumerated() {
-            let itemPath = "\(path)[\(index)]"
+            let itemPath = "\(path())[\(index)]"
             guard let fields = reader.fields(item, itemPath, known: ["name", "value", "file", "fileName", "mimeType"])
             else {
                 continue

@@ -6,7 +6,7 @@
 
 extension CompileContext {
     /// A JSON-like value whose strings are templates checked against the target's params.
-    mutating func value(_ node: YAMLNode, _ path: String, scope: ParamScope) -> ValueTemplate? {
+    mutating func value(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> ValueTemplate? {
         switch node.content {
         case .scalar(let text, let style):
             if style == .plain {
@@ -15,20 +15,20 @@ extension CompileContext {
                 if let int = SpecReader.parseInteger(text) { return .integer(int) }
                 if let double = SpecReader.parseFloat(text) { return .number(double) }
             }
-            guard let template = reader.template(node, path) else { return nil }
-            check(template, path, scope, allowArrays: true)
+            guard let template = reader.template(node, path()) else { return nil }
+            check(template, path(), scope, allowArrays: true)
             return .string(template)
         case .sequence(let items):
             var values: [ValueTemplate] = []
             for (index, item) in items.enumerated() {
-                if let value = value(item, "\(path)[\(index)]", scope: scope) { values.append(value) }
+                if let value = value(item, "\(path())[\(index)]", scope: scope) { values.append(value) }
             }
             return .array(values)
         case .mapping:
-            guard let fields = reader.fields(node, path, known: nil) else { return nil }
+            guard let fields = reader.fields(node, path(), known: nil) else { return nil }
             var members: [ValueTemplate.Member] = []
-            for entry in fields.entries {
-                guard let value = value(entry.value, SpecReader.join(path, entry.key), scope: scope) else { continue }
+            for entry in fields {
+                guard let value = value(entry.value, SpecReader.join(path(), entry.key), scope: scope) else { continue }
                 members.append(ValueTemplate.Member(key: entry.key, value: value, mark: entry.mark))
             }
             return .object(members)
@@ -36,15 +36,15 @@ extension CompileContext {
     }
 
     /// A query or parameter block: a mapping, or a sequence of one-key mappings.
-    mutating func parameterBlock(_ node: YAMLNode, _ path: String, scope: ParamScope) -> ParameterBlock? {
+    mutating func parameterBlock(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> ParameterBlock? {
         switch node.content {
         case .mapping:
-            guard case .object(let members) = value(node, path, scope: scope) else { return nil }
+            guard case .object(let members) = value(node, path(), scope: scope) else { return nil }
             return ParameterBlock(entries: members, isOrdered: false)
         case .sequence(let items):
             var entries: [ValueTemplate.Member] = []
             for (index, item) in items.enumerated() {
-                let itemPath = "\(path)[\(index)]"
+                let itemPath = "\(path())[\(index)]"
                 guard case .mapping(let pairs) = item.content, pairs.count == 1, let key = pairs[0].key.scalar else {
                     reader.error(
                         item.mark, itemPath, "each entry of an ordered list is a one-key mapping, such as - to: de")
@@ -57,18 +57,18 @@ extension CompileContext {
             return ParameterBlock(entries: entries, isOrdered: true)
         case .scalar:
             reader.error(
-                node.mark, path,
+                node.mark, path(),
                 "expected a mapping of names to values, or a list of one-key mappings, got \(node.kindDescription)")
             return nil
         }
     }
 
     /// A path relative to the spec file, reported when it does not exist.
-    mutating func existingFile(_ node: YAMLNode, _ path: String) -> String? {
-        guard let text = reader.string(node, path) else { return nil }
+    mutating func existingFile(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
+        guard let text = reader.string(node, path()) else { return nil }
         let resolved = resolve(relativePath: text)
         guard FileSystem.isRegularFile(resolved) else {
-            reader.error(node.mark, path, "no file at \(resolved); paths are relative to the spec file")
+            reader.error(node.mark, path(), "no file at \(resolved); paths are relative to the spec file")
             return nil
         }
         return text

@@ -159,29 +159,29 @@ struct CompileContext {
             secretValues: reader.secretValues)
     }
 
-    mutating func baseURL(_ node: YAMLNode, _ path: String) -> String? {
+    mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
         // A base URL from the environment is where requests go, not a credential: it stays
         // readable in logs and dry runs.
         let secrets = reader.secretValues
         defer { reader.secretValues = secrets }
-        guard let text = reader.string(node, path) else { return nil }
+        guard let text = reader.string(node, path()) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
             reader.error(
-                node.mark, path, "\"\(text)\" is not an absolute http or https URL, such as https://api.example.com")
+                node.mark, path(), "\"\(text)\" is not an absolute http or https URL, such as https://api.example.com")
             return nil
         }
         return text
     }
 
-    mutating func environments(_ node: YAMLNode, _ path: String) -> [EnvironmentSpec] {
-        guard let fields = reader.fields(node, path, known: nil) else { return [] }
+    mutating func environments(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [EnvironmentSpec] {
+        guard let fields = reader.fields(node, path(), known: nil) else { return [] }
         var result: [EnvironmentSpec] = []
-        for entry in fields.entries {
+        for entry in fields {
             let name = entry.key
             let value = entry.value
-            let envPath = SpecReader.join(path, name)
+            let envPath = SpecReader.join(path(), name)
             guard let envFields = reader.fields(value, envPath, known: ["baseURL", "headers"]) else { continue }
             let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
             let headers = envFields["headers"].map { self.headers($0, envPath + ".headers") } ?? []
@@ -192,55 +192,55 @@ struct CompileContext {
 
     // MARK: - Target
 
-    mutating func target(_ name: String, _ node: YAMLNode, _ path: String, mark: Mark) -> TargetSpec? {
+    mutating func target(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark) -> TargetSpec? {
         if node.isNull {
             reader.error(
-                node.mark, path, "a target needs at least a path or a method; write path: \"\" for the base URL")
+                node.mark, path(), "a target needs at least a path or a method; write path: \"\" for the base URL")
             return nil
         }
-        guard let fields = reader.fields(node, path, known: SpecCompiler.targetKeys) else { return nil }
-        let params = fields["params"].map { self.params($0, path + ".params") } ?? []
+        guard let fields = reader.fields(node, path(), known: SpecCompiler.targetKeys) else { return nil }
+        let params = fields["params"].map { self.params($0, path() + ".params") } ?? []
         let scope = ParamScope(params: params)
 
-        let summary = fields["summary"].flatMap { reader.string($0, path + ".summary") }
+        let summary = fields["summary"].flatMap { reader.string($0, path() + ".summary") }
         var pathTemplate = Template(literal: "", mark: mark)
         if let node = fields["path"] {
             if node.isNull {
                 pathTemplate = Template(literal: "", mark: node.mark)
-            } else if let template = reader.template(node, path + ".path") {
-                check(template, path + ".path", scope, allowArrays: false)
+            } else if let template = reader.template(node, path() + ".path") {
+                check(template, path() + ".path", scope, allowArrays: false)
                 pathTemplate = template
             }
         }
         var method = Method.get
-        if let node = fields["method"], let text = reader.string(node, path + ".method") {
+        if let node = fields["method"], let text = reader.string(node, path() + ".method") {
             let upper = text.uppercased()
             if let known = Method.allKnown.first(where: { $0.rawValue == upper }) {
                 method = known
             } else {
                 let names = Method.allKnown.map(\.rawValue)
                 reader.error(
-                    node.mark, path + ".method",
+                    node.mark, path() + ".method",
                     "unknown HTTP method \"\(text)\"; expected one of \(names.joined(separator: ", "))"
                         + Suggestion.hint(for: upper, in: names))
             }
         }
-        let headers = fields["headers"].map { self.headers($0, path + ".headers", scope: scope) } ?? []
-        let task = fields["task"].flatMap { self.task($0, path + ".task", scope: scope, method: method) } ?? .plain
-        let sample = fields["sample"].flatMap { self.sample($0, path + ".sample", scope: scope) }
+        let headers = fields["headers"].map { self.headers($0, path() + ".headers", scope: scope) } ?? []
+        let task = fields["task"].flatMap { self.task($0, path() + ".task", scope: scope, method: method) } ?? .plain
+        let sample = fields["sample"].flatMap { self.sample($0, path() + ".sample", scope: scope) }
         var samples: [(name: String, sample: SampleSpec)] = []
-        if let node = fields["samples"], let sampleFields = reader.fields(node, path + ".samples", known: nil) {
-            for entry in sampleFields.entries {
+        if let node = fields["samples"], let sampleFields = reader.fields(node, path() + ".samples", known: nil) {
+            for entry in sampleFields {
                 let sampleName = entry.key
                 let value = entry.value
-                if let parsed = self.sample(value, path + ".samples." + sampleName, scope: scope) {
+                if let parsed = self.sample(value, path() + ".samples." + sampleName, scope: scope) {
                     samples.append((name: sampleName, sample: parsed))
                 }
             }
         }
-        let validation = fields["validation"].flatMap { self.validation($0, path + ".validation") }
-        let auth = fields["auth"].flatMap { self.auth($0, path + ".auth", params: params) }
-        let timeout = fields["timeout"].flatMap { reader.seconds($0, path + ".timeout") }
+        let validation = fields["validation"].flatMap { self.validation($0, path() + ".validation") }
+        let auth = fields["auth"].flatMap { self.auth($0, path() + ".auth", params: params) }
+        let timeout = fields["timeout"].flatMap { reader.seconds($0, path() + ".timeout") }
 
         return TargetSpec(
             name: name, summary: summary, params: params, path: pathTemplate, method: method, headers: headers,
@@ -250,21 +250,25 @@ struct CompileContext {
 
     // MARK: - Shared values
 
-    mutating func headers(_ node: YAMLNode, _ path: String, scope: ParamScope = ParamScope(params: [])) -> [HeaderSpec]
+    mutating func headers(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope = ParamScope(params: [])) -> [HeaderSpec]
     {
-        guard let fields = reader.fields(node, path, known: nil) else { return [] }
+        guard let fields = reader.fields(node, path(), known: nil) else { return [] }
         var headers: [HeaderSpec] = []
-        for entry in fields.entries {
+        for entry in fields {
             let name = entry.key
             let value = entry.value
-            let headerPath = SpecReader.join(path, name)
+            let headerPath = SpecReader.join(path(), name)
             let mark = entry.mark
             if !Self.isHeaderName(name) {
                 reader.error(mark, headerPath, "\"\(name)\" is not a valid header name")
                 continue
             }
             guard let template = reader.template(value, headerPath) else { continue }
-            if template.description.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            let hasLineBreak = template.segments.contains { segment in
+                guard case .literal(let text) = segment else { return false }
+                return text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+            }
+            if hasLineBreak {
                 reader.error(value.mark, headerPath, "a header value may not contain a line break")
                 continue
             }
@@ -283,14 +287,14 @@ struct CompileContext {
             }
     }
 
-    mutating func validation(_ node: YAMLNode, _ path: String) -> ValidationType? {
+    mutating func validation(_ node: YAMLNode, _ path: @autoclosure () -> String) -> ValidationType? {
         if case .sequence(let items) = node.content {
             var codes: [Int] = []
             for (index, item) in items.enumerated() {
-                guard let code = reader.integer(item, "\(path)[\(index)]") else { continue }
+                guard let code = reader.integer(item, "\(path())[\(index)]") else { continue }
                 guard (100...599).contains(code) else {
                     reader.error(
-                        item.mark, "\(path)[\(index)]", "\(code) is not an HTTP status code; expected 100 to 599")
+                        item.mark, "\(path())[\(index)]", "\(code) is not an HTTP status code; expected 100 to 599")
                     continue
                 }
                 codes.append(code)
@@ -300,12 +304,12 @@ struct CompileContext {
         let names = ["none", "successCodes", "successAndRedirectCodes"]
         guard case .scalar = node.content else {
             reader.error(
-                node.mark, path,
+                node.mark, path(),
                 "expected none, successCodes, successAndRedirectCodes or a list of status codes, got \(node.kindDescription)"
             )
             return nil
         }
-        switch reader.choice(node, path, names, what: "validation") {
+        switch reader.choice(node, path(), names, what: "validation") {
         case "none": return ValidationType.none
         case "successCodes": return .successCodes
         case "successAndRedirectCodes": return .successAndRedirectCodes
@@ -313,35 +317,35 @@ struct CompileContext {
         }
     }
 
-    mutating func stub(_ node: YAMLNode, _ path: String) -> StubBehavior? {
+    mutating func stub(_ node: YAMLNode, _ path: @autoclosure () -> String) -> StubBehavior? {
         if case .mapping = node.content {
-            guard let fields = reader.fields(node, path, known: ["delayed"]), let delay = fields["delayed"] else {
+            guard let fields = reader.fields(node, path(), known: ["delayed"]), let delay = fields["delayed"] else {
                 if case .mapping(let pairs) = node.content, pairs.isEmpty {
-                    reader.error(node.mark, path, "expected never, immediate or { delayed: SECONDS }")
+                    reader.error(node.mark, path(), "expected never, immediate or { delayed: SECONDS }")
                 }
                 return nil
             }
-            return reader.seconds(delay, path + ".delayed").map { .delayed(seconds: $0) }
+            return reader.seconds(delay, path() + ".delayed").map { .delayed(seconds: $0) }
         }
-        switch reader.choice(node, path, ["never", "immediate"], what: "stub behaviour") {
+        switch reader.choice(node, path(), ["never", "immediate"], what: "stub behaviour") {
         case "never": return .never
         case "immediate": return .immediate
         default: return nil
         }
     }
 
-    mutating func auth(_ node: YAMLNode, _ path: String, params: [ParamSpec]) -> AuthSpec? {
+    mutating func auth(_ node: YAMLNode, _ path: @autoclosure () -> String, params: [ParamSpec]) -> AuthSpec? {
         let scope = ParamScope(params: params)
         if case .scalar = node.content {
-            guard reader.choice(node, path, ["none"], what: "auth") != nil else { return nil }
+            guard reader.choice(node, path(), ["none"], what: "auth") != nil else { return nil }
             return AuthSpec.none
         }
-        guard let fields = reader.fields(node, path, known: ["bearer", "basic", "custom"]) else { return nil }
-        guard fields.entries.count == 1, let kind = fields.entries.first?.key, let value = fields[kind] else {
-            reader.error(node.mark, path, "expected exactly one of bearer, basic or custom")
+        guard let fields = reader.fields(node, path(), known: ["bearer", "basic", "custom"]) else { return nil }
+        guard fields.count == 1, let kind = fields.first?.key, let value = fields[kind] else {
+            reader.error(node.mark, path(), "expected exactly one of bearer, basic or custom")
             return nil
         }
-        let kindPath = path + "." + kind
+        let kindPath = path() + "." + kind
         switch kind {
         case "bearer":
             guard let token = reader.template(value, kindPath) else { return nil }
@@ -374,20 +378,20 @@ struct CompileContext {
     }
 
     /// Reports references to params the target does not declare.
-    mutating func check(_ template: Template, _ path: String, _ scope: ParamScope, allowArrays: Bool) {
+    mutating func check(_ template: Template, _ path: @autoclosure () -> String, _ scope: ParamScope, allowArrays: Bool) {
         for name in template.params {
             guard let param = scope.params.first(where: { $0.name == name }) else {
                 let names = scope.params.map(\.name)
                 let declared =
                     names.isEmpty ? "the target declares no params" : "declared: \(names.joined(separator: ", "))"
                 reader.error(
-                    template.mark, path,
+                    template.mark, path(),
                     "{\(name)} names no declared param (\(declared))" + Suggestion.hint(for: name, in: names))
                 continue
             }
             if !allowArrays, param.type.isArray {
                 reader.error(
-                    template.mark, path, "{\(name)} is a repeatable param of type \(param.type) and cannot stand here")
+                    template.mark, path(), "{\(name)} is a repeatable param of type \(param.type) and cannot stand here")
             }
         }
     }

@@ -3,7 +3,7 @@
 struct SpecReader {
     /// A mapping's entries in order, with where each key was written. Spec mappings are
     /// small, so a linear search beats hashing every key.
-    struct Fields {
+    struct Fields: Sequence {
         struct Entry {
             var key: String
             var mark: Mark
@@ -13,11 +13,14 @@ struct SpecReader {
         var entries: [Entry] = []
         var mark: Mark
 
+        func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+
         subscript(key: String) -> YAMLNode? {
             entries.first { $0.key == key }?.value
         }
 
-        var keys: [String] { entries.map(\.key) }
+        var count: Int { entries.count }
+        var first: Entry? { entries.first }
     }
 
     let file: String
@@ -39,25 +42,25 @@ struct SpecReader {
     }
 
     /// The keys of a mapping, reporting non-mappings, duplicate keys and keys not in `known`.
-    mutating func fields(_ node: YAMLNode, _ path: String, known: [String]?) -> Fields? {
+    mutating func fields(_ node: YAMLNode, _ path: @autoclosure () -> String, known: [String]?) -> Fields? {
         guard case .mapping(let pairs) = node.content else {
-            error(node.mark, path, "expected a mapping, got \(node.kindDescription)")
+            error(node.mark, path(), "expected a mapping, got \(node.kindDescription)")
             return nil
         }
         var fields = Fields(mark: node.mark)
         fields.entries.reserveCapacity(pairs.count)
         for pair in pairs {
             guard let key = pair.key.scalar else {
-                error(pair.key.mark, path, "keys must be scalars, got \(pair.key.kindDescription)")
+                error(pair.key.mark, path(), "keys must be scalars, got \(pair.key.kindDescription)")
                 continue
             }
             if let known, !known.contains(key) {
                 error(
-                    pair.key.mark, Self.join(path, key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
+                    pair.key.mark, Self.join(path(), key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
                 continue
             }
             if fields[key] != nil {
-                error(pair.key.mark, Self.join(path, key), "duplicate key '\(key)'")
+                error(pair.key.mark, Self.join(path(), key), "duplicate key '\(key)'")
                 continue
             }
             fields.entries.append(Fields.Entry(key: key, mark: pair.key.mark, value: pair.value))
@@ -67,56 +70,56 @@ struct SpecReader {
 
     /// A scalar's text with `${VAR}` interpolated; `escapeBraces` doubles braces in
     /// substituted values so that they stay literal in a template.
-    mutating func string(_ node: YAMLNode, _ path: String, escapeBraces: Bool = false) -> String? {
+    mutating func string(_ node: YAMLNode, _ path: @autoclosure () -> String, escapeBraces: Bool = false) -> String? {
         guard case .scalar(let text, _) = node.content, !node.isNull else {
-            error(node.mark, path, "expected a string, got \(node.kindDescription)")
+            error(node.mark, path(), "expected a string, got \(node.kindDescription)")
             return nil
         }
-        return interpolate(text, node.mark, path, escapeBraces: escapeBraces)
+        return interpolate(text, node.mark, path(), escapeBraces: escapeBraces)
     }
 
-    mutating func template(_ node: YAMLNode, _ path: String) -> Template? {
-        string(node, path, escapeBraces: true).map { Template($0, mark: node.mark) }
+    mutating func template(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Template? {
+        string(node, path(), escapeBraces: true).map { Template($0, mark: node.mark) }
     }
 
-    mutating func integer(_ node: YAMLNode, _ path: String) -> Int? {
+    mutating func integer(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Int? {
         if case .scalar(let text, .plain) = node.content, let value = Self.parseInteger(text) { return value }
-        error(node.mark, path, "expected an integer, got \(describe(node))")
+        error(node.mark, path(), "expected an integer, got \(describe(node))")
         return nil
     }
 
-    mutating func number(_ node: YAMLNode, _ path: String) -> Double? {
+    mutating func number(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Double? {
         if case .scalar(let text, .plain) = node.content {
             if let value = Self.parseInteger(text) { return Double(value) }
             if let value = Self.parseFloat(text) { return value }
         }
-        error(node.mark, path, "expected a number, got \(describe(node))")
+        error(node.mark, path(), "expected a number, got \(describe(node))")
         return nil
     }
 
-    mutating func bool(_ node: YAMLNode, _ path: String) -> Bool? {
+    mutating func bool(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Bool? {
         if case .scalar(let text, .plain) = node.content, let value = Self.parseBool(text) { return value }
-        error(node.mark, path, "expected true or false, got \(describe(node))")
+        error(node.mark, path(), "expected true or false, got \(describe(node))")
         return nil
     }
 
     /// A positive number of seconds.
-    mutating func seconds(_ node: YAMLNode, _ path: String) -> Double? {
-        guard let value = number(node, path) else { return nil }
+    mutating func seconds(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Double? {
+        guard let value = number(node, path()) else { return nil }
         guard value > 0 else {
-            error(node.mark, path, "expected a positive number of seconds, got \(formatNumber(value))")
+            error(node.mark, path(), "expected a positive number of seconds, got \(formatNumber(value))")
             return nil
         }
         return value
     }
 
     /// One of a fixed set of words.
-    mutating func choice(_ node: YAMLNode, _ path: String, _ choices: [String], what: String) -> String? {
-        guard let text = string(node, path) else { return nil }
+    mutating func choice(_ node: YAMLNode, _ path: @autoclosure () -> String, _ choices: [String], what: String) -> String? {
+        guard let text = string(node, path()) else { return nil }
         guard choices.contains(text) else {
             let list = choices.joined(separator: " | ")
             error(
-                node.mark, path,
+                node.mark, path(),
                 "unknown \(what) \"\(text)\"; expected \(list)" + Suggestion.hint(for: text, in: choices))
             return nil
         }
@@ -160,7 +163,9 @@ struct SpecReader {
     // MARK: - Environment
 
     /// Replaces `${VAR}` and `${VAR:-default}` with the environment's values.
-    mutating func interpolate(_ text: String, _ mark: Mark, _ path: String, escapeBraces: Bool) -> String? {
+    mutating func interpolate(
+        _ text: String, _ mark: Mark, _ path: @autoclosure () -> String, escapeBraces: Bool
+    ) -> String? {
         guard Self.mayInterpolate(text) else { return text }
         var output = ""
         var rest = Substring(text)
@@ -169,7 +174,7 @@ struct SpecReader {
             output += rest[..<start.lowerBound]
             let body = rest[start.upperBound...]
             guard let close = body.firstIndex(of: "}") else {
-                error(mark, path, "unclosed '${' in \"\(text)\"; write ${NAME} or ${NAME:-default}")
+                error(mark, path(), "unclosed '${' in \"\(text)\"; write ${NAME} or ${NAME:-default}")
                 return nil
             }
             let inner = body[..<close]
@@ -183,7 +188,7 @@ struct SpecReader {
             }
             if !Self.isEnvironmentName(name) {
                 error(
-                    mark, path,
+                    mark, path(),
                     "\"${\(inner)}\" is not a valid environment reference; write ${NAME} or ${NAME:-default}")
                 failed = true
             } else if let value = environment[String(name)] {
@@ -193,7 +198,7 @@ struct SpecReader {
                 output += fallback
             } else {
                 error(
-                    mark, path,
+                    mark, path(),
                     "environment variable \(name) is not set and has no default; set it or write ${\(name):-default}")
                 failed = true
             }

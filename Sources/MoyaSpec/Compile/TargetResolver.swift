@@ -166,6 +166,7 @@ struct TargetResolver {
     /// A template's text, or nil when it is one reference to an absent optional param.
     func render(_ template: Template) -> String? {
         if let whole = template.wholeParam, values[whole] == nil { return nil }
+        if let text = template.literalText { return text }
         var output = ""
         for segment in template.segments {
             switch segment {
@@ -178,6 +179,7 @@ struct TargetResolver {
 
     /// A path with each param value encoded as one path segment.
     func renderPath(_ template: Template) -> String {
+        if let text = template.literalText { return text }
         var output = ""
         for segment in template.segments {
             switch segment {

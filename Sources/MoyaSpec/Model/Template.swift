@@ -11,32 +11,52 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case param(String)
     }
 
-    /// The segments in order.
-    public var segments: [Segment]
+    // Most templates in a spec are plain text; keeping those as one string spares an array.
+    private enum Storage: Sendable, Hashable {
+        case text(String)
+        case segments([Segment])
+    }
+
+    private var storage: Storage
     /// Where the template was written.
     public var mark: Mark
+
+    /// The segments in order.
+    public var segments: [Segment] {
+        switch storage {
+        case .text(let text): text.isEmpty ? [] : [.literal(text)]
+        case .segments(let segments): segments
+        }
+    }
 
     /// Parses a template.
     public init(_ text: String, mark: Mark = Mark(line: 0, column: 0)) {
         self.mark = mark
-        segments = Template.parse(text)
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+            storage = .segments(Template.parse(text))
+        } else {
+            storage = .text(text)
+        }
     }
 
     /// A template that is only literal text.
     public init(literal text: String, mark: Mark = Mark(line: 0, column: 0)) {
         self.mark = mark
-        segments = text.isEmpty ? [] : [.literal(text)]
+        storage = .text(text)
     }
 
     /// The param's name when the whole template is one reference, whose typed value is used.
     public var wholeParam: String? {
-        if segments.count == 1, case .param(let name) = segments[0] { return name }
+        if case .segments(let segments) = storage, segments.count == 1, case .param(let name) = segments[0] {
+            return name
+        }
         return nil
     }
 
     /// Every param the template refers to, in order.
     public var params: [String] {
-        segments.compactMap {
+        guard case .segments(let segments) = storage else { return [] }
+        return segments.compactMap {
             if case .param(let name) = $0 { return name }
             return nil
         }
@@ -55,15 +75,13 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// The literal text when there are no references.
     public var literalText: String? {
+        if case .text(let text) = storage { return text }
         guard params.isEmpty else { return nil }
         return segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
     }
 
     private static func parse(_ text: String) -> [Segment] {
         let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "}")) else {
-            return text.isEmpty ? [] : [.literal(text)]
-        }
         var segments: [Segment] = []
         var literal: [UInt8] = []
         var index = 0

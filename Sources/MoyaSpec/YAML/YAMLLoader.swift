@@ -116,6 +116,7 @@ private struct TreeBuilder {
             try enter(index, mark)
             defer { inProgress[index] = false }
             var items: [YAMLNode] = []
+            items.reserveCapacity(node.data.sequence.items.start.map { node.data.sequence.items.top - $0 } ?? 0)
             var item = node.data.sequence.items.start
             while let current = item, current != node.data.sequence.items.top {
                 items.append(try build(index: Int(current.pointee)))
@@ -126,6 +127,7 @@ private struct TreeBuilder {
             try enter(index, mark)
             defer { inProgress[index] = false }
             var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            pairs.reserveCapacity(node.data.mapping.pairs.start.map { node.data.mapping.pairs.top - $0 } ?? 0)
             var pair = node.data.mapping.pairs.start
             while let current = pair, current != node.data.mapping.pairs.top {
                 let key = try build(index: Int(current.pointee.key))
