@@ -15,6 +15,7 @@ format:
 
 bench:
 	bash bench/validate.sh
+	bash bench/call.sh
 
 man:
 	swift package plugin --allow-writing-to-package-directory generate-manual --date 2026-11-21 --output-directory man

@@ -42,6 +42,7 @@ let package = Package(
         ),
         .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"]),
         .executableTarget(name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
+        .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
         .target(
             name: "TestSupport",
             dependencies: [

@@ -9,6 +9,11 @@ swift build -c release --product moya-cli --static-swift-stdlib
 swift build -c release --product spec-bench
 bin=$(swift build -c release --show-bin-path)
 "$bin/moya-cli" validate bench/out/big.yaml
-hyperfine --warmup 3 --runs 30 --export-json bench/out/validate.json \
+hyperfine -N --warmup 3 --runs 30 --export-json bench/out/validate.json \
   "$bin/moya-cli validate bench/out/big.yaml"
+python3 - <<'PY'
+import json
+result = json.load(open("bench/out/validate.json"))["results"][0]
+print(f"validate, 5,000 targets: median {result['median'] * 1000:.1f} ms (mean {result['mean'] * 1000:.1f} ms)")
+PY
 "$bin/spec-bench" bench/out/big.yaml 21

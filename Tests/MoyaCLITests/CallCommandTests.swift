@@ -245,6 +245,17 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(header.status, 64)
     }
 
+    func testNameEqualsValueReachesAParamThatSharesAnOptionsName() async throws {
+        let echo = try await call(["calls.collide", "timeout=5", "--timeout", "3", "--flag"]).echo()
+        XCTAssertEqual(echo["uri"] as? String, "/echo/collide?f=true&t=5")
+        let equals = try await call(["calls.collide", "timeout=7", "--flag=false"]).echo()
+        XCTAssertEqual(equals["uri"] as? String, "/echo/collide?f=false&t=7")
+        let stray = await call(["calls.collide", "timeout=7", "stray"])
+        XCTAssertEqual(stray.status, 64)
+        XCTAssertEqual(
+            stray.error, "moya-cli: error: unexpected argument 'stray'; give params as --NAME VALUE or NAME=VALUE\n")
+    }
+
     func testAuthIsSentAndRedactedInDryRuns() async throws {
         let sent = try await call(["calls.secret", "--token", "s3cr3t"]).echo()
         XCTAssertEqual(header(sent, "Authorization"), "Bearer s3cr3t")

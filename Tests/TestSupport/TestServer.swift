@@ -17,7 +17,8 @@ public final class TestServer: Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    public init() throws {
+    /// Starts the server on port `requested`; 0 picks a free one.
+    public init(port requested: Int = 0) throws {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -26,12 +27,17 @@ public final class TestServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(TestServerHandler())
                 }
             }
-        channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        channel = try bootstrap.bind(host: "127.0.0.1", port: requested).wait()
         port = channel.localAddress?.port ?? 0
     }
 
     public func stop() {
         try? channel.close().wait()
+    }
+
+    /// Serves until the process ends.
+    public func wait() throws {
+        try channel.closeFuture.wait()
     }
 }
 

@@ -23,7 +23,9 @@ extension CompileContext {
         return params
     }
 
-    private mutating func param(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark) -> ParamSpec? {
+    private mutating func param(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark)
+        -> ParamSpec?
+    {
         var spec = ParamSpec(
             name: name, type: .string, defaultValue: nil, description: nil, isOptional: false, isSecret: false,
             mark: mark)
@@ -115,7 +117,9 @@ extension CompileContext {
         return cases
     }
 
-    private mutating func defaultValue(_ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String) -> ParamValue? {
+    private mutating func defaultValue(
+        _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String
+    ) -> ParamValue? {
         if case .array(let element) = type {
             let items: [YAMLNode]
             if case .sequence(let values) = node.content { items = values } else { items = [node] }
@@ -131,8 +135,9 @@ extension CompileContext {
         return scalarDefault(node, path(), type: type, name: name)
     }
 
-    private mutating func scalarDefault(_ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String) -> ParamValue?
-    {
+    private mutating func scalarDefault(
+        _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String
+    ) -> ParamValue? {
         guard let text = reader.string(node, path()) else { return nil }
         do {
             return try ParamSpec.parse(text, as: type, param: name)

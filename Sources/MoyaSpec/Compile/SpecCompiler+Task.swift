@@ -11,7 +11,9 @@ extension CompileContext {
         "download": ["download", "parameters", "encoding", "arrays", "bools"],
     ]
 
-    mutating func task(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope, method: Method) -> TaskSpec? {
+    mutating func task(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope, method: Method)
+        -> TaskSpec?
+    {
         if node.isNull { return .plain }
         if case .scalar = node.content {
             guard reader.choice(node, path(), ["plain"], what: "task") != nil else { return nil }
@@ -127,7 +129,9 @@ extension CompileContext {
         return spec
     }
 
-    private mutating func multipartParts(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> [MultipartPartSpec]? {
+    private mutating func multipartParts(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope)
+        -> [MultipartPartSpec]?
+    {
         guard case .sequence(let items) = node.content else {
             reader.error(node.mark, path(), "expected a list of parts, such as - { name: avatar, file: \"{path}\" }")
             return nil

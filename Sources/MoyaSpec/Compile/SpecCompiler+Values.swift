@@ -36,7 +36,9 @@ extension CompileContext {
     }
 
     /// A query or parameter block: a mapping, or a sequence of one-key mappings.
-    mutating func parameterBlock(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> ParameterBlock? {
+    mutating func parameterBlock(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope)
+        -> ParameterBlock?
+    {
         switch node.content {
         case .mapping:
             guard case .object(let members) = value(node, path(), scope: scope) else { return nil }

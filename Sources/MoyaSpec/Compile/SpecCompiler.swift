@@ -192,7 +192,8 @@ struct CompileContext {
 
     // MARK: - Target
 
-    mutating func target(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark) -> TargetSpec? {
+    mutating func target(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark) -> TargetSpec?
+    {
         if node.isNull {
             reader.error(
                 node.mark, path(), "a target needs at least a path or a method; write path: \"\" for the base URL")
@@ -250,8 +251,9 @@ struct CompileContext {
 
     // MARK: - Shared values
 
-    mutating func headers(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope = ParamScope(params: [])) -> [HeaderSpec]
-    {
+    mutating func headers(
+        _ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope = ParamScope(params: [])
+    ) -> [HeaderSpec] {
         guard let fields = reader.fields(node, path(), known: nil) else { return [] }
         var headers: [HeaderSpec] = []
         for entry in fields {
@@ -378,7 +380,8 @@ struct CompileContext {
     }
 
     /// Reports references to params the target does not declare.
-    mutating func check(_ template: Template, _ path: @autoclosure () -> String, _ scope: ParamScope, allowArrays: Bool) {
+    mutating func check(_ template: Template, _ path: @autoclosure () -> String, _ scope: ParamScope, allowArrays: Bool)
+    {
         for name in template.params {
             guard let param = scope.params.first(where: { $0.name == name }) else {
                 let names = scope.params.map(\.name)
@@ -391,7 +394,8 @@ struct CompileContext {
             }
             if !allowArrays, param.type.isArray {
                 reader.error(
-                    template.mark, path(), "{\(name)} is a repeatable param of type \(param.type) and cannot stand here")
+                    template.mark, path(), "{\(name)} is a repeatable param of type \(param.type) and cannot stand here"
+                )
             }
         }
     }

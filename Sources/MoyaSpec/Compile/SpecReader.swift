@@ -56,7 +56,8 @@ struct SpecReader {
             }
             if let known, !known.contains(key) {
                 error(
-                    pair.key.mark, Self.join(path(), key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known))
+                    pair.key.mark, Self.join(path(), key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known)
+                )
                 continue
             }
             if fields[key] != nil {
@@ -114,7 +115,9 @@ struct SpecReader {
     }
 
     /// One of a fixed set of words.
-    mutating func choice(_ node: YAMLNode, _ path: @autoclosure () -> String, _ choices: [String], what: String) -> String? {
+    mutating func choice(_ node: YAMLNode, _ path: @autoclosure () -> String, _ choices: [String], what: String)
+        -> String?
+    {
         guard let text = string(node, path()) else { return nil }
         guard choices.contains(text) else {
             let list = choices.joined(separator: " | ")

@@ -1,14 +1,25 @@
 /// A position in a YAML file, 1-based, as editors count.
 public struct Mark: Sendable, Hashable, Comparable {
+    // Stored narrow: a spec holds a mark for nearly every value it compiles.
+    private var storedLine: UInt32
+    private var storedColumn: UInt32
+
     /// The line, from 1.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = UInt32(clamping: newValue) }
+    }
+
     /// The column, from 1.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = UInt32(clamping: newValue) }
+    }
 
     /// Creates a mark.
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        storedLine = UInt32(clamping: line)
+        storedColumn = UInt32(clamping: column)
     }
 
     public static func < (lhs: Mark, rhs: Mark) -> Bool {
