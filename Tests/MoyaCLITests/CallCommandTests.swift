@@ -169,7 +169,7 @@ final class CallCommandTests: XCTestCase {
             if expected != 0 {
                 XCTAssertEqual(
                     outcome.error,
-                    "moya-cli: error: calls.status: status \(code) did not pass validation (successCodes: 200-299)\n")
+                    "moya-cli: error: calls.status: status \(code) did not pass validation: successCodes (200-299)\n")
                 XCTAssertEqual(outcome.text, "status \(code)", "the body still goes to stdout")
             }
         }

@@ -165,6 +165,31 @@ final class ProviderTests: XCTestCase {
         await session.shutdown()
     }
 
+    func testEncodableBodiesOverTheNetwork() async throws {
+        struct Payload: Encodable, Sendable {
+            var name = "Ann"
+            var path = "a/b"
+        }
+        let server = try TestServer()
+        defer { server.stop() }
+        let session = Session()
+        let provider = MoyaProvider<Target>(session: session)
+        var target = Target(baseURL: URL(string: server.baseURL)!, method: .post)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        target.task = .requestCustomJSONEncodable(Payload(), encoder: encoder)
+        let custom = try JSONSerialization.jsonObject(with: try await provider.request(target).data) as? [String: Any]
+        XCTAssertEqual(custom?["body"] as? String, #"{"name":"Ann","path":"a/b"}"#)
+        let headers = custom?["headers"] as? [[String]] ?? []
+        XCTAssertTrue(headers.contains(["Content-Type", "application/json"]), "\(headers)")
+
+        target.task = .requestJSONEncodable(
+            JSONValue.object([(key: "z", value: .integer(1)), (key: "a", value: .null)]))
+        let ordered = try JSONSerialization.jsonObject(with: try await provider.request(target).data) as? [String: Any]
+        XCTAssertEqual(ordered?["body"] as? String, #"{"z":1,"a":null}"#)
+        await session.shutdown()
+    }
+
     func testTrackInflightsSharesOneRequest() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -67,7 +67,7 @@ struct TargetDescription {
             lines.append("  headers:")
             lines += headers.map { "    \($0.name): \($0.value.description)" }
         }
-        lines.append("  validation: \(Self.describe(validation))")
+        lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
         if let timeout = target.timeout ?? service.timeout { lines.append("  timeout: \(formatSeconds(timeout))s") }
         var sampleRows: [[String]] = []
@@ -101,15 +101,6 @@ struct TargetDescription {
             break
         }
         return text
-    }
-
-    static func describe(_ validation: ValidationType) -> String {
-        switch validation {
-        case .none: "none"
-        case .successCodes: "successCodes (200-299)"
-        case .successAndRedirectCodes: "successAndRedirectCodes (200-399)"
-        case .customCodes(let codes): codes.map(String.init).joined(separator: ", ")
-        }
     }
 
     static func describe(_ sample: SampleSpec) -> [String] {

@@ -12,7 +12,7 @@ struct CallFailure {
         switch error {
         case .statusCode(let response):
             return CommandFailure(
-                "\(name): status \(response.statusCode) did not pass validation (\(Self.describe(target.validationType)))",
+                "\(name): status \(response.statusCode) did not pass validation: \(target.validationType.summary)",
                 status: .forFailedStatus(response.statusCode))
         case .underlying(let underlying, _):
             let network = underlying as? NetworkError
@@ -35,15 +35,6 @@ struct CallFailure {
         case .tooManyRedirects?: .tooManyRedirects
         case .cancelled?: .interrupted
         default: .transportFailure
-        }
-    }
-
-    static func describe(_ validation: ValidationType) -> String {
-        switch validation {
-        case .none: "none"
-        case .successCodes: "successCodes: 200-299"
-        case .successAndRedirectCodes: "successAndRedirectCodes: 200-399"
-        case .customCodes(let codes): codes.map(String.init).joined(separator: ", ")
         }
     }
 }

@@ -1,0 +1,13 @@
+import MoyaCore
+
+extension ValidationType {
+    /// The validation as people read it: `successCodes (200-299)`, or the accepted codes.
+    var summary: String {
+        switch self {
+        case .none: "none"
+        case .successCodes: "successCodes (200-299)"
+        case .successAndRedirectCodes: "successAndRedirectCodes (200-399)"
+        case .customCodes(let codes): codes.map(String.init).joined(separator: ", ")
+        }
+    }
+}
