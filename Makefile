@@ -18,5 +18,4 @@ bench:
 	bash bench/call.sh
 
 man:
-	swift package plugin --allow-writing-to-package-directory generate-manual --date 2026-11-21 --output-directory man
-	mv man/moya-cli.1 man/moya-cli.1 2>/dev/null || true
+	bash scripts/man.sh

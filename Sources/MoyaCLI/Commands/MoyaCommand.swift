@@ -6,10 +6,29 @@ struct MoyaCommand: AsyncParsableCommand {
         commandName: "moya-cli",
         abstract: "A declarative HTTP client: requests are declared in YAML specs, in the terms of Moya.",
         discussion: """
+            A spec is a YAML file that declares a service in Moya's terms: a base URL, and \
+            targets with a path, a method, a task, headers, sample data and a validation type. \
+            moya-cli compiles specs into requests and sends them, or answers them from their \
+            samples. See docs/spec-format.md for the format.
+
             Specs are read from --specs PATH (repeatable), else from $MOYA_CLI_SPECS \
-            (colon-separated), else from ./specs.
+            (colon-separated), else from ./specs. A service's own file, SERVICE.yaml, is read \
+            alone when it is named after the service.
+
+            Stubbing: `call --stub immediate` answers from the target's sample without touching \
+            the network; `--stub delayed=SECONDS` waits first; `--sample NAME` picks a named \
+            sample, a status, headers and body, or a network error such as timeout.
+
+            Exit codes: 0 success; 1 transport failure; 2 timeout; 3, 4, 5 a response that \
+            failed validation with a 3xx, 4xx or 5xx status; 6 too many redirects; 7 a key path \
+            not in the response; 64 usage; 65 invalid spec; 66 missing spec; 130 interrupted.
+
+            Environment: MOYA_CLI_SPECS, the spec search path; HTTP_PROXY, HTTPS_PROXY and \
+            NO_PROXY, the proxies; any variable a spec names as ${VAR} or ${VAR:-default}.
 
             Examples:
+              moya-cli call myservice.showUser --id 1
+              moya-cli call myservice.showUser --id 1 --stub immediate
               moya-cli validate specs/
               moya-cli list
               moya-cli describe myservice.showUser
