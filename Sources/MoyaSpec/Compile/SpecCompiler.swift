@@ -215,15 +215,16 @@ struct CompileContext {
         }
         var method = Method.get
         if let node = fields["method"], let text = reader.string(node, path() + ".method") {
-            let upper = text.uppercased()
-            if let known = Method.allKnown.first(where: { $0.rawValue == upper }) {
+            if let exact = Method.allKnown.first(where: { $0.rawValue == text }) {
+                method = exact
+            } else if let known = Method.allKnown.first(where: { $0.rawValue == text.uppercased() }) {
                 method = known
             } else {
                 let names = Method.allKnown.map(\.rawValue)
                 reader.error(
                     node.mark, path() + ".method",
                     "unknown HTTP method \"\(text)\"; expected one of \(names.joined(separator: ", "))"
-                        + Suggestion.hint(for: upper, in: names))
+                        + Suggestion.hint(for: text.uppercased(), in: names))
             }
         }
         let headers = fields["headers"].map { self.headers($0, path() + ".headers", scope: scope) } ?? []

@@ -147,10 +147,23 @@ struct SpecReader {
     }
 
     static func parseInteger(_ text: String) -> Int? {
+        // Most scalars are words; looking at the first byte spares them the number parsers.
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return nil }
         if let value = Int(text) { return value }
-        if text.hasPrefix("+"), let value = Int(text.dropFirst()) { return value }
-        if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return value }
-        if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return value }
+        let bytes = Array(text.utf8)
+        if first == UInt8(ascii: "+"), let value = Int(text.dropFirst()) { return value }
+        if bytes.count > 2, first == UInt8(ascii: "0") {
+            let radix: Int? =
+                switch bytes[1] {
+                case UInt8(ascii: "x"): 16
+                case UInt8(ascii: "o"): 8
+                default: nil
+                }
+            if let radix, let value = Int(String(decoding: bytes[2...], as: UTF8.self), radix: radix) { return value }
+        }
         return nil
     }
 

@@ -47,7 +47,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a scalar type name, `[T]` included.
     static func named(_ name: String) -> ParamType? {
-        if name.hasPrefix("["), name.hasSuffix("]") {
+        if name.utf8.first == UInt8(ascii: "["), name.utf8.last == UInt8(ascii: "]") {
             let inner = String(name.dropFirst().dropLast()).trimmingSpaces()
             guard let element = named(inner), !element.isArray else { return nil }
             return .array(element)

@@ -67,7 +67,12 @@ public struct YAMLNode: Sendable {
     /// Whether this is a plain scalar that YAML reads as null (`null`, `~` or nothing).
     public var isNull: Bool {
         guard case .scalar(let text, .plain) = content else { return false }
-        return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+        switch text.utf8.count {
+        case 0: return true
+        case 1: return text == "~"
+        case 4: return text == "null" || text == "Null" || text == "NULL"
+        default: return false
+        }
     }
 
     /// A word for the node's kind, for error messages.
