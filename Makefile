@@ -5,7 +5,7 @@ build:
 	swift build
 
 test:
-	swift test
+	swift test --disable-swift-testing
 
 lint:
 	swift format lint --strict -r Sources Tests bench/Sources

@@ -190,6 +190,21 @@ final class ProviderTests: XCTestCase {
         await session.shutdown()
     }
 
+    func testCompressedResponsesAreDecompressed() async throws {
+        let server = try TestServer(compressing: true)
+        defer { server.stop() }
+        let session = Session()
+        let provider = MoyaProvider<Target>(session: session)
+        let response = try await provider.request(Target(baseURL: URL(string: server.baseURL)!, path: "/bytes/50000"))
+        let encoding = response.headers["Content-Encoding"]
+        XCTAssertTrue(
+            encoding == "gzip" || encoding == "deflate",
+            "the server compressed the body: \(String(describing: encoding))")
+        XCTAssertEqual(response.data.count, 50_000)
+        XCTAssertEqual(response.data.prefix(4), Data([0, 1, 2, 3]))
+        await session.shutdown()
+    }
+
     func testTrackInflightsSharesOneRequest() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 
 /// A real HTTP server on 127.0.0.1, in the test process, for end-to-end calls.
@@ -17,13 +18,17 @@ public final class TestServer: Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts the server on port `requested`; 0 picks a free one.
-    public init(port requested: Int = 0) throws {
+    /// Starts the server on port `requested`; 0 picks a free one. With `compressing`, responses
+    /// are gzip- or deflate-compressed for clients that accept it.
+    public init(port requested: Int = 0, compressing: Bool = false) throws {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    if compressing {
+                        try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
+                    }
                     try channel.pipeline.syncOperations.addHandler(TestServerHandler())
                 }
             }

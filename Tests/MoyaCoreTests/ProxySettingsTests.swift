@@ -1,0 +1,30 @@
+import Foundation
+import XCTest
+
+@testable import MoyaCore
+
+/// Which proxy a request takes, from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`.
+final class ProxySettingsTests: XCTestCase {
+    func proxy(_ url: String, _ environment: [String: String]) -> String? {
+        guard let chosen = ProxySettings(environment: environment).proxy(for: URL(string: url)!) else { return nil }
+        return "\(chosen.host):\(chosen.port)"
+    }
+
+    func testTheSchemePicksTheProxy() {
+        let environment = ["HTTP_PROXY": "http://plain.proxy:3128", "HTTPS_PROXY": "secure.proxy:8443"]
+        XCTAssertEqual(proxy("http://api.test/x", environment), "plain.proxy:3128")
+        XCTAssertEqual(proxy("https://api.test/x", environment), "secure.proxy:8443")
+        XCTAssertEqual(proxy("https://api.test/x", ["HTTP_PROXY": "p:1"]), "p:1", "HTTPS falls back to HTTP_PROXY")
+        XCTAssertEqual(proxy("http://api.test/x", ["http_proxy": "lower:2"]), "lower:2", "lowercase names work too")
+        XCTAssertNil(proxy("http://api.test/x", [:]))
+    }
+
+    func testNoProxyMatchesHostsAndDomains() {
+        let environment = ["HTTP_PROXY": "p:1", "NO_PROXY": "localhost, .internal.test,exact.test"]
+        XCTAssertNil(proxy("http://localhost:8080/", environment))
+        XCTAssertNil(proxy("http://a.internal.test/", environment))
+        XCTAssertNil(proxy("http://exact.test/", environment))
+        XCTAssertEqual(proxy("http://inexact.test/", environment), "p:1")
+        XCTAssertNil(proxy("http://anything/", ["HTTP_PROXY": "p:1", "NO_PROXY": "*"]))
+    }
+}
