@@ -1,8 +1,11 @@
 # The commands a contributor runs.
-.PHONY: build test lint format bench man
+.PHONY: build release test lint format bench man
 
 build:
 	swift build
+
+release:
+	bash bench/build.sh moya-cli
 
 test:
 	swift test --disable-swift-testing

@@ -7,9 +7,7 @@ mkdir -p bench/out
 port=${BENCH_PORT:-18080}
 url="http://127.0.0.1:$port/echo/get"
 
-swift build -c release --product moya-cli --static-swift-stdlib
-swift build -c release --product bench-server --static-swift-stdlib
-bin=$(swift build -c release --show-bin-path)
+bin=$(bash bench/build.sh moya-cli bench-server)
 
 "$bin/bench-server" "$port" > bench/out/server.log 2>&1 &
 server=$!

@@ -5,9 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
 python3 bench/gen-spec.py 5000 > bench/out/big.yaml
-swift build -c release --product moya-cli --static-swift-stdlib
-swift build -c release --product spec-bench --static-swift-stdlib
-bin=$(swift build -c release --show-bin-path)
+bin=$(bash bench/build.sh moya-cli spec-bench)
 "$bin/moya-cli" validate bench/out/big.yaml
 hyperfine -N --warmup 3 --runs 30 --export-json bench/out/validate.json \
   "$bin/moya-cli validate bench/out/big.yaml"
