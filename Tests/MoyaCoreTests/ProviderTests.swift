@@ -130,7 +130,7 @@ final class ProviderTests: XCTestCase {
         guard case .failure(.underlying(let error, _))? = result.withLock({ $0 }) else { return XCTFail() }
         XCTAssertEqual((error as? NetworkError)?.code, .cancelled)
         XCTAssertEqual(log.all.last, "a.process")
-        XCTAssertTrue(log.all.contains("a.didReceive(the request was cancelled)"), "\(log.all)")
+        XCTAssertTrue(log.all.contains("a.didReceive(The request failed: the request was cancelled.)"), "\(log.all)")
     }
 
     func testLiveRequestAccessTokenAndCancellation() async throws {
@@ -248,6 +248,42 @@ final class ProviderTests: XCTestCase {
         for error in [MoyaError.jsonMapping(response), .requestMapping("x"), .statusCode(response)] {
             XCTAssertTrue(error.errorDescription.hasSuffix("."), error.errorDescription)
         }
+    }
+
+    func testLoggerAndActivityPluginsRedactSecrets() async throws {
+        let lines = Mutex<[String]>([])
+        let activity = Mutex<[NetworkActivityChangeType]>([])
+        let logger = NetworkLoggerPlugin(
+            configuration: .init(
+                output: { line in lines.withLock { $0.append(line) } },
+                logOptions: [
+                    .requestMethod, .requestHeaders, .requestBody, .formatRequestAscURL, .successResponseBody,
+                ],
+                redactor: Redactor(secretHeaders: ["X-Api-Key"], secretValues: ["hunter2"])))
+        let provider = MoyaProvider<Target>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [
+                AccessTokenPlugin { _ in "tok" }, logger,
+                NetworkActivityPlugin { change, _ in activity.withLock { $0.append(change) } },
+            ])
+        var target = Target(baseURL: base)
+        target.authorizationType = .bearer
+        target.headers = ["X-Api-Key": "k3y", "Cookie": "session=1"]
+        target.task = .requestData(Data(#"{"password":"hunter2"}"#.utf8))
+        _ = try await provider.request(target)
+        let log = lines.withLock { $0.joined(separator: "\n") }
+        XCTAssertTrue(log.contains("Request: GET http://127.0.0.1:1/echo"), log)
+        XCTAssertTrue(log.contains("Authorization: ••••"), log)
+        XCTAssertTrue(log.contains("X-Api-Key: ••••"), log)
+        XCTAssertTrue(log.contains("Cookie: ••••"), log)
+        XCTAssertTrue(log.contains(#"Request body: {"password":"••••"}"#), log)
+        XCTAssertTrue(log.contains("curl -X GET "), log)
+        XCTAssertTrue(log.contains("-H 'Authorization: ••••'"), log)
+        XCTAssertTrue(log.contains("Response: 200 (6 bytes"), log)
+        for secret in ["tok", "k3y", "session=1", "hunter2"] {
+            XCTAssertFalse(log.contains(secret), "\(secret) leaked: \(log)")
+        }
+        XCTAssertEqual(activity.withLock { $0 }, [.began, .ended])
     }
 
     func testMethodSupportsMultipart() {

@@ -49,9 +49,9 @@ public enum MoyaError: Error {
         case .objectMapping: "Failed to map data to a Decodable object."
         case .encodableMapping: "Failed to encode an Encodable object into data."
         case .statusCode(let response): "Status code \(response.statusCode) did not pass validation."
-        case .underlying(let error, _): "\(error)"
+        case .underlying(let error, _): "The request failed: \(error)."
         case .requestMapping(let url): "Failed to map the endpoint to a request for \(url)."
-        case .parameterEncoding(let error): "Failed to encode parameters for the request: \(error)"
+        case .parameterEncoding(let error): "Failed to encode parameters for the request: \(error)."
         }
     }
 }
