@@ -1,3 +1,4 @@
+import MoyaCore
 import MoyaSpec
 
 /// Reads a target's params from the words after `SERVICE.TARGET`.
@@ -70,7 +71,7 @@ enum CallArguments {
     static func headers(_ words: [String]) throws(CommandFailure) -> [String: String] {
         var headers: [String: String] = [:]
         for word in words {
-            guard !word.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+            guard HTTPHeaders.isValidValue(word) else {
                 throw CommandFailure("a header may not contain a line break", status: .usage)
             }
             guard let colon = word.firstIndex(of: ":") else {
@@ -79,12 +80,9 @@ enum CallArguments {
             let name = String(word[..<colon])
             var value = word[word.index(after: colon)...]
             while value.first == " " || value.first == "\t" { value = value.dropFirst() }
-            let valid =
-                !name.isEmpty
-                && name.utf8.allSatisfy { byte in
-                    byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-                }
-            guard valid else { throw CommandFailure("'\(name)' is not a valid header name", status: .usage) }
+            guard HTTPHeaders.isValidName(name) else {
+                throw CommandFailure("'\(name)' is not a valid header name", status: .usage)
+            }
             headers[name] = String(value)
         }
         return headers

@@ -152,35 +152,9 @@ public struct URLEncoding: ParameterEncoding, Hashable {
     /// Percent-encodes `string` for a query: letters, digits and `-._~/?` stay, everything
     /// else becomes `%XX` of its UTF-8 bytes, with uppercase hex.
     public static func escape(_ string: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            if isQueryAllowed(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0x0F))
-            }
+        PercentEncoding.encode(string) { byte in
+            PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
         }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func isQueryAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-            UInt8(ascii: "/"), UInt8(ascii: "?"):
-            true
-        default:
-            false
-        }
-    }
-
-    static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 
     /// Appends an encoded query after any query the URL already has, before its fragment.

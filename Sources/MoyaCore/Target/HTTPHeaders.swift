@@ -59,6 +59,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.removeAll { $0.name.lowercased() == key }
     }
 
+    /// Whether `name` is a valid field name: an RFC 9110 token.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                PercentEncoding.isUnreserved(byte) || "!#$%&'*+^`|".utf8.contains(byte)
+            }
+    }
+
+    /// Whether `value` may be sent as a field value: no line breaks or NUL.
+    public static func isValidValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
+    }
+
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool {
         self[name] != nil

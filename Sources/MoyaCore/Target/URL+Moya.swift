@@ -52,9 +52,7 @@ extension URL {
             if byte.isPathAllowed {
                 output.append(byte)
             } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(URLEncoding.hexDigit(byte >> 4))
-                output.append(URLEncoding.hexDigit(byte & 0x0F))
+                PercentEncoding.append(byte, to: &output)
             }
             index += 1
         }
@@ -69,12 +67,6 @@ extension UInt8 {
 
     /// RFC 3986 `pchar` and `/`: unreserved, sub-delimiters, `:` and `@`.
     var isPathAllowed: Bool {
-        switch self {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "-._~!$&'()*+,;=:@/".utf8.contains(self)
-        }
+        PercentEncoding.isUnreserved(self) || "!$&'()*+,;=:@/".utf8.contains(self)
     }
 }

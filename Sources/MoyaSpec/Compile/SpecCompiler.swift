@@ -262,14 +262,14 @@ struct CompileContext {
             let value = entry.value
             let headerPath = SpecReader.join(path(), name)
             let mark = entry.mark
-            if !Self.isHeaderName(name) {
+            if !HTTPHeaders.isValidName(name) {
                 reader.error(mark, headerPath, "\"\(name)\" is not a valid header name")
                 continue
             }
             guard let template = reader.template(value, headerPath) else { continue }
             let hasLineBreak = template.segments.contains { segment in
                 guard case .literal(let text) = segment else { return false }
-                return text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+                return !HTTPHeaders.isValidValue(text)
             }
             if hasLineBreak {
                 reader.error(value.mark, headerPath, "a header value may not contain a line break")
@@ -279,15 +279,6 @@ struct CompileContext {
             headers.append(HeaderSpec(name: name, value: template))
         }
         return headers
-    }
-
-    static func isHeaderName(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
     }
 
     mutating func validation(_ node: YAMLNode, _ path: @autoclosure () -> String) -> ValidationType? {

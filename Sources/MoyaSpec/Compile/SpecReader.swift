@@ -1,3 +1,5 @@
+import MoyaCore
+
 /// Reads typed values out of YAML nodes, interpolating the environment and collecting every
 /// problem as a diagnostic instead of stopping at the first.
 struct SpecReader {
@@ -108,7 +110,7 @@ struct SpecReader {
     mutating func seconds(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Double? {
         guard let value = number(node, path()) else { return nil }
         guard value > 0 else {
-            error(node.mark, path(), "expected a positive number of seconds, got \(formatNumber(value))")
+            error(node.mark, path(), "expected a positive number of seconds, got \(JSONValue.format(value))")
             return nil
         }
         return value

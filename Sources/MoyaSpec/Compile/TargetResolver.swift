@@ -194,26 +194,9 @@ struct TargetResolver {
     /// only dots, so that `/` cannot add a segment and `..` cannot climb.
     static func encodeSegment(_ value: String) -> String {
         let onlyDots = !value.isEmpty && value.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
-        var output: [UInt8] = []
-        for byte in value.utf8 {
-            let unreserved =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~") || (byte == UInt8(ascii: ".") && !onlyDots)
-            if unreserved {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(Self.hex(byte >> 4))
-                output.append(Self.hex(byte & 0x0F))
-            }
+        return PercentEncoding.encode(value) { byte in
+            PercentEncoding.isUnreserved(byte) && !(onlyDots && byte == UInt8(ascii: "."))
         }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hex(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 
     /// A JSON value with references bound, or nil when it is one reference to an absent

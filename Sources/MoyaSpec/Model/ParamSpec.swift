@@ -1,3 +1,5 @@
+import MoyaCore
+
 /// The type of a target's param.
 public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     /// Any text.
@@ -81,16 +83,11 @@ public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let text): text
         case .int(let value): String(value)
-        case .number(let value): formatNumber(value)
+        case .number(let value): JSONValue.format(value)
         case .bool(let value): value ? "true" : "false"
         case .array(let values): values.map(\.description).joined(separator: ",")
         }
     }
-}
-
-func formatNumber(_ value: Double) -> String {
-    if value.rounded() == value, abs(value) < 9_007_199_254_740_992 { return String(Int(value)) }
-    return "\(value)"
 }
 
 /// A target's declared param.
