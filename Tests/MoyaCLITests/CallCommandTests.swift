@@ -243,6 +243,9 @@ final class CallCommandTests: XCTestCase {
         XCTAssertTrue(unknown.error.contains("did you mean 'id'?"), unknown.error)
         let header = await call(["calls.plain", "-H", "Bad\r\nHeader: x"])
         XCTAssertEqual(header.status, 64)
+        let injected = await call(["calls.secret", "--token", "t\r\nX-Injected: 1"])
+        XCTAssertEqual(injected.status, 64, "a param cannot smuggle a header line")
+        XCTAssertTrue(injected.error.contains("line break"), injected.error)
     }
 
     func testNameEqualsValueReachesAParamThatSharesAnOptionsName() async throws {

@@ -86,6 +86,11 @@ struct TargetResolver {
                 secretHeaders.insert(header.name)
             }
             guard let value = render(header.value) else { continue }
+            guard HTTPHeaders.isValidValue(value) else {
+                throw ResolveError(
+                    message: "header \(header.name): a param's value has a line break, which a header may not hold",
+                    isUsageError: true)
+            }
             headers[header.name] = value
         }
 
@@ -108,7 +113,13 @@ struct TargetResolver {
         if case .response(_, _, let body) = sample { sampleData = body }
 
         let authorization = makeAuthorization(target.auth ?? service.auth)
-        if let token = authorization?.token { secrets.insert(token) }
+        if let token = authorization?.token {
+            guard HTTPHeaders.isValidValue(token) else {
+                throw ResolveError(
+                    message: "auth: the credentials have a line break, which a header may not hold", isUsageError: true)
+            }
+            secrets.insert(token)
+        }
 
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
