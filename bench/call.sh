@@ -7,7 +7,12 @@ mkdir -p bench/out
 port=${BENCH_PORT:-18080}
 url="http://127.0.0.1:$port/echo/get"
 
-bin=$(bash bench/build.sh moya-cli bench-server)
+built=$(bash bench/build.sh moya-cli bench-server)
+# Time installed copies: a binary straight out of the linker measured up to 0.7 ms slower to
+# start than the same bytes copied, as an installed binary would be.
+bin=bench/out/bin
+mkdir -p "$bin"
+install -m 755 "$built/moya-cli" "$built/bench-server" "$bin/"
 
 "$bin/bench-server" "$port" > bench/out/server.log 2>&1 &
 server=$!

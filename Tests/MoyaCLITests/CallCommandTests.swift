@@ -1,5 +1,6 @@
 import Foundation
 import MoyaCLI
+import MoyaCore
 import TestSupport
 import XCTest
 
@@ -34,7 +35,7 @@ final class CallCommandTests: XCTestCase {
         var env = ["TEST_SERVER": server.baseURL]
         env.merge(environment) { $1 }
         let context = CommandContext(
-            environment: env,
+            environment: Environment(env),
             writeOut: { capture.appendOut($0) },
             writeError: { capture.appendError($0) })
         let status = await MoyaCLI.run(["call"] + arguments + ["--specs", specs], context: context)

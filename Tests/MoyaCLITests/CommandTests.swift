@@ -1,4 +1,5 @@
 import MoyaCLI
+import MoyaCore
 import XCTest
 
 /// Runs moya-cli's commands through the same entry point as the executable and compares
@@ -27,7 +28,8 @@ final class CommandTests: XCTestCase {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let capture = Capture()
         let context = CommandContext(
-            environment: environment, writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+            environment: Environment(environment), writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
         let status = await MoyaCLI.run(arguments, context: context)
         return (status, capture.out, capture.error)
     }

@@ -6,7 +6,9 @@ import XCTest
 /// Which proxy a request takes, from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`.
 final class ProxySettingsTests: XCTestCase {
     func proxy(_ url: String, _ environment: [String: String]) -> String? {
-        guard let chosen = ProxySettings(environment: environment).proxy(for: URL(string: url)!) else { return nil }
+        guard let chosen = ProxySettings(environment: Environment(environment)).proxy(for: URL(string: url)!) else {
+            return nil
+        }
         return "\(chosen.host):\(chosen.port)"
     }
 

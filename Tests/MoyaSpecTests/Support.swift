@@ -1,3 +1,4 @@
+import MoyaCore
 import MoyaSpec
 
 /// The repository's root, found from this file's path.
@@ -16,7 +17,7 @@ let specsDirectory = repositoryRoot + "/specs"
 func compile(_ text: String, file: String = "specs/test.yaml", environment: [String: String] = [:]) throws(SpecError)
     -> ServiceSpec
 {
-    try SpecCompiler(environment: environment).compile(Array(text.utf8), file: file)
+    try SpecCompiler(environment: Environment(environment)).compile(Array(text.utf8), file: file)
 }
 
 /// The diagnostics for YAML text, without the file name.

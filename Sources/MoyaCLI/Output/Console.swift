@@ -1,3 +1,5 @@
+import MoyaCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -11,11 +13,11 @@ public struct CommandContext: Sendable {
     /// Writes bytes to standard error.
     public var writeError: @Sendable ([UInt8]) -> Void
     /// The environment variables the command sees.
-    public var environment: [String: String]
+    public var environment: Environment
 
     /// Creates a context.
     public init(
-        environment: [String: String], writeOut: @escaping @Sendable ([UInt8]) -> Void,
+        environment: Environment, writeOut: @escaping @Sendable ([UInt8]) -> Void,
         writeError: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.environment = environment
@@ -26,7 +28,7 @@ public struct CommandContext: Sendable {
     /// The process's own standard streams and environment.
     public static var process: CommandContext {
         CommandContext(
-            environment: processEnvironment(),
+            environment: .process,
             writeOut: { text in writeAll(STDOUT_FILENO, text) },
             writeError: { text in writeAll(STDERR_FILENO, text) })
     }
@@ -55,18 +57,5 @@ public struct CommandContext: Sendable {
                 offset += written
             }
         }
-    }
-
-    static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
     }
 }

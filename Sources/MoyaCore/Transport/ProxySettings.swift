@@ -12,7 +12,7 @@ struct ProxySettings {
     var httpsProxy: String?
     var noProxy: [String]
 
-    init(environment: [String: String]) {
+    init(environment: Environment) {
         func value(_ name: String) -> String? {
             (environment[name.lowercased()] ?? environment[name]).flatMap { $0.isEmpty ? nil : $0 }
         }

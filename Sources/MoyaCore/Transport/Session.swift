@@ -27,10 +27,10 @@ public final class Session: Sendable {
         /// Whether the server's certificate is verified.
         public var verifiesCertificates: Bool = true
         /// The environment `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` are read from.
-        public var environment: [String: String] = [:]
+        public var environment: Environment = [:]
 
         /// Creates a configuration.
-        public init(timeout: Double? = nil, environment: [String: String] = [:]) {
+        public init(timeout: Double? = nil, environment: Environment = [:]) {
             self.timeout = timeout
             self.environment = environment
         }

@@ -9,7 +9,7 @@ import MoyaCore
 /// Compiles one spec file into a `ServiceSpec`, reporting every problem it finds.
 public struct SpecCompiler: Sendable {
     /// The environment `${VAR}` reads; injected so tests never touch the process's.
-    public var environment: [String: String]
+    public var environment: Environment
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "stub", "auth", "environments", "targets",
@@ -20,7 +20,7 @@ public struct SpecCompiler: Sendable {
     ]
 
     /// Creates a compiler reading `environment`.
-    public init(environment: [String: String]) {
+    public init(environment: Environment) {
         self.environment = environment
     }
 

@@ -1,3 +1,5 @@
+import MoyaCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -40,7 +42,7 @@ public struct SpecLibrary: Sendable {
 
     /// The search paths moya-cli uses: `--specs` if given, else `$MOYA_CLI_SPECS`
     /// (colon-separated), else `./specs`.
-    public static func searchPaths(specs: [String], environment: [String: String]) -> [String] {
+    public static func searchPaths(specs: [String], environment: Environment) -> [String] {
         if !specs.isEmpty { return specs }
         if let variable = environment["MOYA_CLI_SPECS"], !variable.isEmpty {
             return variable.split(separator: ":").map(String.init)

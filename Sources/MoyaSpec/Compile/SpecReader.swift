@@ -26,11 +26,11 @@ struct SpecReader {
     }
 
     let file: String
-    let environment: [String: String]
+    let environment: Environment
     var diagnostics: [Diagnostic] = []
     var secretValues: Set<String> = []
 
-    init(file: String, environment: [String: String]) {
+    init(file: String, environment: Environment) {
         self.file = file
         self.environment = environment
     }

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Environment variables, read from the process or from a dictionary that a test injects.
+/// The process's are looked up one name at a time, so nothing is copied that is not read.
+public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
+    private enum Source: Sendable {
+        case process
+        case values([String: String])
+    }
+
+    private let source: Source
+
+    /// The running process's environment.
+    public static let process = Environment(source: .process)
+
+    private init(source: Source) {
+        self.source = source
+    }
+
+    /// An environment of exactly these variables.
+    public init(_ values: [String: String]) {
+        source = .values(values)
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        source = .values(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// The value of `name`, or nil when it is not set.
+    public subscript(name: String) -> String? {
+        switch source {
+        case .values(let values): return values[name]
+        case .process: return getenv(name).map { String(cString: $0) }
+        }
+    }
+}
