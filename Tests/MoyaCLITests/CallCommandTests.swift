@@ -276,6 +276,45 @@ final class CallCommandTests: XCTestCase {
         XCTAssertTrue(shown.text.contains("Authorization: Bearer s3cr3t"), shown.text)
     }
 
+    func testVerboseLoggingGoesToStderrWithSecretsRedacted() async throws {
+        let verbose = await call(["calls.secret", "--token", "s3cr3t", "-v"])
+        XCTAssertEqual(verbose.status, 0, verbose.error)
+        XCTAssertNotNil(try? verbose.echo(), "stdout still holds only the body")
+        XCTAssertTrue(verbose.error.contains("Request: GET \(server.baseURL)/echo/secret"), verbose.error)
+        XCTAssertTrue(verbose.error.contains("Authorization: ••••"), verbose.error)
+        XCTAssertTrue(verbose.error.contains("X-Token: ••••"), verbose.error)
+        XCTAssertTrue(verbose.error.contains("Response: 200 ("), verbose.error)
+        XCTAssertFalse(verbose.error.contains("Response body"), "-v logs no bodies")
+        XCTAssertFalse(verbose.error.contains("s3cr3t"), verbose.error)
+
+        let bodies = await call(["calls.json", "--name", "Ann", "-vv", "--curl"])
+        XCTAssertTrue(bodies.error.contains(#"Request body: {"name":"Ann","tags":["a","b"]}"#), bodies.error)
+        XCTAssertTrue(bodies.error.contains("Response body: {"), bodies.error)
+        XCTAssertTrue(bodies.error.contains("curl -X POST -H "), bodies.error)
+        XCTAssertTrue(bodies.error.contains("'\(server.baseURL)/echo/json'"), bodies.error)
+
+        let curl = await call(["calls.secret", "--token", "s3cr3t", "--curl"])
+        XCTAssertTrue(curl.error.contains("-H 'Authorization: ••••'"), curl.error)
+        XCTAssertFalse(curl.error.contains("Request: GET"), "--curl alone logs only the command")
+        XCTAssertFalse(curl.error.contains("s3cr3t"), curl.error)
+    }
+
+    func testKeyPathPrintsOneValueOrExits7() async {
+        let string = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "id"])
+        XCTAssertEqual(string.text, "7\n")
+        let live = await call(["calls.plain", "--key-path", "headers.0.0"])
+        XCTAssertEqual(live.status, 0, live.error)
+        XCTAssertFalse(live.text.contains("\""), "a string prints bare: \(live.text)")
+        let object = await call(["calls.plain", "--key-path", "headers.0"])
+        XCTAssertTrue(object.text.hasPrefix("["), object.text)
+        let missing = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "nope"])
+        XCTAssertEqual(missing.status, 7)
+        XCTAssertEqual(missing.text, "")
+        XCTAssertEqual(missing.error, "moya-cli: error: calls.stubbed: the response has no value at key path 'nope'\n")
+        let notJSON = await call(["calls.status", "--code", "200", "--key-path", "a"])
+        XCTAssertEqual(notJSON.status, 7)
+    }
+
     func testDryRunJSONIsOneObject() async throws {
         let outcome = await call(["calls.json", "--name", "Ann", "--dry-run", "--json"])
         XCTAssertEqual(outcome.status, 0)

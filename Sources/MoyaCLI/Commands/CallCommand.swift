@@ -57,6 +57,20 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(name: .customLong("show-secrets"), help: "Print secrets instead of ••••.")
     var showSecrets = false
 
+    @Flag(
+        name: .customShort("v"),
+        help: "Log the request and response to stderr; -vv adds their bodies.")
+    var verbosity: Int
+
+    @Flag(help: "Log the request as a runnable curl command to stderr.")
+    var curl = false
+
+    @Option(
+        name: .customLong("key-path"),
+        help: ArgumentHelp(
+            "Print only the value at this dotted key path of the JSON body, such as a.b.0.c.", valueName: "path"))
+    var keyPath: String?
+
     @OptionGroup var specOptions: SpecOptions
 
     @Argument(
@@ -95,15 +109,52 @@ struct CallCommand: AsyncParsableCommand {
 
         let session = Session(
             configuration: Session.Configuration(timeout: call.timeout, environment: context.environment))
-        let provider = call.provider(stub: behavior, session: session)
+        let provider = call.provider(stub: behavior, session: session, logger: logger(redactor: redactor))
         let result = await provider.result(for: resolved)
         await session.shutdown()
         switch result {
         case .success(let response):
-            context.writeOut(Array(response.data))
+            guard let keyPath else {
+                context.writeOut(Array(response.data))
+                return
+            }
+            try writeValue(at: keyPath, of: response, target: resolved)
         case .failure(let error):
             if case .statusCode(let response) = error { context.writeOut(Array(response.data)) }
             throw CallFailure(error: error, target: resolved, redactor: redactor).failure
+        }
+    }
+
+    /// The logger `-v`, `-vv` and `--curl` ask for, writing to stderr; nil when none is asked for.
+    func logger(redactor: Redactor) -> NetworkLoggerPlugin? {
+        var options: NetworkLoggerPlugin.LogOptions = []
+        if verbosity >= 1 { options.formUnion(.default) }
+        if verbosity >= 2 { options.formUnion(.verbose) }
+        if curl { options.insert(.formatRequestAscURL) }
+        guard !options.isEmpty else { return nil }
+        let context = CommandContext.current
+        return NetworkLoggerPlugin(
+            configuration: .init(output: { context.errorLine($0) }, logOptions: options, redactor: redactor))
+    }
+
+    /// Prints the value at `keyPath`: a string bare, anything else as JSON.
+    func writeValue(at keyPath: String, of response: Response, target: SpecTarget) throws(CommandFailure) {
+        let json: JSONValue
+        do {
+            json = try response.mapJSON()
+        } catch {
+            throw CommandFailure(
+                "\(target.qualifiedName): --key-path needs a JSON body, and the response is not JSON",
+                status: .keyPathMissing)
+        }
+        guard let value = json.value(atKeyPath: keyPath) else {
+            throw CommandFailure(
+                "\(target.qualifiedName): the response has no value at key path '\(keyPath)'", status: .keyPathMissing)
+        }
+        if case .string(let text) = value {
+            CommandContext.current.line(text)
+        } else {
+            CommandContext.current.line(value.serialized(escapeSlashes: false))
         }
     }
 

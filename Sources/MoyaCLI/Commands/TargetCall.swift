@@ -29,7 +29,8 @@ struct TargetCall {
             })
     }
 
-    func provider(stub: StubBehavior, session: Session) -> MoyaProvider<SpecTarget> {
+    func provider(stub: StubBehavior, session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget>
+    {
         let timeout = timeout
         return MoyaProvider<SpecTarget>(
             endpointClosure: { endpoint(for: $0) },
@@ -44,7 +45,7 @@ struct TargetCall {
             },
             stubClosure: { _ in stub },
             session: session,
-            plugins: plugins)
+            plugins: plugins + (logger.map { [$0] } ?? []))
     }
 
     /// The request as it would be sent, plugins applied, for `--dry-run`.
