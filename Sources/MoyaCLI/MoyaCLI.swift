@@ -31,7 +31,11 @@ public enum MoyaCLI {
             if !message.isEmpty { context.line(message) }
             return 0
         }
-        if !message.isEmpty { context.errorLine(message) }
+        // Usage errors lead with the same `moya-cli: error:` as every other failure; the
+        // argument parser's help lines follow.
+        let prefix = "Error: "
+        let text = message.hasPrefix(prefix) ? "moya-cli: error: " + message.dropFirst(prefix.count) : message
+        if !text.isEmpty { context.errorLine(text) }
         return code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
     }
 }

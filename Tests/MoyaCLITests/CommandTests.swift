@@ -144,7 +144,7 @@ final class CommandTests: XCTestCase {
     func testUsageErrorsExit64() async {
         let (status, _, error) = await run(["describe"])
         XCTAssertEqual(status, 64)
-        XCTAssertTrue(error.contains("Missing expected argument"), error)
+        XCTAssertTrue(error.hasPrefix("moya-cli: error: Missing expected argument '<service.target>'\n"), error)
         let (unknown, _, _) = await run(["frobnicate"])
         XCTAssertEqual(unknown, 64)
     }
