@@ -46,16 +46,11 @@ public struct Endpoint: Sendable {
     /// changes nothing.
     public func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
         guard !newHTTPHeaderFields.isEmpty else { return self }
-        var headers = httpHeaderFields ?? [:]
-        for (name, value) in newHTTPHeaderFields {
-            if let existing = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
-                headers[existing] = nil
-            }
-            headers[name] = value
-        }
+        var headers = HTTPHeaders(httpHeaderFields ?? [:])
+        for (name, value) in newHTTPHeaderFields { headers.update(name: name, value: value) }
         return Endpoint(
             url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-            httpHeaderFields: headers)
+            httpHeaderFields: headers.dictionary)
     }
 
     /// A copy with another task.

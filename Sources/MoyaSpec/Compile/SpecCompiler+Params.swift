@@ -9,9 +9,7 @@ extension CompileContext {
             let value = entry.value
             let paramPath = SpecReader.join(path(), name)
             let mark = entry.mark
-            if !(name.utf8.first.map { ParamSpec.isNameByte($0, first: true) } ?? false)
-                || !name.utf8.allSatisfy({ ParamSpec.isNameByte($0, first: false) })
-            {
+            if !ParamSpec.isValidParamName(name) {
                 reader.error(
                     mark, paramPath,
                     "\"\(name)\" is not a valid param name; use letters, digits, '_' and '-', starting with a letter or '_'"

@@ -9,7 +9,7 @@ import MoyaCore
 extension TargetResolver {
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
     /// `urlParameters`, which are sorted; it is written into `baseURL`'s query instead.
-    func makeTask(headers: inout [String: String], baseURL: inout URL) throws(ResolveError) -> MoyaCore.Task {
+    func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaCore.Task {
         func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
             let (parameters, order) = self.parameters(query)
             guard query.isOrdered, !parameters.isEmpty else { return parameters }
@@ -28,10 +28,8 @@ extension TargetResolver {
             return .requestPlain
         case .data(let source, let contentType, let query):
             let body = try data(of: source)
-            if let contentType, let value = render(contentType),
-                !headers.keys.contains(where: { $0.lowercased() == "content-type" })
-            {
-                headers["Content-Type"] = value
+            if let contentType, let value = render(contentType), !headers.contains("Content-Type") {
+                headers.update(name: "Content-Type", value: value)
             }
             guard let query else { return .requestData(body) }
             return .requestCompositeData(bodyData: body, urlParameters: try urlParameters(query))

@@ -76,12 +76,10 @@ struct TargetResolver {
             throw ResolveError(message: "the base URL \(base) is not a valid URL", isUsageError: false)
         }
 
-        var headers: [String: String] = [:]
+        var headers = HTTPHeaders()
         var secretHeaders: Set<String> = []
         for header in service.headers + (environment?.headers ?? []) + target.headers {
-            if let existing = headers.keys.first(where: { $0.lowercased() == header.name.lowercased() }) {
-                headers[existing] = nil
-            }
+            headers.remove(name: header.name)
             if header.value.params.contains(where: { target.param(named: $0)?.isSecret == true }) {
                 secretHeaders.insert(header.name)
             }
@@ -91,7 +89,7 @@ struct TargetResolver {
                     message: "header \(header.name): a param's value has a line break, which a header may not hold",
                     isUsageError: true)
             }
-            headers[header.name] = value
+            headers.update(name: header.name, value: value)
         }
 
         let task = try makeTask(headers: &headers, baseURL: &baseURL)
@@ -123,7 +121,8 @@ struct TargetResolver {
 
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
-            method: target.method, task: task, headers: headers.isEmpty ? nil : headers, sampleData: sampleData,
+            method: target.method, task: task, headers: headers.fields.isEmpty ? nil : headers.dictionary,
+            sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
             timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,

@@ -177,11 +177,14 @@ public struct ParamSpec: Sendable, Hashable {
         }
     }
 
-    /// Whether `name` is a valid param, target or service name.
+    /// Whether `name` is a valid target or service name: a letter first.
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, isNameByte(first, first: true), first != UInt8(ascii: "_") else {
-            return false
-        }
+        name.utf8.first != UInt8(ascii: "_") && isValidParamName(name)
+    }
+
+    /// Whether `name` is a valid param name, which `{name}` can refer to: a letter or `_` first.
+    static func isValidParamName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, isNameByte(first, first: true) else { return false }
         return name.utf8.allSatisfy { isNameByte($0, first: false) }
     }
 }
