@@ -45,9 +45,6 @@ struct CallCommand: AsyncParsableCommand {
         help: ArgumentHelp("Add a header, 'Name: value'; repeatable.", valueName: "header"))
     var headers: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds to wait for the whole response.", valueName: "seconds"))
-    var timeout: Double?
-
     @Flag(name: .customLong("dry-run"), help: "Print the resolved request and send nothing.")
     var dryRun = false
 
@@ -71,6 +68,10 @@ struct CallCommand: AsyncParsableCommand {
             "Print only the value at this dotted key path of the JSON body, such as a.b.0.c.", valueName: "path"))
     var keyPath: String?
 
+    @OptionGroup(title: "Output") var outputOptions: OutputOptions
+
+    @OptionGroup(title: "Network") var network: NetworkOptions
+
     @OptionGroup var specOptions: SpecOptions
 
     @Argument(
@@ -80,7 +81,9 @@ struct CallCommand: AsyncParsableCommand {
 
     func validate() throws {
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a positive number of seconds") }
+        if keyPath != nil && outputOptions.output != nil {
+            throw ValidationError("--key-path and --output cannot go together")
+        }
     }
 
     func run() async throws {
@@ -98,7 +101,14 @@ struct CallCommand: AsyncParsableCommand {
         let behavior = try stubBehavior(default: resolved.stubBehavior)
         let redactor = Redactor(
             isEnabled: !showSecrets, secretHeaders: resolved.secretHeaders, secretValues: resolved.secretValues)
-        let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: timeout ?? resolved.timeout)
+        let configuration = network.configuration(
+            specTimeout: resolved.timeout, specRetry: resolved.retry, environment: context.environment,
+            willRetry: { attempt, delay, reason in
+                context.errorLine(
+                    "moya-cli: \(resolved.qualifiedName): \(redactor.text(reason)); retrying in "
+                        + "\(Self.seconds(delay)) (retry \(attempt))")
+            })
+        let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: configuration.timeout)
 
         if dryRun {
             let request = try call.preparedRequest()
@@ -106,23 +116,72 @@ struct CallCommand: AsyncParsableCommand {
             context.line(json ? printer.json : printer.text)
             return
         }
+        if network.insecure, behavior == .never {
+            context.errorLine(
+                "moya-cli: warning: --insecure: the server's certificate is not verified; "
+                    + "anyone between you and it can read and change this traffic")
+        }
 
-        let session = Session(
-            configuration: Session.Configuration(timeout: call.timeout, environment: context.environment))
+        let session = Session(configuration: configuration)
         let provider = call.provider(stub: behavior, session: session, logger: logger(redactor: redactor))
-        let result = await provider.result(for: resolved)
+        let destination = outputOptions.output.map { path in URL(fileURLWithPath: path) }
+        let bar =
+            showsProgress(for: resolved, stubbed: behavior != .never) ? ProgressBar(write: context.writeError) : nil
+        var progress: ProgressHandler?
+        if let bar { progress = { bar.update($0) } }
+        var saveTo: DownloadDestination?
+        if let destination, behavior == .never { saveTo = { _, _ in destination } }
+        let result = await Interrupts.cancelling { [progress, saveTo] handler in
+            provider.request(resolved, progress: progress, saveTo: saveTo, completion: handler)
+        }
         await session.shutdown()
+        let renderer = ResponseRenderer(options: outputOptions, context: context)
         switch result {
         case .success(let response):
-            guard let keyPath else {
-                context.writeOut(Array(response.data))
+            if let destination {
+                if renderer.include { context.writeOut(renderer.head(of: response)) }
+                if behavior != .never { try save(response.data, to: destination.path, target: resolved) }
                 return
             }
+            guard let keyPath else {
+                context.writeOut(renderer.render(response))
+                return
+            }
+            if renderer.include { context.writeOut(renderer.head(of: response)) }
             try writeValue(at: keyPath, of: response, target: resolved)
         case .failure(let error):
-            if case .statusCode(let response) = error { context.writeOut(Array(response.data)) }
+            bar?.clear()
+            if case .statusCode(let response) = error, destination == nil {
+                context.writeOut(renderer.render(response))
+            }
             throw CallFailure(error: error, target: resolved, redactor: redactor).failure
         }
+    }
+
+    /// Whether a transfer shows a progress bar: a live download or `--output`, with stderr on
+    /// a terminal.
+    func showsProgress(for target: SpecTarget, stubbed: Bool) -> Bool {
+        guard CommandContext.current.errorIsTerminal, !stubbed else { return false }
+        if outputOptions.output != nil { return true }
+        switch target.task {
+        case .downloadDestination, .downloadParameters: return true
+        default: return false
+        }
+    }
+
+    /// Writes a stubbed body to `--output`: into a temporary file first, renamed into place, so
+    /// that no partial file is left.
+    func save(_ data: Data, to path: String, target: SpecTarget) throws(CommandFailure) {
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("\(target.qualifiedName): cannot write '\(path)'", status: .transportFailure)
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// The logger `-v`, `-vv` and `--curl` ask for, writing to stderr; nil when none is asked for.

@@ -14,23 +14,37 @@ public struct CommandContext: Sendable {
     public var writeError: @Sendable ([UInt8]) -> Void
     /// The environment variables the command sees.
     public var environment: Environment
+    /// Whether standard output is a terminal, which turns on pretty, coloured bodies.
+    public var outputIsTerminal: Bool
+    /// Whether standard error is a terminal, which turns on progress bars.
+    public var errorIsTerminal: Bool
 
     /// Creates a context.
     public init(
         environment: Environment, writeOut: @escaping @Sendable ([UInt8]) -> Void,
-        writeError: @escaping @Sendable ([UInt8]) -> Void
+        writeError: @escaping @Sendable ([UInt8]) -> Void, outputIsTerminal: Bool = false,
+        errorIsTerminal: Bool = false
     ) {
         self.environment = environment
         self.writeOut = writeOut
         self.writeError = writeError
+        self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    /// A context writing to two file descriptors, each a terminal or not as `isatty` says.
+    public static func descriptors(output: Int32, error: Int32, environment: Environment) -> CommandContext {
+        CommandContext(
+            environment: environment,
+            writeOut: { text in writeAll(output, text) },
+            writeError: { text in writeAll(error, text) },
+            outputIsTerminal: isatty(output) == 1,
+            errorIsTerminal: isatty(error) == 1)
     }
 
     /// The process's own standard streams and environment.
     public static var process: CommandContext {
-        CommandContext(
-            environment: .process,
-            writeOut: { text in writeAll(STDOUT_FILENO, text) },
-            writeError: { text in writeAll(STDERR_FILENO, text) })
+        descriptors(output: STDOUT_FILENO, error: STDERR_FILENO, environment: .process)
     }
 
     /// The context commands run in.

@@ -67,16 +67,27 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
     }
 
     /// Sends `target` and calls `completion` with the result; the returned value cancels it.
+    /// `progress` hears of each chunk of the response body as it arrives; `destination`, as in
+    /// `result(for:progress:saveTo:)`, streams the body to a file.
     @discardableResult
-    public func request(_ target: Target, completion: @escaping Completion) -> any Cancellable {
+    public func request(
+        _ target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil,
+        completion: @escaping Completion
+    ) -> any Cancellable {
         let task = _Concurrency.Task {
-            completion(await self.result(for: target))
+            completion(await self.result(for: target, progress: progress, saveTo: destination))
         }
         return CancellableTask(task)
     }
 
     /// The result of sending `target`, with every plugin run.
-    public func result(for target: Target) async -> Result<Response, MoyaError> {
+    ///
+    /// With a `destination`, the body of a live response is streamed into a file there, as a
+    /// download task's is, whatever the target's task; the response then carries no data.
+    /// A stubbed response is returned as it is, data included.
+    public func result(
+        for target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil
+    ) async -> Result<Response, MoyaError> {
         let endpoint = endpointClosure(target)
         let built = await withCheckedContinuation { continuation in
             requestClosure(endpoint) { continuation.resume(returning: $0) }
@@ -92,7 +103,8 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         var result: Result<Response, MoyaError>
         switch stubClosure(target) {
         case .never:
-            result = await send(prepared, target: target, endpoint: endpoint)
+            result = await send(
+                prepared, target: target, endpoint: endpoint, progress: progress, destination: destination)
         case .immediate:
             result = stubbed(endpoint, request: prepared, target: target)
         case .delayed(let seconds):
@@ -130,14 +142,22 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         target.validationType.accepts(response.statusCode) ? .success(response) : .failure(.statusCode(response))
     }
 
-    private func send(_ request: Request, target: Target, endpoint: Endpoint) async -> Result<Response, MoyaError> {
+    private func send(
+        _ request: Request, target: Target, endpoint: Endpoint, progress: ProgressHandler?,
+        destination: DownloadDestination?
+    ) async -> Result<Response, MoyaError> {
+        if let destination {
+            return await download(request, target: target, destination: destination, progress: progress)
+        }
         switch endpoint.task {
         case .downloadDestination(let destination), .downloadParameters(_, _, let destination):
-            return await download(request, target: target, destination: destination)
+            return await download(request, target: target, destination: destination, progress: progress)
         default:
             break
         }
-        guard trackInflights else { return await transfer(request, target: target) }
+        guard trackInflights, progress == nil else {
+            return await transfer(request, target: target, progress: progress)
+        }
         let key = Self.inflightKey(request)
         let isFirst = inflight.withLock { waiting -> Bool in
             guard waiting[key] == nil else { return false }
@@ -163,19 +183,22 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         }
     }
 
-    private func transfer(_ request: Request, target: Target) async -> Result<Response, MoyaError> {
+    private func transfer(_ request: Request, target: Target, progress: ProgressHandler? = nil) async
+        -> Result<Response, MoyaError>
+    {
         do {
-            return validate(try await session.send(request), target: target)
+            return validate(try await session.send(request, progress: progress), target: target)
         } catch {
             return .failure(error)
         }
     }
 
-    private func download(_ request: Request, target: Target, destination: @escaping DownloadDestination) async
-        -> Result<Response, MoyaError>
-    {
+    private func download(
+        _ request: Request, target: Target, destination: @escaping DownloadDestination, progress: ProgressHandler?
+    ) async -> Result<Response, MoyaError> {
         do {
-            let (response, temporary, final) = try await session.download(request, destination: destination)
+            let (response, temporary, final) = try await session.download(
+                request, destination: destination, progress: progress)
             let result = validate(response, target: target)
             guard case .success = result else {
                 try? FileManager.default.removeItem(at: temporary)

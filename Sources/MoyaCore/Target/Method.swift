@@ -42,6 +42,15 @@ public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConverti
         }
     }
 
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110, 9.2.2),
+    /// so that a failed attempt may be retried.
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .put, .delete, .options, .trace, .query: true
+        default: false
+        }
+    }
+
     /// The wire name.
     public var description: String { rawValue }
 }

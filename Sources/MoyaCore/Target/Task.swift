@@ -58,10 +58,13 @@ public struct ResponseHead: Sendable, Hashable {
     public var statusCode: Int
     /// The response headers in the order received.
     public var headers: HTTPHeaders
+    /// The protocol version, such as `HTTP/1.1` or `HTTP/2.0`.
+    public var version: String
 
     /// Creates a response head.
-    public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders()) {
+    public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), version: String = "HTTP/1.1") {
         self.statusCode = statusCode
         self.headers = headers
+        self.version = version
     }
 }

@@ -33,8 +33,23 @@ struct ProxySettings {
         }
         let chosen = url.scheme?.lowercased() == "https" ? (httpsProxy ?? httpProxy) : httpProxy
         guard let chosen else { return nil }
-        let proxyURL = URL(string: chosen.contains("://") ? chosen : "http://" + chosen)
-        guard let proxyHost = proxyURL?.host, !proxyHost.isEmpty else { return nil }
-        return .server(host: proxyHost, port: proxyURL?.port ?? 80)
+        return try? Self.proxy(named: chosen)
+    }
+
+    /// The proxy a URL such as `http://proxy:3128` or `proxy:3128` names. Only HTTP proxies
+    /// are supported; credentials in the URL are sent as Basic proxy authorization.
+    static func proxy(named text: String) throws(NetworkError) -> HTTPClient.Configuration.Proxy {
+        let proxyURL = URL(string: text.contains("://") ? text : "http://" + text)
+        guard let proxyURL, let host = proxyURL.host, !host.isEmpty, proxyURL.scheme?.lowercased() == "http" else {
+            throw NetworkError(.unknown, "the proxy '\(text)' is not an http://HOST[:PORT] URL")
+        }
+        let port = proxyURL.port ?? 80
+        if let user = proxyURL.user {
+            let password = proxyURL.password ?? ""
+            return .server(
+                host: host, port: port,
+                authorization: .basic(credentials: Data("\(user):\(password)".utf8).base64EncodedString()))
+        }
+        return .server(host: host, port: port)
     }
 }

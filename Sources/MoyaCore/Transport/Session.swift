@@ -4,6 +4,12 @@ import NIOHTTP1
 import NIOSSL
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -16,7 +22,7 @@ import Synchronization
 public final class Session: Sendable {
     /// How requests are sent.
     public struct Configuration: Sendable {
-        /// Seconds allowed for a whole request, unless the request sets its own.
+        /// Seconds allowed for each attempt at a request, unless the request sets its own.
         public var timeout: Double?
         /// Seconds allowed to connect.
         public var connectTimeout: Double = 10
@@ -26,6 +32,22 @@ public final class Session: Sendable {
         public var decompression: Bool = true
         /// Whether the server's certificate is verified.
         public var verifiesCertificates: Bool = true
+        /// A PEM file of certificates to trust instead of the system's.
+        public var caCertificateFile: String?
+        /// A PEM certificate (chain) file presented to servers that ask for one.
+        public var clientCertificateFile: String?
+        /// The PEM private key file of `clientCertificateFile`.
+        public var clientKeyFile: String?
+        /// Base64 SHA-256 digests of the public keys (SubjectPublicKeyInfo) a server may present;
+        /// when not empty, a TLS connection to any other key fails. Moya's SSL pinning.
+        public var pinnedPublicKeys: [String] = []
+        /// A proxy URL for every request, in place of `HTTP_PROXY`/`HTTPS_PROXY`.
+        public var proxy: String?
+        /// How failed requests are retried; nil sends each request once.
+        public var retry: RetryPolicy?
+        /// Called before each retry with the attempt number (1 for the first retry), the wait in
+        /// seconds and why.
+        public var willRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
         /// The environment `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` are read from.
         public var environment: Environment = [:]
 
@@ -54,30 +76,64 @@ public final class Session: Sendable {
         try? await existing?.shutdown()
     }
 
-    func httpClient(for url: URL) -> HTTPClient {
-        client.withLock { client in
+    func httpClient(for url: URL) throws(NetworkError) -> HTTPClient {
+        try client.withLock { client throws(NetworkError) -> HTTPClient in
             if let client { return client }
+            let proxy: HTTPClient.Configuration.Proxy?
+            if let explicit = configuration.proxy {
+                proxy = try ProxySettings.proxy(named: explicit)
+            } else {
+                proxy = ProxySettings(environment: configuration.environment).proxy(for: url)
+            }
             var settings = HTTPClient.Configuration(
+                tlsConfiguration: try tlsConfiguration(),
                 redirectConfiguration: .follow(max: configuration.redirectLimit, allowCycles: false),
                 timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
-                proxy: ProxySettings(environment: configuration.environment).proxy(for: url),
+                proxy: proxy,
                 decompression: configuration.decompression ? .enabled(limit: .ratio(500)) : .disabled)
-            var tls = TLSConfiguration.makeClientConfiguration()
-            if !configuration.verifiesCertificates { tls.certificateVerification = .none }
-            settings.tlsConfiguration = tls
+            // Failed connections fail the request at once; `retry` decides what is tried again.
+            settings.connectionPool.retryConnectionEstablishment = false
+            if !configuration.pinnedPublicKeys.isEmpty {
+                let pins = PublicKeyPins(configuration.pinnedPublicKeys)
+                settings.http1_1ConnectionDebugInitializer = { pins.verify($0) }
+                settings.http2ConnectionDebugInitializer = { pins.verify($0) }
+            }
             let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
             client = made
             return made
         }
     }
 
+    private func tlsConfiguration() throws(NetworkError) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !configuration.verifiesCertificates { tls.certificateVerification = .none }
+        do {
+            if let file = configuration.caCertificateFile {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+            }
+            if let file = configuration.clientCertificateFile {
+                tls.certificateChain = try NIOSSLCertificate.fromPEMFile(file).map { .certificate($0) }
+                tls.privateKey = .privateKey(
+                    try NIOSSLPrivateKey(file: configuration.clientKeyFile ?? file, format: .pem))
+            }
+        } catch {
+            throw NetworkError(.fileFailed, "cannot load the TLS certificates or key: \(error)")
+        }
+        return tls
+    }
+
     // MARK: - Sending
 
-    /// Sends `request` and collects the whole response.
-    public func send(_ request: Request) async throws(MoyaError) -> Response {
+    /// Sends `request` and collects the whole response, reporting each chunk to `progress`.
+    public func send(_ request: Request, progress: ProgressHandler? = nil) async throws(MoyaError) -> Response {
         let (head, body) = try await perform(request) { head, body in
             var data = Data()
-            for try await chunk in body { data.append(contentsOf: chunk.readableBytesView) }
+            var meter = ProgressMeter(head: head, handler: progress)
+            for try await chunk in body {
+                data.append(contentsOf: chunk.readableBytesView)
+                meter.add(chunk.readableBytes)
+            }
+            meter.finish()
             return data
         }
         return Response(statusCode: head.statusCode, data: body, request: request, response: head)
@@ -86,19 +142,22 @@ public final class Session: Sendable {
     /// Sends `request` and streams the body into a temporary file beside the destination,
     /// which `destination` picks once the response's head has arrived. Nothing is left behind
     /// when the transfer fails; the caller moves or removes the temporary file.
-    public func download(_ request: Request, destination: @escaping DownloadDestination) async throws(MoyaError)
-        -> (response: Response, temporary: URL, destination: URL)
-    {
+    public func download(
+        _ request: Request, destination: @escaping DownloadDestination, progress: ProgressHandler? = nil
+    ) async throws(MoyaError) -> (response: Response, temporary: URL, destination: URL) {
         let (head, files) = try await perform(request) { head, body -> (URL, URL) in
             let planned = URL(fileURLWithPath: Self.temporaryPath(beside: "./download"))
             let target = destination(planned, head)
             let temporary = URL(fileURLWithPath: Self.temporaryPath(beside: target.path))
             let file = try FileWriter(path: temporary.path)
+            var meter = ProgressMeter(head: head, handler: progress)
             do {
                 for try await chunk in body {
                     try chunk.withUnsafeReadableBytes { try file.write($0) }
+                    meter.add(chunk.readableBytes)
                 }
                 try file.close()
+                meter.finish()
             } catch {
                 file.discard()
                 throw error
@@ -108,39 +167,82 @@ public final class Session: Sendable {
         return (Response(statusCode: head.statusCode, data: Data(), request: request, response: head), files.0, files.1)
     }
 
+    /// Sends `request`, retrying as `configuration.retry` allows, and hands the final response's
+    /// head and body to `handle`.
     private func perform<Result: Sendable>(
         _ request: Request, body handle: (ResponseHead, HTTPClientResponse.Body) async throws -> Result
     ) async throws(MoyaError) -> (ResponseHead, Result) {
-        do {
-            let client = httpClient(for: request.url)
-            var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-            outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-            for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-            if configuration.decompression, !request.headers.contains("Accept-Encoding") {
-                outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        let policy = configuration.retry.flatMap { $0.allows(request.method) ? $0 : nil }
+        var attempt = 0
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let canRetry = policy.map { attempt < $0.limit } ?? false
+            let outcome: Attempt<Result>
+            do {
+                outcome = try await send(request, canRetry: canRetry, body: handle)
+            } catch let error as MoyaError {
+                throw error
+            } catch {
+                let network = NetworkError(classifying: error)
+                guard canRetry, RetryPolicy.retryableErrors.contains(network.code), !_Concurrency.Task.isCancelled
+                else { throw MoyaError.underlying(network, nil) }
+                outcome = .retry(reason: network.message, retryAfter: nil)
             }
-            switch request.body {
-            case .data(let data)?:
-                outgoing.body = .bytes(ByteBuffer(bytes: data))
-            case .file(let url)?:
-                let reader = try FileChunks(path: url.path)
-                outgoing.body = .stream(reader, length: .known(reader.size))
-            case nil:
-                break
+            switch outcome {
+            case .done(let head, let result):
+                return (head, result)
+            case .retry(let reason, let retryAfter):
+                guard let policy else { continue }
+                attempt += 1
+                let delay = policy.delay(beforeRetry: attempt, retryAfter: retryAfter, using: &generator)
+                configuration.willRetry?(attempt, delay, reason)
+                do {
+                    try await _Concurrency.Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                } catch {
+                    throw MoyaError.underlying(NetworkError(.cancelled, "the request was cancelled"), nil)
+                }
             }
-            let seconds = request.timeout ?? configuration.timeout
-            let deadline = seconds.map { NIODeadline.now() + .milliseconds(Int64($0 * 1000)) } ?? .distantFuture
-            let response = try await client.execute(outgoing, deadline: deadline)
-            let head = ResponseHead(
-                statusCode: Int(response.status.code),
-                headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }))
-            let result = try await handle(head, response.body)
-            return (head, result)
-        } catch let error as MoyaError {
-            throw error
-        } catch {
-            throw MoyaError.underlying(NetworkError(classifying: error), nil)
         }
+    }
+
+    private enum Attempt<Result> {
+        case done(ResponseHead, Result)
+        case retry(reason: String, retryAfter: Double?)
+    }
+
+    private func send<Result: Sendable>(
+        _ request: Request, canRetry: Bool, body handle: (ResponseHead, HTTPClientResponse.Body) async throws -> Result
+    ) async throws -> Attempt<Result> {
+        let client = try httpClient(for: request.url)
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if configuration.decompression, !request.headers.contains("Accept-Encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        switch request.body {
+        case .data(let data)?:
+            outgoing.body = .bytes(ByteBuffer(bytes: data))
+        case .file(let url)?:
+            let reader = try FileChunks(path: url.path)
+            outgoing.body = .stream(reader, length: .known(reader.size))
+        case nil:
+            break
+        }
+        let seconds = request.timeout ?? configuration.timeout
+        let deadline = seconds.map { NIODeadline.now() + .milliseconds(Int64($0 * 1000)) } ?? .distantFuture
+        let response = try await client.execute(outgoing, deadline: deadline)
+        let head = ResponseHead(
+            statusCode: Int(response.status.code),
+            headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
+            version: "HTTP/\(response.version.major).\(response.version.minor)")
+        if canRetry, RetryPolicy.retryableStatusCodes.contains(head.statusCode) {
+            for try await _ in response.body {}
+            let now = Double(time(nil))
+            let retryAfter = head.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0, now: now) }
+            return .retry(reason: "status \(head.statusCode)", retryAfter: retryAfter)
+        }
+        return .done(head, try await handle(head, response.body))
     }
 
     static func temporaryPath(beside path: String) -> String {
@@ -149,5 +251,14 @@ public final class Session: Sendable {
         var generator = SystemRandomNumberGenerator()
         let suffix = String(generator.next() as UInt32, radix: 16)
         return (directory.isEmpty ? "" : directory + "/") + ".\(name).moya-\(suffix).part"
+    }
+}
+
+extension ResponseHead {
+    /// The standard reason phrase for the status code, such as `Not Found`; empty for codes
+    /// without one.
+    public var reasonPhrase: String {
+        let phrase = HTTPResponseStatus(statusCode: statusCode).reasonPhrase
+        return phrase.isEmpty || phrase.hasPrefix("<") ? "" : phrase
     }
 }

@@ -12,11 +12,11 @@ public struct SpecCompiler: Sendable {
     public var environment: Environment
 
     static let serviceKeys = [
-        "service", "baseURL", "headers", "validation", "timeout", "stub", "auth", "environments", "targets",
+        "service", "baseURL", "headers", "validation", "timeout", "retry", "stub", "auth", "environments", "targets",
     ]
     static let targetKeys = [
         "summary", "params", "path", "method", "headers", "task", "sample", "samples", "validation", "auth",
-        "timeout",
+        "timeout", "retry",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -116,6 +116,7 @@ struct CompileContext {
         let headers = fields["headers"].map { self.headers($0, "headers") } ?? []
         let validation = fields["validation"].flatMap { self.validation($0, "validation") } ?? .successCodes
         let timeout = fields["timeout"].flatMap { reader.seconds($0, "timeout") }
+        let retry = fields["retry"].flatMap { reader.retryCount($0, "retry") }
         let stub = fields["stub"].flatMap { self.stub($0, "stub") }
         let auth = fields["auth"].flatMap { self.auth($0, "auth", params: []) }
         let environments = fields["environments"].map { self.environments($0, "environments") } ?? []
@@ -154,7 +155,7 @@ struct CompileContext {
 
         return ServiceSpec(
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
-            timeout: timeout,
+            timeout: timeout, retry: retry,
             stub: stub, auth: auth, environments: environments, targets: targets,
             secretValues: reader.secretValues)
     }
@@ -243,11 +244,12 @@ struct CompileContext {
         let validation = fields["validation"].flatMap { self.validation($0, path() + ".validation") }
         let auth = fields["auth"].flatMap { self.auth($0, path() + ".auth", params: params) }
         let timeout = fields["timeout"].flatMap { reader.seconds($0, path() + ".timeout") }
+        let retry = fields["retry"].flatMap { reader.retryCount($0, path() + ".retry") }
 
         return TargetSpec(
             name: name, summary: summary, params: params, path: pathTemplate, method: method, headers: headers,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
-            mark: mark)
+            retry: retry, mark: mark)
     }
 
     // MARK: - Shared values

@@ -106,6 +106,16 @@ struct SpecReader {
         return nil
     }
 
+    /// A retry count, 0 to 100.
+    mutating func retryCount(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Int? {
+        guard let value = integer(node, path()) else { return nil }
+        guard (0...100).contains(value) else {
+            error(node.mark, path(), "expected a retry count from 0 to 100, got \(value)")
+            return nil
+        }
+        return value
+    }
+
     /// A positive number of seconds.
     mutating func seconds(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Double? {
         guard let value = number(node, path()) else { return nil }

@@ -35,6 +35,8 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var accessToken: String?
     /// The timeout in seconds, the target's or else the service's.
     public var timeout: Double?
+    /// How many times a failed request is retried, the target's or else the service's.
+    public var retry: Int?
     /// The spec's default stub behaviour, if it sets one.
     public var stubBehavior: StubBehavior?
     /// Values to redact wherever they would print: environment values, `auth:` credentials

@@ -125,7 +125,8 @@ struct TargetResolver {
             sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
-            timeout: target.timeout ?? service.timeout, stubBehavior: service.stub,
+            timeout: target.timeout ?? service.timeout, retry: target.retry ?? service.retry,
+            stubBehavior: service.stub,
             secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders)
     }
 

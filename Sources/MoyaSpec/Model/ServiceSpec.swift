@@ -16,6 +16,8 @@ public struct ServiceSpec: Sendable {
     public var validation: ValidationType
     /// The timeout in seconds, if set.
     public var timeout: Double?
+    /// How many times a failed request is retried, if set.
+    public var retry: Int?
     /// The default stub behaviour, if set.
     public var stub: StubBehavior?
     /// Credentials for every target unless it sets its own.
@@ -74,6 +76,8 @@ public struct TargetSpec: Sendable {
     public var auth: AuthSpec?
     /// The target's timeout in seconds, if it overrides the service's.
     public var timeout: Double?
+    /// The target's retry count, if it overrides the service's.
+    public var retry: Int?
     /// Where the target was declared.
     public var mark: Mark
 

@@ -1,0 +1,90 @@
+import ArgumentParser
+import MoyaCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Timeouts, retries, TLS and proxies: the options `call` and `check` share.
+struct NetworkOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds to wait for each attempt at a response.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Retry up to N times after a connection failure, a timeout, a 429 or a 503, with backoff.",
+            valueName: "n"))
+    var retry: Int?
+
+    @Flag(name: .customLong("retry-all"), help: "With --retry, retry methods that are not idempotent too.")
+    var retryAll = false
+
+    @Flag(help: "Do not verify the server's TLS certificate. Dangerous; says so on stderr.")
+    var insecure = false
+
+    @Option(
+        help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
+    var cacert: String?
+
+    @Option(help: ArgumentHelp("Present this PEM client certificate (mutual TLS).", valueName: "file"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --cert.", valueName: "file"))
+    var key: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Accept only a server public key with this SHA-256 pin, as sha256//BASE64; repeatable.",
+            valueName: "pin"))
+    var pin: [String] = []
+
+    @Option(help: ArgumentHelp("Send requests through this HTTP proxy, http://HOST:PORT.", valueName: "url"))
+    var proxy: String?
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) || !timeout.isFinite {
+            throw ValidationError("--timeout takes a positive number of seconds")
+        }
+        if let retry, retry < 0 || retry > 100 { throw ValidationError("--retry takes a count from 0 to 100") }
+        if key != nil && cert == nil { throw ValidationError("--key goes with --cert") }
+        for file in [cacert, cert, key].compactMap({ $0 }) where access(file, R_OK) != 0 {
+            throw ValidationError("cannot read '\(file)'")
+        }
+        for pin in pin where Self.pinDigest(pin) == nil {
+            throw ValidationError("--pin takes sha256// and a base64 SHA-256 digest, not '\(pin)'")
+        }
+    }
+
+    /// The base64 digest of a `sha256//…` pin, when it is one.
+    static func pinDigest(_ pin: String) -> String? {
+        guard pin.hasPrefix("sha256//") else { return nil }
+        let digest = String(pin.dropFirst("sha256//".count))
+        // A SHA-256 digest is 32 bytes: 43 base64 characters and one '='.
+        guard digest.utf8.count == 44, digest.hasSuffix("="),
+            digest.dropLast().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") })
+        else { return nil }
+        return digest
+    }
+
+    /// The session configuration these options describe, with the spec's timeout and retry
+    /// count where the command line gives none.
+    func configuration(
+        specTimeout: Double?, specRetry: Int?, environment: Environment,
+        willRetry: (@Sendable (Int, Double, String) -> Void)? = nil
+    ) -> Session.Configuration {
+        var configuration = Session.Configuration(timeout: timeout ?? specTimeout, environment: environment)
+        configuration.verifiesCertificates = !insecure
+        configuration.caCertificateFile = cacert
+        configuration.clientCertificateFile = cert
+        configuration.clientKeyFile = key
+        configuration.pinnedPublicKeys = pin.compactMap(Self.pinDigest)
+        configuration.proxy = proxy
+        if let limit = retry ?? specRetry, limit > 0 {
+            configuration.retry = RetryPolicy(limit: limit, retriesAllMethods: retryAll)
+            configuration.willRetry = willRetry
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,85 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Turns a response into the bytes `call` prints: on a terminal, JSON bodies pretty-printed and
+/// coloured; piped or redirected, the body byte for byte; with `-i`, the status line and headers
+/// first.
+struct ResponseRenderer {
+    /// Whether JSON bodies are re-indented.
+    var pretty: Bool
+    /// Whether ANSI colours are used; only pretty output is coloured.
+    var colored: Bool
+    /// Whether the status line and headers are printed before the body.
+    var include: Bool
+
+    /// The renderer `options` ask for in `context`: pretty and coloured on a terminal unless
+    /// overridden; `NO_COLOR` (set and not empty) or `TERM=dumb` turns colour off in auto mode.
+    init(options: OutputOptions, context: CommandContext) {
+        pretty = options.raw ? false : (options.pretty || options.color == .always || context.outputIsTerminal)
+        switch options.color {
+        case .always: colored = pretty
+        case .never: colored = false
+        case .auto:
+            let noColor = context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            colored = pretty && context.outputIsTerminal && !noColor && context.environment["TERM"] != "dumb"
+        }
+        include = options.include
+    }
+
+    init(pretty: Bool, colored: Bool, include: Bool) {
+        self.pretty = pretty
+        self.colored = colored
+        self.include = include
+    }
+
+    /// The status line and headers, and the blank line after them.
+    func head(of response: Response) -> [UInt8] {
+        let head = response.response ?? ResponseHead(statusCode: response.statusCode)
+        var text = "\(head.version) \(head.statusCode)"
+        if !head.reasonPhrase.isEmpty { text += " \(head.reasonPhrase)" }
+        text = paint(text, "\u{1B}[1m") + "\n"
+        for field in head.headers {
+            text += paint(field.name, "\u{1B}[36m") + ": " + field.value + "\n"
+        }
+        return Array((text + "\n").utf8)
+    }
+
+    /// The body as printed: JSON re-indented when pretty, anything else as received.
+    func body(_ data: Data, headers: HTTPHeaders) -> [UInt8] {
+        let bytes = Array(data)
+        guard pretty, Self.looksLikeJSON(bytes, contentType: headers["Content-Type"]),
+            (try? JSONValue(parsing: data)) != nil
+        else { return bytes }
+        return JSONFormatter.format(bytes, colored: colored)
+    }
+
+    /// Everything printed for a response: the head with `-i`, then the body.
+    func render(_ response: Response) -> [UInt8] {
+        (include ? head(of: response) : []) + body(response.data, headers: response.headers)
+    }
+
+    private func paint(_ text: String, _ style: String) -> String {
+        colored ? style + text + "\u{1B}[0m" : text
+    }
+
+    /// JSON by its content type (`application/json`, `…+json`), or, without one, by its
+    /// first non-space byte.
+    static func looksLikeJSON(_ bytes: [UInt8], contentType: String?) -> Bool {
+        if let contentType {
+            let type = contentType.split(separator: ";").first.map { $0.lowercased() } ?? ""
+            return type.hasSuffix("/json") || type.hasSuffix("+json")
+        }
+        let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+}
+
+/// When `call` colours its output.
+enum ColorChoice: String, CaseIterable, Sendable {
+    case auto, always, never
+}
