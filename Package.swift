@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/TestSupport"
         ),
@@ -62,6 +63,8 @@ let package = Package(
             name: "MoyaCLITests",
             dependencies: [
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport",
+                // Built so that the interrupt test can run the real executable.
+                "moya-cli",
             ]
         ),
     ]

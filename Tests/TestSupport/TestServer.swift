@@ -3,6 +3,8 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
+import Synchronization
 
 /// A real HTTP server on 127.0.0.1, in the test process, for end-to-end calls.
 ///
@@ -11,29 +13,61 @@ import NIOPosix
 /// - `/redirect/N` redirects N times, then lands on `/echo`; `/loop` redirects to itself.
 /// - `/drop` closes the connection without answering.
 /// - `/bytes/N` answers with N bytes.
+/// - `/drip/N/MS` sends N bytes in ten chunks, MS milliseconds apart, with a `Content-Length`.
+/// - `/flaky/KEY/N/HOW` fails the first N requests made with KEY, then echoes. HOW is a status
+///   code, `drop` or `slow` (two seconds); a `retry-after` query value is sent as `Retry-After`.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
     let channel: any Channel
+    let counts: Counts
     public let port: Int
+    public let isTLS: Bool
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)" }
 
     /// Starts the server on port `requested`; 0 picks a free one. With `compressing`, responses
-    /// are gzip- or deflate-compressed for clients that accept it.
-    public init(port requested: Int = 0, compressing: Bool = false) throws {
+    /// are gzip- or deflate-compressed for clients that accept it. With `tls`, it speaks HTTPS.
+    public init(port requested: Int = 0, compressing: Bool = false, tls: TLSConfiguration? = nil) throws {
+        let counts = Counts()
+        let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     if compressing {
                         try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
                     }
-                    try channel.pipeline.syncOperations.addHandler(TestServerHandler())
+                    try channel.pipeline.syncOperations.addHandler(TestServerHandler(counts: counts))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: requested).wait()
         port = channel.localAddress?.port ?? 0
+        isTLS = tls != nil
+        self.counts = counts
+    }
+
+    /// How many requests `/flaky/KEY/…` has had for `key`.
+    public func requests(for key: String) -> Int {
+        counts.value.withLock { $0[key] ?? 0 }
+    }
+
+    /// A server TLS configuration from the test fixtures; with `requiringClientCertificate`, it
+    /// accepts only clients with a certificate from the test CA.
+    public static func tlsConfiguration(fixtures: String, requiringClientCertificate: Bool = false) throws
+        -> TLSConfiguration
+    {
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(fixtures + "/server.pem").map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: fixtures + "/server.key", format: .pem)))
+        if requiringClientCertificate {
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(fixtures + "/ca.pem"))
+        }
+        return configuration
     }
 
     public func stop() {
@@ -46,9 +80,26 @@ public final class TestServer: Sendable {
     }
 }
 
+final class Counts: Sendable {
+    let value = Mutex<[String: Int]>([:])
+
+    /// Counts one more request for `key` and returns how many there have been.
+    func next(_ key: String) -> Int {
+        value.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key] ?? 0
+        }
+    }
+}
+
 private final class TestServerHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+
+    let counts: Counts
+    init(counts: Counts) {
+        self.counts = counts
+    }
 
     var head: HTTPRequestHead?
     var body = Data()
@@ -86,6 +137,29 @@ private final class TestServerHandler: ChannelInboundHandler {
             respond(context, status: .found, body: Data(), headers: [("Location", "/loop")])
         case ("drop", 1):
             context.close(promise: nil)
+        case ("flaky", 4) where counts.next(parts[1]) <= Int(parts[2]) ?? 0:
+            switch parts[3] {
+            case "drop":
+                context.close(promise: nil)
+            case "slow":
+                context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) {
+                    self.respond(context, status: .ok, body: Data("slow".utf8))
+                }
+            default:
+                let query = head.uri.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+                let retryAfter = query.split(separator: "&").first { $0.hasPrefix("retry-after=") }
+                    .map { String($0.dropFirst("retry-after=".count)) }
+                respond(
+                    context, status: HTTPResponseStatus(statusCode: Int(parts[3]) ?? 503), body: Data("try again".utf8),
+                    headers: retryAfter.map { [("Retry-After", $0)] } ?? [])
+            }
+        case ("drip", 3):
+            let count = Int(parts[1]) ?? 0
+            let delay = Int64(parts[2]) ?? 100
+            var head = HTTPResponseHead(version: .http1_1, status: .ok)
+            head.headers.add(name: "Content-Length", value: String(count))
+            context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+            drip(context, remaining: count, chunk: max(count / 10, 1), delay: delay)
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             respond(context, status: .ok, body: Data((0..<count).map { UInt8($0 % 251) }))
@@ -102,6 +176,20 @@ private final class TestServerHandler: ChannelInboundHandler {
             }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             respond(context, status: .ok, body: data, headers: [("Content-Type", "application/json")])
+        }
+    }
+
+    func drip(_ context: ChannelHandlerContext, remaining: Int, chunk: Int, delay: Int64) {
+        guard context.channel.isActive else { return }
+        guard remaining > 0 else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let size = min(chunk, remaining)
+        let bytes = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) {
+            self.drip(context, remaining: remaining - size, chunk: chunk, delay: delay)
         }
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import TestSupport
+import XCTest
+
+/// What `call` prints on a terminal and through a pipe: pretty and coloured JSON, `-i`,
+/// `-o` with its progress bar, and Ctrl-C.
+extension CallCommandTests {
+    /// Runs `call` with stdout and stderr on two pseudo-terminals.
+    func callOnTerminal(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+        status: Int32, out: String, error: String
+    ) {
+        let output = try PseudoTerminal()
+        let error = try PseudoTerminal()
+        var env = ["TEST_SERVER": server.baseURL, "TERM": "xterm-256color"]
+        env.merge(environment) { $1 }
+        let context = CommandContext.descriptors(
+            output: output.follower, error: error.follower, environment: Environment(env))
+        let status = await MoyaCLI.run(["call"] + arguments + ["--specs", specs], context: context)
+        return (status, output.drain(), error.drain())
+    }
+
+    static let blue = "\u{1B}[1;34m"
+    static let cyan = "\u{1B}[36m"
+    static let reset = "\u{1B}[0m"
+
+    // MARK: - Pretty and colour
+
+    func testTerminalJSONIsPrettyAndColoured() async throws {
+        let (status, out, _) = try await callOnTerminal(["calls.stubbed", "--id", "7", "--stub", "immediate"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "{\n    \(Self.blue)\"id\"\(Self.reset): \(Self.cyan)7\(Self.reset)\n}\n")
+
+        let live = try await callOnTerminal(["calls.plain"])
+        XCTAssertTrue(
+            live.out.contains("    \(Self.blue)\"method\"\(Self.reset): \u{1B}[32m\"GET\"\(Self.reset)"), live.out)
+    }
+
+    func testNoColorAndDumbTerminalsKeepPrettyWithoutColour() async throws {
+        let plain = "{\n    \"id\": 7\n}\n"
+        let noColor = try await callOnTerminal(
+            ["calls.stubbed", "--id", "7", "--stub", "immediate"], environment: ["NO_COLOR": "1"])
+        XCTAssertEqual(noColor.out, plain)
+        let dumb = try await callOnTerminal(
+            ["calls.stubbed", "--id", "7", "--stub", "immediate"], environment: ["TERM": "dumb"])
+        XCTAssertEqual(dumb.out, plain)
+        let never = try await callOnTerminal(["calls.stubbed", "--id", "7", "--stub", "immediate", "--color", "never"])
+        XCTAssertEqual(never.out, plain)
+        let always = try await callOnTerminal(
+            ["calls.stubbed", "--id", "7", "--stub", "immediate", "--color", "always"], environment: ["NO_COLOR": "1"])
+        XCTAssertTrue(always.out.contains(Self.blue), "--color always wins over NO_COLOR")
+    }
+
+    func testRawOnATerminalIsByteForByte() async throws {
+        let (status, out, _) = try await callOnTerminal(["calls.stubbed", "--id", "7", "--stub", "immediate", "--raw"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "{\"id\":7}")
+    }
+
+    func testPipedOutputIsRawUnlessAsked() async throws {
+        let piped = await call(["calls.stubbed", "--id", "7", "--stub", "immediate"])
+        XCTAssertEqual(piped.text, "{\"id\":7}")
+        let pretty = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--pretty"])
+        XCTAssertEqual(pretty.text, "{\n    \"id\": 7\n}\n")
+        let coloured = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--color", "always"])
+        XCTAssertEqual(coloured.text, "{\n    \(Self.blue)\"id\"\(Self.reset): \(Self.cyan)7\(Self.reset)\n}\n")
+        let both = await call(["calls.stubbed", "--id", "7", "--pretty", "--raw"])
+        XCTAssertEqual(both.status, 64)
+    }
+
+    func testNonJSONTextIsPrintedAsItCame() async throws {
+        let (status, out, _) = try await callOnTerminal(["calls.status", "--code", "404"])
+        XCTAssertEqual(status, 4)
+        XCTAssertEqual(out, "status 404")
+    }
+
+    // MARK: - Include
+
+    func testIncludePrintsTheStatusLineAndHeaders() async throws {
+        let outcome = await call(["calls.status", "--code", "200", "-i"])
+        XCTAssertEqual(outcome.status, 0)
+        XCTAssertEqual(outcome.text, "HTTP/1.1 200 OK\nContent-Length: 10\n\nstatus 200")
+        let stub = await call(["calls.stubbed", "--id", "1", "--sample", "missing", "--include"])
+        XCTAssertEqual(stub.status, 4)
+        XCTAssertEqual(stub.text, "HTTP/1.1 404 Not Found\n\nnope")
+    }
+
+    // MARK: - Output files and progress
+
+    func scratchDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "moya-cli-out-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
+    }
+
+    func testOutputWritesTheBodyAndNothingOnFailure() async throws {
+        let directory = try scratchDirectory()
+        let live = await call(["calls.status", "--code", "200", "-o", directory + "/ok.txt"])
+        XCTAssertEqual(live.status, 0, live.error)
+        XCTAssertEqual(live.text, "", "nothing on stdout")
+        XCTAssertEqual(try String(contentsOfFile: directory + "/ok.txt", encoding: .utf8), "status 200")
+
+        let failed = await call(["calls.status", "--code", "500", "--output", directory + "/failed.txt"])
+        XCTAssertEqual(failed.status, 5)
+        let refused = await call(
+            ["calls.plain", "-o", directory + "/refused.txt"], environment: ["TEST_SERVER": "http://127.0.0.1:1"])
+        XCTAssertEqual(refused.status, 1)
+        let dropped = await call(["calls.drop", "-o", directory + "/dropped.txt"])
+        XCTAssertEqual(dropped.status, 1)
+
+        let stubbed = await call(["calls.stubbed", "--id", "3", "--stub", "immediate", "-o", directory + "/stub.json"])
+        XCTAssertEqual(stubbed.status, 0)
+        XCTAssertEqual(try String(contentsOfFile: directory + "/stub.json", encoding: .utf8), "{\"id\":3}")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["ok.txt", "stub.json"],
+            "no partial or temporary files")
+    }
+
+    func testProgressBarOnlyOnATerminal() async throws {
+        let directory = try scratchDirectory()
+        let terminal = try await callOnTerminal(["calls.drip", "--ms", "60", "-o", directory + "/a.bin"])
+        XCTAssertEqual(terminal.status, 0, terminal.error)
+        XCTAssertEqual(terminal.out, "")
+        XCTAssertTrue(terminal.error.contains("\r\u{1B}[K"), terminal.error)
+        XCTAssertTrue(terminal.error.contains(" / 293.0 KiB  "), terminal.error)
+        XCTAssertTrue(terminal.error.contains("%  "), terminal.error)
+        XCTAssertTrue(terminal.error.contains("ETA 0:0"), terminal.error)
+        XCTAssertTrue(
+            terminal.error.hasSuffix("293.0 KiB / 293.0 KiB  100%  " + lastRate(terminal.error)), terminal.error)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/a.bin")).count, 300_000)
+
+        let piped = await call(["calls.drip", "--ms", "60", "-o", directory + "/b.bin"])
+        XCTAssertEqual(piped.status, 0, piped.error)
+        XCTAssertEqual(piped.error, "", "no progress bar through a pipe")
+    }
+
+    /// The rate and time at the end of the final progress line.
+    func lastRate(_ text: String) -> String {
+        let line = text.components(separatedBy: "\u{1B}[K").last ?? ""
+        return line.components(separatedBy: "100%  ").last ?? ""
+    }
+
+    // MARK: - Ctrl-C
+
+    func testInterruptCancelsExits130AndLeavesNoFile() throws {
+        let directory = try scratchDirectory()
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("moya-cli")
+        let binary =
+            FileManager.default.fileExists(atPath: executable.path)
+            ? executable : executable.deletingLastPathComponent().appendingPathComponent("moya-cli")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs,
+        ]
+        process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let error = Pipe()
+        process.standardOutput = out
+        process.standardError = error
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.8)
+        XCTAssertTrue(process.isRunning, "still downloading")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(out.fileHandleForReading.readDataToEndOfFile(), Data(), "nothing on stdout")
+        XCTAssertEqual(
+            String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "moya-cli: error: calls.drip: the request was cancelled\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "no partial file")
+    }
+}
