@@ -7,6 +7,10 @@ public enum MoyaCLI {
     public static func run(_ arguments: [String], context: CommandContext = .process) async -> Int32 {
         await CommandContext.$current.withValue(context) {
             do {
+                if let help = try targetHelp(arguments) {
+                    context.line(help)
+                    return ExitStatus.success.rawValue
+                }
                 var command = try MoyaCommand.parseAsRoot(arguments)
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
@@ -22,6 +26,22 @@ public enum MoyaCLI {
                 return report(error, context: context)
             }
         }
+    }
+
+    /// `call SERVICE.TARGET --help`: the command's help followed by the target's params, types,
+    /// defaults and descriptions, read from its spec. Nil for any other command line.
+    static func targetHelp(_ arguments: [String]) throws -> String? {
+        guard arguments.first == "call" else { return nil }
+        let options = arguments.dropFirst().prefix { $0 != "--" }
+        guard options.contains(where: { $0 == "--help" || $0 == "-h" }) else { return nil }
+        let rest = arguments.dropFirst().filter { $0 != "--help" && $0 != "-h" }
+        guard let call = try? CallCommand.parse(Array(rest)) else { return nil }
+        let (service, target) = try call.specOptions.loadTarget(call.target)
+        let description = TargetDescription(service: service, target: target)
+        var help = MoyaCommand.helpMessage(for: CallCommand.self)
+        while help.last == "\n" { help.removeLast() }
+        return help + "\n\nTARGET:\n"
+            + description.lines.map { "  " + $0 }.joined(separator: "\n")
     }
 
     private static func report(_ error: any Error, context: CommandContext) -> Int32 {

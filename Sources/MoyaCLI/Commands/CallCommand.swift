@@ -15,7 +15,12 @@ struct CallCommand: AsyncParsableCommand {
         abstract: "Send a target's request, live or from its sample.",
         discussion: """
             Params are given as --NAME VALUE or NAME=VALUE; the second form always works, even \
-            when a param's name is also one of moya-cli's options. Repeat a param for an array.
+            when a param's name is also one of moya-cli's options (a param called key is given \
+            as key=VALUE, because --key is the TLS key). Repeat a param for an array. \
+            `moya-cli call SERVICE.TARGET --help` lists the target's params.
+
+            On a terminal, JSON bodies are pretty-printed and coloured; piped or redirected, the \
+            body is written byte for byte. NO_COLOR turns colour off.
 
             Examples:
               moya-cli call myservice.showUser --id 1
@@ -23,10 +28,15 @@ struct CallCommand: AsyncParsableCommand {
               moya-cli call myservice.showAccounts --sample unauthorized
               moya-cli call translator.translate --texts Hello --to de --to ja --dry-run
               moya-cli call httpbin.post --name Ann -H 'X-Trace: 1' --dry-run --json
+              moya-cli call myservice.showUser --id 1 -i --retry 3
+              moya-cli call github.zen -o zen.txt
+              moya-cli call myservice.showUser --help
             """
     )
 
-    @Argument(help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"))
+    @Argument(
+        help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"),
+        completion: .custom(CallCommand.completeTargets))
     var target: String
 
     @Option(
@@ -78,6 +88,26 @@ struct CallCommand: AsyncParsableCommand {
         parsing: .allUnrecognized,
         help: ArgumentHelp("The target's params: --NAME VALUE or NAME=VALUE.", valueName: "params"))
     var params: [String] = []
+
+    /// Completes `SERVICE.TARGET` from the specs the command line (or the environment) names.
+    @Sendable static func completeTargets(_ words: [String], _: Int, _ prefix: String) -> [String] {
+        var paths: [String] = []
+        var index = 0
+        while index < words.count {
+            if words[index] == "--specs", index + 1 < words.count {
+                paths.append(words[index + 1])
+                index += 1
+            } else if words[index].hasPrefix("--specs=") {
+                paths.append(String(words[index].dropFirst("--specs=".count)))
+            }
+            index += 1
+        }
+        var options = SpecOptions()
+        options.specs = paths
+        guard let catalog = try? options.library().loadAll() else { return [] }
+        return catalog.services.flatMap { service in service.targets.map { "\(service.name).\($0.name)" } }
+            .filter { $0.hasPrefix(prefix) }
+    }
 
     func validate() throws {
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }

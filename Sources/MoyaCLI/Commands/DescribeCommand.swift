@@ -70,6 +70,7 @@ struct TargetDescription {
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
         if let timeout = target.timeout ?? service.timeout { lines.append("  timeout: \(formatSeconds(timeout))s") }
+        if let retry = target.retry ?? service.retry { lines.append("  retry: \(retry)") }
         var sampleRows: [[String]] = []
         if let sample = target.sample { sampleRows.append(["    (default)"] + Self.describe(sample)) }
         for named in target.samples { sampleRows.append(["    " + named.name] + Self.describe(named.sample)) }

@@ -24,7 +24,11 @@ struct MoyaCommand: AsyncParsableCommand {
             not in the response; 64 usage; 65 invalid spec; 66 missing spec; 130 interrupted.
 
             Environment: MOYA_CLI_SPECS, the spec search path; HTTP_PROXY, HTTPS_PROXY and \
-            NO_PROXY, the proxies; any variable a spec names as ${VAR} or ${VAR:-default}.
+            NO_PROXY, the proxies; NO_COLOR, no colour; any variable a spec names as ${VAR} or \
+            ${VAR:-default}.
+
+            Completions: moya-cli --generate-completion-script bash|zsh|fish; completing `call` \
+            offers SERVICE.TARGET names from the specs.
 
             Examples:
               moya-cli call myservice.showUser --id 1

@@ -25,6 +25,24 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Interrupted with Ctrl-C.
     case interrupted = 130
 
+    /// What the status means, as the README and the man page list it.
+    public var summary: String {
+        switch self {
+        case .success: "Success."
+        case .transportFailure: "Transport failure: refused, reset, TLS or DNS."
+        case .timeout: "Timeout."
+        case .redirectStatus: "The response failed validation with a 3xx status."
+        case .clientErrorStatus: "The response failed validation with a 4xx status."
+        case .serverErrorStatus: "The response failed validation with a 5xx status."
+        case .tooManyRedirects: "Too many redirects."
+        case .keyPathMissing: "A --key-path that is not in the response."
+        case .usage: "Usage: the command line is wrong."
+        case .invalidSpec: "Invalid spec."
+        case .missingSpec: "Missing spec."
+        case .interrupted: "Interrupted (Ctrl-C)."
+        }
+    }
+
     /// The status for a response that failed validation with `statusCode`.
     public static func forFailedStatus(_ statusCode: Int) -> ExitStatus {
         switch statusCode {
