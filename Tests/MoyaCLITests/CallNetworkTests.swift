@@ -57,6 +57,127 @@ extension CallCommandTests {
         XCTAssertEqual(server.requests(for: "h"), 2)
         XCTAssertEqual(retryLines(slow), 1)
 
+        let timedOut = await call(["calls.flaky", "key=i", "--n", "5", "--how", "slow", "--timeout", "0.2"])
+        XCTAssertEqual(timedOut.status, 2)
+    }
+
+    func testRetryAfterARefusedConnectionThenExits1() async {
+        let outcome = await call(
+            ["calls.plain", "--retry", "1"], environment: ["TEST_SERVER": "http://127.0.0.1:1"])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(retryLines(outcome), 1, outcome.error)
+        XCTAssertTrue(
+            outcome.error.hasSuffix("moya-cli: error: calls.plain: the connection was refused\n"),
+            outcome.error)
+    }
+
+    func testSpecRetryAndTheFlagWins() async {
+        let spec = await call(["calls.flakyRetried", "key=j"])
+        XCTAssertEqual(spec.status, 0, spec.error)
+        XCTAssertEqual(server.requests(for: "j"), 2)
+        let flag = await call(["calls.flakyRetried", "key=k", "--retry", "0"])
+        XCTAssertEqual(flag.status, 5)
+        XCTAssertEqual(server.requests(for: "k"), 1)
+    }
+
+    func testRetryOptionsAreChecked() async {
+        for arguments in [["--retry", "-1"], ["--retry", "many"], ["--timeout", "0"], ["--key", "x"]] {
+            let outcome = await call(["calls.plain"] + arguments)
+            XCTAssertEqual(outcome.status, 64, "\(arguments)")
+            XCTAssertTrue(outcome.error.hasPrefix("moya-cli: error: "), outcome.error)
+        }
+    }
+
+    // MARK: - TLS
+
+    func withTLSServer(
+        requiringClientCertificate: Bool = false, _ body: (TestServer) async throws -> Void
+    ) async throws {
+        let tls = try TestServer(
+            tls: TestServer.tlsConfiguration(
+                fixtures: tlsFixtures, requiringClientCertificate: requiringClientCertificate))
+        defer { tls.stop() }
+        try await body(tls)
+    }
+
+    func testTLSNeedsATrustedCertificate() async throws {
+        try await withTLSServer { tls in
+            let env = ["TEST_SERVER": tls.baseURL]
+            let untrusted = await call(["calls.plain"], environment: env)
+            XCTAssertEqual(untrusted.status, 1)
+            XCTAssertTrue(untrusted.error.hasPrefix("moya-cli: error: calls.plain: TLS failed"), untrusted.error)
+
+            let trusted = await call(["calls.plain", "--cacert", tlsFixtures + "/ca.pem"], environment: env)
+            XCTAssertEqual(trusted.status, 0, trusted.error)
+            XCTAssertEqual(try trusted.echo()["uri"] as? String, "/echo/plain")
+
+            let insecure = await call(["calls.plain", "--insecure"], environment: env)
+            XCTAssertEqual(insecure.status, 0, insecure.error)
+            XCTAssertTrue(insecure.error.hasPrefix("moya-cli: warning: --insecure:"), "loud on stderr")
+        }
+    }
+
+    func testPinsAcceptOnlyThePinnedKey() async throws {
+        let pin = try String(contentsOfFile: tlsFixtures + "/server.pin", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let other = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
+        try await withTLSServer { tls in
+            let env = ["TEST_SERVER": tls.baseURL]
+            let ca = ["--cacert", tlsFixtures + "/ca.pem"]
+            let pinned = await call(["calls.plain", "--pin", other, "--pin", "sha256//" + pin] + ca, environment: env)
+            XCTAssertEqual(pinned.status, 0, pinned.error)
+
+            let wrong = await call(["calls.plain", "--pin", other] + ca, environment: env)
+            XCTAssertEqual(wrong.status, 1)
+            XCTAssertEqual(
+                wrong.error,
+                "moya-cli: error: calls.plain: the server's public key (sha256//\(pin)) matches no --pin\n")
+
+            let insecureButPinned = await call(["calls.plain", "--insecure", "--pin", other], environment: env)
+            XCTAssertEqual(insecureButPinned.status, 1, "a pin holds even with --insecure")
+        }
+        let malformed = await call(["calls.plain", "--pin", "md5//abc"])
+        XCTAssertEqual(malformed.status, 64)
+    }
+
+    func testClientCertificates() async throws {
+        try await withTLSServer(requiringClientCertificate: true) { tls in
+            let env = ["TEST_SERVER": tls.baseURL]
+            let ca = ["--cacert", tlsFixtures + "/ca.pem"]
+            let without = await call(["calls.plain"] + ca, environment: env)
+            XCTAssertEqual(without.status, 1, without.error)
+            let with = await call(
+                ["calls.plain", "--cert", tlsFixtures + "/client.pem", "--key", tlsFixtures + "/client.key"] + ca,
+                environment: env)
+            XCTAssertEqual(with.status, 0, with.error)
+        }
+        let missing = await call(["calls.plain", "--cacert", "/nonexistent/ca.pem"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertEqual(missing.error.split(separator: "\n").first, "moya-cli: error: cannot read '/nonexistent/ca.pem'")
+    }
+
+    func testBadProxyIsATransportFailure() async {
+        let outcome = await call(["calls.plain", "--proxy", "socks5://127.0.0.1:1"])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.error.contains("is not an http://HOST[:PORT] URL"), outcome.error)
+    }
+}
+
+extension CallCommandTests {
+    /// A secret in the URL must not leak through any failure path: refused connections with
+    /// retries, failed statuses, logs and curl commands around them.
+    func testSecretsStayRedactedOnEveryErrorPath() async {
+        let refused = await call(
+            ["calls.secretPath", "--token", "s3cr3t", "-vv", "--curl", "--retry", "1"],
+            environment: ["TEST_SERVER": "http://127.0.0.1:1"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.error.contains("token=••••"), refused.error)
+        XCTAssertFalse(refused.error.contains("s3cr3t"), refused.error)
+
+        let failed = await call(["calls.secretPath", "--token", "s3cr3t", "--code", "503", "-v", "-i"])
+        XCTAssertEqual(failed.status, 5)
+        XCTAssertFalse(failed.error.contains("s3cr3t"), failed.error)
+
         let shown = await call(
             ["calls.secretPath", "--token", "s3cr3t", "--curl", "--show-secrets"],
             environment: ["TEST_SERVER": "http://127.0.0.1:1"])

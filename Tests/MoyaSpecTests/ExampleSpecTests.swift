@@ -69,7 +69,9 @@ final class ExampleSpecTests: XCTestCase {
         let unauthorized = try service.resolve(spec, with: CallOptions(sample: "unauthorized"))
         XCTAssertEqual(
             unauthorized.sampleResponse,
-            .response(status: 401, headers: [:], body: Data(#"{"message":"Bad credentials"}"#.utf8)))
+            .response(
+                status: 401, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"message":"Bad credentials"}"#.utf8)))
         let offline = try service.resolve(spec, with: CallOptions(sample: "offline"))
         XCTAssertEqual(offline.sampleResponse, .networkError(.notConnectedToInternet))
         XCTAssertThrowsError(try service.resolve(spec, with: CallOptions(sample: "missing")))

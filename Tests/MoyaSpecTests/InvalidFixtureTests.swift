@@ -6,6 +6,23 @@ import XCTest
 final class InvalidFixtureTests: XCTestCase {
     static let expectations: [(file: String, problems: [String])] = [
         (
+            "bad-checks.yaml",
+            [
+                "14:21: targets.showUser.checks[0].expect.json.$.id.equal: unknown predicate 'equal'; expected one of equals, exists, type, contains, matches, lt, le, gt, ge, count, oneOf, not; did you mean 'equals'?",
+                "19:13: targets.showUser.checks[1].expect.json.id: bad JSON path 'id': a JSON path starts with $",
+                "20:13: targets.showUser.checks[1].expect.json.$.a[x]: bad JSON path '$.a[x]': '[x]' is not an index, * or a quoted key",
+                "22:26: targets.showUser.checks[2].params.idd: unknown param 'idd'; did you mean 'id'?",
+                "24:23: targets.showUser.checks[3].params.id: expects an int, got \"one\"",
+                "25:17: targets.showUser.checks[3].sample: unknown sample 'notfound'; did you mean 'notFound'?",
+                "26:27: targets.showUser.checks[3].expect.status: expected a status code, a list of codes or a class such as 2xx, got '2yy'",
+                "26:41: targets.showUser.checks[3].expect.maxTime: expected a duration such as 500ms or 2s, got \"soon\"",
+                "26:47: targets.showUser.checks[3].expect.matchesSampel: unknown key 'matchesSampel'; did you mean 'matchesSample'?",
+                "27:9: targets.showUser.checks[4].params: the check does not give required param 'id'",
+                "29:28: targets.showUser.checks[4].expect.body.matches: '(' is not a valid regular expression",
+                "30:33: targets.showUser.checks[4].expect.json.$.id.type: unknown type \"str\"; expected string | number | integer | bool | array | object | null",
+            ]
+        ),
+        (
             "array-param-in-path.yaml",
             [
                 "5:11: targets.tags.path: {tag} is a repeatable param of type [string] and cannot stand here"

@@ -16,6 +16,7 @@ import Synchronization
 /// - `/drip/N/MS` sends N bytes in ten chunks, MS milliseconds apart, with a `Content-Length`.
 /// - `/flaky/KEY/N/HOW` fails the first N requests made with KEY, then echoes. HOW is a status
 ///   code, `drop` or `slow` (two seconds); a `retry-after` query value is sent as `Retry-After`.
+/// - `/json` answers with a fixed document: a user with numbers, strings, arrays and null.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
     let channel: any Channel
@@ -160,6 +161,13 @@ private final class TestServerHandler: ChannelInboundHandler {
             head.headers.add(name: "Content-Length", value: String(count))
             context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
             drip(context, remaining: count, chunk: max(count / 10, 1), delay: delay)
+        case ("json", 1):
+            let document = #"""
+                {"id":1,"first_name":"Harry","last_name":"Potter","score":9.5,"admin":false,"tags":[],\#
+                "friends":[{"id":2,"name":"Ron"},{"id":3,"name":"Hermione"}],"a.b":"dotted","house":null}
+                """#
+            respond(
+                context, status: .ok, body: Data(document.utf8), headers: [("Content-Type", "application/json")])
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             respond(context, status: .ok, body: Data((0..<count).map { UInt8($0 % 251) }))

@@ -249,6 +249,11 @@ struct CallCommand: AsyncParsableCommand {
 
     func stubBehavior(default spec: StubBehavior?) throws(CommandFailure) -> StubBehavior {
         guard let stub else { return sample != nil ? .immediate : spec ?? .never }
+        return try Self.parseStub(stub)
+    }
+
+    /// A `--stub` value: `never`, `immediate` or `delayed=SECONDS`.
+    static func parseStub(_ stub: String) throws(CommandFailure) -> StubBehavior {
         switch stub {
         case "never": return .never
         case "immediate": return .immediate

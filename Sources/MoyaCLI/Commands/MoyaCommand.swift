@@ -33,12 +33,15 @@ struct MoyaCommand: AsyncParsableCommand {
             Examples:
               moya-cli call myservice.showUser --id 1
               moya-cli call myservice.showUser --id 1 --stub immediate
+              moya-cli check specs/ --stub immediate
               moya-cli validate specs/
               moya-cli list
               moya-cli describe myservice.showUser
             """,
         version: "0.1.0",
-        subcommands: [CallCommand.self, ValidateCommand.self, ListCommand.self, DescribeCommand.self]
+        subcommands: [
+            CallCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self, DescribeCommand.self,
+        ]
     )
 }
 

@@ -7,8 +7,13 @@ struct TargetCall {
     let target: SpecTarget
     /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
     let extraHeaders: [String: String]
-    /// Seconds for the whole request.
+    /// Seconds for each attempt.
     let timeout: Double?
+    /// How the request is retried, when not as the session says.
+    var retry: RetryPolicy? = nil
+    /// Whether a download task's body is kept in the response instead of written to its
+    /// destination, as `check` needs.
+    var keepsDownloadsInMemory = false
 
     var plugins: [any PluginType] {
         guard target.authorizationType != nil else { return [] }
@@ -17,7 +22,17 @@ struct TargetCall {
 
     func endpoint(for target: SpecTarget) -> Endpoint {
         let sample = target.sampleResponse
-        return MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
+        var endpoint = MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
+        if keepsDownloadsInMemory {
+            switch endpoint.task {
+            case .downloadDestination: endpoint = endpoint.replacing(task: .requestPlain)
+            case .downloadParameters(let parameters, let encoding, _):
+                endpoint = endpoint.replacing(task: .requestParameters(parameters: parameters, encoding: encoding))
+            default: break
+            }
+        }
+        return
+            endpoint
             .adding(newHTTPHeaderFields: extraHeaders)
             .replacing(sampleResponseClosure: {
                 switch sample {
@@ -32,6 +47,7 @@ struct TargetCall {
     func provider(stub: StubBehavior, session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget>
     {
         let timeout = timeout
+        let retry = retry
         return MoyaProvider<SpecTarget>(
             endpointClosure: { endpoint(for: $0) },
             requestClosure: { endpoint, done in
@@ -40,6 +56,7 @@ struct TargetCall {
                     built.map { request in
                         var request = request
                         request.timeout = timeout
+                        request.retry = retry
                         return request
                     })
             },

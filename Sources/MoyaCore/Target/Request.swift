@@ -24,6 +24,8 @@ public struct Request: Sendable {
     public var body: Body?
     /// Seconds to wait for the whole response; nil leaves the transport's default.
     public var timeout: Double?
+    /// How this request is retried, in place of the session's policy.
+    public var retry: RetryPolicy?
 
     /// Creates a request.
     public init(

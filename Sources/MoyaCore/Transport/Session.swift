@@ -172,7 +172,7 @@ public final class Session: Sendable {
     private func perform<Result: Sendable>(
         _ request: Request, body handle: (ResponseHead, HTTPClientResponse.Body) async throws -> Result
     ) async throws(MoyaError) -> (ResponseHead, Result) {
-        let policy = configuration.retry.flatMap { $0.allows(request.method) ? $0 : nil }
+        let policy = (request.retry ?? configuration.retry).flatMap { $0.allows(request.method) ? $0 : nil }
         var attempt = 0
         var generator = SystemRandomNumberGenerator()
         while true {

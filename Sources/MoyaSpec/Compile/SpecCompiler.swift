@@ -16,7 +16,7 @@ public struct SpecCompiler: Sendable {
     ]
     static let targetKeys = [
         "summary", "params", "path", "method", "headers", "task", "sample", "samples", "validation", "auth",
-        "timeout", "retry",
+        "timeout", "retry", "checks",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -245,11 +245,15 @@ struct CompileContext {
         let auth = fields["auth"].flatMap { self.auth($0, path() + ".auth", params: params) }
         let timeout = fields["timeout"].flatMap { reader.seconds($0, path() + ".timeout") }
         let retry = fields["retry"].flatMap { reader.retryCount($0, path() + ".retry") }
+        let checks =
+            fields["checks"].map {
+                self.checks($0, path() + ".checks", params: params, sampleNames: samples.map(\.name))
+            } ?? []
 
         return TargetSpec(
             name: name, summary: summary, params: params, path: pathTemplate, method: method, headers: headers,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
-            retry: retry, mark: mark)
+            retry: retry, mark: mark, checks: checks)
     }
 
     // MARK: - Shared values

@@ -113,7 +113,12 @@ extension TargetResolver {
             switch bodySpec {
             case .empty: body = Data()
             case .text(let template): body = Data((render(template) ?? "").utf8)
-            case .json(let value): body = Data((render(value) ?? .null).serialized(escapeSlashes: false).utf8)
+            case .json(let value):
+                body = Data((render(value) ?? .null).serialized(escapeSlashes: false).utf8)
+                // A JSON sample says so, as a server would, unless the sample sets its own type.
+                if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                    headers["Content-Type"] = "application/json"
+                }
             case .file(let path): body = try read(path)
             }
             return .response(status: status, headers: headers, body: body)

@@ -80,6 +80,8 @@ public struct TargetSpec: Sendable {
     public var retry: Int?
     /// Where the target was declared.
     public var mark: Mark
+    /// The checks `moya-cli check` runs, in spec order.
+    public var checks: [CheckSpec] = []
 
     /// The param called `name`.
     public func param(named name: String) -> ParamSpec? {

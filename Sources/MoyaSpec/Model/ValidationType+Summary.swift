@@ -2,7 +2,7 @@ import MoyaCore
 
 extension ValidationType {
     /// The validation as people read it: `successCodes (200-299)`, or the accepted codes.
-    var summary: String {
+    public var summary: String {
         switch self {
         case .none: "none"
         case .successCodes: "successCodes (200-299)"

@@ -1,0 +1,105 @@
+import MoyaSpec
+
+/// One entry of a `check` run: a check to send, or a target that is skipped and why.
+struct PlannedCheck: Sendable {
+    let service: ServiceSpec
+    let target: TargetSpec
+    /// The check; for a target without checks, an implicit one with no assertions, so that
+    /// the target's own validation decides.
+    let check: CheckSpec
+    /// Why the entry is not run, if it is not.
+    let skipReason: String?
+
+    /// `service.target` and the check's name.
+    var title: String {
+        let qualified = "\(service.name).\(target.name)"
+        return check.name.isEmpty ? qualified : "\(qualified): \(check.name)"
+    }
+
+    /// What sharding hashes: stable across runs and machines.
+    var identity: String { "\(service.name).\(target.name)/\(check.name)" }
+}
+
+/// Which checks a `check` run has, in spec order, after `--only` and `--shard`.
+enum CheckPlan {
+    static func make(services: [ServiceSpec], only patterns: [String], shard: Shard?) -> [PlannedCheck] {
+        var plan: [PlannedCheck] = []
+        for service in services {
+            for target in service.targets {
+                let qualified = "\(service.name).\(target.name)"
+                guard patterns.isEmpty || patterns.contains(where: { Glob.matches($0, qualified) }) else { continue }
+                if !target.checks.isEmpty {
+                    for check in target.checks {
+                        plan.append(PlannedCheck(service: service, target: target, check: check, skipReason: nil))
+                    }
+                    continue
+                }
+                let required = target.params.filter(\.isRequired).map(\.name)
+                let implicit = CheckSpec(name: "", mark: target.mark)
+                let reason =
+                    required.isEmpty ? nil : "no checks, and it needs params: \(required.joined(separator: ", "))"
+                plan.append(PlannedCheck(service: service, target: target, check: implicit, skipReason: reason))
+            }
+        }
+        guard let shard else { return plan }
+        return plan.filter { shard.contains($0.identity) }
+    }
+}
+
+/// `--shard I/N`: the I-th of N stable parts of a run, by a hash of each check's identity.
+struct Shard: Sendable, Equatable {
+    let index: Int
+    let count: Int
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    func contains(_ identity: String) -> Bool {
+        Int(Self.fnv1a(identity) % UInt64(count)) == index - 1
+    }
+
+    /// 64-bit FNV-1a: the same on every machine and run, unlike `Hasher`.
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+}
+
+/// Shell-style patterns for `--only`: `*` matches any run of characters, `?` any one.
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let pattern = Array(pattern.utf8)
+        let text = Array(text.utf8)
+        var (p, t) = (0, 0)
+        var star: Int?
+        var resume = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
+                star = p
+                resume = t
+                p += 1
+            } else if let star {
+                p = star + 1
+                resume += 1
+                t = resume
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
+        return p == pattern.count
+    }
+}

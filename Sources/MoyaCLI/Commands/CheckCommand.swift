@@ -1,0 +1,193 @@
+import ArgumentParser
+import MoyaCore
+import MoyaSpec
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `moya-cli check`: runs the checks in specs, live or on the samples, for CI.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run the checks in specs against the live API or the samples.",
+        discussion: """
+            Runs every target's checks; a target with no checks and no required params is \
+            checked once against its own validation, and one that needs params is skipped. \
+            Prints a line per check and a summary; each failure shows the assertion's \
+            file:line:col, what was expected and what came. Exits 0 when all pass, 1 when any \
+            fails, 65 for an invalid spec, 66 for a missing one. Under GITHUB_ACTIONS=true, \
+            failures are also printed as ::error annotations.
+
+            Examples:
+              moya-cli check specs/
+              moya-cli check --stub immediate
+              moya-cli check --only 'myservice.*' --env staging --retry 2
+              moya-cli check --shard 2/4 --junit report.xml
+              moya-cli check --tap > checks.tap
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Spec files or directories. Defaults to the spec search path.", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "never, immediate or delayed=SECONDS: run on the samples. Defaults to each spec's stub, else never.",
+            valueName: "behavior"))
+    var stub: String?
+
+    @Option(help: ArgumentHelp("Use this environment of every service that has it.", valueName: "name"))
+    var env: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Only targets matching this SERVICE.TARGET pattern, with * and ?; repeatable.", valueName: "pattern"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("How many checks run at once, sharing one connection pool.", valueName: "n"))
+    var parallel = 8
+
+    @Flag(help: "Stop at the first failure.")
+    var bail = false
+
+    @Option(help: ArgumentHelp("Run only the I-th of N stable parts of the checks, as I/N.", valueName: "i/n"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
+    var junit: String?
+
+    @Flag(help: "Print TAP to stdout; the usual lines go to stderr.")
+    var tap = false
+
+    @Option(name: .customLong("json"), help: ArgumentHelp("Write a JSON report to this file.", valueName: "file"))
+    var jsonReport: String?
+
+    @Flag(name: .customLong("show-secrets"), help: "Print secrets in failures and reports instead of ••••.")
+    var showSecrets = false
+
+    @OptionGroup(title: "Network") var network: NetworkOptions
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func validate() throws {
+        guard (1...256).contains(parallel) else { throw ValidationError("--parallel takes 1 to 256") }
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard takes I/N with 1 <= I <= N, not '\(shard)'")
+        }
+    }
+
+    func run() async throws {
+        let context = CommandContext.current
+        let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
+        let plan = CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
+        if network.insecure, behavior != .immediate {
+            context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
+        }
+
+        let session = Session(
+            configuration: network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment))
+        let runner = CheckRunner(
+            stub: behavior, environment: env, timeout: network.timeout, retry: network.retry,
+            retriesAllMethods: network.retryAll, session: session, parallel: parallel, bail: bail,
+            showSecrets: showSecrets)
+        let printer = CheckPrinter(
+            context: context, total: plan.count, toStandardError: tap,
+            annotates: context.environment["GITHUB_ACTIONS"] == "true")
+        let start = ContinuousClock.now
+        let results = await runner.run(plan) { index, result in printer.finished(index, result) }
+        await session.shutdown()
+        let elapsed = ContinuousClock.now - start
+        let summary = CheckSummary(
+            results: results,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        printer.summarize(summary)
+
+        if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
+        if let junit { try write(CheckReports.junit(results, summary: summary), to: junit) }
+        if let jsonReport { try write(CheckReports.json(results, summary: summary), to: jsonReport) }
+        if summary.failed > 0 {
+            throw CommandFailure(
+                "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed",
+                status: .transportFailure)
+        }
+    }
+
+    /// Writes a report whole or not at all.
+    func write(_ text: String, to path: String) throws(CommandFailure) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write the report '\(path)'", status: .usage)
+        }
+    }
+}
+
+/// Prints results in plan order as they finish, with a live progress line on a terminal.
+final class CheckPrinter: Sendable {
+    private struct State {
+        var ready: [Int: CheckResult] = [:]
+        var next = 0
+        var done = 0
+    }
+
+    private let context: CommandContext
+    private let total: Int
+    private let toStandardError: Bool
+    private let annotates: Bool
+    private let showsProgress: Bool
+    private let state = Mutex(State())
+
+    init(context: CommandContext, total: Int, toStandardError: Bool, annotates: Bool) {
+        self.context = context
+        self.total = total
+        self.toStandardError = toStandardError
+        self.annotates = annotates
+        showsProgress = context.errorIsTerminal
+    }
+
+    func finished(_ index: Int, _ result: CheckResult) {
+        state.withLock { state in
+            state.ready[index] = result
+            state.done += 1
+            var text = showsProgress ? "\r\u{1B}[K" : ""
+            var printed = false
+            while let next = state.ready.removeValue(forKey: state.next) {
+                text += lines(for: next).joined(separator: "\n") + "\n"
+                state.next += 1
+                printed = true
+            }
+            if printed || showsProgress { emit(text) }
+            if showsProgress, state.done < total {
+                context.writeError(Array("[\(state.done)/\(total)] checking…".utf8))
+            }
+        }
+    }
+
+    func summarize(_ summary: CheckSummary) {
+        emit((total > 0 ? "\n" : "") + summary.line + "\n")
+    }
+
+    private func emit(_ text: String) {
+        let bytes = Array(text.utf8)
+        if toStandardError { context.writeError(bytes) } else { context.writeOut(bytes) }
+    }
+
+    private func lines(for result: CheckResult) -> [String] {
+        let time = "(\(Int((result.seconds * 1000).rounded())) ms)"
+        switch result.outcome {
+        case .passed:
+            return ["PASS  \(result.planned.title)  \(time)"]
+        case .skipped:
+            return ["SKIP  \(result.planned.title)  (\(result.reason ?? "skipped"))"]
+        case .failed:
+            var lines = ["FAIL  \(result.planned.title)  \(time)"] + result.failureLines.map { "      " + $0 }
+            if annotates { lines += CheckReports.githubAnnotations(result) }
+            return lines
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import MoyaCore
+
+/// An assertion a response did not satisfy.
+public struct CheckFailure: Sendable, Hashable {
+    /// The spec's key path to the assertion, such as `expect.json.$.id`.
+    public var keyPath: String
+    /// Where the assertion is written; nil for failures no line of the spec states, such as a
+    /// transport error.
+    public var mark: Mark?
+    /// What was expected and what came, such as `expected 1, got 2`.
+    public var message: String
+
+    /// Creates a failure.
+    public init(keyPath: String, mark: Mark?, message: String) {
+        self.keyPath = keyPath
+        self.mark = mark
+        self.message = message
+    }
+}
+
+extension CheckSpec {
+    /// Every assertion `response` fails. Without a `status` assertion, the status must pass
+    /// `validation`, as in `call`. `sample` is the target's JSON sample, for `matchesSample`.
+    public func failures(
+        of response: Response, seconds: Double, validation: ValidationType, sample: JSONValue?
+    ) -> [CheckFailure] {
+        var failures: [CheckFailure] = []
+        if !assertsStatus, !validation.accepts(response.statusCode) {
+            failures.append(
+                CheckFailure(
+                    keyPath: "validation", mark: mark,
+                    message: "expected a status that passes \(validation.summary), got \(response.statusCode)"))
+        }
+        let text = String(decoding: response.data, as: UTF8.self)
+        let json = try? JSONValue(parsing: response.data)
+        for assertion in assertions {
+            let failure = { (message: String) in
+                failures.append(CheckFailure(keyPath: assertion.keyPath, mark: assertion.mark, message: message))
+            }
+            switch assertion.subject {
+            case .status:
+                check(assertion.predicate, .integer(response.statusCode), textual: false, failure)
+            case .header(let name):
+                check(assertion.predicate, response.headers[name].map(JSONValue.string), textual: true, failure)
+            case .body:
+                check(assertion.predicate, .string(text), textual: true, failure)
+            case .time:
+                check(assertion.predicate, .number(seconds), textual: false, failure, unit: "s")
+            case .json(let path):
+                guard let json else {
+                    failure("expected a JSON body, got \(Self.preview(text))")
+                    continue
+                }
+                let values = path.values(in: json)
+                if path.isWildcard, !values.isEmpty {
+                    for value in values where !assertion.predicate.holds(for: value) {
+                        failure(Self.mismatch(assertion.predicate, value))
+                        break
+                    }
+                } else if path.isWildcard {
+                    if !assertion.predicate.holds(for: nil) { failure(Self.mismatch(assertion.predicate, nil)) }
+                } else {
+                    check(assertion.predicate, values.first, textual: false, failure)
+                }
+            case .sampleShape:
+                guard let sample else {
+                    failure("the target has no JSON sample to compare with")
+                    continue
+                }
+                guard let json else {
+                    failure("expected a JSON body, got \(Self.preview(text))")
+                    continue
+                }
+                for difference in ShapeComparison.differences(expected: sample, actual: json) {
+                    failure(difference)
+                }
+            }
+        }
+        return failures
+    }
+
+    private func check(
+        _ predicate: Predicate, _ value: JSONValue?, textual: Bool, _ failure: (String) -> Void, unit: String = ""
+    ) {
+        guard !predicate.holds(for: value, textual: textual) else { return }
+        failure(Self.mismatch(predicate, value, unit: unit))
+    }
+
+    static func mismatch(_ predicate: Predicate, _ value: JSONValue?, unit: String = "") -> String {
+        let actual: String
+        switch value {
+        case nil: actual = "nothing"
+        case .number(let seconds)? where unit == "s": actual = JSONValue.format((seconds * 1000).rounded() / 1000) + "s"
+        case let value?: actual = preview(value.serialized(escapeSlashes: false))
+        }
+        let expected = unit == "s" ? predicate.description + unit : predicate.description
+        return "expected \(expected), got \(actual)"
+    }
+
+    /// Text shortened to one line of at most 80 characters.
+    static func preview(_ text: String) -> String {
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let short = line.count > 80 ? String(line.prefix(77)) + "..." : line
+        return short.isEmpty ? "an empty body" : short
+    }
+}
+
+/// Compares a live JSON document's structure with a sample's, to catch API drift: every
+/// member of the sample must be there with the same type; extra members are allowed. Arrays
+/// are compared element by element against the sample's first element; a null or empty
+/// array in the sample accepts anything.
+public enum ShapeComparison {
+    /// Each difference, by path: `$.user.id: expected integer, got string`, `$.user.email: missing`.
+    public static func differences(expected: JSONValue, actual: JSONValue, path: String = "$") -> [String] {
+        switch (expected, actual) {
+        case (.null, _):
+            return []
+        case (.object(let members), .object(let actualMembers)):
+            return members.flatMap { member -> [String] in
+                let memberPath = path + Self.step(member.key)
+                guard let value = actualMembers.first(where: { $0.key == member.key })?.value else {
+                    return ["\(memberPath): missing"]
+                }
+                return differences(expected: member.value, actual: value, path: memberPath)
+            }
+        case (.array(let items), .array(let actualItems)):
+            guard let first = items.first else { return [] }
+            return actualItems.enumerated().flatMap { index, item in
+                differences(expected: first, actual: item, path: "\(path)[\(index)]")
+            }
+        default:
+            let expectedType = JSONType.of(expected)
+            if expectedType.matches(actual) || (expectedType == .number && JSONType.of(actual) == .integer) {
+                return []
+            }
+            return ["\(path): expected \(expectedType.rawValue), got \(JSONType.of(actual).rawValue)"]
+        }
+    }
+
+    private static func step(_ key: String) -> String {
+        let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        return plain ? "." + key : "['\(key)']"
+    }
+}

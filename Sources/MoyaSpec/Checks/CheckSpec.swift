@@ -1,0 +1,227 @@
+import MoyaCore
+
+/// One check of a target: params to call it with, the sample it answers with when stubbed,
+/// and what the response must satisfy.
+public struct CheckSpec: Sendable {
+    /// The check's name, unique within its target.
+    public var name: String
+    /// Param values, typed as the target declares them.
+    public var arguments: [String: ParamValue]
+    /// The named sample used when stubbed; nil for the default sample.
+    public var sample: String?
+    /// What the response must satisfy, in spec order.
+    public var assertions: [Assertion]
+    /// Where the check was declared.
+    public var mark: Mark
+
+    /// Whether an assertion decides the status; otherwise the target's validation does.
+    public var assertsStatus: Bool {
+        assertions.contains { $0.subject == .status }
+    }
+
+    /// Creates a check.
+    public init(
+        name: String, arguments: [String: ParamValue] = [:], sample: String? = nil, assertions: [Assertion] = [],
+        mark: Mark
+    ) {
+        self.name = name
+        self.arguments = arguments
+        self.sample = sample
+        self.assertions = assertions
+        self.mark = mark
+    }
+}
+
+/// One line of a check's `expect`: a part of the response and what it must satisfy.
+public struct Assertion: Sendable {
+    /// The part of the response an assertion looks at.
+    public enum Subject: Sendable, Hashable {
+        /// The status code, as an integer.
+        case status
+        /// A header's value, or missing.
+        case header(String)
+        /// The values a JSON path reaches in the body.
+        case json(JSONPath)
+        /// The body as text.
+        case body
+        /// The time the request took, in seconds.
+        case time
+        /// The body's structure against the target's JSON sample.
+        case sampleShape
+    }
+
+    /// What is looked at.
+    public var subject: Subject
+    /// What it must satisfy.
+    public var predicate: Predicate
+    /// The spec's key path to the assertion, such as `expect.json.$.id`.
+    public var keyPath: String
+    /// Where the assertion is written.
+    public var mark: Mark
+
+    /// Creates an assertion.
+    public init(subject: Subject, predicate: Predicate, keyPath: String, mark: Mark) {
+        self.subject = subject
+        self.predicate = predicate
+        self.keyPath = keyPath
+        self.mark = mark
+    }
+}
+
+/// The JSON types a `type:` predicate names.
+public enum JSONType: String, Sendable, Hashable, CaseIterable {
+    case string, number, integer, bool, array, object, null
+
+    /// Whether `value` has this type; an integer is also a number.
+    func matches(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.bool, .bool), (.array, .array), (.object, .object), (.null, .null): true
+        case (.integer, .integer), (.number, .integer), (.number, .number): true
+        case (.integer, .number(let number)): number.rounded() == number && abs(number) < 9e15
+        default: false
+        }
+    }
+
+    /// The type of `value`, as messages name it.
+    static func of(_ value: JSONValue) -> JSONType {
+        switch value {
+        case .string: .string
+        case .integer: .integer
+        case .number: .number
+        case .bool: .bool
+        case .array: .array
+        case .object: .object
+        case .null: .null
+        }
+    }
+}
+
+/// A condition on one value: equality, or one of the named predicates.
+public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
+    /// Equal to the value; a string subject compares text.
+    case equals(JSONValue)
+    /// Present (or, with false, absent).
+    case exists(Bool)
+    /// Of the type.
+    case type(JSONType)
+    /// A string containing the text, an array holding the value, or an object with the key.
+    case contains(JSONValue)
+    /// Text matching the regular expression.
+    case matches(String)
+    /// A number in relation to the bound.
+    case compare(Comparison, Double)
+    /// An array, object or string with this many elements, members or characters.
+    case count(Int)
+    /// Equal to one of the values.
+    case oneOf([JSONValue])
+    /// A status code in the class, such as 2 for `2xx`.
+    case statusClass(Int)
+    /// The opposite.
+    case not(Predicate)
+    /// Every one of them.
+    case all([Predicate])
+
+    /// `lt`, `le`, `gt` and `ge`.
+    public enum Comparison: String, Sendable, Hashable, CaseIterable {
+        case lt, le, gt, ge
+
+        var symbol: String {
+            switch self {
+            case .lt: "<"
+            case .le: "<="
+            case .gt: ">"
+            case .ge: ">="
+            }
+        }
+
+        func holds(_ value: Double, _ bound: Double) -> Bool {
+            switch self {
+            case .lt: value < bound
+            case .le: value <= bound
+            case .gt: value > bound
+            case .ge: value >= bound
+            }
+        }
+    }
+
+    /// The predicate as failure messages state it.
+    public var description: String {
+        switch self {
+        case .equals(let value): value.serialized(escapeSlashes: false)
+        case .exists(let present): present ? "to exist" : "to be absent"
+        case .type(let type): "type \(type.rawValue)"
+        case .contains(let value): "to contain \(value.serialized(escapeSlashes: false))"
+        case .matches(let pattern): "to match /\(pattern)/"
+        case .compare(let comparison, let bound): "\(comparison.symbol) \(JSONValue.format(bound))"
+        case .count(let count): "count \(count)"
+        case .oneOf(let values):
+            "one of [\(values.map { $0.serialized(escapeSlashes: false) }.joined(separator: ", "))]"
+        case .statusClass(let hundreds): "\(hundreds)xx"
+        case .not(let inner): "not \(inner.description)"
+        case .all(let predicates): predicates.map(\.description).joined(separator: " and ")
+        }
+    }
+
+    /// Whether `value` (nil when missing) satisfies the predicate. `textual` subjects, headers
+    /// and bodies, compare by text.
+    public func holds(for value: JSONValue?, textual: Bool = false) -> Bool {
+        switch self {
+        case .exists(let present):
+            return (value != nil) == present
+        case .not(let inner):
+            return !inner.holds(for: value, textual: textual)
+        case .all(let predicates):
+            return predicates.allSatisfy { $0.holds(for: value, textual: textual) }
+        default:
+            break
+        }
+        guard let value else { return false }
+        switch self {
+        case .equals(let expected):
+            return textual ? Self.text(of: value) == Self.text(of: expected) : value == expected
+        case .type(let type):
+            return type.matches(value)
+        case .contains(let needle):
+            switch value {
+            case .string(let text): return text.contains(Self.text(of: needle))
+            case .array(let items): return items.contains(needle)
+            case .object(let members): return members.contains { $0.key == Self.text(of: needle) }
+            default: return false
+            }
+        case .matches(let pattern):
+            guard let regex = try? Regex(pattern) else { return false }
+            return Self.text(of: value).contains(regex)
+        case .compare(let comparison, let bound):
+            guard let number = Self.number(value, textual: textual) else { return false }
+            return comparison.holds(number, bound)
+        case .count(let expected):
+            switch value {
+            case .array(let items): return items.count == expected
+            case .object(let members): return members.count == expected
+            case .string(let text): return text.count == expected
+            default: return false
+            }
+        case .oneOf(let values):
+            return values.contains { Predicate.equals($0).holds(for: value, textual: textual) }
+        case .statusClass(let hundreds):
+            guard case .integer(let code) = value else { return false }
+            return code / 100 == hundreds
+        case .exists, .not, .all:
+            return false
+        }
+    }
+
+    static func text(of value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.serialized(escapeSlashes: false)
+    }
+
+    static func number(_ value: JSONValue, textual: Bool) -> Double? {
+        switch value {
+        case .integer(let int): Double(int)
+        case .number(let number): number
+        case .string(let text) where textual: Double(text)
+        default: nil
+        }
+    }
+}

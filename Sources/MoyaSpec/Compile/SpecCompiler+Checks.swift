@@ -1,0 +1,298 @@
+import MoyaCore
+
+extension CompileContext {
+    static let checkKeys = ["name", "params", "sample", "expect"]
+    static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample"]
+    static let predicateKeys = [
+        "equals", "exists", "type", "contains", "matches", "lt", "le", "gt", "ge", "count", "oneOf", "not",
+    ]
+
+    /// A target's `checks`: a sequence of checks, each naming only the target's params and
+    /// samples, with known predicates and valid JSON paths.
+    mutating func checks(
+        _ node: YAMLNode, _ path: @autoclosure () -> String, params: [ParamSpec], sampleNames: [String]
+    ) -> [CheckSpec] {
+        guard case .sequence(let items) = node.content else {
+            if !node.isNull {
+                reader.error(node.mark, path(), "expected a sequence of checks, got \(node.kindDescription)")
+            }
+            return []
+        }
+        var checks: [CheckSpec] = []
+        var names: Set<String> = []
+        for (index, item) in items.enumerated() {
+            let checkPath = "\(path())[\(index)]"
+            guard let fields = reader.fields(item, checkPath, known: Self.checkKeys) else { continue }
+            var name = "check \(index + 1)"
+            if let node = fields["name"], let text = reader.string(node, checkPath + ".name") { name = text }
+            if !names.insert(name).inserted {
+                reader.error(fields["name"]?.mark ?? item.mark, checkPath + ".name", "duplicate check name '\(name)'")
+            }
+            var arguments: [String: ParamValue] = [:]
+            var given: Set<String> = []
+            if let node = fields["params"], let entries = reader.fields(node, checkPath + ".params", known: nil) {
+                for entry in entries {
+                    given.insert(entry.key)
+                    let paramPath = checkPath + ".params." + entry.key
+                    guard let param = params.first(where: { $0.name == entry.key }) else {
+                        let declared = params.map(\.name)
+                        reader.error(
+                            entry.mark, paramPath,
+                            "unknown param '\(entry.key)'"
+                                + (declared.isEmpty
+                                    ? "; the target takes no params"
+                                    : Suggestion.hint(for: entry.key, in: declared)))
+                        continue
+                    }
+                    if let value = paramValue(entry.value, paramPath, param: param) { arguments[param.name] = value }
+                }
+            }
+            for param in params where param.isRequired && !given.contains(param.name) {
+                reader.error(
+                    fields["params"]?.mark ?? item.mark, checkPath + ".params",
+                    "the check does not give required param '\(param.name)'")
+            }
+            var sample: String?
+            if let node = fields["sample"], let text = reader.string(node, checkPath + ".sample") {
+                if sampleNames.contains(text) {
+                    sample = text
+                } else {
+                    reader.error(
+                        node.mark, checkPath + ".sample",
+                        "unknown sample '\(text)'"
+                            + (sampleNames.isEmpty
+                                ? "; the target has no named samples" : Suggestion.hint(for: text, in: sampleNames)))
+                }
+            }
+            // Failures name assertions from the check down, such as expect.json.$.id.
+            let assertions = (fields["expect"].map { expect($0, checkPath + ".expect") } ?? []).map { assertion in
+                var short = assertion
+                short.keyPath = String(assertion.keyPath.dropFirst(checkPath.count + 1))
+                return short
+            }
+            checks.append(
+                CheckSpec(name: name, arguments: arguments, sample: sample, assertions: assertions, mark: item.mark))
+        }
+        return checks
+    }
+
+    private mutating func paramValue(_ node: YAMLNode, _ path: String, param: ParamSpec) -> ParamValue? {
+        let texts: [YAMLNode]
+        if case .sequence(let items) = node.content {
+            guard param.type.isArray else {
+                reader.error(node.mark, path, "param '\(param.name)' takes one value, not a sequence")
+                return nil
+            }
+            texts = items
+        } else {
+            texts = [node]
+        }
+        var values: [String] = []
+        for item in texts {
+            guard let text = reader.string(item, path) else { return nil }
+            values.append(text)
+        }
+        do {
+            return try param.value(from: values)
+        } catch {
+            reader.error(node.mark, path, error.message)
+            return nil
+        }
+    }
+
+    private mutating func expect(_ node: YAMLNode, _ path: String) -> [Assertion] {
+        guard let fields = reader.fields(node, path, known: Self.expectKeys) else { return [] }
+        var assertions: [Assertion] = []
+        for entry in fields {
+            let keyPath = path + "." + entry.key
+            let value = entry.value
+            switch entry.key {
+            case "status":
+                if let predicate = status(value, keyPath) {
+                    assertions.append(
+                        Assertion(subject: .status, predicate: predicate, keyPath: keyPath, mark: value.mark))
+                }
+            case "headers":
+                guard let headers = reader.fields(value, keyPath, known: nil) else { continue }
+                for header in headers {
+                    let headerPath = keyPath + "." + header.key
+                    if let predicate = predicate(header.value, headerPath) {
+                        assertions.append(
+                            Assertion(
+                                subject: .header(header.key), predicate: predicate, keyPath: headerPath,
+                                mark: header.mark))
+                    }
+                }
+            case "json":
+                guard let paths = reader.fields(value, keyPath, known: nil) else { continue }
+                for member in paths {
+                    let memberPath = keyPath + "." + member.key
+                    let jsonPath: JSONPath
+                    do {
+                        jsonPath = try JSONPath(parsing: member.key)
+                    } catch {
+                        reader.error(member.mark, memberPath, "bad JSON path '\(member.key)': \(error)")
+                        continue
+                    }
+                    if let predicate = predicate(member.value, memberPath) {
+                        assertions.append(
+                            Assertion(
+                                subject: .json(jsonPath), predicate: predicate, keyPath: memberPath, mark: member.mark)
+                        )
+                    }
+                }
+            case "body":
+                if let predicate = predicate(value, keyPath) {
+                    assertions.append(
+                        Assertion(subject: .body, predicate: predicate, keyPath: keyPath, mark: value.mark))
+                }
+            case "maxTime":
+                if let seconds = duration(value, keyPath) {
+                    assertions.append(
+                        Assertion(subject: .time, predicate: .compare(.le, seconds), keyPath: keyPath, mark: value.mark)
+                    )
+                }
+            default:  // matchesSample
+                if reader.bool(value, keyPath) == true {
+                    assertions.append(
+                        Assertion(subject: .sampleShape, predicate: .all([]), keyPath: keyPath, mark: value.mark))
+                }
+            }
+        }
+        return assertions
+    }
+
+    /// A status: a code, a list of codes, a class such as `2xx`, or a predicate mapping.
+    private mutating func status(_ node: YAMLNode, _ path: String) -> Predicate? {
+        switch node.content {
+        case .scalar(let text, _):
+            if let code = SpecReader.parseInteger(text), (100...999).contains(code) { return .equals(.integer(code)) }
+            let bytes = Array(text.lowercased().utf8)
+            if bytes.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(bytes[0]),
+                bytes[1] == UInt8(ascii: "x"), bytes[2] == UInt8(ascii: "x")
+            {
+                return .statusClass(Int(bytes[0] - UInt8(ascii: "0")))
+            }
+            reader.error(
+                node.mark, path, "expected a status code, a list of codes or a class such as 2xx, got '\(text)'")
+            return nil
+        case .sequence(let items):
+            var codes: [JSONValue] = []
+            for item in items {
+                guard let text = item.scalar, let code = SpecReader.parseInteger(text), (100...999).contains(code)
+                else {
+                    reader.error(item.mark, path, "expected a status code, got \(reader.describe(item))")
+                    return nil
+                }
+                codes.append(.integer(code))
+            }
+            return .oneOf(codes)
+        case .mapping:
+            return predicate(node, path)
+        }
+    }
+
+    /// A predicate: a mapping of predicate names, or a plain value meaning equality.
+    private mutating func predicate(_ node: YAMLNode, _ path: String) -> Predicate? {
+        guard case .mapping = node.content else { return literal(node, path).map { .equals($0) } }
+        guard let fields = reader.fields(node, path, known: nil) else { return nil }
+        var predicates: [Predicate] = []
+        for entry in fields {
+            let keyPath = path + "." + entry.key
+            let value = entry.value
+            switch entry.key {
+            case "equals":
+                if let literal = literal(value, keyPath) { predicates.append(.equals(literal)) }
+            case "exists":
+                if let present = reader.bool(value, keyPath) { predicates.append(.exists(present)) }
+            case "type" where value.isNull:
+                predicates.append(.type(.null))
+            case "type":
+                if let name = reader.choice(value, keyPath, JSONType.allCases.map(\.rawValue), what: "type"),
+                    let type = JSONType(rawValue: name)
+                {
+                    predicates.append(.type(type))
+                }
+            case "contains":
+                if let literal = literal(value, keyPath) { predicates.append(.contains(literal)) }
+            case "matches":
+                guard let pattern = reader.string(value, keyPath) else { continue }
+                do {
+                    _ = try Regex(pattern)
+                    predicates.append(.matches(pattern))
+                } catch {
+                    reader.error(value.mark, keyPath, "'\(pattern)' is not a valid regular expression")
+                }
+            case "lt", "le", "gt", "ge":
+                if let bound = reader.number(value, keyPath), let comparison = Predicate.Comparison(rawValue: entry.key)
+                {
+                    predicates.append(.compare(comparison, bound))
+                }
+            case "count":
+                if let count = reader.integer(value, keyPath) { predicates.append(.count(count)) }
+            case "oneOf":
+                guard case .sequence(let items) = value.content else {
+                    reader.error(value.mark, keyPath, "expected a sequence of values, got \(value.kindDescription)")
+                    continue
+                }
+                let values = items.enumerated().compactMap { literal($1, "\(keyPath)[\($0)]") }
+                if values.count == items.count { predicates.append(.oneOf(values)) }
+            case "not":
+                if let inner = predicate(value, keyPath) { predicates.append(.not(inner)) }
+            default:
+                reader.error(
+                    entry.mark, keyPath,
+                    "unknown predicate '\(entry.key)'; expected one of \(Self.predicateKeys.joined(separator: ", "))"
+                        + Suggestion.hint(for: entry.key, in: Self.predicateKeys))
+            }
+        }
+        guard !predicates.isEmpty else { return nil }
+        return predicates.count == 1 ? predicates[0] : .all(predicates)
+    }
+
+    /// A YAML value as JSON, typed by scalar style as everywhere else in a spec.
+    private mutating func literal(_ node: YAMLNode, _ path: String) -> JSONValue? {
+        switch node.content {
+        case .scalar(let text, let style):
+            if style == .plain {
+                if node.isNull { return .null }
+                if let bool = SpecReader.parseBool(text) { return .bool(bool) }
+                if let int = SpecReader.parseInteger(text) { return .integer(int) }
+                if let double = SpecReader.parseFloat(text) { return .number(double) }
+            }
+            return reader.string(node, path).map(JSONValue.string)
+        case .sequence(let items):
+            var values: [JSONValue] = []
+            for (index, item) in items.enumerated() {
+                guard let value = literal(item, "\(path)[\(index)]") else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case .mapping:
+            guard let fields = reader.fields(node, path, known: nil) else { return nil }
+            var members: [(key: String, value: JSONValue)] = []
+            for entry in fields {
+                guard let value = literal(entry.value, path + "." + entry.key) else { return nil }
+                members.append((entry.key, value))
+            }
+            return .object(members)
+        }
+    }
+
+    /// A duration: `500ms`, `2s`, or a number of seconds.
+    private mutating func duration(_ node: YAMLNode, _ path: String) -> Double? {
+        if case .scalar(let text, _) = node.content {
+            let (number, scale): (Substring, Double) =
+                text.hasSuffix("ms")
+                ? (text.dropLast(2), 0.001) : text.hasSuffix("s") ? (text.dropLast(), 1) : (Substring(text), 1)
+            if let value = SpecReader.parseFloat(String(number))
+                ?? SpecReader.parseInteger(String(number)).map(Double.init),
+                value > 0
+            {
+                return value * scale
+            }
+        }
+        reader.error(node.mark, path, "expected a duration such as 500ms or 2s, got \(reader.describe(node))")
+        return nil
+    }
+}
