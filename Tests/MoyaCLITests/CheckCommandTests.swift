@@ -270,4 +270,24 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertFalse(out.contains("k3y-s3cr3t"), out)
         XCTAssertFalse(try String(contentsOfFile: report, encoding: .utf8).contains("k3y-s3cr3t"))
     }
+
+    func testLiveProgressLineOnlyOnATerminal() async throws {
+        let terminal = try PseudoTerminal()
+        let output = Pipe()
+        let context = CommandContext.descriptors(
+            output: output.fileHandleForWriting.fileDescriptor, error: terminal.follower,
+            environment: Environment(["TEST_SERVER": server.baseURL]))
+        let status = await MoyaCLI.run(["check", fixtures + "/passing.yaml", "--parallel", "1"], context: context)
+        XCTAssertEqual(status, 0)
+        try output.fileHandleForWriting.close()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let progress = terminal.drain()
+        XCTAssertTrue(progress.contains("[1/6] checking…"), progress)
+        XCTAssertTrue(progress.contains("[5/6] checking…"), progress)
+        XCTAssertTrue(progress.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
+        XCTAssertFalse(out.contains("checking"), "stdout has only the results")
+        XCTAssertTrue(out.contains("6 checks: 6 passed"), out)
+        let (_, piped, error) = await check([fixtures + "/passing.yaml"])
+        XCTAssertFalse(piped.contains("checking") || error.contains("checking"))
+    }
 }

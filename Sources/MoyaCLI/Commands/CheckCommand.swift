@@ -154,14 +154,14 @@ final class CheckPrinter: Sendable {
         state.withLock { state in
             state.ready[index] = result
             state.done += 1
-            var text = showsProgress ? "\r\u{1B}[K" : ""
-            var printed = false
+            var text = ""
             while let next = state.ready.removeValue(forKey: state.next) {
                 text += lines(for: next).joined(separator: "\n") + "\n"
                 state.next += 1
-                printed = true
             }
-            if printed || showsProgress { emit(text) }
+            // The progress line lives on stderr: cleared before results print, then redrawn.
+            if showsProgress { context.writeError(Array("\r\u{1B}[K".utf8)) }
+            if !text.isEmpty { emit(text) }
             if showsProgress, state.done < total {
                 context.writeError(Array("[\(state.done)/\(total)] checking…".utf8))
             }

@@ -2,7 +2,8 @@
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything worked.
     case success = 0
-    /// The request could not be sent or answered: refused, reset, TLS or DNS.
+    /// The request could not be sent or answered: refused, reset, TLS or DNS. `check` uses it
+    /// when a check fails.
     case transportFailure = 1
     /// The request timed out.
     case timeout = 2
@@ -29,7 +30,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     public var summary: String {
         switch self {
         case .success: "Success."
-        case .transportFailure: "Transport failure: refused, reset, TLS or DNS."
+        case .transportFailure: "Transport failure: refused, reset, TLS or DNS; for check, a check failed."
         case .timeout: "Timeout."
         case .redirectStatus: "The response failed validation with a 3xx status."
         case .clientErrorStatus: "The response failed validation with a 4xx status."
