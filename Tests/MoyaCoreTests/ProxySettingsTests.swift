@@ -29,4 +29,16 @@ final class ProxySettingsTests: XCTestCase {
         XCTAssertEqual(proxy("http://inexact.test/", environment), "p:1")
         XCTAssertNil(proxy("http://anything/", ["HTTP_PROXY": "p:1", "NO_PROXY": "*"]))
     }
+
+    func testExplicitProxyURLs() throws {
+        let plain = try ProxySettings.proxy(named: "http://proxy.test:3128")
+        XCTAssertEqual("\(plain.host):\(plain.port)", "proxy.test:3128")
+        let bare = try ProxySettings.proxy(named: "proxy.test")
+        XCTAssertEqual("\(bare.host):\(bare.port)", "proxy.test:80")
+        let credentials = try ProxySettings.proxy(named: "http://ann:s3cret@proxy.test:8080")
+        XCTAssertEqual(credentials.port, 8080)
+        XCTAssertNotNil(credentials.authorization, "user and password become Basic proxy authorization")
+        XCTAssertThrowsError(try ProxySettings.proxy(named: "socks5://proxy.test:1080"))
+        XCTAssertThrowsError(try ProxySettings.proxy(named: "http://"))
+    }
 }
