@@ -1,5 +1,11 @@
 import MoyaSpec
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One entry of a `check` run: a check to send, or a target that is skipped and why.
 struct PlannedCheck: Sendable {
     let service: ServiceSpec
@@ -27,7 +33,10 @@ enum CheckPlan {
         for service in services {
             for target in service.targets {
                 let qualified = "\(service.name).\(target.name)"
-                guard patterns.isEmpty || patterns.contains(where: { Glob.matches($0, qualified) }) else { continue }
+                // Shell-style patterns: `*` matches any run of characters, `?` any one.
+                guard patterns.isEmpty || patterns.contains(where: { fnmatch($0, qualified, 0) == 0 }) else {
+                    continue
+                }
                 if !target.checks.isEmpty {
                     for check in target.checks {
                         plan.append(PlannedCheck(service: service, target: target, check: check, skipReason: nil))
@@ -72,34 +81,5 @@ struct Shard: Sendable, Equatable {
             hash &*= 0x100_0000_01b3
         }
         return hash
-    }
-}
-
-/// Shell-style patterns for `--only`: `*` matches any run of characters, `?` any one.
-enum Glob {
-    static func matches(_ pattern: String, _ text: String) -> Bool {
-        let pattern = Array(pattern.utf8)
-        let text = Array(text.utf8)
-        var (p, t) = (0, 0)
-        var star: Int?
-        var resume = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
-                star = p
-                resume = t
-                p += 1
-            } else if let star {
-                p = star + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.count
     }
 }

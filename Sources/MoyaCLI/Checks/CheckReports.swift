@@ -5,9 +5,7 @@ import MoyaSpec
 enum CheckReports {
     /// Seconds with three decimals, as JUnit's `time` and the summary show them.
     static func seconds(_ value: Double) -> String {
-        let millis = Int((value * 1000).rounded())
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        FixedPoint.format(value, places: 3)
     }
 
     // MARK: - JUnit
@@ -86,7 +84,7 @@ enum CheckReports {
             case .failed:
                 lines.append("not ok \(number) - \(title)")
                 lines.append("  ---")
-                lines.append("  duration_ms: \(Int((result.seconds * 1000).rounded()))")
+                lines.append("  duration_ms: \(result.milliseconds)")
                 lines.append("  failures:")
                 for line in result.failureLines {
                     lines.append("    - " + JSONValue.string(line).serialized(escapeSlashes: false))
@@ -111,7 +109,7 @@ enum CheckReports {
                 ("target", .string("\(result.planned.service.name).\(result.planned.target.name)")),
                 ("name", .string(result.planned.check.name)),
                 ("status", .string(result.outcome.rawValue)),
-                ("seconds", .number(Double(Int((result.seconds * 1000).rounded())) / 1000)),
+                ("seconds", .number(Double(result.milliseconds) / 1000)),
                 ("file", .string(result.file)),
                 ("line", .integer(result.planned.check.mark.line)),
             ]

@@ -17,6 +17,9 @@ struct CheckResult: Sendable {
 
     var file: String { planned.service.file }
 
+    /// The time in whole milliseconds, as lines and reports show it.
+    var milliseconds: Int { Int((seconds * 1000).rounded()) }
+
     /// `file:line:col: key.path: message` for each failure.
     var failureLines: [String] {
         failures.map { failure in

@@ -10,9 +10,11 @@ struct CheckRunner: Sendable {
     let environment: String?
     /// `--timeout`, winning over the spec's.
     let timeout: Double?
-    /// `--retry` and `--retry-all`, winning over the spec's `retry`.
-    let retry: Int?
+    /// Whether `--retry` was given; its policy is the session's, and wins over the spec's.
+    let retryFlagGiven: Bool
+    /// `--retry-all`, also for a spec's `retry`.
     let retriesAllMethods: Bool
+    /// The shared transport, carrying `--retry`, `--timeout` and the TLS options.
     let session: Session
     let parallel: Int
     let bail: Bool
@@ -70,16 +72,16 @@ struct CheckRunner: Sendable {
         }
         let redactor = Redactor(
             isEnabled: !showSecrets, secretHeaders: resolved.secretHeaders, secretValues: resolved.secretValues)
-        let limit = retry ?? resolved.retry ?? 0
+        let specRetry = retryFlagGiven ? nil : resolved.retry
         let call = TargetCall(
             target: resolved, extraHeaders: [:], timeout: timeout ?? resolved.timeout,
-            retry: RetryPolicy(limit: limit, retriesAllMethods: retriesAllMethods), keepsDownloadsInMemory: true)
+            retry: specRetry.map { RetryPolicy(limit: $0, retriesAllMethods: retriesAllMethods) },
+            keepsDownloadsInMemory: true)
         let provider = call.provider(stub: stub ?? resolved.stubBehavior ?? .never, session: session)
 
         let start = ContinuousClock.now
         let result = await provider.result(for: resolved)
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
 
         let response: Response
         switch result {

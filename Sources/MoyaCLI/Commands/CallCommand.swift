@@ -136,7 +136,7 @@ struct CallCommand: AsyncParsableCommand {
             willRetry: { attempt, delay, reason in
                 context.errorLine(
                     "moya-cli: \(resolved.qualifiedName): \(redactor.text(reason)); retrying in "
-                        + "\(Self.seconds(delay)) (retry \(attempt))")
+                        + "\(FixedPoint.format(delay, places: 1)) s (retry \(attempt))")
             })
         let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: configuration.timeout)
 
@@ -207,11 +207,6 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(target.qualifiedName): cannot write '\(path)'", status: .transportFailure)
         }
-    }
-
-    static func seconds(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// The logger `-v`, `-vv` and `--curl` ask for, writing to stderr; nil when none is asked for.

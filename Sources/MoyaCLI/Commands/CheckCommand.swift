@@ -92,7 +92,7 @@ struct CheckCommand: AsyncParsableCommand {
         let session = Session(
             configuration: network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment))
         let runner = CheckRunner(
-            stub: behavior, environment: env, timeout: network.timeout, retry: network.retry,
+            stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
             retriesAllMethods: network.retryAll, session: session, parallel: parallel, bail: bail,
             showSecrets: showSecrets)
         let printer = CheckPrinter(
@@ -101,10 +101,7 @@ struct CheckCommand: AsyncParsableCommand {
         let start = ContinuousClock.now
         let results = await runner.run(plan) { index, result in printer.finished(index, result) }
         await session.shutdown()
-        let elapsed = ContinuousClock.now - start
-        let summary = CheckSummary(
-            results: results,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let summary = CheckSummary(results: results, seconds: (ContinuousClock.now - start) / .seconds(1))
         printer.summarize(summary)
 
         if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
@@ -178,7 +175,7 @@ final class CheckPrinter: Sendable {
     }
 
     private func lines(for result: CheckResult) -> [String] {
-        let time = "(\(Int((result.seconds * 1000).rounded())) ms)"
+        let time = "(\(result.milliseconds) ms)"
         switch result.outcome {
         case .passed:
             return ["PASS  \(result.planned.title)  \(time)"]

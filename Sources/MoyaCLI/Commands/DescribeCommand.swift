@@ -69,7 +69,7 @@ struct TargetDescription {
         }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
-        if let timeout = target.timeout ?? service.timeout { lines.append("  timeout: \(formatSeconds(timeout))s") }
+        if let timeout = target.timeout ?? service.timeout { lines.append("  timeout: \(JSONValue.format(timeout))s") }
         if let retry = target.retry ?? service.retry { lines.append("  retry: \(retry)") }
         var sampleRows: [[String]] = []
         if let sample = target.sample { sampleRows.append(["    (default)"] + Self.describe(sample)) }
@@ -166,9 +166,5 @@ struct TargetDescription {
         case .error(let error): .object([(key: "error", value: .string(error.rawValue))])
         case .response(let status, _, _): .object([(key: "status", value: .integer(status))])
         }
-    }
-
-    func formatSeconds(_ seconds: Double) -> String {
-        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
     }
 }

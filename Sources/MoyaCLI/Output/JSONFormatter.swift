@@ -108,7 +108,8 @@ struct JSONFormatter {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 4))
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    /// JSON's insignificant whitespace.
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 

@@ -48,7 +48,7 @@ final class ProgressBar: Sendable {
 
     /// The bar's text: `1.5 MiB / 4.0 MiB  37%  2.0 MiB/s  ETA 0:01`.
     static func line(_ progress: TransferProgress, elapsed: Duration) -> String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed / .seconds(1)
         let rate = seconds > 0 ? Double(progress.completedBytes) / seconds : 0
         var parts = [size(progress.completedBytes)]
         if let total = progress.totalBytes, let fraction = progress.fraction {
@@ -77,8 +77,7 @@ final class ProgressBar: Sendable {
             unit += 1
         }
         if unit == 0 { return "\(bytes) B" }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        return FixedPoint.format(value, places: 1) + " " + units[unit]
     }
 
     /// Seconds as m:ss, or h:mm:ss past an hour.

@@ -74,7 +74,7 @@ struct ResponseRenderer {
             let type = contentType.split(separator: ";").first.map { $0.lowercased() } ?? ""
             return type.hasSuffix("/json") || type.hasSuffix("+json")
         }
-        let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        let first = bytes.first { !JSONFormatter.isSpace($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 }

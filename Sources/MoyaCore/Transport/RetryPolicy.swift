@@ -56,9 +56,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The seconds a `Retry-After` value asks for: delta-seconds or an HTTP date relative to
     /// `now` (seconds since 1970). Nil when it is neither.
     public static func retryAfterSeconds(_ value: String, now: Double) -> Double? {
-        let trimmed = value.trimmingASCIISpaces()
+        let trimmed = value.trimmingSpaces()
         if let seconds = Int(trimmed), seconds >= 0 { return Double(seconds) }
-        guard let date = HTTPDate.parse(String(trimmed)) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         return max(date - now, 0)
     }
 }
@@ -94,9 +94,11 @@ enum HTTPDate {
 }
 
 extension String {
-    func trimmingASCIISpaces() -> Substring {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
-        return self[start..<max(start, end)]
+    /// The string without leading and trailing spaces.
+    package func trimmingSpaces() -> String {
+        var view = Substring(self)
+        while view.first == " " { view = view.dropFirst() }
+        while view.last == " " { view = view.dropLast() }
+        return String(view)
     }
 }

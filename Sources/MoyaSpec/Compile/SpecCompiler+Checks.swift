@@ -253,14 +253,8 @@ extension CompileContext {
     /// A YAML value as JSON, typed by scalar style as everywhere else in a spec.
     private mutating func literal(_ node: YAMLNode, _ path: String) -> JSONValue? {
         switch node.content {
-        case .scalar(let text, let style):
-            if style == .plain {
-                if node.isNull { return .null }
-                if let bool = SpecReader.parseBool(text) { return .bool(bool) }
-                if let int = SpecReader.parseInteger(text) { return .integer(int) }
-                if let double = SpecReader.parseFloat(text) { return .number(double) }
-            }
-            return reader.string(node, path).map(JSONValue.string)
+        case .scalar:
+            return SpecReader.plainValue(node) ?? reader.string(node, path).map(JSONValue.string)
         case .sequence(let items):
             var values: [JSONValue] = []
             for (index, item) in items.enumerated() {

@@ -8,12 +8,13 @@ extension CompileContext {
     /// A JSON-like value whose strings are templates checked against the target's params.
     mutating func value(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> ValueTemplate? {
         switch node.content {
-        case .scalar(let text, let style):
-            if style == .plain {
-                if node.isNull { return .null }
-                if let bool = SpecReader.parseBool(text) { return .bool(bool) }
-                if let int = SpecReader.parseInteger(text) { return .integer(int) }
-                if let double = SpecReader.parseFloat(text) { return .number(double) }
+        case .scalar:
+            switch SpecReader.plainValue(node) {
+            case .null?: return .null
+            case .bool(let bool)?: return .bool(bool)
+            case .integer(let int)?: return .integer(int)
+            case .number(let double)?: return .number(double)
+            default: break
             }
             guard let template = reader.template(node, path()) else { return nil }
             check(template, path(), scope, allowArrays: true)

@@ -150,6 +150,17 @@ struct SpecReader {
 
     // MARK: - Plain scalars
 
+    /// A plain scalar's value by the core schema: null, a bool, an integer or a float; nil for
+    /// text and for quoted scalars. Every typed value in a spec is read this way.
+    static func plainValue(_ node: YAMLNode) -> JSONValue? {
+        guard case .scalar(let text, .plain) = node.content else { return nil }
+        if node.isNull { return .null }
+        if let bool = parseBool(text) { return .bool(bool) }
+        if let int = parseInteger(text) { return .integer(int) }
+        if let double = parseFloat(text) { return .number(double) }
+        return nil
+    }
+
     static func parseBool(_ text: String) -> Bool? {
         switch text {
         case "true", "True", "TRUE": true

@@ -198,12 +198,3 @@ public struct ParamValueError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "param '\(param)' \(message)" }
 }
-
-extension String {
-    func trimmingSpaces() -> String {
-        var view = Substring(self)
-        while view.first == " " { view = view.dropFirst() }
-        while view.last == " " { view = view.dropLast() }
-        return String(view)
-    }
-}

@@ -1,0 +1,12 @@
+/// Non-negative numbers with a fixed number of decimal places, such as `0.5` or `1.250`,
+/// without Foundation's locale-aware formatters.
+enum FixedPoint {
+    static func format(_ value: Double, places: Int) -> String {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * Double(scale)).rounded())
+        guard places > 0 else { return String(scaled) }
+        let fraction = String(scaled % scale)
+        return "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}
