@@ -30,21 +30,28 @@ public enum MoyaCLI {
 
     /// Parses a command line. A line that starts with a subcommand's name and asks for none of
     /// the argument parser's built-in output (help, version, completion scripts) is parsed by
-    /// that subcommand alone, which gives the same command: parsing from the root also builds
-    /// the subcommand's whole argument set an extra time, to look for pass-through arguments,
-    /// and that was a tenth of a stubbed call's run time. Whatever the direct parse rejects is
-    /// parsed again from the root, so usage errors and help read exactly as they always have.
+    /// that subcommand alone, which gives the same command for less: parsing from the root
+    /// builds the subcommand's whole argument set an extra time, to look for pass-through
+    /// arguments, and tries the line as a completion-script request, two parses of its own;
+    /// together they were a fifth of a stubbed call's run time. A subcommand names `moya-cli`
+    /// as its super-command, which is what leaves completion scripts to the root. Whatever
+    /// the direct parse rejects is parsed again from the root, so usage errors and help read
+    /// exactly as they always have.
     static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-        if let name = arguments.first,
+        if let command = parseDirectly(arguments) { return command }
+        return try MoyaCommand.parseAsRoot(arguments)
+    }
+
+    /// The subcommand named first on the line, parsed on its own; nil when the line asks for
+    /// built-in output or the subcommand rejects it.
+    static func parseDirectly(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let name = arguments.first,
             let subcommand = MoyaCommand.configuration.subcommands.first(where: {
                 $0.configuration.commandName == name
             }),
-            !arguments.prefix(while: { $0 != "--" }).contains(where: isBuiltInFlag),
-            let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
-        {
-            return command
-        }
-        return try MoyaCommand.parseAsRoot(arguments)
+            !arguments.prefix(while: { $0 != "--" }).contains(where: isBuiltInFlag)
+        else { return nil }
+        return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }
 
     /// The options the argument parser answers itself, in any command's line.

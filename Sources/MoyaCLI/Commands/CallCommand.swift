@@ -12,6 +12,7 @@ import MoyaSpec
 struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
+        _superCommandName: MoyaCommand.name,
         abstract: "Send a target's request, live or from its sample.",
         discussion: """
             Params are given as --NAME VALUE or NAME=VALUE; the second form always works, even \

@@ -13,6 +13,7 @@ import Synchronization
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
+        _superCommandName: MoyaCommand.name,
         abstract: "Run the checks in specs against the live API or the samples.",
         discussion: """
             Runs every target's checks; a target with no checks and no required params is \

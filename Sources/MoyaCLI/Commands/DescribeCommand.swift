@@ -6,6 +6,7 @@ import MoyaSpec
 struct DescribeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe",
+        _superCommandName: MoyaCommand.name,
         abstract: "Show a target's params, method, path, task and samples.",
         discussion: """
             Examples:

@@ -6,6 +6,7 @@ import MoyaSpec
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
+        _superCommandName: MoyaCommand.name,
         abstract: "List services and their targets.",
         discussion: """
             Examples:

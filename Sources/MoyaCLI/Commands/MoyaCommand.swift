@@ -2,8 +2,13 @@ import ArgumentParser
 
 /// The `moya-cli` command and its subcommands.
 struct MoyaCommand: AsyncParsableCommand {
+    /// The tool's name. Each subcommand also names it as its super-command, so that a
+    /// subcommand parsed on its own (see `MoyaCLI.parse`) still reads `moya-cli call` in its
+    /// usage, and leaves completion-script requests to this root command.
+    static let name = "moya-cli"
+
     static let configuration = CommandConfiguration(
-        commandName: "moya-cli",
+        commandName: name,
         abstract: "A declarative HTTP client: requests are declared in YAML specs, in the terms of Moya.",
         discussion: """
             A spec is a YAML file that declares a service in Moya's terms: a base URL, and \

@@ -5,6 +5,7 @@ import MoyaSpec
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
+        _superCommandName: MoyaCommand.name,
         abstract: "Check spec files and report every problem with its file:line:col.",
         discussion: """
             Prints "ok: N services, M targets", or each problem as \
