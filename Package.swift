@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Async functions run on their caller's actor unless marked `@concurrent` (SE-0461), so a
+/// command run from `main` stays on the main thread instead of hopping to the thread pool.
+let callerIsolated: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "moya-cli",
     platforms: [.macOS(.v15)],
@@ -41,9 +45,10 @@ let package = Package(
                 "MoyaCore",
                 "MoyaSpec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: callerIsolated
         ),
-        .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"]),
+        .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated),
         .executableTarget(name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
         .target(

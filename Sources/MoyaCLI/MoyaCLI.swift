@@ -4,15 +4,20 @@ import ArgumentParser
 /// exit status. The executable and the tests both come through here.
 public enum MoyaCLI {
     /// Runs one command line (without the program name) in `context`.
-    public static func run(_ arguments: [String], context: CommandContext = .process) async -> Int32 {
+    public static func run(
+        _ arguments: [String], context: CommandContext = .process, isolation: isolated (any Actor)? = #isolation
+    ) async -> Int32 {
         await CommandContext.$current.withValue(context) {
+            _ = isolation  // the command runs on the caller's actor
             do {
                 if let help = try targetHelp(arguments) {
                     context.line(help)
                     return ExitStatus.success.rawValue
                 }
                 var command = try parse(arguments)
-                if var asyncCommand = command as? any AsyncParsableCommand {
+                if let subcommand = command as? any CallerIsolatedCommand {
+                    try await subcommand.execute()
+                } else if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
                     try command.run()

@@ -8,7 +8,7 @@ import MoyaCLI
 
 @main
 struct MoyaCLIEntry {
-    static func main() async {
+    @MainActor static func main() async {
         let status = await MoyaCLI.run(Array(CommandLine.arguments.dropFirst()))
         exit(status)
     }

@@ -92,6 +92,66 @@ final class ProviderTests: XCTestCase {
         XCTAssertEqual(log.all, ["a.process"])
     }
 
+    /// An actor whose jobs run on one dispatch queue, so that synchronous code can tell
+    /// whether it runs on the actor without trapping when it does not.
+    actor Caller {
+        final class QueueExecutor: SerialExecutor {
+            static let key = DispatchSpecificKey<Bool>()
+            let queue = DispatchQueue(label: "caller")
+            init() { queue.setSpecific(key: Self.key, value: true) }
+            func enqueue(_ job: consuming ExecutorJob) {
+                let job = UnownedJob(job)
+                let executor = asUnownedSerialExecutor()
+                queue.async { job.runSynchronously(on: executor) }
+            }
+        }
+
+        static var isCurrent: Bool { DispatchQueue.getSpecific(key: QueueExecutor.key) ?? false }
+
+        let executor = QueueExecutor()
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        func send(_ target: Target, with provider: MoyaProvider<Target>) async throws(MoyaError) -> Response {
+            try await provider.request(target)
+        }
+    }
+
+    /// Records, for each hook, whether it ran on `Caller`.
+    struct WhereHooksRun: PluginType {
+        let log: Recorder.SharedLog
+
+        func prepare(_ request: Request, target: any TargetType) -> Request {
+            log.append("prepare: \(Caller.isCurrent)")
+            return request
+        }
+
+        func willSend(_ request: Request, target: any TargetType) { log.append("willSend: \(Caller.isCurrent)") }
+
+        func didReceive(_ result: Result<Response, MoyaError>, target: any TargetType) {
+            log.append("didReceive: \(Caller.isCurrent)")
+        }
+
+        func process(_ result: Result<Response, MoyaError>, target: any TargetType) -> Result<Response, MoyaError> {
+            log.append("process: \(Caller.isCurrent)")
+            return result
+        }
+    }
+
+    func testAnImmediateStubIsAnsweredOnTheCallersActor() async throws {
+        let log = Recorder.SharedLog()
+        let provider = MoyaProvider<Target>(
+            endpointClosure: { target in
+                log.append("endpoint: \(Caller.isCurrent)")
+                return MoyaProvider.defaultEndpointMapping(for: target)
+            },
+            stubClosure: MoyaProvider.immediatelyStub, plugins: [WhereHooksRun(log: log)])
+        let response = try await Caller().send(Target(baseURL: base), with: provider)
+        XCTAssertEqual(response.data, Data("sample".utf8))
+        XCTAssertEqual(
+            log.all, ["endpoint: true", "prepare: true", "willSend: true", "didReceive: true", "process: true"])
+        XCTAssertFalse(Caller.isCurrent)
+    }
+
     func testStubbedErrorStatusFailsValidationAndCarriesTheResponse() async {
         let provider = MoyaProvider<Target>(
             endpointClosure: { target in
@@ -163,6 +223,54 @@ final class ProviderTests: XCTestCase {
             XCTAssertEqual((underlying as? NetworkError)?.code, .cancelled, "\(underlying)")
         }
         await session.shutdown()
+    }
+
+    /// The name of the calling thread; NIO names its event-loop threads `NIO-ELT-…`.
+    static func threadName() -> String {
+        let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+        return name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// The names of this process's threads.
+    static func threadNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").map { task in
+            try String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    func testASessionWithItsOwnLoopRunsTransfersOnItAndStopsIt() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let target = Target(baseURL: URL(string: server.baseURL)!, path: "/bytes/100000")
+        let threads = Recorder.SharedLog()
+        let progress: ProgressHandler = { _ in threads.append(Self.threadName()) }
+
+        var configuration = Session.Configuration()
+        configuration.eventLoopThreads = 1
+        let session = Session(configuration: configuration)
+        let provider = MoyaProvider<Target>(session: session)
+        let awaited = try await provider.result(for: target, progress: progress).get()
+        let completed = await withCheckedContinuation { continuation in
+            provider.request(target, progress: progress) { continuation.resume(returning: $0) }
+        }
+        XCTAssertEqual(awaited.data.count, 100_000)
+        XCTAssertEqual(try completed.get().data.count, 100_000)
+        let loops = Set(threads.all)
+        XCTAssertEqual(loops.count, 1, "every chunk, awaited or not, is handled on the one loop: \(loops)")
+        let loop = try XCTUnwrap(loops.first)
+        XCTAssertTrue(loop.hasPrefix("NIO-ELT-"), loop)
+        XCTAssertTrue(try Self.threadNames().contains(loop))
+        await session.shutdown()
+        XCTAssertFalse(try Self.threadNames().contains(loop), "shutdown stops the session's loop")
+
+        let shared = Session()
+        threads.entries.withLock { $0.removeAll() }
+        _ = try await MoyaProvider<Target>(session: shared).result(for: target, progress: progress).get()
+        XCTAssertFalse(threads.all.isEmpty)
+        XCTAssertFalse(
+            threads.all.contains { $0.hasPrefix("NIO-ELT-") }, "by default, chunks are handled off the loops")
+        await shared.shutdown()
     }
 
     func testEncodableBodiesOverTheNetwork() async throws {

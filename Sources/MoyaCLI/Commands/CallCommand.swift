@@ -9,7 +9,7 @@ import MoyaSpec
 #endif
 
 /// `moya-cli call`: sends one target, live or stubbed.
-struct CallCommand: AsyncParsableCommand {
+struct CallCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         _superCommandName: MoyaCommand.name,
@@ -117,7 +117,7 @@ struct CallCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func execute() async throws {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target)
         let arguments = try CallArguments.parse(params, for: spec)
@@ -132,13 +132,16 @@ struct CallCommand: AsyncParsableCommand {
         let behavior = try stubBehavior(default: resolved.stubBehavior)
         let redactor = Redactor(
             isEnabled: !showSecrets, secretHeaders: resolved.secretHeaders, secretValues: resolved.secretValues)
-        let configuration = network.configuration(
+        var configuration = network.configuration(
             specTimeout: resolved.timeout, specRetry: resolved.retry, environment: context.environment,
             willRetry: { attempt, delay, reason in
                 context.errorLine(
                     "moya-cli: \(resolved.qualifiedName): \(redactor.text(reason)); retrying in "
                         + "\(FixedPoint.format(delay, places: 1)) s (retry \(attempt))")
             })
+        // One request needs one event loop, which also runs the request's async work; a loop
+        // per core, and the thread pool, would only slow the start.
+        configuration.eventLoopThreads = 1
         let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: configuration.timeout)
 
         if dryRun {
@@ -162,8 +165,14 @@ struct CallCommand: AsyncParsableCommand {
         if let bar { progress = { bar.update($0) } }
         var saveTo: DownloadDestination?
         if let destination, behavior == .never { saveTo = { _, _ in destination } }
-        let result = await Interrupts.cancelling { [progress, saveTo] handler in
-            provider.request(resolved, progress: progress, saveTo: saveTo, completion: handler)
+        let result: Result<Response, MoyaError>
+        if behavior == .immediate {
+            // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
+            result = await provider.result(for: resolved, progress: progress, saveTo: saveTo)
+        } else {
+            result = await Interrupts.cancelling { [progress, saveTo] handler in
+                provider.request(resolved, progress: progress, saveTo: saveTo, completion: handler)
+            }
         }
         await session.shutdown()
         let renderer = ResponseRenderer(options: outputOptions, context: context)

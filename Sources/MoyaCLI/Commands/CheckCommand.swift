@@ -10,7 +10,7 @@ import Synchronization
 #endif
 
 /// `moya-cli check`: runs the checks in specs, live or on the samples, for CI.
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         _superCommandName: MoyaCommand.name,
@@ -81,7 +81,7 @@ struct CheckCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func execute() async throws {
         let context = CommandContext.current
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)

@@ -3,7 +3,7 @@ import MoyaCore
 import MoyaSpec
 
 /// `moya-cli describe`: everything a target declares.
-struct DescribeCommand: AsyncParsableCommand {
+struct DescribeCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe",
         _superCommandName: MoyaCommand.name,
@@ -23,7 +23,7 @@ struct DescribeCommand: AsyncParsableCommand {
 
     @OptionGroup var specOptions: SpecOptions
 
-    func run() async throws {
+    func execute() async throws {
         let (service, target) = try specOptions.loadTarget(target)
         let description = TargetDescription(service: service, target: target)
         let context = CommandContext.current

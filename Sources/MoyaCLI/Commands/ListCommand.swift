@@ -3,7 +3,7 @@ import MoyaCore
 import MoyaSpec
 
 /// `moya-cli list`: the services and targets the specs declare.
-struct ListCommand: AsyncParsableCommand {
+struct ListCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         _superCommandName: MoyaCommand.name,
@@ -24,7 +24,7 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var specOptions: SpecOptions
 
-    func run() async throws {
+    func execute() async throws {
         let services: [ServiceSpec]
         if let service {
             services = [try specOptions.loadService(named: service)]

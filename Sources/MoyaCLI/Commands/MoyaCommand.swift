@@ -58,3 +58,15 @@ struct SpecOptions: ParsableArguments {
             "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs.", valueName: "path"))
     var specs: [String] = []
 }
+
+/// A subcommand whose work runs on its caller's actor, as this module's async functions do.
+/// `AsyncParsableCommand.run()` is declared in a module where async functions run on the
+/// thread pool, so a call through it would start the pool's threads even for a call answered
+/// from a sample; `MoyaCLI.run` calls `execute()` instead, which stays on the main thread.
+protocol CallerIsolatedCommand: AsyncParsableCommand {
+    func execute() async throws
+}
+
+extension CallerIsolatedCommand {
+    func run() async throws { try await execute() }
+}

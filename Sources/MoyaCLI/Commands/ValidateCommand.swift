@@ -2,7 +2,7 @@ import ArgumentParser
 import MoyaSpec
 
 /// `moya-cli validate`: compiles specs and reports every problem.
-struct ValidateCommand: AsyncParsableCommand {
+struct ValidateCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         _superCommandName: MoyaCommand.name,
@@ -23,7 +23,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     @OptionGroup var specOptions: SpecOptions
 
-    func run() async throws {
+    func execute() async throws {
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
         let targets = catalog.services.reduce(0) { $0 + $1.targets.count }
         let services = catalog.services.count

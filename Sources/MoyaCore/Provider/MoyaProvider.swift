@@ -62,7 +62,8 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
 
     /// Sends `target` and returns its response, or throws a `MoyaError`. Cancelling the calling
     /// task fails the request with `.underlying` of a cancelled error, which plugins see.
-    public func request(_ target: Target) async throws(MoyaError) -> Response {
+    /// It runs on the caller's actor, as `result(for:)` does.
+    nonisolated(nonsending) public func request(_ target: Target) async throws(MoyaError) -> Response {
         try await result(for: target).get()
     }
 
@@ -74,7 +75,9 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         _ target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil,
         completion: @escaping Completion
     ) -> any Cancellable {
-        let task = _Concurrency.Task {
+        // A request that goes out runs where the session's transfers run, from the start.
+        let executor = stubClosure(target) == .never ? session.taskExecutor : nil
+        let task = _Concurrency.Task(executorPreference: executor) {
             completion(await self.result(for: target, progress: progress, saveTo: destination))
         }
         return CancellableTask(task)
@@ -85,7 +88,11 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
     /// With a `destination`, the body of a live response is streamed into a file there, as a
     /// download task's is, whatever the target's task; the response then carries no data.
     /// A stubbed response is returned as it is, data included.
-    public func result(
+    ///
+    /// The mapping, the plugins and the stub run on the caller's actor, so an immediate stub
+    /// is answered without leaving it. The network transfer runs on the session's
+    /// `taskExecutor`, or on the thread pool.
+    nonisolated(nonsending) public func result(
         for target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil
     ) async -> Result<Response, MoyaError> {
         let endpoint = endpointClosure(target)
@@ -103,8 +110,9 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         var result: Result<Response, MoyaError>
         switch stubClosure(target) {
         case .never:
-            result = await send(
-                prepared, target: target, endpoint: endpoint, progress: progress, destination: destination)
+            result = await withTaskExecutorPreference(session.taskExecutor) {
+                await send(prepared, target: target, endpoint: endpoint, progress: progress, destination: destination)
+            }
         case .immediate:
             result = stubbed(endpoint, request: prepared, target: target)
         case .delayed(let seconds):

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 import Synchronization
 
@@ -50,6 +51,13 @@ public final class Session: Sendable {
         public var willRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
         /// The environment `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` are read from.
         public var environment: Environment = [:]
+        /// How many event-loop threads the session's HTTP client runs on. Nil shares the
+        /// process-wide group, which has a thread per core and lives as long as the process.
+        /// A number gives the session a group of its own, started by the first request that
+        /// goes out and stopped by `shutdown()`; the async work of each request then runs on
+        /// that group's loop too (see `taskExecutor`). One thread is enough for a few requests,
+        /// and starts faster.
+        public var eventLoopThreads: Int?
 
         /// Creates a configuration.
         public init(timeout: Double? = nil, environment: Environment = [:]) {
@@ -61,19 +69,46 @@ public final class Session: Sendable {
     /// The configuration.
     public let configuration: Configuration
     private let client = Mutex<HTTPClient?>(nil)
+    private let ownLoops = Mutex<MultiThreadedEventLoopGroup?>(nil)
 
     /// Creates a session; nothing is connected until a request goes out.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    /// Shuts the HTTP client down, if one was made. Call once when done.
-    public func shutdown() async {
-        let existing = client.withLock { client -> HTTPClient? in
+    /// Shuts the HTTP client down, if one was made. Call once when done. It runs on the
+    /// caller's actor, so a session that never made a client costs no thread switch.
+    nonisolated(nonsending) public func shutdown() async {
+        let existing = client.withLock { client in
             defer { client = nil }
             return client
         }
         try? await existing?.shutdown()
+        let loops = ownLoops.withLock { loops in
+            defer { loops = nil }
+            return loops
+        }
+        try? await loops?.shutdownGracefully()
+    }
+
+    /// Where a request's async work runs, when the session has event loops of its own: on
+    /// one of them, so that the work shares a thread with the request's I/O and no thread of
+    /// the shared pool is started or woken for it. Nil, the caller's choice, otherwise.
+    /// Asking starts the session's loops; the provider asks only for a request that goes out.
+    public var taskExecutor: (any TaskExecutor)? {
+        loops().map { EventLoopExecutor(loop: $0.next()) }
+    }
+
+    /// The session's own event-loop group, started on first use, if the configuration asks
+    /// for one.
+    private func loops() -> MultiThreadedEventLoopGroup? {
+        guard let threads = configuration.eventLoopThreads else { return nil }
+        return ownLoops.withLock { loops in
+            if let loops { return loops }
+            let started = MultiThreadedEventLoopGroup(numberOfThreads: max(threads, 1))
+            loops = started
+            return started
+        }
     }
 
     func httpClient(for url: URL) throws(NetworkError) -> HTTPClient {
@@ -98,7 +133,7 @@ public final class Session: Sendable {
                 settings.http1_1ConnectionDebugInitializer = { pins.verify($0) }
                 settings.http2ConnectionDebugInitializer = { pins.verify($0) }
             }
-            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+            let made = HTTPClient(eventLoopGroup: loops() ?? HTTPClient.defaultEventLoopGroup, configuration: settings)
             client = made
             return made
         }
