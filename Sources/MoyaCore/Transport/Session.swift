@@ -76,8 +76,10 @@ public final class Session: Sendable {
         self.configuration = configuration
     }
 
-    /// Shuts the HTTP client down, if one was made. Call once when done. It runs on the
-    /// caller's actor, so a session that never made a client costs no thread switch.
+    /// Shuts the HTTP client down, if one was made, then the session's own event loops, if
+    /// any were started. Call once, when every request has finished, and not from a request's
+    /// own work: that may run on those loops. It runs on the caller's actor, so a session that
+    /// never made a client costs no thread switch.
     nonisolated(nonsending) public func shutdown() async {
         let existing = client.withLock { client in
             defer { client = nil }
