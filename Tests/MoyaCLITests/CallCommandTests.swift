@@ -230,6 +230,19 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(badStub.status, 64)
     }
 
+    func testACallAnsweredFromTheSampleRunsOnTheCallersActor() async {
+        let writes = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL]),
+            writeOut: { _ in writes.appendOut(Array("\(QueueActor.isCurrent) ".utf8)) },
+            writeError: { writes.appendError($0) })
+        let arguments = ["call", "calls.stubbed", "--id", "7", "--stub", "immediate", "--specs", specs]
+        let status = await QueueActor().run { _ in await MoyaCLI.run(arguments, context: context) }
+        XCTAssertEqual(status, 0, writes.error)
+        XCTAssertFalse(writes.out.isEmpty)
+        XCTAssertEqual(Set(writes.out.split(separator: " ")), ["true"], "the body is written from the caller's actor")
+    }
+
     // MARK: - Params, headers and secrets
 
     func testParamErrorsAreUsageErrors() async {

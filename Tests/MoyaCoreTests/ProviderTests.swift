@@ -92,47 +92,23 @@ final class ProviderTests: XCTestCase {
         XCTAssertEqual(log.all, ["a.process"])
     }
 
-    /// An actor whose jobs run on one dispatch queue, so that synchronous code can tell
-    /// whether it runs on the actor without trapping when it does not.
-    actor Caller {
-        final class QueueExecutor: SerialExecutor {
-            static let key = DispatchSpecificKey<Bool>()
-            let queue = DispatchQueue(label: "caller")
-            init() { queue.setSpecific(key: Self.key, value: true) }
-            func enqueue(_ job: consuming ExecutorJob) {
-                let job = UnownedJob(job)
-                let executor = asUnownedSerialExecutor()
-                queue.async { job.runSynchronously(on: executor) }
-            }
-        }
-
-        static var isCurrent: Bool { DispatchQueue.getSpecific(key: QueueExecutor.key) ?? false }
-
-        let executor = QueueExecutor()
-        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-        func send(_ target: Target, with provider: MoyaProvider<Target>) async throws(MoyaError) -> Response {
-            try await provider.request(target)
-        }
-    }
-
-    /// Records, for each hook, whether it ran on `Caller`.
+    /// Records, for each hook, whether it ran on a `QueueActor`.
     struct WhereHooksRun: PluginType {
         let log: Recorder.SharedLog
 
         func prepare(_ request: Request, target: any TargetType) -> Request {
-            log.append("prepare: \(Caller.isCurrent)")
+            log.append("prepare: \(QueueActor.isCurrent)")
             return request
         }
 
-        func willSend(_ request: Request, target: any TargetType) { log.append("willSend: \(Caller.isCurrent)") }
+        func willSend(_ request: Request, target: any TargetType) { log.append("willSend: \(QueueActor.isCurrent)") }
 
         func didReceive(_ result: Result<Response, MoyaError>, target: any TargetType) {
-            log.append("didReceive: \(Caller.isCurrent)")
+            log.append("didReceive: \(QueueActor.isCurrent)")
         }
 
         func process(_ result: Result<Response, MoyaError>, target: any TargetType) -> Result<Response, MoyaError> {
-            log.append("process: \(Caller.isCurrent)")
+            log.append("process: \(QueueActor.isCurrent)")
             return result
         }
     }
@@ -141,15 +117,16 @@ final class ProviderTests: XCTestCase {
         let log = Recorder.SharedLog()
         let provider = MoyaProvider<Target>(
             endpointClosure: { target in
-                log.append("endpoint: \(Caller.isCurrent)")
+                log.append("endpoint: \(QueueActor.isCurrent)")
                 return MoyaProvider.defaultEndpointMapping(for: target)
             },
             stubClosure: MoyaProvider.immediatelyStub, plugins: [WhereHooksRun(log: log)])
-        let response = try await Caller().send(Target(baseURL: base), with: provider)
+        let target = Target(baseURL: base)
+        let response = try await QueueActor().run { _ in try await provider.request(target) }
         XCTAssertEqual(response.data, Data("sample".utf8))
         XCTAssertEqual(
             log.all, ["endpoint: true", "prepare: true", "willSend: true", "didReceive: true", "process: true"])
-        XCTAssertFalse(Caller.isCurrent)
+        XCTAssertFalse(QueueActor.isCurrent)
     }
 
     func testStubbedErrorStatusFailsValidationAndCarriesTheResponse() async {
