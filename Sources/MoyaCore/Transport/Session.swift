@@ -69,7 +69,15 @@ public final class Session: Sendable {
     /// The configuration.
     public let configuration: Configuration
     private let client = Mutex<HTTPClient?>(nil)
-    private let ownLoops = Mutex<MultiThreadedEventLoopGroup?>(nil)
+    private let ownLoops = Mutex<OwnLoops?>(nil)
+
+    /// The session's own event-loop group and the one executor its requests' work runs on,
+    /// kept together so that every request prefers the same executor: two executors on one
+    /// thread would still be switched between.
+    private struct OwnLoops {
+        let group: MultiThreadedEventLoopGroup
+        let executor: EventLoopExecutor
+    }
 
     /// Creates a session; nothing is connected until a request goes out.
     public init(configuration: Configuration = Configuration()) {
@@ -90,7 +98,7 @@ public final class Session: Sendable {
             defer { loops = nil }
             return loops
         }
-        try? await loops?.shutdownGracefully()
+        try? await loops?.group.shutdownGracefully()
     }
 
     /// Where a request's async work runs, when the session has event loops of its own: on
@@ -98,16 +106,17 @@ public final class Session: Sendable {
     /// the shared pool is started or woken for it. Nil, the caller's choice, otherwise.
     /// Asking starts the session's loops; the provider asks only for a request that goes out.
     public var taskExecutor: (any TaskExecutor)? {
-        loops().map { EventLoopExecutor(loop: $0.next()) }
+        loops()?.executor
     }
 
-    /// The session's own event-loop group, started on first use, if the configuration asks
-    /// for one.
-    private func loops() -> MultiThreadedEventLoopGroup? {
+    /// The session's own event-loop group and its executor, started on first use, if the
+    /// configuration asks for them.
+    private func loops() -> OwnLoops? {
         guard let threads = configuration.eventLoopThreads else { return nil }
         return ownLoops.withLock { loops in
             if let loops { return loops }
-            let started = MultiThreadedEventLoopGroup(numberOfThreads: max(threads, 1))
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: max(threads, 1))
+            let started = OwnLoops(group: group, executor: EventLoopExecutor(loop: group.next()))
             loops = started
             return started
         }
@@ -135,7 +144,8 @@ public final class Session: Sendable {
                 settings.http1_1ConnectionDebugInitializer = { pins.verify($0) }
                 settings.http2ConnectionDebugInitializer = { pins.verify($0) }
             }
-            let made = HTTPClient(eventLoopGroup: loops() ?? HTTPClient.defaultEventLoopGroup, configuration: settings)
+            let made = HTTPClient(
+                eventLoopGroup: loops()?.group ?? HTTPClient.defaultEventLoopGroup, configuration: settings)
             client = made
             return made
         }
