@@ -8,7 +8,9 @@ public enum MoyaCLI {
         _ arguments: [String], context: CommandContext = .process, isolation: isolated (any Actor)? = #isolation
     ) async -> Int32 {
         await CommandContext.$current.withValue(context) {
-            _ = isolation  // the command runs on the caller's actor
+            // Capturing the isolated parameter isolates this closure to it, so the command runs
+            // on the caller's actor; without it, the closure would run on the thread pool.
+            _ = isolation
             do {
                 if let help = try targetHelp(arguments) {
                     context.line(help)
