@@ -35,6 +35,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Already in the graph through AsyncHTTPClient; named to classify its errors.
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -49,7 +51,8 @@ let package = Package(
             swiftSettings: callerIsolated
         ),
         .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated),
-        .executableTarget(name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
+        .executableTarget(
+            name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
         .target(
             name: "TestSupport",

@@ -181,7 +181,9 @@ final class CallCommandTests: XCTestCase {
     func testTimeoutExits2() async {
         let outcome = await call(["calls.slow"])
         XCTAssertEqual(outcome.status, 2, outcome.error)
-        XCTAssertEqual(outcome.error, "moya-cli: error: calls.slow: the request timed out\n")
+        XCTAssertEqual(
+            outcome.error,
+            "moya-cli: error: calls.slow: no complete response within 0.3 s (127.0.0.1:\(server.port))\n")
         let flag = await call(["calls.slow", "--ms", "2000", "--timeout", "0.2"])
         XCTAssertEqual(flag.status, 2)
         let enough = await call(["calls.slow", "--ms", "10", "--timeout", "5"])

@@ -67,7 +67,7 @@ extension CallCommandTests {
         XCTAssertEqual(outcome.status, 1)
         XCTAssertEqual(retryLines(outcome), 1, outcome.error)
         XCTAssertTrue(
-            outcome.error.hasSuffix("moya-cli: error: calls.plain: the connection was refused\n"),
+            outcome.error.hasSuffix("moya-cli: error: calls.plain: the connection was refused (127.0.0.1:1)\n"),
             outcome.error)
     }
 
@@ -131,7 +131,8 @@ extension CallCommandTests {
             XCTAssertEqual(wrong.status, 1)
             XCTAssertEqual(
                 wrong.error,
-                "moya-cli: error: calls.plain: the server's public key (sha256//\(pin)) matches no --pin\n")
+                "moya-cli: error: calls.plain: the server's public key (sha256//\(pin)) matches no --pin "
+                    + "(127.0.0.1:\(tls.port))\n")
 
             let insecureButPinned = await call(["calls.plain", "--insecure", "--pin", other], environment: env)
             XCTAssertEqual(insecureButPinned.status, 1, "a pin holds even with --insecure")

@@ -113,7 +113,7 @@ final class CheckCommandTests: XCTestCase {
         let (status, out, _) = await check(
             [fixtures + "/passing.yaml", "--only", "passing.plain"], environment: ["TEST_SERVER": "http://127.0.0.1:1"])
         XCTAssertEqual(status, 1)
-        XCTAssertTrue(out.contains("passing.yaml:50:3: request: the connection was refused\n"), out)
+        XCTAssertTrue(out.contains("passing.yaml:50:3: request: the connection was refused (127.0.0.1:1)\n"), out)
     }
 
     // MARK: - Reports

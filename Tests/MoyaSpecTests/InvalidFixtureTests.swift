@@ -86,7 +86,7 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-stub.yaml",
             [
-                "2:18: stub.delayed: expected a positive number of seconds, got -1",
+                "2:18: stub.delayed: expected a number of seconds above 0 and at most 604800 (a week), got -1",
                 "3:10: timeout: expected a number, got \"soon\"",
             ]
         ),

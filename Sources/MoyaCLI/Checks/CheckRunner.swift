@@ -70,14 +70,13 @@ struct CheckRunner: Sendable {
         } catch {
             return failed(error.message, 0)
         }
-        let redactor = Redactor(
-            isEnabled: !showSecrets, secretHeaders: resolved.secretHeaders, secretValues: resolved.secretValues)
         let specRetry = retryFlagGiven ? nil : resolved.retry
         let call = TargetCall(
             target: resolved, extraHeaders: [:], timeout: timeout ?? resolved.timeout,
             retry: specRetry.map { RetryPolicy(limit: $0, retriesAllMethods: retriesAllMethods) },
             keepsDownloadsInMemory: true)
         let provider = call.provider(stub: stub ?? resolved.stubBehavior ?? .never, session: session)
+        let redactor = call.redactor(showingSecrets: showSecrets)
 
         let start = ContinuousClock.now
         let result = await provider.result(for: resolved)
@@ -98,7 +97,7 @@ struct CheckRunner: Sendable {
             of: response, seconds: seconds, validation: resolved.validationType, sample: sample
         ).map { failure in
             var redacted = failure
-            redacted.message = redactor.text(failure.message)
+            redacted.message = redactor.scrub(failure.message)
             return redacted
         }
         return CheckResult(

@@ -130,19 +130,22 @@ struct CallCommand: CallerIsolatedCommand {
         }
         let extraHeaders = try CallArguments.headers(headers)
         let behavior = try stubBehavior(default: resolved.stubBehavior)
-        let redactor = Redactor(
-            isEnabled: !showSecrets, secretHeaders: resolved.secretHeaders, secretValues: resolved.secretValues)
+        // A retry's reason is the transport's text, which may echo a secret.
+        let scrubber = Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues)
         var configuration = network.configuration(
             specTimeout: resolved.timeout, specRetry: resolved.retry, environment: context.environment,
             willRetry: { attempt, delay, reason in
                 context.errorLine(
-                    "moya-cli: \(resolved.qualifiedName): \(redactor.text(reason)); retrying in "
+                    "moya-cli: \(resolved.qualifiedName): \(scrubber.scrub(reason)); retrying in "
                         + "\(FixedPoint.format(delay, places: 1)) s (retry \(attempt))")
             })
+        // -vv logs the response body, so it is held, but never without bound.
+        if verbosity >= 2 { configuration.maximumBodyBytes = BodyOutput.limit }
         // One request needs one event loop, which also runs the request's async work; a loop
         // per core, and the thread pool, would only slow the start.
         configuration.eventLoopThreads = 1
         let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: configuration.timeout)
+        let redactor = call.redactor(showingSecrets: showSecrets)
 
         if dryRun {
             let request = try call.preparedRequest()
@@ -165,19 +168,28 @@ struct CallCommand: CallerIsolatedCommand {
         if let bar { progress = { bar.update($0) } }
         var saveTo: DownloadDestination?
         if let destination, behavior == .never { saveTo = { _, _ in destination } }
+        let renderer = ResponseRenderer(options: outputOptions, context: context)
+        // A live body that is not saved to a file goes out as it arrives: straight through
+        // when printed raw, else held up to a limit (see `BodyOutput`).
+        var output: BodyOutput?
+        if behavior == .never, destination == nil, !Self.savesItself(resolved.task), verbosity < 2 {
+            output = BodyOutput(context: context, renderer: renderer, streaming: !renderer.pretty && keyPath == nil)
+        }
         let result: Result<Response, MoyaError>
+        var signal: Int32?
         if behavior == .immediate {
             // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
             result = await provider.result(for: resolved, progress: progress, saveTo: saveTo)
         } else {
-            result = await Interrupts.cancelling { [progress, saveTo] handler in
-                provider.request(resolved, progress: progress, saveTo: saveTo, completion: handler)
+            (result, signal) = await Interrupts.cancelling { [progress, saveTo, output] handler in
+                provider.request(resolved, progress: progress, saveTo: saveTo, streamTo: output, completion: handler)
             }
         }
         await session.shutdown()
-        let renderer = ResponseRenderer(options: outputOptions, context: context)
         switch result {
-        case .success(let response):
+        case .success(let streamed):
+            if output?.hasStreamed == true { return }
+            let response = output?.held(streamed) ?? streamed
             if let destination {
                 if renderer.include { context.writeOut(renderer.head(of: response)) }
                 if behavior != .never { try save(response.data, to: destination.path, target: resolved) }
@@ -191,10 +203,20 @@ struct CallCommand: CallerIsolatedCommand {
             try writeValue(at: keyPath, of: response, target: resolved)
         case .failure(let error):
             bar?.clear()
-            if case .statusCode(let response) = error, destination == nil {
-                context.writeOut(renderer.render(response))
+            if case .statusCode(let response) = error, destination == nil, output?.hasStreamed != true {
+                context.writeOut(renderer.render(output?.held(response) ?? response))
             }
-            throw CallFailure(error: error, target: resolved, redactor: redactor).failure
+            var failure = CallFailure(error: error, target: resolved, redactor: redactor).failure
+            if let signal, failure.status == .interrupted { failure.status = Interrupts.status(for: signal) }
+            throw failure
+        }
+    }
+
+    /// Whether a task writes its body to its own destination, as a download does.
+    static func savesItself(_ task: MoyaCore.Task) -> Bool {
+        switch task {
+        case .downloadDestination, .downloadParameters: true
+        default: false
         }
     }
 
@@ -209,13 +231,12 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
-    /// Writes a stubbed body to `--output`: into a temporary file first, renamed into place, so
-    /// that no partial file is left.
+    /// Writes a stubbed body to `--output` as a live one is written: see `PendingFile`.
     func save(_ data: Data, to path: String, target: SpecTarget) throws(CommandFailure) {
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try PendingFile.write(Array(data), to: path)
         } catch {
-            throw CommandFailure("\(target.qualifiedName): cannot write '\(path)'", status: .transportFailure)
+            throw CommandFailure("\(target.qualifiedName): \(error.message)", status: .transportFailure)
         }
     }
 
@@ -263,12 +284,14 @@ struct CallCommand: CallerIsolatedCommand {
         case "never": return .never
         case "immediate": return .immediate
         default:
-            if stub.hasPrefix("delayed="), let seconds = Double(stub.dropFirst("delayed=".count)), seconds >= 0,
-                seconds.isFinite
+            if stub.hasPrefix("delayed="), let seconds = Double(stub.dropFirst("delayed=".count)),
+                Seconds.isValidDelay(seconds)
             {
                 return .delayed(seconds: seconds)
             }
-            throw CommandFailure("--stub takes never, immediate or delayed=SECONDS, not '\(stub)'", status: .usage)
+            throw CommandFailure(
+                "--stub takes never, immediate or delayed=SECONDS (0 to \(Int(Seconds.maximum))), not '\(stub)'",
+                status: .usage)
         }
     }
 }

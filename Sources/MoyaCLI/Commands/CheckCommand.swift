@@ -90,8 +90,10 @@ struct CheckCommand: CallerIsolatedCommand {
             context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
         }
 
-        let session = Session(
-            configuration: network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment))
+        var configuration = network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment)
+        // A check reads the whole body, so it holds one only up to the limit call uses.
+        configuration.maximumBodyBytes = BodyOutput.limit
+        let session = Session(configuration: configuration)
         let runner = CheckRunner(
             stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
             retriesAllMethods: network.retryAll, session: session, parallel: parallel, bail: bail,
@@ -118,9 +120,9 @@ struct CheckCommand: CallerIsolatedCommand {
     /// Writes a report whole or not at all.
     func write(_ text: String, to path: String) throws(CommandFailure) {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try PendingFile.write(Array(text.utf8), to: path)
         } catch {
-            throw CommandFailure("cannot write the report '\(path)'", status: .usage)
+            throw CommandFailure("cannot write the report: \(error.message)", status: .usage)
         }
     }
 }

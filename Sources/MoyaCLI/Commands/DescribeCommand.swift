@@ -40,23 +40,37 @@ struct TargetDescription {
     let service: ServiceSpec
     let target: TargetSpec
 
+    /// The base URL, a password in it masked.
+    var baseURL: String { PrintableRequest.maskingPassword(service.baseURL) }
+
     var url: String {
         let path = target.path.description
-        guard !path.isEmpty else { return service.baseURL }
-        let base = service.baseURL.hasSuffix("/") ? String(service.baseURL.dropLast()) : service.baseURL
+        guard !path.isEmpty else { return baseURL }
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         return base + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    /// A param's default as it may be printed: a secret's is masked.
+    static func defaultText(_ param: ParamSpec) -> String? {
+        guard let value = param.defaultValue else { return nil }
+        return param.isSecret ? Redactor.mask : value.description
     }
 
     var validation: ValidationType { target.validation ?? service.validation }
 
     var lines: [String] {
-        var lines = ["\(service.name).\(target.name)" + (target.summary.map { ": " + $0 } ?? "")]
+        var lines = [
+            "\(service.name).\(target.name)" + (target.summary.map { ": " + TerminalText.escapingControls($0) } ?? "")
+        ]
         lines.append("  \(target.method.rawValue) \(url)")
         lines.append("  task: \(taskSummary)")
         if !target.params.isEmpty {
             lines.append("  params:")
             let rows = target.params.map { param in
-                ["    --\(param.name)", param.type.description, requirement(param), param.description ?? ""]
+                [
+                    "    --\(param.name)", param.type.description, requirement(param),
+                    TerminalText.escapingControls(param.description ?? ""),
+                ]
             }
             lines += TextTable.render(rows)
         }
@@ -86,7 +100,7 @@ struct TargetDescription {
     }
 
     func requirement(_ param: ParamSpec) -> String {
-        if let value = param.defaultValue { return "default: \(value.description)" }
+        if let value = Self.defaultText(param) { return "default: \(value)" }
         return param.isOptional ? "optional" : "required"
     }
 
@@ -126,7 +140,7 @@ struct TargetDescription {
             (key: "target", value: .string(target.name)),
             (key: "summary", value: target.summary.map(JSONValue.string) ?? .null),
             (key: "method", value: .string(target.method.rawValue)),
-            (key: "baseURL", value: .string(service.baseURL)),
+            (key: "baseURL", value: .string(baseURL)),
             (key: "path", value: .string(target.path.description)),
             (key: "task", value: .string(target.task.moyaName)),
             (key: "validation", value: validationJSON),
@@ -140,7 +154,7 @@ struct TargetDescription {
                             (key: "name", value: .string(param.name)),
                             (key: "type", value: .string(param.type.description)),
                             (key: "required", value: .bool(param.isRequired)),
-                            (key: "default", value: param.defaultValue.map { .string($0.description) } ?? .null),
+                            (key: "default", value: Self.defaultText(param).map(JSONValue.string) ?? .null),
                             (key: "description", value: param.description.map(JSONValue.string) ?? .null),
                             (key: "secret", value: .bool(param.isSecret)),
                         ])

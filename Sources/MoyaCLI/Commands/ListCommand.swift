@@ -41,7 +41,7 @@ struct ListCommand: CallerIsolatedCommand {
             for target in service.targets {
                 rows.append([
                     "\(service.name).\(target.name)", target.method.rawValue, target.path.description,
-                    target.summary ?? "",
+                    TerminalText.escapingControls(target.summary ?? ""),
                 ])
             }
         }

@@ -9,8 +9,15 @@ import MoyaCore
 
 /// Timeouts, retries, TLS and proxies: the options `call` and `check` share.
 struct NetworkOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Seconds to wait for each attempt at a response.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds each attempt may take, from connecting to the last byte of the body.", valueName: "seconds"))
     var timeout: Double?
+
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp("Seconds to wait for a connection, 10 by default.", valueName: "seconds"))
+    var connectTimeout: Double?
 
     @Option(
         help: ArgumentHelp(
@@ -44,8 +51,11 @@ struct NetworkOptions: ParsableArguments {
     var proxy: String?
 
     func validate() throws {
-        if let timeout, !(timeout > 0) || !timeout.isFinite {
-            throw ValidationError("--timeout takes a positive number of seconds")
+        for (flag, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
+            if let value, !Seconds.isValidTimeout(value) {
+                throw ValidationError(
+                    "\(flag) takes a number of seconds above 0 and at most \(Int(Seconds.maximum)) (a week)")
+            }
         }
         if let retry, retry < 0 || retry > 100 { throw ValidationError("--retry takes a count from 0 to 100") }
         if key != nil && cert == nil { throw ValidationError("--key goes with --cert") }
@@ -75,6 +85,7 @@ struct NetworkOptions: ParsableArguments {
         willRetry: (@Sendable (Int, Double, String) -> Void)? = nil
     ) -> Session.Configuration {
         var configuration = Session.Configuration(timeout: timeout ?? specTimeout, environment: environment)
+        if let connectTimeout { configuration.connectTimeout = connectTimeout }
         configuration.verifiesCertificates = !insecure
         configuration.caCertificateFile = cacert
         configuration.clientCertificateFile = cert

@@ -4,7 +4,7 @@ import MoyaSpec
 /// One resolved target with the command line's additions: the provider that sends it and the
 /// request it would send.
 struct TargetCall {
-    let target: SpecTarget
+    var target: SpecTarget
     /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
     let extraHeaders: [String: String]
     /// Seconds for each attempt.
@@ -63,6 +63,17 @@ struct TargetCall {
             stubClosure: { _ in stub },
             session: session,
             plugins: plugins + (logger.map { [$0] } ?? []))
+    }
+
+    /// What may be printed of this call: requests are printed from the masked twin's request,
+    /// built here by the same code as the real one, and the secrets' values are scrubbed from
+    /// what the server sends back.
+    func redactor(showingSecrets: Bool) -> Redactor {
+        var twinCall = self
+        twinCall.target = target.maskedTwin ?? target
+        return Redactor(
+            isEnabled: !showingSecrets, secretHeaders: target.secretHeaders, secretValues: target.secretValues,
+            maskedRequest: try? twinCall.preparedRequest())
     }
 
     /// The request as it would be sent, plugins applied, for `--dry-run`.

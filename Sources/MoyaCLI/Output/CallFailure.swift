@@ -16,17 +16,35 @@ struct CallFailure {
                 status: .forFailedStatus(response.statusCode))
         case .underlying(let underlying, _):
             let network = underlying as? NetworkError
-            let message = redactor.text(network?.message ?? "\(underlying)")
+            var message = redactor.scrub(network?.message ?? "\(underlying)")
+            if let network, Self.namesServer(network.code), let server = server, !message.contains(server) {
+                message += " (\(server))"
+            }
             return CommandFailure("\(name): \(message)", status: Self.status(for: network?.code))
         case .parameterEncoding(let underlying):
             return CommandFailure("\(name): cannot encode the parameters: \(underlying)", status: .invalidSpec)
         case .encodableMapping(let underlying):
             return CommandFailure("\(name): cannot encode the body: \(underlying)", status: .invalidSpec)
         case .requestMapping(let url):
-            return CommandFailure("\(name): cannot build a request for \(redactor.text(url))", status: .invalidSpec)
+            return CommandFailure("\(name): cannot build a request for \(redactor.scrub(url))", status: .invalidSpec)
         default:
             return CommandFailure("\(name): \(error.errorDescription)", status: .transportFailure)
         }
+    }
+
+    /// `host:port` of the target's base URL, which is where requests go, never a secret.
+    var server: String? {
+        guard let host = target.baseURL.host else { return nil }
+        let port = target.baseURL.port ?? (target.baseURL.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+
+    /// Whether a failure is about the server, so the message names it.
+    static func namesServer(_ code: NetworkError.Code) -> Bool {
+        [
+            .timedOut, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .secureConnectionFailed,
+            .badServerResponse, .tooManyRedirects,
+        ].contains(code)
     }
 
     static func status(for code: NetworkError.Code?) -> ExitStatus {

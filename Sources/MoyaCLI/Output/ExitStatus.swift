@@ -17,14 +17,20 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case tooManyRedirects = 6
     /// A `--key-path` that is not in the response.
     case keyPathMissing = 7
+    /// The response failed a custom validation list with a 1xx or 2xx status.
+    case unexpectedStatus = 8
     /// The command line was wrong.
     case usage = 64
     /// A spec is invalid.
     case invalidSpec = 65
     /// A spec file or directory is missing.
     case missingSpec = 66
-    /// Interrupted with Ctrl-C.
+    /// The terminal hung up (SIGHUP) during the request.
+    case hungUp = 129
+    /// Interrupted with Ctrl-C (SIGINT).
     case interrupted = 130
+    /// Terminated (SIGTERM) during the request.
+    case terminated = 143
 
     /// What the status means, as the README and the man page list it.
     public var summary: String {
@@ -37,19 +43,24 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .serverErrorStatus: "The response failed validation with a 5xx status."
         case .tooManyRedirects: "Too many redirects."
         case .keyPathMissing: "A --key-path that is not in the response."
+        case .unexpectedStatus: "The response failed a custom validation list with a 1xx or 2xx status."
         case .usage: "Usage: the command line is wrong."
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec."
-        case .interrupted: "Interrupted (Ctrl-C)."
+        case .hungUp: "Hung up (SIGHUP) during the request."
+        case .interrupted: "Interrupted (Ctrl-C, SIGINT)."
+        case .terminated: "Terminated (SIGTERM) during the request."
         }
     }
 
-    /// The status for a response that failed validation with `statusCode`.
+    /// The status for a response that failed validation with `statusCode`; a status outside
+    /// 300–599 can fail only a custom list, and gets a code of its own.
     public static func forFailedStatus(_ statusCode: Int) -> ExitStatus {
         switch statusCode {
         case 300..<400: .redirectStatus
         case 400..<500: .clientErrorStatus
-        default: .serverErrorStatus
+        case 500..<600: .serverErrorStatus
+        default: .unexpectedStatus
         }
     }
 }

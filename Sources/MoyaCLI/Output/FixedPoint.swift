@@ -4,7 +4,9 @@ enum FixedPoint {
     static func format(_ value: Double, places: Int) -> String {
         var scale = 1
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int((value * Double(scale)).rounded())
+        // Clamped to what an Int holds, so no value from input can trap the conversion.
+        let product = (value * Double(scale)).rounded()
+        let scaled = product.isFinite ? Int(min(max(product, 0), 9.0e18)) : 0
         guard places > 0 else { return String(scaled) }
         let fraction = String(scaled % scale)
         return "\(scaled / scale)." + String(repeating: "0", count: places - fraction.count) + fraction

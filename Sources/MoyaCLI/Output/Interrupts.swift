@@ -8,26 +8,56 @@ import Synchronization
     import Darwin
 #endif
 
-/// Ctrl-C while a request is in flight: SIGINT cancels it through the provider's
-/// `Cancellable`, which fails it as cancelled, and the command exits 130.
+/// SIGINT (Ctrl-C), SIGTERM and SIGHUP while a request is in flight: each cancels it through
+/// the provider's `Cancellable`, which fails it as cancelled and removes any temporary file,
+/// and the command exits 128 + the signal's number.
 enum Interrupts {
+    /// The signals that cancel a request.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
     /// Starts a request with `start`, which hands back its `Cancellable`, and waits for its
-    /// result; SIGINT in the meantime cancels it.
+    /// result and the signal that cancelled it, if one did. A signal that arrives before the
+    /// request has started cancels it as soon as it starts.
     static func cancelling(
         _ start: (@escaping @Sendable (Result<Response, MoyaError>) -> Void) -> any Cancellable
-    ) async -> Result<Response, MoyaError> {
-        let inFlight = Mutex<(any Cancellable)?>(nil)
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { inFlight.withLock { $0?.cancel() } }
-        source.resume()
-        defer {
-            source.cancel()
-            signal(SIGINT, SIG_DFL)
+    ) async -> (result: Result<Response, MoyaError>, signal: Int32?) {
+        let state = Mutex<(request: (any Cancellable)?, signal: Int32?)>((nil, nil))
+        let sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                let request = state.withLock { state in
+                    if state.signal == nil { state.signal = number }
+                    return state.request
+                }
+                request?.cancel()
+            }
+            source.resume()
+            return source
         }
-        return await withCheckedContinuation { continuation in
+        defer {
+            for (source, number) in zip(sources, signals) {
+                source.cancel()
+                signal(number, SIG_DFL)
+            }
+        }
+        let result = await withCheckedContinuation { continuation in
             let cancellable = start { continuation.resume(returning: $0) }
-            inFlight.withLock { $0 = cancellable }
+            let arrived = state.withLock { state in
+                state.request = cancellable
+                return state.signal != nil
+            }
+            if arrived { cancellable.cancel() }
+        }
+        return (result, state.withLock { $0.signal })
+    }
+
+    /// The exit status for a request cancelled by `signal`.
+    static func status(for signal: Int32) -> ExitStatus {
+        switch signal {
+        case SIGTERM: .terminated
+        case SIGHUP: .hungUp
+        default: .interrupted
         }
     }
 }

@@ -20,7 +20,8 @@ struct JSONFormatter {
         self.colored = colored
     }
 
-    /// The formatted document with a final newline. `bytes` must already be known to be JSON.
+    /// The formatted document with a final newline. `bytes` should already be known to be
+    /// JSON; anything else is re-indented as far as it goes, never trapped on.
     static func format(_ bytes: [UInt8], colored: Bool) -> [UInt8] {
         var formatter = JSONFormatter(colored: colored)
         formatter.output.reserveCapacity(bytes.count * 2)
@@ -30,7 +31,8 @@ struct JSONFormatter {
     }
 
     private mutating func run(_ bytes: [UInt8]) {
-        var index = 0
+        // A UTF-8 byte order mark, which the parser tolerates, is not printed.
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         // Whether the next string is an object key: true after `{` and after `,` inside an object.
         var expectsKey = false
         var containers: [UInt8] = []
@@ -56,7 +58,12 @@ struct JSONFormatter {
                 expectsKey = byte == UInt8(ascii: "{")
                 index += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                containers.removeLast()
+                // Only valid JSON comes here, but a stray closer must not pop past the top.
+                guard containers.popLast() != nil else {
+                    output.append(byte)
+                    index += 1
+                    continue
+                }
                 depth -= 1
                 newline()
                 output.append(byte)

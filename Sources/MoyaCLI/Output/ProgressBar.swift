@@ -54,35 +54,39 @@ final class ProgressBar: Sendable {
         if let total = progress.totalBytes, let fraction = progress.fraction {
             parts[0] += " / " + size(total)
             parts.append("\(Int(fraction * 100))%")
-            parts.append(size(Int64(rate)) + "/s")
+            parts.append(size(rate) + "/s")
             if progress.isCompleted {
                 parts.append("in " + clock(seconds))
             } else if rate > 0 {
                 parts.append("ETA " + clock(Double(total - progress.completedBytes) / rate))
             }
         } else {
-            parts.append(size(Int64(rate)) + "/s")
+            parts.append(size(rate) + "/s")
             if progress.isCompleted { parts.append("in " + clock(seconds)) }
         }
         return parts.joined(separator: "  ")
     }
 
     /// Bytes in B, KiB, MiB or GiB.
-    static func size(_ bytes: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
+    static func size(_ bytes: Int64) -> String { size(Double(bytes)) }
+
+    /// Bytes in B, KiB, MiB or GiB; a count that is not finite counts as 0.
+    static func size(_ bytes: Double) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+        var value = bytes.isFinite ? max(bytes, 0) : 0
         var unit = 0
         while value >= 1024, unit < units.count - 1 {
             value /= 1024
             unit += 1
         }
-        if unit == 0 { return "\(bytes) B" }
+        if unit == 0 { return FixedPoint.format(value, places: 0) + " B" }
         return FixedPoint.format(value, places: 1) + " " + units[unit]
     }
 
     /// Seconds as m:ss, or h:mm:ss past an hour.
     static func clock(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? max(Int(seconds.rounded()), 0) : 0
+        // Past 99,999 hours an ETA means nothing; it is clamped before it is converted.
+        let total = seconds.isFinite ? Int(min(max(seconds, 0), 359_999_999).rounded()) : 0
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" : "\(minutes):\(twoDigits(secs))"

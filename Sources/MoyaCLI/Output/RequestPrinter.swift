@@ -1,33 +1,24 @@
 import MoyaCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
-/// A request as `--dry-run` prints it, secrets redacted.
+/// A request as `--dry-run` prints it, from its printable form, so secrets are masked.
 struct RequestPrinter {
-    let request: Request
-    let redactor: Redactor
+    let request: PrintableRequest
+
+    init(request: Request, redactor: Redactor) {
+        self.request = redactor.printable(request)
+    }
 
     /// `METHOD URL`, the headers, a blank line and the body.
     var text: String {
-        var lines = ["\(request.method.rawValue) \(redactor.text(request.url.absoluteString))"]
-        for field in request.headers {
-            lines.append("\(field.name): \(redactor.header(name: field.name, value: field.value))")
-        }
+        var lines = ["\(request.method.rawValue) \(request.url)"]
+        for field in request.headers { lines.append("\(field.name): \(field.value)") }
         switch request.body {
-        case .data(let data)?:
-            lines.append("")
-            if let text = String(validating: data, as: UTF8.self) {
-                lines.append(redactor.text(text))
-            } else {
-                lines.append("<\(data.count) bytes of binary data>")
-            }
-        case .file(let url)?:
-            lines.append("")
-            lines.append("<the contents of \(url.path)>")
+        case .text(let text)?:
+            lines += ["", text]
+        case .binary(let count, _)?:
+            lines += ["", "<\(count) bytes of binary data>"]
+        case .file(let path)?:
+            lines += ["", "<the contents of \(path)>"]
         case nil:
             break
         }
@@ -37,26 +28,18 @@ struct RequestPrinter {
     /// One JSON object: method, url, headers, and body (UTF-8 text or null), with bodyBase64
     /// when the body is not UTF-8 and bodyFile for an upload.
     var json: String {
-        var headers: [(key: String, value: JSONValue)] = []
-        for field in request.headers {
-            headers.append((key: field.name, value: .string(redactor.header(name: field.name, value: field.value))))
-        }
         var members: [(key: String, value: JSONValue)] = [
             (key: "method", value: .string(request.method.rawValue)),
-            (key: "url", value: .string(redactor.text(request.url.absoluteString))),
-            (key: "headers", value: .object(headers)),
+            (key: "url", value: .string(request.url)),
+            (key: "headers", value: .object(request.headers.map { (key: $0.name, value: .string($0.value)) })),
         ]
         switch request.body {
-        case .data(let data)?:
-            if let text = String(validating: data, as: UTF8.self) {
-                members.append((key: "body", value: .string(redactor.text(text))))
-            } else {
-                members.append((key: "body", value: .null))
-                members.append((key: "bodyBase64", value: .string(data.base64EncodedString())))
-            }
-        case .file(let url)?:
-            members.append((key: "body", value: .null))
-            members.append((key: "bodyFile", value: .string(url.path)))
+        case .text(let text)?:
+            members.append((key: "body", value: .string(text)))
+        case .binary(_, let base64)?:
+            members += [(key: "body", value: .null), (key: "bodyBase64", value: .string(base64))]
+        case .file(let path)?:
+            members += [(key: "body", value: .null), (key: "bodyFile", value: .string(path))]
         case nil:
             members.append((key: "body", value: .null))
         }

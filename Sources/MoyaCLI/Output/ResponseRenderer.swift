@@ -39,7 +39,11 @@ struct ResponseRenderer {
 
     /// The status line and headers, and the blank line after them.
     func head(of response: Response) -> [UInt8] {
-        let head = response.response ?? ResponseHead(statusCode: response.statusCode)
+        head(of: response.response ?? ResponseHead(statusCode: response.statusCode))
+    }
+
+    /// The status line and headers of `head`, and the blank line after them.
+    func head(of head: ResponseHead) -> [UInt8] {
         var text = "\(head.version) \(head.statusCode)"
         if !head.reasonPhrase.isEmpty { text += " \(head.reasonPhrase)" }
         text = paint(text, "\u{1B}[1m") + "\n"

@@ -67,21 +67,19 @@ public final class NetworkLoggerPlugin: PluginType {
     public func willSend(_ request: Request, target: any TargetType) {
         started.withLock { $0 = .now }
         let options = configuration.logOptions
-        let redactor = configuration.redactor
+        let shown = configuration.redactor.printable(request)
         var lines: [String] = []
         if options.contains(.requestMethod) {
-            lines.append("Request: \(request.method.rawValue) \(redactor.text(request.url.absoluteString))")
+            lines.append("Request: \(shown.method.rawValue) \(shown.url)")
         }
         if options.contains(.requestHeaders) {
-            for field in request.headers {
-                lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
-            }
+            for field in shown.headers { lines.append("  \(field.name): \(field.value)") }
         }
-        if options.contains(.requestBody), let body = Self.describe(request.body, redactor: redactor) {
+        if options.contains(.requestBody), let body = Self.describe(shown.body) {
             lines.append("Request body: \(body)")
         }
         if options.contains(.formatRequestAscURL) {
-            lines.append(CURLCommand(request: request, redactor: redactor).text)
+            lines.append(CURLCommand(shown).text)
         }
         if !lines.isEmpty { configuration.output(lines.joined(separator: "\n")) }
     }
@@ -96,22 +94,23 @@ public final class NetworkLoggerPlugin: PluginType {
         let redactor = configuration.redactor
         switch result {
         case .success(let response):
-            var lines = ["Response: \(response.statusCode) (\(response.data.count) bytes\(time))"]
+            let size = response.streamedByteCount ?? response.data.count
+            var lines = ["Response: \(response.statusCode) (\(size) bytes\(time))"]
             if options.contains(.requestHeaders) {
                 for field in response.headers {
                     lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
                 }
             }
             if options.contains(.successResponseBody),
-                let body = Self.describe(.data(response.data), redactor: redactor)
+                let body = Self.describe(response.data, redactor: redactor)
             {
                 lines.append("Response body: \(body)")
             }
             configuration.output(lines.joined(separator: "\n"))
         case .failure(let error):
-            var lines = ["Error: \(redactor.text(error.errorDescription))\(time)"]
+            var lines = ["Error: \(redactor.scrub(error.errorDescription))\(time)"]
             if options.contains(.errorResponseBody), let response = error.response,
-                let body = Self.describe(.data(response.data), redactor: redactor)
+                let body = Self.describe(response.data, redactor: redactor)
             {
                 lines.append("Response: \(response.statusCode)")
                 lines.append("Response body: \(body)")
@@ -120,31 +119,37 @@ public final class NetworkLoggerPlugin: PluginType {
         }
     }
 
-    static func describe(_ body: Request.Body?, redactor: Redactor) -> String? {
+    /// A request body as the log shows it.
+    static func describe(_ body: PrintableRequest.Body?) -> String? {
         switch body {
-        case nil: return nil
-        case .file(let url)?: return "<file \(url.path)>"
-        case .data(let data)?:
-            guard !data.isEmpty else { return nil }
-            guard let text = String(validating: data, as: UTF8.self) else {
-                return "<\(data.count) bytes of binary data>"
-            }
-            return redactor.text(text)
+        case nil: nil
+        case .text(let text)?: text.isEmpty ? nil : text
+        case .binary(let count, _)?: "<\(count) bytes of binary data>"
+        case .file(let path)?: "<file \(path)>"
         }
+    }
+
+    /// A response body as the log shows it, scrubbed of echoed secrets.
+    static func describe(_ data: Data, redactor: Redactor) -> String? {
+        guard !data.isEmpty else { return nil }
+        guard let text = String(validating: data, as: UTF8.self) else { return "<\(data.count) bytes of binary data>" }
+        return redactor.scrub(text)
     }
 }
 
 /// A request as a curl command line that sends the same thing.
 public struct CURLCommand: Sendable {
-    /// The request.
-    public var request: Request
-    /// What is hidden.
-    public var redactor: Redactor
+    /// The request, as it may be printed.
+    public var request: PrintableRequest
 
-    /// Creates the command.
+    /// Creates the command for a request, printed as `redactor` allows.
     public init(request: Request, redactor: Redactor = Redactor()) {
+        self.request = redactor.printable(request)
+    }
+
+    /// Creates the command for a request already made printable.
+    public init(_ request: PrintableRequest) {
         self.request = request
-        self.redactor = redactor
     }
 
     /// The command, each part quoted for a POSIX shell.
@@ -154,21 +159,15 @@ public struct CURLCommand: Sendable {
             parts += ["-X", request.method.rawValue]
         }
         for field in request.headers {
-            parts += ["-H", Self.quote("\(field.name): \(redactor.header(name: field.name, value: field.value))")]
+            parts += ["-H", Self.quote("\(field.name): \(field.value)")]
         }
         switch request.body {
-        case .data(let data)?:
-            if let text = String(validating: data, as: UTF8.self) {
-                parts += ["--data-binary", Self.quote(redactor.text(text))]
-            } else {
-                parts += ["--data-binary", "@-"]
-            }
-        case .file(let url)?:
-            parts += ["--data-binary", Self.quote("@" + url.path)]
-        case nil:
-            break
+        case .text(let text)?: parts += ["--data-binary", Self.quote(text)]
+        case .binary?: parts += ["--data-binary", "@-"]
+        case .file(let path)?: parts += ["--data-binary", Self.quote("@" + path)]
+        case nil: break
         }
-        parts.append(Self.quote(redactor.text(request.url.absoluteString)))
+        parts.append(Self.quote(request.url))
         return parts.joined(separator: " ")
     }
 

@@ -1,40 +1,190 @@
-/// Hides secrets in anything printed: credential headers' values, and any value known to be
-/// secret, wherever it appears.
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Decides what of a request or a response may be printed.
+///
+/// A request is printed from its masked twin: the same request, built by the same code, with
+/// each secret value replaced by `Redactor.placeholder` before any encoding. The placeholder
+/// is letters and digits only, so every encoder (percent, form, JSON, multipart) passes it
+/// through unchanged, and the printer shows each one as the mask. No secret, in any encoded
+/// form, is ever in the twin, and nothing that is not a secret is masked.
+///
+/// Text that came from a server may echo a secret; `scrub(_:)` removes each secret's encoded
+/// forms from it.
 public struct Redactor: Sendable {
     /// What a secret prints as.
     public static let mask = "••••"
+    /// What a secret is replaced with while a masked twin is built: letters and digits, with a
+    /// random part chosen once per process, so that no other text can hold it.
+    public static let placeholder: String = {
+        var generator = SystemRandomNumberGenerator()
+        let nonce = String(generator.next() as UInt64, radix: 36)
+        return "moyasecret" + nonce + "z"
+    }()
     /// Headers whose values are always secret.
     public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// Secrets shorter than this are never scrubbed from server text: they would mask
+    /// innocent characters everywhere.
+    public static let shortestScrubbed = 4
 
     /// Whether anything is hidden; `--show-secrets` turns this off.
     public var isEnabled: Bool
-    /// Header names, lowercased, whose values are hidden.
+    /// Header names, lowercased, whose values are hidden whole.
     public var secretHeaders: Set<String>
-    /// Values hidden wherever they appear.
+    /// The secret values themselves, to scrub from text a server sent.
     public var secretValues: [String]
+    /// The request's masked twin, printed in its place when set.
+    public var maskedRequest: Request?
 
     /// Creates a redactor.
-    public init(isEnabled: Bool = true, secretHeaders: Set<String> = [], secretValues: Set<String> = []) {
+    public init(
+        isEnabled: Bool = true, secretHeaders: Set<String> = [], secretValues: Set<String> = [],
+        maskedRequest: Request? = nil
+    ) {
         self.isEnabled = isEnabled
         self.secretHeaders = Self.credentialHeaders.union(secretHeaders.map { $0.lowercased() })
         // Longest first, so that a secret containing another is hidden whole.
-        self.secretValues = secretValues.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
+            $0.utf8.count > $1.utf8.count
+        }
+        self.maskedRequest = maskedRequest
     }
 
-    /// A header's value as it may be printed.
+    // MARK: - Requests
+
+    /// The request as it may be printed: the masked twin when there is one, credential and
+    /// secret headers masked, and a URL's password masked.
+    ///
+    /// Without a twin (a library caller that has none), the request's own text is scrubbed of
+    /// `secretValues` as server text is: the best that can be done after encoding. moya-cli
+    /// always prints from a twin.
+    public func printable(_ request: Request) -> PrintableRequest {
+        guard isEnabled else {
+            return PrintableRequest(request, masking: false, text: { $0 }, header: { _, value in value })
+        }
+        let hasTwin = maskedRequest != nil
+        return PrintableRequest(
+            maskedRequest ?? request, masking: true, text: { hasTwin ? Self.showPlaceholders($0) : scrub($0) },
+            header: { name, value in secretHeaders.contains(name.lowercased()) ? Self.mask : value })
+    }
+
+    /// Twin text with each placeholder shown as the mask.
+    static func showPlaceholders(_ text: String) -> String {
+        text.contains(placeholder) ? text.replacing(placeholder, with: mask) : text
+    }
+
+    /// A response header's value as it may be printed: credential and secret headers masked,
+    /// any other scrubbed of echoed secrets.
     public func header(name: String, value: String) -> String {
         guard isEnabled else { return value }
         if secretHeaders.contains(name.lowercased()) { return Self.mask }
-        return text(value)
+        return scrub(value)
     }
 
-    /// Text with every secret value replaced by the mask.
-    public func text(_ text: String) -> String {
-        guard isEnabled, !secretValues.isEmpty else { return text }
+    // MARK: - Server text
+
+    /// Text from a server, or any text not built from a twin, with every secret removed in each
+    /// form an encoder could have given it: raw, percent-encoded (RFC 3986 and form), JSON-escaped
+    /// and base64.
+    public func scrub(_ text: String) -> String {
+        guard isEnabled, !secretValues.isEmpty, !text.isEmpty else { return text }
         var result = text
-        for secret in secretValues where result.contains(secret) {
-            result = result.replacing(secret, with: Self.mask)
+        for secret in secretValues {
+            for form in Self.encodedForms(of: secret) where result.contains(form) {
+                result = result.replacing(form, with: Self.mask)
+            }
         }
         return result
+    }
+
+    /// Every form a secret may take in text, the raw one first.
+    static func encodedForms(of secret: String) -> [String] {
+        var forms = [secret]
+        let percent = PercentEncoding.encode(secret, keeping: PercentEncoding.isUnreserved)
+        let lowerPercent = lowercasedEscapes(percent)
+        let form = PercentEncoding.encode(secret) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: " ") }
+            .replacing(" ", with: "+")
+        let query = URLEncoding.escape(secret)
+        let json = JSONValue.string(secret).serialized(escapeSlashes: false).dropFirst().dropLast()
+        let jsonSlashes = JSONValue.string(secret).serialized(escapeSlashes: true).dropFirst().dropLast()
+        let base64 = Data(secret.utf8).base64EncodedString()
+        let base64URL = base64.replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        for candidate in [percent, lowerPercent, form, query, String(json), String(jsonSlashes), base64, base64URL]
+        where !forms.contains(candidate) {
+            forms.append(candidate)
+        }
+        return forms
+    }
+
+    private static func lowercasedEscapes(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count {
+                for offset in 1...2 where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(bytes[index + offset]) {
+                    bytes[index + offset] += 32
+                }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A request as it may be printed: every part as text, secrets already masked.
+public struct PrintableRequest: Sendable {
+    /// A body as it may be printed.
+    public enum Body: Sendable, Equatable {
+        /// UTF-8 text.
+        case text(String)
+        /// Bytes that are not UTF-8, with their base64.
+        case binary(count: Int, base64: String)
+        /// An upload from a local file.
+        case file(path: String)
+    }
+
+    /// The method.
+    public var method: Method
+    /// The URL, with a password in it masked.
+    public var url: String
+    /// The header fields in order.
+    public var headers: [(name: String, value: String)]
+    /// The body, if any.
+    public var body: Body?
+
+    /// With `masking`, a URL's password is masked; `text` turns each part's text into what
+    /// may be printed, and `header` each header's value.
+    init(_ request: Request, masking: Bool, text unmask: (String) -> String, header: (String, String) -> String) {
+        method = request.method
+        let url = request.url.absoluteString
+        self.url = unmask(masking ? Self.maskingPassword(url) : url)
+        headers = request.headers.map { field in (name: field.name, value: unmask(header(field.name, field.value))) }
+        switch request.body {
+        case nil: body = nil
+        case .file(let url)?: body = .file(path: url.path)
+        case .data(let data)?:
+            if let text = String(validating: data, as: UTF8.self) {
+                body = .text(unmask(text))
+            } else {
+                body = .binary(count: data.count, base64: data.base64EncodedString())
+            }
+        }
+    }
+
+    /// `scheme://user:password@host/...` with the password masked; the rest as it is.
+    public static func maskingPassword(_ url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authority = url[authorityStart..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+            return url
+        }
+        return String(url[..<authority.index(after: colon)]) + Redactor.mask + String(url[at...])
     }
 }

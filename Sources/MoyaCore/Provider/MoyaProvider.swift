@@ -68,17 +68,17 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
     }
 
     /// Sends `target` and calls `completion` with the result; the returned value cancels it.
-    /// `progress` hears of each chunk of the response body as it arrives; `destination`, as in
-    /// `result(for:progress:saveTo:)`, streams the body to a file.
+    /// `progress` hears of each chunk of the response body as it arrives; `destination` and
+    /// `stream`, as in `result(for:progress:saveTo:streamTo:)`, pass the body on as it comes.
     @discardableResult
     public func request(
         _ target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil,
-        completion: @escaping Completion
+        streamTo stream: (any ResponseStream)? = nil, completion: @escaping Completion
     ) -> any Cancellable {
         // A request that goes out runs where the session's transfers run, from the start.
         let executor = stubClosure(target) == .never ? session.taskExecutor : nil
         let task = _Concurrency.Task(executorPreference: executor) {
-            completion(await self.result(for: target, progress: progress, saveTo: destination))
+            completion(await self.result(for: target, progress: progress, saveTo: destination, streamTo: stream))
         }
         return CancellableTask(task)
     }
@@ -87,13 +87,16 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
     ///
     /// With a `destination`, the body of a live response is streamed into a file there, as a
     /// download task's is, whatever the target's task; the response then carries no data.
+    /// With a `stream` and no destination, a live response's head and body go to the stream
+    /// as they arrive, and the response carries no data.
     /// A stubbed response is returned as it is, data included.
     ///
     /// The mapping, the plugins and the stub run on the caller's actor, so an immediate stub
     /// is answered without leaving it. The network transfer runs on the session's
     /// `taskExecutor`, or on the thread pool.
     nonisolated(nonsending) public func result(
-        for target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil
+        for target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil,
+        streamTo stream: (any ResponseStream)? = nil
     ) async -> Result<Response, MoyaError> {
         let endpoint = endpointClosure(target)
         let built = await withCheckedContinuation { continuation in
@@ -111,13 +114,15 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         switch stubClosure(target) {
         case .never:
             result = await withTaskExecutorPreference(session.taskExecutor) {
-                await send(prepared, target: target, endpoint: endpoint, progress: progress, destination: destination)
+                await send(
+                    prepared, target: target, endpoint: endpoint, progress: progress, destination: destination,
+                    stream: stream)
             }
         case .immediate:
             result = stubbed(endpoint, request: prepared, target: target)
         case .delayed(let seconds):
             do {
-                try await _Concurrency.Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                try await _Concurrency.Task.sleep(for: Seconds.duration(seconds))
                 result = stubbed(endpoint, request: prepared, target: target)
             } catch {
                 result = .failure(.underlying(NetworkError(.cancelled, "the request was cancelled"), nil))
@@ -152,7 +157,7 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
 
     private func send(
         _ request: Request, target: Target, endpoint: Endpoint, progress: ProgressHandler?,
-        destination: DownloadDestination?
+        destination: DownloadDestination?, stream: (any ResponseStream)?
     ) async -> Result<Response, MoyaError> {
         if let destination {
             return await download(request, target: target, destination: destination, progress: progress)
@@ -162,6 +167,13 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
             return await download(request, target: target, destination: destination, progress: progress)
         default:
             break
+        }
+        if let stream {
+            do {
+                return validate(try await session.stream(request, to: stream, progress: progress), target: target)
+            } catch {
+                return .failure(error)
+            }
         }
         guard trackInflights, progress == nil else {
             return await transfer(request, target: target, progress: progress)
@@ -205,17 +217,16 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         _ request: Request, target: Target, destination: @escaping DownloadDestination, progress: ProgressHandler?
     ) async -> Result<Response, MoyaError> {
         do {
-            let (response, temporary, final) = try await session.download(
-                request, destination: destination, progress: progress)
+            let (response, file) = try await session.download(request, destination: destination, progress: progress)
             let result = validate(response, target: target)
-            guard case .success = result else {
-                try? FileManager.default.removeItem(at: temporary)
+            guard case .success = result, !_Concurrency.Task.isCancelled else {
+                file.discard()
                 return result
             }
-            guard rename(temporary.path, final.path) == 0 else {
-                try? FileManager.default.removeItem(at: temporary)
-                return .failure(
-                    .underlying(NetworkError(.fileFailed, "cannot move the download to \(final.path)"), response))
+            do {
+                try file.commit()
+            } catch {
+                return .failure(.underlying(error, response))
             }
             return result
         } catch {

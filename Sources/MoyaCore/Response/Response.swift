@@ -14,13 +14,20 @@ public final class Response: Sendable, CustomStringConvertible, Equatable {
     public let request: Request?
     /// The status and headers as received; nil for a stub without headers.
     public let response: ResponseHead?
+    /// How many body bytes were passed on to a `ResponseStream` instead of kept in `data`;
+    /// nil when the body was not streamed.
+    public let streamedByteCount: Int?
 
     /// Creates a response.
-    public init(statusCode: Int, data: Data, request: Request? = nil, response: ResponseHead? = nil) {
+    public init(
+        statusCode: Int, data: Data, request: Request? = nil, response: ResponseHead? = nil,
+        streamedByteCount: Int? = nil
+    ) {
         self.statusCode = statusCode
         self.data = data
         self.request = request
         self.response = response
+        self.streamedByteCount = streamedByteCount
     }
 
     /// The response headers, empty when there are none.

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,23 +23,33 @@ struct FileChunks: AsyncSequence, Sendable {
         size = Int64(info.st_size)
     }
 
+    /// An open file, closed when the last iterator holding it goes: a transfer that is
+    /// cancelled or retried part-way never leaks its descriptor.
+    final class OpenFile {
+        let descriptor: Int32
+        init(_ descriptor: Int32) { self.descriptor = descriptor }
+        deinit { _ = SystemCall.close(descriptor) }
+    }
+
     struct AsyncIterator: AsyncIteratorProtocol {
         let path: String
-        var descriptor: Int32 = -1
+        var file: OpenFile?
         var finished = false
 
         mutating func next() async throws -> ByteBuffer? {
             guard !finished else { return nil }
-            if descriptor < 0 {
-                descriptor = open(path, O_RDONLY)
+            if file == nil {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot open \(path)") }
+                file = OpenFile(descriptor)
             }
+            guard let descriptor = file?.descriptor else { return nil }
             var buffer = ByteBufferAllocator().buffer(capacity: 1 << 16)
             let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 1 << 16) { raw in
                 read(descriptor, raw.baseAddress, raw.count)
             }
             if count <= 0 {
-                close(descriptor)
+                file = nil
                 finished = true
                 if count < 0 { throw NetworkError(.fileFailed, "cannot read \(path)") }
                 return nil
@@ -56,11 +67,23 @@ struct FileChunks: AsyncSequence, Sendable {
 final class FileWriter {
     let path: String
     private var descriptor: Int32
+    /// Whether the file is a device or FIFO written in place, which is never removed.
+    private let isDirect: Bool
 
+    /// Creates a new file; it must not exist.
     init(path: String) throws(NetworkError) {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        isDirect = false
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot create \(path)") }
+    }
+
+    /// Opens an existing device, FIFO or socket to write to it in place.
+    init(direct path: String) throws(NetworkError) {
+        self.path = path
+        isDirect = true
+        descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot open \(path) for writing") }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(NetworkError) {
@@ -78,11 +101,11 @@ final class FileWriter {
         descriptor = -1
     }
 
-    /// Closes and removes the file.
+    /// Closes the file and removes it, unless it is written in place.
     func discard() {
         if descriptor >= 0 { _ = SystemCall.close(descriptor) }
         descriptor = -1
-        unlink(path)
+        if !isDirect { unlink(path) }
     }
 }
 
@@ -95,4 +118,120 @@ enum SystemCall {
         static let write = Darwin.write
         static let close = Darwin.close
     #endif
+}
+
+/// A file a body or a report is being written to, committed only when it is whole.
+///
+/// A regular file, or a path where nothing is yet, is written as a temporary file in the same
+/// directory and renamed over the path on `commit()`, so the rename never crosses filesystems
+/// and no partial file is ever seen there. Anything else (a character device such as
+/// `/dev/null`, a FIFO, a socket, a terminal) is written directly: renaming over it would
+/// replace it. A symlink is followed to what it points at, so the link stays a link.
+public final class PendingFile: Sendable {
+    /// The path as given.
+    public let path: String
+    /// The path written in the end, symlinks followed.
+    public let target: String
+    private let writer: Mutex<FileWriter?>
+    private let temporary: String?
+
+    /// Opens `path` for writing as described above.
+    public init(path: String) throws(NetworkError) {
+        self.path = path
+        target = try Self.followingLinks(path)
+        var info = stat()
+        let exists = lstat(target, &info) == 0
+        if exists, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw NetworkError(.fileFailed, "cannot write \(path): it is a directory")
+        }
+        if exists, (info.st_mode & S_IFMT) != S_IFREG {
+            temporary = nil
+            writer = Mutex(try FileWriter(direct: target))
+        } else {
+            let temporaryPath = Self.temporaryPath(beside: target)
+            temporary = temporaryPath
+            writer = Mutex(try FileWriter(path: temporaryPath))
+        }
+    }
+
+    /// Writes all of `bytes` to `path` whole, or leaves nothing behind.
+    public static func write(_ bytes: [UInt8], to path: String) throws(NetworkError) {
+        let file = try PendingFile(path: path)
+        do {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    /// Writes bytes.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(NetworkError) {
+        let open = writer.withLock { $0 }
+        guard let open else { throw NetworkError(.fileFailed, "cannot write \(path): it is closed") }
+        try open.write(bytes)
+    }
+
+    /// Writes all of `data`.
+    public func write(_ data: [UInt8]) throws(NetworkError) {
+        let failure = data.withUnsafeBytes { bytes -> NetworkError? in
+            do throws(NetworkError) {
+                try write(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Finishes the file: closes it and renames the temporary file into place.
+    public func commit() throws(NetworkError) {
+        guard let writer = writer.withLock({ $0.take() }) else { return }
+        do {
+            try writer.close()
+        } catch {
+            writer.discard()
+            throw error
+        }
+        if let temporary, rename(temporary, target) != 0 {
+            unlink(temporary)
+            throw NetworkError(.fileFailed, "cannot move the file into place at \(path)")
+        }
+    }
+
+    /// Abandons the file: a temporary file is removed; a device or FIFO is only closed.
+    public func discard() {
+        writer.withLock { $0.take() }?.discard()
+    }
+
+    /// `path` with every symlink along its last component followed, up to 40 links.
+    static func followingLinks(_ path: String) throws(NetworkError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw NetworkError(.fileFailed, "cannot read the link \(current)") }
+            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else {
+                let directory = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
+                current = directory + link
+            }
+        }
+        throw NetworkError(.fileFailed, "cannot write \(path): too many levels of symbolic links")
+    }
+
+    /// A new, hidden name in the same directory as `path`.
+    static func temporaryPath(beside path: String) -> String {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        var generator = SystemRandomNumberGenerator()
+        let suffix = String(generator.next() as UInt32, radix: 16)
+        return (directory.isEmpty ? "" : directory + "/") + ".\(name).moya-\(suffix).part"
+    }
 }

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -30,8 +32,29 @@ extension NetworkError {
             case .redirectCycleDetected: self.init(.tooManyRedirects, "the redirects go round in a cycle")
             case .cancelled, .requestStreamCancelled: self.init(.cancelled, "the request was cancelled")
             case .remoteConnectionClosed: self.init(.networkConnectionLost, "the server closed the connection")
-            default: self.init(.unknown, "\(client)")
+            case .bodyLengthMismatch:
+                self.init(.networkConnectionLost, "the response body ended before the length its head gave")
+            default: self.init(.badServerResponse, "the HTTP exchange failed (\(Self.words(of: "\(client)")))")
             }
+            return
+        }
+        if let parser = error as? HTTPParserError {
+            self.init(.badServerResponse, Self.describe(parser))
+            return
+        }
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError {
+            switch decompression {
+            case .limit:
+                self.init(
+                    .badServerResponse, "the compressed body expands to more than 500 times its size, so it was refused"
+                )
+            case .inflationError, .initializationError:
+                self.init(.badServerResponse, "the response body's gzip or deflate data is corrupt")
+            }
+            return
+        }
+        if error is NIOHTTPDecompression.ExtraDecompressionError {
+            self.init(.badServerResponse, "the response body's gzip or deflate data is corrupt")
             return
         }
         if let io = error as? IOError {
@@ -59,13 +82,54 @@ extension NetworkError {
             return
         }
         if error is NIOSSLError || error is BoringSSLError {
-            self.init(.secureConnectionFailed, "TLS failed: \(error)")
+            self.init(.secureConnectionFailed, Self.describeTLS(error))
             return
         }
         if error is ChannelError, "\(error)".contains("connectTimeout") {
             self.init(.timedOut, "timed out connecting to the server")
             return
         }
-        self.init(.unknown, "\(error)")
+        self.init(.unknown, "the request failed (\(Self.words(of: "\(error)")))")
+    }
+
+    /// A parser error as a sentence about the server's response.
+    static func describe(_ error: HTTPParserError) -> String {
+        let what: String =
+            switch error {
+            case .headerOverflow: "its head is too large"
+            case .invalidStatus, .invalidVersion, .invalidConstant: "its status line is not HTTP"
+            case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected: "a header line is malformed"
+            case .invalidContentLength, .unexpectedContentLength: "its Content-Length is invalid"
+            case .invalidChunkSize: "its chunked encoding is broken"
+            case .invalidEOFState, .closedConnection: "the connection closed in the middle of it"
+            default: "it is not valid HTTP/1.1"
+            }
+        return "the server's response is malformed: \(what)"
+    }
+
+    /// A TLS failure as a sentence, without the library's own text, which names build paths.
+    static func describeTLS(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "TLS failed: the server's certificate could not be verified"
+        }
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+            return "TLS failed: the server does not speak TLS on this port"
+        }
+        if text.contains("unexpectedEOF") || text.contains("uncleanShutdown") {
+            return "TLS failed: the server closed the connection during the handshake"
+        }
+        return "TLS failed: the handshake with the server did not complete"
+    }
+
+    /// An error's case name, such as `invalidURL`, as lowercase words: "invalid url".
+    static func words(of text: String) -> String {
+        let name = text.prefix { $0.isLetter || $0.isNumber }
+        var words = ""
+        for character in name {
+            if character.isUppercase, !words.isEmpty { words += " " }
+            words += character.lowercased()
+        }
+        return words.isEmpty ? "an unknown error" : words
     }
 }

@@ -20,6 +20,8 @@ public struct NetworkError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooManyRedirects = Code(name: "tooManyRedirects")
         /// TLS failed: the handshake, the certificate or a pin.
         public static let secureConnectionFailed = Code(name: "secureConnectionFailed")
+        /// The server's response was not valid HTTP, or its body could not be decoded.
+        public static let badServerResponse = Code(name: "badServerResponse")
         /// A local file could not be read or written.
         public static let fileFailed = Code(name: "fileFailed")
         /// Anything else.

@@ -47,7 +47,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public func delay<Generator: RandomNumberGenerator>(
         beforeRetry attempt: Int, retryAfter: Double?, using generator: inout Generator
     ) -> Double {
-        if let retryAfter { return min(max(retryAfter, 0), maximumRetryAfter) }
+        if let retryAfter { return min(Seconds.clamped(retryAfter), maximumRetryAfter) }
         let exponent = Double(1 << min(max(attempt - 1, 0), 30))
         let backoff = min(baseDelay * exponent, maximumDelay)
         return backoff / 2 + Double.random(in: 0...(backoff / 2), using: &generator)
@@ -57,7 +57,10 @@ public struct RetryPolicy: Sendable, Hashable {
     /// `now` (seconds since 1970). Nil when it is neither.
     public static func retryAfterSeconds(_ value: String, now: Double) -> Double? {
         let trimmed = value.trimmingSpaces()
-        if let seconds = Int(trimmed), seconds >= 0 { return Double(seconds) }
+        // Any run of digits is a wait, however long: one too large for an Int is still "long".
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return Int(trimmed).map(Double.init) ?? Seconds.maximum
+        }
         guard let date = HTTPDate.parse(trimmed) else { return nil }
         return max(date - now, 0)
     }
@@ -71,8 +74,9 @@ enum HTTPDate {
     /// Seconds since 1970 for an IMF-fixdate, or nil.
     static func parse(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
-            let month = months.firstIndex(of: String(parts[2]))
+        // IMF-fixdate has a four-digit year; anything longer is refused before any arithmetic.
+        guard parts.count == 6, parts[5] == "GMT", parts[3].utf8.count == 4, let day = Int(parts[1]),
+            let year = Int(parts[3]), year >= 0, let month = months.firstIndex(of: String(parts[2]))
         else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3, (1...31).contains(day), (0..<24).contains(clock[0]), (0..<60).contains(clock[1]),

@@ -51,6 +51,9 @@ public final class Session: Sendable {
         public var willRetry: (@Sendable (_ attempt: Int, _ delay: Double, _ reason: String) -> Void)?
         /// The environment `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` are read from.
         public var environment: Environment = [:]
+        /// The most bytes of a body `send` holds in memory; a longer body fails the request.
+        /// Nil holds any body. `download` and `stream` are not limited: they hold nothing.
+        public var maximumBodyBytes: Int?
         /// How many event-loop threads the session's HTTP client runs on. Nil shares the
         /// process-wide group, which has a thread per core and lives as long as the process.
         /// A number gives the session a group of its own, started by the first request that
@@ -134,7 +137,7 @@ public final class Session: Sendable {
             var settings = HTTPClient.Configuration(
                 tlsConfiguration: try tlsConfiguration(),
                 redirectConfiguration: .follow(max: configuration.redirectLimit, allowCycles: false),
-                timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
+                timeout: .init(connect: Seconds.timeAmount(configuration.connectTimeout)),
                 proxy: proxy,
                 decompression: configuration.decompression ? .enabled(limit: .ratio(500)) : .disabled)
             // Failed connections fail the request at once; `retry` decides what is tried again.
@@ -173,10 +176,16 @@ public final class Session: Sendable {
 
     /// Sends `request` and collects the whole response, reporting each chunk to `progress`.
     public func send(_ request: Request, progress: ProgressHandler? = nil) async throws(MoyaError) -> Response {
+        let limit = configuration.maximumBodyBytes ?? Int.max
         let (head, body) = try await perform(request) { head, body in
             var data = Data()
             var meter = ProgressMeter(head: head, handler: progress)
             for try await chunk in body {
+                guard chunk.readableBytes <= limit - data.count else {
+                    throw NetworkError(
+                        .badServerResponse,
+                        "the response body is larger than \(ByteCount.format(limit)), the most that is held in memory")
+                }
                 data.append(contentsOf: chunk.readableBytesView)
                 meter.add(chunk.readableBytes)
             }
@@ -186,38 +195,57 @@ public final class Session: Sendable {
         return Response(statusCode: head.statusCode, data: body, request: request, response: head)
     }
 
-    /// Sends `request` and streams the body into a temporary file beside the destination,
-    /// which `destination` picks once the response's head has arrived. Nothing is left behind
-    /// when the transfer fails; the caller moves or removes the temporary file.
+    /// Sends `request` and hands the final response's head and each chunk of its body to
+    /// `stream` as they arrive; the returned response carries no data.
+    public func stream(_ request: Request, to stream: any ResponseStream, progress: ProgressHandler? = nil)
+        async throws(MoyaError) -> Response
+    {
+        let (head, count) = try await perform(request) { head, body -> Int in
+            try stream.receive(head: head)
+            var meter = ProgressMeter(head: head, handler: progress)
+            var count = 0
+            for try await chunk in body {
+                try chunk.withUnsafeReadableBytes { try stream.receive($0) }
+                meter.add(chunk.readableBytes)
+                count &+= chunk.readableBytes
+            }
+            meter.finish()
+            return count
+        }
+        return Response(
+            statusCode: head.statusCode, data: Data(), request: request, response: head, streamedByteCount: count)
+    }
+
+    /// Sends `request` and streams the body into the file `destination` picks once the
+    /// response's head has arrived, as a `PendingFile`: nothing is left behind when the
+    /// transfer fails, and the caller commits or discards the file.
     public func download(
         _ request: Request, destination: @escaping DownloadDestination, progress: ProgressHandler? = nil
-    ) async throws(MoyaError) -> (response: Response, temporary: URL, destination: URL) {
-        let (head, files) = try await perform(request) { head, body -> (URL, URL) in
-            let planned = URL(fileURLWithPath: Self.temporaryPath(beside: "./download"))
-            let target = destination(planned, head)
-            let temporary = URL(fileURLWithPath: Self.temporaryPath(beside: target.path))
-            let file = try FileWriter(path: temporary.path)
+    ) async throws(MoyaError) -> (response: Response, file: PendingFile) {
+        let (head, file) = try await perform(request) { head, body -> PendingFile in
+            let planned = URL(fileURLWithPath: PendingFile.temporaryPath(beside: "./download"))
+            let file = try PendingFile(path: destination(planned, head).path)
             var meter = ProgressMeter(head: head, handler: progress)
             do {
                 for try await chunk in body {
                     try chunk.withUnsafeReadableBytes { try file.write($0) }
                     meter.add(chunk.readableBytes)
                 }
-                try file.close()
                 meter.finish()
             } catch {
                 file.discard()
                 throw error
             }
-            return (temporary, target)
+            return file
         }
-        return (Response(statusCode: head.statusCode, data: Data(), request: request, response: head), files.0, files.1)
+        return (Response(statusCode: head.statusCode, data: Data(), request: request, response: head), file)
     }
 
     /// Sends `request`, retrying as `configuration.retry` allows, and hands the final response's
     /// head and body to `handle`.
     private func perform<Result: Sendable>(
-        _ request: Request, body handle: (ResponseHead, HTTPClientResponse.Body) async throws -> Result
+        _ request: Request,
+        body handle: @escaping @Sendable (ResponseHead, HTTPClientResponse.Body) async throws -> Result
     ) async throws(MoyaError) -> (ResponseHead, Result) {
         let policy = (request.retry ?? configuration.retry).flatMap { $0.allows(request.method) ? $0 : nil }
         var attempt = 0
@@ -226,7 +254,9 @@ public final class Session: Sendable {
             let canRetry = policy.map { attempt < $0.limit } ?? false
             let outcome: Attempt<Result>
             do {
-                outcome = try await send(request, canRetry: canRetry, body: handle)
+                outcome = try await Self.within(request.timeout ?? configuration.timeout) {
+                    try await self.send(request, canRetry: canRetry, body: handle)
+                }
             } catch let error as MoyaError {
                 throw error
             } catch {
@@ -244,7 +274,7 @@ public final class Session: Sendable {
                 let delay = policy.delay(beforeRetry: attempt, retryAfter: retryAfter, using: &generator)
                 configuration.willRetry?(attempt, delay, reason)
                 do {
-                    try await _Concurrency.Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                    try await _Concurrency.Task.sleep(for: Seconds.duration(delay))
                 } catch {
                     throw MoyaError.underlying(NetworkError(.cancelled, "the request was cancelled"), nil)
                 }
@@ -252,13 +282,34 @@ public final class Session: Sendable {
         }
     }
 
-    private enum Attempt<Result> {
+    /// Runs `attempt`, failing it as timed out when `seconds` pass first. The deadline covers
+    /// the whole attempt, from connecting to the last byte of the body, so a server that
+    /// drip-feeds a body cannot hold a request past it.
+    private static func within<Value: Sendable>(
+        _ seconds: Double?, _ attempt: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        guard let seconds else { return try await attempt() }
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await attempt() }
+            group.addTask {
+                try await _Concurrency.Task.sleep(for: Seconds.duration(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            if let first = try await group.next(), let value = first { return value }
+            if _Concurrency.Task.isCancelled { throw CancellationError() }
+            throw NetworkError(.timedOut, "no complete response within \(JSONValue.format(seconds)) s")
+        }
+    }
+
+    private enum Attempt<Result: Sendable>: Sendable {
         case done(ResponseHead, Result)
         case retry(reason: String, retryAfter: Double?)
     }
 
     private func send<Result: Sendable>(
-        _ request: Request, canRetry: Bool, body handle: (ResponseHead, HTTPClientResponse.Body) async throws -> Result
+        _ request: Request, canRetry: Bool,
+        body handle: @escaping @Sendable (ResponseHead, HTTPClientResponse.Body) async throws -> Result
     ) async throws -> Attempt<Result> {
         let client = try httpClient(for: request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
@@ -276,9 +327,7 @@ public final class Session: Sendable {
         case nil:
             break
         }
-        let seconds = request.timeout ?? configuration.timeout
-        let deadline = seconds.map { NIODeadline.now() + .milliseconds(Int64($0 * 1000)) } ?? .distantFuture
-        let response = try await client.execute(outgoing, deadline: deadline)
+        let response = try await client.execute(outgoing, deadline: .distantFuture)
         let head = ResponseHead(
             statusCode: Int(response.status.code),
             headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
@@ -290,14 +339,6 @@ public final class Session: Sendable {
             return .retry(reason: "status \(head.statusCode)", retryAfter: retryAfter)
         }
         return .done(head, try await handle(head, response.body))
-    }
-
-    static func temporaryPath(beside path: String) -> String {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var generator = SystemRandomNumberGenerator()
-        let suffix = String(generator.next() as UInt32, radix: 16)
-        return (directory.isEmpty ? "" : directory + "/") + ".\(name).moya-\(suffix).part"
     }
 }
 

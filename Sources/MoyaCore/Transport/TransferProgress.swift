@@ -30,7 +30,8 @@ struct ProgressMeter {
     private let handler: ProgressHandler?
 
     init(head: ResponseHead, handler: ProgressHandler?) {
-        let length = head.headers["Content-Length"].flatMap { Int64($0) }
+        // A length that is not a number of bytes, such as -1, is no length at all.
+        let length = head.headers["Content-Length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         progress = TransferProgress(completedBytes: 0, totalBytes: length, isCompleted: false)
         self.handler = handler
         handler?(progress)
@@ -38,7 +39,7 @@ struct ProgressMeter {
 
     mutating func add(_ count: Int) {
         guard let handler else { return }
-        progress.completedBytes += Int64(count)
+        progress.completedBytes = progress.completedBytes.addingReportingOverflow(Int64(count)).partialValue
         handler(progress)
     }
 
@@ -47,5 +48,22 @@ struct ProgressMeter {
         guard let handler else { return }
         progress.isCompleted = true
         handler(progress)
+    }
+}
+
+/// Receives a live response as it arrives: its head once, then each chunk of its body, so
+/// that a body of any size can be passed on without being held.
+public protocol ResponseStream: Sendable {
+    /// The head of the final response, after any retries and redirects.
+    func receive(head: ResponseHead) throws
+    /// The next bytes of the body.
+    func receive(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// Byte counts as messages give them.
+package enum ByteCount {
+    /// Whole mebibytes as `64 MiB`, anything else as `1000 bytes`.
+    package static func format(_ bytes: Int) -> String {
+        bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }

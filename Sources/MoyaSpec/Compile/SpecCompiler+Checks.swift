@@ -59,9 +59,11 @@ extension CompileContext {
                 } else {
                     reader.error(
                         node.mark, checkPath + ".sample",
-                        "unknown sample '\(text)'"
+                        "unknown sample '\(reader.written(node, text))'"
                             + (sampleNames.isEmpty
-                                ? "; the target has no named samples" : Suggestion.hint(for: text, in: sampleNames)))
+                                ? "; the target has no named samples"
+                                : reader.written(node, text) == text ? Suggestion.hint(for: text, in: sampleNames) : "")
+                    )
                 }
             }
             // Failures name assertions from the check down, such as expect.json.$.id.
@@ -174,7 +176,8 @@ extension CompileContext {
                 return .statusClass(Int(bytes[0] - UInt8(ascii: "0")))
             }
             reader.error(
-                node.mark, path, "expected a status code, a list of codes or a class such as 2xx, got '\(text)'")
+                node.mark, path,
+                "expected a status code, a list of codes or a class such as 2xx, got '\(reader.written(node, text))'")
             return nil
         case .sequence(let items):
             var codes: [JSONValue] = []

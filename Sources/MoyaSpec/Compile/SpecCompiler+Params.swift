@@ -138,7 +138,7 @@ extension CompileContext {
     ) -> ParamValue? {
         guard let text = reader.string(node, path()) else { return nil }
         do {
-            return try ParamSpec.parse(text, as: type, param: name)
+            return try ParamSpec.parse(text, as: type, param: name, shown: "\"\(reader.written(node, text))\"")
         } catch {
             reader.error(node.mark, path(), "the default \(error.message)")
             return nil

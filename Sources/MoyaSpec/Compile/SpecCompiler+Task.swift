@@ -100,7 +100,7 @@ extension CompileContext {
             }
             return existingFile(file, path() + ".file").map(DataSource.file)
         }
-        return reader.string(node, path()).map(DataSource.text)
+        return reader.template(node, path(), references: false).map(DataSource.text)
     }
 
     private mutating func encodingSpec(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String) -> EncodingSpec {

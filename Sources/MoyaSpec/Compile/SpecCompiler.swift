@@ -93,7 +93,7 @@ struct CompileContext {
                 if !ParamSpec.isValidName(value) {
                     reader.error(
                         node.mark, "service",
-                        "\"\(value)\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter"
+                        "\"\(reader.written(node, value))\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter"
                     )
                 }
             }
@@ -170,7 +170,9 @@ struct CompileContext {
             let host = url.host, !host.isEmpty
         else {
             reader.error(
-                node.mark, path(), "\"\(text)\" is not an absolute http or https URL, such as https://api.example.com")
+                node.mark, path(),
+                "\"\(reader.written(node, text))\" is not an absolute http or https URL, such as https://api.example.com"
+            )
             return nil
         }
         return text
@@ -224,8 +226,9 @@ struct CompileContext {
                 let names = Method.allKnown.map(\.rawValue)
                 reader.error(
                     node.mark, path() + ".method",
-                    "unknown HTTP method \"\(text)\"; expected one of \(names.joined(separator: ", "))"
-                        + Suggestion.hint(for: text.uppercased(), in: names))
+                    "unknown HTTP method \"\(reader.written(node, text))\"; expected one of \(names.joined(separator: ", "))"
+                        + (text == reader.written(node, text) ? Suggestion.hint(for: text.uppercased(), in: names) : "")
+                )
             }
         }
         let headers = fields["headers"].map { self.headers($0, path() + ".headers", scope: scope) } ?? []

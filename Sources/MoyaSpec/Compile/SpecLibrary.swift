@@ -10,8 +10,13 @@ import MoyaCore
 public struct SpecNotFoundError: Error, Sendable, CustomStringConvertible {
     /// The path as given.
     public var path: String
+    /// What is there instead, such as "a FIFO", when something is.
+    public var found: String?
 
-    public var description: String { "no spec file or directory at \(path)" }
+    public var description: String {
+        guard let found else { return "no spec file or directory at \(path)" }
+        return "\(path) is \(found), not a spec file or directory"
+    }
 }
 
 /// A service that no spec declares.
@@ -51,34 +56,53 @@ public struct SpecLibrary: Sendable {
     }
 
     /// Every spec file under the search paths, sorted within each directory.
+    ///
+    /// Each real directory is visited once and each file read once, however many links or
+    /// search paths reach it, so a symlink loop ends.
     public func files() throws(SpecNotFoundError) -> [String] {
-        var files: [String] = []
+        var walk = Walk()
         for path in searchPaths {
-            switch FileSystem.kind(path) {
-            case .file: files.append(path)
-            case .directory: files += Self.specFiles(in: path)
-            case .missing, .other: throw SpecNotFoundError(path: path)
+            let (kind, identity) = FileSystem.entry(path)
+            switch kind {
+            case .file: walk.add(path, identity)
+            case .directory: walk.visit(path, identity)
+            case .missing: throw SpecNotFoundError(path: path)
+            case .other(let what): throw SpecNotFoundError(path: path, found: what)
             }
         }
-        return files
+        return walk.files
+    }
+
+    /// The state of one discovery: files found, and what has been seen.
+    struct Walk {
+        var files: [String] = []
+        var seenFiles: Set<FileSystem.Identity> = []
+        var seenDirectories: Set<FileSystem.Identity> = []
+
+        mutating func add(_ path: String, _ identity: FileSystem.Identity?) {
+            guard let identity, seenFiles.insert(identity).inserted else { return }
+            files.append(path)
+        }
+
+        /// Every spec file under `directory`, depth first, sorted within each directory. The
+        /// depth is bounded by the directories themselves, each visited at most once.
+        mutating func visit(_ directory: String, _ identity: FileSystem.Identity?) {
+            guard let identity, seenDirectories.insert(identity).inserted else { return }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                let (kind, identity) = FileSystem.entry(path)
+                switch kind {
+                case .file where SpecLibrary.isSpecFile(name): add(path, identity)
+                case .directory: visit(path, identity)
+                default: break
+                }
+            }
+        }
     }
 
     static func isSpecFile(_ name: String) -> Bool {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml")
-    }
-
-    static func specFiles(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        var files: [String] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            switch FileSystem.kind(path) {
-            case .file where isSpecFile(name): files.append(path)
-            case .directory: files += specFiles(in: path)
-            default: break
-            }
-        }
-        return files
     }
 
     /// The result of loading every spec: the services that compiled and every problem found.

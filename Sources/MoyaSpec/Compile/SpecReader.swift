@@ -71,18 +71,30 @@ struct SpecReader {
         return fields
     }
 
-    /// A scalar's text with `${VAR}` interpolated; `escapeBraces` doubles braces in
-    /// substituted values so that they stay literal in a template.
-    mutating func string(_ node: YAMLNode, _ path: @autoclosure () -> String, escapeBraces: Bool = false) -> String? {
+    /// A scalar's text with `${VAR}` interpolated.
+    mutating func string(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
         guard case .scalar(let text, _) = node.content, !node.isNull else {
             error(node.mark, path(), "expected a string, got \(node.kindDescription)")
             return nil
         }
-        return interpolate(text, node.mark, path(), escapeBraces: escapeBraces)
+        return interpolate(text, node.mark, path())
     }
 
-    mutating func template(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Template? {
-        string(node, path(), escapeBraces: true).map { Template($0, mark: node.mark) }
+    /// A scalar as a template: `{param}` references parsed in the spec's text, `${VAR}` values
+    /// kept as environment segments. With `references: false` braces are plain text.
+    mutating func template(_ node: YAMLNode, _ path: @autoclosure () -> String, references: Bool = true) -> Template? {
+        guard case .scalar(let text, _) = node.content, !node.isNull else {
+            error(node.mark, path(), "expected a string, got \(node.kindDescription)")
+            return nil
+        }
+        return pieces(text, node.mark, path()).map { Template(pieces: $0, mark: node.mark, references: references) }
+    }
+
+    /// A scalar as the spec wrote it, for an error message: an interpolated value is shown as
+    /// its `${VAR}` reference, never as the value, which may be a secret.
+    func written(_ node: YAMLNode, _ interpolated: String) -> String {
+        guard case .scalar(let text, _) = node.content, Self.mayInterpolate(text) else { return interpolated }
+        return text
     }
 
     mutating func integer(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Int? {
@@ -119,8 +131,11 @@ struct SpecReader {
     /// A positive number of seconds.
     mutating func seconds(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Double? {
         guard let value = number(node, path()) else { return nil }
-        guard value > 0 else {
-            error(node.mark, path(), "expected a positive number of seconds, got \(JSONValue.format(value))")
+        guard Seconds.isValidTimeout(value) else {
+            error(
+                node.mark, path(),
+                "expected a number of seconds above 0 and at most \(Int(Seconds.maximum)) (a week), got \(JSONValue.format(value))"
+            )
             return nil
         }
         return value
@@ -133,9 +148,11 @@ struct SpecReader {
         guard let text = string(node, path()) else { return nil }
         guard choices.contains(text) else {
             let list = choices.joined(separator: " | ")
+            let shown = written(node, text)
             error(
                 node.mark, path(),
-                "unknown \(what) \"\(text)\"; expected \(list)" + Suggestion.hint(for: text, in: choices))
+                "unknown \(what) \"\(shown)\"; expected \(list)"
+                    + (shown == text ? Suggestion.hint(for: text, in: choices) : ""))
             return nil
         }
         return text
@@ -202,15 +219,33 @@ struct SpecReader {
     // MARK: - Environment
 
     /// Replaces `${VAR}` and `${VAR:-default}` with the environment's values.
-    mutating func interpolate(
-        _ text: String, _ mark: Mark, _ path: @autoclosure () -> String, escapeBraces: Bool
-    ) -> String? {
+    mutating func interpolate(_ text: String, _ mark: Mark, _ path: @autoclosure () -> String) -> String? {
         guard Self.mayInterpolate(text) else { return text }
-        var output = ""
+        return pieces(text, mark, path())?.map { piece in
+            switch piece {
+            case .text(let text): text
+            case .environment(_, let value): value
+            }
+        }.joined()
+    }
+
+    /// A scalar split into spec text and environment values, each value kept apart so that
+    /// whatever prints it knows where it came from.
+    mutating func pieces(_ text: String, _ mark: Mark, _ path: @autoclosure () -> String) -> [EnvironmentPiece]? {
+        guard Self.mayInterpolate(text) else { return [.text(text)] }
+        var pieces: [EnvironmentPiece] = []
         var rest = Substring(text)
         var failed = false
+        func append(_ text: Substring) {
+            guard !text.isEmpty else { return }
+            if case .text(let previous)? = pieces.last {
+                pieces[pieces.count - 1] = .text(previous + text)
+            } else {
+                pieces.append(.text(String(text)))
+            }
+        }
         while let start = rest.firstRange(of: "${") {
-            output += rest[..<start.lowerBound]
+            append(rest[..<start.lowerBound])
             let body = rest[start.upperBound...]
             guard let close = body.firstIndex(of: "}") else {
                 error(mark, path(), "unclosed '${' in \"\(text)\"; write ${NAME} or ${NAME:-default}")
@@ -232,9 +267,9 @@ struct SpecReader {
                 failed = true
             } else if let value = environment[String(name)] {
                 if !value.isEmpty { secretValues.insert(value) }
-                output += escapeBraces ? value.replacing("{", with: "{{").replacing("}", with: "}}") : value
+                pieces.append(.environment(name: String(name), value: value))
             } else if let fallback {
-                output += fallback
+                append(fallback)
             } else {
                 error(
                     mark, path(),
@@ -243,8 +278,8 @@ struct SpecReader {
             }
             rest = body[body.index(after: close)...]
         }
-        output += rest
-        return failed ? nil : output
+        append(rest)
+        return failed ? nil : pieces
     }
 
     /// Whether `text` has a `${`, found with a byte scan.

@@ -63,7 +63,7 @@ extension TargetResolver {
             guard let query else { return .uploadMultipartFormData(form) }
             return .uploadCompositeMultipartFormData(form, urlParameters: try urlParameters(query))
         case .download(let template, let block, let spec):
-            let path = render(template) ?? ""
+            let path = render(template, environmentIsSecret: false) ?? ""
             let url = URL(fileURLWithPath: path)
             let destination: DownloadDestination = { _, _ in url }
             guard let block else { return .downloadDestination(destination) }
@@ -77,7 +77,7 @@ extension TargetResolver {
     /// A file a task reads: a path from a lone param is taken as the user gave it; any other
     /// path is relative to the spec file.
     func fileURL(_ template: Template) throws(ResolveError) -> URL {
-        let path = render(template) ?? ""
+        let path = render(template, environmentIsSecret: false) ?? ""
         let resolved = template.wholeParam != nil || path.hasPrefix("/") ? path : specDirectory + "/" + path
         guard FileSystem.isRegularFile(resolved) else {
             throw ResolveError(message: "no file at \(resolved)", isUsageError: template.wholeParam != nil)
@@ -87,7 +87,7 @@ extension TargetResolver {
 
     func data(of source: DataSource) throws(ResolveError) -> Data {
         switch source {
-        case .text(let text): return Data(text.utf8)
+        case .text(let template): return Data((render(template) ?? "").utf8)
         case .file(let path): return try read(path.hasPrefix("/") ? path : specDirectory + "/" + path)
         }
     }

@@ -36,9 +36,16 @@ public struct CallOptions: Sendable {
 extension ServiceSpec {
     /// Resolves `target` for a call: checks the arguments, binds them into every template and
     /// builds the Moya task.
+    ///
+    /// The result carries its masked twin: the same target resolved with every secret value
+    /// replaced by `Redactor.placeholder`, which is what printers print.
     public func resolve(_ target: TargetSpec, with options: CallOptions) throws(ResolveError) -> SpecTarget {
         var resolver = TargetResolver(service: self, target: target)
-        return try resolver.resolve(options)
+        var resolved = try resolver.resolve(options)
+        var masker = TargetResolver(service: self, target: target)
+        masker.masking = true
+        resolved.maskedTwin = try masker.resolve(options)
+        return resolved
     }
 }
 
@@ -47,6 +54,8 @@ struct TargetResolver {
     let target: TargetSpec
     var values: [String: ParamValue] = [:]
     var secrets: Set<String> = []
+    /// Whether secrets render as `Redactor.placeholder`, for the masked twin.
+    var masking = false
 
     init(service: ServiceSpec, target: TargetSpec) {
         self.service = service
@@ -160,8 +169,14 @@ struct TargetResolver {
                 }
             }
             if param.isSecret { collectSecrets(value) }
-            values[param.name] = value
+            values[param.name] = masking && param.isSecret && param.elementType != .file ? Self.masked(value) : value
         }
+    }
+
+    /// A secret value as the masked twin holds it: each item the placeholder.
+    static func masked(_ value: ParamValue) -> ParamValue {
+        if case .array(let items) = value { return .array(items.map(masked)) }
+        return .string(Redactor.placeholder)
     }
 
     private mutating func collectSecrets(_ value: ParamValue) {
@@ -175,7 +190,10 @@ struct TargetResolver {
     // MARK: - Templates
 
     /// A template's text, or nil when it is one reference to an absent optional param.
-    func render(_ template: Template) -> String? {
+    ///
+    /// Environment values are secrets here unless `environmentIsSecret` is false, as for a
+    /// local file's path.
+    func render(_ template: Template, environmentIsSecret: Bool = true) -> String? {
         if let whole = template.wholeParam, values[whole] == nil { return nil }
         if let text = template.literalText { return text }
         var output = ""
@@ -183,6 +201,8 @@ struct TargetResolver {
             switch segment {
             case .literal(let text): output += text
             case .param(let name): output += values[name]?.description ?? ""
+            case .environment(_, let value):
+                output += masking && environmentIsSecret ? Redactor.placeholder : value
             }
         }
         return output
@@ -196,6 +216,8 @@ struct TargetResolver {
             switch segment {
             case .literal(let text): output += text
             case .param(let name): output += Self.encodeSegment(values[name]?.description ?? "")
+            // A path's environment values are where the request goes, not credentials.
+            case .environment(_, let value): output += value
             }
         }
         return output

@@ -112,7 +112,10 @@ public struct ParamSpec: Sendable, Hashable {
 
     /// Reads one command-line value of this param's element type.
     public func parse(_ text: String) throws(ParamValueError) -> ParamValue {
-        try Self.parse(text, as: type.isArray ? elementType : type, param: name)
+        // A secret's value is never repeated back, not even when it is wrong.
+        try Self.parse(
+            text, as: type.isArray ? elementType : type, param: name, shown: isSecret ? "a secret value" : "\"\(text)\""
+        )
     }
 
     /// The type of one value: the element type for arrays.
@@ -134,34 +137,36 @@ public struct ParamSpec: Sendable, Hashable {
         return try parse(texts.first ?? "")
     }
 
-    static func parse(_ text: String, as type: ParamType, param: String) throws(ParamValueError) -> ParamValue {
+    static func parse(_ text: String, as type: ParamType, param: String, shown: String) throws(ParamValueError)
+        -> ParamValue
+    {
         switch type {
         case .string, .file:
             return .string(text)
         case .int:
             guard let value = Int(text) else {
-                throw ParamValueError(param: param, message: "expects an int, got \"\(text)\"")
+                throw ParamValueError(param: param, message: "expects an int, got \(shown)")
             }
             return .int(value)
         case .number:
             guard let value = Double(text), value.isFinite else {
-                throw ParamValueError(param: param, message: "expects a number, got \"\(text)\"")
+                throw ParamValueError(param: param, message: "expects a number, got \(shown)")
             }
             return .number(value)
         case .bool:
             switch text.lowercased() {
             case "true", "yes", "1": return .bool(true)
             case "false", "no", "0": return .bool(false)
-            default: throw ParamValueError(param: param, message: "expects a bool (true or false), got \"\(text)\"")
+            default: throw ParamValueError(param: param, message: "expects a bool (true or false), got \(shown)")
             }
         case .enumeration(let cases):
             guard let match = cases.first(where: { $0.key == text }) else {
                 let keys = cases.map(\.key).joined(separator: ", ")
-                throw ParamValueError(param: param, message: "expects one of \(keys), got \"\(text)\"")
+                throw ParamValueError(param: param, message: "expects one of \(keys), got \(shown)")
             }
             return .string(match.value)
         case .array(let element):
-            return try parse(text, as: element, param: param)
+            return try parse(text, as: element, param: param, shown: shown)
         }
     }
 

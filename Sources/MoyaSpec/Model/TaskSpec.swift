@@ -34,8 +34,8 @@ public enum TaskSpec: Sendable, Hashable {
 
 /// Where a raw body comes from.
 public enum DataSource: Sendable, Hashable {
-    /// Literal text.
-    case text(String)
+    /// Literal text; braces are not references, but `${VAR}` values are marked as such.
+    case text(Template)
     /// A file, relative to the spec file.
     case file(String)
 }

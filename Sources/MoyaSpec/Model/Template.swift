@@ -9,6 +9,9 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case literal(String)
         /// The value of the named param.
         case param(String)
+        /// The value of an environment variable, `${name}` in the spec. Where it stands in a
+        /// header, `auth:`, a query or a body, the value is a secret.
+        case environment(name: String, value: String)
     }
 
     // Most templates in a spec are plain text; keeping those as one string spares an array.
@@ -27,6 +30,29 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case .text(let text): text.isEmpty ? [] : [.literal(text)]
         case .segments(let segments): segments
         }
+    }
+
+    /// A template of pieces: spec text, parsed for references, and environment values, kept
+    /// apart so that they stay marked as the environment's.
+    /// With `references: false`, braces in the text are plain text.
+    init(pieces: [EnvironmentPiece], mark: Mark, references: Bool = true) {
+        if pieces.count == 1, case .text(let text) = pieces[0] {
+            if references { self.init(text, mark: mark) } else { self.init(literal: text, mark: mark) }
+            return
+        }
+        var segments: [Segment] = []
+        for piece in pieces {
+            switch piece {
+            case .text(let text): segments += references ? Template(text).segments : [.literal(text)]
+            case .environment(let name, let value): segments.append(.environment(name: name, value: value))
+            }
+        }
+        self.init(storage: .segments(segments), mark: mark)
+    }
+
+    private init(storage: Storage, mark: Mark) {
+        self.storage = storage
+        self.mark = mark
     }
 
     /// Parses a template.
@@ -69,14 +95,20 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             case .literal(let text):
                 text.replacing("{", with: "{{").replacing("}", with: "}}")
             case .param(let name): "{\(name)}"
+            case .environment(let name, _): "${\(name)}"
             }
         }.joined()
+    }
+
+    /// Whether any of the template's text came from the environment.
+    public var readsEnvironment: Bool {
+        segments.contains { if case .environment = $0 { true } else { false } }
     }
 
     /// The literal text when there are no references.
     public var literalText: String? {
         if case .text(let text) = storage { return text }
-        guard params.isEmpty else { return nil }
+        guard params.isEmpty, !readsEnvironment else { return nil }
         return segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
     }
 
@@ -120,4 +152,12 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         guard index > start, index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return nil }
         return index
     }
+}
+
+/// A stretch of a scalar after `${VAR}` interpolation.
+enum EnvironmentPiece: Equatable {
+    /// Text written in the spec, defaults of `${VAR:-default}` included.
+    case text(String)
+    /// A variable's value.
+    case environment(name: String, value: String)
 }

@@ -25,6 +25,9 @@ public struct YAMLSyntaxError: Error, Sendable {
 public enum YAMLLoader {
     /// How many nodes aliases may expand a document into before it is refused.
     public static let maximumNodes = 2_000_000
+    /// How deeply sequences and mappings may nest; deeper is refused, so that nothing that
+    /// walks the tree recurses without a bound.
+    public static let maximumDepth = 512
 
     /// Loads the single document in `bytes`; an empty document gives nil.
     public static func load(_ bytes: [UInt8]) throws(YAMLSyntaxError) -> YAMLNode? {
@@ -86,11 +89,14 @@ private struct TreeBuilder {
     let nodes: UnsafeMutablePointer<yaml_node_t>
     var inProgress: [Bool]
     var produced = 0
+    var depth = 0
+    /// How many nodes the document itself holds; a tree larger than that came from aliases.
+    let written: Int
 
     init(document: UnsafeMutablePointer<yaml_document_t>) {
         nodes = document.pointee.nodes.start
-        let count = document.pointee.nodes.top - document.pointee.nodes.start
-        inProgress = Array(repeating: false, count: count + 1)
+        written = document.pointee.nodes.top - document.pointee.nodes.start
+        inProgress = Array(repeating: false, count: written + 1)
     }
 
     mutating func build(_ node: UnsafeMutablePointer<yaml_node_t>) throws(YAMLSyntaxError) -> YAMLNode {
@@ -102,8 +108,11 @@ private struct TreeBuilder {
         let mark = Mark(node.start_mark)
         produced += 1
         guard produced <= YAMLLoader.maximumNodes else {
-            throw YAMLSyntaxError(
-                problem: "aliases expand to more than \(YAMLLoader.maximumNodes) nodes", mark: mark)
+            let problem =
+                written > YAMLLoader.maximumNodes
+                ? "the document has more than \(YAMLLoader.maximumNodes) nodes, more than a spec can hold"
+                : "aliases expand to more than \(YAMLLoader.maximumNodes) nodes"
+            throw YAMLSyntaxError(problem: problem, mark: mark)
         }
         switch node.type {
         case YAML_SCALAR_NODE:
@@ -114,7 +123,7 @@ private struct TreeBuilder {
             return YAMLNode(.scalar(text, style), mark: mark)
         case YAML_SEQUENCE_NODE:
             try enter(index, mark)
-            defer { inProgress[index] = false }
+            defer { leave(index) }
             var items: [YAMLNode] = []
             items.reserveCapacity(node.data.sequence.items.start.map { node.data.sequence.items.top - $0 } ?? 0)
             var item = node.data.sequence.items.start
@@ -125,7 +134,7 @@ private struct TreeBuilder {
             return YAMLNode(.sequence(items), mark: mark)
         case YAML_MAPPING_NODE:
             try enter(index, mark)
-            defer { inProgress[index] = false }
+            defer { leave(index) }
             var pairs: [(key: YAMLNode, value: YAMLNode)] = []
             pairs.reserveCapacity(node.data.mapping.pairs.start.map { node.data.mapping.pairs.top - $0 } ?? 0)
             var pair = node.data.mapping.pairs.start
@@ -145,6 +154,16 @@ private struct TreeBuilder {
         guard !inProgress[index] else {
             throw YAMLSyntaxError(problem: "an alias refers to a node that contains it", mark: mark)
         }
+        guard depth < YAMLLoader.maximumDepth else {
+            throw YAMLSyntaxError(
+                problem: "sequences and mappings nest more than \(YAMLLoader.maximumDepth) levels deep", mark: mark)
+        }
         inProgress[index] = true
+        depth += 1
+    }
+
+    private mutating func leave(_ index: Int) {
+        inProgress[index] = false
+        depth -= 1
     }
 }
