@@ -6,9 +6,9 @@ import XCTest
 /// Which proxy a request takes, from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`.
 final class ProxySettingsTests: XCTestCase {
     func proxy(_ url: String, _ environment: [String: String]) -> String? {
-        guard let chosen = ProxySettings(environment: Environment(environment)).proxy(for: URL(string: url)!) else {
-            return nil
-        }
+        let settings = ProxySettings(environment: Environment(environment))
+        guard let text = settings.proxyURL(for: URL(string: url)!), let chosen = try? ProxySettings.proxy(named: text)
+        else { return nil }
         return "\(chosen.host):\(chosen.port)"
     }
 
@@ -40,5 +40,36 @@ final class ProxySettingsTests: XCTestCase {
         XCTAssertNotNil(credentials.authorization, "user and password become Basic proxy authorization")
         XCTAssertThrowsError(try ProxySettings.proxy(named: "socks5://proxy.test:1080"))
         XCTAssertThrowsError(try ProxySettings.proxy(named: "http://"))
+        XCTAssertThrowsError(try ProxySettings.proxy(named: "http://proxy.test:70000"))
+        do {
+            _ = try ProxySettings.proxy(named: "ftp://ann:s3cret@proxy.test")
+            XCTFail("an ftp proxy is refused")
+        } catch {
+            XCTAssertEqual(error.message, "the proxy 'ftp://ann:••••@proxy.test' is not an http://HOST[:PORT] URL")
+        }
+    }
+
+    /// Each request picks its proxy: one session that reaches two hosts uses each one's.
+    func testEachRequestChoosesItsProxy() async throws {
+        let environment = ["HTTP_PROXY": "http://127.0.0.1:1", "NO_PROXY": "localhost"]
+        let session = Session(configuration: Session.Configuration(environment: Environment(environment)))
+        let direct = try session.httpClient(for: URL(string: "http://localhost:9/")!)
+        let proxied = try session.httpClient(for: URL(string: "http://api.test/")!)
+        XCTAssertFalse(direct === proxied, "a direct request and a proxied one use different clients")
+        XCTAssertTrue(try session.httpClient(for: URL(string: "http://localhost:10/")!) === direct)
+        await session.shutdown()
+    }
+
+    func testAMalformedProxyFailsTheRequest() async {
+        let session = Session(configuration: Session.Configuration(environment: ["HTTP_PROXY": "socks5://p:1"]))
+        do {
+            _ = try await session.send(Request(url: URL(string: "http://api.test/")!))
+            XCTFail("a malformed proxy is an error, not a direct connection")
+        } catch {
+            XCTAssertEqual(
+                error.errorDescription, "The request failed: the proxy 'socks5://p:1' is not an http://HOST[:PORT] URL."
+            )
+        }
+        await session.shutdown()
     }
 }

@@ -23,27 +23,30 @@ struct ProxySettings {
         }.filter { !$0.isEmpty }
     }
 
-    /// The proxy for a request to `url`, or nil to connect directly.
-    func proxy(for url: URL) -> HTTPClient.Configuration.Proxy? {
+    /// The proxy URL for a request to `url`, as the environment gives it, or nil to connect
+    /// directly. Decided for each request, since one run may reach several hosts.
+    func proxyURL(for url: URL) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
         for pattern in noProxy {
             if pattern == "*" { return nil }
             let suffix = pattern.hasPrefix(".") ? String(pattern.dropFirst()) : pattern
             if host == suffix || host.hasSuffix("." + suffix) { return nil }
         }
-        let chosen = url.scheme?.lowercased() == "https" ? (httpsProxy ?? httpProxy) : httpProxy
-        guard let chosen else { return nil }
-        return try? Self.proxy(named: chosen)
+        return url.scheme?.lowercased() == "https" ? (httpsProxy ?? httpProxy) : httpProxy
     }
 
     /// The proxy a URL such as `http://proxy:3128` or `proxy:3128` names. Only HTTP proxies
     /// are supported; credentials in the URL are sent as Basic proxy authorization.
     static func proxy(named text: String) throws(NetworkError) -> HTTPClient.Configuration.Proxy {
         let proxyURL = URL(string: text.contains("://") ? text : "http://" + text)
+        let shown = PrintableRequest.maskingPassword(text.contains("://") ? text : "http://" + text)
         guard let proxyURL, let host = proxyURL.host, !host.isEmpty, proxyURL.scheme?.lowercased() == "http" else {
-            throw NetworkError(.unknown, "the proxy '\(text)' is not an http://HOST[:PORT] URL")
+            throw NetworkError(.unknown, "the proxy '\(shown)' is not an http://HOST[:PORT] URL")
         }
         let port = proxyURL.port ?? 80
+        guard (1...65_535).contains(port) else {
+            throw NetworkError(.unknown, "the proxy '\(shown)' has port \(port); a port is 1 to 65535")
+        }
         if let user = proxyURL.user {
             let password = proxyURL.password ?? ""
             return .server(

@@ -71,7 +71,10 @@ public final class Session: Sendable {
 
     /// The configuration.
     public let configuration: Configuration
-    private let client = Mutex<HTTPClient?>(nil)
+    /// One HTTP client for each proxy in use ("" for direct connections), since a client's
+    /// proxy is fixed and each request chooses its own.
+    private let clients = Mutex<[String: HTTPClient]>([:])
+    private let proxies: ProxySettings
     private let ownLoops = Mutex<OwnLoops?>(nil)
 
     /// The session's own event-loop group and the one executor its requests' work runs on,
@@ -85,6 +88,7 @@ public final class Session: Sendable {
     /// Creates a session; nothing is connected until a request goes out.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        proxies = ProxySettings(environment: configuration.environment)
     }
 
     /// Shuts the HTTP client down, if one was made, then the session's own event loops, if
@@ -92,11 +96,11 @@ public final class Session: Sendable {
     /// own work: that may run on those loops. It runs on the caller's actor, so a session that
     /// never made a client costs no thread switch.
     nonisolated(nonsending) public func shutdown() async {
-        let existing = client.withLock { client in
-            defer { client = nil }
-            return client
+        let existing = clients.withLock { clients in
+            defer { clients = [:] }
+            return Array(clients.values)
         }
-        try? await existing?.shutdown()
+        for client in existing { try? await client.shutdown() }
         let loops = ownLoops.withLock { loops in
             defer { loops = nil }
             return loops
@@ -126,14 +130,10 @@ public final class Session: Sendable {
     }
 
     func httpClient(for url: URL) throws(NetworkError) -> HTTPClient {
-        try client.withLock { client throws(NetworkError) -> HTTPClient in
-            if let client { return client }
-            let proxy: HTTPClient.Configuration.Proxy?
-            if let explicit = configuration.proxy {
-                proxy = try ProxySettings.proxy(named: explicit)
-            } else {
-                proxy = ProxySettings(environment: configuration.environment).proxy(for: url)
-            }
+        let proxyURL = configuration.proxy ?? proxies.proxyURL(for: url)
+        return try clients.withLock { clients throws(NetworkError) -> HTTPClient in
+            if let client = clients[proxyURL ?? ""] { return client }
+            let proxy = try proxyURL.map { text throws(NetworkError) in try ProxySettings.proxy(named: text) }
             var settings = HTTPClient.Configuration(
                 tlsConfiguration: try tlsConfiguration(),
                 redirectConfiguration: .follow(max: configuration.redirectLimit, allowCycles: false),
@@ -149,7 +149,7 @@ public final class Session: Sendable {
             }
             let made = HTTPClient(
                 eventLoopGroup: loops()?.group ?? HTTPClient.defaultEventLoopGroup, configuration: settings)
-            client = made
+            clients[proxyURL ?? ""] = made
             return made
         }
     }

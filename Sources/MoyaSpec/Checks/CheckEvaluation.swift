@@ -53,12 +53,16 @@ extension CheckSpec {
                 }
                 let values = path.values(in: json)
                 if path.isWildcard, !values.isEmpty {
-                    for value in values where !assertion.predicate.holds(for: value) {
-                        failure(Self.mismatch(assertion.predicate, value))
-                        break
+                    for value in values {
+                        if let message = Self.failure(of: assertion.predicate, for: value, textual: false) {
+                            failure(message)
+                            break
+                        }
                     }
                 } else if path.isWildcard {
-                    if !assertion.predicate.holds(for: nil) { failure(Self.mismatch(assertion.predicate, nil)) }
+                    if let message = Self.failure(of: assertion.predicate, for: nil, textual: false) {
+                        failure(message)
+                    }
                 } else {
                     check(assertion.predicate, values.first, textual: false, failure)
                 }
@@ -82,8 +86,16 @@ extension CheckSpec {
     private func check(
         _ predicate: Predicate, _ value: JSONValue?, textual: Bool, _ failure: (String) -> Void, unit: String = ""
     ) {
-        guard !predicate.holds(for: value, textual: textual) else { return }
-        failure(Self.mismatch(predicate, value, unit: unit))
+        if let message = Self.failure(of: predicate, for: value, textual: textual, unit: unit) { failure(message) }
+    }
+
+    /// Why `value` fails `predicate`, or nil when it holds.
+    static func failure(of predicate: Predicate, for value: JSONValue?, textual: Bool, unit: String = "") -> String? {
+        do {
+            return try predicate.holds(for: value, textual: textual) ? nil : mismatch(predicate, value, unit: unit)
+        } catch {
+            return "the pattern /\(error.pattern)/ took longer than 100 ms on this value; simplify it"
+        }
     }
 
     static func mismatch(_ predicate: Predicate, _ value: JSONValue?, unit: String = "") -> String {

@@ -163,15 +163,16 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `value` (nil when missing) satisfies the predicate. `textual` subjects, headers
-    /// and bodies, compare by text.
-    public func holds(for value: JSONValue?, textual: Bool = false) -> Bool {
+    /// and bodies, compare by text. A regular expression that runs past its time budget throws.
+    public func holds(for value: JSONValue?, textual: Bool = false) throws(PatternMatch.OverBudget) -> Bool {
         switch self {
         case .exists(let present):
             return (value != nil) == present
         case .not(let inner):
-            return !inner.holds(for: value, textual: textual)
+            return try !inner.holds(for: value, textual: textual)
         case .all(let predicates):
-            return predicates.allSatisfy { $0.holds(for: value, textual: textual) }
+            for predicate in predicates where try !predicate.holds(for: value, textual: textual) { return false }
+            return true
         default:
             break
         }
@@ -189,8 +190,7 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
             default: return false
             }
         case .matches(let pattern):
-            guard let regex = try? Regex(pattern) else { return false }
-            return Self.text(of: value).contains(regex)
+            return try PatternMatch.matches(pattern, in: Self.text(of: value))
         case .compare(let comparison, let bound):
             guard let number = Self.number(value, textual: textual) else { return false }
             return comparison.holds(number, bound)
@@ -202,7 +202,10 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
             default: return false
             }
         case .oneOf(let values):
-            return values.contains { Predicate.equals($0).holds(for: value, textual: textual) }
+            for candidate in values where try Predicate.equals(candidate).holds(for: value, textual: textual) {
+                return true
+            }
+            return false
         case .statusClass(let hundreds):
             guard case .integer(let code) = value else { return false }
             return code / 100 == hundreds
