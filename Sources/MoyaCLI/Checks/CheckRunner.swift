@@ -94,7 +94,8 @@ struct CheckRunner: Sendable {
         let needsSample = check.assertions.contains { $0.subject == .sampleShape }
         let sample = needsSample ? try? JSONValue(parsing: resolved.sampleData) : nil
         let failures = check.failures(
-            of: response, seconds: seconds, validation: resolved.validationType, sample: sample
+            of: response, seconds: seconds, validation: resolved.validationType, sample: sample,
+            scrub: redactor.scrub
         ).map { failure in
             var redacted = failure
             redacted.message = redactor.scrub(failure.message)

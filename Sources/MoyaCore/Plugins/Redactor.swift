@@ -100,23 +100,32 @@ public struct Redactor: Sendable {
         return result
     }
 
-    /// Every form a secret may take in text, the raw one first.
+    /// Every form a secret may take in text, longest first: raw, percent-encoded (as a path
+    /// segment, a query value and a form value, either case of hex), JSON-escaped (with and
+    /// without `\/`, once or twice), base64 and base64url, and each URL form inside JSON, as a
+    /// server that echoes a request's URL or body in a JSON document writes it.
     static func encodedForms(of secret: String) -> [String] {
-        var forms = [secret]
         let percent = PercentEncoding.encode(secret, keeping: PercentEncoding.isUnreserved)
-        let lowerPercent = lowercasedEscapes(percent)
         let form = PercentEncoding.encode(secret) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: " ") }
             .replacing(" ", with: "+")
-        let query = URLEncoding.escape(secret)
-        let json = JSONValue.string(secret).serialized(escapeSlashes: false).dropFirst().dropLast()
-        let jsonSlashes = JSONValue.string(secret).serialized(escapeSlashes: true).dropFirst().dropLast()
+        let urlForms = [secret, percent, lowercasedEscapes(percent), form, URLEncoding.escape(secret)]
         let base64 = Data(secret.utf8).base64EncodedString()
         let base64URL = base64.replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
-        for candidate in [percent, lowerPercent, form, query, String(json), String(jsonSlashes), base64, base64URL]
+        var forms: [String] = []
+        // JSON inside JSON too: httpbin, for one, echoes a JSON body as a JSON string.
+        let jsonForms = { (text: String) in Self.jsonForms(text) + Self.jsonForms(text).flatMap(Self.jsonForms) }
+        for candidate in urlForms.flatMap({ [$0] + jsonForms($0) }) + [base64, base64URL]
         where !forms.contains(candidate) {
             forms.append(candidate)
         }
-        return forms
+        return forms.sorted { $0.utf8.count > $1.utf8.count }
+    }
+
+    /// `text` as it stands inside a JSON string, with and without `/` escaped.
+    private static func jsonForms(_ text: String) -> [String] {
+        [false, true].map { escapeSlashes in
+            String(JSONValue.string(text).serialized(escapeSlashes: escapeSlashes).dropFirst().dropLast())
+        }
     }
 
     private static func lowercasedEscapes(_ text: String) -> String {

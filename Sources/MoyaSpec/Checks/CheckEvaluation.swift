@@ -21,8 +21,11 @@ public struct CheckFailure: Sendable, Hashable {
 extension CheckSpec {
     /// Every assertion `response` fails. Without a `status` assertion, the status must pass
     /// `validation`, as in `call`. `sample` is the target's JSON sample, for `matchesSample`.
+    /// `scrub` removes secrets from each text the server sent before it is quoted in a
+    /// message, so that no escaping added for the message hides a secret from it.
     public func failures(
-        of response: Response, seconds: Double, validation: ValidationType, sample: JSONValue?
+        of response: Response, seconds: Double, validation: ValidationType, sample: JSONValue?,
+        scrub: (String) -> String = { $0 }
     ) -> [CheckFailure] {
         var failures: [CheckFailure] = []
         if !assertsStatus, !validation.accepts(response.statusCode) {
@@ -37,34 +40,40 @@ extension CheckSpec {
             let failure = { (message: String) in
                 failures.append(CheckFailure(keyPath: assertion.keyPath, mark: assertion.mark, message: message))
             }
+            func check(_ predicate: Predicate, _ value: JSONValue?, textual: Bool, unit: String = "") {
+                if let message = Self.failure(of: predicate, for: value, textual: textual, unit: unit, scrub: scrub) {
+                    failure(message)
+                }
+            }
             switch assertion.subject {
             case .status:
-                check(assertion.predicate, .integer(response.statusCode), textual: false, failure)
+                check(assertion.predicate, .integer(response.statusCode), textual: false)
             case .header(let name):
-                check(assertion.predicate, response.headers[name].map(JSONValue.string), textual: true, failure)
+                check(assertion.predicate, response.headers[name].map(JSONValue.string), textual: true)
             case .body:
-                check(assertion.predicate, .string(text), textual: true, failure)
+                check(assertion.predicate, .string(text), textual: true)
             case .time:
-                check(assertion.predicate, .number(seconds), textual: false, failure, unit: "s")
+                check(assertion.predicate, .number(seconds), textual: false, unit: "s")
             case .json(let path):
                 guard let json else {
-                    failure("expected a JSON body, got \(Self.preview(text))")
+                    failure("expected a JSON body, got \(Self.preview(scrub(text)))")
                     continue
                 }
                 let values = path.values(in: json)
                 if path.isWildcard, !values.isEmpty {
                     for value in values {
-                        if let message = Self.failure(of: assertion.predicate, for: value, textual: false) {
+                        if let message = Self.failure(of: assertion.predicate, for: value, textual: false, scrub: scrub)
+                        {
                             failure(message)
                             break
                         }
                     }
                 } else if path.isWildcard {
-                    if let message = Self.failure(of: assertion.predicate, for: nil, textual: false) {
+                    if let message = Self.failure(of: assertion.predicate, for: nil, textual: false, scrub: scrub) {
                         failure(message)
                     }
                 } else {
-                    check(assertion.predicate, values.first, textual: false, failure)
+                    check(assertion.predicate, values.first, textual: false)
                 }
             case .sampleShape:
                 guard let sample else {
@@ -72,29 +81,37 @@ extension CheckSpec {
                     continue
                 }
                 guard let json else {
-                    failure("expected a JSON body, got \(Self.preview(text))")
+                    failure("expected a JSON body, got \(Self.preview(scrub(text)))")
                     continue
                 }
                 for difference in ShapeComparison.differences(expected: sample, actual: json) {
-                    failure(difference)
+                    failure(scrub(difference))
                 }
             }
         }
         return failures
     }
 
-    private func check(
-        _ predicate: Predicate, _ value: JSONValue?, textual: Bool, _ failure: (String) -> Void, unit: String = ""
-    ) {
-        if let message = Self.failure(of: predicate, for: value, textual: textual, unit: unit) { failure(message) }
-    }
-
     /// Why `value` fails `predicate`, or nil when it holds.
-    static func failure(of predicate: Predicate, for value: JSONValue?, textual: Bool, unit: String = "") -> String? {
+    static func failure(
+        of predicate: Predicate, for value: JSONValue?, textual: Bool, unit: String = "",
+        scrub: (String) -> String = { $0 }
+    ) -> String? {
         do {
-            return try predicate.holds(for: value, textual: textual) ? nil : mismatch(predicate, value, unit: unit)
+            return try predicate.holds(for: value, textual: textual)
+                ? nil : mismatch(predicate, value.map { scrubbing($0, scrub) }, unit: unit)
         } catch {
             return "the pattern /\(error.pattern)/ took longer than 100 ms on this value; simplify it"
+        }
+    }
+
+    /// `value` with `scrub` applied to every string and key in it.
+    static func scrubbing(_ value: JSONValue, _ scrub: (String) -> String) -> JSONValue {
+        switch value {
+        case .string(let text): .string(scrub(text))
+        case .array(let items): .array(items.map { scrubbing($0, scrub) })
+        case .object(let members): .object(members.map { (key: scrub($0.key), value: scrubbing($0.value, scrub)) })
+        default: value
         }
     }
 

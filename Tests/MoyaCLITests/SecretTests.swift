@@ -1,0 +1,160 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import TestSupport
+import XCTest
+
+/// Secrets that every encoder changes, in every position, searched for in every output and
+/// report in every form an encoder could give them.
+final class SecretTests: XCTestCase {
+    var server: TestServer!
+    let specs = CommandTests.root + "/Tests/Fixtures/secrets"
+    /// The secrets: a base64 key, one with a space and form characters, one with JSON's.
+    static let param = "ab+c/d="
+    static let spaced = "p@ss w0rd&x"
+    static let environment = #""q\u/x"#
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    /// Every form of `secret` that must never be printed: computed here with Foundation,
+    /// apart from the code under test.
+    static func forms(of secret: String) -> [String] {
+        let unreserved = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let percent = secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret
+        let query = secret.addingPercentEncoding(
+            withAllowedCharacters: unreserved.union(CharacterSet(charactersIn: "/?")))
+        let urlForms = [
+            secret, percent, percent.lowercased(), percent.replacingOccurrences(of: "%20", with: "+"), query ?? secret,
+        ]
+        func json(_ text: String) -> [String] {
+            let escaped = String(
+                String(decoding: try! JSONEncoder().encode(text), as: UTF8.self).dropFirst().dropLast())
+            return [escaped, escaped.replacingOccurrences(of: "\\/", with: "/")]
+        }
+        // JSON inside JSON too: a message that quotes a server's JSON string escapes it again.
+        return urlForms.flatMap { [$0] + json($0) + json($0).flatMap(json) } + [
+            Data(secret.utf8).base64EncodedString(),
+            Data("ann:\(secret)".utf8).base64EncodedString(),
+        ]
+    }
+
+    func assertNoSecret(_ text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for secret in [Self.param, Self.spaced, Self.environment] {
+            for form in Self.forms(of: secret) where text.contains(form) {
+                XCTFail("\(what) shows \(secret) as \(form):\n\(text)", file: file, line: line)
+            }
+        }
+    }
+
+    func run(_ arguments: [String]) async -> (status: Int32, out: String, error: String) {
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL, "SECRET_ENV": Self.environment]),
+            writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(arguments + ["--specs", specs], context: context)
+        return (status, String(decoding: capture.outBytes, as: UTF8.self), capture.error)
+    }
+
+    let calls: [[String]] = [
+        ["secrets.form", "--token", SecretTests.param],
+        ["secrets.json"],
+        ["secrets.json", "--token", SecretTests.param],
+        ["secrets.bearer"],
+        ["secrets.basic", "--password", SecretTests.spaced],
+    ]
+
+    func testDryRunsPrintMasksOnly() async {
+        for call in calls {
+            for flags in [["--dry-run"], ["--dry-run", "--json"]] {
+                let outcome = await run(["call"] + call + flags)
+                XCTAssertEqual(outcome.status, 0, outcome.error)
+                XCTAssertTrue(outcome.out.contains("••••"), outcome.out)
+                assertNoSecret(outcome.out + outcome.error, (call + flags).joined(separator: " "))
+            }
+        }
+    }
+
+    func testTheMaskStandsExactlyWhereEachSecretWas() async {
+        let form = await run(["call", "secrets.form", "--token", Self.param, "--dry-run"])
+        XCTAssertEqual(
+            form.out,
+            """
+            POST \(server.baseURL)/echo/••••?e=••••&q=••••
+            X-Env-Key: k-••••
+            X-Token: ••••
+            Content-Type: application/x-www-form-urlencoded; charset=utf-8
+
+            env=••••&plain=visible&token=••••
+
+            """)
+        let json = await run(["call", "secrets.json", "--dry-run", "--json"])
+        XCTAssertEqual(
+            json.out,
+            #"{"method":"POST","url":"\#(server.baseURL)/echo/json","headers":{"X-Env-Key":"k-••••","#
+                + #""Content-Type":"application/json"},"body":"{\"token\":\"••••\",\"env\":\"••••\","#
+                + #"\"nested\":{\"list\":[\"••••\",\"x••••y\"]}}"}"# + "\n")
+    }
+
+    func testLogsAndCurlPrintMasksOnly() async {
+        for call in calls {
+            let outcome = await run(["call"] + call + ["-vv", "--curl"])
+            XCTAssertEqual(outcome.status, 0, outcome.error)
+            XCTAssertTrue(outcome.error.contains("Request: POST") || outcome.error.contains("Request: GET"))
+            XCTAssertTrue(outcome.error.contains("Response body: "), "the server's echo is logged, scrubbed")
+            assertNoSecret(outcome.error, (call + ["-vv"]).joined(separator: " "))
+        }
+    }
+
+    func testShowSecretsShowsThem() async {
+        let outcome = await run(["call", "secrets.form", "--token", Self.param, "--dry-run", "--show-secrets"])
+        XCTAssertTrue(outcome.out.contains("/echo/ab%2Bc%2Fd%3D?e=%22q%5Cu/x&q=ab%2Bc/d%3D"), outcome.out)
+        XCTAssertTrue(outcome.out.contains("X-Env-Key: k-\(Self.environment)"), outcome.out)
+    }
+
+    func testDescribeAndHelpNeverShowValues() async {
+        for arguments in [
+            ["describe", "secrets.json"], ["describe", "secrets.json", "--json"], ["describe", "secrets.form"],
+            ["call", "secrets.json", "--help"],
+        ] {
+            let outcome = await run(arguments)
+            XCTAssertEqual(outcome.status, 0, outcome.error)
+            assertNoSecret(outcome.out + outcome.error, arguments.joined(separator: " "))
+        }
+        let help = await run(["describe", "secrets.json"])
+        XCTAssertTrue(help.out.contains("--token  string  default: ••••"), help.out)
+        XCTAssertTrue(help.out.contains("X-Env-Key: k-${SECRET_ENV}"), help.out)
+    }
+
+    func testErrorsNeverRepeatASecret() async {
+        let usage = await run(["call", "secrets.form", "--token", Self.param, "--token", Self.spaced])
+        XCTAssertEqual(usage.status, 64)
+        assertNoSecret(usage.error, "a usage error")
+    }
+
+    func testCheckLinesAndReportsPrintMasksOnly() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-secrets-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outcome = await run([
+            "check", "--junit", directory + "/junit.xml", "--json", directory + "/report.json",
+        ])
+        XCTAssertEqual(outcome.status, 1, outcome.error)
+        XCTAssertTrue(outcome.out.contains("FAIL  secrets.form"), outcome.out)
+        XCTAssertTrue(outcome.out.contains("••••"), "the actual values are shown, scrubbed: \(outcome.out)")
+        assertNoSecret(outcome.out + outcome.error, "check's lines")
+        for report in ["junit.xml", "report.json"] {
+            let text = try String(contentsOfFile: directory + "/" + report, encoding: .utf8)
+            assertNoSecret(text, report)
+        }
+        let tap = await run(["check", "--tap"])
+        assertNoSecret(tap.out + tap.error, "TAP")
+    }
+}
