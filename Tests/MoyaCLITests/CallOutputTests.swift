@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCLI
 import MoyaCore
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -144,33 +145,110 @@ extension CallCommandTests {
 
     // MARK: - Ctrl-C
 
-    func testInterruptCancelsExits130AndLeavesNoFile() throws {
-        let directory = try scratchDirectory()
+    /// SIGINT, SIGTERM and SIGHUP during `-o` each cancel the download, leave no file and
+    /// exit 128 + the signal's number, in the real executable.
+    func testSignalsCancelExitWithTheirCodeAndLeaveNoFile() throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("moya-cli")
         let binary =
             FileManager.default.fileExists(atPath: executable.path)
             ? executable : executable.deletingLastPathComponent().appendingPathComponent("moya-cli")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
-            "call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs,
-        ]
-        process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        let error = Pipe()
-        process.standardOutput = out
-        process.standardError = error
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.8)
-        XCTAssertTrue(process.isRunning, "still downloading")
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 130)
-        XCTAssertEqual(out.fileHandleForReading.readDataToEndOfFile(), Data(), "nothing on stdout")
+        for (signal, name, status) in [(SIGINT, "SIGINT", 130), (SIGTERM, "SIGTERM", 143), (SIGHUP, "SIGHUP", 129)] {
+            let directory = try scratchDirectory()
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs,
+            ]
+            process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
+            let out = Pipe()
+            let error = Pipe()
+            process.standardOutput = out
+            process.standardError = error
+            try process.run()
+            Thread.sleep(forTimeInterval: 0.8)
+            XCTAssertTrue(process.isRunning, "still downloading")
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, name)
+            XCTAssertEqual(process.terminationStatus, Int32(status), name)
+            XCTAssertEqual(out.fileHandleForReading.readDataToEndOfFile(), Data(), "nothing on stdout")
+            XCTAssertEqual(
+                String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                "moya-cli: error: calls.drip: the request was cancelled by \(name)\n")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "no partial file")
+        }
+    }
+
+    // MARK: - Destinations
+
+    /// `-o` to a character device writes to it and leaves it a device.
+    func testOutputToADeviceWritesInPlace() async throws {
+        let directory = try scratchDirectory()
+        let device = directory + "/null"
+        // The null device, 1:3 (makedev packs small numbers as major << 8 | minor); making one needs root, which CI has.
+        guard mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 else {
+            throw XCTSkip("mknod needs root")
+        }
+        let outcome = await call(["calls.json", "--name", "Ann", "-o", device])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        var info = stat()
+        XCTAssertEqual(lstat(device, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "still a character device")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["null"], "no temporary file")
+    }
+
+    /// `-o` to a FIFO writes the body to its reader and leaves it a FIFO.
+    func testOutputToAFIFOFeedsItsReader() async throws {
+        let directory = try scratchDirectory()
+        let fifo = directory + "/pipe"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let received = Mutex<Data?>(nil)
+        let reader = Thread {
+            let data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile()
+            received.withLock { $0 = data }
+        }
+        reader.start()
+        // The reader must have the FIFO open first: a FIFO nothing reads is an error.
+        try await _Concurrency.Task.sleep(for: .milliseconds(100))
+        let outcome = await call(["calls.json", "--name", "Ann", "-o", fifo])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        for _ in 0..<100 where received.withLock({ $0 }) == nil {
+            try await _Concurrency.Task.sleep(for: .milliseconds(20))
+        }
+        let echo = try XCTUnwrap(received.withLock { $0 })
         XCTAssertEqual(
-            String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            "moya-cli: error: calls.drip: the request was cancelled\n")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "no partial file")
+            (try JSONSerialization.jsonObject(with: echo) as? [String: Any])?["body"] as? String,
+            #"{"name":"Ann","tags":["a","b"]}"#)
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+    }
+
+    /// `-o` to a FIFO nothing reads fails at once instead of waiting forever.
+    func testOutputToAFIFOWithoutAReaderFails() async throws {
+        let directory = try scratchDirectory()
+        let fifo = directory + "/pipe"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let outcome = await call(["calls.json", "--name", "Ann", "-o", fifo])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(
+            outcome.error, "moya-cli: error: calls.json: cannot write \(fifo): nothing is reading the FIFO\n")
+    }
+
+    /// `-o` through a symlink writes its target and leaves the link a link.
+    func testOutputThroughASymlinkWritesItsTarget() async throws {
+        let directory = try scratchDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
+        try "old".write(toFile: directory + "/real/body.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "real/body.json")
+        let outcome = await call(["calls.json", "--name", "Ann", "-o", directory + "/link"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/link"), "real/body.json",
+            "still a link")
+        let written = try String(contentsOfFile: directory + "/real/body.json", encoding: .utf8)
+        XCTAssertTrue(written.contains(#"\"name\":\"Ann\""#), written)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/real"), ["body.json"])
     }
 }

@@ -207,7 +207,11 @@ struct CallCommand: CallerIsolatedCommand {
                 context.writeOut(renderer.render(output?.held(response) ?? response))
             }
             var failure = CallFailure(error: error, target: resolved, redactor: redactor).failure
-            if let signal, failure.status == .interrupted { failure.status = Interrupts.status(for: signal) }
+            if let signal, failure.status == .interrupted {
+                failure.status = Interrupts.status(for: signal)
+                failure.message =
+                    "\(resolved.qualifiedName): the request was cancelled by \(Interrupts.name(of: signal))"
+            }
             throw failure
         }
     }

@@ -52,6 +52,15 @@ enum Interrupts {
         return (result, state.withLock { $0.signal })
     }
 
+    /// The signal's name, as `kill -l` gives it.
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "SIGINT"
+        }
+    }
+
     /// The exit status for a request cancelled by `signal`.
     static func status(for signal: Int32) -> ExitStatus {
         switch signal {

@@ -78,12 +78,19 @@ final class FileWriter {
         guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot create \(path)") }
     }
 
-    /// Opens an existing device, FIFO or socket to write to it in place.
+    /// Opens an existing device, FIFO or socket to write to it in place. The open does not
+    /// wait: a FIFO that nothing reads is an error, not a hang; writes then block as usual.
     init(direct path: String) throws(NetworkError) {
         self.path = path
         isDirect = true
-        descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot open \(path) for writing") }
+        descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            throw NetworkError(
+                .fileFailed,
+                errno == ENXIO ? "cannot write \(path): nothing is reading the FIFO" : "cannot open \(path) for writing"
+            )
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(NetworkError) {
