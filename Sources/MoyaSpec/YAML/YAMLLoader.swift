@@ -37,6 +37,7 @@ public enum YAMLLoader {
         }
         defer { yaml_parser_delete(&parser) }
 
+        try checkFlowDepth(bytes)
         return try bytes.withUnsafeBufferPointer { buffer throws(YAMLSyntaxError) -> YAMLNode? in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
@@ -58,6 +59,78 @@ public enum YAMLLoader {
                     mark: Mark(extra.pointee.start_mark))
             }
             return tree
+        }
+    }
+
+    /// Refuses flow collections (`[` and `{`) nested past `maximumDepth` before libyaml sees
+    /// them: its scanner looks at every open flow level for each token, so deep nesting costs
+    /// it quadratic time (100,000 `[` take most of a minute). Quoted scalars and comments are
+    /// skipped; a quote counts only where a scalar can start, so an apostrophe inside plain
+    /// text cannot hide brackets.
+    static func checkFlowDepth(_ bytes: [UInt8]) throws(YAMLSyntaxError) {
+        var depth = 0
+        var line = 1
+        var column = 0
+        var index = 0
+        // The last byte that was not a space or tab on this line, 0 at a line's start.
+        var previous: UInt8 = 0
+        func advance() {
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                column = 0
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumDepth {
+                    throw YAMLSyntaxError(
+                        problem: "sequences and mappings nest more than \(maximumDepth) levels deep",
+                        mark: Mark(line: line, column: column + 1))
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth = max(depth - 1, 0)
+            case UInt8(ascii: "#") where previous == 0 || index == 0 || [0x20, 0x09].contains(bytes[index - 1]):
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { advance() }
+                previous = 0
+                continue
+            case UInt8(ascii: "'"),
+                UInt8(ascii: "\"")
+            where [
+                0, UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":"),
+                UInt8(ascii: "-"), UInt8(ascii: "?"),
+            ].contains(previous):
+                let quote = byte
+                advance()
+                while index < bytes.count {
+                    if quote == UInt8(ascii: "\""), bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                        advance()
+                    } else if bytes[index] == quote {
+                        // '' inside a single-quoted scalar is one quote.
+                        guard quote == UInt8(ascii: "'"), index + 1 < bytes.count, bytes[index + 1] == quote else {
+                            break
+                        }
+                        advance()
+                    }
+                    advance()
+                }
+            default:
+                break
+            }
+            if index < bytes.count {
+                let current = bytes[index]
+                if current == UInt8(ascii: "\n") {
+                    previous = 0
+                } else if current != 0x20, current != 0x09 {
+                    previous = current
+                }
+                advance()
+            }
         }
     }
 
