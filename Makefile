@@ -1,5 +1,5 @@
 # The commands a contributor runs.
-.PHONY: build release test lint format bench man
+.PHONY: build release test lint format bench man fuzz
 
 build:
 	swift build
@@ -22,3 +22,8 @@ bench:
 
 man:
 	bash scripts/man.sh
+
+# libFuzzer targets (fuzz/MoyaFuzz.swift): FUZZ_SECONDS each, corpora in .build-fuzz/corpus.
+FUZZ_SECONDS ?= 600
+fuzz:
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -13,6 +13,8 @@ import Synchronization
 /// - `/redirect/N` redirects N times, then lands on `/echo`; `/loop` redirects to itself.
 /// - `/drop` closes the connection without answering.
 /// - `/bytes/N` answers with N bytes.
+/// - `/stream/N` answers with N bytes written 64 KiB at a time, each after the last was sent,
+///   so a body of any size costs the server one chunk of memory.
 /// - `/drip/N/MS` sends N bytes in ten chunks, MS milliseconds apart, with a `Content-Length`.
 /// - `/flaky/KEY/N/HOW` fails the first N requests made with KEY, then echoes. HOW is a status
 ///   code, `drop` or `slow` (two seconds); a `retry-after` query value is sent as `Retry-After`.
@@ -168,6 +170,12 @@ private final class TestServerHandler: ChannelInboundHandler {
                 """#
             respond(
                 context, status: .ok, body: Data(document.utf8), headers: [("Content-Type", "application/json")])
+        case ("stream", 2):
+            let count = Int(parts[1]) ?? 0
+            var head = HTTPResponseHead(version: .http1_1, status: .ok)
+            head.headers.add(name: "Content-Length", value: String(count))
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            stream(context, remaining: count, chunk: ByteBuffer(repeating: UInt8(ascii: "s"), count: 1 << 16))
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             respond(context, status: .ok, body: Data((0..<count).map { UInt8($0 % 251) }))
@@ -184,6 +192,19 @@ private final class TestServerHandler: ChannelInboundHandler {
             }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             respond(context, status: .ok, body: data, headers: [("Content-Type", "application/json")])
+        }
+    }
+
+    func stream(_ context: ChannelHandlerContext, remaining: Int, chunk: ByteBuffer) {
+        guard context.channel.isActive else { return }
+        guard remaining > 0 else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let part = chunk.getSlice(at: 0, length: min(chunk.readableBytes, remaining)) ?? chunk
+        let sent = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(part))))
+        sent.assumeIsolated().whenSuccess {
+            self.stream(context, remaining: remaining - part.readableBytes, chunk: chunk)
         }
     }
 

@@ -1,7 +1,7 @@
 /// Re-indents a valid JSON document, four spaces a level, optionally with ANSI colours for keys,
 /// strings, numbers, booleans and null. It walks the tokens of the original text, so numbers and
 /// string escapes print exactly as the server sent them and members keep their order.
-struct JSONFormatter {
+package struct JSONFormatter {
     /// The ANSI colour of each kind of token.
     enum Style: String {
         case key = "\u{1B}[1;34m"
@@ -22,7 +22,7 @@ struct JSONFormatter {
 
     /// The formatted document with a final newline. `bytes` should already be known to be
     /// JSON; anything else is re-indented as far as it goes, never trapped on.
-    static func format(_ bytes: [UInt8], colored: Bool) -> [UInt8] {
+    package static func format(_ bytes: [UInt8], colored: Bool) -> [UInt8] {
         var formatter = JSONFormatter(colored: colored)
         formatter.output.reserveCapacity(bytes.count * 2)
         formatter.run(bytes)

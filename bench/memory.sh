@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Peak memory of a large body piped to /dev/null: moya-cli call, curl, xh and HTTPie each
+# fetch the same body from bench-server on loopback; GNU time reports the peak RSS.
+# BYTES sets the size (1 GiB by default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p bench/out
+port=${BENCH_PORT:-18081}
+bytes=${BYTES:-1073741824}
+url="http://127.0.0.1:$port/stream/$bytes"
+
+built=$(bash bench/build.sh moya-cli bench-server)
+bin=bench/out/bin
+mkdir -p "$bin"
+install -m 755 "$built/moya-cli" "$built/bench-server" "$bin/"
+"$bin/bench-server" "$port" > bench/out/server.log 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/json" && break; sleep 0.1; done
+
+export BENCH_URL="http://127.0.0.1:$port"
+peak() {
+  local name=$1
+  shift
+  local report
+  report=$( { /usr/bin/time -f '%M %e' "$@" > /dev/null; } 2>&1 | tail -1)
+  printf '%-8s peak RSS %8.1f MiB  %6.2f s\n' "$name" "$(echo "$report" | awk '{print $1 / 1024}')" \
+    "$(echo "$report" | awk '{print $2}')"
+}
+echo "$bytes bytes piped to /dev/null"
+peak moya-cli "$bin/moya-cli" call bench.stream --bytes "$bytes" --specs bench/specs
+peak curl curl -s "$url"
+if command -v xh > /dev/null; then peak xh xh --ignore-stdin "$url"; fi
+if command -v http > /dev/null; then peak httpie http --ignore-stdin --stream "$url"; fi

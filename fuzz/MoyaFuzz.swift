@@ -1,0 +1,77 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import MoyaSpec
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The fuzz targets, chosen with `FUZZ_TARGET`: `spec` compiles the bytes as a spec, `json`
+/// parses them as JSON and pretty-prints them, `url` percent-encodes them as query, form,
+/// path and redaction text, `jsonpath` parses them as a JSON path and walks a document.
+/// Every input must end without a crash; errors are fine.
+enum FuzzTargets {
+    static let document: JSONValue = .object([
+        (key: "a", value: .array([.integer(1), .object([(key: "b", value: .string("c"))]), .null])),
+        (key: "d", value: .object([(key: "e", value: .array([.bool(true), .number(1.5)]))])),
+    ])
+
+    static func run(_ bytes: [UInt8], target: String) {
+        switch target {
+        case "spec":
+            let compiler = SpecCompiler(environment: ["TOKEN": "s3cr3t", "EMPTY": ""])
+            _ = try? compiler.compile(bytes, file: "fuzz.yaml")
+        case "json":
+            if let value = try? JSONValue(parsing: Data(bytes)) {
+                _ = value.serialized(pretty: true)
+                _ = JSONFormatter.format(bytes, colored: true)
+            }
+            _ = JSONFormatter.format(bytes, colored: false)
+        case "url":
+            let text = String(decoding: bytes, as: UTF8.self)
+            let list: [any Sendable] = [text, 1, true]
+            let nested: [String: any Sendable] = ["k": text]
+            _ = URLEncoding.default.query(["key": text, "list": list, "nested": nested])
+            _ = URLEncoding.escape(text)
+            _ = Redactor(secretValues: [text]).scrub("prefix " + text + " suffix")
+            _ = PrintableRequest.maskingPassword(text)
+        case "jsonpath":
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let path = try? JSONPath(parsing: text) { _ = path.values(in: document) }
+        default:
+            break
+        }
+    }
+}
+
+#if FUZZING
+    /// libFuzzer's entry point.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+        let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+        FuzzTargets.run(bytes, target: FuzzEnvironment.target)
+        return 0
+    }
+
+    enum FuzzEnvironment {
+        static let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "spec"
+    }
+#else
+    /// Without libFuzzer: replays files, `moya-fuzz TARGET FILE...`, as the tests do with the
+    /// crashes fuzzing found.
+    @main
+    struct Replay {
+        static func main() throws {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            guard let target = arguments.first else {
+                print("usage: moya-fuzz spec|json|url|jsonpath FILE...")
+                return
+            }
+            for path in arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                FuzzTargets.run(Array(data), target: target)
+            }
+        }
+    }
+#endif
