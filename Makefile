@@ -11,10 +11,10 @@ test:
 	swift test --disable-swift-testing
 
 lint:
-	swift format lint --strict -r Sources Tests bench/Sources
+	swift format lint --strict -r Sources Tests bench/Sources fuzz
 
 format:
-	swift format format -i -r Sources Tests bench/Sources Package.swift
+	swift format format -i -r Sources Tests bench/Sources fuzz Package.swift
 
 bench:
 	bash bench/validate.sh

@@ -55,7 +55,12 @@ let package = Package(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
         // libFuzzer targets, built by `make fuzz` with -sanitize=fuzzer; otherwise a replayer.
-        .executableTarget(name: "moya-fuzz", dependencies: ["MoyaCLI", "MoyaSpec", "MoyaCore"], path: "fuzz"),
+        .executableTarget(
+            name: "moya-fuzz",
+            dependencies: [
+                "MoyaCLI", "MoyaSpec", "MoyaCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "fuzz"),
         .target(
             name: "TestSupport",
             dependencies: [

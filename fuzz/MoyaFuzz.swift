@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import MoyaCLI
 import MoyaCore
@@ -58,17 +59,20 @@ enum FuzzTargets {
         static let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "spec"
     }
 #else
-    /// Without libFuzzer: replays files, `moya-fuzz TARGET FILE...`, as the tests do with the
-    /// crashes fuzzing found.
+    /// Without libFuzzer: replays inputs, as the tests do with what fuzzing found.
     @main
-    struct Replay {
-        static func main() throws {
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            guard let target = arguments.first else {
-                print("usage: moya-fuzz spec|json|url|jsonpath FILE...")
-                return
-            }
-            for path in arguments.dropFirst() {
+    struct Replay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "moya-fuzz", abstract: "Replay inputs through one of moya-cli's fuzz targets.")
+
+        @Argument(help: "The target: spec, json, url or jsonpath.")
+        var target: String
+
+        @Argument(help: "Input files.")
+        var files: [String] = []
+
+        func run() {
+            for path in files {
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 FuzzTargets.run(Array(data), target: target)
             }
