@@ -46,7 +46,7 @@ final class SecretTests: XCTestCase {
     }
 
     func assertNoSecret(_ text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        for secret in [Self.param, Self.spaced, Self.environment] {
+        for secret in [Self.param, Self.spaced, Self.environment, "static-s3cret-key"] {
             for form in Self.forms(of: secret) where text.contains(form) {
                 XCTFail("\(what) shows \(secret) as \(form):\n\(text)", file: file, line: line)
             }
@@ -89,6 +89,7 @@ final class SecretTests: XCTestCase {
             """
             POST \(server.baseURL)/echo/••••?e=••••&q=••••
             X-Env-Key: k-••••
+            X-Static-Key: ••••
             X-Token: ••••
             Content-Type: application/x-www-form-urlencoded; charset=utf-8
 
@@ -99,6 +100,7 @@ final class SecretTests: XCTestCase {
         XCTAssertEqual(
             json.out,
             #"{"method":"POST","url":"\#(server.baseURL)/echo/json","headers":{"X-Env-Key":"k-••••","#
+                + #""X-Static-Key":"••••","#
                 + #""Content-Type":"application/json"},"body":"{\"token\":\"••••\",\"env\":\"••••\","#
                 + #"\"nested\":{\"list\":[\"••••\",\"x••••y\"]}}"}"# + "\n")
     }
@@ -131,6 +133,7 @@ final class SecretTests: XCTestCase {
         let help = await run(["describe", "secrets.json"])
         XCTAssertTrue(help.out.contains("--token  string  default: ••••"), help.out)
         XCTAssertTrue(help.out.contains("X-Env-Key: k-${SECRET_ENV}"), help.out)
+        XCTAssertTrue(help.out.contains("X-Static-Key: ••••"), help.out)
     }
 
     func testErrorsNeverRepeatASecret() async {

@@ -77,6 +77,7 @@ final class InvalidFixtureTests: XCTestCase {
                 "1:10: service: \"9lives\" is not a valid service name; use letters, digits, '_' and '-', starting with a letter"
             ]
         ),
+        ("bad-port.yaml", ["1:10: baseURL: port 99999 is out of range; a port is 1 to 65535"]),
         (
             "bad-status.yaml",
             [

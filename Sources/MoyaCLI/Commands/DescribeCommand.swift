@@ -80,7 +80,7 @@ struct TargetDescription {
             } + target.headers
         if !headers.isEmpty {
             lines.append("  headers:")
-            lines += headers.map { "    \($0.name): \($0.value.description)" }
+            lines += headers.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
         }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }

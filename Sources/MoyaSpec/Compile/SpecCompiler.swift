@@ -175,6 +175,10 @@ struct CompileContext {
             )
             return nil
         }
+        if let port = url.port, !(1...65_535).contains(port) {
+            reader.error(node.mark, path(), "port \(port) is out of range; a port is 1 to 65535")
+            return nil
+        }
         return text
     }
 
@@ -275,7 +279,20 @@ struct CompileContext {
                 reader.error(mark, headerPath, "\"\(name)\" is not a valid header name")
                 continue
             }
-            guard let template = reader.template(value, headerPath) else { continue }
+            var valueNode = value
+            var isSecret = false
+            if case .mapping = value.content {
+                // { value: ..., secret: true }: a header whose whole value is a secret.
+                guard let fields = reader.fields(value, headerPath, known: ["value", "secret"]) else { continue }
+                guard let node = fields["value"] else {
+                    reader.error(
+                        value.mark, headerPath, "a header written as a mapping needs value: and may have secret:")
+                    continue
+                }
+                valueNode = node
+                isSecret = fields["secret"].flatMap { reader.bool($0, headerPath + ".secret") } ?? false
+            }
+            guard let template = reader.template(valueNode, headerPath) else { continue }
             let hasLineBreak = template.segments.contains { segment in
                 guard case .literal(let text) = segment else { return false }
                 return !HTTPHeaders.isValidValue(text)
@@ -285,7 +302,7 @@ struct CompileContext {
                 continue
             }
             check(template, headerPath, scope, allowArrays: true)
-            headers.append(HeaderSpec(name: name, value: template))
+            headers.append(HeaderSpec(name: name, value: template, isSecret: isSecret))
         }
         return headers
     }

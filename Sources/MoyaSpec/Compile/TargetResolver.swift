@@ -89,10 +89,11 @@ struct TargetResolver {
         var secretHeaders: Set<String> = []
         for header in service.headers + (environment?.headers ?? []) + target.headers {
             headers.remove(name: header.name)
-            if header.value.params.contains(where: { target.param(named: $0)?.isSecret == true }) {
+            if header.isSecret || header.value.params.contains(where: { target.param(named: $0)?.isSecret == true }) {
                 secretHeaders.insert(header.name)
             }
             guard let value = render(header.value) else { continue }
+            if header.isSecret, !masking, !value.isEmpty { secrets.insert(value) }
             guard HTTPHeaders.isValidValue(value) else {
                 throw ResolveError(
                     message: "header \(header.name): a param's value has a line break, which a header may not hold",

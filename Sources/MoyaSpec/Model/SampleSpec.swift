@@ -46,4 +46,6 @@ public struct HeaderSpec: Sendable, Hashable {
     public var name: String
     /// The value.
     public var value: Template
+    /// Whether the value is a secret, declared with `{ value: ..., secret: true }`.
+    public var isSecret = false
 }
