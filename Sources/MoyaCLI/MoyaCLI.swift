@@ -94,7 +94,11 @@ public enum MoyaCLI {
         // Usage errors lead with the same `moya-cli: error:` as every other failure; the
         // argument parser's help lines follow.
         let prefix = "Error: "
-        let text = message.hasPrefix(prefix) ? "moya-cli: error: " + message.dropFirst(prefix.count) : message
+        var text = message.hasPrefix(prefix) ? "moya-cli: error: " + message.dropFirst(prefix.count) : message
+        // One line says what is wrong, then the usage: the parser's "Help:" lines repeat the
+        // argument's help between the two, which `--help` already shows.
+        text = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("Help:") && !$0.hasPrefix("       ") }.joined(separator: "\n")
         if !text.isEmpty { context.errorLine(text) }
         return code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
     }

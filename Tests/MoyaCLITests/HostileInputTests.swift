@@ -147,4 +147,18 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(status, 8, error)
         XCTAssertEqual(error, "moya-cli: error: svc.t: status 200 did not pass validation: 201\n")
     }
+
+    func testAUsageErrorIsOneLineThenTheUsage() async {
+        let (status, out, error) = await run(["call"])
+        XCTAssertEqual(status, 64)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(
+            error,
+            """
+            moya-cli: error: Missing expected argument '<service.target>'
+            Usage: moya-cli call [<options>] <service.target> [<params> ...]
+              See 'moya-cli call --help' for more information.
+
+            """)
+    }
 }
