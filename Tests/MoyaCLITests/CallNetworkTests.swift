@@ -80,6 +80,21 @@ extension CallCommandTests {
         XCTAssertEqual(server.requests(for: "k"), 1)
     }
 
+    /// An upload retried twice opens its file three times and leaves none of them open.
+    func testRetriedUploadsLeaveNoFileOpen() async throws {
+        let file = try temporaryFile(String(repeating: "u", count: 300_000))
+        func openDescriptors() -> Int {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return entries.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == file
+            }.count
+        }
+        let outcome = await call(["calls.flakyUpload", "key=upload-fd", "file=" + file, "--retry", "2"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(server.requests(for: "upload-fd"), 3)
+        XCTAssertEqual(openDescriptors(), 0, "no descriptor of the upload is left open")
+    }
+
     func testRetryOptionsAreChecked() async {
         for arguments in [["--retry", "-1"], ["--retry", "many"], ["--timeout", "0"], ["--key", "x"]] {
             let outcome = await call(["calls.plain"] + arguments)
