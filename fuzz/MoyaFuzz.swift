@@ -58,6 +58,24 @@ enum FuzzTargets {
     enum FuzzEnvironment {
         static let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "spec"
     }
+
+    /// libFuzzer's driver, which parses its flags and runs the entry point.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+    ) -> CInt
+
+    /// SwiftPM links an executable's `main` to `<product>_main`; here it hands over to libFuzzer.
+    @_cdecl("moya_fuzz_main")
+    public func fuzzMain(
+        _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> CInt {
+        var count = argc
+        var arguments = argv
+        return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
+    }
 #else
     /// Without libFuzzer: replays inputs, as the tests do with what fuzzing found.
     @main
