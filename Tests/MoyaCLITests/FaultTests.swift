@@ -147,4 +147,21 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(outcome.files, ["out"])
         XCTAssertEqual(try String(contentsOfFile: directory + "/out", encoding: .utf8), #"{"ok":true}"#)
     }
+
+    /// A body already printed cannot be taken back, so a timeout part-way through one is not
+    /// retried: stdout holds one partial body, not two.
+    func testAStreamedBodyIsNotRetriedOnceItHasStarted() async {
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL]),
+            writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(
+            ["call", "faults.fault", "--kind", "drip", "--timeout", "1", "--retry", "2", "--specs", specs],
+            context: context)
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(capture.error, "moya-cli: error: faults.fault: no complete response within 1 s (\(address))\n")
+        XCTAssertFalse(capture.out.isEmpty, "the part that came was printed")
+        XCTAssertTrue(capture.out.allSatisfy { $0 == "x" }, capture.out)
+    }
 }

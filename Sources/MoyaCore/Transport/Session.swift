@@ -200,11 +200,14 @@ public final class Session: Sendable {
     public func stream(_ request: Request, to stream: any ResponseStream, progress: ProgressHandler? = nil)
         async throws(MoyaError) -> Response
     {
-        let (head, count) = try await perform(request) { head, body -> Int in
+        let delivered = Mutex(false)
+        let (head, count) = try await perform(request, mayRetry: { !delivered.withLock { $0 } }) {
+            head, body -> Int in
             try stream.receive(head: head)
             var meter = ProgressMeter(head: head, handler: progress)
             var count = 0
             for try await chunk in body {
+                delivered.withLock { $0 = true }
                 try chunk.withUnsafeReadableBytes { try stream.receive($0) }
                 meter.add(chunk.readableBytes)
                 count &+= chunk.readableBytes
@@ -243,8 +246,11 @@ public final class Session: Sendable {
 
     /// Sends `request`, retrying as `configuration.retry` allows, and hands the final response's
     /// head and body to `handle`.
+    ///
+    /// `mayRetry` is asked after a failure: a body already passed on cannot be taken back, so
+    /// a stream that has delivered bytes is not retried.
     private func perform<Result: Sendable>(
-        _ request: Request,
+        _ request: Request, mayRetry: @Sendable () -> Bool = { true },
         body handle: @escaping @Sendable (ResponseHead, HTTPClientResponse.Body) async throws -> Result
     ) async throws(MoyaError) -> (ResponseHead, Result) {
         let policy = (request.retry ?? configuration.retry).flatMap { $0.allows(request.method) ? $0 : nil }
@@ -261,7 +267,8 @@ public final class Session: Sendable {
                 throw error
             } catch {
                 let network = NetworkError(classifying: error)
-                guard canRetry, RetryPolicy.retryableErrors.contains(network.code), !_Concurrency.Task.isCancelled
+                guard canRetry, RetryPolicy.retryableErrors.contains(network.code), !_Concurrency.Task.isCancelled,
+                    mayRetry()
                 else { throw MoyaError.underlying(network, nil) }
                 outcome = .retry(reason: network.message, retryAfter: nil)
             }
