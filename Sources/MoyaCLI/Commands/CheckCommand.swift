@@ -179,13 +179,17 @@ final class CheckPrinter: Sendable {
 
     private func lines(for result: CheckResult) -> [String] {
         let time = "(\(result.milliseconds) ms)"
+        // Check names and failure texts come from specs and servers: no control characters
+        // reach the terminal.
+        let title = TerminalText.escapingControls(result.planned.title)
         switch result.outcome {
         case .passed:
-            return ["PASS  \(result.planned.title)  \(time)"]
+            return ["PASS  \(title)  \(time)"]
         case .skipped:
-            return ["SKIP  \(result.planned.title)  (\(result.reason ?? "skipped"))"]
+            return ["SKIP  \(title)  (\(TerminalText.escapingControls(result.reason ?? "skipped")))"]
         case .failed:
-            var lines = ["FAIL  \(result.planned.title)  \(time)"] + result.failureLines.map { "      " + $0 }
+            var lines =
+                ["FAIL  \(title)  \(time)"] + result.failureLines.map { "      " + TerminalText.escapingControls($0) }
             if annotates { lines += CheckReports.githubAnnotations(result) }
             return lines
         }
