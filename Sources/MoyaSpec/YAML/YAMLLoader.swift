@@ -68,69 +68,75 @@ public enum YAMLLoader {
     /// skipped; a quote counts only where a scalar can start, so an apostrophe inside plain
     /// text cannot hide brackets.
     static func checkFlowDepth(_ bytes: [UInt8]) throws(YAMLSyntaxError) {
-        var depth = 0
-        var line = 1
-        var column = 0
-        var index = 0
-        // The last byte that was not a space or tab on this line, 0 at a line's start.
-        var previous: UInt8 = 0
-        func advance() {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                column = 0
-            } else {
-                column += 1
-            }
-            index += 1
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > maximumDepth {
-                    throw YAMLSyntaxError(
-                        problem: "sequences and mappings nest more than \(maximumDepth) levels deep",
-                        mark: Mark(line: line, column: column + 1))
-                }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth = max(depth - 1, 0)
-            case UInt8(ascii: "#") where previous == 0 || index == 0 || [0x20, 0x09].contains(bytes[index - 1]):
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { advance() }
-                previous = 0
-                continue
-            case UInt8(ascii: "'"),
-                UInt8(ascii: "\"")
-            where [
-                0, UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":"),
-                UInt8(ascii: "-"), UInt8(ascii: "?"),
-            ].contains(previous):
-                let quote = byte
-                advance()
-                while index < bytes.count {
-                    if quote == UInt8(ascii: "\""), bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
-                        advance()
-                    } else if bytes[index] == quote {
-                        // '' inside a single-quoted scalar is one quote.
-                        guard quote == UInt8(ascii: "'"), index + 1 < bytes.count, bytes[index + 1] == quote else {
-                            break
-                        }
-                        advance()
-                    }
-                    advance()
-                }
-            default:
-                break
-            }
-            if index < bytes.count {
-                let current = bytes[index]
-                if current == UInt8(ascii: "\n") {
+        let tooDeep: Int? = bytes.withUnsafeBufferPointer { buffer in
+            var depth = 0
+            var index = 0
+            // The last byte on this line that was not a space or tab; 0 at a line's start.
+            var previous: UInt8 = 0
+            let count = buffer.count
+            while index < count {
+                let byte = buffer[index]
+                switch byte {
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > maximumDepth { return index }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth = max(depth - 1, 0)
+                case UInt8(ascii: "#") where previous == 0 || buffer[index - 1] == 0x20 || buffer[index - 1] == 0x09:
+                    while index < count, buffer[index] != UInt8(ascii: "\n") { index += 1 }
                     previous = 0
-                } else if current != 0x20, current != 0x09 {
-                    previous = current
+                    index += 1
+                    continue
+                case UInt8(ascii: "'"), UInt8(ascii: "\""):
+                    guard Self.startsScalar(previous) else { break }
+                    index += 1
+                    while index < count {
+                        let current = buffer[index]
+                        if byte == UInt8(ascii: "\""), current == UInt8(ascii: "\\") {
+                            index += 2
+                            continue
+                        }
+                        if current == byte {
+                            // '' inside a single-quoted scalar is one quote.
+                            guard byte == UInt8(ascii: "'"), index + 1 < count, buffer[index + 1] == byte else { break }
+                            index += 1
+                        }
+                        index += 1
+                    }
+                case UInt8(ascii: "\n"):
+                    previous = 0
+                    index += 1
+                    continue
+                default:
+                    break
                 }
-                advance()
+                if index < count, byte != 0x20, byte != 0x09 { previous = byte }
+                index += 1
             }
+            return nil
+        }
+        guard let tooDeep else { return }
+        // Where it happened, counted only now that it is needed.
+        var line = 1
+        var lineStart = 0
+        for index in 0..<tooDeep where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        throw YAMLSyntaxError(
+            problem: "sequences and mappings nest more than \(maximumDepth) levels deep",
+            mark: Mark(line: line, column: tooDeep - lineStart + 1))
+    }
+
+    /// Whether a quote after `previous` starts a quoted scalar: at a line's start, or after
+    /// a flow indicator, a key's colon, or a sequence or mapping-key indicator.
+    private static func startsScalar(_ previous: UInt8) -> Bool {
+        switch previous {
+        case 0, UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "-"),
+            UInt8(ascii: "?"):
+            true
+        default:
+            false
         }
     }
 
