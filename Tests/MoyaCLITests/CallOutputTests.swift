@@ -180,6 +180,30 @@ extension CallCommandTests {
         }
     }
 
+    // MARK: - Large bodies
+
+    /// A body that must be held for --pretty is held only up to 64 MiB: past that it streams
+    /// raw, whole, with a note; `check` fails such a body instead of holding it.
+    func testABodyPastTheLimitStreamsRawAndFailsACheck() async throws {
+        let size = 70_000_000
+        let pretty = await call(["calls.stream", "--n", String(size), "--pretty"])
+        XCTAssertEqual(pretty.status, 0, pretty.error)
+        XCTAssertEqual(pretty.out.count, size, "the whole body, once")
+        XCTAssertEqual(
+            pretty.error,
+            "moya-cli: note: the body is larger than 64 MiB; printing it as it comes, unformatted\n")
+
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["check", specs, "--only", "calls.stream"], context: context)
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(
+            capture.out.contains(
+                "request: the response body is larger than 64 MiB, the most that is held in memory"), capture.out)
+    }
+
     // MARK: - Destinations
 
     /// `-o` to a character device writes to it and leaves it a device.
