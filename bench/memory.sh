@@ -9,16 +9,7 @@ port=${BENCH_PORT:-18081}
 bytes=${BYTES:-1073741824}
 url="http://127.0.0.1:$port/stream/$bytes"
 
-built=$(bash bench/build.sh moya-cli bench-server)
-bin=bench/out/bin
-mkdir -p "$bin"
-install -m 755 "$built/moya-cli" "$built/bench-server" "$bin/"
-"$bin/bench-server" "$port" > bench/out/server.log 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/json" && break; sleep 0.1; done
-
-export BENCH_URL="http://127.0.0.1:$port"
+source bench/serve.sh moya-cli bench-server
 peak() {
   local name=$1
   shift

@@ -193,15 +193,11 @@ extension CallCommandTests {
             pretty.error,
             "moya-cli: note: the body is larger than 64 MiB; printing it as it comes, unformatted\n")
 
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(["TEST_SERVER": server.baseURL]),
-            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(["check", specs, "--only", "calls.stream"], context: context)
+        let (status, out, _) = await CommandTests.run(
+            ["check", specs, "--only", "calls.stream"], environment: ["TEST_SERVER": server.baseURL])
         XCTAssertEqual(status, 1)
         XCTAssertTrue(
-            capture.out.contains(
-                "request: the response body is larger than 64 MiB, the most that is held in memory"), capture.out)
+            out.contains("request: the response body is larger than 64 MiB, the most that is held in memory"), out)
     }
 
     // MARK: - Destinations

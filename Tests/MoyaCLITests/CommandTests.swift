@@ -26,6 +26,11 @@ final class CommandTests: XCTestCase {
     }()
 
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
+        await Self.run(arguments, environment: environment)
+    }
+
+    /// Runs a command line as the executable does, returning its status, stdout and stderr.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let capture = Capture()
         let context = CommandContext(
             environment: Environment(environment), writeOut: { capture.appendOut($0) },

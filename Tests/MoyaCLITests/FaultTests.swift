@@ -31,19 +31,14 @@ final class FaultTests: XCTestCase {
 
     /// Runs `call faults.fault --kind KIND -o FILE --timeout 2` and reports what it left.
     func fault(_ kind: String, _ extra: [String] = [], server base: String? = nil) async -> Outcome {
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(["TEST_SERVER": base ?? server.baseURL]),
-            writeOut: { capture.appendOut($0) },
-            writeError: { capture.appendError($0) })
         let start = ContinuousClock.now
-        let status = await MoyaCLI.run(
+        let (status, _, error) = await CommandTests.run(
             ["call", "faults.fault", "--kind", kind, "-o", directory + "/out", "--timeout", "2", "--specs", specs]
                 + extra,
-            context: context)
+            environment: ["TEST_SERVER": base ?? server.baseURL])
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return Outcome(status: status, error: capture.error, seconds: seconds, files: files)
+        return Outcome(status: status, error: error, seconds: seconds, files: files)
     }
 
     /// The fault ends with `status` and exactly `message` within the timeout plus a second,
@@ -151,17 +146,12 @@ final class FaultTests: XCTestCase {
     /// A body already printed cannot be taken back, so a timeout part-way through one is not
     /// retried: stdout holds one partial body, not two.
     func testAStreamedBodyIsNotRetriedOnceItHasStarted() async {
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(["TEST_SERVER": server.baseURL]),
-            writeOut: { capture.appendOut($0) },
-            writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(
+        let (status, out, error) = await CommandTests.run(
             ["call", "faults.fault", "--kind", "drip", "--timeout", "1", "--retry", "2", "--specs", specs],
-            context: context)
+            environment: ["TEST_SERVER": server.baseURL])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(capture.error, "moya-cli: error: faults.fault: no complete response within 1 s (\(address))\n")
-        XCTAssertFalse(capture.out.isEmpty, "the part that came was printed")
-        XCTAssertTrue(capture.out.allSatisfy { $0 == "x" }, capture.out)
+        XCTAssertEqual(error, "moya-cli: error: faults.fault: no complete response within 1 s (\(address))\n")
+        XCTAssertFalse(out.isEmpty, "the part that came was printed")
+        XCTAssertTrue(out.allSatisfy { $0 == "x" }, out)
     }
 }

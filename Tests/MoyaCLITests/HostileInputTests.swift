@@ -8,12 +8,7 @@ import XCTest
 /// bounded time, through the commands a user runs.
 final class HostileInputTests: XCTestCase {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(environment), writeOut: { capture.appendOut($0) },
-            writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(arguments, context: context)
-        return (status, capture.out, capture.error)
+        await CommandTests.run(arguments, environment: environment)
     }
 
     func scratch() throws -> String {

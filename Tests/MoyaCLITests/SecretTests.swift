@@ -54,13 +54,9 @@ final class SecretTests: XCTestCase {
     }
 
     func run(_ arguments: [String]) async -> (status: Int32, out: String, error: String) {
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(["TEST_SERVER": server.baseURL, "SECRET_ENV": Self.environment]),
-            writeOut: { capture.appendOut($0) },
-            writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(arguments + ["--specs", specs], context: context)
-        return (status, String(decoding: capture.outBytes, as: UTF8.self), capture.error)
+        await CommandTests.run(
+            arguments + ["--specs", specs],
+            environment: ["TEST_SERVER": server.baseURL, "SECRET_ENV": Self.environment])
     }
 
     let calls: [[String]] = [

@@ -121,10 +121,15 @@ struct CallCommand: CallerIsolatedCommand {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target)
         let arguments = try CallArguments.parse(params, for: spec)
+        let options = CallOptions(arguments: arguments, environment: env, sample: sample)
         let resolved: SpecTarget
+        // The masked twin, for the commands that print a request.
+        var twin: SpecTarget?
         do {
-            resolved = try service.resolve(
-                spec, with: CallOptions(arguments: arguments, environment: env, sample: sample))
+            resolved = try service.resolve(spec, with: options)
+            if !showSecrets, dryRun || verbosity > 0 || curl {
+                twin = try service.resolve(spec, with: options, masking: true)
+            }
         } catch {
             throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
         }
@@ -145,7 +150,7 @@ struct CallCommand: CallerIsolatedCommand {
         // per core, and the thread pool, would only slow the start.
         configuration.eventLoopThreads = 1
         let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: configuration.timeout)
-        let redactor = call.redactor(showingSecrets: showSecrets)
+        let redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
 
         if dryRun {
             let request = try call.preparedRequest()
@@ -208,9 +213,9 @@ struct CallCommand: CallerIsolatedCommand {
             }
             var failure = CallFailure(error: error, target: resolved, redactor: redactor).failure
             if let signal, failure.status == .interrupted {
-                failure.status = Interrupts.status(for: signal)
-                failure.message =
-                    "\(resolved.qualifiedName): the request was cancelled by \(Interrupts.name(of: signal))"
+                let (name, status) = Interrupts.described(signal)
+                failure.status = status
+                failure.message = "\(resolved.qualifiedName): the request was cancelled by \(name)"
             }
             throw failure
         }
@@ -228,11 +233,7 @@ struct CallCommand: CallerIsolatedCommand {
     /// a terminal.
     func showsProgress(for target: SpecTarget, stubbed: Bool) -> Bool {
         guard CommandContext.current.errorIsTerminal, !stubbed else { return false }
-        if outputOptions.output != nil { return true }
-        switch target.task {
-        case .downloadDestination, .downloadParameters: return true
-        default: return false
-        }
+        return outputOptions.output != nil || Self.savesItself(target.task)
     }
 
     /// Writes a stubbed body to `--output` as a live one is written: see `PendingFile`.

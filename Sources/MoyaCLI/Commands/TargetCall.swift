@@ -65,15 +65,19 @@ struct TargetCall {
             plugins: plugins + (logger.map { [$0] } ?? []))
     }
 
-    /// What may be printed of this call: requests are printed from the masked twin's request,
-    /// built here by the same code as the real one, and the secrets' values are scrubbed from
-    /// what the server sends back.
-    func redactor(showingSecrets: Bool) -> Redactor {
+    /// What may be printed of this call: the secrets' values are scrubbed from what the server
+    /// sends back, and requests are printed from `twin`'s request (the target resolved with
+    /// `masking`), built here by the same code as the real one. A command that prints no
+    /// request passes no twin.
+    func redactor(showingSecrets: Bool, twin: SpecTarget? = nil) -> Redactor {
         var twinCall = self
-        twinCall.target = target.maskedTwin ?? target
+        let maskedRequest = twin.flatMap { twin -> Request? in
+            twinCall.target = twin
+            return try? twinCall.preparedRequest()
+        }
         return Redactor(
             isEnabled: !showingSecrets, secretHeaders: target.secretHeaders, secretValues: target.secretValues,
-            maskedRequest: try? twinCall.preparedRequest())
+            maskedRequest: maskedRequest)
     }
 
     /// The request as it would be sent, plugins applied, for `--dry-run`.

@@ -25,15 +25,13 @@ final class BodyOutput: ResponseStream {
 
     private let context: CommandContext
     private let renderer: ResponseRenderer
-    private let limit: Int
     private let state: Mutex<State>
 
     /// `streaming` passes chunks straight on from the start; otherwise they are held up to
     /// `limit`.
-    init(context: CommandContext, renderer: ResponseRenderer, streaming: Bool, limit: Int = BodyOutput.limit) {
+    init(context: CommandContext, renderer: ResponseRenderer, streaming: Bool) {
         self.context = context
         self.renderer = renderer
-        self.limit = limit
         state = Mutex(State(streaming: streaming))
     }
 
@@ -54,7 +52,7 @@ final class BodyOutput: ResponseStream {
     func receive(_ bytes: UnsafeRawBufferPointer) throws {
         let step: Step = state.withLock { state in
             if state.streaming { return .pass }
-            if bytes.count <= limit - state.held.count {
+            if bytes.count <= Self.limit - state.held.count {
                 state.held.append(contentsOf: bytes)
                 return .hold
             }
@@ -69,7 +67,7 @@ final class BodyOutput: ResponseStream {
             break
         case .overflow(let head, let held):
             context.errorLine(
-                "moya-cli: note: the body is larger than \(ByteCount.format(limit)); printing it as it comes, unformatted"
+                "moya-cli: note: the body is larger than \(ByteCount.format(Self.limit)); printing it as it comes, unformatted"
             )
             if renderer.include, let head { context.writeOut(renderer.head(of: head)) }
             context.writeOut(Array(held))

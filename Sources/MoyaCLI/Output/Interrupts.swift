@@ -12,8 +12,10 @@ import Synchronization
 /// the provider's `Cancellable`, which fails it as cancelled and removes any temporary file,
 /// and the command exits 128 + the signal's number.
 enum Interrupts {
-    /// The signals that cancel a request.
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals that cancel a request, each with its name and the status it exits with.
+    static let signals: [(number: Int32, name: String, status: ExitStatus)] = [
+        (SIGINT, "SIGINT", .interrupted), (SIGTERM, "SIGTERM", .terminated), (SIGHUP, "SIGHUP", .hungUp),
+    ]
 
     /// Starts a request with `start`, which hands back its `Cancellable`, and waits for its
     /// result and the signal that cancelled it, if one did. A signal that arrives before the
@@ -22,7 +24,7 @@ enum Interrupts {
         _ start: (@escaping @Sendable (Result<Response, MoyaError>) -> Void) -> any Cancellable
     ) async -> (result: Result<Response, MoyaError>, signal: Int32?) {
         let state = Mutex<(request: (any Cancellable)?, signal: Int32?)>((nil, nil))
-        let sources = signals.map { number in
+        let sources = signals.map(\.number).map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -36,7 +38,7 @@ enum Interrupts {
             return source
         }
         defer {
-            for (source, number) in zip(sources, signals) {
+            for (source, number) in zip(sources, signals.map(\.number)) {
                 source.cancel()
                 signal(number, SIG_DFL)
             }
@@ -52,21 +54,9 @@ enum Interrupts {
         return (result, state.withLock { $0.signal })
     }
 
-    /// The signal's name, as `kill -l` gives it.
-    static func name(of signal: Int32) -> String {
-        switch signal {
-        case SIGTERM: "SIGTERM"
-        case SIGHUP: "SIGHUP"
-        default: "SIGINT"
-        }
-    }
-
-    /// The exit status for a request cancelled by `signal`.
-    static func status(for signal: Int32) -> ExitStatus {
-        switch signal {
-        case SIGTERM: .terminated
-        case SIGHUP: .hungUp
-        default: .interrupted
-        }
+    /// The signal's name and exit status.
+    static func described(_ signal: Int32) -> (name: String, status: ExitStatus) {
+        let entry = signals.first { $0.number == signal } ?? signals[0]
+        return (entry.name, entry.status)
     }
 }

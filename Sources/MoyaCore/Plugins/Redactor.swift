@@ -34,8 +34,10 @@ public struct Redactor: Sendable {
     public var isEnabled: Bool
     /// Header names, lowercased, whose values are hidden whole.
     public var secretHeaders: Set<String>
-    /// The secret values themselves, to scrub from text a server sent.
-    public var secretValues: [String]
+    /// The secret values themselves, to scrub from text a server sent, longest first.
+    public let secretValues: [String]
+    /// Every encoded form of every secret, worked out once: a redactor scrubs many texts.
+    private let scrubbedForms: [String]
     /// The request's masked twin, printed in its place when set.
     public var maskedRequest: Request?
 
@@ -50,6 +52,7 @@ public struct Redactor: Sendable {
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
         }
+        scrubbedForms = self.secretValues.flatMap(Self.encodedForms)
         self.maskedRequest = maskedRequest
     }
 
@@ -90,12 +93,10 @@ public struct Redactor: Sendable {
     /// form an encoder could have given it: raw, percent-encoded (RFC 3986 and form), JSON-escaped
     /// and base64.
     public func scrub(_ text: String) -> String {
-        guard isEnabled, !secretValues.isEmpty, !text.isEmpty else { return text }
+        guard isEnabled, !scrubbedForms.isEmpty, !text.isEmpty else { return text }
         var result = text
-        for secret in secretValues {
-            for form in Self.encodedForms(of: secret) where result.contains(form) {
-                result = result.replacing(form, with: Self.mask)
-            }
+        for form in scrubbedForms where result.contains(form) {
+            result = result.replacing(form, with: Self.mask)
         }
         return result
     }

@@ -44,19 +44,6 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var secretValues: Set<String>
     /// Header names declared with a secret param in their value.
     public var secretHeaders: Set<String>
-    /// The same target with each secret replaced by `Redactor.placeholder`: what a printer
-    /// builds its request from. Nil for a twin itself.
-    public var maskedTwin: SpecTarget? {
-        get { twin?.target }
-        set { twin = newValue.map(Twin.init) }
-    }
-    var twin: Twin? = nil
-
-    /// Holds the twin, since a struct cannot hold a value of its own type directly.
-    final class Twin: Sendable {
-        let target: SpecTarget
-        init(_ target: SpecTarget) { self.target = target }
-    }
 
     /// The whole `Authorization` header value `auth:` gives, if any.
     public var authorization: String? {

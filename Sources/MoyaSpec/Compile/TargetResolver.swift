@@ -37,15 +37,15 @@ extension ServiceSpec {
     /// Resolves `target` for a call: checks the arguments, binds them into every template and
     /// builds the Moya task.
     ///
-    /// The result carries its masked twin: the same target resolved with every secret value
-    /// replaced by `Redactor.placeholder`, which is what printers print.
-    public func resolve(_ target: TargetSpec, with options: CallOptions) throws(ResolveError) -> SpecTarget {
+    /// With `masking`, the result is the target's masked twin: resolved the same way with every
+    /// secret value replaced by `Redactor.placeholder`, for printing. Only a command that prints
+    /// a request resolves one.
+    public func resolve(_ target: TargetSpec, with options: CallOptions, masking: Bool = false) throws(ResolveError)
+        -> SpecTarget
+    {
         var resolver = TargetResolver(service: self, target: target)
-        var resolved = try resolver.resolve(options)
-        var masker = TargetResolver(service: self, target: target)
-        masker.masking = true
-        resolved.maskedTwin = try masker.resolve(options)
-        return resolved
+        resolver.masking = masking
+        return try resolver.resolve(options)
     }
 }
 
