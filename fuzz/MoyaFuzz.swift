@@ -6,6 +6,8 @@ import MoyaSpec
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// The fuzz targets, chosen with `FUZZ_TARGET`: `spec` compiles the bytes as a spec, `json`

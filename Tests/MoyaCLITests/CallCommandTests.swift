@@ -183,7 +183,8 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(outcome.status, 2, outcome.error)
         XCTAssertEqual(
             outcome.error,
-            "moya-cli: error: calls.slow: no complete response within 0.3 s (127.0.0.1:\(server.port))\n")
+            "moya-cli: error: calls.slow: no complete response from http://127.0.0.1:\(server.port)/slow/3000 within 0.3 s\n"
+        )
         let flag = await call(["calls.slow", "--ms", "2000", "--timeout", "0.2"])
         XCTAssertEqual(flag.status, 2)
         let enough = await call(["calls.slow", "--ms", "10", "--timeout", "5"])
@@ -198,6 +199,93 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(tooMany.status, 6, tooMany.error)
         let loop = await call(["calls.loop"])
         XCTAssertEqual(loop.status, 6, loop.error)
+    }
+
+    func testIncludeShowsEveryRedirectHop() async throws {
+        let outcome = await call(["calls.redirect", "--n", "2", "-i"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let head = outcome.text.components(separatedBy: "\n\n").dropLast().joined(separator: "\n\n")
+        XCTAssertEqual(
+            head,
+            """
+            HTTP/1.1 302 Found
+            Content-Length: 0
+            Location: /redirect/1
+
+            HTTP/1.1 302 Found
+            Content-Length: 0
+            Location: /echo/redirected
+
+            HTTP/1.1 200 OK
+            Content-Length: \(outcome.text.split(separator: "\n").last?.utf8.count ?? 0)
+            Content-Type: application/json
+            """)
+    }
+
+    func testVerboseLogsEveryRedirectHop() async {
+        let outcome = await call(["calls.redirect", "--n", "2", "-v"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let log = outcome.error.replacingOccurrences(of: #", \d+ ms\)"#, with: ", T ms)", options: .regularExpression)
+            .replacingOccurrences(of: #"\(\d+ bytes"#, with: "(N bytes", options: .regularExpression)
+        XCTAssertEqual(
+            log,
+            """
+            Request: GET \(server.baseURL)/redirect/2
+              Accept: */*
+              User-Agent: moya-cli/\(Version.current)
+              X-Service: calls
+            Response: 302 (redirect)
+              Content-Length: 0
+              Location: /redirect/1
+            Request: GET \(server.baseURL)/redirect/1
+            Response: 302 (redirect)
+              Content-Length: 0
+              Location: /echo/redirected
+            Request: GET \(server.baseURL)/echo/redirected
+            Response: 200 (N bytes, T ms)
+              Content-Length: \(outcome.out.count)
+              Content-Type: application/json
+
+            """)
+    }
+
+    func testNoFollowAndTheSpecReturnTheRedirect() async {
+        for line in [["calls.redirect", "--n", "1", "--no-follow"], ["calls.stay"]] {
+            let outcome = await call(line + ["-i"])
+            XCTAssertEqual(outcome.status, 3, line.joined(separator: " "))
+            XCTAssertEqual(outcome.text, "HTTP/1.1 302 Found\nContent-Length: 0\nLocation: /echo/redirected\n\n")
+            XCTAssertTrue(outcome.error.contains("status 302 did not pass validation"), outcome.error)
+        }
+    }
+
+    func testMaxRedirects() async {
+        let limited = await call(["calls.redirect", "--n", "2", "--max-redirects", "1"])
+        XCTAssertEqual(limited.status, 6)
+        XCTAssertEqual(
+            limited.error, "moya-cli: error: calls.redirect: more than 1 redirect (127.0.0.1:\(server.port))\n")
+        let enough = await call(["calls.redirect", "--n", "2", "--max-redirects", "2"])
+        XCTAssertEqual(enough.status, 0, enough.error)
+        let bad = await call(["calls.redirect", "--n", "2", "--max-redirects", "-1"])
+        XCTAssertEqual(bad.status, 64)
+    }
+
+    func testRedirectMethodsAndCredentials() async throws {
+        for (code, method, body) in [
+            ("301", "GET", ""), ("302", "GET", ""), ("303", "GET", ""), ("307", "POST", "payload"),
+            ("308", "POST", "payload"),
+        ] {
+            let echo = try await call(["calls.moved", "--code", code]).echo()
+            XCTAssertEqual(echo["uri"] as? String, "/echo/moved", code)
+            XCTAssertEqual(echo["method"] as? String, method, code)
+            XCTAssertEqual(echo["body"] as? String, body, code)
+            XCTAssertEqual(header(echo, "Content-Type"), body.isEmpty ? nil : "text/plain", code)
+        }
+        // Another origin gets neither the token nor the cookie.
+        let away = try await call(["calls.away"]).echo()
+        XCTAssertEqual(away["uri"] as? String, "/echo/away")
+        XCTAssertNil(header(away, "Authorization"))
+        XCTAssertNil(header(away, "Cookie"))
+        XCTAssertEqual(header(away, "User-Agent"), "moya-cli/\(Version.current)")
     }
 
     func testDroppedAndRefusedConnectionsExit1() async {
@@ -256,7 +344,14 @@ final class CallCommandTests: XCTestCase {
         XCTAssertTrue(missing.error.contains("needs param 'id'"), missing.error)
         let unknown = await call(["calls.stubbed", "--idd", "1"])
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertTrue(unknown.error.contains("did you mean 'id'?"), unknown.error)
+        XCTAssertEqual(
+            unknown.error, "moya-cli: error: stubbed has no param or option '--idd'; did you mean --id?\n")
+        let option = await call(["calls.stubbed", "--id", "1", "--timout", "3"])
+        XCTAssertEqual(option.status, 64)
+        XCTAssertEqual(
+            option.error, "moya-cli: error: stubbed has no param or option '--timout'; did you mean --timeout?\n")
+        let named = await call(["calls.stubbed", "idd=1"])
+        XCTAssertEqual(named.error, "moya-cli: error: stubbed has no param 'idd'; did you mean 'id'?\n")
         let header = await call(["calls.plain", "-H", "Bad\r\nHeader: x"])
         XCTAssertEqual(header.status, 64)
         let injected = await call(["calls.secret", "--token", "t\r\nX-Injected: 1"])
@@ -328,6 +423,47 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(missing.error, "moya-cli: error: calls.stubbed: the response has no value at key path 'nope'\n")
         let notJSON = await call(["calls.status", "--code", "200", "--key-path", "a"])
         XCTAssertEqual(notJSON.status, 7)
+    }
+
+    func testKeyPathTakesAJSONPath() async {
+        let string = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.id"])
+        XCTAssertEqual(string.status, 0, string.error)
+        XCTAssertEqual(string.text, "7\n")
+        let live = await call(["calls.plain", "--key-path", "$.headers[*][0]"])
+        XCTAssertEqual(live.status, 0, live.error)
+        XCTAssertEqual(live.text, "Accept\nUser-Agent\nX-Service\nX-Target\nAccept-Encoding\nhost\n")
+        let quoted = await call(["calls.plain", "--key-path", "$['method']"])
+        XCTAssertEqual(quoted.text, "GET\n")
+        let missing = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.nope"])
+        XCTAssertEqual(missing.status, 7)
+        XCTAssertEqual(
+            missing.error, "moya-cli: error: calls.stubbed: the response has no value at key path '$.nope'\n")
+        let malformed = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.a["])
+        XCTAssertEqual(malformed.status, 64)
+        XCTAssertTrue(
+            malformed.error.hasPrefix("moya-cli: error: --key-path '$.a[': an unclosed '['\n"), malformed.error)
+    }
+
+    func testDefaultHeadersGoOutUnlessTheSpecOrHSetsThem() async throws {
+        let plain = try await call(["calls.plain"]).echo()
+        XCTAssertEqual(header(plain, "User-Agent"), "moya-cli/\(Version.current)")
+        XCTAssertEqual(header(plain, "Accept"), "*/*")
+        let overridden = try await call(["calls.plain", "-H", "User-Agent: mine/1", "-H", "accept: text/plain"]).echo()
+        XCTAssertEqual(header(overridden, "User-Agent"), "mine/1")
+        XCTAssertEqual(header(overridden, "Accept"), "text/plain")
+        let sent = (overridden["headers"] as? [[String]])?.map { $0[0].lowercased() } ?? []
+        XCTAssertEqual(sent.filter { $0 == "accept" || $0 == "user-agent" }.count, 2, "\(sent)")
+        let fromSpec = try await call(["calls.accepting"]).echo()
+        XCTAssertEqual(header(fromSpec, "Accept"), "application/vnd.api+json")
+        XCTAssertEqual(header(fromSpec, "User-Agent"), "moya-cli/\(Version.current)")
+    }
+
+    func testAURLIsNotATarget() async {
+        let outcome = await call(["https://api.example.com/users"])
+        XCTAssertEqual(outcome.status, 64)
+        XCTAssertTrue(
+            outcome.error.hasPrefix("moya-cli: error: call takes SERVICE.TARGET from a spec; see moya-cli list\n"),
+            outcome.error)
     }
 
     func testDryRunJSONIsOneObject() async throws {

@@ -115,12 +115,24 @@ extension CallCommandTests {
         try await body(tls)
     }
 
+    func testHTTPSToAPlainHTTPServerSaysSo() async {
+        let outcome = await call(["calls.plain"], environment: ["TEST_SERVER": "https://127.0.0.1:\(server.port)"])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(
+            outcome.error,
+            "moya-cli: error: calls.plain: TLS failed: the server at 127.0.0.1:\(server.port) did not answer TLS; "
+                + "is it plain HTTP?\n")
+    }
+
     func testTLSNeedsATrustedCertificate() async throws {
         try await withTLSServer { tls in
             let env = ["TEST_SERVER": tls.baseURL]
             let untrusted = await call(["calls.plain"], environment: env)
             XCTAssertEqual(untrusted.status, 1)
-            XCTAssertTrue(untrusted.error.hasPrefix("moya-cli: error: calls.plain: TLS failed"), untrusted.error)
+            XCTAssertEqual(
+                untrusted.error,
+                "moya-cli: error: calls.plain: TLS failed: the certificate for 127.0.0.1 is not trusted "
+                    + "(127.0.0.1:\(tls.port))\n")
 
             let trusted = await call(["calls.plain", "--cacert", tlsFixtures + "/ca.pem"], environment: env)
             XCTAssertEqual(trusted.status, 0, trusted.error)

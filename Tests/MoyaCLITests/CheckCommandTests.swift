@@ -228,6 +228,60 @@ final class CheckCommandTests: XCTestCase {
                 + "2 checks: 2 passed, 0 failed, 0 skipped in T s\n")
     }
 
+    func testOnlyPatternsThatMatchNothingAreUsageErrors() async {
+        let (status, out, error) = await check([
+            fixtures + "/passing.yaml", "--only", "passing.user", "--only", "pasing.*", "--only", "*.nope",
+        ])
+        XCTAssertEqual(status, 64)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(error, "moya-cli: error: --only 'pasing.*', '*.nope' match no target; see moya-cli list\n")
+    }
+
+    func testResultWordsAreColouredOnATerminalUnlessNoColor() async throws {
+        let spec = try scratch() + "/colours.yaml"
+        try """
+        service: colours
+        baseURL: ${TEST_SERVER}
+        targets:
+          ok: { path: /status/200 }
+          bad: { path: /status/500 }
+          needs: { path: "/users/{id}", params: { id: int } }
+        """.write(toFile: spec, atomically: true, encoding: .utf8)
+        func run(_ environment: [String: String], terminal: Bool, flags: [String] = []) async -> String {
+            let capture = CommandTests.Capture()
+            let context = CommandContext(
+                environment: Environment(["TEST_SERVER": server.baseURL].merging(environment) { $1 }),
+                writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) },
+                outputIsTerminal: terminal)
+            _ = await MoyaCLI.run(["check", spec, "--parallel", "1"] + flags, context: context)
+            return timeless(capture.out)
+        }
+        let coloured = await run([:], terminal: true)
+        XCTAssertEqual(
+            coloured,
+            """
+            \u{1B}[32mPASS\u{1B}[0m  colours.ok  (T)
+            \u{1B}[31mFAIL\u{1B}[0m  colours.bad  (T)
+                  \(spec):5:3: validation: expected a status that passes successCodes (200-299), got 500
+            \u{1B}[33mSKIP\u{1B}[0m  colours.needs  (no checks, and it needs params: id)
+
+            3 checks: 1 passed, 1 failed, 1 skipped in T s
+
+            """)
+        let plain = coloured.replacingOccurrences(of: #"\x{1B}\[\d+m"#, with: "", options: .regularExpression)
+        XCTAssertNotEqual(plain, coloured)
+        let noColor = await run(["NO_COLOR": "1"], terminal: true)
+        XCTAssertEqual(noColor, plain)
+        let dumb = await run(["TERM": "dumb"], terminal: true)
+        XCTAssertEqual(dumb, plain)
+        let piped = await run([:], terminal: false)
+        XCTAssertEqual(piped, plain)
+        let forced = await run([:], terminal: false, flags: ["--color", "always"])
+        XCTAssertEqual(forced, coloured)
+        let never = await run([:], terminal: true, flags: ["--color", "never"])
+        XCTAssertEqual(never, plain)
+    }
+
     func testStubbedChecksRunOnTheSamples() async {
         let specs = CommandTests.root + "/specs"
         let (status, out, _) = await check([specs, "--stub", "immediate", "--only", "myservice.showUser"])
@@ -258,7 +312,7 @@ final class CheckCommandTests: XCTestCase {
         targets:
           echo:
             path: /echo/x
-            headers: { X-Key: "${API_KEY}" }
+            headers: { A-Key: "${API_KEY}" }
             checks:
               - name: leaks
                 expect: { body: { contains: nothing-like-this } }

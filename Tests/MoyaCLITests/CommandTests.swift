@@ -64,6 +64,27 @@ final class CommandTests: XCTestCase {
             """)
     }
 
+    func testValidateWarnsOfAParamNoTemplateUsesAndStillPasses() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-warn-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/svc.yaml"
+        try """
+        baseURL: https://x.test
+        targets:
+          show:
+            path: /users/{id}
+            params: { id: int, verbose: bool }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, out, error) = await run(["validate", file])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "ok: 1 service, 1 target\n")
+        XCTAssertEqual(
+            error,
+            "\(file):5:24: warning: targets.show.params.verbose: the target declares 'verbose' but never uses it; "
+                + "write {verbose} where it goes\n")
+    }
+
     func testValidateMissingPathExits66() async {
         let (status, _, error) = await run(["validate", "/nonexistent/specs"])
         XCTAssertEqual(status, 66)
@@ -135,7 +156,7 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(status, 0)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
         XCTAssertEqual(object["task"] as? String, "requestJSONEncodable")
-        XCTAssertEqual((object["params"] as? [[String: Any]])?.count, 3)
+        XCTAssertEqual((object["params"] as? [[String: Any]])?.count, 1)
 
         let (missing, _, error) = await run(["describe", "myservice.showUsr", "--specs", specs])
         XCTAssertEqual(missing, 64)

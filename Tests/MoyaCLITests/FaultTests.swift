@@ -76,11 +76,12 @@ final class FaultTests: XCTestCase {
     }
 
     func testSlowHead() async {
-        await assertFault("slow-head", status: 2, message: "no complete response within 2 s (\(address))")
+        await assertFault(
+            "slow-head", status: 2, message: "no complete response from http://\(address)/slow-head within 2 s")
     }
 
     func testDripFedBody() async {
-        await assertFault("drip", status: 2, message: "no complete response within 2 s (\(address))")
+        await assertFault("drip", status: 2, message: "no complete response from http://\(address)/drip within 2 s")
     }
 
     func testGarbageStatusLine() async {
@@ -150,7 +151,8 @@ final class FaultTests: XCTestCase {
             ["call", "faults.fault", "--kind", "drip", "--timeout", "1", "--retry", "2", "--specs", specs],
             environment: ["TEST_SERVER": server.baseURL])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(error, "moya-cli: error: faults.fault: no complete response within 1 s (\(address))\n")
+        XCTAssertEqual(
+            error, "moya-cli: error: faults.fault: no complete response from http://\(address)/drip within 1 s\n")
         XCTAssertFalse(out.isEmpty, "the part that came was printed")
         XCTAssertTrue(out.allSatisfy { $0 == "x" }, out)
     }

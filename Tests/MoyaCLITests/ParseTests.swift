@@ -44,7 +44,7 @@ final class ParseTests: XCTestCase {
         // After `--`, the same words are params.
         XCTAssertNotNil(MoyaCLI.parseDirectly(["call", "svc.target", "--", "--version"]))
         XCTAssertThrowsError(try MoyaCLI.parse(["call", "svc.target", "--version"])) { error in
-            XCTAssertEqual(MoyaCommand.fullMessage(for: error), "0.1.0")
+            XCTAssertEqual(MoyaCommand.fullMessage(for: error), Version.current)
         }
     }
 

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// A pseudo-terminal pair: commands write to `follower`, which `isatty` calls a terminal, and

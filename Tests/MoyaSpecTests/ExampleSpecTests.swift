@@ -101,13 +101,14 @@ final class ExampleSpecTests: XCTestCase {
 
     func testTranslatorEnumTakesTheKeyAndSendsTheValue() throws {
         let service = try service("translator")
-        let spec = try XCTUnwrap(service.target(named: "translate"))
+        let spec = try XCTUnwrap(service.target(named: "translateQuery"))
         let from = try XCTUnwrap(spec.param(named: "from"))
         XCTAssertEqual(try from.parse("german"), .string("de"))
         XCTAssertThrowsError(try from.parse("de"))
         XCTAssertEqual(from.defaultValue, .string("en"))
         let target = try service.resolve(
-            spec, with: CallOptions(arguments: ["texts": .array([.string("Test")]), "to": .array([.string("de")])]))
+            try XCTUnwrap(service.target(named: "translate")),
+            with: CallOptions(arguments: ["texts": .array([.string("Test")])]))
         guard case .requestJSONEncodable(let value) = target.task else { return XCTFail() }
         XCTAssertEqual(value as? JSONValue, .array([.string("Test")]))
     }

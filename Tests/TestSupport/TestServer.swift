@@ -11,6 +11,8 @@ import Synchronization
 /// - `/status/N` answers with status N.
 /// - `/slow/MS` answers after MS milliseconds.
 /// - `/redirect/N` redirects N times, then lands on `/echo`; `/loop` redirects to itself.
+/// - `/moved/CODE` redirects with status CODE to `/echo/moved`; `/away` redirects to
+///   `/echo/away` on `localhost`, another origin than `127.0.0.1`.
 /// - `/drop` closes the connection without answering.
 /// - `/bytes/N` answers with N bytes.
 /// - `/stream/N` answers with N bytes written 64 KiB at a time, each after the last was sent,
@@ -136,6 +138,18 @@ private final class TestServerHandler: ChannelInboundHandler {
             let count = Int(parts[1]) ?? 0
             let location = count <= 1 ? "/echo/redirected" : "/redirect/\(count - 1)"
             respond(context, status: .found, body: Data(), headers: [("Location", location)])
+        case ("moved", 2):
+            // A redirect with status parts[1] to /echo/moved, for how each status is followed.
+            let code = Int(parts[1]) ?? 302
+            respond(
+                context, status: HTTPResponseStatus(statusCode: code), body: Data("moved".utf8),
+                headers: [("Location", "/echo/moved")])
+        case ("away", 1):
+            // A redirect to the same server under another host name, which is another origin.
+            let host = head.headers.first(name: "Host") ?? ""
+            let port = host.split(separator: ":").last.map(String.init) ?? ""
+            respond(
+                context, status: .found, body: Data(), headers: [("Location", "http://localhost:\(port)/echo/away")])
         case ("loop", 1):
             respond(context, status: .found, body: Data(), headers: [("Location", "/loop")])
         case ("drop", 1):

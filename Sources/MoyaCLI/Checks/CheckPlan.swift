@@ -2,6 +2,8 @@ import MoyaSpec
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -28,15 +30,20 @@ struct PlannedCheck: Sendable {
 
 /// Which checks a `check` run has, in spec order, after `--only` and `--shard`.
 enum CheckPlan {
-    static func make(services: [ServiceSpec], only patterns: [String], shard: Shard?) -> [PlannedCheck] {
+    /// The plan; a pattern of `--only` that matches no target is a usage error, since a
+    /// mistyped pattern would otherwise pass by running nothing.
+    static func make(services: [ServiceSpec], only patterns: [String], shard: Shard?) throws(CommandFailure)
+        -> [PlannedCheck]
+    {
         var plan: [PlannedCheck] = []
+        var unmatched = Set(patterns)
         for service in services {
             for target in service.targets {
                 let qualified = "\(service.name).\(target.name)"
                 // Shell-style patterns: `*` matches any run of characters, `?` any one.
-                guard patterns.isEmpty || patterns.contains(where: { fnmatch($0, qualified, 0) == 0 }) else {
-                    continue
-                }
+                let matching = patterns.filter { fnmatch($0, qualified, 0) == 0 }
+                unmatched.subtract(matching)
+                guard patterns.isEmpty || !matching.isEmpty else { continue }
                 if !target.checks.isEmpty {
                     for check in target.checks {
                         plan.append(PlannedCheck(service: service, target: target, check: check, skipReason: nil))
@@ -49,6 +56,13 @@ enum CheckPlan {
                     required.isEmpty ? nil : "no checks, and it needs params: \(required.joined(separator: ", "))"
                 plan.append(PlannedCheck(service: service, target: target, check: implicit, skipReason: reason))
             }
+        }
+        let missed = patterns.filter(unmatched.contains)
+        if !missed.isEmpty {
+            let names = missed.map { "'\(TerminalText.escapingControls($0))'" }.joined(separator: ", ")
+            throw CommandFailure(
+                "--only \(names) \(missed.count == 1 ? "matches" : "match") no target; see moya-cli list",
+                status: .usage)
         }
         guard let shard else { return plan }
         return plan.filter { shard.contains($0.identity) }

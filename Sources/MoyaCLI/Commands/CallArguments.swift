@@ -1,5 +1,12 @@
+import ArgumentParser
 import MoyaCore
 import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads a target's params from the words after `SERVICE.TARGET`.
 enum CallArguments {
@@ -8,9 +15,11 @@ enum CallArguments {
     static func parse(_ words: [String], for target: TargetSpec) throws(CommandFailure) -> [String: ParamValue] {
         var texts: [String: [String]] = [:]
         var order: [String] = []
-        func add(_ name: String, _ value: String) {
+        var dashed: Set<String> = []
+        func add(_ name: String, _ value: String, dashes: Bool = true) {
             if texts[name] == nil { order.append(name) }
             texts[name, default: []].append(value)
+            if dashes { dashed.insert(name) }
         }
         var index = 0
         while index < words.count {
@@ -35,7 +44,7 @@ enum CallArguments {
                 add(name, next)
                 index += 1
             } else if let equals = word.firstIndex(of: "="), equals != word.startIndex {
-                add(String(word[..<equals]), String(word[word.index(after: equals)...]))
+                add(String(word[..<equals]), String(word[word.index(after: equals)...]), dashes: false)
             } else {
                 throw CommandFailure(
                     "unexpected argument '\(word)'; give params as --NAME VALUE or NAME=VALUE", status: .usage)
@@ -46,6 +55,11 @@ enum CallArguments {
             guard let param = target.param(named: name) else {
                 let names = target.params.map(\.name)
                 let known = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
+                // `--timout` may be a param or an option mistyped: the nearest of both is offered.
+                if dashed.contains(name), let nearest = Suggestion.nearest(to: name, in: names + optionNames) {
+                    throw CommandFailure(
+                        "\(target.name) has no param or option '--\(name)'; did you mean --\(nearest)?", status: .usage)
+                }
                 throw CommandFailure(
                     "\(target.name) has no param '\(name)'" + hintOrList(name, names, known), status: .usage)
             }
@@ -56,6 +70,23 @@ enum CallArguments {
             }
         }
         return values
+    }
+
+    /// The long names of `call`'s own options, from the argument parser's description of
+    /// the command; read only when a word is neither a param nor an option.
+    static var optionNames: [String] {
+        guard let dump = try? JSONValue(parsing: Data(CallCommand._dumpHelp().utf8)),
+            case .array(let arguments)? = dump.value(atKeyPath: "command.arguments")
+        else { return [] }
+        return arguments.flatMap { argument -> [String] in
+            guard case .array(let names)? = argument.value(atKeyPath: "names") else { return [] }
+            return names.compactMap { name in
+                guard name.value(atKeyPath: "kind") == .string("long"),
+                    case .string(let text)? = name.value(atKeyPath: "name")
+                else { return nil }
+                return text
+            }
+        }
     }
 
     private static func hintOrList(_ name: String, _ names: [String], _ known: String) -> String {

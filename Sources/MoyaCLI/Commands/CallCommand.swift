@@ -76,7 +76,8 @@ struct CallCommand: CallerIsolatedCommand {
     @Option(
         name: .customLong("key-path"),
         help: ArgumentHelp(
-            "Print only the value at this dotted key path of the JSON body, such as a.b.0.c.", valueName: "path"))
+            "Print only the values at this JSON path of the body, such as $.items[0].name; a.b.0.c also works.",
+            valueName: "path"))
     var keyPath: String?
 
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
@@ -111,9 +112,21 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     func validate() throws {
+        // A URL would otherwise read as a service named `https://host` with a target after
+        // its first dot.
+        if target.contains("://") {
+            throw ValidationError("call takes SERVICE.TARGET from a spec; see moya-cli list")
+        }
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
         if keyPath != nil && outputOptions.output != nil {
             throw ValidationError("--key-path and --output cannot go together")
+        }
+        if let keyPath, keyPath.hasPrefix("$") {
+            do {
+                _ = try JSONPath(parsing: keyPath)
+            } catch {
+                throw ValidationError("--key-path '\(keyPath)': \(error.description)")
+            }
         }
     }
 
@@ -257,7 +270,9 @@ struct CallCommand: CallerIsolatedCommand {
             configuration: .init(output: { context.errorLine($0) }, logOptions: options, redactor: redactor))
     }
 
-    /// Prints the value at `keyPath`: a string bare, anything else as JSON.
+    /// Prints the values `keyPath` reaches, one per line: a string bare, anything else as
+    /// JSON. A path starting with `$` is a JSON path, as checks use; any other is Moya's
+    /// dotted key path, `a.b.0.c`.
     func writeValue(at keyPath: String, of response: Response, target: SpecTarget) throws(CommandFailure) {
         let json: JSONValue
         do {
@@ -267,14 +282,23 @@ struct CallCommand: CallerIsolatedCommand {
                 "\(target.qualifiedName): --key-path needs a JSON body, and the response is not JSON",
                 status: .keyPathMissing)
         }
-        guard let value = json.value(atKeyPath: keyPath) else {
+        let values: [JSONValue]
+        // `validate()` has parsed a JSON path already.
+        if keyPath.hasPrefix("$"), let path = try? JSONPath(parsing: keyPath) {
+            values = path.values(in: json)
+        } else {
+            values = json.value(atKeyPath: keyPath).map { [$0] } ?? []
+        }
+        guard !values.isEmpty else {
             throw CommandFailure(
                 "\(target.qualifiedName): the response has no value at key path '\(keyPath)'", status: .keyPathMissing)
         }
-        if case .string(let text) = value {
-            CommandContext.current.line(text)
-        } else {
-            CommandContext.current.line(value.serialized(escapeSlashes: false))
+        for value in values {
+            if case .string(let text) = value {
+                CommandContext.current.line(text)
+            } else {
+                CommandContext.current.line(value.serialized(escapeSlashes: false))
+            }
         }
     }
 

@@ -67,6 +67,12 @@ struct CheckCommand: CallerIsolatedCommand {
     @Option(name: .customLong("json"), help: ArgumentHelp("Write a JSON report to this file.", valueName: "file"))
     var jsonReport: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "auto, always or never. auto colours PASS, FAIL and SKIP on a terminal unless NO_COLOR is set.",
+            valueName: "when"))
+    var color: ColorChoice = .auto
+
     @Flag(name: .customLong("show-secrets"), help: "Print secrets in failures and reports instead of ••••.")
     var showSecrets = false
 
@@ -85,7 +91,7 @@ struct CheckCommand: CallerIsolatedCommand {
         let context = CommandContext.current
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
-        let plan = CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
+        let plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
         if network.insecure, behavior != .immediate {
             context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
         }
@@ -100,7 +106,7 @@ struct CheckCommand: CallerIsolatedCommand {
             showSecrets: showSecrets)
         let printer = CheckPrinter(
             context: context, total: plan.count, toStandardError: tap,
-            annotates: context.environment["GITHUB_ACTIONS"] == "true")
+            annotates: context.environment["GITHUB_ACTIONS"] == "true", color: color)
         let start = ContinuousClock.now
         let results = await runner.run(plan) { index, result in printer.finished(index, result) }
         await session.shutdown()
@@ -140,14 +146,23 @@ final class CheckPrinter: Sendable {
     private let toStandardError: Bool
     private let annotates: Bool
     private let showsProgress: Bool
+    private let colored: Bool
     private let state = Mutex(State())
 
-    init(context: CommandContext, total: Int, toStandardError: Bool, annotates: Bool) {
+    init(context: CommandContext, total: Int, toStandardError: Bool, annotates: Bool, color: ColorChoice = .never) {
         self.context = context
         self.total = total
         self.toStandardError = toStandardError
         self.annotates = annotates
         showsProgress = context.errorIsTerminal
+        colored = color.colors(
+            terminal: toStandardError ? context.errorIsTerminal : context.outputIsTerminal,
+            environment: context.environment)
+    }
+
+    /// A result's word, green, red or yellow when coloured.
+    private func word(_ text: String, _ style: String) -> String {
+        colored ? style + text + "\u{1B}[0m" : text
     }
 
     func finished(_ index: Int, _ result: CheckResult) {
@@ -184,12 +199,16 @@ final class CheckPrinter: Sendable {
         let title = TerminalText.escapingControls(result.planned.title)
         switch result.outcome {
         case .passed:
-            return ["PASS  \(title)  \(time)"]
+            return [word("PASS", "\u{1B}[32m") + "  \(title)  \(time)"]
         case .skipped:
-            return ["SKIP  \(title)  (\(TerminalText.escapingControls(result.reason ?? "skipped")))"]
+            return [
+                word("SKIP", "\u{1B}[33m")
+                    + "  \(title)  (\(TerminalText.escapingControls(result.reason ?? "skipped")))"
+            ]
         case .failed:
             var lines =
-                ["FAIL  \(title)  \(time)"] + result.failureLines.map { "      " + TerminalText.escapingControls($0) }
+                [word("FAIL", "\u{1B}[31m") + "  \(title)  \(time)"]
+                + result.failureLines.map { "      " + TerminalText.escapingControls($0) }
             if annotates { lines += CheckReports.githubAnnotations(result) }
             return lines
         }

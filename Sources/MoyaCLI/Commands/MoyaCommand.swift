@@ -45,7 +45,7 @@ struct MoyaCommand: AsyncParsableCommand {
               moya-cli list
               moya-cli describe myservice.showUser
             """,
-        version: "0.1.0",
+        version: Version.current,
         subcommands: [
             CallCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self, DescribeCommand.self,
         ]

@@ -3,6 +3,8 @@ import MoyaCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -27,6 +29,16 @@ struct NetworkOptions: ParsableArguments {
 
     @Flag(name: .customLong("retry-all"), help: "With --retry, retry methods that are not idempotent too.")
     var retryAll = false
+
+    @Flag(
+        name: .customLong("no-follow"),
+        help: "Do not follow redirects: a 3xx response is the answer, as the spec's followRedirects: false.")
+    var noFollow = false
+
+    @Option(
+        name: .customLong("max-redirects"),
+        help: ArgumentHelp("Follow at most N redirects, 10 by default; more exits 6.", valueName: "n"))
+    var maxRedirects: Int?
 
     @Flag(help: "Do not verify the server's TLS certificate. Dangerous; says so on stderr.")
     var insecure = false
@@ -58,6 +70,10 @@ struct NetworkOptions: ParsableArguments {
             }
         }
         if let retry, retry < 0 || retry > 100 { throw ValidationError("--retry takes a count from 0 to 100") }
+        if let maxRedirects, maxRedirects < 0 || maxRedirects > 100 {
+            throw ValidationError("--max-redirects takes a count from 0 to 100")
+        }
+        if noFollow, maxRedirects != nil { throw ValidationError("--no-follow and --max-redirects cannot go together") }
         if key != nil && cert == nil { throw ValidationError("--key goes with --cert") }
         for file in [cacert, cert, key].compactMap({ $0 }) where access(file, R_OK) != 0 {
             throw ValidationError("cannot read '\(file)'")
@@ -92,6 +108,8 @@ struct NetworkOptions: ParsableArguments {
         configuration.clientKeyFile = key
         configuration.pinnedPublicKeys = pin.compactMap(Self.pinDigest)
         configuration.proxy = proxy
+        if noFollow { configuration.followsRedirects = false }
+        if let maxRedirects { configuration.redirectLimit = maxRedirects }
         if let limit = retry ?? specRetry, limit > 0 {
             configuration.retry = RetryPolicy(limit: limit, retriesAllMethods: retryAll)
             configuration.willRetry = willRetry

@@ -11,6 +11,11 @@ struct TargetCall {
     let timeout: Double?
     /// How the request is retried, when not as the session says.
     var retry: RetryPolicy? = nil
+    /// Whether redirects are followed: false when `--no-follow` or the spec says so; nil
+    /// leaves it to the session.
+    var followsRedirects: Bool? {
+        target.followsRedirects == false ? false : nil
+    }
     /// Whether a download task's body is kept in the response instead of written to its
     /// destination, as `check` needs.
     var keepsDownloadsInMemory = false
@@ -19,6 +24,10 @@ struct TargetCall {
         guard target.authorizationType != nil else { return [] }
         return [AccessTokenPlugin { ($0 as? SpecTarget)?.accessToken ?? "" }]
     }
+
+    /// Headers sent unless the spec or `-H` sets them, as curl and HTTPie send theirs: some
+    /// APIs, GitHub's among them, refuse a request without a `User-Agent`.
+    static let defaultHeaders = ["User-Agent": "moya-cli/\(Version.current)", "Accept": "*/*"]
 
     func endpoint(for target: SpecTarget) -> Endpoint {
         let sample = target.sampleResponse
@@ -31,9 +40,11 @@ struct TargetCall {
             default: break
             }
         }
+        endpoint = endpoint.adding(newHTTPHeaderFields: extraHeaders)
+        let headers = HTTPHeaders(endpoint.httpHeaderFields ?? [:])
         return
             endpoint
-            .adding(newHTTPHeaderFields: extraHeaders)
+            .adding(newHTTPHeaderFields: Self.defaultHeaders.filter { !headers.contains($0.key) })
             .replacing(sampleResponseClosure: {
                 switch sample {
                 case .response(let status, let headers, let body):
@@ -48,6 +59,7 @@ struct TargetCall {
     {
         let timeout = timeout
         let retry = retry
+        let followsRedirects = followsRedirects
         return MoyaProvider<SpecTarget>(
             endpointClosure: { endpoint(for: $0) },
             requestClosure: { endpoint, done in
@@ -57,6 +69,7 @@ struct TargetCall {
                         var request = request
                         request.timeout = timeout
                         request.retry = retry
+                        request.followsRedirects = followsRedirects
                         return request
                     })
             },

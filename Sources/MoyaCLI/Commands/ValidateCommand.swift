@@ -9,8 +9,10 @@ struct ValidateCommand: CallerIsolatedCommand {
         abstract: "Check spec files and report every problem with its file:line:col.",
         discussion: """
             Prints "ok: N services, M targets", or each problem as \
-            file:line:col: error: key.path: message. Exits 0 when valid, 65 when a spec is \
-            invalid, 66 when a path does not exist.
+            file:line:col: error: key.path: message. Warnings, such as a declared param that \
+            the target never uses, go to stderr as file:line:col: warning: key.path: message \
+            and do not fail validation. Exits 0 when valid, 65 when a spec is invalid, 66 when \
+            a path does not exist.
 
             Examples:
               moya-cli validate
@@ -25,6 +27,11 @@ struct ValidateCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
+        // Warnings are likely mistakes that still compile: they go to stderr and leave the
+        // exit status at 0.
+        for service in catalog.services {
+            for warning in service.warnings { CommandContext.current.errorLine(warning.description) }
+        }
         let targets = catalog.services.reduce(0) { $0 + $1.targets.count }
         let services = catalog.services.count
         CommandContext.current.line(

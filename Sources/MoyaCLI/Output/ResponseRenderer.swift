@@ -21,13 +21,8 @@ struct ResponseRenderer {
     /// overridden; `NO_COLOR` (set and not empty) or `TERM=dumb` turns colour off in auto mode.
     init(options: OutputOptions, context: CommandContext) {
         pretty = options.raw ? false : (options.pretty || options.color == .always || context.outputIsTerminal)
-        switch options.color {
-        case .always: colored = pretty
-        case .never: colored = false
-        case .auto:
-            let noColor = context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-            colored = pretty && context.outputIsTerminal && !noColor && context.environment["TERM"] != "dumb"
-        }
+        colored =
+            pretty && options.color.colors(terminal: context.outputIsTerminal, environment: context.environment)
         include = options.include
     }
 
@@ -42,8 +37,13 @@ struct ResponseRenderer {
         head(of: response.response ?? ResponseHead(statusCode: response.statusCode))
     }
 
-    /// The status line and headers of `head`, and the blank line after them.
+    /// The status line and headers of each redirect followed, then of `head`, each followed
+    /// by a blank line, as `curl -L -i` prints them.
     func head(of head: ResponseHead) -> [UInt8] {
+        head.redirects.flatMap { single($0.head) } + single(head)
+    }
+
+    private func single(_ head: ResponseHead) -> [UInt8] {
         var text = "\(head.version) \(head.statusCode)"
         if !head.reasonPhrase.isEmpty { text += " \(head.reasonPhrase)" }
         text = paint(text, "\u{1B}[1m") + "\n"
@@ -83,7 +83,19 @@ struct ResponseRenderer {
     }
 }
 
-/// When `call` colours its output.
+/// When `call` and `check` colour their output.
 enum ColorChoice: String, CaseIterable, Sendable {
     case auto, always, never
+
+    /// Whether output to a stream is coloured: `always`, `never`, or in `auto` on a terminal
+    /// unless `NO_COLOR` is set and not empty or `TERM` is `dumb`.
+    func colors(terminal: Bool, environment: Environment) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            return terminal && !noColor && environment["TERM"] != "dumb"
+        }
+    }
 }

@@ -95,7 +95,8 @@ public final class NetworkLoggerPlugin: PluginType {
         switch result {
         case .success(let response):
             let size = response.streamedByteCount ?? response.data.count
-            var lines = ["Response: \(response.statusCode) (\(size) bytes\(time))"]
+            var lines = redirectLines(response.response)
+            lines.append("Response: \(response.statusCode) (\(size) bytes\(time))")
             if options.contains(.requestHeaders) {
                 for field in response.headers {
                     lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
@@ -108,7 +109,8 @@ public final class NetworkLoggerPlugin: PluginType {
             }
             configuration.output(lines.joined(separator: "\n"))
         case .failure(let error):
-            var lines = ["Error: \(redactor.scrub(error.errorDescription))\(time)"]
+            var lines = redirectLines(error.response?.response)
+            lines.append("Error: \(redactor.scrub(error.errorDescription))\(time)")
             if options.contains(.errorResponseBody), let response = error.response,
                 let body = Self.describe(response.data, redactor: redactor)
             {
@@ -117,6 +119,24 @@ public final class NetworkLoggerPlugin: PluginType {
             }
             configuration.output(lines.joined(separator: "\n"))
         }
+    }
+
+    /// Each redirect followed: its status and headers, then the request that followed it,
+    /// as `curl -L -v` shows every hop. URLs and header values are scrubbed of secrets.
+    func redirectLines(_ head: ResponseHead?) -> [String] {
+        guard let head, configuration.logOptions.contains(.requestMethod) else { return [] }
+        let redactor = configuration.redactor
+        var lines: [String] = []
+        for hop in head.redirects {
+            lines.append("Response: \(hop.head.statusCode) (redirect)")
+            if configuration.logOptions.contains(.requestHeaders) {
+                for field in hop.head.headers {
+                    lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
+                }
+            }
+            lines.append("Request: \(hop.nextMethod.rawValue) \(redactor.scrub(hop.nextURL.absoluteString))")
+        }
+        return lines
     }
 
     /// A request body as the log shows it.

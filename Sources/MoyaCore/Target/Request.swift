@@ -26,6 +26,8 @@ public struct Request: Sendable {
     public var timeout: Double?
     /// How this request is retried, in place of the session's policy.
     public var retry: RetryPolicy?
+    /// Whether redirects are followed; nil leaves it to the session.
+    public var followsRedirects: Bool?
 
     /// Creates a request.
     public init(

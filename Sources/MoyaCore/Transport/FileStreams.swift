@@ -3,6 +3,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -121,6 +123,9 @@ enum SystemCall {
     #if canImport(Glibc)
         static let write = Glibc.write
         static let close = Glibc.close
+    #elseif canImport(Musl)
+        static let write = Musl.write
+        static let close = Musl.close
     #elseif canImport(Darwin)
         static let write = Darwin.write
         static let close = Darwin.close

@@ -5,15 +5,24 @@ import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
 extension NetworkError {
-    /// Sorts a transport error into a network error code.
-    init(classifying error: any Error) {
+    /// Sorts a transport error into a network error code; the message names `url`'s host
+    /// and port where the user needs them, as for TLS failures.
+    init(classifying error: any Error, url: URL? = nil, connectTimeout: Double? = nil) {
         if let network = error as? NetworkError {
             self = network
             return
@@ -25,7 +34,7 @@ extension NetworkError {
         if let client = error as? HTTPClientError {
             switch client {
             case .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
-                self.init(.timedOut, "timed out connecting to the server")
+                self.init(.timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout))
             case .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
                 self.init(.timedOut, "the request timed out")
             case .redirectLimitReached: self.init(.tooManyRedirects, "too many redirects")
@@ -82,11 +91,11 @@ extension NetworkError {
             return
         }
         if error is NIOSSLError || error is BoringSSLError {
-            self.init(.secureConnectionFailed, Self.describeTLS(error))
+            self.init(.secureConnectionFailed, Self.describeTLS(error, url: url))
             return
         }
         if error is ChannelError, "\(error)".contains("connectTimeout") {
-            self.init(.timedOut, "timed out connecting to the server")
+            self.init(.timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout))
             return
         }
         self.init(.unknown, "the request failed (\(Self.words(of: "\(error)")))")
@@ -107,19 +116,31 @@ extension NetworkError {
         return "the server's response is malformed: \(what)"
     }
 
+    /// `host:port` of `url`, with the scheme's default port, or "the server".
+    static func address(of url: URL?) -> String {
+        guard let url, let host = url.host else { return "the server" }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+
+    static func connectTimeoutMessage(url: URL?, seconds: Double?) -> String {
+        "no connection to \(address(of: url))" + (seconds.map { " within \(JSONValue.format($0)) s" } ?? "")
+    }
+
     /// A TLS failure as a sentence, without the library's own text, which names build paths.
-    static func describeTLS(_ error: any Error) -> String {
+    static func describeTLS(_ error: any Error, url: URL?) -> String {
         let text = "\(error)"
+        let address = address(of: url)
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return "TLS failed: the server's certificate could not be verified"
+            return "TLS failed: the certificate for \(url?.host ?? "the server") is not trusted"
         }
         if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
-            return "TLS failed: the server does not speak TLS on this port"
+            return "TLS failed: the server at \(address) did not answer TLS; is it plain HTTP?"
         }
         if text.contains("unexpectedEOF") || text.contains("uncleanShutdown") {
-            return "TLS failed: the server closed the connection during the handshake"
+            return "TLS failed: the server at \(address) closed the connection during the handshake"
         }
-        return "TLS failed: the handshake with the server did not complete"
+        return "TLS failed: the handshake with \(address) did not complete"
     }
 
     /// An error's case name, such as `invalidURL`, as lowercase words: "invalid url".

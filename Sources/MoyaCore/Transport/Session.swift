@@ -7,6 +7,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -27,6 +29,8 @@ public final class Session: Sendable {
         public var timeout: Double?
         /// Seconds allowed to connect.
         public var connectTimeout: Double = 10
+        /// Whether 3xx responses with a `Location` are followed, unless a request says.
+        public var followsRedirects: Bool = true
         /// How many redirects are followed before the request fails.
         public var redirectLimit: Int = 10
         /// Whether gzip and deflate bodies are asked for and decompressed.
@@ -136,7 +140,8 @@ public final class Session: Sendable {
             let proxy = try proxyURL.map { text throws(NetworkError) in try ProxySettings.proxy(named: text) }
             var settings = HTTPClient.Configuration(
                 tlsConfiguration: try tlsConfiguration(),
-                redirectConfiguration: .follow(max: configuration.redirectLimit, allowCycles: false),
+                // Redirects are followed by `send`, hop by hop, so that each can be shown.
+                redirectConfiguration: .disallow,
                 timeout: .init(connect: Seconds.timeAmount(configuration.connectTimeout)),
                 proxy: proxy,
                 decompression: configuration.decompression ? .enabled(limit: .ratio(500)) : .disabled)
@@ -260,13 +265,14 @@ public final class Session: Sendable {
             let canRetry = policy.map { attempt < $0.limit } ?? false
             let outcome: Attempt<Result>
             do {
-                outcome = try await Self.within(request.timeout ?? configuration.timeout) {
+                outcome = try await Self.within(request.timeout ?? configuration.timeout, url: request.url) {
                     try await self.send(request, canRetry: canRetry, body: handle)
                 }
             } catch let error as MoyaError {
                 throw error
             } catch {
-                let network = NetworkError(classifying: error)
+                let network = NetworkError(
+                    classifying: error, url: request.url, connectTimeout: configuration.connectTimeout)
                 guard canRetry, RetryPolicy.retryableErrors.contains(network.code), !_Concurrency.Task.isCancelled,
                     mayRetry()
                 else { throw MoyaError.underlying(network, nil) }
@@ -293,7 +299,7 @@ public final class Session: Sendable {
     /// the whole attempt, from connecting to the last byte of the body, so a server that
     /// drip-feeds a body cannot hold a request past it.
     private static func within<Value: Sendable>(
-        _ seconds: Double?, _ attempt: @escaping @Sendable () async throws -> Value
+        _ seconds: Double?, url: URL, _ attempt: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         guard let seconds else { return try await attempt() }
         return try await withThrowingTaskGroup(of: Value?.self) { group in
@@ -305,7 +311,8 @@ public final class Session: Sendable {
             defer { group.cancelAll() }
             if let first = try await group.next(), let value = first { return value }
             if _Concurrency.Task.isCancelled { throw CancellationError() }
-            throw NetworkError(.timedOut, "no complete response within \(JSONValue.format(seconds)) s")
+            throw NetworkError(
+                .timedOut, "no complete response from \(url.withoutQuery) within \(JSONValue.format(seconds)) s")
         }
     }
 
@@ -318,6 +325,43 @@ public final class Session: Sendable {
         _ request: Request, canRetry: Bool,
         body handle: @escaping @Sendable (ResponseHead, HTTPClientResponse.Body) async throws -> Result
     ) async throws -> Attempt<Result> {
+        var current = request
+        var hops: [RedirectHop] = []
+        let follows = request.followsRedirects ?? configuration.followsRedirects
+        while true {
+            let response = try await execute(current)
+            let head = ResponseHead(
+                statusCode: Int(response.status.code),
+                headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
+                version: "HTTP/\(response.version.major).\(response.version.minor)", redirects: hops)
+            if follows, let next = try Redirect.next(after: current, head: head) {
+                try await Self.drain(response.body, limit: Redirect.maximumBodyBytes)
+                hops.append(
+                    RedirectHop(
+                        method: current.method, url: current.url, head: head, nextMethod: next.method,
+                        nextURL: next.url))
+                guard hops.count <= configuration.redirectLimit else {
+                    let limit = configuration.redirectLimit
+                    throw NetworkError(.tooManyRedirects, "more than \(limit) \(limit == 1 ? "redirect" : "redirects")")
+                }
+                guard !hops.contains(where: { $0.url == next.url && $0.method == next.method }) else {
+                    throw NetworkError(.tooManyRedirects, "the redirects go round in a cycle")
+                }
+                current = next
+                continue
+            }
+            if canRetry, RetryPolicy.retryableStatusCodes.contains(head.statusCode) {
+                try await Self.drain(response.body, limit: Redirect.maximumBodyBytes)
+                let now = Double(time(nil))
+                let retryAfter = head.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0, now: now) }
+                return .retry(reason: "status \(head.statusCode)", retryAfter: retryAfter)
+            }
+            return .done(head, try await handle(head, response.body))
+        }
+    }
+
+    /// Sends one request, with no redirect followed.
+    private func execute(_ request: Request) async throws -> HTTPClientResponse {
         let client = try httpClient(for: request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
@@ -334,18 +378,59 @@ public final class Session: Sendable {
         case nil:
             break
         }
-        let response = try await client.execute(outgoing, deadline: .distantFuture)
-        let head = ResponseHead(
-            statusCode: Int(response.status.code),
-            headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
-            version: "HTTP/\(response.version.major).\(response.version.minor)")
-        if canRetry, RetryPolicy.retryableStatusCodes.contains(head.statusCode) {
-            for try await _ in response.body {}
-            let now = Double(time(nil))
-            let retryAfter = head.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0, now: now) }
-            return .retry(reason: "status \(head.statusCode)", retryAfter: retryAfter)
+        return try await client.execute(outgoing, deadline: .distantFuture)
+    }
+
+    /// Reads a body that is not wanted, such as a redirect's, failing past `limit` bytes so
+    /// that a server cannot hold the request with an endless one.
+    private static func drain(_ body: HTTPClientResponse.Body, limit: Int) async throws {
+        var count = 0
+        for try await chunk in body {
+            count += chunk.readableBytes
+            guard count <= limit else {
+                throw NetworkError(.badServerResponse, "a redirect's body is larger than \(ByteCount.format(limit))")
+            }
         }
-        return .done(head, try await handle(head, response.body))
+    }
+}
+
+/// How a redirect is followed: which request goes next, as curl's `-L` and browsers do.
+enum Redirect {
+    /// The most of a redirect's (or retried response's) body that is read and dropped.
+    static let maximumBodyBytes = 1 << 20
+
+    /// The request that follows `head`, or nil when `head` is not a redirect to follow: a
+    /// 301, 302, 303, 307 or 308 with a `Location`.
+    ///
+    /// - 303, and 301 or 302 after a POST, turn into a GET without a body, as every browser
+    ///   and curl do; 307 and 308 send the same method and body again.
+    /// - Credentials (`Authorization`, `Cookie`, `Proxy-Authorization`) are sent on only to the
+    ///   same scheme, host and port, so a redirect cannot hand a token to another server.
+    static func next(after request: Request, head: ResponseHead) throws(NetworkError) -> Request? {
+        guard [301, 302, 303, 307, 308].contains(head.statusCode), let location = head.headers["Location"] else {
+            return nil
+        }
+        guard let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else {
+            throw NetworkError(.badServerResponse, "the server redirected to '\(location)', which is not an HTTP URL")
+        }
+        var next = request
+        next.url = url
+        let becomesGet =
+            head.statusCode == 303
+            ? request.method != .head : [301, 302].contains(head.statusCode) && request.method == .post
+        if becomesGet {
+            next.method = head.statusCode == 303 && request.method == .head ? .head : .get
+            next.body = nil
+            for name in ["Content-Type", "Content-Length", "Content-Encoding"] { next.headers.remove(name: name) }
+        }
+        if NetworkError.address(of: url) != NetworkError.address(of: request.url)
+            || url.scheme?.lowercased() != request.url.scheme?.lowercased()
+        {
+            for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.headers.remove(name: name) }
+        }
+        return next
     }
 }
 
@@ -355,5 +440,14 @@ extension ResponseHead {
     public var reasonPhrase: String {
         let phrase = HTTPResponseStatus(statusCode: statusCode).reasonPhrase
         return phrase.isEmpty || phrase.hasPrefix("<") ? "" : phrase
+    }
+}
+
+extension URL {
+    /// The URL as failure messages name it: scheme, host, port and path, with no user, query
+    /// or fragment, where secrets may be.
+    var withoutQuery: String {
+        let port = port.map { ":\($0)" } ?? ""
+        return "\(scheme ?? "http")://\(host ?? "")\(port)\(path(percentEncoded: true))"
     }
 }

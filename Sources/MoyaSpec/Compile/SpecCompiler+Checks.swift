@@ -22,7 +22,9 @@ extension CompileContext {
         var names: Set<String> = []
         for (index, item) in items.enumerated() {
             let checkPath = "\(path())[\(index)]"
-            guard let fields = reader.fields(item, checkPath, known: Self.checkKeys) else { continue }
+            guard let fields = reader.fields(item, checkPath, known: Self.checkKeys, nearby: Self.expectKeys) else {
+                continue
+            }
             var name = "check \(index + 1)"
             if let node = fields["name"], let text = reader.string(node, checkPath + ".name") { name = text }
             if !names.insert(name).inserted {
@@ -103,7 +105,7 @@ extension CompileContext {
     }
 
     private mutating func expect(_ node: YAMLNode, _ path: String) -> [Assertion] {
-        guard let fields = reader.fields(node, path, known: Self.expectKeys) else { return [] }
+        guard let fields = reader.fields(node, path, known: Self.expectKeys, nearby: Self.checkKeys) else { return [] }
         var assertions: [Assertion] = []
         for entry in fields {
             let keyPath = path + "." + entry.key
@@ -243,10 +245,11 @@ extension CompileContext {
             case "not":
                 if let inner = predicate(value, keyPath) { predicates.append(.not(inner)) }
             default:
+                let hint = Suggestion.hint(for: entry.key, in: Self.predicateKeys)
                 reader.error(
                     entry.mark, keyPath,
-                    "unknown predicate '\(entry.key)'; expected one of \(Self.predicateKeys.joined(separator: ", "))"
-                        + Suggestion.hint(for: entry.key, in: Self.predicateKeys))
+                    "unknown predicate '\(entry.key)'"
+                        + (hint.isEmpty ? "; expected one of \(Self.predicateKeys.joined(separator: ", "))" : hint))
             }
         }
         guard !predicates.isEmpty else { return nil }

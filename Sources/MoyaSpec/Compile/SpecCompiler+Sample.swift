@@ -14,7 +14,7 @@ extension CompileContext {
         case .mapping:
             break
         }
-        guard let fields = reader.fields(node, path(), known: ["status", "headers", "body", "json", "file", "error"])
+        guard let fields = reader.fields(node, path(), known: SpecCompiler.sampleKeys, nearby: SpecCompiler.targetKeys)
         else {
             return nil
         }

@@ -44,7 +44,7 @@ extension CompileContext {
             reader.error(node.mark, path(), "a task is exactly one kind; found both '\(kinds[0])' and '\(kinds[1])'")
             return nil
         }
-        guard let fields = reader.fields(node, path(), known: Self.taskKeys[kind]),
+        guard let fields = reader.fields(node, path(), known: Self.taskKeys[kind], nearby: SpecCompiler.targetKeys),
             let body = fields[kind]
         else { return nil }
         let bodyPath = path() + "." + kind

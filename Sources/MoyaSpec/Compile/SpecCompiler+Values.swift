@@ -25,15 +25,38 @@ extension CompileContext {
                 if let value = value(item, "\(path())[\(index)]", scope: scope) { values.append(value) }
             }
             return .array(values)
-        case .mapping:
+        case .mapping(let pairs):
+            if let name = unquotedTemplate(node, pairs, scope: scope) {
+                reader.error(
+                    node.mark, path(), "this is a YAML mapping; write \"{\(name)}\" with quotes to use the param")
+                return nil
+            }
             guard let fields = reader.fields(node, path(), known: nil) else { return nil }
             var members: [ValueTemplate.Member] = []
             for entry in fields {
+                if let name = Template(entry.key).params.first {
+                    reader.error(
+                        entry.mark, SpecReader.join(path(), entry.key),
+                        "a key is sent as written, so {\(name)} in it is not filled in; only values take templates")
+                    continue
+                }
                 guard let value = value(entry.value, SpecReader.join(path(), entry.key), scope: scope) else { continue }
                 members.append(ValueTemplate.Member(key: entry.key, value: value, mark: entry.mark))
             }
             return .object(members)
         }
+    }
+
+    /// The name in `{name}` written without quotes, which YAML reads as a one-key mapping
+    /// with a null value: nil unless the key names a declared param, or the mapping is
+    /// written in braces alone.
+    private func unquotedTemplate(
+        _ node: YAMLNode, _ pairs: [(key: YAMLNode, value: YAMLNode)], scope: ParamScope
+    ) -> String? {
+        guard pairs.count == 1, pairs[0].value.isNull, case .scalar(let name, .plain) = pairs[0].key.content,
+            !name.isEmpty, name.utf8.enumerated().allSatisfy({ ParamSpec.isNameByte($1, first: $0 == 0) })
+        else { return nil }
+        return node.isFlowMapping || scope.params.contains(where: { $0.name == name }) ? name : nil
     }
 
     /// A query or parameter block: a mapping, or a sequence of one-key mappings.

@@ -12,11 +12,14 @@ public struct SpecCompiler: Sendable {
     public var environment: Environment
 
     static let serviceKeys = [
-        "service", "baseURL", "headers", "validation", "timeout", "retry", "stub", "auth", "environments", "targets",
+        "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
+        "environments", "targets",
     ]
+    /// The keys of a sample mapping.
+    static let sampleKeys = ["status", "headers", "body", "json", "file", "error"]
     static let targetKeys = [
         "summary", "params", "path", "method", "headers", "task", "sample", "samples", "validation", "auth",
-        "timeout", "retry", "checks",
+        "timeout", "retry", "followRedirects", "checks",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -44,9 +47,10 @@ public struct SpecCompiler: Sendable {
         }
         var context = CompileContext(reader: SpecReader(file: file, environment: environment), file: file)
         let service = context.service(root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1)))
-        guard let service, context.reader.diagnostics.isEmpty else {
+        guard var service, context.reader.diagnostics.isEmpty else {
             throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
         }
+        service.warnings = context.reader.warnings.sorted { $0.mark < $1.mark }
         return service
     }
 }
@@ -56,6 +60,8 @@ struct CompileContext {
     var reader: SpecReader
     let file: String
     let directory: String
+    /// The params the current target's templates have named so far.
+    var usedParams: Set<String> = []
 
     init(reader: SpecReader, file: String) {
         self.reader = reader
@@ -82,7 +88,8 @@ struct CompileContext {
             reader.error(root.mark, "spec", "expected a mapping with baseURL and targets, got \(root.kindDescription)")
             return nil
         }
-        guard let fields = reader.fields(root, "", known: SpecCompiler.serviceKeys) else { return nil }
+        guard let fields = reader.fields(root, "", known: SpecCompiler.serviceKeys, nearby: SpecCompiler.targetKeys)
+        else { return nil }
 
         var name = stem
         var nameMark = root.mark
@@ -117,6 +124,7 @@ struct CompileContext {
         let validation = fields["validation"].flatMap { self.validation($0, "validation") } ?? .successCodes
         let timeout = fields["timeout"].flatMap { reader.seconds($0, "timeout") }
         let retry = fields["retry"].flatMap { reader.retryCount($0, "retry") }
+        let followsRedirects = fields["followRedirects"].flatMap { reader.bool($0, "followRedirects") }
         let stub = fields["stub"].flatMap { self.stub($0, "stub") }
         let auth = fields["auth"].flatMap { self.auth($0, "auth", params: []) }
         let environments = fields["environments"].map { self.environments($0, "environments") } ?? []
@@ -155,7 +163,7 @@ struct CompileContext {
 
         return ServiceSpec(
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
-            timeout: timeout, retry: retry,
+            timeout: timeout, retry: retry, followsRedirects: followsRedirects,
             stub: stub, auth: auth, environments: environments, targets: targets,
             secretValues: reader.secretValues)
     }
@@ -206,9 +214,14 @@ struct CompileContext {
                 node.mark, path(), "a target needs at least a path or a method; write path: \"\" for the base URL")
             return nil
         }
-        guard let fields = reader.fields(node, path(), known: SpecCompiler.targetKeys) else { return nil }
+        guard
+            let fields = reader.fields(
+                node, path(), known: SpecCompiler.targetKeys,
+                nearby: SpecCompiler.serviceKeys + CompileContext.taskKinds + SpecCompiler.sampleKeys)
+        else { return nil }
         let params = fields["params"].map { self.params($0, path() + ".params") } ?? []
         let scope = ParamScope(params: params)
+        usedParams = []
 
         let summary = fields["summary"].flatMap { reader.string($0, path() + ".summary") }
         var pathTemplate = Template(literal: "", mark: mark)
@@ -252,6 +265,12 @@ struct CompileContext {
         let auth = fields["auth"].flatMap { self.auth($0, path() + ".auth", params: params) }
         let timeout = fields["timeout"].flatMap { reader.seconds($0, path() + ".timeout") }
         let retry = fields["retry"].flatMap { reader.retryCount($0, path() + ".retry") }
+        let followsRedirects = fields["followRedirects"].flatMap { reader.bool($0, path() + ".followRedirects") }
+        for param in params where !usedParams.contains(param.name) {
+            reader.warning(
+                param.mark, path() + ".params." + param.name,
+                "the target declares '\(param.name)' but never uses it; write {\(param.name)} where it goes")
+        }
         let checks =
             fields["checks"].map {
                 self.checks($0, path() + ".checks", params: params, sampleNames: samples.map(\.name))
@@ -260,7 +279,7 @@ struct CompileContext {
         return TargetSpec(
             name: name, summary: summary, params: params, path: pathTemplate, method: method, headers: headers,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
-            retry: retry, mark: mark, checks: checks)
+            retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks)
     }
 
     // MARK: - Shared values
@@ -401,6 +420,7 @@ struct CompileContext {
     mutating func check(_ template: Template, _ path: @autoclosure () -> String, _ scope: ParamScope, allowArrays: Bool)
     {
         for name in template.params {
+            usedParams.insert(name)
             guard let param = scope.params.first(where: { $0.name == name }) else {
                 let names = scope.params.map(\.name)
                 let declared =

@@ -28,6 +28,8 @@ struct SpecReader {
     let file: String
     let environment: Environment
     var diagnostics: [Diagnostic] = []
+    /// Likely mistakes that do not stop the spec from compiling.
+    var warnings: [Diagnostic] = []
     var secretValues: Set<String> = []
 
     init(file: String, environment: Environment) {
@@ -39,12 +41,20 @@ struct SpecReader {
         diagnostics.append(Diagnostic(file: file, mark: mark, keyPath: path, message: message))
     }
 
+    mutating func warning(_ mark: Mark, _ path: String, _ message: String) {
+        warnings.append(Diagnostic(file: file, mark: mark, keyPath: path, message: message, severity: .warning))
+    }
+
     static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : path + "." + key
     }
 
     /// The keys of a mapping, reporting non-mappings, duplicate keys and keys not in `known`.
-    mutating func fields(_ node: YAMLNode, _ path: @autoclosure () -> String, known: [String]?) -> Fields? {
+    /// An unknown key that is in `nearby`, the keys of the levels above and below, is most
+    /// likely indented wrongly, and the message says so.
+    mutating func fields(
+        _ node: YAMLNode, _ path: @autoclosure () -> String, known: [String]?, nearby: [String] = []
+    ) -> Fields? {
         guard case .mapping(let pairs) = node.content else {
             error(node.mark, path(), "expected a mapping, got \(node.kindDescription)")
             return nil
@@ -57,9 +67,10 @@ struct SpecReader {
                 continue
             }
             if let known, !known.contains(key) {
-                error(
-                    pair.key.mark, Self.join(path(), key), "unknown key '\(key)'" + Suggestion.hint(for: key, in: known)
-                )
+                let hint =
+                    nearby.contains(key)
+                    ? " at this level; is it indented correctly?" : Suggestion.hint(for: key, in: known)
+                error(pair.key.mark, Self.join(path(), key), "unknown key '\(key)'" + hint)
                 continue
             }
             if fields[key] != nil {

@@ -37,6 +37,8 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var timeout: Double?
     /// How many times a failed request is retried, the target's or else the service's.
     public var retry: Int?
+    /// Whether redirects are followed, the target's or else the service's; nil if neither says.
+    public var followsRedirects: Bool? = nil
     /// The spec's default stub behaviour, if it sets one.
     public var stubBehavior: StubBehavior?
     /// Values to redact wherever they would print: environment values, `auth:` credentials

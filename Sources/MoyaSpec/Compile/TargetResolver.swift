@@ -136,6 +136,7 @@ struct TargetResolver {
             validationType: target.validation ?? service.validation, sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
             timeout: target.timeout ?? service.timeout, retry: target.retry ?? service.retry,
+            followsRedirects: target.followsRedirects ?? service.followsRedirects,
             stubBehavior: service.stub,
             secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders)
     }

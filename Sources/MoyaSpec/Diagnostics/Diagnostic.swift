@@ -1,5 +1,13 @@
 /// One problem found in a spec file, at a place, under a key path.
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Whether the problem stops the spec from compiling.
+    public enum Severity: String, Sendable, Hashable {
+        /// The spec is invalid.
+        case error
+        /// The spec compiles, but something in it is likely a mistake.
+        case warning
+    }
+
     /// The spec file, as it was named to moya-cli.
     public var file: String
     /// Where in the file.
@@ -8,18 +16,21 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public var keyPath: String
     /// What is wrong and, where it can say, what would be right.
     public var message: String
+    /// An error or a warning.
+    public var severity: Severity
 
     /// Creates a diagnostic.
-    public init(file: String, mark: Mark, keyPath: String, message: String) {
+    public init(file: String, mark: Mark, keyPath: String, message: String, severity: Severity = .error) {
         self.file = file
         self.mark = mark
         self.keyPath = keyPath
         self.message = message
+        self.severity = severity
     }
 
-    /// `file:line:col: error: key.path: message`.
+    /// `file:line:col: error: key.path: message`, or `warning:` for a warning.
     public var description: String {
-        "\(file):\(mark.line):\(mark.column): error: \(keyPath): \(message)"
+        "\(file):\(mark.line):\(mark.column): \(severity.rawValue): \(keyPath): \(message)"
     }
 }
 

@@ -18,6 +18,8 @@ public struct ServiceSpec: Sendable {
     public var timeout: Double?
     /// How many times a failed request is retried, if set.
     public var retry: Int?
+    /// Whether redirects are followed (`followRedirects`), if set.
+    public var followsRedirects: Bool?
     /// The default stub behaviour, if set.
     public var stub: StubBehavior?
     /// Credentials for every target unless it sets its own.
@@ -28,6 +30,8 @@ public struct ServiceSpec: Sendable {
     public var targets: [TargetSpec]
     /// Values that came from the environment, to be redacted wherever they would print.
     public var secretValues: Set<String>
+    /// What `validate` warns about: likely mistakes that still compile.
+    public var warnings: [Diagnostic] = []
 
     /// The target called `name`.
     public func target(named name: String) -> TargetSpec? {
@@ -78,6 +82,8 @@ public struct TargetSpec: Sendable {
     public var timeout: Double?
     /// The target's retry count, if it overrides the service's.
     public var retry: Int?
+    /// Whether the target's redirects are followed, if it overrides the service's.
+    public var followsRedirects: Bool? = nil
     /// Where the target was declared.
     public var mark: Mark
     /// The checks `moya-cli check` runs, in spec order.

@@ -10,13 +10,27 @@ public struct YAMLSyntaxError: Error, Sendable {
     public var context: String?
     /// Where that reading started.
     public var contextMark: Mark?
+    /// What the problem usually means, in plain words, when it is one a spec often meets.
+    public var explanation: String?
 
-    /// The problem and its context as one phrase.
+    /// Creates an error.
+    public init(
+        problem: String, mark: Mark, context: String? = nil, contextMark: Mark? = nil, explanation: String? = nil
+    ) {
+        self.problem = problem
+        self.mark = mark
+        self.context = context
+        self.contextMark = contextMark
+        self.explanation = explanation
+    }
+
+    /// The problem and its context as one phrase, then its explanation.
     public var message: String {
         var text = problem
         if let context, let contextMark {
             text += " (\(context) at \(contextMark.line):\(contextMark.column))"
         }
+        if let explanation { text += ": " + explanation }
         return text
     }
 }
@@ -43,7 +57,7 @@ public enum YAMLLoader {
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
 
             var document = yaml_document_t()
-            guard yaml_parser_load(&parser, &document) == 1 else { throw syntaxError(parser) }
+            guard yaml_parser_load(&parser, &document) == 1 else { throw syntaxError(parser, bytes) }
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else { return nil }
 
@@ -51,7 +65,7 @@ public enum YAMLLoader {
             let tree = try builder.build(root)
 
             var next = yaml_document_t()
-            guard yaml_parser_load(&parser, &next) == 1 else { throw syntaxError(parser) }
+            guard yaml_parser_load(&parser, &next) == 1 else { throw syntaxError(parser, bytes) }
             defer { yaml_document_delete(&next) }
             if let extra = yaml_document_get_root_node(&next) {
                 throw YAMLSyntaxError(
@@ -140,7 +154,7 @@ public enum YAMLLoader {
         }
     }
 
-    private static func syntaxError(_ parser: yaml_parser_t) -> YAMLSyntaxError {
+    private static func syntaxError(_ parser: yaml_parser_t, _ bytes: [UInt8]) -> YAMLSyntaxError {
         let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
         let context = parser.context.map { String(cString: $0) }
         var mark = Mark(parser.problem_mark)
@@ -153,7 +167,39 @@ public enum YAMLLoader {
         }
         return YAMLSyntaxError(
             problem: problem, mark: mark, context: context,
-            contextMark: context == nil ? nil : Mark(parser.context_mark))
+            contextMark: context == nil ? nil : Mark(parser.context_mark),
+            explanation: explanation(of: problem, at: character(at: mark, in: bytes)))
+    }
+
+    /// A plain-language sentence for the libyaml problems a hand-written spec meets most.
+    static func explanation(of problem: String, at character: Unicode.Scalar?) -> String? {
+        switch problem {
+        case "found a tab character that violates indentation",
+            "found a tab character where an indentation space is expected":
+            return "YAML indents with spaces, and this line has a tab"
+        case "found character that cannot start any token":
+            if character == "\t" { return "YAML indents with spaces, and this line has a tab" }
+            if let character, "@`%!&*|>".unicodeScalars.contains(character) {
+                return "a plain value cannot start with '\(character)'; put the value in quotes"
+            }
+            return "this character cannot start a value here; put the value in quotes"
+        case "mapping values are not allowed in this context":
+            return "a key here is indented more than the key before it, or a plain value holds ': '; "
+                + "check the indentation, or put the value in quotes"
+        case "did not find expected key":
+            return "a line here is indented less than the keys around it, or a quote is not closed"
+        default:
+            return nil
+        }
+    }
+
+    /// The character at `mark` (line and column from 1), if the text has one there.
+    static func character(at mark: Mark, in bytes: [UInt8]) -> Unicode.Scalar? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count, mark.column >= 1 else { return nil }
+        let scalars = lines[mark.line - 1].unicodeScalars
+        return scalars.dropFirst(mark.column - 1).first
     }
 }
 
@@ -223,7 +269,9 @@ private struct TreeBuilder {
                 pairs.append((key: key, value: value))
                 pair = current + 1
             }
-            return YAMLNode(.mapping(pairs), mark: mark)
+            var mapping = YAMLNode(.mapping(pairs), mark: mark)
+            mapping.isFlowMapping = node.data.mapping.style == YAML_FLOW_MAPPING_STYLE
+            return mapping
         default:
             return YAMLNode(.scalar("", .plain), mark: mark)
         }

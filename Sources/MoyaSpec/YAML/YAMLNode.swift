@@ -51,6 +51,8 @@ public struct YAMLNode: Sendable {
     public var content: Content
     /// Where the node starts.
     public var mark: Mark
+    /// Whether the node is a mapping written in braces, `{ a: 1 }`.
+    public var isFlowMapping = false
 
     /// Creates a node.
     public init(_ content: Content, mark: Mark) {

@@ -2,6 +2,8 @@ import TestSupport
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// Serves the test server's routes on 127.0.0.1:PORT for the call benchmark.

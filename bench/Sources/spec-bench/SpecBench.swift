@@ -4,6 +4,8 @@ import MoyaSpec
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// Times, in process, libyaml's raw load of a spec file against moya-cli's whole compile of it,
