@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -37,7 +36,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // Already in the graph through AsyncHTTPClient; named to classify its errors.
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),

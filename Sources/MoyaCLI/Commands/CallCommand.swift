@@ -1,6 +1,7 @@
 import ArgumentParser
 import MoyaCore
 import MoyaSpec
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -132,6 +133,36 @@ struct CallCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
+        // The transport needs nothing from the spec, so it starts first, on its own thread,
+        // and is set up while this one compiles the spec; the spec's timeout and retry go on
+        // the request (see `TargetCall`). A call that the command line stubs never starts it.
+        let secrets = LateRedactor()
+        var configuration = network.configuration(
+            specTimeout: nil, specRetry: nil, environment: context.environment,
+            willRetry: { [target] attempt, delay, reason in
+                // A retry's reason is the transport's text, which may echo a secret.
+                let reason = secrets.scrub(reason)
+                context.errorLine(
+                    "moya-cli: \(target): \(reason); retrying in \(FixedPoint.format(delay, places: 1)) s (retry \(attempt))"
+                )
+            })
+        // -vv logs the response body, so it is held, but never without bound.
+        if verbosity >= 2 { configuration.maximumBodyBytes = BodyOutput.limit }
+        // One request needs one event loop, which also runs the request's async work; a loop
+        // per core, and the thread pool, would only slow the start.
+        configuration.eventLoopThreads = 1
+        let session = Session(configuration: configuration)
+        if !dryRun, stub == nil, sample == nil { session.prepare() }
+        do {
+            try await execute(session: session, secrets: secrets)
+        } catch {
+            await session.shutdown()
+            throw error
+        }
+    }
+
+    private func execute(session: Session, secrets: LateRedactor) async throws {
+        let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target)
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
@@ -148,21 +179,11 @@ struct CallCommand: CallerIsolatedCommand {
         }
         let extraHeaders = try CallArguments.headers(headers)
         let behavior = try stubBehavior(default: resolved.stubBehavior)
-        // A retry's reason is the transport's text, which may echo a secret.
-        let scrubber = Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues)
-        var configuration = network.configuration(
-            specTimeout: resolved.timeout, specRetry: resolved.retry, environment: context.environment,
-            willRetry: { attempt, delay, reason in
-                context.errorLine(
-                    "moya-cli: \(resolved.qualifiedName): \(scrubber.scrub(reason)); retrying in "
-                        + "\(FixedPoint.format(delay, places: 1)) s (retry \(attempt))")
-            })
-        // -vv logs the response body, so it is held, but never without bound.
-        if verbosity >= 2 { configuration.maximumBodyBytes = BodyOutput.limit }
-        // One request needs one event loop, which also runs the request's async work; a loop
-        // per core, and the thread pool, would only slow the start.
-        configuration.eventLoopThreads = 1
-        let call = TargetCall(target: resolved, extraHeaders: extraHeaders, timeout: configuration.timeout)
+        secrets.set(Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues))
+        let specRetry = network.retry == nil ? resolved.retry : nil
+        let call = TargetCall(
+            target: resolved, extraHeaders: extraHeaders, timeout: network.timeout ?? resolved.timeout,
+            retry: specRetry.flatMap { $0 > 0 ? RetryPolicy(limit: $0, retriesAllMethods: network.retryAll) : nil })
         let redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
 
         if dryRun {
@@ -177,7 +198,6 @@ struct CallCommand: CallerIsolatedCommand {
                     + "anyone between you and it can read and change this traffic")
         }
 
-        let session = Session(configuration: configuration)
         let provider = call.provider(stub: behavior, session: session, logger: logger(redactor: redactor))
         let destination = outputOptions.output.map { path in URL(fileURLWithPath: path) }
         let bar =
@@ -322,5 +342,19 @@ struct CallCommand: CallerIsolatedCommand {
                 "--stub takes never, immediate or delayed=SECONDS (0 to \(Int(Seconds.maximum))), not '\(stub)'",
                 status: .usage)
         }
+    }
+}
+
+/// A redactor that is set once the target is resolved, for what the transport reports
+/// before then is made: the session exists before the spec is compiled.
+final class LateRedactor: Sendable {
+    private let redactor = Mutex(Redactor())
+
+    func set(_ redactor: Redactor) {
+        self.redactor.withLock { $0 = redactor }
+    }
+
+    func scrub(_ text: String) -> String {
+        redactor.withLock { $0.scrub(text) }
     }
 }

@@ -112,8 +112,9 @@ struct NetworkOptions: ParsableArguments {
         if let maxRedirects { configuration.redirectLimit = maxRedirects }
         if let limit = retry ?? specRetry, limit > 0 {
             configuration.retry = RetryPolicy(limit: limit, retriesAllMethods: retryAll)
-            configuration.willRetry = willRetry
         }
+        // Also for a retry policy that a request brings, such as a spec's.
+        configuration.willRetry = willRetry
         return configuration
     }
 }

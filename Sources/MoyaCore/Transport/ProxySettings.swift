@@ -23,6 +23,9 @@ struct ProxySettings {
         }.filter { !$0.isEmpty }
     }
 
+    /// Whether the environment names any proxy.
+    var namesAny: Bool { httpProxy != nil || httpsProxy != nil }
+
     /// The proxy URL for a request to `url`, as the environment gives it, or nil to connect
     /// directly. Decided for each request, since one run may reach several hosts.
     func proxyURL(for url: URL) -> String? {

@@ -1,4 +1,3 @@
-import Crypto
 import NIOCore
 import NIOSSL
 
@@ -20,7 +19,7 @@ struct PublicKeyPins: Sendable {
     /// The pin of a certificate's public key.
     static func digest(of certificate: NIOSSLCertificate) throws -> String {
         let key = try certificate.extractPublicKey().toSPKIBytes()
-        return Data(SHA256.hash(data: key)).base64EncodedString()
+        return Data(SHA256.hash(key)).base64EncodedString()
     }
 
     /// Checks a newly connected channel: plain connections pass, TLS ones must present a

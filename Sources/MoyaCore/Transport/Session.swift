@@ -80,6 +80,8 @@ public final class Session: Sendable {
     private let clients = Mutex<[String: HTTPClient]>([:])
     private let proxies: ProxySettings
     private let ownLoops = Mutex<OwnLoops?>(nil)
+    /// The client `prepare()` is making, which `shutdown()` waits for.
+    private let preparing = Mutex<EventLoopFuture<Void>?>(nil)
 
     /// The session's own event-loop group and the one executor its requests' work runs on,
     /// kept together so that every request prefers the same executor: two executors on one
@@ -100,6 +102,11 @@ public final class Session: Sendable {
     /// own work: that may run on those loops. It runs on the caller's actor, so a session that
     /// never made a client costs no thread switch.
     nonisolated(nonsending) public func shutdown() async {
+        let prepared = preparing.withLock { future in
+            defer { future = nil }
+            return future
+        }
+        try? await prepared?.get()
         let existing = clients.withLock { clients in
             defer { clients = [:] }
             return Array(clients.values)
@@ -133,9 +140,28 @@ public final class Session: Sendable {
         }
     }
 
+    /// Starts the session's own event loop and makes, on that loop, the HTTP client the first
+    /// request is most likely to use, so that both are ready when it goes out: whatever the
+    /// caller does meanwhile, such as compiling a spec, runs alongside on another core.
+    /// Nothing connects. Does nothing for a session without loops of its own, or when the
+    /// environment names proxies, since which client a request needs then depends on its URL.
+    public func prepare() {
+        guard let loops = loops() else { return }
+        let proxyURL = configuration.proxy
+        guard proxyURL != nil || !proxies.namesAny else { return }
+        let made = loops.group.next().submit {
+            _ = try? self.httpClient(proxyURL: proxyURL)
+        }
+        preparing.withLock { $0 = made }
+    }
+
     func httpClient(for url: URL) throws(NetworkError) -> HTTPClient {
-        let proxyURL = configuration.proxy ?? proxies.proxyURL(for: url)
-        return try clients.withLock { clients throws(NetworkError) -> HTTPClient in
+        try httpClient(proxyURL: configuration.proxy ?? proxies.proxyURL(for: url))
+    }
+
+    /// The client for connections through `proxyURL`, or direct ones for nil, made on first use.
+    private func httpClient(proxyURL: String?) throws(NetworkError) -> HTTPClient {
+        try clients.withLock { clients throws(NetworkError) -> HTTPClient in
             if let client = clients[proxyURL ?? ""] { return client }
             let proxy = try proxyURL.map { text throws(NetworkError) in try ProxySettings.proxy(named: text) }
             var settings = HTTPClient.Configuration(
