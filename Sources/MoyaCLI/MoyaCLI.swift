@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCore
 
 /// Runs moya-cli: parses the arguments, runs the command, prints any failure and returns the
 /// exit status. The executable and the tests both come through here.
@@ -16,14 +17,22 @@ public enum MoyaCLI {
                     context.line(help)
                     return ExitStatus.success.rawValue
                 }
-                var command = try parse(arguments)
-                if let subcommand = command as? any CallerIsolatedCommand {
-                    try await subcommand.execute()
-                } else if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
+                // A call that may go out warms the transport on another core meanwhile.
+                let warmUp = CallCommand.mayGoLive(arguments) ? TransportWarmUp() : nil
+                do {
+                    var command = try parse(arguments)
+                    if let subcommand = command as? any CallerIsolatedCommand {
+                        try await subcommand.execute()
+                    } else if var asyncCommand = command as? any AsyncParsableCommand {
+                        try await asyncCommand.run()
+                    } else {
+                        try command.run()
+                    }
+                } catch {
+                    if let warmUp { await context.release(warmUp) }
+                    throw error
                 }
+                if let warmUp { await context.release(warmUp) }
                 return ExitStatus.success.rawValue
             } catch let failure as CommandFailure {
                 for line in failure.details { context.errorLine(line) }

@@ -115,6 +115,20 @@ extension CallCommandTests {
         try await body(tls)
     }
 
+    func testAnExpiredCertificateSaysSo() async throws {
+        let tls = try TestServer(tls: TestServer.tlsConfiguration(fixtures: tlsFixtures, certificate: "expired"))
+        defer { tls.stop() }
+        // Trusted or not, the date is what is wrong.
+        for trust in [[], ["--cacert", tlsFixtures + "/expired.pem"]] {
+            let outcome = await call(["calls.plain"] + trust, environment: ["TEST_SERVER": tls.baseURL])
+            XCTAssertEqual(outcome.status, 1)
+            XCTAssertEqual(
+                outcome.error,
+                "moya-cli: error: calls.plain: TLS failed: the certificate for 127.0.0.1 expired on 2020-01-02 "
+                    + "(127.0.0.1:\(tls.port))\n")
+        }
+    }
+
     func testHTTPSToAPlainHTTPServerSaysSo() async {
         let outcome = await call(["calls.plain"], environment: ["TEST_SERVER": "https://127.0.0.1:\(server.port)"])
         XCTAssertEqual(outcome.status, 1)

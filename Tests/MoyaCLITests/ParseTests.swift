@@ -74,4 +74,16 @@ final class ParseTests: XCTestCase {
         dump(command, to: &text)
         return text
     }
+
+    func testOnlyALiveCallWarmsTheTransport() {
+        XCTAssertTrue(CallCommand.mayGoLive(["call", "svc.target", "--id", "1"]))
+        XCTAssertTrue(CallCommand.mayGoLive(["call", "svc.target", "--", "--stub", "x"]), "after --, a param")
+        for line in [
+            ["call", "svc.target", "--stub", "immediate"], ["call", "svc.target", "--stub=immediate"],
+            ["call", "svc.target", "--sample", "missing"], ["call", "svc.target", "--dry-run"],
+            ["call", "svc.target", "--help"], ["check", "specs"], ["validate"], [],
+        ] {
+            XCTAssertFalse(CallCommand.mayGoLive(line), line.joined(separator: " "))
+        }
+    }
 }

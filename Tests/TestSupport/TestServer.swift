@@ -62,12 +62,15 @@ public final class TestServer: Sendable {
 
     /// A server TLS configuration from the test fixtures; with `requiringClientCertificate`, it
     /// accepts only clients with a certificate from the test CA.
-    public static func tlsConfiguration(fixtures: String, requiringClientCertificate: Bool = false) throws
-        -> TLSConfiguration
-    {
+    /// A server configuration presenting `certificate`.pem with its key from `fixtures`.
+    public static func tlsConfiguration(
+        fixtures: String, certificate: String = "server", requiringClientCertificate: Bool = false
+    ) throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(fixtures + "/server.pem").map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: fixtures + "/server.key", format: .pem)))
+            certificateChain: try NIOSSLCertificate.fromPEMFile(fixtures + "/\(certificate).pem").map {
+                .certificate($0)
+            },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: fixtures + "/\(certificate).key", format: .pem)))
         if requiringClientCertificate {
             configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(fixtures + "/ca.pem"))

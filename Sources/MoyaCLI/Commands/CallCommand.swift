@@ -112,6 +112,18 @@ struct CallCommand: CallerIsolatedCommand {
             .filter { $0.hasPrefix(prefix) }
     }
 
+    /// Whether a command line is a `call` that may send a request, read from the words
+    /// alone, before they are parsed: a stub, a sample, a dry run or help sends nothing.
+    static func mayGoLive(_ arguments: [String]) -> Bool {
+        guard arguments.first == "call" else { return false }
+        let options = arguments.dropFirst().prefix { $0 != "--" }
+        return !options.contains { word in
+            ["--stub", "--sample", "--dry-run", "-h", "--help", "--version"].contains {
+                word == $0 || word.hasPrefix($0 + "=")
+            }
+        }
+    }
+
     func validate() throws {
         // A URL would otherwise read as a service named `https://host` with a target after
         // its first dot.
@@ -156,7 +168,7 @@ struct CallCommand: CallerIsolatedCommand {
         do {
             try await execute(session: session, secrets: secrets)
         } catch {
-            await session.shutdown()
+            await CommandContext.current.release(session)
             throw error
         }
     }
@@ -223,7 +235,7 @@ struct CallCommand: CallerIsolatedCommand {
                 provider.request(resolved, progress: progress, saveTo: saveTo, streamTo: output, completion: handler)
             }
         }
-        await session.shutdown()
+        await context.release(session)
         switch result {
         case .success(let streamed):
             if output?.hasStreamed == true { return }

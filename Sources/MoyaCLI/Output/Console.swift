@@ -1,4 +1,5 @@
 import MoyaCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,10 @@ public struct CommandContext: Sendable {
     public var outputIsTerminal: Bool
     /// Whether standard error is a terminal, which turns on progress bars.
     public var errorIsTerminal: Bool
+    /// Whether the process exits as soon as the command returns, as the executable's does.
+    /// The transport's threads and connections are then left to the exit, as curl leaves
+    /// its, instead of being shut down one by one first (see `release(_:)`).
+    public var exitsWhenDone = false
 
     /// Creates a context.
     public init(
@@ -46,7 +51,28 @@ public struct CommandContext: Sendable {
 
     /// The process's own standard streams and environment.
     public static var process: CommandContext {
-        descriptors(output: STDOUT_FILENO, error: STDERR_FILENO, environment: .process)
+        var context = descriptors(output: STDOUT_FILENO, error: STDERR_FILENO, environment: .process)
+        context.exitsWhenDone = true
+        return context
+    }
+
+    /// Shuts a session down, or, when the process exits next, keeps it as it is until then:
+    /// stopping its event loop and closing its connections would only delay the exit.
+    func release(_ session: Session) async {
+        if exitsWhenDone {
+            Leftovers.keep(session)
+        } else {
+            await session.shutdown()
+        }
+    }
+
+    /// Waits for a warm-up and stops its thread, or, when the process exits next, leaves it.
+    func release(_ warmUp: TransportWarmUp) async {
+        if exitsWhenDone {
+            Leftovers.keep(warmUp)
+        } else {
+            await warmUp.finish()
+        }
     }
 
     /// The context commands run in.
@@ -73,5 +99,15 @@ public struct CommandContext: Sendable {
                 offset += written
             }
         }
+    }
+}
+
+/// What is left running for the process's exit to end: held here so that nothing is
+/// deinitialised first (an HTTP client must be shut down before it is).
+private enum Leftovers {
+    static let objects = Mutex<[any Sendable & AnyObject]>([])
+
+    static func keep(_ object: any Sendable & AnyObject) {
+        objects.withLock { $0.append(object) }
     }
 }

@@ -116,6 +116,12 @@ extension NetworkError {
         return "the server's response is malformed: \(what)"
     }
 
+    /// Whether `error` is a TLS handshake that failed because the server's certificate
+    /// did not verify.
+    static func failedCertificateVerification(_ error: any Error) -> Bool {
+        (error is NIOSSLError || error is BoringSSLError) && "\(error)".contains("CERTIFICATE_VERIFY_FAILED")
+    }
+
     /// `host:port` of `url`, with the scheme's default port, or "the server".
     static func address(of url: URL?) -> String {
         guard let url, let host = url.host else { return "the server" }

@@ -297,8 +297,16 @@ public final class Session: Sendable {
             } catch let error as MoyaError {
                 throw error
             } catch {
-                let network = NetworkError(
+                var network = NetworkError(
                     classifying: error, url: request.url, connectTimeout: configuration.connectTimeout)
+                if NetworkError.failedCertificateVerification(error), let host = request.url.host,
+                    let expired = await CertificateDates.expiry(
+                        host: host, port: request.url.port ?? 443,
+                        group: loops()?.group ?? HTTPClient.defaultEventLoopGroup)
+                {
+                    network = NetworkError(
+                        .secureConnectionFailed, "TLS failed: the certificate for \(host) expired on \(expired)")
+                }
                 guard canRetry, RetryPolicy.retryableErrors.contains(network.code), !_Concurrency.Task.isCancelled,
                     mayRetry()
                 else { throw MoyaError.underlying(network, nil) }
