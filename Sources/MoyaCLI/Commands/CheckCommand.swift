@@ -162,7 +162,7 @@ final class CheckPrinter: Sendable {
 
     /// A result's word, green, red or yellow when coloured.
     private func word(_ text: String, _ style: String) -> String {
-        colored ? style + text + "\u{1B}[0m" : text
+        TerminalText.painted(text, style, colored: colored)
     }
 
     func finished(_ index: Int, _ result: CheckResult) {

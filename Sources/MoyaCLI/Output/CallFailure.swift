@@ -34,9 +34,7 @@ struct CallFailure {
 
     /// `host:port` of the target's base URL, which is where requests go, never a secret.
     var server: String? {
-        guard let host = target.baseURL.host else { return nil }
-        let port = target.baseURL.port ?? (target.baseURL.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
+        NetworkError.address(of: target.baseURL)
     }
 
     /// Whether a failure is about the server, so the message names it.

@@ -68,7 +68,7 @@ struct ResponseRenderer {
     }
 
     private func paint(_ text: String, _ style: String) -> String {
-        colored ? style + text + "\u{1B}[0m" : text
+        TerminalText.painted(text, style, colored: colored)
     }
 
     /// JSON by its content type (`application/json`, `…+json`), or, without one, by its

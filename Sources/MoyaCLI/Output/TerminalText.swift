@@ -1,4 +1,4 @@
-/// Text from a spec made safe to print on a terminal.
+/// Text for a terminal: what a spec or server wrote made safe to print, and words in colour.
 enum TerminalText {
     /// `text` with every control character (C0, DEL and C1) written as a visible escape, so
     /// that a spec's summary or description cannot move the cursor, clear the screen or set
@@ -19,6 +19,11 @@ enum TerminalText {
             }
         }
         return output
+    }
+
+    /// `text` in an ANSI `style`, reset after it, when `colored`; as it is otherwise.
+    static func painted(_ text: String, _ style: String, colored: Bool) -> String {
+        colored ? style + text + "\u{1B}[0m" : text
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

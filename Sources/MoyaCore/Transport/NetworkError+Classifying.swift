@@ -37,8 +37,6 @@ extension NetworkError {
                 self.init(.timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout))
             case .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
                 self.init(.timedOut, "the request timed out")
-            case .redirectLimitReached: self.init(.tooManyRedirects, "too many redirects")
-            case .redirectCycleDetected: self.init(.tooManyRedirects, "the redirects go round in a cycle")
             case .cancelled, .requestStreamCancelled: self.init(.cancelled, "the request was cancelled")
             case .remoteConnectionClosed: self.init(.networkConnectionLost, "the server closed the connection")
             case .bodyLengthMismatch:
@@ -122,21 +120,23 @@ extension NetworkError {
         (error is NIOSSLError || error is BoringSSLError) && "\(error)".contains("CERTIFICATE_VERIFY_FAILED")
     }
 
-    /// `host:port` of `url`, with the scheme's default port, or "the server".
-    static func address(of url: URL?) -> String {
-        guard let url, let host = url.host else { return "the server" }
+    /// `host:port` of `url`, with the scheme's default port: where a request to it goes. Nil
+    /// for a URL without a host.
+    package static func address(of url: URL?) -> String? {
+        guard let url, let host = url.host else { return nil }
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
         return "\(host):\(port)"
     }
 
     static func connectTimeoutMessage(url: URL?, seconds: Double?) -> String {
-        "no connection to \(address(of: url))" + (seconds.map { " within \(JSONValue.format($0)) s" } ?? "")
+        "no connection to \(address(of: url) ?? "the server")"
+            + (seconds.map { " within \(JSONValue.format($0)) s" } ?? "")
     }
 
     /// A TLS failure as a sentence, without the library's own text, which names build paths.
     static func describeTLS(_ error: any Error, url: URL?) -> String {
         let text = "\(error)"
-        let address = address(of: url)
+        let address = address(of: url) ?? "the server"
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
             return "TLS failed: the certificate for \(url?.host ?? "the server") is not trusted"
         }

@@ -163,44 +163,12 @@ public final class Session: Sendable {
     private func httpClient(proxyURL: String?) throws(NetworkError) -> HTTPClient {
         try clients.withLock { clients throws(NetworkError) -> HTTPClient in
             if let client = clients[proxyURL ?? ""] { return client }
-            let proxy = try proxyURL.map { text throws(NetworkError) in try ProxySettings.proxy(named: text) }
-            var settings = HTTPClient.Configuration(
-                tlsConfiguration: try tlsConfiguration(),
-                // Redirects are followed by `send`, hop by hop, so that each can be shown.
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: Seconds.timeAmount(configuration.connectTimeout)),
-                proxy: proxy,
-                decompression: configuration.decompression ? .enabled(limit: .ratio(500)) : .disabled)
-            // Failed connections fail the request at once; `retry` decides what is tried again.
-            settings.connectionPool.retryConnectionEstablishment = false
-            if !configuration.pinnedPublicKeys.isEmpty {
-                let pins = PublicKeyPins(configuration.pinnedPublicKeys)
-                settings.http1_1ConnectionDebugInitializer = { pins.verify($0) }
-                settings.http2ConnectionDebugInitializer = { pins.verify($0) }
-            }
             let made = HTTPClient(
-                eventLoopGroup: loops()?.group ?? HTTPClient.defaultEventLoopGroup, configuration: settings)
+                eventLoopGroup: loops()?.group ?? HTTPClient.defaultEventLoopGroup,
+                configuration: try configuration.clientSettings(proxyURL: proxyURL))
             clients[proxyURL ?? ""] = made
             return made
         }
-    }
-
-    private func tlsConfiguration() throws(NetworkError) -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if !configuration.verifiesCertificates { tls.certificateVerification = .none }
-        do {
-            if let file = configuration.caCertificateFile {
-                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
-            }
-            if let file = configuration.clientCertificateFile {
-                tls.certificateChain = try NIOSSLCertificate.fromPEMFile(file).map { .certificate($0) }
-                tls.privateKey = .privateKey(
-                    try NIOSSLPrivateKey(file: configuration.clientKeyFile ?? file, format: .pem))
-            }
-        } catch {
-            throw NetworkError(.fileFailed, "cannot load the TLS certificates or key: \(error)")
-        }
-        return tls
     }
 
     // MARK: - Sending
@@ -422,7 +390,9 @@ public final class Session: Sendable {
         for try await chunk in body {
             count += chunk.readableBytes
             guard count <= limit else {
-                throw NetworkError(.badServerResponse, "a redirect's body is larger than \(ByteCount.format(limit))")
+                throw NetworkError(
+                    .badServerResponse,
+                    "the body of a redirect or a response to retry is larger than \(ByteCount.format(limit))")
             }
         }
     }
@@ -465,6 +435,46 @@ enum Redirect {
             for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.headers.remove(name: name) }
         }
         return next
+    }
+}
+
+extension Session.Configuration {
+    /// The settings of an HTTP client that sends this configuration's requests through
+    /// `proxyURL`, or directly for nil.
+    func clientSettings(proxyURL: String?) throws(NetworkError) -> HTTPClient.Configuration {
+        let proxy = try proxyURL.map { text throws(NetworkError) in try ProxySettings.proxy(named: text) }
+        var settings = HTTPClient.Configuration(
+            tlsConfiguration: try tlsConfiguration(),
+            // Redirects are followed by `Session.send`, hop by hop, so that each can be shown.
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: Seconds.timeAmount(connectTimeout)),
+            proxy: proxy,
+            decompression: decompression ? .enabled(limit: .ratio(500)) : .disabled)
+        // Failed connections fail the request at once; `retry` decides what is tried again.
+        settings.connectionPool.retryConnectionEstablishment = false
+        if !pinnedPublicKeys.isEmpty {
+            let pins = PublicKeyPins(pinnedPublicKeys)
+            settings.http1_1ConnectionDebugInitializer = { pins.verify($0) }
+            settings.http2ConnectionDebugInitializer = { pins.verify($0) }
+        }
+        return settings
+    }
+
+    private func tlsConfiguration() throws(NetworkError) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !verifiesCertificates { tls.certificateVerification = .none }
+        do {
+            if let file = caCertificateFile {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+            }
+            if let file = clientCertificateFile {
+                tls.certificateChain = try NIOSSLCertificate.fromPEMFile(file).map { .certificate($0) }
+                tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: clientKeyFile ?? file, format: .pem))
+            }
+        } catch {
+            throw NetworkError(.fileFailed, "cannot load the TLS certificates or key: \(error)")
+        }
+        return tls
     }
 }
 

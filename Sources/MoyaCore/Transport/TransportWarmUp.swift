@@ -39,12 +39,10 @@ public final class TransportWarmUp: Sendable {
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Answer()) }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        guard let listener, let port = listener.localAddress?.port else { return }
-        let client = HTTPClient(
-            eventLoopGroup: group,
-            configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(1)),
-                decompression: .enabled(limit: .ratio(500))))
+        guard let listener, let port = listener.localAddress?.port,
+            let settings = try? Session.Configuration().clientSettings(proxyURL: nil)
+        else { return }
+        let client = HTTPClient(eventLoopGroup: group, configuration: settings)
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/")
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         if let response = try? await client.execute(request, deadline: .now() + .seconds(1)) {
