@@ -441,7 +441,8 @@ final class CallCommandTests: XCTestCase {
         let malformed = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.a["])
         XCTAssertEqual(malformed.status, 64)
         XCTAssertTrue(
-            malformed.error.hasPrefix("moya-cli: error: --key-path '$.a[': an unclosed '['\n"), malformed.error)
+            malformed.error.hasPrefix("moya-cli: error: --key-path '$.a[': at character 5: an unclosed '['\n"),
+            malformed.error)
     }
 
     func testDefaultHeadersGoOutUnlessTheSpecOrHSetsThem() async throws {

@@ -10,7 +10,7 @@ final class InvalidFixtureTests: XCTestCase {
             [
                 "14:21: targets.showUser.checks[0].expect.json.$.id.equal: unknown predicate 'equal'; did you mean 'equals'?",
                 "19:13: targets.showUser.checks[1].expect.json.id: bad JSON path 'id': a JSON path starts with $",
-                "20:13: targets.showUser.checks[1].expect.json.$.a[x]: bad JSON path '$.a[x]': '[x]' is not an index, * or a quoted key",
+                "20:13: targets.showUser.checks[1].expect.json.$.a[x]: bad JSON path '$.a[x]': at character 5: expected a quoted name, *, an index, a slice or a filter",
                 "22:26: targets.showUser.checks[2].params.idd: unknown param 'idd'; did you mean 'id'?",
                 "24:23: targets.showUser.checks[3].params.id: expects an int, got \"one\"",
                 "25:17: targets.showUser.checks[3].sample: unknown sample 'notfound'; did you mean 'notFound'?",

@@ -60,7 +60,7 @@ extension CheckSpec {
                     continue
                 }
                 let values = path.values(in: json)
-                if path.isWildcard, !values.isEmpty {
+                if !path.isSingular, !values.isEmpty {
                     for value in values {
                         if let message = Self.failure(of: assertion.predicate, for: value, textual: false, scrub: scrub)
                         {
@@ -68,7 +68,7 @@ extension CheckSpec {
                             break
                         }
                     }
-                } else if path.isWildcard {
+                } else if !path.isSingular {
                     if let message = Self.failure(of: assertion.predicate, for: nil, textual: false, scrub: scrub) {
                         failure(message)
                     }

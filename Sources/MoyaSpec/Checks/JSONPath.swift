@@ -1,102 +1,148 @@
 import MoyaCore
 
-/// The JSON path subset checks use: `$`, `.key`, `[N]`, `[*]`, `.*` and quoted keys `['a.b']`
-/// or `["a.b"]`.
+/// A JSON path as RFC 9535 defines it: name, wildcard, index, slice and filter selectors,
+/// descendant segments, and filter expressions with the functions `length`, `count`, `match`,
+/// `search` and `value`.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
-    /// One step of a path.
-    public enum Step: Sendable, Hashable {
-        /// An object member.
-        case key(String)
-        /// An array element; negative counts from the end.
-        case index(Int)
-        /// Every element of an array or member of an object.
-        case wildcard
-    }
-
-    /// The steps after `$`.
-    public var steps: [Step]
+    /// The segments after `$`.
+    var segments: [Segment]
     /// The path as written.
     public var description: String
 
-    /// Whether the path can match more than one value.
-    public var isWildcard: Bool { steps.contains(.wildcard) }
+    /// Whether the path reaches at most one value: it has only name and index selectors, one
+    /// per segment, and no descendant segment.
+    public var isSingular: Bool { segments.allSatisfy(\.isSingular) }
 
-    /// Parses a path; the error says what is wrong.
+    /// Parses a path; the error says what is wrong and where.
     public init(parsing text: String) throws(JSONPathError) {
+        var parser = JSONPathParser(text)
+        segments = try parser.parseQuery()
         description = text
-        steps = []
-        let bytes = Array(text.utf8)
-        guard bytes.first == UInt8(ascii: "$") else { throw JSONPathError("a JSON path starts with $") }
-        var index = 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "."):
-                index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
-                    steps.append(.wildcard)
-                    index += 1
-                    continue
-                }
-                let start = index
-                while index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") {
-                    index += 1
-                }
-                guard index > start else { throw JSONPathError("an empty key after '.'") }
-                steps.append(.key(String(decoding: bytes[start..<index], as: UTF8.self)))
-            case UInt8(ascii: "["):
-                index += 1
-                guard index < bytes.count else { throw JSONPathError("an unclosed '['") }
-                let quote = bytes[index]
-                if quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") {
-                    let start = index + 1
-                    guard let end = bytes[start...].firstIndex(of: quote), end + 1 < bytes.count,
-                        bytes[end + 1] == UInt8(ascii: "]")
-                    else { throw JSONPathError("a quoted key needs its closing quote and ']'") }
-                    steps.append(.key(String(decoding: bytes[start..<end], as: UTF8.self)))
-                    index = end + 2
-                } else {
-                    guard let end = bytes[index...].firstIndex(of: UInt8(ascii: "]")) else {
-                        throw JSONPathError("an unclosed '['")
-                    }
-                    let inside = String(decoding: bytes[index..<end], as: UTF8.self)
-                    if inside == "*" {
-                        steps.append(.wildcard)
-                    } else if let number = Int(inside) {
-                        steps.append(.index(number))
-                    } else {
-                        throw JSONPathError("'[\(inside)]' is not an index, * or a quoted key")
-                    }
-                    index = end + 1
-                }
-            default:
-                throw JSONPathError("expected '.' or '[' at '\(String(decoding: bytes[index...], as: UTF8.self))'")
+    }
+
+    /// Every value the path reaches in `root`, in document order; empty when it reaches none.
+    public func values(in root: JSONValue) -> [JSONValue] {
+        JSONPathEvaluator(root: root).select(segments, from: [root])
+    }
+}
+
+extension JSONPath {
+    /// One step of a path: selectors applied to each input node, or to each node and all its
+    /// descendants.
+    struct Segment: Sendable, Hashable {
+        /// The selectors, applied in order.
+        var selectors: [Selector]
+        /// Whether this is a `..` segment.
+        var isDescendant: Bool
+
+        /// Whether the segment selects at most one node from each input.
+        var isSingular: Bool {
+            guard !isDescendant, selectors.count == 1 else { return false }
+            switch selectors[0] {
+            case .name, .index: return true
+            case .wildcard, .slice, .filter: return false
             }
         }
     }
 
-    /// Every value the path reaches in `root`; empty when it reaches none.
-    public func values(in root: JSONValue) -> [JSONValue] {
-        var current = [root]
-        for step in steps {
-            var next: [JSONValue] = []
-            for value in current {
-                switch (step, value) {
-                case (.key(let key), .object(let members)):
-                    if let member = members.first(where: { $0.key == key }) { next.append(member.value) }
-                case (.index(let position), .array(let items)):
-                    let resolved = position < 0 ? items.count + position : position
-                    if items.indices.contains(resolved) { next.append(items[resolved]) }
-                case (.wildcard, .array(let items)):
-                    next += items
-                case (.wildcard, .object(let members)):
-                    next += members.map(\.value)
-                default:
-                    break
-                }
+    /// What one selector picks from a node.
+    enum Selector: Sendable, Hashable {
+        /// An object member by name.
+        case name(String)
+        /// Every element of an array or member value of an object.
+        case wildcard
+        /// An array element; negative counts from the end.
+        case index(Int)
+        /// The array elements `start:end:step`.
+        case slice(start: Int?, end: Int?, step: Int?)
+        /// The children for which the expression holds.
+        case filter(FilterExpression)
+    }
+
+    /// A query inside a filter: `@…` from the current node, `$…` from the root.
+    struct Query: Sendable, Hashable {
+        /// Whether the query starts at `@`.
+        var isRelative: Bool
+        /// Its segments.
+        var segments: [Segment]
+
+        /// Whether it reaches at most one node.
+        var isSingular: Bool { segments.allSatisfy(\.isSingular) }
+    }
+
+    /// A filter expression, already checked for RFC 9535's well-typedness.
+    indirect enum FilterExpression: Sendable, Hashable {
+        /// A literal: a number, string, `true`, `false` or `null`.
+        case literal(JSONValue)
+        /// A query; as a test, it holds when it reaches any node.
+        case query(Query)
+        /// A function call.
+        case function(FilterFunction, [FilterExpression])
+        /// `!` applied to a test.
+        case not(FilterExpression)
+        /// `&&`.
+        case and(FilterExpression, FilterExpression)
+        /// `||`.
+        case or(FilterExpression, FilterExpression)
+        /// A comparison of two values.
+        case compare(ComparisonOperator, FilterExpression, FilterExpression)
+    }
+
+    /// The comparison operators of a filter.
+    enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+        /// `==`.
+        case equal = "=="
+        /// `!=`.
+        case notEqual = "!="
+        /// `<=`.
+        case lessOrEqual = "<="
+        /// `>=`.
+        case greaterOrEqual = ">="
+        /// `<`.
+        case less = "<"
+        /// `>`.
+        case greater = ">"
+    }
+
+    /// The function extensions RFC 9535 defines.
+    enum FilterFunction: String, Sendable, Hashable {
+        /// `length(value)`: characters of a string, elements of an array, members of an object.
+        case length
+        /// `count(nodes)`: how many nodes a query reaches.
+        case count
+        /// `match(value, regex)`: the whole string matches an I-Regexp.
+        case match
+        /// `search(value, regex)`: some substring matches an I-Regexp.
+        case search
+        /// `value(nodes)`: the value of the only node, or nothing.
+        case value
+
+        /// The kinds of the parameters, in order.
+        var parameters: [ExpressionKind] {
+            switch self {
+            case .length: [.value]
+            case .count, .value: [.nodes]
+            case .match, .search: [.value, .value]
             }
-            current = next
         }
-        return current
+
+        /// The kind of the result.
+        var result: ExpressionKind {
+            switch self {
+            case .length, .count, .value: .value
+            case .match, .search: .logical
+            }
+        }
+    }
+
+    /// RFC 9535's three types of filter expressions.
+    enum ExpressionKind: Sendable, Hashable {
+        /// A JSON value or nothing.
+        case value
+        /// A list of nodes.
+        case nodes
+        /// True or false.
+        case logical
     }
 }
 
