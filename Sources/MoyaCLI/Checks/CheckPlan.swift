@@ -8,24 +8,70 @@ import MoyaSpec
     import Darwin
 #endif
 
-/// One entry of a `check` run: a check to send, or a target that is skipped and why.
+/// One entry of a `check` run: a check to send, a flow to run, or a target that is skipped and
+/// why.
 struct PlannedCheck: Sendable {
+    /// What the entry runs.
+    enum Subject: Sendable {
+        /// A target's check; for a target without checks, an implicit one with no assertions,
+        /// so that the target's own validation decides.
+        case check(target: TargetSpec, check: CheckSpec)
+        /// A flow, run step by step.
+        case flow(FlowSpec)
+    }
+
     let service: ServiceSpec
-    let target: TargetSpec
-    /// The check; for a target without checks, an implicit one with no assertions, so that
-    /// the target's own validation decides.
-    let check: CheckSpec
+    let subject: Subject
     /// Why the entry is not run, if it is not.
     let skipReason: String?
 
-    /// `service.target` and the check's name.
+    /// `service.target` or `service.flow`.
+    var qualifiedName: String {
+        switch subject {
+        case .check(let target, _): "\(service.name).\(target.name)"
+        case .flow(let flow): "\(service.name).\(flow.name)"
+        }
+    }
+
+    /// The check's name, empty for an implicit check; a flow's is "flow".
+    var name: String {
+        switch subject {
+        case .check(_, let check): check.name
+        case .flow: "flow"
+        }
+    }
+
+    /// The test case's name in reports: the check's, else the target's, or the flow's.
+    var caseName: String {
+        switch subject {
+        case .check(let target, let check): check.name.isEmpty ? target.name : check.name
+        case .flow(let flow): flow.name
+        }
+    }
+
+    /// The line that declares the check or flow.
+    var mark: Mark {
+        switch subject {
+        case .check(_, let check): check.mark
+        case .flow(let flow): flow.mark
+        }
+    }
+
+    /// `service.target` and the check's name, or `service.flow (flow)`.
     var title: String {
-        let qualified = "\(service.name).\(target.name)"
-        return check.name.isEmpty ? qualified : "\(qualified): \(check.name)"
+        switch subject {
+        case .check(_, let check): check.name.isEmpty ? qualifiedName : "\(qualifiedName): \(check.name)"
+        case .flow: "\(qualifiedName) (flow)"
+        }
     }
 
     /// What sharding hashes: stable across runs and machines.
-    var identity: String { "\(service.name).\(target.name)/\(check.name)" }
+    var identity: String {
+        switch subject {
+        case .check(let target, let check): "\(service.name).\(target.name)/\(check.name)"
+        case .flow(let flow): "\(service.name).\(flow.name)/flow"
+        }
+    }
 }
 
 /// Which checks a `check` run has, in spec order, after `--only` and `--shard`.
@@ -38,15 +84,17 @@ enum CheckPlan {
         var plan: [PlannedCheck] = []
         var unmatched = Set(patterns)
         for service in services {
-            for target in service.targets {
-                let qualified = "\(service.name).\(target.name)"
-                // Shell-style patterns: `*` matches any run of characters, `?` any one.
+            // Shell-style patterns: `*` matches any run of characters, `?` any one.
+            func selects(_ name: String) -> Bool {
+                let qualified = "\(service.name).\(name)"
                 let matching = patterns.filter { fnmatch($0, qualified, 0) == 0 }
                 unmatched.subtract(matching)
-                guard patterns.isEmpty || !matching.isEmpty else { continue }
+                return patterns.isEmpty || !matching.isEmpty
+            }
+            for target in service.targets where selects(target.name) {
                 if !target.checks.isEmpty {
                     for check in target.checks {
-                        plan.append(PlannedCheck(service: service, target: target, check: check, skipReason: nil))
+                        plan.append(PlannedCheck(service: service, subject: .check(target: target, check: check), skipReason: nil))
                     }
                     continue
                 }
@@ -54,14 +102,17 @@ enum CheckPlan {
                 let implicit = CheckSpec(name: "", mark: target.mark)
                 let reason =
                     required.isEmpty ? nil : "no checks, and it needs params: \(required.joined(separator: ", "))"
-                plan.append(PlannedCheck(service: service, target: target, check: implicit, skipReason: reason))
+                plan.append(PlannedCheck(service: service, subject: .check(target: target, check: implicit), skipReason: reason))
+            }
+            for flow in service.flows where selects(flow.name) {
+                plan.append(PlannedCheck(service: service, subject: .flow(flow), skipReason: nil))
             }
         }
         let missed = patterns.filter(unmatched.contains)
         if !missed.isEmpty {
             let names = missed.map { "'\(TerminalText.escapingControls($0))'" }.joined(separator: ", ")
             throw CommandFailure(
-                "--only \(names) \(missed.count == 1 ? "matches" : "match") no target; see moya-cli list",
+                "--only \(names) \(missed.count == 1 ? "matches" : "match") no target or flow; see moya-cli list",
                 status: .usage)
         }
         guard let shard else { return plan }

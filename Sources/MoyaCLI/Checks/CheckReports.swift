@@ -26,20 +26,23 @@ enum CheckReports {
             xml += "skipped=\"\(suite.skipped)\" time=\"\(seconds(suite.seconds))\">\n"
             for result in cases {
                 let planned = result.planned
-                let name = planned.check.name.isEmpty ? planned.target.name : planned.check.name
-                xml += "    <testcase classname=\"\(escape("\(service).\(planned.target.name)"))\" "
-                xml += "name=\"\(escape(name))\" time=\"\(seconds(result.seconds))\" "
-                xml += "file=\"\(escape(result.file))\" line=\"\(planned.check.mark.line)\""
+                xml += "    <testcase classname=\"\(escape(planned.qualifiedName))\" "
+                xml += "name=\"\(escape(planned.caseName))\" time=\"\(seconds(result.seconds))\" "
+                xml += "file=\"\(escape(result.file))\" line=\"\(planned.mark.line)\""
+                // A flow's steps are its output.
+                let output =
+                    result.steps.isEmpty
+                    ? "" : "      <system-out>\(escape(result.steps.map(\.line).joined(separator: "\n")))</system-out>\n"
                 switch result.outcome {
                 case .passed:
-                    xml += "/>\n"
+                    xml += output.isEmpty ? "/>\n" : ">\n" + output + "    </testcase>\n"
                 case .skipped:
                     xml += ">\n      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
                 case .failed:
                     let first = result.failures.first.map { "\($0.keyPath): \($0.message)" } ?? "failed"
                     xml += ">\n      <failure message=\"\(escape(first))\" type=\"assertion\">"
                     xml += escape(result.failureLines.joined(separator: "\n"))
-                    xml += "</failure>\n    </testcase>\n"
+                    xml += "</failure>\n" + output + "    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
@@ -79,6 +82,9 @@ enum CheckReports {
             switch result.outcome {
             case .passed:
                 lines.append("ok \(number) - \(title)")
+                if !result.steps.isEmpty {
+                    lines += ["  ---", "  steps:"] + stepLines(result) + ["  ..."]
+                }
             case .skipped:
                 lines.append("ok \(number) - \(title) # SKIP \(tapText(result.reason ?? ""))")
             case .failed:
@@ -89,10 +95,15 @@ enum CheckReports {
                 for line in result.failureLines {
                     lines.append("    - " + JSONValue.string(line).serialized(escapeSlashes: false))
                 }
+                if !result.steps.isEmpty { lines += ["  steps:"] + stepLines(result) }
                 lines.append("  ...")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func stepLines(_ result: CheckResult) -> [String] {
+        result.steps.map { "    - " + JSONValue.string($0.line).serialized(escapeSlashes: false) }
     }
 
     /// A description on one line, with `#` escaped so that TAP does not read a directive.
@@ -106,14 +117,17 @@ enum CheckReports {
     static func json(_ results: [CheckResult], summary: CheckSummary) -> String {
         let checks: [JSONValue] = results.map { result in
             var members: [(key: String, value: JSONValue)] = [
-                ("target", .string("\(result.planned.service.name).\(result.planned.target.name)")),
-                ("name", .string(result.planned.check.name)),
+                ("target", .string(result.planned.qualifiedName)),
+                ("name", .string(result.planned.name)),
                 ("status", .string(result.outcome.rawValue)),
                 ("seconds", .number(Double(result.milliseconds) / 1000)),
                 ("file", .string(result.file)),
-                ("line", .integer(result.planned.check.mark.line)),
+                ("line", .integer(result.planned.mark.line)),
             ]
             if let reason = result.reason { members.append(("reason", .string(reason))) }
+            if !result.steps.isEmpty {
+                members.append(("steps", .array(result.steps.map(stepJSON))))
+            }
             if !result.failures.isEmpty {
                 members.append(
                     (
@@ -145,6 +159,16 @@ enum CheckReports {
             ("checks", .array(checks)),
         ])
         return document.serialized(pretty: true, escapeSlashes: false) + "\n"
+    }
+
+    private static func stepJSON(_ step: StepResult) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("name", .string(step.label)), ("status", .string(step.outcome.rawValue)),
+            ("seconds", .number(Double(step.milliseconds) / 1000)),
+        ]
+        if let status = step.status { members.append(("httpStatus", .integer(status))) }
+        if let reason = step.reason { members.append(("reason", .string(reason))) }
+        return .object(members)
     }
 
     // MARK: - GitHub Actions

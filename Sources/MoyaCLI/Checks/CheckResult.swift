@@ -14,6 +14,8 @@ struct CheckResult: Sendable {
     let failures: [CheckFailure]
     /// Why it was skipped.
     let reason: String?
+    /// A flow's steps, in the order they ran.
+    var steps: [StepResult] = []
 
     var file: String { planned.service.file }
 

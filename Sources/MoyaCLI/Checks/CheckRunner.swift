@@ -19,6 +19,13 @@ struct CheckRunner: Sendable {
     let parallel: Int
     let bail: Bool
     let showSecrets: Bool
+    /// Every loaded service, for flow steps that call another service's target.
+    var services: [ServiceSpec] = []
+    /// Ctrl-C and its kin, which stop flows before their next step and run their `finally`.
+    var interrupts: InterruptFlag? = nil
+    /// What `-v` logs of each request, and where; nothing by default.
+    var logOptions: NetworkLoggerPlugin.LogOptions = []
+    var log: @Sendable (String) -> Void = { _ in }
 
     /// Runs `plan`; `finished` hears of each result as it comes, with its index in the plan.
     func run(_ plan: [PlannedCheck], finished: @Sendable (Int, CheckResult) -> Void) async -> [CheckResult] {
@@ -35,6 +42,7 @@ struct CheckRunner: Sendable {
                 results[index] = result
                 finished(index, result)
                 if bail, result.outcome == .failed { stopped = true }
+                if interrupts?.arrived != nil { stopped = true }
                 if !stopped, next < plan.count {
                     let index = next
                     group.addTask { (index, await run(plan[index])) }
@@ -46,7 +54,7 @@ struct CheckRunner: Sendable {
             if let result { return result }
             let skipped = CheckResult(
                 planned: plan[index], outcome: .skipped, seconds: 0, failures: [],
-                reason: "not run after a failure (--bail)")
+                reason: interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure (--bail)")
             finished(index, skipped)
             return skipped
         }
@@ -56,53 +64,101 @@ struct CheckRunner: Sendable {
         if let reason = planned.skipReason {
             return CheckResult(planned: planned, outcome: .skipped, seconds: 0, failures: [], reason: reason)
         }
-        let check = planned.check
-        let failed = { (message: String, seconds: Double) in
-            CheckResult(
-                planned: planned, outcome: .failed, seconds: seconds,
-                failures: [CheckFailure(keyPath: "request", mark: check.mark, message: message)], reason: nil)
+        switch planned.subject {
+        case .flow(let flow):
+            return await FlowRunner(runner: self, services: services, overrides: [], interrupts: interrupts)
+                .run(flow, of: planned)
+        case .check(let target, let check):
+            let exchange = await self.exchange(
+                planned.service, target, with: CallOptions(
+                    arguments: check.arguments, environment: environment, sample: check.sample))
+            guard let response = exchange.response else {
+                return CheckResult(
+                    planned: planned, outcome: .failed, seconds: exchange.seconds,
+                    failures: [CheckFailure(keyPath: "request", mark: check.mark, message: exchange.failure ?? "")],
+                    reason: nil)
+            }
+            let failures = exchange.failures(of: check.assertions, response: response)
+            return CheckResult(
+                planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,
+                failures: failures, reason: nil)
         }
+    }
+
+    /// Resolves `target` with `options` and sends it (or answers from its sample), through the
+    /// same provider and redaction a call uses. `headers` adds request headers from what the
+    /// resolved target is, as a flow's cookies; `secrets` are more values to redact.
+    func exchange(
+        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions,
+        headers: (SpecTarget) -> [String: String] = { _ in [:] }, secrets: Set<String> = []
+    ) async -> Exchange {
         let resolved: SpecTarget
         do {
-            resolved = try planned.service.resolve(
-                planned.target,
-                with: CallOptions(arguments: check.arguments, environment: environment, sample: check.sample))
+            resolved = try service.resolve(target, with: options)
         } catch {
-            return failed(error.message, 0)
+            return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.message)
         }
+        var secretTarget = resolved
+        secretTarget.secretValues.formUnion(secrets)
         let specRetry = retryFlagGiven ? nil : resolved.retry
         let call = TargetCall(
-            target: resolved, extraHeaders: [:], timeout: timeout ?? resolved.timeout,
+            target: secretTarget, extraHeaders: headers(resolved), timeout: timeout ?? resolved.timeout,
             retry: specRetry.map { RetryPolicy(limit: $0, retriesAllMethods: retriesAllMethods) },
             keepsDownloadsInMemory: true)
-        let provider = call.provider(stub: stub ?? resolved.stubBehavior ?? .never, session: session)
+        var logger: NetworkLoggerPlugin?
+        if !logOptions.isEmpty {
+            // A logged request prints from its masked twin, as `call -v` does.
+            let twin = try? service.resolve(target, with: options, masking: true)
+            logger = NetworkLoggerPlugin(
+                configuration: .init(
+                    output: log, logOptions: logOptions, redactor: call.redactor(showingSecrets: showSecrets, twin: twin)))
+        }
+        let provider = call.provider(stub: stub ?? resolved.stubBehavior ?? .never, session: session, logger: logger)
         let redactor = call.redactor(showingSecrets: showSecrets)
 
         let start = ContinuousClock.now
         let result = await provider.result(for: resolved)
         let seconds = (ContinuousClock.now - start) / .seconds(1)
 
-        let response: Response
         switch result {
         case .success(let value), .failure(.statusCode(let value)):
-            response = value
+            return Exchange(target: resolved, redactor: redactor, response: value, seconds: seconds, failure: nil)
         case .failure(let error):
             let message = CallFailure(error: error, target: resolved, redactor: redactor).failure.message
             let prefix = resolved.qualifiedName + ": "
-            return failed(message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message, seconds)
+            return Exchange(
+                target: resolved, redactor: redactor, response: nil, seconds: seconds,
+                failure: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
         }
-        let needsSample = check.assertions.contains { $0.subject == .sampleShape }
-        let sample = needsSample ? try? JSONValue(parsing: resolved.sampleData) : nil
-        let failures = check.failures(
-            of: response, seconds: seconds, validation: resolved.validationType, sample: sample,
+    }
+}
+
+/// One request of a check or a flow step: the target as resolved, what came back or why
+/// nothing did, and how long it took.
+struct Exchange {
+    /// The resolved target; nil when it could not be resolved.
+    let target: SpecTarget?
+    /// What of the exchange may be printed.
+    let redactor: Redactor
+    /// The response, whatever its status; nil when the request failed.
+    let response: Response?
+    let seconds: Double
+    /// Why there is no response.
+    let failure: String?
+
+    /// What of `assertions` the response fails, redacted.
+    func failures(of assertions: [Assertion], response: Response) -> [CheckFailure] {
+        guard let target else { return [] }
+        let check = CheckSpec(name: "", assertions: assertions, mark: Mark(line: 0, column: 0))
+        let needsSample = assertions.contains { $0.subject == .sampleShape }
+        let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
+        return check.failures(
+            of: response, seconds: seconds, validation: target.validationType, sample: sample,
             scrub: redactor.scrub
         ).map { failure in
             var redacted = failure
             redacted.message = redactor.scrub(failure.message)
             return redacted
         }
-        return CheckResult(
-            planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: seconds, failures: failures,
-            reason: nil)
     }
 }

@@ -94,6 +94,15 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// Completes `SERVICE.TARGET` from the specs the command line (or the environment) names.
     @Sendable static func completeTargets(_ words: [String], _: Int, _ prefix: String) -> [String] {
+        var options = SpecOptions()
+        options.specs = specPaths(in: words)
+        guard let catalog = try? options.library().loadAll() else { return [] }
+        return catalog.services.flatMap { service in service.targets.map { "\(service.name).\($0.name)" } }
+            .filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The `--specs` paths among a command line's words, for completion.
+    static func specPaths(in words: [String]) -> [String] {
         var paths: [String] = []
         var index = 0
         while index < words.count {
@@ -105,11 +114,7 @@ struct CallCommand: CallerIsolatedCommand {
             }
             index += 1
         }
-        var options = SpecOptions()
-        options.specs = paths
-        guard let catalog = try? options.library().loadAll() else { return [] }
-        return catalog.services.flatMap { service in service.targets.map { "\(service.name).\($0.name)" } }
-            .filter { $0.hasPrefix(prefix) }
+        return paths
     }
 
     /// Whether a command line is a `call` that may send a request, read from the words

@@ -16,8 +16,9 @@ struct CheckCommand: CallerIsolatedCommand {
         _superCommandName: MoyaCommand.name,
         abstract: "Run the checks in specs against the live API or the samples.",
         discussion: """
-            Runs every target's checks; a target with no checks and no required params is \
-            checked once against its own validation, and one that needs params is skipped. \
+            Runs every target's checks and every flow; a target with no checks and no required \
+            params is checked once against its own validation, and one that needs params is \
+            skipped. A flow is one check: its steps run in order, and flows run in parallel. \
             Prints a line per check and a summary; each failure shows the assertion's \
             file:line:col, what was expected and what came. Exits 0 when all pass, 1 when any \
             fails, 65 for an invalid spec, 66 for a missing one. Under GITHUB_ACTIONS=true, \
@@ -46,7 +47,8 @@ struct CheckCommand: CallerIsolatedCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Only targets matching this SERVICE.TARGET pattern, with * and ?; repeatable.", valueName: "pattern"))
+            "Only targets and flows matching this SERVICE.NAME pattern, with * and ?; repeatable.",
+            valueName: "pattern"))
     var only: [String] = []
 
     @Option(help: ArgumentHelp("How many checks run at once, sharing one connection pool.", valueName: "n"))
@@ -100,15 +102,18 @@ struct CheckCommand: CallerIsolatedCommand {
         // A check reads the whole body, so it holds one only up to the limit call uses.
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
+        // The first Ctrl-C starts nothing new and lets flows run their finally steps.
+        let interrupts = InterruptFlag()
         let runner = CheckRunner(
             stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
             retriesAllMethods: network.retryAll, session: session, parallel: parallel, bail: bail,
-            showSecrets: showSecrets)
+            showSecrets: showSecrets, services: catalog.services, interrupts: interrupts)
         let printer = CheckPrinter(
             context: context, total: plan.count, toStandardError: tap,
             annotates: context.environment["GITHUB_ACTIONS"] == "true", color: color)
         let start = ContinuousClock.now
         let results = await runner.run(plan) { index, result in printer.finished(index, result) }
+        interrupts.stop()
         await session.shutdown()
         let summary = CheckSummary(results: results, seconds: (ContinuousClock.now - start) / .seconds(1))
         printer.summarize(summary)
@@ -116,6 +121,10 @@ struct CheckCommand: CallerIsolatedCommand {
         if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
         if let junit { try write(CheckReports.junit(results, summary: summary), to: junit) }
         if let jsonReport { try write(CheckReports.json(results, summary: summary), to: jsonReport) }
+        if let signal = interrupts.arrived {
+            let (name, status) = Interrupts.described(signal)
+            throw CommandFailure("interrupted by \(name)", status: status)
+        }
         if summary.failed > 0 {
             throw CommandFailure(
                 "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed",

@@ -7,15 +7,16 @@ struct DescribeCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe",
         _superCommandName: MoyaCommand.name,
-        abstract: "Show a target's params, method, path, task and samples.",
+        abstract: "Show a target's params, method, path, task and samples, or a flow's steps.",
         discussion: """
             Examples:
               moya-cli describe myservice.showUser
+              moya-cli describe myservice.userLifecycle
               moya-cli describe translator.translate --json
             """
     )
 
-    @Argument(help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"))
+    @Argument(help: ArgumentHelp("The target or flow, as SERVICE.NAME.", valueName: "service.name"))
     var target: String
 
     @Flag(help: "Print JSON instead of text.")
@@ -24,9 +25,22 @@ struct DescribeCommand: CallerIsolatedCommand {
     @OptionGroup var specOptions: SpecOptions
 
     func execute() async throws {
+        let context = CommandContext.current
+        let (serviceName, name) = try SpecOptions.split(target, "SERVICE.NAME")
+        let found = try? specOptions.loadService(named: serviceName)
+        if let service = found, service.target(named: name) == nil,
+            let flow = service.flows.first(where: { $0.name == name })
+        {
+            let description = FlowDescription(service: service, flow: flow)
+            if json {
+                context.line(description.json.serialized(pretty: true, escapeSlashes: false))
+            } else {
+                for line in description.lines { context.line(line) }
+            }
+            return
+        }
         let (service, target) = try specOptions.loadTarget(target)
         let description = TargetDescription(service: service, target: target)
-        let context = CommandContext.current
         if json {
             context.line(description.json.serialized(pretty: true, escapeSlashes: false))
         } else {

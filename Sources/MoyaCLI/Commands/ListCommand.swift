@@ -7,7 +7,7 @@ struct ListCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         _superCommandName: MoyaCommand.name,
-        abstract: "List services and their targets.",
+        abstract: "List services, their targets and their flows.",
         discussion: """
             Examples:
               moya-cli list
@@ -44,6 +44,13 @@ struct ListCommand: CallerIsolatedCommand {
                     TerminalText.escapingControls(target.summary ?? ""),
                 ])
             }
+            for flow in service.flows {
+                let steps = flow.steps.count + flow.finally.count
+                rows.append([
+                    "\(service.name).\(flow.name)", "FLOW", "\(steps) \(steps == 1 ? "step" : "steps")",
+                    TerminalText.escapingControls(flow.summary ?? ""),
+                ])
+            }
         }
         for line in TextTable.render(rows) { context.line(line) }
     }
@@ -62,6 +69,17 @@ struct ListCommand: CallerIsolatedCommand {
                             (key: "method", value: .string(target.method.rawValue)),
                             (key: "path", value: .string(target.path.description)),
                             (key: "summary", value: target.summary.map(JSONValue.string) ?? .null),
+                        ])
+                    })
+            ),
+            (
+                key: "flows",
+                value: .array(
+                    service.flows.map { flow in
+                        .object([
+                            (key: "name", value: .string(flow.name)),
+                            (key: "steps", value: .integer(flow.steps.count + flow.finally.count)),
+                            (key: "summary", value: flow.summary.map(JSONValue.string) ?? .null),
                         ])
                     })
             ),

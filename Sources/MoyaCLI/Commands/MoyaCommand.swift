@@ -47,7 +47,8 @@ struct MoyaCommand: AsyncParsableCommand {
             """,
         version: Version.current,
         subcommands: [
-            CallCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self, DescribeCommand.self,
+            CallCommand.self, RunCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self,
+            DescribeCommand.self,
         ]
     )
 }

@@ -36,13 +36,7 @@ extension SpecOptions {
 
     /// A service and one of its targets from `SERVICE.TARGET`.
     func loadTarget(_ qualifiedName: String) throws(CommandFailure) -> (ServiceSpec, TargetSpec) {
-        guard let dot = qualifiedName.firstIndex(of: "."), dot != qualifiedName.startIndex,
-            dot != qualifiedName.index(before: qualifiedName.endIndex)
-        else {
-            throw CommandFailure("expected SERVICE.TARGET, got '\(qualifiedName)'", status: .usage)
-        }
-        let serviceName = String(qualifiedName[..<dot])
-        let targetName = String(qualifiedName[qualifiedName.index(after: dot)...])
+        let (serviceName, targetName) = try Self.split(qualifiedName, "SERVICE.TARGET")
         let service = try loadService(named: serviceName)
         guard let target = service.target(named: targetName) else {
             let names = service.targets.map(\.name)
@@ -50,6 +44,34 @@ extension SpecOptions {
                 "service '\(serviceName)' has no target '\(targetName)'" + hint(targetName, names), status: .usage)
         }
         return (service, target)
+    }
+
+    /// Every service, and the service and flow `SERVICE.FLOW` names: a flow's steps may call
+    /// any service's targets.
+    func loadFlow(_ qualifiedName: String) throws(CommandFailure) -> (SpecLibrary.Catalog, ServiceSpec, FlowSpec) {
+        let (serviceName, flowName) = try Self.split(qualifiedName, "SERVICE.FLOW")
+        let catalog = try loadCatalog()
+        guard let service = catalog.services.first(where: { $0.name == serviceName }) else {
+            throw CommandFailure(
+                "no service '\(serviceName)'" + hint(serviceName, catalog.services.map(\.name)), status: .missingSpec)
+        }
+        guard let flow = service.flows.first(where: { $0.name == flowName }) else {
+            let names = service.flows.map(\.name)
+            throw CommandFailure(
+                "service '\(serviceName)' has no flow '\(flowName)'" + (names.isEmpty ? "; it has none" : hint(flowName, names)),
+                status: .usage)
+        }
+        return (catalog, service, flow)
+    }
+
+    /// `SERVICE` and `NAME` from `SERVICE.NAME`.
+    static func split(_ qualifiedName: String, _ form: String) throws(CommandFailure) -> (String, String) {
+        guard let dot = qualifiedName.firstIndex(of: "."), dot != qualifiedName.startIndex,
+            dot != qualifiedName.index(before: qualifiedName.endIndex)
+        else {
+            throw CommandFailure("expected \(form), got '\(qualifiedName)'", status: .usage)
+        }
+        return (String(qualifiedName[..<dot]), String(qualifiedName[qualifiedName.index(after: dot)...]))
     }
 
     private func hint(_ name: String, _ names: [String]) -> String {

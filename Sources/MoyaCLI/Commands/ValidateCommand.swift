@@ -8,7 +8,7 @@ struct ValidateCommand: CallerIsolatedCommand {
         _superCommandName: MoyaCommand.name,
         abstract: "Check spec files and report every problem with its file:line:col.",
         discussion: """
-            Prints "ok: N services, M targets", or each problem as \
+            Prints "ok: N services, M targets, F flows", or each problem as \
             file:line:col: error: key.path: message. Warnings, such as a declared param that \
             the target never uses, go to stderr as file:line:col: warning: key.path: message \
             and do not fail validation. Exits 0 when valid, 65 when a spec is invalid, 66 when \
@@ -33,9 +33,10 @@ struct ValidateCommand: CallerIsolatedCommand {
             for warning in service.warnings { CommandContext.current.errorLine(warning.description) }
         }
         let targets = catalog.services.reduce(0) { $0 + $1.targets.count }
+        let flows = catalog.services.reduce(0) { $0 + $1.flows.count }
         let services = catalog.services.count
         CommandContext.current.line(
             "ok: \(services) \(services == 1 ? "service" : "services"), \(targets) \(targets == 1 ? "target" : "targets")"
-        )
+                + (flows == 0 ? "" : ", \(flows) \(flows == 1 ? "flow" : "flows")"))
     }
 }

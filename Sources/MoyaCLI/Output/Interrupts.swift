@@ -62,3 +62,37 @@ enum Interrupts {
         return (entry.name, entry.status)
     }
 }
+
+/// Whether SIGINT, SIGTERM or SIGHUP arrived during a run of flows. The first stops each flow
+/// before its next step, so that its `finally` steps still run; a second exits at once, as
+/// each signal's default action is restored when it first arrives.
+final class InterruptFlag: @unchecked Sendable {
+    // The sources are set once in `init` and only cancelled after; the signal is guarded.
+    private let received = Mutex<Int32?>(nil)
+    private var sources: [any DispatchSourceSignal] = []
+
+    /// Starts listening.
+    init() {
+        sources = Interrupts.signals.map(\.number).map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.received.withLock { if $0 == nil { $0 = number } }
+                signal(number, SIG_DFL)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The first signal that arrived, if one did.
+    var arrived: Int32? { received.withLock { $0 } }
+
+    /// Stops listening and restores the default actions.
+    func stop() {
+        for (source, number) in zip(sources, Interrupts.signals.map(\.number)) {
+            source.cancel()
+            signal(number, SIG_DFL)
+        }
+    }
+}

@@ -83,7 +83,7 @@ public enum JSONType: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The type of `value`, as messages name it.
-    static func of(_ value: JSONValue) -> JSONType {
+    public static func of(_ value: JSONValue) -> JSONType {
         switch value {
         case .string: .string
         case .integer: .integer

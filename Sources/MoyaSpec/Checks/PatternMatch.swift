@@ -19,14 +19,34 @@ public enum PatternMatch {
 
     /// Whether `pattern` matches somewhere in `text`; an invalid pattern matches nothing.
     public static func matches(_ pattern: String, in text: String) throws(OverBudget) -> Bool {
-        let result = Mutex<Bool?>(nil)
+        try withinBudget(pattern) { (try? Regex(pattern)).map { text.contains($0) } ?? false }
+    }
+
+    /// The first group of the first match of `pattern` in `text`, else the whole match; nil
+    /// when it does not match or is invalid.
+    public static func capture(_ pattern: String, in text: String) throws(OverBudget) -> String? {
+        try withinBudget(pattern) {
+            guard let regex = try? Regex(pattern), let match = text.firstMatch(of: regex) else { return nil }
+            let output = match.output
+            if output.count > 1, let group = output[1].substring { return String(group) }
+            return output[0].substring.map(String.init)
+        }
+    }
+
+    /// Runs `body` on another thread and waits for it no longer than the budget.
+    private static func withinBudget<T: Sendable>(_ pattern: String, _ body: @escaping @Sendable () -> T)
+        throws(OverBudget) -> T
+    {
+        let result = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let matched = (try? Regex(pattern)).map { text.contains($0) } ?? false
-            result.withLock { $0 = matched }
+            let value = body()
+            result.withLock { $0 = value }
             done.signal()
         }
-        guard done.wait(timeout: .now() + budget) == .success else { throw OverBudget(pattern: pattern) }
-        return result.withLock { $0 } ?? false
+        guard done.wait(timeout: .now() + budget) == .success, let value = result.withLock({ $0 }) else {
+            throw OverBudget(pattern: pattern)
+        }
+        return value
     }
 }

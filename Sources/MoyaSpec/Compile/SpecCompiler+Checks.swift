@@ -104,7 +104,7 @@ extension CompileContext {
         }
     }
 
-    private mutating func expect(_ node: YAMLNode, _ path: String) -> [Assertion] {
+    mutating func expect(_ node: YAMLNode, _ path: String) -> [Assertion] {
         guard let fields = reader.fields(node, path, known: Self.expectKeys, nearby: Self.checkKeys) else { return [] }
         var assertions: [Assertion] = []
         for entry in fields {
@@ -257,7 +257,7 @@ extension CompileContext {
     }
 
     /// A YAML value as JSON, typed by scalar style as everywhere else in a spec.
-    private mutating func literal(_ node: YAMLNode, _ path: String) -> JSONValue? {
+    mutating func literal(_ node: YAMLNode, _ path: String) -> JSONValue? {
         switch node.content {
         case .scalar:
             return SpecReader.plainValue(node) ?? reader.string(node, path).map(JSONValue.string)
@@ -280,7 +280,7 @@ extension CompileContext {
     }
 
     /// A duration: `500ms`, `2s`, or a number of seconds.
-    private mutating func duration(_ node: YAMLNode, _ path: String) -> Double? {
+    mutating func duration(_ node: YAMLNode, _ path: String) -> Double? {
         if case .scalar(let text, _) = node.content {
             let (number, scale): (Substring, Double) =
                 text.hasSuffix("ms")

@@ -13,7 +13,7 @@ public struct SpecCompiler: Sendable {
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
-        "environments", "targets",
+        "environments", "targets", "flows",
     ]
     /// The keys of a sample mapping.
     static let sampleKeys = ["status", "headers", "body", "json", "file", "error"]
@@ -161,10 +161,12 @@ struct CompileContext {
             reader.error(root.mark, "targets", "required key is missing; declare at least one target")
         }
 
+        let flows = fields["flows"].map { self.flows($0, "flows", service: name, targets: targets) } ?? []
+
         return ServiceSpec(
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
             timeout: timeout, retry: retry, followsRedirects: followsRedirects,
-            stub: stub, auth: auth, environments: environments, targets: targets,
+            stub: stub, auth: auth, environments: environments, targets: targets, flows: flows,
             secretValues: reader.secretValues)
     }
 

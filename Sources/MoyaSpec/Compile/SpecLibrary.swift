@@ -136,7 +136,52 @@ public struct SpecLibrary: Sendable {
                 catalog.diagnostics += error.diagnostics
             }
         }
+        catalog.diagnostics += Self.crossServiceProblems(catalog.services)
         return catalog
+    }
+
+    /// What is wrong with flow steps that call another service's target, which a spec alone
+    /// cannot check: the service, the target and the params must be there.
+    static func crossServiceProblems(_ services: [ServiceSpec]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for service in services {
+            for flow in service.flows {
+                let parts = [("steps", flow.steps), ("finally", flow.finally)]
+                for (part, steps) in parts {
+                    for (index, step) in steps.enumerated() {
+                        guard let other = step.service else { continue }
+                        let path = "flows.\(flow.name).\(part)[\(index)]"
+                        func problem(_ key: String, _ message: String) {
+                            problems.append(
+                                Diagnostic(file: service.file, mark: step.mark, keyPath: path + key, message: message))
+                        }
+                        guard let called = services.first(where: { $0.name == other }) else {
+                            problem(
+                                ".call",
+                                "no service '\(other)' is loaded" + Suggestion.hint(for: other, in: services.map(\.name)))
+                            continue
+                        }
+                        guard let target = called.target(named: step.target) else {
+                            problem(
+                                ".call",
+                                "service '\(other)' has no target '\(step.target)'"
+                                    + Suggestion.hint(for: step.target, in: called.targets.map(\.name)))
+                            continue
+                        }
+                        let given = Set(step.arguments.map(\.name))
+                        for name in step.arguments.map(\.name) where target.param(named: name) == nil {
+                            problem(
+                                ".params.\(name)",
+                                "unknown param '\(name)'" + Suggestion.hint(for: name, in: target.params.map(\.name)))
+                        }
+                        for param in target.params where param.isRequired && !given.contains(param.name) {
+                            problem(".params", "the step does not give required param '\(param.name)'")
+                        }
+                    }
+                }
+            }
+        }
+        return problems
     }
 
     /// Finds one service. A directory's file named after the service is tried first, so a

@@ -24,12 +24,19 @@ public struct CallOptions: Sendable {
     public var environment: String?
     /// The named sample chosen with `--sample`.
     public var sample: String?
+    /// Arguments whose values are secrets though their params are not declared secret: a
+    /// flow's captured secrets.
+    public var secretArguments: Set<String>
 
     /// Creates call options.
-    public init(arguments: [String: ParamValue] = [:], environment: String? = nil, sample: String? = nil) {
+    public init(
+        arguments: [String: ParamValue] = [:], environment: String? = nil, sample: String? = nil,
+        secretArguments: Set<String> = []
+    ) {
         self.arguments = arguments
         self.environment = environment
         self.sample = sample
+        self.secretArguments = secretArguments
     }
 }
 
@@ -68,7 +75,7 @@ struct TargetResolver {
     }
 
     mutating func resolve(_ options: CallOptions) throws(ResolveError) -> SpecTarget {
-        try bind(options.arguments)
+        try bind(options.arguments, secret: options.secretArguments)
         var environment: EnvironmentSpec?
         if let name = options.environment {
             guard let found = service.environment(named: name) else {
@@ -143,7 +150,7 @@ struct TargetResolver {
 
     // MARK: - Params
 
-    mutating func bind(_ arguments: [String: ParamValue]) throws(ResolveError) {
+    mutating func bind(_ arguments: [String: ParamValue], secret: Set<String> = []) throws(ResolveError) {
         for name in arguments.keys.sorted() where target.param(named: name) == nil {
             let names = target.params.map(\.name)
             let declared = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
@@ -170,8 +177,9 @@ struct TargetResolver {
                         message: "param '\(param.name)': no file at \(path.description)", isUsageError: true)
                 }
             }
-            if param.isSecret { collectSecrets(value) }
-            values[param.name] = masking && param.isSecret && param.elementType != .file ? Self.masked(value) : value
+            let isSecret = param.isSecret || secret.contains(param.name)
+            if isSecret { collectSecrets(value) }
+            values[param.name] = masking && isSecret && param.elementType != .file ? Self.masked(value) : value
         }
     }
 

@@ -28,6 +28,8 @@ public struct ServiceSpec: Sendable {
     public var environments: [EnvironmentSpec]
     /// The targets in declared order.
     public var targets: [TargetSpec]
+    /// The flows in declared order.
+    public var flows: [FlowSpec] = []
     /// Values that came from the environment, to be redacted wherever they would print.
     public var secretValues: Set<String>
     /// What `validate` warns about: likely mistakes that still compile.

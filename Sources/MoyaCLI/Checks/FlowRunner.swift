@@ -1,0 +1,308 @@
+import MoyaCore
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Runs one flow: its steps in order, each through the check runner's provider and session,
+/// with variables and cookies carried from step to step, then its `finally` steps whatever
+/// happened.
+struct FlowRunner: Sendable {
+    let runner: CheckRunner
+    /// Every loaded service, for `SERVICE.TARGET` steps.
+    let services: [ServiceSpec]
+    /// `--var` and `--vars`, which replace the flow's `vars`.
+    let overrides: [(name: String, value: JSONValue)]
+    /// Set when Ctrl-C arrives: no further step starts, and `finally` runs.
+    let interrupts: InterruptFlag?
+    /// Hears of each step as it ends, for `run`'s lines.
+    var stepFinished: @Sendable (StepResult) -> Void = { _ in }
+
+    /// The state a flow run carries from step to step.
+    private struct Run {
+        let service: ServiceSpec
+        var variables = FlowVariables()
+        var cookies = CookieJar()
+    }
+
+    /// Runs `flow` and reports it as one result whose steps are its parts.
+    func run(_ flow: FlowSpec, of planned: PlannedCheck) async -> CheckResult {
+        let start = ContinuousClock.now
+        var run = Run(service: planned.service)
+        var steps: [StepResult] = []
+        var failures: [CheckFailure] = []
+
+        for variable in flow.variables {
+            do {
+                let rendered = try run.variables.render(variable.value)
+                run.variables.set(variable.name, to: rendered.value, secret: rendered.isSecret)
+            } catch {
+                failures.append(CheckFailure(keyPath: "vars.\(variable.name)", mark: flow.mark, message: "\(error)"))
+            }
+        }
+        for override in overrides { run.variables.set(override.name, to: override.value) }
+
+        var stopped = !failures.isEmpty
+        for (index, step) in flow.steps.enumerated() {
+            if stopped || interrupts?.arrived != nil {
+                let reason = interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure"
+                let skipped = StepResult(
+                    name: step.name, outcome: .skipped, status: nil, seconds: 0, failures: [], reason: reason,
+                    isFinally: false)
+                steps.append(skipped)
+                stepFinished(skipped)
+                continue
+            }
+            for result in await self.run(step, path: "steps[\(index)]", isFinally: false, in: &run) {
+                steps.append(result)
+                stepFinished(result)
+                if result.outcome == .failed {
+                    stopped = true
+                    failures += result.failures
+                }
+            }
+        }
+        for (index, step) in flow.finally.enumerated() {
+            for result in await self.run(step, path: "finally[\(index)]", isFinally: true, in: &run) {
+                steps.append(result)
+                stepFinished(result)
+                if result.outcome == .failed { failures += result.failures }
+            }
+        }
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        return CheckResult(
+            planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: seconds, failures: failures,
+            reason: nil, steps: steps)
+    }
+
+    // MARK: - Steps
+
+    /// A step's results: one, or one per row of `each`.
+    private func run(_ step: FlowStep, path: String, isFinally: Bool, in run: inout Run) async -> [StepResult] {
+        let label = { (outcome: CheckResult.Outcome, message: String) in
+            StepResult(
+                name: step.name, outcome: outcome, status: nil, seconds: 0,
+                failures: outcome == .failed
+                    ? [CheckFailure(keyPath: "\(step.name): \(path)", mark: step.mark, message: message)] : [],
+                reason: outcome == .skipped ? message : nil, isFinally: isFinally)
+        }
+        if let skip = step.skip, run.variables.holds(skip) {
+            return [label(.skipped, "skip holds")]
+        }
+        guard let each = step.each else {
+            return [await once(step, name: step.name, path: path, isFinally: isFinally, in: &run)]
+        }
+        let rows: JSONValue
+        do {
+            rows = try run.variables.render(each).value
+        } catch {
+            return [label(isFinally ? .skipped : .failed, "each: \(error)")]
+        }
+        guard case .array(let items) = rows else {
+            return [label(.failed, "each: expected an array of rows, got \(JSONType.of(rows).rawValue)")]
+        }
+        var results: [StepResult] = []
+        for (index, item) in items.enumerated() {
+            run.variables.set("item", to: item)
+            let result = await once(step, name: "\(step.name)[\(index)]", path: path, isFinally: isFinally, in: &run)
+            results.append(result)
+            if result.outcome == .failed { break }
+        }
+        run.variables.remove("item")
+        return results
+    }
+
+    /// One request of a step, polled while `until` does not hold, then checked and captured.
+    private func once(_ step: FlowStep, name: String, path: String, isFinally: Bool, in run: inout Run) async
+        -> StepResult
+    {
+        let start = ContinuousClock.now
+        var status: Int?
+        func result(_ failures: [CheckFailure], skipped reason: String? = nil) -> StepResult {
+            StepResult(
+                name: name, outcome: reason != nil ? .skipped : failures.isEmpty ? .passed : .failed, status: status,
+                seconds: (ContinuousClock.now - start) / .seconds(1), failures: failures, reason: reason,
+                isFinally: isFinally)
+        }
+        func failure(_ message: String, keyPath: String = "request", mark: Mark? = nil) -> [CheckFailure] {
+            [CheckFailure(keyPath: "\(name): \(keyPath)", mark: mark ?? step.mark, message: message)]
+        }
+
+        guard let service = step.service.map({ name in services.first { $0.name == name } }) ?? run.service else {
+            return result(failure("no service '\(step.service ?? "")' is loaded", keyPath: path + ".call"))
+        }
+        guard let target = service.target(named: step.target) else {
+            return result(
+                failure("service '\(service.name)' has no target '\(step.target)'", keyPath: path + ".call"))
+        }
+        var arguments: [String: ParamValue] = [:]
+        var secretArguments: Set<String> = []
+        for argument in step.arguments {
+            guard let param = target.param(named: argument.name) else {
+                return result(failure("target '\(target.name)' has no param '\(argument.name)'"))
+            }
+            do {
+                let rendered = try run.variables.render(argument.value)
+                arguments[param.name] = try param.value(from: FlowVariables.texts(of: rendered.value))
+                if rendered.isSecret { secretArguments.insert(param.name) }
+            } catch let error as FlowError {
+                // A `finally` step needs what the failed steps would have captured.
+                if isFinally { return result([], skipped: "\(error)") }
+                return result(failure("\(error)", keyPath: "params.\(argument.name)"))
+            } catch {
+                return result(failure("\(error)", keyPath: "params.\(argument.name)"))
+            }
+        }
+        let options = CallOptions(
+            arguments: arguments, environment: runner.environment, sample: step.sample,
+            secretArguments: secretArguments)
+
+        var attempt = 0
+        var exchange: Exchange
+        var response: Response
+        while true {
+            attempt += 1
+            let cookies = run.cookies
+            exchange = await runner.exchange(
+                service, target, with: options,
+                headers: { target in
+                    cookies.header(for: URL(target: target)).map { ["Cookie": $0] } ?? [:]
+                }, secrets: run.variables.secretValues.union(cookies.cookies.map(\.value)))
+            guard let received = exchange.response else {
+                return result(failure(exchange.failure ?? "the request failed"))
+            }
+            response = received
+            status = response.statusCode
+            if let target = exchange.target {
+                let setCookies = response.headers.fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
+                run.cookies.store(setCookies, from: URL(target: target))
+            }
+            guard !step.until.isEmpty, let poll = step.retry else { break }
+            let unmet: [CheckFailure]
+            do {
+                unmet = exchange.failures(of: try substituted(step.until, run.variables), response: response)
+            } catch {
+                return result(failure("\(error)", keyPath: "until"))
+            }
+            if unmet.isEmpty { break }
+            let elapsed = (ContinuousClock.now - start) / .seconds(1)
+            let outOfTime = poll.timeLimit.map { elapsed + poll.interval > $0 } ?? false
+            let outOfTries = poll.attempts.map { attempt >= $0 } ?? false
+            if outOfTime || outOfTries || interrupts?.arrived != nil {
+                let first = unmet[0]
+                return result(
+                    failure(
+                        "still not met after \(attempt) \(attempt == 1 ? "attempt" : "attempts") in "
+                            + "\(FixedPoint.format(elapsed, places: 1)) s: \(first.keyPath): \(first.message)",
+                        keyPath: first.keyPath, mark: first.mark))
+            }
+            try? await _Concurrency.Task.sleep(for: .seconds(poll.interval))
+        }
+
+        var failures: [CheckFailure]
+        do {
+            failures = exchange.failures(of: try substituted(step.assertions, run.variables), response: response)
+        } catch {
+            return result(failure("\(error)", keyPath: "expect"))
+        }
+        failures = failures.map { failure in
+            var named = failure
+            named.keyPath = "\(name): \(failure.keyPath)"
+            return named
+        }
+        if failures.isEmpty {
+            for capture in step.captures {
+                switch Self.value(of: capture, in: response, seconds: exchange.seconds) {
+                case .success(let value?):
+                    run.variables.set(capture.name, to: value, secret: capture.isSecret || capture.isCookie)
+                case .success(nil):
+                    if !capture.isOptional {
+                        failures += failure(
+                            "capture '\(capture.name)' found nothing: \(capture.sourceDescription)",
+                            keyPath: "capture.\(capture.name)", mark: capture.mark)
+                    }
+                case .failure(let error):
+                    failures += failure(error.description, keyPath: "capture.\(capture.name)", mark: capture.mark)
+                }
+            }
+        }
+        return result(failures.map { failure in
+            var redacted = failure
+            redacted.message = exchange.redactor.scrub(failure.message)
+            return redacted
+        })
+    }
+
+    private func substituted(_ assertions: [Assertion], _ variables: FlowVariables) throws(FlowError) -> [Assertion] {
+        var result: [Assertion] = []
+        for assertion in assertions {
+            var filled = assertion
+            filled.predicate = try variables.substituting(assertion.predicate)
+            result.append(filled)
+        }
+        return result
+    }
+
+    // MARK: - Captures
+
+    /// What a capture reads from a response: nil when it finds nothing.
+    static func value(of capture: CaptureSpec, in response: Response, seconds: Double)
+        -> Result<JSONValue?, FlowError>
+    {
+        var text: String
+        switch capture.source {
+        case .json(let path):
+            guard let json = try? JSONValue(parsing: response.data) else {
+                return .failure(FlowError("the body is not JSON, so \(path) cannot be read"))
+            }
+            let values = path.values(in: json)
+            if path.isSingular { return .success(values.first) }
+            return .success(values.isEmpty ? nil : .array(values))
+        case .status:
+            return .success(.integer(response.statusCode))
+        case .duration:
+            return .success(.integer(Int((seconds * 1000).rounded())))
+        case .cookie(let name):
+            let value = response.headers.fields
+                .filter { $0.name.lowercased() == "set-cookie" }
+                .compactMap { CookieJar.nameAndValue($0.value) }
+                .last { $0.name == name }?.value
+            return .success(value.map(JSONValue.string))
+        case .header(let name):
+            guard let value = response.headers[name] else { return .success(nil) }
+            text = value
+        case .body:
+            text = String(decoding: response.data, as: UTF8.self)
+        }
+        guard let pattern = capture.pattern else { return .success(.string(text)) }
+        do {
+            return .success(try PatternMatch.capture(pattern, in: text).map(JSONValue.string))
+        } catch {
+            return .failure(FlowError("the regular expression /\(pattern)/ took too long"))
+        }
+    }
+}
+
+extension CaptureSpec {
+    /// Whether it reads a cookie, whose value is always a secret.
+    var isCookie: Bool {
+        if case .cookie = source { return true }
+        return false
+    }
+
+    /// What the capture looked for, as a failure names it.
+    var sourceDescription: String {
+        let base =
+            switch source {
+            case .json(let path): "no value at \(path)"
+            case .header(let name): "no \(name) header"
+            case .cookie(let name): "no cookie '\(name)' was set"
+            case .status, .duration, .body: "nothing"
+            }
+        guard let pattern else { return base }
+        return base == "nothing" ? "/\(pattern)/ does not match the body" : "\(base) matching /\(pattern)/"
+    }
+}

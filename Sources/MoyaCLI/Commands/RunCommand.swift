@@ -1,0 +1,155 @@
+import ArgumentParser
+import MoyaCore
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `moya-cli run SERVICE.FLOW`: runs one flow, a line per step.
+struct RunCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        _superCommandName: MoyaCommand.name,
+        abstract: "Run a flow: its steps in order, passing captured values along.",
+        discussion: """
+            Prints a line per step: PASS, FAIL or SKIP, the step, the status and the time, \
+            with each failure's file:line:col under it. The flow's finally steps run after a \
+            failure too, and after the first Ctrl-C, which stops the flow before its next \
+            step; a second Ctrl-C exits at once. Exits 0 when every step passes, 1 when one \
+            fails, 64 for a usage error, 65 for an invalid spec, 66 for a missing one, 130 \
+            after Ctrl-C.
+
+            Examples:
+              moya-cli run myservice.userLifecycle
+              moya-cli run myservice.userLifecycle --stub immediate
+              moya-cli run myservice.userLifecycle --var first=Bob --env staging -v
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("The flow, as SERVICE.FLOW.", valueName: "service.flow"),
+        completion: .custom(RunCommand.completeFlows))
+    var flow: String
+
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp("Set a variable, NAME=VALUE, over the flow's vars; repeatable.", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Option(
+        name: .customLong("vars"),
+        help: ArgumentHelp("Set the variables of a YAML mapping file; --var wins over it.", valueName: "file"))
+    var variablesFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "never, immediate or delayed=SECONDS: run on the samples. Defaults to the spec's stub, else never.",
+            valueName: "behavior"))
+    var stub: String?
+
+    @Option(help: ArgumentHelp("Use one of the service's environments.", valueName: "name"))
+    var env: String?
+
+    @Flag(
+        name: .customShort("v"),
+        help: "Log each request's method, URL and headers to stderr; -vv adds the bodies.")
+    var verbosity: Int
+
+    @Flag(name: .customLong("show-secrets"), help: "Print secrets in failures and logs instead of ••••.")
+    var showSecrets = false
+
+    @OptionGroup(title: "Network") var network: NetworkOptions
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func execute() async throws {
+        let context = CommandContext.current
+        let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let (catalog, service, spec) = try specOptions.loadFlow(flow)
+        let overrides = try Self.overrides(variables, file: variablesFile)
+
+        var configuration = network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment)
+        configuration.maximumBodyBytes = BodyOutput.limit
+        let session = Session(configuration: configuration)
+        let interrupts = InterruptFlag()
+        var logOptions: NetworkLoggerPlugin.LogOptions = []
+        if verbosity >= 1 { logOptions.formUnion(.default) }
+        if verbosity >= 2 { logOptions.formUnion(.verbose) }
+        let runner = CheckRunner(
+            stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
+            retriesAllMethods: network.retryAll, session: session, parallel: 1, bail: false, showSecrets: showSecrets,
+            services: catalog.services, interrupts: interrupts, logOptions: logOptions,
+            log: { context.errorLine($0) })
+        let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
+        let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
+        var flowRunner = FlowRunner(runner: runner, services: catalog.services, overrides: overrides, interrupts: interrupts)
+        flowRunner.stepFinished = { step in
+            for line in Self.lines(for: step, file: service.file, colored: colored) { context.line(line) }
+        }
+        let result = await flowRunner.run(spec, of: planned)
+        interrupts.stop()
+        await session.shutdown()
+
+        let counts = Dictionary(grouping: result.steps, by: \.outcome).mapValues(\.count)
+        context.line(
+            "\n\(service.name).\(spec.name): \(result.steps.count) \(result.steps.count == 1 ? "step" : "steps"): "
+                + "\(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, "
+                + "\(counts[.skipped, default: 0]) skipped in \(CheckReports.seconds(result.seconds)) s")
+        if let signal = interrupts.arrived {
+            let (name, status) = Interrupts.described(signal)
+            throw CommandFailure("interrupted by \(name); the finally steps ran", status: status)
+        }
+        if result.outcome == .failed {
+            throw CommandFailure("flow \(service.name).\(spec.name) failed", status: .transportFailure)
+        }
+    }
+
+    /// A step's line, and under a failure, each assertion's `file:line:col`.
+    static func lines(for step: StepResult, file: String, colored: Bool) -> [String] {
+        let styles: [CheckResult.Outcome: String] = [.passed: "\u{1B}[32m", .failed: "\u{1B}[31m", .skipped: "\u{1B}[33m"]
+        var line = TerminalText.escapingControls(step.line)
+        if let style = styles[step.outcome] {
+            let word = String(line.prefix(4))
+            line = TerminalText.painted(word, style, colored: colored) + line.dropFirst(4)
+        }
+        return [line]
+            + step.failures.map { failure in
+                let place = failure.mark.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+                return "      " + TerminalText.escapingControls(place + failure.keyPath + ": " + failure.message)
+            }
+    }
+
+    /// `--vars FILE` and then each `--var NAME=VALUE`, in order; a value reads as YAML's plain
+    /// scalars do, so `--var id=7` is the integer 7.
+    static func overrides(_ pairs: [String], file: String?) throws(CommandFailure) -> [(name: String, value: JSONValue)]
+    {
+        var overrides: [(name: String, value: JSONValue)] = []
+        if let file {
+            do {
+                overrides += try FlowVariablesFile.read(file)
+            } catch {
+                throw CommandFailure("--vars \(file): \(error.description)", status: .usage)
+            }
+        }
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw CommandFailure("--var takes NAME=VALUE, not '\(pair)'", status: .usage)
+            }
+            let name = String(pair[..<equals])
+            let text = String(pair[pair.index(after: equals)...])
+            overrides.append((name, FlowVariablesFile.scalar(text)))
+        }
+        return overrides
+    }
+
+    @Sendable static func completeFlows(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        var options = SpecOptions()
+        options.specs = CallCommand.specPaths(in: words)
+        guard let catalog = try? options.library().loadAll() else { return [] }
+        return catalog.services.flatMap { service in service.flows.map { "\(service.name).\($0.name)" } }
+            .filter { $0.hasPrefix(prefix) }
+    }
+}
