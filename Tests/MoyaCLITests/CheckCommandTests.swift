@@ -234,7 +234,8 @@ final class CheckCommandTests: XCTestCase {
         ])
         XCTAssertEqual(status, 64)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(error, "moya-cli: error: --only 'pasing.*', '*.nope' match no target or flow; see moya-cli list\n")
+        XCTAssertEqual(
+            error, "moya-cli: error: --only 'pasing.*', '*.nope' match no target or flow; see moya-cli list\n")
     }
 
     func testResultWordsAreColouredOnATerminalUnlessNoColor() async throws {

@@ -45,7 +45,7 @@ final class CommandTests: XCTestCase {
     func testValidateBundledSpecs() async {
         let (status, out, error) = await run(["validate", specs])
         XCTAssertEqual(status, 0)
-        XCTAssertEqual(out, "ok: 4 services, 19 targets\n")
+        XCTAssertEqual(out, "ok: 4 services, 20 targets, 1 flow\n")
         XCTAssertEqual(error, "")
     }
 
@@ -170,7 +170,7 @@ final class CommandTests: XCTestCase {
     func testUsageErrorsExit64() async {
         let (status, _, error) = await run(["describe"])
         XCTAssertEqual(status, 64)
-        XCTAssertTrue(error.hasPrefix("moya-cli: error: Missing expected argument '<service.target>'\n"), error)
+        XCTAssertTrue(error.hasPrefix("moya-cli: error: Missing expected argument '<service.name>'\n"), error)
         let (unknown, _, _) = await run(["frobnicate"])
         XCTAssertEqual(unknown, 64)
     }

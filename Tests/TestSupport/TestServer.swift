@@ -21,10 +21,16 @@ import Synchronization
 /// - `/flaky/KEY/N/HOW` fails the first N requests made with KEY, then echoes. HOW is a status
 ///   code, `drop` or `slow` (two seconds); a `retry-after` query value is sent as `Retry-After`.
 /// - `/json` answers with a fixed document: a user with numbers, strings, arrays and null.
+/// - `/people` is a small store: `POST /people` with a JSON body creates a person (201, with
+///   `Location`, `ETag` and a session cookie), `GET` and `DELETE /people/ID` read and remove one.
+/// - `/jobs/KEY/N` answers `{"state":"running"}` to the first N-1 requests with KEY, then
+///   `{"state":"done"}`.
+/// - `/set-cookies` sets cookies of every kind; `/cookies…` answers with the `Cookie` header it got.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
     let channel: any Channel
     let counts: Counts
+    let people: People
     public let port: Int
     public let isTLS: Bool
 
@@ -34,6 +40,7 @@ public final class TestServer: Sendable {
     /// are gzip- or deflate-compressed for clients that accept it. With `tls`, it speaks HTTPS.
     public init(port requested: Int = 0, compressing: Bool = false, tls: TLSConfiguration? = nil) throws {
         let counts = Counts()
+        let people = People()
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -46,13 +53,19 @@ public final class TestServer: Sendable {
                     if compressing {
                         try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
                     }
-                    try channel.pipeline.syncOperations.addHandler(TestServerHandler(counts: counts))
+                    try channel.pipeline.syncOperations.addHandler(TestServerHandler(counts: counts, people: people))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: requested).wait()
         port = channel.localAddress?.port ?? 0
         isTLS = tls != nil
         self.counts = counts
+        self.people = people
+    }
+
+    /// The ids of the people in the store.
+    public var peopleIDs: [Int] {
+        people.value.withLock { $0.people.keys.sorted() }
     }
 
     /// How many requests `/flaky/KEY/…` has had for `key`.
@@ -88,6 +101,11 @@ public final class TestServer: Sendable {
     }
 }
 
+/// The `/people` store.
+final class People: Sendable {
+    let value = Mutex<(people: [Int: [String: String]], next: Int)>(([:], 1))
+}
+
 final class Counts: Sendable {
     let value = Mutex<[String: Int]>([:])
 
@@ -105,8 +123,10 @@ private final class TestServerHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     let counts: Counts
-    init(counts: Counts) {
+    let people: People
+    init(counts: Counts, people: People) {
         self.counts = counts
+        self.people = people
     }
 
     var head: HTTPRequestHead?
@@ -180,6 +200,51 @@ private final class TestServerHandler: ChannelInboundHandler {
             head.headers.add(name: "Content-Length", value: String(count))
             context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
             drip(context, remaining: count, chunk: max(count / 10, 1), delay: delay)
+        case ("people", 1) where head.method == .POST:
+            let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
+            let id = people.value.withLock { store in
+                let id = store.next
+                store.next += 1
+                store.people[id] = fields
+                return id
+            }
+            respondJSON(
+                context, status: .created, ["id": id, "first_name": fields["first_name"] ?? ""],
+                headers: [
+                    ("Location", "/people/\(id)"), ("ETag", "\"v\(id)\""), ("Set-Cookie", "session=s\(id)abc; Path=/"),
+                ])
+        case ("people", 2):
+            let id = Int(parts[1]) ?? 0
+            let person = people.value.withLock { store in
+                head.method == .DELETE ? store.people.removeValue(forKey: id) : store.people[id]
+            }
+            if let person {
+                if head.method == .DELETE {
+                    respond(context, status: .noContent, body: Data())
+                } else {
+                    respondJSON(context, status: .ok, ["id": id, "first_name": person["first_name"] ?? ""])
+                }
+            } else {
+                respondJSON(context, status: .notFound, ["message": "no person \(id)"])
+            }
+        case ("jobs", 3):
+            let polls = counts.next("job-" + parts[1])
+            let done = polls >= Int(parts[2]) ?? 1
+            respondJSON(context, status: .ok, ["state": done ? "done" : "running", "polls": polls])
+        case ("set-cookies", 1):
+            respond(
+                context, status: .ok, body: Data("set".utf8),
+                headers: [
+                    ("Set-Cookie", "session=abc123; Path=/; HttpOnly"),
+                    ("Set-Cookie", "scoped=1; Path=/cookies/scoped"),
+                    ("Set-Cookie", "secure=1; Secure"),
+                    ("Set-Cookie", "gone=1; Max-Age=0"),
+                    ("Set-Cookie", "expired=1; Expires=Wed, 21 Oct 2015 07:28:00 GMT"),
+                    ("Set-Cookie", "elsewhere=1; Domain=example.com"),
+                    ("Set-Cookie", "later=1; Expires=Fri, 01 Jan 2100 00:00:00 GMT; Path=/"),
+                ])
+        case ("cookies", _):
+            respondJSON(context, status: .ok, ["cookie": head.headers.first(name: "Cookie") ?? ""])
         case ("json", 1):
             let document = #"""
                 {"id":1,"first_name":"Harry","last_name":"Potter","score":9.5,"admin":false,"tags":[],\#
@@ -237,6 +302,14 @@ private final class TestServerHandler: ChannelInboundHandler {
         context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) {
             self.drip(context, remaining: remaining - size, chunk: chunk, delay: delay)
         }
+    }
+
+    func respondJSON(
+        _ context: ChannelHandlerContext, status: HTTPResponseStatus, _ object: [String: Any],
+        headers: [(String, String)] = []
+    ) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        respond(context, status: status, body: data, headers: [("Content-Type", "application/json")] + headers)
     }
 
     func respond(

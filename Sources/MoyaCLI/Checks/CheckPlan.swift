@@ -94,7 +94,9 @@ enum CheckPlan {
             for target in service.targets where selects(target.name) {
                 if !target.checks.isEmpty {
                     for check in target.checks {
-                        plan.append(PlannedCheck(service: service, subject: .check(target: target, check: check), skipReason: nil))
+                        plan.append(
+                            PlannedCheck(
+                                service: service, subject: .check(target: target, check: check), skipReason: nil))
                     }
                     continue
                 }
@@ -102,7 +104,9 @@ enum CheckPlan {
                 let implicit = CheckSpec(name: "", mark: target.mark)
                 let reason =
                     required.isEmpty ? nil : "no checks, and it needs params: \(required.joined(separator: ", "))"
-                plan.append(PlannedCheck(service: service, subject: .check(target: target, check: implicit), skipReason: reason))
+                plan.append(
+                    PlannedCheck(service: service, subject: .check(target: target, check: implicit), skipReason: reason)
+                )
             }
             for flow in service.flows where selects(flow.name) {
                 plan.append(PlannedCheck(service: service, subject: .flow(flow), skipReason: nil))

@@ -32,7 +32,8 @@ enum CheckReports {
                 // A flow's steps are its output.
                 let output =
                     result.steps.isEmpty
-                    ? "" : "      <system-out>\(escape(result.steps.map(\.line).joined(separator: "\n")))</system-out>\n"
+                    ? ""
+                    : "      <system-out>\(escape(result.steps.map(\.line).joined(separator: "\n")))</system-out>\n"
                 switch result.outcome {
                 case .passed:
                     xml += output.isEmpty ? "/>\n" : ">\n" + output + "    </testcase>\n"

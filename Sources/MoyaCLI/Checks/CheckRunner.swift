@@ -70,7 +70,8 @@ struct CheckRunner: Sendable {
                 .run(flow, of: planned)
         case .check(let target, let check):
             let exchange = await self.exchange(
-                planned.service, target, with: CallOptions(
+                planned.service, target,
+                with: CallOptions(
                     arguments: check.arguments, environment: environment, sample: check.sample))
             guard let response = exchange.response else {
                 return CheckResult(
@@ -78,7 +79,7 @@ struct CheckRunner: Sendable {
                     failures: [CheckFailure(keyPath: "request", mark: check.mark, message: exchange.failure ?? "")],
                     reason: nil)
             }
-            let failures = exchange.failures(of: check.assertions, response: response)
+            let failures = exchange.failures(of: check.assertions, response: response, mark: check.mark)
             return CheckResult(
                 planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,
                 failures: failures, reason: nil)
@@ -111,7 +112,8 @@ struct CheckRunner: Sendable {
             let twin = try? service.resolve(target, with: options, masking: true)
             logger = NetworkLoggerPlugin(
                 configuration: .init(
-                    output: log, logOptions: logOptions, redactor: call.redactor(showingSecrets: showSecrets, twin: twin)))
+                    output: log, logOptions: logOptions,
+                    redactor: call.redactor(showingSecrets: showSecrets, twin: twin)))
         }
         let provider = call.provider(stub: stub ?? resolved.stubBehavior ?? .never, session: session, logger: logger)
         let redactor = call.redactor(showingSecrets: showSecrets)
@@ -146,10 +148,11 @@ struct Exchange {
     /// Why there is no response.
     let failure: String?
 
-    /// What of `assertions` the response fails, redacted.
-    func failures(of assertions: [Assertion], response: Response) -> [CheckFailure] {
+    /// What of `assertions` the response fails, redacted; a failed validation is placed at
+    /// `mark`, the check or step.
+    func failures(of assertions: [Assertion], response: Response, mark: Mark) -> [CheckFailure] {
         guard let target else { return [] }
-        let check = CheckSpec(name: "", assertions: assertions, mark: Mark(line: 0, column: 0))
+        let check = CheckSpec(name: "", assertions: assertions, mark: mark)
         let needsSample = assertions.contains { $0.subject == .sampleShape }
         let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
         return check.failures(

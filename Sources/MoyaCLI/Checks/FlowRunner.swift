@@ -89,10 +89,8 @@ struct FlowRunner: Sendable {
                     ? [CheckFailure(keyPath: "\(step.name): \(path)", mark: step.mark, message: message)] : [],
                 reason: outcome == .skipped ? message : nil, isFinally: isFinally)
         }
-        if let skip = step.skip, run.variables.holds(skip) {
-            return [label(.skipped, "skip holds")]
-        }
         guard let each = step.each else {
+            if let skip = step.skip, run.variables.holds(skip) { return [label(.skipped, "skip: \(skip)")] }
             return [await once(step, name: step.name, path: path, isFinally: isFinally, in: &run)]
         }
         let rows: JSONValue
@@ -105,9 +103,18 @@ struct FlowRunner: Sendable {
             return [label(.failed, "each: expected an array of rows, got \(JSONType.of(rows).rawValue)")]
         }
         var results: [StepResult] = []
+        // Each row is `item` while its request runs, and `skip` is asked of each row.
         for (index, item) in items.enumerated() {
             run.variables.set("item", to: item)
-            let result = await once(step, name: "\(step.name)[\(index)]", path: path, isFinally: isFinally, in: &run)
+            let name = "\(step.name)[\(index)]"
+            if let skip = step.skip, run.variables.holds(skip) {
+                results.append(
+                    StepResult(
+                        name: name, outcome: .skipped, status: nil, seconds: 0, failures: [], reason: "skip: \(skip)",
+                        isFinally: isFinally))
+                continue
+            }
+            let result = await once(step, name: name, path: path, isFinally: isFinally, in: &run)
             results.append(result)
             if result.outcome == .failed { break }
         }
@@ -183,7 +190,8 @@ struct FlowRunner: Sendable {
             guard !step.until.isEmpty, let poll = step.retry else { break }
             let unmet: [CheckFailure]
             do {
-                unmet = exchange.failures(of: try substituted(step.until, run.variables), response: response)
+                unmet = exchange.failures(
+                    of: try substituted(step.until, run.variables), response: response, mark: step.mark)
             } catch {
                 return result(failure("\(error)", keyPath: "until"))
             }
@@ -193,18 +201,21 @@ struct FlowRunner: Sendable {
             let outOfTries = poll.attempts.map { attempt >= $0 } ?? false
             if outOfTime || outOfTries || interrupts?.arrived != nil {
                 let first = unmet[0]
-                return result(
-                    failure(
-                        "still not met after \(attempt) \(attempt == 1 ? "attempt" : "attempts") in "
-                            + "\(FixedPoint.format(elapsed, places: 1)) s: \(first.keyPath): \(first.message)",
-                        keyPath: first.keyPath, mark: first.mark))
+                let waited = Int((elapsed * 1000).rounded())
+                return result([
+                    CheckFailure(
+                        keyPath: "\(name): \(first.keyPath)", mark: first.mark,
+                        message: "still not met after \(attempt) \(attempt == 1 ? "attempt" : "attempts") in "
+                            + "\(waited) ms: \(first.message)")
+                ])
             }
             try? await _Concurrency.Task.sleep(for: .seconds(poll.interval))
         }
 
         var failures: [CheckFailure]
         do {
-            failures = exchange.failures(of: try substituted(step.assertions, run.variables), response: response)
+            failures = exchange.failures(
+                of: try substituted(step.assertions, run.variables), response: response, mark: step.mark)
         } catch {
             return result(failure("\(error)", keyPath: "expect"))
         }
@@ -229,11 +240,12 @@ struct FlowRunner: Sendable {
                 }
             }
         }
-        return result(failures.map { failure in
-            var redacted = failure
-            redacted.message = exchange.redactor.scrub(failure.message)
-            return redacted
-        })
+        return result(
+            failures.map { failure in
+                var redacted = failure
+                redacted.message = exchange.redactor.scrub(failure.message)
+                return redacted
+            })
     }
 
     private func substituted(_ assertions: [Assertion], _ variables: FlowVariables) throws(FlowError) -> [Assertion] {

@@ -9,7 +9,8 @@ struct FlowDescription {
 
     var lines: [String] {
         var lines = [
-            "\(service.name).\(flow.name) (flow)" + (flow.summary.map { ": " + TerminalText.escapingControls($0) } ?? "")
+            "\(service.name).\(flow.name) (flow)"
+                + (flow.summary.map { ": " + TerminalText.escapingControls($0) } ?? "")
         ]
         if !flow.variables.isEmpty {
             lines.append("  vars:")
@@ -37,7 +38,8 @@ struct FlowDescription {
         if !step.assertions.isEmpty { details.append(("expect", Self.subjects(step.assertions, under: "expect"))) }
         if !step.captures.isEmpty {
             details.append(
-                ("capture", step.captures.map { "\($0.name)\($0.isSecret ? " (secret)" : "")" }.joined(separator: ", ")))
+                ("capture", step.captures.map { "\($0.name)\($0.isSecret ? " (secret)" : "")" }.joined(separator: ", "))
+            )
         }
         lines += details.map { "       \($0): \(TerminalText.escapingControls($1))" }
         return lines

@@ -85,7 +85,8 @@ struct RunCommand: CallerIsolatedCommand {
             log: { context.errorLine($0) })
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
-        var flowRunner = FlowRunner(runner: runner, services: catalog.services, overrides: overrides, interrupts: interrupts)
+        var flowRunner = FlowRunner(
+            runner: runner, services: catalog.services, overrides: overrides, interrupts: interrupts)
         flowRunner.stepFinished = { step in
             for line in Self.lines(for: step, file: service.file, colored: colored) { context.line(line) }
         }
@@ -109,7 +110,9 @@ struct RunCommand: CallerIsolatedCommand {
 
     /// A step's line, and under a failure, each assertion's `file:line:col`.
     static func lines(for step: StepResult, file: String, colored: Bool) -> [String] {
-        let styles: [CheckResult.Outcome: String] = [.passed: "\u{1B}[32m", .failed: "\u{1B}[31m", .skipped: "\u{1B}[33m"]
+        let styles: [CheckResult.Outcome: String] = [
+            .passed: "\u{1B}[32m", .failed: "\u{1B}[31m", .skipped: "\u{1B}[33m",
+        ]
         var line = TerminalText.escapingControls(step.line)
         if let style = styles[step.outcome] {
             let word = String(line.prefix(4))

@@ -58,7 +58,8 @@ extension SpecOptions {
         guard let flow = service.flows.first(where: { $0.name == flowName }) else {
             let names = service.flows.map(\.name)
             throw CommandFailure(
-                "service '\(serviceName)' has no flow '\(flowName)'" + (names.isEmpty ? "; it has none" : hint(flowName, names)),
+                "service '\(serviceName)' has no flow '\(flowName)'"
+                    + (names.isEmpty ? "; it has none" : hint(flowName, names)),
                 status: .usage)
         }
         return (catalog, service, flow)

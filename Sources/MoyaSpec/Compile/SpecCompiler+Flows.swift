@@ -153,7 +153,8 @@ extension CompileContext {
                     reader.error(
                         entry.mark, paramPath,
                         "unknown param '\(entry.key)'"
-                            + (names.isEmpty ? "; the target takes no params" : Suggestion.hint(for: entry.key, in: names)))
+                            + (names.isEmpty
+                                ? "; the target takes no params" : Suggestion.hint(for: entry.key, in: names)))
                     continue
                 }
                 guard let value = flowValue(entry.value, paramPath) else { continue }
@@ -247,8 +248,12 @@ extension CompileContext {
         {
             sources.append(.json(jsonPath))
         }
-        if let node = fields["header"], let text = reader.string(node, path + ".header") { sources.append(.header(text)) }
-        if let node = fields["cookie"], let text = reader.string(node, path + ".cookie") { sources.append(.cookie(text)) }
+        if let node = fields["header"], let text = reader.string(node, path + ".header") {
+            sources.append(.header(text))
+        }
+        if let node = fields["cookie"], let text = reader.string(node, path + ".cookie") {
+            sources.append(.cookie(text))
+        }
         for (key, source) in [("status", CaptureSpec.Source.status), ("body", .body), ("duration", .duration)] {
             if let node = fields[key], reader.bool(node, path + "." + key) == true { sources.append(source) }
         }
@@ -333,7 +338,8 @@ extension CompileContext {
             return .array(values)
         case .mapping(let pairs):
             if pairs.count == 1, pairs[0].value.isNull, node.isFlowMapping, let name = pairs[0].key.scalar {
-                reader.error(node.mark, path, "this is a YAML mapping; write \"{\(name)}\" with quotes to use the variable")
+                reader.error(
+                    node.mark, path, "this is a YAML mapping; write \"{\(name)}\" with quotes to use the variable")
                 return nil
             }
             guard let fields = reader.fields(node, path, known: nil) else { return nil }

@@ -158,7 +158,8 @@ public struct SpecLibrary: Sendable {
                         guard let called = services.first(where: { $0.name == other }) else {
                             problem(
                                 ".call",
-                                "no service '\(other)' is loaded" + Suggestion.hint(for: other, in: services.map(\.name)))
+                                "no service '\(other)' is loaded"
+                                    + Suggestion.hint(for: other, in: services.map(\.name)))
                             continue
                         }
                         guard let target = called.target(named: step.target) else {

@@ -1,0 +1,208 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import TestSupport
+import XCTest
+
+/// `moya-cli run` and flows in `check`, end to end against the in-process server's /people
+/// store, jobs and cookies, and offline on the samples.
+final class FlowTests: XCTestCase {
+    var server: TestServer!
+    let spec = CommandTests.root + "/Tests/Fixtures/flows/flows.yaml"
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    func moya(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
+        let capture = CommandTests.Capture()
+        var env = ["TEST_SERVER": server.baseURL]
+        env.merge(environment) { $1 }
+        let context = CommandContext(
+            environment: Environment(env), writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(arguments, context: context)
+        return (status, capture.out, capture.error)
+    }
+
+    func run(_ flow: String, _ arguments: [String] = []) async -> (Int32, String, String) {
+        await moya(["run", "flows.\(flow)", "--specs", spec] + arguments)
+    }
+
+    /// The output with times replaced by `T`, so that it can be compared whole.
+    func timeless(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(T)", options: .regularExpression)
+            .replacingOccurrences(of: #"in \d+\.\d{3} s"#, with: "in T s", options: .regularExpression)
+            .replacingOccurrences(of: #"in \d+\.\d s"#, with: "in T s", options: .regularExpression)
+    }
+
+    func testLifecycleCreatesReadsAndDeletesWithEveryKindOfCapture() async {
+        let (status, out, error) = await run("lifecycle")
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  create  201  (T)
+            PASS  read back  200  (T)
+            PASS  etag  200  (T)
+            PASS  location  200  (T)
+            PASS  body and time  200  (T)
+            PASS  cookie  200  (T)
+            SKIP  no nickname  (skip: not exists {nickname})
+            PASS  delete  204  (T)
+            PASS  gone  404  (T)
+
+            flows.lifecycle: 9 steps: 8 passed, 0 failed, 1 skipped in T s
+
+            """)
+        XCTAssertEqual(error, "")
+        XCTAssertEqual(server.peopleIDs, [])
+    }
+
+    func testTheSameFlowRunsOfflineOnTheSamples() async {
+        let (status, out, error) = await run("lifecycle", ["--stub", "immediate"])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertTrue(out.contains("flows.lifecycle: 9 steps: 8 passed, 0 failed, 1 skipped"), out)
+        let (bundled, bundledOut, _) = await moya(["run", "myservice.userLifecycle", "--stub", "immediate"])
+        XCTAssertEqual(bundled, 0)
+        XCTAssertEqual(
+            timeless(bundledOut),
+            """
+            PASS  create  201  (T)
+            PASS  read back  200  (T)
+            PASS  rename  200  (T)
+            PASS  finally: delete  204  (T)
+
+            myservice.userLifecycle: 4 steps: 4 passed, 0 failed, 0 skipped in T s
+
+            """)
+    }
+
+    func testCookiesFollowRFC6265() async {
+        let (status, out, error) = await run("cookieJar")
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  setCookies  200  (T)
+            PASS  cookies  200  (T)
+            PASS  scopedCookies  200  (T)
+
+            flows.cookieJar: 3 steps: 3 passed, 0 failed, 0 skipped in T s
+
+            """)
+    }
+
+    func testUntilPollsUntilItHoldsAndFailsWhenItNeverDoes() async {
+        let (passed, passedOut, _) = await run("polling")
+        XCTAssertEqual(passed, 0, passedOut)
+        XCTAssertEqual(server.requests(for: "job-a"), 3)
+
+        let (failed, out, error) = await run("pollingTimesOut")
+        XCTAssertEqual(failed, 1)
+        XCTAssertEqual(server.requests(for: "job-b"), 3)
+        let lines = timeless(out).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "FAIL  job  200  (T)")
+        XCTAssertTrue(
+            lines.count > 1
+                && lines[1].hasPrefix(
+                    "      \(spec):111:26: job: until.json.$.state: still not met after 3 attempts in "),
+            out)
+        XCTAssertTrue(lines.count > 1 && lines[1].hasSuffix(" ms: expected \"done\", got \"running\""), out)
+        XCTAssertEqual(error, "moya-cli: error: flow flows.pollingTimesOut failed\n")
+    }
+
+    func testEachRunsOncePerRowAndSkipPerRow() async {
+        let (status, out, error) = await run("rows")
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  people[0]  201  (T)
+            PASS  people[1]  201  (T)
+            PASS  friends  200  (T)
+            PASS  each friend[0]  200  (T)
+            PASS  each friend[1]  200  (T)
+            PASS  skipped for Bob[0]  200  (T)
+            SKIP  skipped for Bob[1]  (skip: {item.first} == 'Bob')
+
+            flows.rows: 7 steps: 6 passed, 1 failed, 0 skipped in T s
+
+            """.replacingOccurrences(of: "6 passed, 1 failed, 0 skipped", with: "6 passed, 0 failed, 1 skipped"))
+        XCTAssertEqual(server.peopleIDs, [1, 2])
+    }
+
+    func testFinallyRunsAfterAFailure() async {
+        let (status, out, _) = await run("cleanup")
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  create  201  (T)
+            FAIL  fails  200  (T)
+                  \(spec):142:27: fails: expect.status: expected 500, got 200
+            SKIP  never runs  (not run after a failure)
+            PASS  finally: delete  204  (T)
+            SKIP  finally: needs never  (variable 'never' is not set)
+
+            flows.cleanup: 5 steps: 2 passed, 1 failed, 2 skipped in T s
+
+            """)
+        XCTAssertEqual(server.peopleIDs, [])
+    }
+
+    func testACapturedSecretNeverPrints() async {
+        for flags in [[], ["-v"], ["-vv"]] {
+            let (status, out, error) = await run("secret", flags)
+            XCTAssertEqual(status, 1)
+            // The cookie the server set, s1abc, s2abc, …, is a secret wherever it goes.
+            XCTAssertNil(
+                (out + error).range(of: #"s\d+abc"#, options: .regularExpression), "\(flags): \(out)\(error)")
+            XCTAssertTrue(
+                out.contains("expect.json.$.headers[?@[0] == 'X-Value'][1]: expected \"nope\", got \"••••\""), out)
+        }
+        let (_, out, _) = await run("secret", ["--show-secrets"])
+        XCTAssertNotNil(out.range(of: #"got "s\d+abc""#, options: .regularExpression), out)
+    }
+
+    func testVarsOverrideAndUnknownFlows() async {
+        let (status, out, _) = await run("lifecycle", ["--var", "first=Bob"])
+        XCTAssertEqual(status, 0, out)
+        let (missing, _, error) = await run("lifecycel")
+        XCTAssertEqual(missing, 64)
+        XCTAssertEqual(error, "moya-cli: error: service 'flows' has no flow 'lifecycel'; did you mean 'lifecycle'?\n")
+        let (badVar, _, varError) = await run("lifecycle", ["--var", "first"])
+        XCTAssertEqual(badVar, 64)
+        XCTAssertEqual(varError, "moya-cli: error: --var takes NAME=VALUE, not 'first'\n")
+    }
+
+    func testCheckRunsFlowsAsTestCases() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-flows-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, out, _) = await moya([
+            "check", spec, "--only", "flows.lifecycle", "--only", "flows.cleanup", "--json", directory + "/r.json",
+            "--junit", directory + "/r.xml",
+        ])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  flows.lifecycle (flow)  (T)
+            FAIL  flows.cleanup (flow)  (T)
+                  \(spec):142:27: fails: expect.status: expected 500, got 200
+
+            2 checks: 1 passed, 1 failed, 0 skipped in T s
+
+            """)
+        let json = try String(contentsOfFile: directory + "/r.json", encoding: .utf8)
+        XCTAssertTrue(
+            json.contains(#""name" : "finally: delete""#) || json.contains(#""name": "finally: delete""#), json)
+        let xml = try String(contentsOfFile: directory + "/r.xml", encoding: .utf8)
+        XCTAssertTrue(xml.contains("<system-out>PASS  create  201"), xml)
+    }
+}
