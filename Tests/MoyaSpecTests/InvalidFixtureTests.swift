@@ -23,6 +23,27 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
+            "bad-flows.yaml",
+            [
+                "7:3: flows.showUser: 'showUser' is already a target; a flow needs its own name",
+                "13:19: flows.lifecycle.steps[0].params.first: unknown param 'first'; the target takes no params",
+                "14:39: flows.lifecycle.steps[0].capture.bad: a capture reads one source; it has 2",
+                "14:75: flows.lifecycle.steps[0].capture.worse: bad JSON path '$[': at character 3: an unclosed '['",
+                "16:23: flows.lifecycle.steps[1].params.id: variable 'userid' is not set by vars or an earlier step's capture; did you mean 'userId'?",
+                "17:17: flows.lifecycle.steps[1].sample: unknown sample 'mising'; did you mean 'missing'?",
+                "18:27: flows.lifecycle.steps[1].expect.json.$.id: variable 'usrId' is not set by vars or an earlier step's capture; did you mean 'userId'?",
+                "20:23: flows.lifecycle.steps[2].params.id: this is a YAML mapping; write \"{userId}\" with quotes to use the variable",
+                "21:16: flows.lifecycle.steps[2].until: 'until' needs 'retry', such as retry: { every: 500ms, for: 30s }",
+                "22:15: flows.lifecycle.steps[3].call: unknown target 'showUsr'; did you mean 'showUser'?",
+                "23:15: flows.lifecycle.steps[3].skip: '=' must be '=='",
+                "25:23: flows.lifecycle.steps[4].params.id: unknown built-in '{$uid}'; the built-ins are {$uuid}, {$now}, {$timestamp}",
+                "26:16: flows.lifecycle.steps[4].retry: say how long to poll: 'for: 30s' or 'times: 10'",
+                "26:16: flows.lifecycle.steps[4].retry: 'retry' polls until a condition holds; add 'until' with what to wait for",
+                "27:15: flows.lifecycle.steps[4].each: expected a sequence of rows or \"{variable}\"",
+                "29:9: flows.lifecycle.finally[0].params: the step does not give required param 'id'",
+            ]
+        ),
+        (
             "rough-edges.yaml",
             [
                 "9:21: targets.createUser.task.json.name: this is a YAML mapping; write \"{name}\" with quotes to use the param",
