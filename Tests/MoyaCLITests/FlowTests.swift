@@ -206,3 +206,76 @@ final class FlowTests: XCTestCase {
         XCTAssertTrue(xml.contains("<system-out>PASS  create  201"), xml)
     }
 }
+
+/// `auth: { login: … }`: one login shared by parallel checks, one refresh when the token goes
+/// stale, and a token cache between runs.
+final class LoginTests: XCTestCase {
+    var server: TestServer!
+    let spec = CommandTests.root + "/Tests/Fixtures/flows/login.yaml"
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    func check(_ arguments: [String], cache: String) async -> (Int32, String, String) {
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment([
+                "TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache,
+            ]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["check", spec] + arguments, context: context)
+        return (status, capture.out, capture.error)
+    }
+
+    func scratch() throws -> String {
+        let directory = NSTemporaryDirectory() + "moya-cli-login-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
+    }
+
+    func testParallelRequestsShareOneLoginAndOneRefresh() async throws {
+        let cache = try scratch()
+        let (status, out, error) = await check(["--parallel", "32", "--no-token-cache"], cache: cache)
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertTrue(out.contains("33 checks: 32 passed, 0 failed, 1 skipped"), out)
+        // One login, then one refresh when t1 went stale after eight requests.
+        XCTAssertEqual(server.requests(for: "logins"), 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache), [])
+        XCTAssertFalse(out.contains("t1") || out.contains("t2") || error.contains("pw"), out + error)
+    }
+
+    func testTheTokenIsCachedOwnerOnlyBetweenRuns() async throws {
+        let cache = try scratch()
+        let (first, out, _) = await check(["--only", "login.protected", "--parallel", "4"], cache: cache)
+        XCTAssertEqual(first, 0, out)
+        XCTAssertEqual(server.requests(for: "logins"), 2)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/moya-cli")
+        XCTAssertEqual(files.count, 1)
+        XCTAssertTrue(files[0].hasPrefix("login-") && files[0].hasSuffix(".json"), "\(files)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: cache + "/moya-cli/" + files[0])
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let (second, secondOut, _) = await check(["--only", "login.protected"], cache: cache)
+        XCTAssertEqual(second, 0, secondOut)
+        XCTAssertEqual(server.requests(for: "logins"), 2, "the second run used the cached token")
+    }
+
+    func testAFailedLoginFailsTheRequestAndSaysWhy() async throws {
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL, "API_PASSWORD": "wrong"]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(
+            ["check", spec, "--only", "login.protected", "--no-token-cache", "--parallel", "1", "--bail"],
+            context: context)
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(
+            capture.out.contains("request: login with token failed: status 401"), capture.out)
+        XCTAssertFalse(capture.out.contains("wrong"))
+    }
+}

@@ -25,6 +25,9 @@ import Synchronization
 ///   `Location`, `ETag` and a session cookie), `GET` and `DELETE /people/ID` read and remove one.
 /// - `/jobs/KEY/N` answers `{"state":"running"}` to the first N-1 requests with KEY, then
 ///   `{"state":"done"}`.
+/// - `POST /token` with `{"user":"ann","password":"pw"}` logs in: the Nth login gets token
+///   `tN`. `/protected/…` needs the latest token, as `Bearer` or `X-Auth-Token`; `t1` expires
+///   after eight requests, so that a run sees one refresh.
 /// - `/set-cookies` sets cookies of every kind; `/cookies…` answers with the `Cookie` header it got.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
@@ -231,6 +234,26 @@ private final class TestServerHandler: ChannelInboundHandler {
             let polls = counts.next("job-" + parts[1])
             let done = polls >= Int(parts[2]) ?? 1
             respondJSON(context, status: .ok, ["state": done ? "done" : "running", "polls": polls])
+        case ("token", 1) where head.method == .POST:
+            let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
+            guard fields["user"] == "ann", fields["password"] == "pw" else {
+                respondJSON(context, status: .unauthorized, ["message": "bad credentials"])
+                return
+            }
+            let login = counts.next("logins")
+            respondJSON(context, status: .ok, ["access_token": "t\(login)", "expires_in": 3600])
+        case ("protected", _):
+            let authorization = head.headers.first(name: "Authorization") ?? ""
+            let token =
+                authorization.hasPrefix("Bearer ")
+                ? String(authorization.dropFirst(7)) : head.headers.first(name: "X-Auth-Token") ?? ""
+            let latest = "t\(counts.value.withLock { $0["logins"] ?? 0 })"
+            let fresh = token == latest && (token != "t1" || counts.next("uses-t1") <= 8)
+            if fresh {
+                respondJSON(context, status: .ok, ["ok": true, "token": token])
+            } else {
+                respondJSON(context, status: .unauthorized, ["message": "stale token"])
+            }
         case ("set-cookies", 1):
             respond(
                 context, status: .ok, body: Data("set".utf8),

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaSpec
+import Synchronization
 
 /// Runs planned checks, up to `parallel` at once, all through one session and so one HTTP
 /// client and connection pool.
@@ -23,6 +24,8 @@ struct CheckRunner: Sendable {
     var services: [ServiceSpec] = []
     /// Ctrl-C and its kin, which stop flows before their next step and run their `finally`.
     var interrupts: InterruptFlag? = nil
+    /// The logins shared by every request of the run.
+    var logins: Logins? = nil
     /// What `-v` logs of each request, and where; nothing by default.
     var logOptions: NetworkLoggerPlugin.LogOptions = []
     var log: @Sendable (String) -> Void = { _ in }
@@ -88,43 +91,52 @@ struct CheckRunner: Sendable {
 
     /// Resolves `target` with `options` and sends it (or answers from its sample), through the
     /// same provider and redaction a call uses. `headers` adds request headers from what the
-    /// resolved target is, as a flow's cookies; `secrets` are more values to redact.
+    /// resolved target is, as a flow's cookies; `secrets` are more values to redact. A target
+    /// whose `auth:` is a login carries the shared token, and is replayed once after a refresh
+    /// when its status asks for one; `authenticating: false` sends the login call itself.
     func exchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions,
-        headers: (SpecTarget) -> [String: String] = { _ in [:] }, secrets: Set<String> = []
+        headers: (SpecTarget) -> [String: String] = { _ in [:] }, secrets: Set<String> = [],
+        authenticating: Bool = true
     ) async -> Exchange {
-        let resolved: SpecTarget
+        var resolved: SpecTarget
         do {
             resolved = try service.resolve(target, with: options)
         } catch {
             return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.message)
         }
-        var secretTarget = resolved
-        secretTarget.secretValues.formUnion(secrets)
-        let specRetry = retryFlagGiven ? nil : resolved.retry
-        let call = TargetCall(
-            target: secretTarget, extraHeaders: headers(resolved), timeout: timeout ?? resolved.timeout,
-            retry: specRetry.map { RetryPolicy(limit: $0, retriesAllMethods: retriesAllMethods) },
-            keepsDownloadsInMemory: true)
-        var logger: NetworkLoggerPlugin?
-        if !logOptions.isEmpty {
-            // A logged request prints from its masked twin, as `call -v` does.
-            let twin = try? service.resolve(target, with: options, masking: true)
-            logger = NetworkLoggerPlugin(
-                configuration: .init(
-                    output: log, logOptions: logOptions,
-                    redactor: call.redactor(showingSecrets: showSecrets, twin: twin)))
-        }
-        let provider = call.provider(stub: stub ?? resolved.stubBehavior ?? .never, session: session, logger: logger)
-        let redactor = call.redactor(showingSecrets: showSecrets)
+        resolved.secretValues.formUnion(secrets)
+        let extraHeaders = headers(resolved)
+        // A logged request prints from its masked twin, as `call -v` does.
+        let twin = logOptions.isEmpty ? nil : try? service.resolve(target, with: options, masking: true)
 
         let start = ContinuousClock.now
-        let result = await provider.result(for: resolved)
+        let result: Result<Response, MoyaError>
+        let tokens = UsedTokens()
+        if authenticating, let login = resolved.login, let logins {
+            let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
+            let unauthenticated = resolved
+            result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
+                tokens.add(credential.token)
+                var (target, headers) = Self.applying(
+                    credential.token, as: login.scheme, to: unauthenticated, extraHeaders)
+                target.secretValues.insert(credential.token)
+                return await self.send(target, headers: headers, twin: twin)
+            }
+        } else {
+            result = await send(resolved, headers: extraHeaders, twin: twin)
+        }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
+        resolved.secretValues.formUnion(tokens.all)
+        let redactor = makeCall(resolved, headers: extraHeaders).redactor(showingSecrets: showSecrets)
 
         switch result {
         case .success(let value), .failure(.statusCode(let value)):
             return Exchange(target: resolved, redactor: redactor, response: value, seconds: seconds, failure: nil)
+        case .failure(.underlying(let error as LoginError, _)):
+            return Exchange(
+                target: resolved, redactor: redactor, response: nil, seconds: seconds,
+                failure: redactor.scrub(error.description))
         case .failure(let error):
             let message = CallFailure(error: error, target: resolved, redactor: redactor).failure.message
             let prefix = resolved.qualifiedName + ": "
@@ -133,6 +145,59 @@ struct CheckRunner: Sendable {
                 failure: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
         }
     }
+
+    /// A login's token put where its scheme says: on the target for `Authorization`, or as a
+    /// header of its own, which is then secret.
+    static func applying(
+        _ token: String, as scheme: LoginSpec.Scheme, to target: SpecTarget, _ headers: [String: String]
+    ) -> (SpecTarget, [String: String]) {
+        var target = target
+        var headers = headers
+        switch scheme {
+        case .bearer:
+            target.authorizationType = .bearer
+            target.accessToken = token
+        case .custom(let scheme):
+            target.authorizationType = .custom(scheme)
+            target.accessToken = token
+        case .header(let name):
+            headers[name] = token
+            target.secretHeaders.insert(name.lowercased())
+        }
+        return (target, headers)
+    }
+
+    private func makeCall(_ target: SpecTarget, headers: [String: String]) -> TargetCall {
+        let specRetry = retryFlagGiven ? nil : target.retry
+        return TargetCall(
+            target: target, extraHeaders: headers, timeout: timeout ?? target.timeout,
+            retry: specRetry.map { RetryPolicy(limit: $0, retriesAllMethods: retriesAllMethods) },
+            keepsDownloadsInMemory: true)
+    }
+
+    /// Sends one resolved target, logged under `-v` from `twin`.
+    private func send(_ target: SpecTarget, headers: [String: String], twin: SpecTarget?) async
+        -> Result<Response, MoyaError>
+    {
+        let call = makeCall(target, headers: headers)
+        var logger: NetworkLoggerPlugin?
+        if !logOptions.isEmpty {
+            logger = NetworkLoggerPlugin(
+                configuration: .init(
+                    output: log, logOptions: logOptions,
+                    redactor: call.redactor(showingSecrets: showSecrets, twin: twin)))
+        }
+        let provider = call.provider(stub: stub ?? target.stubBehavior ?? .never, session: session, logger: logger)
+        return await provider.result(for: target)
+    }
+}
+
+/// The tokens an exchange sent, so that its messages can be scrubbed of them.
+private final class UsedTokens: Sendable {
+    private let tokens = Mutex<[String]>([])
+
+    func add(_ token: String) { tokens.withLock { $0.append(token) } }
+    var all: [String] { tokens.withLock { $0 } }
 }
 
 /// One request of a check or a flow step: the target as resolved, what came back or why

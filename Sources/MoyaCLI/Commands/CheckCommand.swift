@@ -107,7 +107,8 @@ struct CheckCommand: CallerIsolatedCommand {
         let runner = CheckRunner(
             stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
             retriesAllMethods: network.retryAll, session: session, parallel: parallel, bail: bail,
-            showSecrets: showSecrets, services: catalog.services, interrupts: interrupts)
+            showSecrets: showSecrets, services: catalog.services, interrupts: interrupts,
+            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
         let printer = CheckPrinter(
             context: context, total: plan.count, toStandardError: tap,
             annotates: context.environment["GITHUB_ACTIONS"] == "true", color: color)

@@ -62,6 +62,11 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Send requests through this HTTP proxy, http://HOST:PORT.", valueName: "url"))
     var proxy: String?
 
+    @Flag(
+        name: .customLong("no-token-cache"),
+        help: "Log in afresh: neither read nor write tokens an auth login caches.")
+    var noTokenCache = false
+
     func validate() throws {
         for (flag, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
             if let value, !Seconds.isValidTimeout(value) {

@@ -81,7 +81,8 @@ struct RunCommand: CallerIsolatedCommand {
         let runner = CheckRunner(
             stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
             retriesAllMethods: network.retryAll, session: session, parallel: 1, bail: false, showSecrets: showSecrets,
-            services: catalog.services, interrupts: interrupts, logOptions: logOptions,
+            services: catalog.services, interrupts: interrupts,
+            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache), logOptions: logOptions,
             log: { context.errorLine($0) })
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)

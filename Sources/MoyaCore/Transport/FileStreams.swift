@@ -72,11 +72,11 @@ final class FileWriter {
     /// Whether the file is a device or FIFO written in place, which is never removed.
     private let isDirect: Bool
 
-    /// Creates a new file; it must not exist.
-    init(path: String) throws(NetworkError) {
+    /// Creates a new file with permissions `mode` (before the umask); it must not exist.
+    init(path: String, mode: mode_t = 0o644) throws(NetworkError) {
         self.path = path
         isDirect = false
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot create \(path)") }
     }
 
@@ -147,8 +147,10 @@ public final class PendingFile: Sendable {
     private let writer: Mutex<FileWriter?>
     private let temporary: String?
 
-    /// Opens `path` for writing as described above.
-    public init(path: String) throws(NetworkError) {
+    /// Opens `path` for writing as described above; a new file gets permissions `mode`, so
+    /// that a file holding a secret (0o600) is never readable by others, not even while it
+    /// is being written.
+    public init(path: String, mode: mode_t = 0o644) throws(NetworkError) {
         self.path = path
         target = try Self.followingLinks(path)
         var info = stat()
@@ -162,13 +164,13 @@ public final class PendingFile: Sendable {
         } else {
             let temporaryPath = Self.temporaryPath(beside: target)
             temporary = temporaryPath
-            writer = Mutex(try FileWriter(path: temporaryPath))
+            writer = Mutex(try FileWriter(path: temporaryPath, mode: mode))
         }
     }
 
     /// Writes all of `bytes` to `path` whole, or leaves nothing behind.
-    public static func write(_ bytes: [UInt8], to path: String) throws(NetworkError) {
-        let file = try PendingFile(path: path)
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(NetworkError) {
+        let file = try PendingFile(path: path, mode: mode)
         do {
             try file.write(bytes)
             try file.commit()

@@ -162,6 +162,11 @@ struct CompileContext {
         }
 
         let flows = fields["flows"].map { self.flows($0, "flows", service: name, targets: targets) } ?? []
+        if case .login(let login)? = auth, login.service == nil, !targets.contains(where: { $0.name == login.target }) {
+            reader.error(
+                login.mark, "auth.login.call",
+                "unknown target '\(login.target)'" + Suggestion.hint(for: login.target, in: targets.map(\.name)))
+        }
 
         return ServiceSpec(
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
@@ -381,7 +386,12 @@ struct CompileContext {
             guard reader.choice(node, path(), ["none"], what: "auth") != nil else { return nil }
             return AuthSpec.none
         }
-        guard let fields = reader.fields(node, path(), known: ["bearer", "basic", "custom"]) else { return nil }
+        if case .mapping(let pairs) = node.content, pairs.contains(where: { $0.key.scalar == "login" }) {
+            return login(node, path())
+        }
+        guard let fields = reader.fields(node, path(), known: ["bearer", "basic", "custom", "login"]) else {
+            return nil
+        }
         guard fields.count == 1, let kind = fields.first?.key, let value = fields[kind] else {
             reader.error(node.mark, path(), "expected exactly one of bearer, basic or custom")
             return nil

@@ -46,6 +46,9 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var secretValues: Set<String>
     /// Header names declared with a secret param in their value.
     public var secretHeaders: Set<String>
+    /// The login whose token the request carries, when `auth:` is a login; the caller that
+    /// sends it obtains the token.
+    public var login: LoginSpec? = nil
 
     /// The whole `Authorization` header value `auth:` gives, if any.
     public var authorization: String? {

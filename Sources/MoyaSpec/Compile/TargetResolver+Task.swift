@@ -127,7 +127,7 @@ extension TargetResolver {
 
     func makeAuthorization(_ auth: AuthSpec?) -> (type: AuthorizationType, token: String)? {
         switch auth {
-        case nil, .none?: return nil
+        case nil, .none?, .login?: return nil
         case .bearer(let token)?: return (.bearer, render(token) ?? "")
         case .basic(let user, let password)?:
             let pair = (render(user) ?? "") + ":" + (render(password) ?? "")

@@ -127,7 +127,8 @@ struct TargetResolver {
         var sampleData = Data()
         if case .response(_, _, let body) = sample { sampleData = body }
 
-        let authorization = makeAuthorization(target.auth ?? service.auth)
+        let auth = target.auth ?? service.auth
+        let authorization = makeAuthorization(auth)
         if let token = authorization?.token {
             guard HTTPHeaders.isValidValue(token) else {
                 throw ResolveError(
@@ -136,6 +137,8 @@ struct TargetResolver {
             secrets.insert(token)
         }
 
+        var login: LoginSpec?
+        if case .login(let spec)? = auth { login = spec }
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headers: headers.fields.isEmpty ? nil : headers.dictionary,
@@ -145,7 +148,7 @@ struct TargetResolver {
             timeout: target.timeout ?? service.timeout, retry: target.retry ?? service.retry,
             followsRedirects: target.followsRedirects ?? service.followsRedirects,
             stubBehavior: service.stub,
-            secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders)
+            secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders, login: login)
     }
 
     // MARK: - Params

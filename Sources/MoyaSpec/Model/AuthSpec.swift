@@ -9,6 +9,8 @@ public enum AuthSpec: Sendable, Hashable {
     case basic(user: Template, password: Template)
     /// `Authorization: <scheme> <token>`.
     case custom(scheme: String, token: Template)
+    /// A token from calling a login target, refreshed when a response says it is stale.
+    case login(LoginSpec)
 
     /// The kind, for `describe`.
     public var kind: String {
@@ -17,6 +19,7 @@ public enum AuthSpec: Sendable, Hashable {
         case .bearer: "bearer"
         case .basic: "basic"
         case .custom(let scheme, _): "custom (\(scheme))"
+        case .login(let login): "login (\(login.targetReference))"
         }
     }
 
@@ -27,6 +30,42 @@ public enum AuthSpec: Sendable, Hashable {
         case .bearer(let token): [token]
         case .basic(let user, let password): [user, password]
         case .custom(_, let token): [token]
+        case .login: []
         }
     }
+}
+
+/// `auth: { login: … }`: how a token is obtained, where it goes and when it is renewed.
+public struct LoginSpec: Sendable, Hashable {
+    /// Where the token goes on each request.
+    public enum Scheme: Sendable, Hashable {
+        /// `Authorization: Bearer <token>`.
+        case bearer
+        /// `Authorization: <scheme> <token>`.
+        case custom(String)
+        /// `<name>: <token>`.
+        case header(String)
+    }
+
+    /// The service of the login target, nil for this one.
+    public var service: String?
+    /// The login target.
+    public var target: String
+    /// Its params, usually from the environment: `${API_USER}`.
+    public var arguments: [FlowValue.Member]
+    /// Where the token is in the login response.
+    public var tokenPath: JSONPath
+    /// Where its lifetime in seconds is, if the response says.
+    public var expiresInPath: JSONPath?
+    /// Where the token goes.
+    public var scheme: Scheme
+    /// The statuses that make a request log in again, once, and be replayed.
+    public var refreshOn: Set<Int>
+    /// Whether the token is kept between runs under `$XDG_CACHE_HOME/moya-cli/`.
+    public var cache: Bool
+    /// Where `auth` is declared.
+    public var mark: Mark
+
+    /// `target` or `service.target`.
+    public var targetReference: String { service.map { "\($0).\(target)" } ?? target }
 }
