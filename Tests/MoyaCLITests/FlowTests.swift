@@ -278,4 +278,27 @@ final class LoginTests: XCTestCase {
             capture.out.contains("request: login with token failed: status 401"), capture.out)
         XCTAssertFalse(capture.out.contains("wrong"))
     }
+
+    func testCallLogsInCachesAndReplaysAfterAStaleToken() async throws {
+        let cache = try scratch()
+        func call(_ arguments: [String]) async -> (Int32, String, String) {
+            let capture = CommandTests.Capture()
+            let context = CommandContext(
+                environment: Environment([
+                    "TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache,
+                ]),
+                writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+            let status = await MoyaCLI.run(["call", "login.protected", "--specs", spec] + arguments, context: context)
+            return (status, capture.out, capture.error)
+        }
+        // t1 is good for eight requests; the ninth call is refused, logs in again and replays.
+        for index in 1...9 {
+            let (status, out, error) = await call(["--n", String(index)])
+            XCTAssertEqual(status, 0, out + error)
+            XCTAssertEqual(out, index < 9 ? #"{"ok":true,"token":"t1"}"# : #"{"ok":true,"token":"t2"}"#)
+        }
+        XCTAssertEqual(server.requests(for: "logins"), 2)
+        let (_, dry, _) = await call(["--n", "1", "--dry-run"])
+        XCTAssertTrue(dry.contains("Authorization: ••••"), dry)
+    }
 }

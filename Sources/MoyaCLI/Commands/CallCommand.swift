@@ -183,7 +183,7 @@ struct CallCommand: CallerIsolatedCommand {
         let (service, spec) = try specOptions.loadTarget(target)
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
-        let resolved: SpecTarget
+        var resolved: SpecTarget
         // The masked twin, for the commands that print a request.
         var twin: SpecTarget?
         do {
@@ -194,14 +194,35 @@ struct CallCommand: CallerIsolatedCommand {
         } catch {
             throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
         }
-        let extraHeaders = try CallArguments.headers(headers)
+        var extraHeaders = try CallArguments.headers(headers)
         let behavior = try stubBehavior(default: resolved.stubBehavior)
+        // A login's token: a dry run sends nothing, so it shows where the token would go.
+        var authenticator: Authenticator?
+        var credential: Authenticator.Credential?
+        if let login = resolved.login {
+            if dryRun {
+                credential = Authenticator.Credential(token: "<token from \(login.targetReference)>")
+            } else {
+                let made = loginAuthenticator(login, service: service, session: session, behavior: behavior)
+                do {
+                    credential = try await made.credential()
+                } catch {
+                    throw CommandFailure("\(resolved.qualifiedName): \(error)", status: .transportFailure)
+                }
+                authenticator = made
+            }
+            if let token = credential?.token {
+                (resolved, extraHeaders) = CheckRunner.applying(token, as: login.scheme, to: resolved, extraHeaders)
+                twin = twin.map { CheckRunner.applying(Redactor.placeholder, as: login.scheme, to: $0, [:]).0 }
+                if !dryRun { resolved.secretValues.insert(token) }
+            }
+        }
         secrets.set(Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues))
         let specRetry = network.retry == nil ? resolved.retry : nil
-        let call = TargetCall(
+        var call = TargetCall(
             target: resolved, extraHeaders: extraHeaders, timeout: network.timeout ?? resolved.timeout,
             retry: specRetry.flatMap { $0 > 0 ? RetryPolicy(limit: $0, retriesAllMethods: network.retryAll) : nil })
-        let redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
+        var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
 
         if dryRun {
             let request = try call.preparedRequest()
@@ -215,7 +236,6 @@ struct CallCommand: CallerIsolatedCommand {
                     + "anyone between you and it can read and change this traffic")
         }
 
-        let provider = call.provider(stub: behavior, session: session, logger: logger(redactor: redactor))
         let destination = outputOptions.output.map { path in URL(fileURLWithPath: path) }
         let bar =
             showsProgress(for: resolved, stubbed: behavior != .never) ? ProgressBar(write: context.writeError) : nil
@@ -225,19 +245,42 @@ struct CallCommand: CallerIsolatedCommand {
         if let destination, behavior == .never { saveTo = { _, _ in destination } }
         let renderer = ResponseRenderer(options: outputOptions, context: context)
         // A live body that is not saved to a file goes out as it arrives: straight through
-        // when printed raw, else held up to a limit (see `BodyOutput`).
+        // when printed raw, else held up to a limit (see `BodyOutput`). A body that may be
+        // refused for a stale login token is held, so that the replay alone is printed.
+        let holdsOutput = behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
+        let streams = !renderer.pretty && keyPath == nil && authenticator == nil
         var output: BodyOutput?
-        if behavior == .never, destination == nil, !Self.savesItself(resolved.task), verbosity < 2 {
-            output = BodyOutput(context: context, renderer: renderer, streaming: !renderer.pretty && keyPath == nil)
-        }
-        let result: Result<Response, MoyaError>
+        var result: Result<Response, MoyaError>
         var signal: Int32?
-        if behavior == .immediate {
-            // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
-            result = await provider.result(for: resolved, progress: progress, saveTo: saveTo)
-        } else {
-            (result, signal) = await Interrupts.cancelling { [progress, saveTo, output] handler in
-                provider.request(resolved, progress: progress, saveTo: saveTo, streamTo: output, completion: handler)
+        var attempt = 1
+        while true {
+            if holdsOutput { output = BodyOutput(context: context, renderer: renderer, streaming: streams) }
+            let provider = call.provider(stub: behavior, session: session, logger: logger(redactor: redactor))
+            if behavior == .immediate {
+                // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
+                result = await provider.result(for: resolved, progress: progress, saveTo: saveTo)
+            } else {
+                (result, signal) = await Interrupts.cancelling { [resolved, progress, saveTo, output] handler in
+                    provider.request(
+                        resolved, progress: progress, saveTo: saveTo, streamTo: output, completion: handler)
+                }
+            }
+            // A stale token: log in again (or take the newer token another process got) and
+            // send once more, as check and run do.
+            guard attempt == 1, signal == nil, let authenticator, let used = credential, let login = resolved.login,
+                let status = Self.status(of: result), login.refreshOn.contains(status)
+            else { break }
+            attempt += 1
+            do {
+                let renewed = try await authenticator.refresh(after: used)
+                credential = renewed
+                (call.target, call.extraHeaders) = CheckRunner.applying(
+                    renewed.token, as: login.scheme, to: resolved, extraHeaders)
+                call.target.secretValues.insert(renewed.token)
+                resolved = call.target
+                redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
+            } catch {
+                throw CommandFailure("\(resolved.qualifiedName): \(error)", status: .transportFailure)
             }
         }
         await context.release(session)
@@ -269,6 +312,28 @@ struct CallCommand: CallerIsolatedCommand {
             }
             throw failure
         }
+    }
+
+    /// The status of a response, whether it passed validation or not.
+    static func status(of result: Result<Response, MoyaError>) -> Int? {
+        switch result {
+        case .success(let response), .failure(.statusCode(let response)): response.statusCode
+        case .failure: nil
+        }
+    }
+
+    /// The authenticator for a login, whose login call goes through this call's session and
+    /// stubbing.
+    func loginAuthenticator(_ login: LoginSpec, service: ServiceSpec, session: Session, behavior: StubBehavior)
+        -> Authenticator
+    {
+        let context = CommandContext.current
+        let runner = CheckRunner(
+            stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
+            retriesAllMethods: network.retryAll, session: session, parallel: 1, bail: false, showSecrets: showSecrets,
+            services: [service])
+        return Logins(environment: context.environment, usesCache: !network.noTokenCache)
+            .authenticator(for: login, in: service, environment: env, runner: runner)
     }
 
     /// Whether a task writes its body to its own destination, as a download does.

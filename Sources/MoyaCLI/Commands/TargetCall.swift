@@ -6,7 +6,7 @@ import MoyaSpec
 struct TargetCall {
     var target: SpecTarget
     /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
-    let extraHeaders: [String: String]
+    var extraHeaders: [String: String]
     /// Seconds for each attempt.
     let timeout: Double?
     /// How the request is retried, when not as the session says.
