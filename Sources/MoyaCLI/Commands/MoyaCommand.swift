@@ -31,15 +31,19 @@ struct MoyaCommand: AsyncParsableCommand {
             (SIGINT); 143 terminated (SIGTERM).
 
             Environment: MOYA_CLI_SPECS, the spec search path; HTTP_PROXY, HTTPS_PROXY and \
-            NO_PROXY, the proxies; NO_COLOR, no colour; any variable a spec names as ${VAR} or \
-            ${VAR:-default}.
+            NO_PROXY, the proxies; NO_COLOR, no colour; XDG_CACHE_HOME, where auth logins cache \
+            tokens; any variable a spec names as ${VAR} or ${VAR:-default}.
+
+            Flows: a spec's flows: are steps that call targets in order, passing captured \
+            values along; `run SERVICE.FLOW` runs one, and check runs them all.
 
             Completions: moya-cli --generate-completion-script bash|zsh|fish; completing `call` \
-            offers SERVICE.TARGET names from the specs.
+            offers SERVICE.TARGET names from the specs, and `run` offers SERVICE.FLOW names.
 
             Examples:
               moya-cli call myservice.showUser --id 1
               moya-cli call myservice.showUser --id 1 --stub immediate
+              moya-cli run myservice.userLifecycle --stub immediate
               moya-cli check specs/ --stub immediate
               moya-cli validate specs/
               moya-cli list
