@@ -110,7 +110,7 @@ final class FlowTests: XCTestCase {
         XCTAssertTrue(
             lines.count > 1
                 && lines[1].hasPrefix(
-                    "      \(spec):111:26: job: until.json.$.state: still not met after 3 attempts in "),
+                    "      \(spec):114:26: job: until.json.$.state: still not met after 3 attempts in "),
             out)
         XCTAssertTrue(lines.count > 1 && lines[1].hasSuffix(" ms: expected \"done\", got \"running\""), out)
         XCTAssertEqual(error, "moya-cli: error: flow flows.pollingTimesOut failed\n")
@@ -144,7 +144,7 @@ final class FlowTests: XCTestCase {
             """
             PASS  create  201  (T)
             FAIL  fails  200  (T)
-                  \(spec):142:27: fails: expect.status: expected 500, got 200
+                  \(spec):145:27: fails: expect.status: expected 500, got 200
             SKIP  never runs  (not run after a failure)
             PASS  finally: delete  204  (T)
             SKIP  finally: needs never  (variable 'never' is not set)
@@ -180,6 +180,74 @@ final class FlowTests: XCTestCase {
         XCTAssertEqual(varError, "moya-cli: error: --var takes NAME=VALUE, not 'first'\n")
     }
 
+    /// The first Ctrl-C lets the step in flight finish, skips the rest and runs `finally`, in
+    /// the real executable.
+    func testCtrlCRunsFinallyAndExits130() throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("moya-cli")
+        let binary =
+            FileManager.default.fileExists(atPath: executable.path)
+            ? executable : executable.deletingLastPathComponent().appendingPathComponent("moya-cli")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "flows.interrupted", "--specs", spec]
+        process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let error = Pipe()
+        process.standardOutput = out
+        process.standardError = error
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.7)
+        XCTAssertTrue(process.isRunning, "still in the slow step")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(
+            timeless(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)),
+            """
+            PASS  create  201  (T)
+            PASS  slow  200  (T)
+            SKIP  after  (not run after an interrupt)
+            PASS  finally: delete  204  (T)
+
+            flows.interrupted: 4 steps: 3 passed, 0 failed, 1 skipped in T s
+
+            """)
+        XCTAssertEqual(
+            String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "moya-cli: error: interrupted by SIGINT; the finally steps ran\n")
+        XCTAssertEqual(server.peopleIDs, [])
+    }
+
+    func testListDescribeAndCompletionKnowFlows() async {
+        let (_, list, _) = await moya(["list", "flows", "--specs", spec])
+        XCTAssertTrue(
+            list.contains(
+                "flows.lifecycle        FLOW    9 steps              Create a person, read them back, delete them and see them gone\n"),
+            list)
+        let (status, describe, _) = await moya(["describe", "flows.cleanup", "--specs", spec])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(
+            describe,
+            """
+            flows.cleanup (flow)
+              steps:
+                1. create: createPerson first=Ann
+                   capture: personId
+                2. fails: showPerson id={personId}
+                   expect: status
+                3. never runs: user
+                   capture: never
+              finally:
+                1. delete: deletePerson id={personId}
+                2. needs never: echo value={never}
+
+            """)
+        let words = ["moya-cli", "run", "--specs", spec, "flows.c"]
+        let (_, completed, _) = await moya(["---completion", "run", "--", "positional@0", "4", "7"] + words)
+        XCTAssertEqual(completed, "flows.cookieJar\nflows.cleanup\n")
+    }
+
     func testCheckRunsFlowsAsTestCases() async throws {
         let directory = NSTemporaryDirectory() + "moya-cli-flows-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -194,7 +262,7 @@ final class FlowTests: XCTestCase {
             """
             PASS  flows.lifecycle (flow)  (T)
             FAIL  flows.cleanup (flow)  (T)
-                  \(spec):142:27: fails: expect.status: expected 500, got 200
+                  \(spec):145:27: fails: expect.status: expected 500, got 200
 
             2 checks: 1 passed, 1 failed, 0 skipped in T s
 
@@ -300,5 +368,34 @@ final class LoginTests: XCTestCase {
         XCTAssertEqual(server.requests(for: "logins"), 2)
         let (_, dry, _) = await call(["--n", "1", "--dry-run"])
         XCTAssertTrue(dry.contains("Authorization: ••••"), dry)
+    }
+
+    func testATokenInAHeaderOfItsOwn() async throws {
+        let cache = try scratch()
+        let headerSpec = cache + "/header.yaml"
+        try """
+        service: headed
+        baseURL: ${TEST_SERVER}
+        auth:
+          login: { call: token, params: { user: ann, password: pw }, token: $.access_token }
+          header: X-Auth-Token
+        targets:
+          token:
+            method: POST
+            path: /token
+            auth: none
+            params: { user: string, password: string }
+            task: { parameters: { user: "{user}", password: "{password}" }, encoding: json }
+          protected:
+            path: /protected/1
+            checks: [{ expect: { json: { $.token: t1 } } }]
+        """.write(toFile: headerSpec, atomically: true, encoding: .utf8)
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL, "XDG_CACHE_HOME": cache]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["check", headerSpec, "--only", "headed.protected"], context: context)
+        XCTAssertEqual(status, 0, capture.out + capture.error)
+        XCTAssertEqual(server.requests(for: "logins"), 1)
     }
 }

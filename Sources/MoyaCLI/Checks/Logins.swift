@@ -57,13 +57,17 @@ final class Logins: Sendable {
             throw failed("there is no target \(login.targetReference)")
         }
         var arguments: [String: ParamValue] = [:]
+        // A value from the environment stays a secret in the login request's log.
+        var secret: Set<String> = []
         for argument in login.arguments {
             guard let param = target.param(named: argument.key) else { throw failed("no param '\(argument.key)'") }
-            let value = try FlowVariables().render(argument.value).value
-            arguments[param.name] = try param.value(from: FlowVariables.texts(of: value))
+            let rendered = try FlowVariables().render(argument.value)
+            arguments[param.name] = try param.value(from: FlowVariables.texts(of: rendered.value))
+            if rendered.isSecret { secret.insert(param.name) }
         }
         let exchange = await runner.exchange(
-            loginService, target, with: CallOptions(arguments: arguments, environment: runner.environment),
+            loginService, target,
+            with: CallOptions(arguments: arguments, environment: runner.environment, secretArguments: secret),
             authenticating: false)
         guard let response = exchange.response else { throw failed(exchange.failure ?? "no response") }
         guard (200..<300).contains(response.statusCode) else { throw failed("status \(response.statusCode)") }
