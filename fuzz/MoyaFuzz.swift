@@ -12,7 +12,8 @@ import MoyaSpec
 
 /// The fuzz targets, chosen with `FUZZ_TARGET`: `spec` compiles the bytes as a spec, `json`
 /// parses them as JSON and pretty-prints them, `url` percent-encodes them as query, form,
-/// path and redaction text, `jsonpath` parses them as a JSON path and walks a document.
+/// path and redaction text, `jsonpath` parses them as a JSON path and walks a document, `flow`
+/// reads them as a `skip:` condition, a variable template and a `Set-Cookie` value.
 /// Every input must end without a crash; errors are fine.
 enum FuzzTargets {
     static let document: JSONValue = .object([
@@ -41,7 +42,18 @@ enum FuzzTargets {
             _ = PrintableRequest.maskingPassword(text)
         case "jsonpath":
             let text = String(decoding: bytes, as: UTF8.self)
-            if let path = try? JSONPath(parsing: text) { _ = path.values(in: document) }
+            if let path = try? JSONPath(parsing: text) { _ = try? path.values(in: document) }
+        case "flow":
+            let text = String(decoding: bytes, as: UTF8.self)
+            var variables = FlowVariables()
+            variables.set("a", to: document)
+            if let condition = try? FlowCondition(parsing: text) { _ = variables.holds(condition) }
+            _ = try? variables.render(VariableTemplate(text))
+            var jar = CookieJar()
+            if let url = URL(string: "https://api.example.com/a/b") {
+                jar.store([text], from: url)
+                _ = jar.header(for: url)
+            }
         default:
             break
         }

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath}
+targets=${FUZZ_TARGETS:-spec json url jsonpath flow}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz
@@ -17,7 +17,12 @@ for target in $targets; do
     spec) cp specs/*.yaml Tests/Fixtures/invalid/*.yaml "$corpus"/ 2>/dev/null || true ;;
     json) printf '{"a":[1,2.5e3,"x\\u00e9",true,null,{}]}' > "$corpus/seed.json" ;;
     url) printf 'ab+c/d= p@ss w0rd&x "q\\u/x' > "$corpus/seed.txt" ;;
-    jsonpath) printf '$.a[0].b' > "$corpus/seed.txt"; printf "\$['d'].e[*]" > "$corpus/seed2.txt" ;;
+    jsonpath)
+      printf '$.a[0].b' > "$corpus/seed.txt"; printf "\$['d'].e[*]" > "$corpus/seed2.txt"
+      printf "\$..[?@.b == 'c' || match(@, '[a-z]+')][1:3:-1]" > "$corpus/seed3.txt" ;;
+    flow)
+      printf "not exists {a.a.0} or ({x} == 'y' and {a.d.e.1} != 2)" > "$corpus/seed.txt"
+      printf 'sid=1; Path=/a; Domain=example.com; Max-Age=60; Secure' > "$corpus/seed2.txt" ;;
   esac
   echo "== $target: $seconds s"
   FUZZ_TARGET=$target "$binary" "$corpus" -max_total_time="$seconds" -max_len=65536 \

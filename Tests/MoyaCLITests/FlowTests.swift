@@ -223,7 +223,8 @@ final class FlowTests: XCTestCase {
         let (_, list, _) = await moya(["list", "flows", "--specs", spec])
         XCTAssertTrue(
             list.contains(
-                "flows.lifecycle        FLOW    9 steps              Create a person, read them back, delete them and see them gone\n"),
+                "flows.lifecycle        FLOW    9 steps              Create a person, read them back, delete them and see them gone\n"
+            ),
             list)
         let (status, describe, _) = await moya(["describe", "flows.cleanup", "--specs", spec])
         XCTAssertEqual(status, 0)

@@ -270,7 +270,9 @@ struct FlowRunner: Sendable {
             guard let json = try? JSONValue(parsing: response.data) else {
                 return .failure(FlowError("the body is not JSON, so \(path) cannot be read"))
             }
-            let values = path.values(in: json)
+            guard let values = try? path.values(in: json) else {
+                return .failure(FlowError(JSONPath.overBudgetMessage(path)))
+            }
             if path.isSingular { return .success(values.first) }
             return .success(values.isEmpty ? nil : .array(values))
         case .status:

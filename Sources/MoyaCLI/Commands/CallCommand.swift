@@ -387,7 +387,12 @@ struct CallCommand: CallerIsolatedCommand {
         let values: [JSONValue]
         // `validate()` has parsed a JSON path already.
         if keyPath.hasPrefix("$"), let path = try? JSONPath(parsing: keyPath) {
-            values = path.values(in: json)
+            do {
+                values = try path.values(in: json)
+            } catch {
+                throw CommandFailure(
+                    "\(target.qualifiedName): \(JSONPath.overBudgetMessage(path))", status: .keyPathMissing)
+            }
         } else {
             values = json.value(atKeyPath: keyPath).map { [$0] } ?? []
         }

@@ -59,7 +59,13 @@ extension CheckSpec {
                     failure("expected a JSON body, got \(Self.preview(scrub(text)))")
                     continue
                 }
-                let values = path.values(in: json)
+                let values: [JSONValue]
+                do {
+                    values = try path.values(in: json)
+                } catch {
+                    failure(JSONPath.overBudgetMessage(path))
+                    continue
+                }
                 if !path.isSingular, !values.isEmpty {
                     for value in values {
                         if let message = Self.failure(of: assertion.predicate, for: value, textual: false, scrub: scrub)

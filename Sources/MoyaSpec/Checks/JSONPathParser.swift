@@ -14,6 +14,8 @@ struct JSONPathParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var depth = 0
+    /// Whether a filter calls `match` or `search`.
+    private(set) var sawRegularExpression = false
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -415,6 +417,7 @@ struct JSONPathParser {
                 "unknown function '\(name)'; the functions are length, count, match, search and value", at: start)
         }
         position += 1  // "("
+        if function == .match || function == .search { sawRegularExpression = true }
         let arguments = try nested { (parser: inout Self) throws(JSONPathError) -> [Expression] in
             var arguments: [Expression] = []
             parser.skipBlanks()

@@ -33,13 +33,16 @@ public enum PatternMatch {
         }
     }
 
-    /// Runs `body` on another thread and waits for it no longer than the budget.
-    private static func withinBudget<T: Sendable>(_ pattern: String, _ body: @escaping @Sendable () -> T)
-        throws(OverBudget) -> T
-    {
+    /// Runs `body` on another thread and waits for it no longer than `budget`.
+    static func withinBudget<T: Sendable>(
+        _ pattern: String, budget: DispatchTimeInterval = budget, _ body: @escaping @Sendable () -> T
+    ) throws(OverBudget) -> T {
         let result = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        // A queue of its own targets the overcommitting root queue, which starts a thread when
+        // the others are busy: an abandoned match then never holds one of the few threads that
+        // Swift concurrency and every other budgeted match share.
+        DispatchQueue(label: "moya-cli.pattern-match").async {
             let value = body()
             result.withLock { $0 = value }
             done.signal()
