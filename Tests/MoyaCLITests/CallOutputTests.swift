@@ -148,11 +148,7 @@ extension CallCommandTests {
     /// SIGINT, SIGTERM and SIGHUP during `-o` each cancel the download, leave no file and
     /// exit 128 + the signal's number, in the real executable.
     func testSignalsCancelExitWithTheirCodeAndLeaveNoFile() throws {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("moya-cli")
-        let binary =
-            FileManager.default.fileExists(atPath: executable.path)
-            ? executable : executable.deletingLastPathComponent().appendingPathComponent("moya-cli")
+        let binary = CommandTests.executable
         for (signal, name, status) in [(SIGINT, "SIGINT", 130), (SIGTERM, "SIGTERM", 143), (SIGHUP, "SIGHUP", 129)] {
             let directory = try scratchDirectory()
             let process = Process()

@@ -39,6 +39,14 @@ final class CommandTests: XCTestCase {
         return (status, capture.out, capture.error)
     }
 
+    /// The built `moya-cli` executable, for tests that send it signals.
+    static var executable: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("moya-cli")
+        return FileManager.default.fileExists(atPath: beside.path)
+            ? beside : beside.deletingLastPathComponent().appendingPathComponent("moya-cli")
+    }
+
     var specs: String { Self.root + "/specs" }
     var invalid: String { Self.root + "/Tests/Fixtures/invalid" }
 

@@ -19,14 +19,7 @@ final class FlowTests: XCTestCase {
     }
 
     func moya(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
-        let capture = CommandTests.Capture()
-        var env = ["TEST_SERVER": server.baseURL]
-        env.merge(environment) { $1 }
-        let context = CommandContext(
-            environment: Environment(env), writeOut: { capture.appendOut($0) },
-            writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(arguments, context: context)
-        return (status, capture.out, capture.error)
+        await CommandTests.run(arguments, environment: ["TEST_SERVER": server.baseURL].merging(environment) { $1 })
     }
 
     func run(_ flow: String, _ arguments: [String] = []) async -> (Int32, String, String) {
@@ -183,11 +176,7 @@ final class FlowTests: XCTestCase {
     /// The first Ctrl-C lets the step in flight finish, skips the rest and runs `finally`, in
     /// the real executable.
     func testCtrlCRunsFinallyAndExits130() throws {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("moya-cli")
-        let binary =
-            FileManager.default.fileExists(atPath: executable.path)
-            ? executable : executable.deletingLastPathComponent().appendingPathComponent("moya-cli")
+        let binary = CommandTests.executable
         let process = Process()
         process.executableURL = binary
         process.arguments = ["run", "flows.interrupted", "--specs", spec]
@@ -291,14 +280,9 @@ final class LoginTests: XCTestCase {
     }
 
     func check(_ arguments: [String], cache: String) async -> (Int32, String, String) {
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment([
-                "TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache,
-            ]),
-            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(["check", spec] + arguments, context: context)
-        return (status, capture.out, capture.error)
+        await CommandTests.run(
+            ["check", spec] + arguments,
+            environment: ["TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache])
     }
 
     func scratch() throws -> String {
@@ -335,30 +319,20 @@ final class LoginTests: XCTestCase {
     }
 
     func testAFailedLoginFailsTheRequestAndSaysWhy() async throws {
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(["TEST_SERVER": server.baseURL, "API_PASSWORD": "wrong"]),
-            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(
+        let (status, out, _) = await CommandTests.run(
             ["check", spec, "--only", "login.protected", "--no-token-cache", "--parallel", "1", "--bail"],
-            context: context)
+            environment: ["TEST_SERVER": server.baseURL, "API_PASSWORD": "wrong"])
         XCTAssertEqual(status, 1)
-        XCTAssertTrue(
-            capture.out.contains("request: login with token failed: status 401"), capture.out)
-        XCTAssertFalse(capture.out.contains("wrong"))
+        XCTAssertTrue(out.contains("request: login with token failed: status 401"), out)
+        XCTAssertFalse(out.contains("wrong"))
     }
 
     func testCallLogsInCachesAndReplaysAfterAStaleToken() async throws {
         let cache = try scratch()
         func call(_ arguments: [String]) async -> (Int32, String, String) {
-            let capture = CommandTests.Capture()
-            let context = CommandContext(
-                environment: Environment([
-                    "TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache,
-                ]),
-                writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
-            let status = await MoyaCLI.run(["call", "login.protected", "--specs", spec] + arguments, context: context)
-            return (status, capture.out, capture.error)
+            await CommandTests.run(
+                ["call", "login.protected", "--specs", spec] + arguments,
+                environment: ["TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache])
         }
         // t1 is good for eight requests; the ninth call is refused, logs in again and replays.
         for index in 1...9 {
@@ -391,12 +365,10 @@ final class LoginTests: XCTestCase {
             path: /protected/1
             checks: [{ expect: { json: { $.token: t1 } } }]
         """.write(toFile: headerSpec, atomically: true, encoding: .utf8)
-        let capture = CommandTests.Capture()
-        let context = CommandContext(
-            environment: Environment(["TEST_SERVER": server.baseURL, "XDG_CACHE_HOME": cache]),
-            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
-        let status = await MoyaCLI.run(["check", headerSpec, "--only", "headed.protected"], context: context)
-        XCTAssertEqual(status, 0, capture.out + capture.error)
+        let (status, out, error) = await CommandTests.run(
+            ["check", headerSpec, "--only", "headed.protected"],
+            environment: ["TEST_SERVER": server.baseURL, "XDG_CACHE_HOME": cache])
+        XCTAssertEqual(status, 0, out + error)
         XCTAssertEqual(server.requests(for: "logins"), 1)
     }
 }

@@ -160,7 +160,7 @@ public struct CookieJar: Sendable {
 
 /// RFC 6265 5.1.1's lenient date reading for `Expires`.
 enum CookieDate {
-    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    static let months = HTTPDate.months.map { $0.lowercased() }
 
     static func parse(_ text: String) -> Date? {
         let tokens = text.split { character in
@@ -186,7 +186,7 @@ enum CookieDate {
         guard let (hour, minute, second) = time, let day, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard (1...31).contains(day), year >= 1601, hour <= 23, minute <= 59, second <= 59 else { return nil }
-        let days = daysFromEpoch(year: year, month: month, day: day)
+        let days = HTTPDate.daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
@@ -207,16 +207,6 @@ enum CookieDate {
             values.append(value)
         }
         return (values[0], values[1], values[2])
-    }
-
-    /// Days from 1970-01-01 to a date in the proleptic Gregorian calendar.
-    static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

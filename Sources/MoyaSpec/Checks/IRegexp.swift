@@ -137,7 +137,7 @@ private struct Translator {
         case "n": return "\\n"
         case "r": return "\\r"
         case "t": return "\\t"
-        case "(", ")", "*", "+", "-", ".", "?", "[", "\\", "]", "^", "{", "|", "}":
+        case _ where Self.escapable.contains(scalar):
             return Self.literal(scalar)
         case "p", "P":
             guard peek == "{" else { throw IRegexpError(description: "\\\(scalar) needs {category}") }
@@ -214,7 +214,7 @@ private struct Translator {
             case "n": return "\n"
             case "r": return "\r"
             case "t": return "\t"
-            case "(", ")", "*", "+", "-", ".", "?", "[", "\\", "]", "^", "{", "|", "}": return escaped
+            case _ where Self.escapable.contains(escaped): return escaped
             default: throw IRegexpError(description: "'\\\(escaped)' is not an I-Regexp escape")
             }
         case "[", "]", "-":
@@ -231,6 +231,11 @@ private struct Translator {
         }
         return "\\x{\(String(scalar.value, radix: 16))}"
     }
+
+    /// The characters a backslash makes literal (RFC 9485's SingleCharEsc, less n, r and t).
+    static let escapable: Set<Unicode.Scalar> = [
+        "(", ")", "*", "+", "-", ".", "?", "[", "\\", "]", "^", "{", "|", "}",
+    ]
 
     /// The general categories I-Regexp allows in `\p{…}`.
     static let categories: Set<String> = [

@@ -286,40 +286,34 @@ struct JSONPathParser {
         return try body(&self)
     }
 
-    /// `a || b || …`, each operand a test.
+    /// `a || b || …`, each operand a test; `&&` binds tighter.
     private mutating func parseLogical() throws(JSONPathError) -> Expression {
-        var expression = try parseConjunction()
-        while true {
-            let start = position
-            skipBlanks()
-            guard peek == "|", peek(1) == "|" else {
-                position = start
-                return expression
+        try parseChain("|", combine: { .or($0, $1) }) { (parser: inout Self) throws(JSONPathError) in
+            try parser.parseChain("&", combine: { .and($0, $1) }) { (parser: inout Self) throws(JSONPathError) in
+                try parser.parseBasic()
             }
-            position += 2
-            skipBlanks()
-            try requireTest(expression)
-            let right = try parseConjunction()
-            try requireTest(right)
-            expression = .or(expression, right)
         }
     }
 
-    private mutating func parseConjunction() throws(JSONPathError) -> Expression {
-        var expression = try parseBasic()
+    /// Operands joined by a doubled `symbol` (`||` or `&&`), left to right.
+    private mutating func parseChain(
+        _ symbol: Unicode.Scalar, combine: (Expression, Expression) -> Expression,
+        operand: (inout Self) throws(JSONPathError) -> Expression
+    ) throws(JSONPathError) -> Expression {
+        var expression = try operand(&self)
         while true {
             let start = position
             skipBlanks()
-            guard peek == "&", peek(1) == "&" else {
+            guard peek == symbol, peek(1) == symbol else {
                 position = start
                 return expression
             }
             position += 2
             skipBlanks()
             try requireTest(expression)
-            let right = try parseBasic()
+            let right = try operand(&self)
             try requireTest(right)
-            expression = .and(expression, right)
+            expression = combine(expression, right)
         }
     }
 

@@ -113,36 +113,14 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func parse(_ text: String) -> [Segment] {
-        let bytes = Array(text.utf8)
-        var segments: [Segment] = []
-        var literal: [UInt8] = []
-        var index = 0
-        func flush() {
-            if !literal.isEmpty {
-                segments.append(.literal(String(decoding: literal, as: UTF8.self)))
-                literal.removeAll()
+        BraceText.split(text) { bytes, start in
+            referenceEnd(bytes, from: start).map { (String(decoding: bytes[start..<$0], as: UTF8.self), $0) }
+        }.map { piece in
+            switch piece {
+            case .literal(let text): .literal(text)
+            case .reference(let name): .param(name)
             }
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-            if byte == UInt8(ascii: "{"), next == UInt8(ascii: "{") {
-                literal.append(byte)
-                index += 2
-            } else if byte == UInt8(ascii: "}"), next == UInt8(ascii: "}") {
-                literal.append(byte)
-                index += 2
-            } else if byte == UInt8(ascii: "{"), let end = referenceEnd(bytes, from: index + 1) {
-                flush()
-                segments.append(.param(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)))
-                index = end + 1
-            } else {
-                literal.append(byte)
-                index += 1
-            }
-        }
-        flush()
-        return segments
     }
 
     /// The index of the `}` closing a reference whose name starts at `start`, if it is one.
@@ -151,6 +129,50 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         while index < bytes.count, ParamSpec.isNameByte(bytes[index], first: index == start) { index += 1 }
         guard index > start, index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return nil }
         return index
+    }
+}
+
+/// Text split at `{…}` references, with `{{` and `}}` each read as one literal brace: the
+/// brace rule of params' templates and of flows' variable templates alike.
+enum BraceText {
+    /// A run of literal text or one reference.
+    enum Piece<Reference> {
+        case literal(String)
+        case reference(Reference)
+    }
+
+    /// The pieces of `text`. `reference` reads the reference whose name starts at a byte
+    /// offset, returning it with the offset of its closing `}`, or nil when the `{` is text.
+    static func split<Reference>(
+        _ text: String, reference: ([UInt8], Int) -> (Reference, Int)?
+    ) -> [Piece<Reference>] {
+        let bytes = Array(text.utf8)
+        var pieces: [Piece<Reference>] = []
+        var literal: [UInt8] = []
+        var index = 0
+        func flush() {
+            if !literal.isEmpty {
+                pieces.append(.literal(String(decoding: literal, as: UTF8.self)))
+                literal.removeAll()
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+            if (byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}")) && next == byte {
+                literal.append(byte)
+                index += 2
+            } else if byte == UInt8(ascii: "{"), let (found, end) = reference(bytes, index + 1) {
+                flush()
+                pieces.append(.reference(found))
+                index = end + 1
+            } else {
+                literal.append(byte)
+                index += 1
+            }
+        }
+        flush()
+        return pieces
     }
 }
 

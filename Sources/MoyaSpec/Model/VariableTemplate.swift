@@ -83,33 +83,12 @@ public struct VariableTemplate: Sendable, Hashable, CustomStringConvertible {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
             return text.isEmpty ? [] : [.literal(text)]
         }
-        let bytes = Array(text.utf8)
-        var segments: [Segment] = []
-        var literal: [UInt8] = []
-        var index = 0
-        func flush() {
-            if !literal.isEmpty {
-                segments.append(.literal(String(decoding: literal, as: UTF8.self)))
-                literal.removeAll()
+        return BraceText.split(text, reference: reference).map { piece in
+            switch piece {
+            case .literal(let text): .literal(text)
+            case .reference(let reference): .reference(reference)
             }
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-            if (byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}")) && next == byte {
-                literal.append(byte)
-                index += 2
-            } else if byte == UInt8(ascii: "{"), let (reference, end) = reference(bytes, from: index + 1) {
-                flush()
-                segments.append(.reference(reference))
-                index = end + 1
-            } else {
-                literal.append(byte)
-                index += 1
-            }
-        }
-        flush()
-        return segments
     }
 
     /// The reference starting at `start` and the index of its closing `}`, if one is there.
