@@ -21,8 +21,9 @@ struct CheckCommand: CallerIsolatedCommand {
             skipped. A flow is one check: its steps run in order, and flows run in parallel. \
             Prints a line per check and a summary; each failure shows the assertion's \
             file:line:col, what was expected and what came. Exits 0 when all pass, 1 when any \
-            fails, 65 for an invalid spec, 66 for a missing one. Under GITHUB_ACTIONS=true, \
-            failures are also printed as ::error annotations.
+            fails, 65 for an invalid spec, 66 for a missing one, 130 after Ctrl-C, whose first \
+            press starts nothing new and lets flows run their finally steps. Under \
+            GITHUB_ACTIONS=true, failures are also printed as ::error annotations.
 
             Examples:
               moya-cli check specs/

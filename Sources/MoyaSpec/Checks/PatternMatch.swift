@@ -42,7 +42,8 @@ public enum PatternMatch {
         // A queue of its own targets the overcommitting root queue, which starts a thread when
         // the others are busy: an abandoned match then never holds one of the few threads that
         // Swift concurrency and every other budgeted match share.
-        DispatchQueue(label: "moya-cli.pattern-match").async {
+        let queue = DispatchQueue(label: "moya-cli.pattern-match")
+        queue.async {
             let value = body()
             result.withLock { $0 = value }
             done.signal()
@@ -50,6 +51,8 @@ public enum PatternMatch {
         guard done.wait(timeout: .now() + budget) == .success, let value = result.withLock({ $0 }) else {
             throw OverBudget(pattern: pattern)
         }
+        // Join the finished work, so that what it captured is released before this returns.
+        queue.sync {}
         return value
     }
 }
