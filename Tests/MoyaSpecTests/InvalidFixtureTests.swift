@@ -41,6 +41,7 @@ final class InvalidFixtureTests: XCTestCase {
                 "26:16: flows.lifecycle.steps[4].retry: 'retry' polls until a condition holds; add 'until' with what to wait for",
                 "27:15: flows.lifecycle.steps[4].each: expected a sequence of rows or \"{variable}\"",
                 "29:9: flows.lifecycle.finally[0].params: the step does not give required param 'id'",
+                "34:25: flows.forever.steps[0].retry.every: expected at most 604800 s (a week)",
             ]
         ),
         (

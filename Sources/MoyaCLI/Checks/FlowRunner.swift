@@ -209,7 +209,7 @@ struct FlowRunner: Sendable {
                             + "\(waited) ms: \(first.message)")
                 ])
             }
-            try? await _Concurrency.Task.sleep(for: .seconds(poll.interval))
+            try? await _Concurrency.Task.sleep(for: .seconds(Seconds.clamped(poll.interval)))
         }
 
         var failures: [CheckFailure]

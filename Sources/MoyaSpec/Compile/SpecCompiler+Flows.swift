@@ -302,6 +302,12 @@ extension CompileContext {
             return nil
         }
         let timeLimit = fields["for"].flatMap { duration($0, path + ".for") }
+        // Both become sleeps and deadlines, so both stay within a week.
+        for (key, value) in [("every", interval), ("for", timeLimit)] {
+            if let value, !Seconds.isValidTimeout(value), let node = fields[key] {
+                reader.error(node.mark, path + "." + key, "expected at most \(Int(Seconds.maximum)) s (a week)")
+            }
+        }
         var attempts: Int?
         if let node = fields["times"], let count = reader.integer(node, path + ".times") {
             if (1...10_000).contains(count) {
