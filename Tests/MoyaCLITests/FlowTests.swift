@@ -165,6 +165,14 @@ final class FlowTests: XCTestCase {
     func testVarsOverrideAndUnknownFlows() async {
         let (status, out, _) = await run("lifecycle", ["--var", "first=Bob"])
         XCTAssertEqual(status, 0, out)
+        // A variable built from an overridden one sees the new value.
+        let (greeting, greetingOut, _) = await run("greeting", ["--var", "first=Bob"])
+        XCTAssertEqual(greeting, 0, greetingOut)
+        let vars = NSTemporaryDirectory() + "moya-cli-vars-\(UUID().uuidString).yaml"
+        try? "first: Cy\n".write(toFile: vars, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: vars) }
+        let (fromFile, fromFileOut, _) = await run("greeting", ["--vars", vars, "--stub", "immediate", "-v"])
+        XCTAssertEqual(fromFile, 0, fromFileOut)
         let (missing, _, error) = await run("lifecycel")
         XCTAssertEqual(missing, 64)
         XCTAssertEqual(error, "moya-cli: error: service 'flows' has no flow 'lifecycel'; did you mean 'lifecycle'?\n")

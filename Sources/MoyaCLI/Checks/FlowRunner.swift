@@ -35,15 +35,30 @@ struct FlowRunner: Sendable {
         var steps: [StepResult] = []
         var failures: [CheckFailure] = []
 
+        // `--var` replaces a declared variable where it stands, so that later ones built from
+        // it (`greeting: "hi {first}"`) see the new value.
+        var overridden = Dictionary(overrides.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         for variable in flow.variables {
+            if let value = overridden.removeValue(forKey: variable.name) {
+                run.variables.set(variable.name, to: value)
+                continue
+            }
             do {
                 let rendered = try run.variables.render(variable.value)
                 run.variables.set(variable.name, to: rendered.value, secret: rendered.isSecret)
             } catch {
-                failures.append(CheckFailure(keyPath: "vars.\(variable.name)", mark: flow.mark, message: "\(error)"))
+                let failure = CheckFailure(keyPath: "vars.\(variable.name)", mark: flow.mark, message: "\(error)")
+                failures.append(failure)
+                let result = StepResult(
+                    name: "vars", outcome: .failed, status: nil, seconds: 0, failures: [failure], reason: nil,
+                    isFinally: false)
+                steps.append(result)
+                stepFinished(result)
             }
         }
-        for override in overrides { run.variables.set(override.name, to: override.value) }
+        for override in overrides where overridden[override.name] != nil {
+            run.variables.set(override.name, to: override.value)
+        }
 
         var stopped = !failures.isEmpty
         for (index, step) in flow.steps.enumerated() {
