@@ -302,9 +302,9 @@ final class LoginTests: XCTestCase {
 
     func testParallelRequestsShareOneLoginAndOneRefresh() async throws {
         let cache = try scratch()
-        let (status, out, error) = await check(["--parallel", "32", "--no-token-cache"], cache: cache)
+        let (status, out, error) = await check(["--parallel", "33", "--no-token-cache"], cache: cache)
         XCTAssertEqual(status, 0, out + error)
-        XCTAssertTrue(out.contains("33 checks: 32 passed, 0 failed, 1 skipped"), out)
+        XCTAssertTrue(out.contains("34 checks: 33 passed, 0 failed, 1 skipped"), out)
         // One login, then one refresh when t1 went stale after eight requests.
         XCTAssertEqual(server.requests(for: "logins"), 2)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache), [])
@@ -378,5 +378,18 @@ final class LoginTests: XCTestCase {
             environment: ["TEST_SERVER": server.baseURL, "XDG_CACHE_HOME": cache])
         XCTAssertEqual(status, 0, out + error)
         XCTAssertEqual(server.requests(for: "logins"), 1)
+    }
+
+    func testALoggedLoginShowsWhereTheTokenGoesMasked() async throws {
+        let cache = try scratch()
+        let (status, out, error) = await CommandTests.run(
+            ["run", "login.once", "--specs", spec, "-vv", "--no-token-cache"],
+            environment: ["TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertTrue(error.contains("Request: POST \(server.baseURL)/token"), error)
+        XCTAssertTrue(error.contains("Request: GET \(server.baseURL)/protected/1\n"), error)
+        XCTAssertTrue(error.contains("  Authorization: ••••\n"), error)
+        XCTAssertTrue(error.contains(#""password":"••••""#), error)
+        XCTAssertFalse(error.contains(#""password":"pw""#), error)
     }
 }

@@ -116,12 +116,14 @@ struct CheckRunner: Sendable {
         if authenticating, let login = resolved.login, let logins {
             let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
             let unauthenticated = resolved
+            // The logged request shows where the token goes, masked.
+            let maskedTwin = twin.map { Self.applying(Redactor.placeholder, as: login.scheme, to: $0, [:]).0 }
             result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
                 tokens.add(credential.token)
                 var (target, headers) = Self.applying(
                     credential.token, as: login.scheme, to: unauthenticated, extraHeaders)
                 target.secretValues.insert(credential.token)
-                return await self.send(target, headers: headers, twin: twin)
+                return await self.send(target, headers: headers, twin: maskedTwin)
             }
         } else {
             result = await send(resolved, headers: extraHeaders, twin: twin)
