@@ -4,6 +4,26 @@ import MoyaSpec
 struct CheckResult: Sendable {
     enum Outcome: String, Sendable {
         case passed, failed, skipped
+
+        /// The word lines start with.
+        var word: String {
+            switch self {
+            case .passed: "PASS"
+            case .failed: "FAIL"
+            case .skipped: "SKIP"
+            }
+        }
+
+        /// The word painted green, red or yellow when `colored`.
+        func painted(colored: Bool) -> String {
+            let style =
+                switch self {
+                case .passed: "\u{1B}[32m"
+                case .failed: "\u{1B}[31m"
+                case .skipped: "\u{1B}[33m"
+                }
+            return TerminalText.painted(word, style, colored: colored)
+        }
     }
 
     let planned: PlannedCheck
@@ -24,10 +44,13 @@ struct CheckResult: Sendable {
 
     /// `file:line:col: key.path: message` for each failure.
     var failureLines: [String] {
-        failures.map { failure in
-            let place = failure.mark.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-            return place + failure.keyPath + ": " + failure.message
-        }
+        failures.map { Self.line(for: $0, in: file) }
+    }
+
+    /// `file:line:col: key.path: message`, or `file: key.path: message` without a line.
+    static func line(for failure: CheckFailure, in file: String) -> String {
+        let place = failure.mark.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+        return place + failure.keyPath + ": " + failure.message
     }
 }
 

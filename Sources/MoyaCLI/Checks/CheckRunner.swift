@@ -69,7 +69,7 @@ struct CheckRunner: Sendable {
         }
         switch planned.subject {
         case .flow(let flow):
-            return await FlowRunner(runner: self, services: services, overrides: [], interrupts: interrupts)
+            return await FlowRunner(runner: self, overrides: [])
                 .run(flow, of: planned)
         case .check(let target, let check):
             let exchange = await self.exchange(

@@ -11,13 +11,11 @@ import MoyaSpec
 /// with variables and cookies carried from step to step, then its `finally` steps whatever
 /// happened.
 struct FlowRunner: Sendable {
+    /// The check runner, whose settings, services and interrupt flag the steps share: after
+    /// Ctrl-C no further step starts, and `finally` runs.
     let runner: CheckRunner
-    /// Every loaded service, for `SERVICE.TARGET` steps.
-    let services: [ServiceSpec]
     /// `--var` and `--vars`, which replace the flow's `vars`.
     let overrides: [(name: String, value: JSONValue)]
-    /// Set when Ctrl-C arrives: no further step starts, and `finally` runs.
-    let interrupts: InterruptFlag?
     /// Hears of each step as it ends, for `run`'s lines.
     var stepFinished: @Sendable (StepResult) -> Void = { _ in }
 
@@ -62,11 +60,10 @@ struct FlowRunner: Sendable {
 
         var stopped = !failures.isEmpty
         for (index, step) in flow.steps.enumerated() {
-            if stopped || interrupts?.arrived != nil {
-                let reason = interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure"
-                let skipped = StepResult(
-                    name: step.name, outcome: .skipped, status: nil, seconds: 0, failures: [], reason: reason,
-                    isFinally: false)
+            if stopped || runner.interrupts?.arrived != nil {
+                let reason =
+                    runner.interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure"
+                let skipped = StepResult.skipped(step.name, because: reason, isFinally: false)
                 steps.append(skipped)
                 stepFinished(skipped)
                 continue
@@ -97,25 +94,28 @@ struct FlowRunner: Sendable {
 
     /// A step's results: one, or one per row of `each`.
     private func run(_ step: FlowStep, path: String, isFinally: Bool, in run: inout Run) async -> [StepResult] {
-        let label = { (outcome: CheckResult.Outcome, message: String) in
+        let failed = { (message: String) in
             StepResult(
-                name: step.name, outcome: outcome, status: nil, seconds: 0,
-                failures: outcome == .failed
-                    ? [CheckFailure(keyPath: "\(step.name): \(path)", mark: step.mark, message: message)] : [],
-                reason: outcome == .skipped ? message : nil, isFinally: isFinally)
+                name: step.name, outcome: .failed, status: nil, seconds: 0,
+                failures: [CheckFailure(keyPath: "\(step.name): \(path)", mark: step.mark, message: message)],
+                reason: nil, isFinally: isFinally)
         }
         guard let each = step.each else {
-            if let skip = step.skip, run.variables.holds(skip) { return [label(.skipped, "skip: \(skip)")] }
+            if let skip = step.skip, run.variables.holds(skip) {
+                return [.skipped(step.name, because: "skip: \(skip)", isFinally: isFinally)]
+            }
             return [await once(step, name: step.name, path: path, isFinally: isFinally, in: &run)]
         }
         let rows: JSONValue
         do {
             rows = try run.variables.render(each).value
         } catch {
-            return [label(isFinally ? .skipped : .failed, "each: \(error)")]
+            // A `finally` step needs what the failed steps would have captured.
+            if isFinally { return [.skipped(step.name, because: "each: \(error)", isFinally: true)] }
+            return [failed("each: \(error)")]
         }
         guard case .array(let items) = rows else {
-            return [label(.failed, "each: expected an array of rows, got \(JSONType.of(rows).rawValue)")]
+            return [failed("each: expected an array of rows, got \(JSONType.of(rows).rawValue)")]
         }
         var results: [StepResult] = []
         // Each row is `item` while its request runs, and `skip` is asked of each row.
@@ -123,10 +123,7 @@ struct FlowRunner: Sendable {
             run.variables.set("item", to: item)
             let name = "\(step.name)[\(index)]"
             if let skip = step.skip, run.variables.holds(skip) {
-                results.append(
-                    StepResult(
-                        name: name, outcome: .skipped, status: nil, seconds: 0, failures: [], reason: "skip: \(skip)",
-                        isFinally: isFinally))
+                results.append(.skipped(name, because: "skip: \(skip)", isFinally: isFinally))
                 continue
             }
             let result = await once(step, name: name, path: path, isFinally: isFinally, in: &run)
@@ -153,7 +150,8 @@ struct FlowRunner: Sendable {
             [CheckFailure(keyPath: "\(name): \(keyPath)", mark: mark ?? step.mark, message: message)]
         }
 
-        guard let service = step.service.map({ name in services.first { $0.name == name } }) ?? run.service else {
+        guard let service = step.service.map({ name in runner.services.first { $0.name == name } }) ?? run.service
+        else {
             return result(failure("no service '\(step.service ?? "")' is loaded", keyPath: path + ".call"))
         }
         guard let target = service.target(named: step.target) else {
@@ -214,7 +212,7 @@ struct FlowRunner: Sendable {
             let elapsed = (ContinuousClock.now - start) / .seconds(1)
             let outOfTime = poll.timeLimit.map { elapsed + poll.interval > $0 } ?? false
             let outOfTries = poll.attempts.map { attempt >= $0 } ?? false
-            if outOfTime || outOfTries || interrupts?.arrived != nil {
+            if outOfTime || outOfTries || runner.interrupts?.arrived != nil {
                 let first = unmet[0]
                 let waited = Int((elapsed * 1000).rounded())
                 return result([

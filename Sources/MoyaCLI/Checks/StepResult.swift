@@ -16,19 +16,22 @@ struct StepResult: Sendable {
     /// Whether it is one of the flow's `finally` steps.
     let isFinally: Bool
 
+    /// A step that did not run, and why.
+    static func skipped(_ name: String, because reason: String, isFinally: Bool) -> StepResult {
+        StepResult(
+            name: name, outcome: .skipped, status: nil, seconds: 0, failures: [], reason: reason, isFinally: isFinally)
+    }
+
     /// The time in whole milliseconds.
     var milliseconds: Int { Int((seconds * 1000).rounded()) }
 
-    /// `PASS  create  201  (12 ms)`, as `run` prints it and reports show it.
-    var line: String {
-        let word =
-            switch outcome {
-            case .passed: "PASS"
-            case .failed: "FAIL"
-            case .skipped: "SKIP"
-            }
-        if outcome == .skipped { return "\(word)  \(label)  (\(reason ?? "skipped"))" }
-        return "\(word)  \(label)  \(status.map(String.init) ?? "---")  (\(milliseconds) ms)"
+    /// `PASS  create  201  (12 ms)`, as reports show it.
+    var line: String { outcome.word + details }
+
+    /// What follows the word: `  create  201  (12 ms)`, or the reason a step was skipped.
+    var details: String {
+        if outcome == .skipped { return "  \(label)  (\(reason ?? "skipped"))" }
+        return "  \(label)  \(status.map(String.init) ?? "---")  (\(milliseconds) ms)"
     }
 
     /// The name, marked when it is a `finally` step.

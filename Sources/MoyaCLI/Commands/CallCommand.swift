@@ -268,7 +268,7 @@ struct CallCommand: CallerIsolatedCommand {
             // A stale token: log in again (or take the newer token another process got) and
             // send once more, as check and run do.
             guard attempt == 1, signal == nil, let authenticator, let used = credential, let login = resolved.login,
-                let status = Self.status(of: result), login.refreshOn.contains(status)
+                let status = result.answered?.statusCode, login.refreshOn.contains(status)
             else { break }
             attempt += 1
             do {
@@ -314,14 +314,6 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
-    /// The status of a response, whether it passed validation or not.
-    static func status(of result: Result<Response, MoyaError>) -> Int? {
-        switch result {
-        case .success(let response), .failure(.statusCode(let response)): response.statusCode
-        case .failure: nil
-        }
-    }
-
     /// The authenticator for a login, whose login call goes through this call's session and
     /// stubbing.
     func loginAuthenticator(_ login: LoginSpec, service: ServiceSpec, session: Session, behavior: StubBehavior)
@@ -360,11 +352,17 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
-    /// The logger `-v`, `-vv` and `--curl` ask for, writing to stderr; nil when none is asked for.
-    func logger(redactor: Redactor) -> NetworkLoggerPlugin? {
+    /// What `-v` (method, URL and headers) and `-vv` (bodies too) log, for `call` and `run`.
+    static func logOptions(verbosity: Int) -> NetworkLoggerPlugin.LogOptions {
         var options: NetworkLoggerPlugin.LogOptions = []
         if verbosity >= 1 { options.formUnion(.default) }
         if verbosity >= 2 { options.formUnion(.verbose) }
+        return options
+    }
+
+    /// The logger `-v`, `-vv` and `--curl` ask for, writing to stderr; nil when none is asked for.
+    func logger(redactor: Redactor) -> NetworkLoggerPlugin? {
+        var options = Self.logOptions(verbosity: verbosity)
         if curl { options.insert(.formatRequestAscURL) }
         guard !options.isEmpty else { return nil }
         let context = CommandContext.current

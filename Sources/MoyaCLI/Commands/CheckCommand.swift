@@ -171,11 +171,6 @@ final class CheckPrinter: Sendable {
             environment: context.environment)
     }
 
-    /// A result's word, green, red or yellow when coloured.
-    private func word(_ text: String, _ style: String) -> String {
-        TerminalText.painted(text, style, colored: colored)
-    }
-
     func finished(_ index: Int, _ result: CheckResult) {
         state.withLock { state in
             state.ready[index] = result
@@ -208,17 +203,15 @@ final class CheckPrinter: Sendable {
         // Check names and failure texts come from specs and servers: no control characters
         // reach the terminal.
         let title = TerminalText.escapingControls(result.planned.title)
+        let word = result.outcome.painted(colored: colored)
         switch result.outcome {
         case .passed:
-            return [word("PASS", "\u{1B}[32m") + "  \(title)  \(time)"]
+            return [word + "  \(title)  \(time)"]
         case .skipped:
-            return [
-                word("SKIP", "\u{1B}[33m")
-                    + "  \(title)  (\(TerminalText.escapingControls(result.reason ?? "skipped")))"
-            ]
+            return [word + "  \(title)  (\(TerminalText.escapingControls(result.reason ?? "skipped")))"]
         case .failed:
             var lines =
-                [word("FAIL", "\u{1B}[31m") + "  \(title)  \(time)"]
+                [word + "  \(title)  \(time)"]
                 + result.failureLines.map { "      " + TerminalText.escapingControls($0) }
             if annotates { lines += CheckReports.githubAnnotations(result) }
             return lines

@@ -75,19 +75,16 @@ struct RunCommand: CallerIsolatedCommand {
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
         let interrupts = InterruptFlag()
-        var logOptions: NetworkLoggerPlugin.LogOptions = []
-        if verbosity >= 1 { logOptions.formUnion(.default) }
-        if verbosity >= 2 { logOptions.formUnion(.verbose) }
         let runner = CheckRunner(
             stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
             retriesAllMethods: network.retryAll, session: session, parallel: 1, bail: false, showSecrets: showSecrets,
             services: catalog.services, interrupts: interrupts,
-            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache), logOptions: logOptions,
+            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
+            logOptions: CallCommand.logOptions(verbosity: verbosity),
             log: { context.errorLine($0) })
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
-        var flowRunner = FlowRunner(
-            runner: runner, services: catalog.services, overrides: overrides, interrupts: interrupts)
+        var flowRunner = FlowRunner(runner: runner, overrides: overrides)
         flowRunner.stepFinished = { step in
             for line in Self.lines(for: step, file: service.file, colored: colored) { context.line(line) }
         }
@@ -111,19 +108,8 @@ struct RunCommand: CallerIsolatedCommand {
 
     /// A step's line, and under a failure, each assertion's `file:line:col`.
     static func lines(for step: StepResult, file: String, colored: Bool) -> [String] {
-        let styles: [CheckResult.Outcome: String] = [
-            .passed: "\u{1B}[32m", .failed: "\u{1B}[31m", .skipped: "\u{1B}[33m",
-        ]
-        var line = TerminalText.escapingControls(step.line)
-        if let style = styles[step.outcome] {
-            let word = String(line.prefix(4))
-            line = TerminalText.painted(word, style, colored: colored) + line.dropFirst(4)
-        }
-        return [line]
-            + step.failures.map { failure in
-                let place = failure.mark.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-                return "      " + TerminalText.escapingControls(place + failure.keyPath + ": " + failure.message)
-            }
+        [step.outcome.painted(colored: colored) + TerminalText.escapingControls(step.details)]
+            + step.failures.map { "      " + TerminalText.escapingControls(CheckResult.line(for: $0, in: file)) }
     }
 
     /// `--vars FILE` and then each `--var NAME=VALUE`, in order; a value reads as YAML's plain

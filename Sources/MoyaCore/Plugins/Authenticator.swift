@@ -94,7 +94,7 @@ public actor Authenticator {
             return .failure(.underlying(error, nil))
         }
         let first = await send(credential)
-        guard Self.status(of: first).map(statuses.contains) == true else { return first }
+        guard let status = first.answered?.statusCode, statuses.contains(status) else { return first }
         let renewed: Credential
         do {
             renewed = try await refresh(after: credential)
@@ -102,13 +102,6 @@ public actor Authenticator {
             return .failure(.underlying(error, nil))
         }
         return await send(renewed)
-    }
-
-    private static func status(of result: Result<Response, MoyaError>) -> Int? {
-        switch result {
-        case .success(let response), .failure(.statusCode(let response)): response.statusCode
-        case .failure: nil
-        }
     }
 
     /// The credential of the request being prepared, for `AuthenticationPlugin`.

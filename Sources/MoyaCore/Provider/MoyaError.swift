@@ -59,3 +59,14 @@ public enum MoyaError: Error {
 extension MoyaError: CustomStringConvertible {
     public var description: String { errorDescription }
 }
+
+extension Result where Success == Response, Failure == MoyaError {
+    /// The response a server (or a stub) answered with, whether or not it passed validation;
+    /// nil when none came.
+    public var answered: Response? {
+        switch self {
+        case .success(let response), .failure(.statusCode(let response)): response
+        case .failure: nil
+        }
+    }
+}

@@ -9,33 +9,14 @@ extension CompileContext {
     /// The service's `flows`: each step names a target, of this service or `SERVICE.TARGET`,
     /// gives only that target's params, and uses only variables set before it.
     mutating func flows(_ node: YAMLNode, _ path: String, service: String, targets: [TargetSpec]) -> [FlowSpec] {
-        guard case .mapping(let pairs) = node.content else {
-            if !node.isNull {
-                reader.error(node.mark, path, "expected a mapping of flow names to flows, got \(node.kindDescription)")
-            }
-            return []
-        }
         var flows: [FlowSpec] = []
-        var seen: Set<String> = []
-        for pair in pairs {
-            guard let name = pair.key.scalar else {
-                reader.error(pair.key.mark, path, "flow names must be scalars")
-                continue
+        for entry in reader.namedEntries(node, path, what: "flow") {
+            if targets.contains(where: { $0.name == entry.name }) {
+                reader.error(entry.mark, entry.path, "'\(entry.name)' is already a target; a flow needs its own name")
             }
-            let flowPath = path + "." + name
-            guard seen.insert(name).inserted else {
-                reader.error(pair.key.mark, flowPath, "duplicate flow '\(name)'")
-                continue
-            }
-            if !ParamSpec.isValidName(name) {
-                reader.error(
-                    pair.key.mark, flowPath,
-                    "\"\(name)\" is not a valid flow name; use letters, digits, '_' and '-', starting with a letter")
-            }
-            if targets.contains(where: { $0.name == name }) {
-                reader.error(pair.key.mark, flowPath, "'\(name)' is already a target; a flow needs its own name")
-            }
-            if let flow = flow(name, pair.value, flowPath, service: service, targets: targets, mark: pair.key.mark) {
+            if let flow = flow(
+                entry.name, entry.value, entry.path, service: service, targets: targets, mark: entry.mark)
+            {
                 flows.append(flow)
             }
         }

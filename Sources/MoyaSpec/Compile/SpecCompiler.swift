@@ -131,31 +131,10 @@ struct CompileContext {
 
         var targets: [TargetSpec] = []
         if let node = fields["targets"] {
-            if case .mapping(let pairs) = node.content {
-                var seen: Set<String> = []
-                for pair in pairs {
-                    guard let targetName = pair.key.scalar else {
-                        reader.error(pair.key.mark, "targets", "target names must be scalars")
-                        continue
-                    }
-                    let path = "targets." + targetName
-                    guard seen.insert(targetName).inserted else {
-                        reader.error(pair.key.mark, path, "duplicate target '\(targetName)'")
-                        continue
-                    }
-                    if !ParamSpec.isValidName(targetName) {
-                        reader.error(
-                            pair.key.mark, path,
-                            "\"\(targetName)\" is not a valid target name; use letters, digits, '_' and '-', starting with a letter"
-                        )
-                    }
-                    if let target = target(targetName, pair.value, path, mark: pair.key.mark) {
-                        targets.append(target)
-                    }
+            for entry in reader.namedEntries(node, "targets", what: "target") {
+                if let target = target(entry.name, entry.value, entry.path, mark: entry.mark) {
+                    targets.append(target)
                 }
-            } else if !node.isNull {
-                reader.error(
-                    node.mark, "targets", "expected a mapping of target names to targets, got \(node.kindDescription)")
             }
         } else {
             reader.error(root.mark, "targets", "required key is missing; declare at least one target")

@@ -82,6 +82,40 @@ struct SpecReader {
         return fields
     }
 
+    /// The entries of a mapping of names to definitions, such as targets or flows, in order.
+    /// Each name must be a scalar, unique and a valid name (`what` says what it names in the
+    /// errors); an entry whose name is not a scalar, or repeats one, is left out.
+    mutating func namedEntries(_ node: YAMLNode, _ path: String, what: String)
+        -> [(name: String, path: String, mark: Mark, value: YAMLNode)]
+    {
+        guard case .mapping(let pairs) = node.content else {
+            if !node.isNull {
+                error(node.mark, path, "expected a mapping of \(what) names to \(what)s, got \(node.kindDescription)")
+            }
+            return []
+        }
+        var entries: [(name: String, path: String, mark: Mark, value: YAMLNode)] = []
+        var seen: Set<String> = []
+        for pair in pairs {
+            guard let name = pair.key.scalar else {
+                error(pair.key.mark, path, "\(what) names must be scalars")
+                continue
+            }
+            let entryPath = path + "." + name
+            guard seen.insert(name).inserted else {
+                error(pair.key.mark, entryPath, "duplicate \(what) '\(name)'")
+                continue
+            }
+            if !ParamSpec.isValidName(name) {
+                error(
+                    pair.key.mark, entryPath,
+                    "\"\(name)\" is not a valid \(what) name; use letters, digits, '_' and '-', starting with a letter")
+            }
+            entries.append((name, entryPath, pair.key.mark, pair.value))
+        }
+        return entries
+    }
+
     /// A scalar's text with `${VAR}` interpolated.
     mutating func string(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
         guard case .scalar(let text, _) = node.content, !node.isNull else {
