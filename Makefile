@@ -48,10 +48,10 @@ test:
 	swift test --disable-swift-testing
 
 lint:
-	swift format lint --strict -r Sources Tests bench/Sources fuzz
+	swift format lint --strict -r Sources Tests bench/Sources fuzz Examples
 
 format:
-	swift format format -i -r Sources Tests bench/Sources fuzz Package.swift
+	swift format format -i -r Sources Tests bench/Sources fuzz Examples Package.swift
 
 bench:
 	bash bench/validate.sh

@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "moya-cli", targets: ["moya-cli"]),
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
         .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
+        .library(name: "Moya", targets: ["Moya"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +40,9 @@ let package = Package(
             ]
         ),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),
+        // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
+        // its closures and classes predate `Sendable`.
+        .target(name: "Moya", dependencies: ["MoyaCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "MoyaCLI",
             dependencies: [
@@ -70,7 +74,13 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // Moya's Basic Usage `MyService`, as a Moya user writes it: Swift 5 mode, a bundled sample.
+        .target(
+            name: "MyService", dependencies: ["Moya"], path: "Examples/MyService", resources: [.copy("accounts.json")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
+        // Swift 6 mode: Moya code compiles in either.
+        .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore"]),
         .testTarget(
             name: "MoyaCLITests",

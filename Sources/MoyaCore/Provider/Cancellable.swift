@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Something in flight that can be cancelled.
 public protocol Cancellable: Sendable {
     /// Whether `cancel()` has been called.
@@ -18,5 +20,17 @@ final class CancellableTask: Cancellable {
 
     func cancel() {
         task.cancel()
+    }
+}
+
+/// The `Cancellable` of a request that completed before `request` returned: there is nothing
+/// left to cancel.
+final class CompletedRequest: Cancellable {
+    private let cancelled = Atomic(false)
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
     }
 }

@@ -119,14 +119,17 @@ extension Request {
     }
 
     /// A JSON body; with no encoder given, a `JSONValue` is written directly, keeping its
-    /// members' order, which `JSONEncoder` would not.
+    /// members' order, which `JSONEncoder` would not. Any other value is written with its
+    /// keys sorted, so that the same value always gives the same bytes: `JSONEncoder` alone
+    /// writes a keyed container in the order of a dictionary, which changes from one
+    /// encoding to the next.
     func encoded(_ encodable: any Encodable & Sendable, with encoder: JSONEncoder?) throws(MoyaError) -> Request {
         var request = self
         if encoder == nil, let json = encodable as? JSONValue {
             request.httpBody = json.data()
         } else {
             do {
-                request.httpBody = try (encoder ?? JSONEncoder()).encode(encodable)
+                request.httpBody = try JSONEncoder.sortingKeys(like: encoder).encode(encodable)
             } catch {
                 throw MoyaError.encodableMapping(error)
             }
@@ -146,5 +149,21 @@ extension Request {
         }
         request.headers.update(name: "Content-Type", value: form.contentType)
         return request
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder set as `encoder` is, or as a new one, that also sorts keys.
+    static func sortingKeys(like encoder: JSONEncoder?) -> JSONEncoder {
+        let sorting = JSONEncoder()
+        sorting.outputFormatting = [.sortedKeys]
+        guard let encoder else { return sorting }
+        sorting.outputFormatting = encoder.outputFormatting.union(.sortedKeys)
+        sorting.dateEncodingStrategy = encoder.dateEncodingStrategy
+        sorting.dataEncodingStrategy = encoder.dataEncodingStrategy
+        sorting.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
+        sorting.keyEncodingStrategy = encoder.keyEncodingStrategy
+        sorting.userInfo = encoder.userInfo
+        return sorting
     }
 }

@@ -77,8 +77,18 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         _ target: Target, progress: ProgressHandler? = nil, saveTo destination: DownloadDestination? = nil,
         streamTo stream: (any ResponseStream)? = nil, completion: @escaping Completion
     ) -> any Cancellable {
+        let behavior = stubClosure(target)
+        if behavior == .immediate {
+            // As in Moya, an immediate stub completes before `request` returns, unless the
+            // request closure answers later.
+            let endpoint = endpointClosure(target)
+            requestClosure(endpoint) { built in
+                completion(self.immediatelyStubbed(built, endpoint: endpoint, target: target))
+            }
+            return CompletedRequest()
+        }
         // A request that goes out runs where the session's transfers run, from the start.
-        let executor = stubClosure(target) == .never ? session.taskExecutor : nil
+        let executor = behavior == .never ? session.taskExecutor : nil
         let task = _Concurrency.Task(executorPreference: executor) {
             completion(await self.result(for: target, progress: progress, saveTo: destination, streamTo: stream))
         }
@@ -104,23 +114,53 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         let built = await withCheckedContinuation { continuation in
             requestClosure(endpoint) { continuation.resume(returning: $0) }
         }
+        return await result(
+            for: target, endpoint: endpoint, built: built, progress: progress, saveTo: destination, streamTo: stream)
+    }
+
+    /// Sends a request already built from `endpoint`: what `request` does once its request
+    /// closure has answered. It lets a layer that maps targets its own way, such as `Moya`,
+    /// keep the plugins, the stubbing and the transport here. An immediate stub completes
+    /// before this returns.
+    @discardableResult
+    public func perform(
+        _ target: Target, endpoint: Endpoint, built: Result<Request, MoyaError>, progress: ProgressHandler? = nil,
+        completion: @escaping Completion
+    ) -> any Cancellable {
+        let behavior = stubClosure(target)
+        if behavior == .immediate {
+            completion(immediatelyStubbed(built, endpoint: endpoint, target: target))
+            return CompletedRequest()
+        }
+        let executor = behavior == .never ? session.taskExecutor : nil
+        let task = _Concurrency.Task(executorPreference: executor) {
+            completion(await self.result(for: target, endpoint: endpoint, built: built, progress: progress))
+        }
+        return CancellableTask(task)
+    }
+
+    nonisolated(nonsending) private func result(
+        for target: Target, endpoint: Endpoint, built: Result<Request, MoyaError>, progress: ProgressHandler?,
+        saveTo destination: DownloadDestination? = nil, streamTo stream: (any ResponseStream)? = nil
+    ) async -> Result<Response, MoyaError> {
+        let behavior = stubClosure(target)
+        if behavior == .immediate { return immediatelyStubbed(built, endpoint: endpoint, target: target) }
         let request: Request
         switch built {
         case .success(let value): request = value
         case .failure(let error): return process(.failure(error), target: target)
         }
-        let prepared = plugins.reduce(request) { $1.prepare($0, target: target) }
-        for plugin in plugins { plugin.willSend(prepared, target: target) }
+        let prepared = self.prepared(request, target: target)
 
         var result: Result<Response, MoyaError>
-        switch stubClosure(target) {
+        switch behavior {
         case .never:
             result = await withTaskExecutorPreference(session.taskExecutor) {
                 await send(
                     prepared, target: target, endpoint: endpoint, progress: progress, destination: destination,
                     stream: stream)
             }
-        case .immediate:
+        case .immediate:  // Answered above; kept for the switch to be whole.
             result = stubbed(endpoint, request: prepared, target: target)
         case .delayed(let seconds):
             do {
@@ -133,8 +173,34 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         if _Concurrency.Task.isCancelled, case .success = result {
             result = .failure(.underlying(NetworkError(.cancelled, "the request was cancelled"), nil))
         }
+        return finished(result, target: target)
+    }
+
+    /// Runs every plugin's `prepare`, in order, then every plugin's `willSend`.
+    private func prepared(_ request: Request, target: Target) -> Request {
+        let prepared = plugins.reduce(request) { $1.prepare($0, target: target) }
+        for plugin in plugins { plugin.willSend(prepared, target: target) }
+        return prepared
+    }
+
+    /// Shows every plugin the result, then lets each process it.
+    private func finished(_ result: Result<Response, MoyaError>, target: Target) -> Result<Response, MoyaError> {
         for plugin in plugins { plugin.didReceive(result, target: target) }
         return process(result, target: target)
+    }
+
+    /// The whole of an immediate stub, from the built request to the processed result,
+    /// without suspending.
+    private func immediatelyStubbed(_ built: Result<Request, MoyaError>, endpoint: Endpoint, target: Target)
+        -> Result<Response, MoyaError>
+    {
+        switch built {
+        case .success(let request):
+            let prepared = self.prepared(request, target: target)
+            return finished(stubbed(endpoint, request: prepared, target: target), target: target)
+        case .failure(let error):
+            return process(.failure(error), target: target)
+        }
     }
 
     private func process(_ result: Result<Response, MoyaError>, target: Target) -> Result<Response, MoyaError> {

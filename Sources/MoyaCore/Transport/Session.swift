@@ -101,6 +101,18 @@ public final class Session: Sendable {
     /// any were started. Call once, when every request has finished, and not from a request's
     /// own work: that may run on those loops. It runs on the caller's actor, so a session that
     /// never made a client costs no thread switch.
+    /// A session dropped without `shutdown()`, as Moya code drops its providers' sessions,
+    /// still closes its connections and its own threads, once nothing is using them.
+    deinit {
+        let closing = clients.withLock { Array($0.values) }.map { $0.shutdown() }
+        guard let group = ownLoops.withLock({ $0?.group }) else { return }
+        guard let loop = closing.first?.eventLoop else {
+            group.shutdownGracefully { _ in }
+            return
+        }
+        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { _ in group.shutdownGracefully { _ in } }
+    }
+
     nonisolated(nonsending) public func shutdown() async {
         let prepared = preparing.withLock { future in
             defer { future = nil }

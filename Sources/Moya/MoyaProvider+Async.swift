@@ -1,0 +1,80 @@
+extension MoyaProvider {
+    /// Sends `target` and returns its response, or throws its `MoyaError`. Cancelling the
+    /// calling task cancels the request, which then throws `.underlying` of
+    /// `NSURLErrorCancelled`.
+    ///
+    /// The result-returning form is `request(_:) -> Result<Response, MoyaError>`; name the
+    /// type to choose it.
+    nonisolated(nonsending) public func request(_ target: Target) async throws(MoyaError) -> Response {
+        try await result(target).get()
+    }
+
+    /// Sends `target` and returns its result, as Moya's `development` branch does.
+    /// Cancelling the calling task cancels the request.
+    @_disfavoredOverload
+    nonisolated(nonsending) public func request(_ target: Target) async -> Result<Response, MoyaError> {
+        await result(target)
+    }
+
+    /// Sends `target` and reports its progress, then its response, as it goes; a failure
+    /// ends the stream. Ending the stream early cancels the request.
+    public func requestWithProgress(_ target: Target) -> AsyncStream<Result<ProgressResponse, MoyaError>> {
+        AsyncStream { stream in
+            let cancellable = Unchecked(
+                self.request(
+                    target, callbackQueue: Self.anyQueue, progress: { stream.yield(.success($0)) },
+                    completion: { result in
+                        if case .failure(let error) = result { stream.yield(.failure(error)) }
+                        stream.finish()
+                    }))
+            stream.onTermination = { _ in cancellable.value.cancel() }
+        }
+    }
+
+    nonisolated(nonsending) private func result(_ target: Target) async -> Result<Response, MoyaError> {
+        let held = HeldRequest()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Unchecked<Result<Response, MoyaError>>, Never>) in
+                held.start(
+                    request(target, callbackQueue: Self.anyQueue) { result in
+                        continuation.resume(returning: Unchecked(result))
+                    })
+            }
+        } onCancel: {
+            held.cancel()
+        }
+        return outcome.value
+    }
+
+    /// Where async results are handed over: any thread will do, as the caller resumes on its own.
+    private static var anyQueue: DispatchQueue { asyncResults }
+}
+
+/// The request an async call is waiting on, so that cancelling the task cancels it, even
+/// when the task is cancelled before the request has started.
+private final class HeldRequest: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var request: Cancellable?
+    private var cancelled = false
+
+    func start(_ request: Cancellable) {
+        let cancelNow = lock.withLock {
+            self.request = request
+            return cancelled
+        }
+        if cancelNow { request.cancel() }
+    }
+
+    func cancel() {
+        let request = lock.withLock {
+            cancelled = true
+            return self.request
+        }
+        request?.cancel()
+    }
+}
+
+/// The queue async results are handed over on.
+private let asyncResults = DispatchQueue(label: "moya.async-results")
