@@ -129,6 +129,81 @@ final class ProviderTests: XCTestCase {
         XCTAssertFalse(QueueActor.isCurrent)
     }
 
+    func testAnImmediateStubCompletesBeforeRequestReturns() throws {
+        let log = Recorder.SharedLog()
+        let provider = MoyaProvider<Target>(stubClosure: MoyaProvider.immediatelyStub, plugins: [Recorder("a", log)])
+        let received = Mutex<Response?>(nil)
+        let cancellable = provider.request(Target(baseURL: base)) { result in
+            received.withLock { $0 = try? result.get() }
+        }
+        XCTAssertEqual(received.withLock { $0?.data }, Data("sample".utf8))
+        XCTAssertEqual(log.all, ["a.prepare", "a.willSend(1)", "a.didReceive(200)", "a.process"])
+        XCTAssertFalse(cancellable.isCancelled)
+        cancellable.cancel()
+        XCTAssertTrue(cancellable.isCancelled)
+    }
+
+    func testPerformSendsARequestAlreadyBuilt() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let log = Recorder.SharedLog()
+        let provider = MoyaProvider<Target>(plugins: [Recorder("a", log)])
+        let target = Target(baseURL: URL(string: server.baseURL)!)
+        let endpoint = MoyaProvider.defaultEndpointMapping(for: target)
+        var request = Request(url: URL(string: server.baseURL + "/built?x=1")!, method: .put)
+        request.httpBody = Data("body".utf8)
+        let response = try await withCheckedThrowingContinuation { continuation in
+            provider.perform(target, endpoint: endpoint, built: .success(request)) { continuation.resume(with: $0) }
+        }
+        let echo = try JSONSerialization.jsonObject(with: response.data) as? [String: Any]
+        XCTAssertEqual(echo?["method"] as? String, "PUT")
+        XCTAssertEqual(echo?["uri"] as? String, "/built?x=1")
+        XCTAssertEqual(echo?["body"] as? String, "body")
+        XCTAssertEqual(log.all, ["a.prepare", "a.willSend(1)", "a.didReceive(200)", "a.process"])
+
+        let failed = MoyaError.requestMapping("nowhere")
+        let result = await withCheckedContinuation { continuation in
+            provider.perform(target, endpoint: endpoint, built: .failure(failed)) { continuation.resume(returning: $0) }
+        }
+        guard case .failure(.requestMapping("nowhere")) = result else { return XCTFail("\(result)") }
+        XCTAssertEqual(log.all.suffix(1), ["a.process"])
+    }
+
+    func testAnEncodableBodyAlwaysHasTheSameBytes() throws {
+        struct Payload: Encodable, Sendable {
+            var zeta = 1
+            var alpha = "a/b"
+            var middle = [3, 2]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for task in [
+            MoyaCore.Task.requestJSONEncodable(Payload()), .requestCustomJSONEncodable(Payload(), encoder: encoder),
+        ] {
+            var target = Target(baseURL: base, method: .post)
+            target.task = task
+            let bodies = try (0..<20).map { _ in
+                try MoyaProvider.defaultEndpointMapping(for: target).urlRequest().httpBody
+            }
+            XCTAssertEqual(Set(bodies).count, 1)
+        }
+        var target = Target(baseURL: base, method: .post)
+        target.task = .requestCustomJSONEncodable(Payload(), encoder: encoder)
+        let body = try MoyaProvider.defaultEndpointMapping(for: target).urlRequest().httpBody
+        XCTAssertEqual(body.map { String(decoding: $0, as: UTF8.self) }, #"{"alpha":"a/b","middle":[3,2],"zeta":1}"#)
+    }
+
+    func testASessionDroppedWithoutShutdownClosesItsClients() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for _ in 0..<3 {
+            // Each provider's session goes out of scope with its HTTP client still open.
+            let provider = MoyaProvider<Target>(session: Session())
+            let response = try await provider.request(Target(baseURL: URL(string: server.baseURL)!))
+            XCTAssertEqual(response.statusCode, 200)
+        }
+    }
+
     func testStubbedErrorStatusFailsValidationAndCarriesTheResponse() async {
         let provider = MoyaProvider<Target>(
             endpointClosure: { target in

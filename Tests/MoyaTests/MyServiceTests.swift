@@ -12,17 +12,6 @@ final class MyServiceTests: XCTestCase {
         let last_name: String
     }
 
-    private struct Echo: Decodable {
-        let method: String
-        let uri: String
-        let headers: [[String]]
-        let body: String
-
-        func values(of name: String) -> [String] {
-            headers.filter { $0.first?.lowercased() == name.lowercased() }.compactMap(\.last)
-        }
-    }
-
     /// A provider that sends every target to `server`, the way a Moya user points a
     /// provider at a staging host.
     private func liveProvider(_ server: TestServer, plugins: [PluginType] = []) -> MoyaProvider<MyService> {

@@ -1,27 +1,13 @@
+import MoyaCore
+
 /// A target that may need an `Authorization` header.
 public protocol AccessTokenAuthorizable {
     /// The kind of authorization; nil sends none.
     var authorizationType: AuthorizationType? { get }
 }
 
-/// The scheme of an `Authorization` header.
-public enum AuthorizationType: Equatable {
-    /// `Basic`.
-    case basic
-    /// `Bearer`.
-    case bearer
-    /// Any other scheme.
-    case custom(String)
-
-    /// The scheme's name as sent.
-    public var value: String {
-        switch self {
-        case .basic: "Basic"
-        case .bearer: "Bearer"
-        case .custom(let value): value
-        }
-    }
-}
+/// The scheme of an `Authorization` header: `.basic`, `.bearer` or `.custom(String)`.
+public typealias AuthorizationType = MoyaCore.AuthorizationType
 
 /// Adds `Authorization: <scheme> <token>` to the requests of targets that ask for it.
 public struct AccessTokenPlugin: PluginType {

@@ -87,12 +87,20 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
             }
             return CompletedRequest()
         }
-        // A request that goes out runs where the session's transfers run, from the start.
-        let executor = behavior == .never ? session.taskExecutor : nil
-        let task = _Concurrency.Task(executorPreference: executor) {
-            completion(await self.result(for: target, progress: progress, saveTo: destination, streamTo: stream))
+        return spawn(behavior, completion) {
+            await self.result(for: target, progress: progress, saveTo: destination, streamTo: stream)
         }
-        return CancellableTask(task)
+    }
+
+    /// Runs a request that is not answered at once in a task of its own, which the returned
+    /// value cancels. A request that goes out runs where the session's transfers run, from
+    /// the start.
+    private func spawn(
+        _ behavior: StubBehavior, _ completion: @escaping Completion,
+        _ work: @escaping @Sendable () async -> Result<Response, MoyaError>
+    ) -> any Cancellable {
+        let executor = behavior == .never ? session.taskExecutor : nil
+        return CancellableTask(_Concurrency.Task(executorPreference: executor) { completion(await work()) })
     }
 
     /// The result of sending `target`, with every plugin run.
@@ -132,11 +140,9 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
             completion(immediatelyStubbed(built, endpoint: endpoint, target: target))
             return CompletedRequest()
         }
-        let executor = behavior == .never ? session.taskExecutor : nil
-        let task = _Concurrency.Task(executorPreference: executor) {
-            completion(await self.result(for: target, endpoint: endpoint, built: built, progress: progress))
+        return spawn(behavior, completion) {
+            await self.result(for: target, endpoint: endpoint, built: built, progress: progress)
         }
-        return CancellableTask(task)
     }
 
     nonisolated(nonsending) private func result(
