@@ -78,6 +78,9 @@ let package = Package(
         .target(
             name: "MyService", dependencies: ["Moya"], path: "Examples/MyService", resources: [.copy("accounts.json")],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // What `moya-cli generate swift` writes for the bundled specs, compiled against Moya;
+        // a test keeps the files the same as the command's output.
+        .target(name: "GeneratedServices", dependencies: ["Moya"], path: "Tests/Fixtures/generated"),
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport",
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport", "Moya", "GeneratedServices",
                 // Built so that the interrupt test can run the real executable.
                 "moya-cli",
             ]

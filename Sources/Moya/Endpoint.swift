@@ -95,6 +95,9 @@ extension Endpoint {
                 return .uploadFile(file)
             case .requestData(let data):
                 return .requestData(data)
+            case .requestJSONEncodable(let json as JSONValue):
+                // Written as it is, members in order, as MoyaCore writes it.
+                return .requestJSONEncodable(json)
             case .requestJSONEncodable(let encodable):
                 return .requestJSONEncodable(AnyEncodable(encodable))
             case .requestCustomJSONEncodable(let encodable, let encoder):

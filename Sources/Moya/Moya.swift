@@ -19,6 +19,10 @@ public typealias StubBehavior = MoyaCore.StubBehavior
 /// The transport a provider sends its requests with, in place of Alamofire's `Session`.
 public typealias Session = MoyaCore.Session
 
+/// A JSON value whose object members keep their order: what `moya-cli generate swift`
+/// builds bodies and samples with, so that they are the bytes `call` sends.
+public typealias JSONValue = MoyaCore.JSONValue
+
 /// Parameters for a request, as Alamofire names them.
 public typealias Parameters = [String: Any]
 

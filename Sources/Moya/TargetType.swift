@@ -1,3 +1,5 @@
+import MoyaCore
+
 /// Describes one API endpoint: everything a provider needs to build and send its request.
 public protocol TargetType {
     /// The base URL every path of this API is appended to.
@@ -32,8 +34,9 @@ extension TargetType {
 
 extension URL {
     /// The target's `baseURL` with its `path` appended; an empty path leaves the base URL as
-    /// it is, with no trailing slash added.
+    /// it is, with no trailing slash added. What a path may not hold is percent-encoded, and
+    /// escapes already in it are kept, so a path escaped by hand is escaped once.
     public init<T: TargetType>(target: T) {
-        self = target.path.isEmpty ? target.baseURL : target.baseURL.appendingPathComponent(target.path)
+        self = target.baseURL.appendingMoyaPath(target.path)
     }
 }

@@ -38,7 +38,8 @@ struct MoyaCommand: AsyncParsableCommand {
             values along; `run SERVICE.FLOW` runs one, and check runs them all.
 
             Completions: moya-cli --generate-completion-script bash|zsh|fish; completing `call` \
-            offers SERVICE.TARGET names from the specs, and `run` offers SERVICE.FLOW names.
+            offers SERVICE.TARGET names from the specs, `run` offers SERVICE.FLOW names, and \
+            `generate swift` offers SERVICE names.
 
             Examples:
               moya-cli call myservice.showUser --id 1
@@ -52,7 +53,7 @@ struct MoyaCommand: AsyncParsableCommand {
         version: Version.current,
         subcommands: [
             CallCommand.self, RunCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self,
-            DescribeCommand.self,
+            DescribeCommand.self, GenerateCommand.self,
         ]
     )
 }

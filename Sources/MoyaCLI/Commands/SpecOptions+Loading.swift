@@ -2,11 +2,14 @@ import MoyaSpec
 
 extension SpecOptions {
     /// The library these options and the context's environment describe.
-    func library(paths: [String]? = nil) -> SpecLibrary {
+    /// With `keepingEnvironmentReferences`, `${VAR}` stays a reference: see
+    /// `SpecCompiler.keepsEnvironmentReferences`.
+    func library(paths: [String]? = nil, keepingEnvironmentReferences: Bool = false) -> SpecLibrary {
         let environment = CommandContext.current.environment
+        var compiler = SpecCompiler(environment: environment)
+        compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
         return SpecLibrary(
-            searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment),
-            compiler: SpecCompiler(environment: environment))
+            searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
     }
 
     /// Every service, or a failure carrying every diagnostic.
@@ -22,9 +25,11 @@ extension SpecOptions {
     }
 
     /// One service by name.
-    func loadService(named name: String) throws(CommandFailure) -> ServiceSpec {
+    func loadService(named name: String, keepingEnvironmentReferences: Bool = false) throws(CommandFailure)
+        -> ServiceSpec
+    {
         do {
-            return try library().service(named: name)
+            return try library(keepingEnvironmentReferences: keepingEnvironmentReferences).service(named: name)
         } catch let error as SpecError {
             throw Self.invalid(error.diagnostics)
         } catch let error as SpecNotFoundError {

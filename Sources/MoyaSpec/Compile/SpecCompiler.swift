@@ -10,6 +10,9 @@ import MoyaCore
 public struct SpecCompiler: Sendable {
     /// The environment `${VAR}` reads; injected so tests never touch the process's.
     public var environment: Environment
+    /// Whether `${VAR}` is kept as a reference with its default, and the environment is not
+    /// read: for generating code from a spec.
+    public var keepsEnvironmentReferences = false
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
@@ -45,7 +48,9 @@ public struct SpecCompiler: Sendable {
         } catch {
             throw SpecError([Diagnostic(file: file, mark: error.mark, keyPath: "yaml", message: error.message)])
         }
-        var context = CompileContext(reader: SpecReader(file: file, environment: environment), file: file)
+        var reader = SpecReader(file: file, environment: environment)
+        reader.keepsEnvironmentReferences = keepsEnvironmentReferences
+        var context = CompileContext(reader: reader, file: file)
         let service = context.service(root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1)))
         guard var service, context.reader.diagnostics.isEmpty else {
             throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
@@ -112,8 +117,15 @@ struct CompileContext {
         }
 
         var baseURL = ""
+        var baseURLSource: Template?
         if let node = fields["baseURL"] {
-            baseURL = self.baseURL(node, "baseURL") ?? ""
+            if let valid = self.baseURL(node, "baseURL") {
+                baseURL = valid
+                // Read again for its references; it is valid, so this reports nothing twice.
+                let secrets = reader.secretValues
+                baseURLSource = reader.template(node, "baseURL", references: false)
+                reader.secretValues = secrets
+            }
         } else {
             reader.error(
                 root.mark, "baseURL",
@@ -151,7 +163,7 @@ struct CompileContext {
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
             timeout: timeout, retry: retry, followsRedirects: followsRedirects,
             stub: stub, auth: auth, environments: environments, targets: targets, flows: flows,
-            secretValues: reader.secretValues)
+            secretValues: reader.secretValues, baseURLSource: baseURLSource ?? Template(literal: baseURL))
     }
 
     mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
@@ -160,6 +172,13 @@ struct CompileContext {
         let secrets = reader.secretValues
         defer { reader.secretValues = secrets }
         guard let text = reader.string(node, path()) else { return nil }
+        // Kept as references, variables have only their defaults here; the URL is checked when
+        // the generated code reads them.
+        if reader.keepsEnvironmentReferences, case .scalar(let written, _) = node.content,
+            SpecReader.mayInterpolate(written)
+        {
+            return text
+        }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {

@@ -27,6 +27,10 @@ struct SpecReader {
 
     let file: String
     let environment: Environment
+    /// Whether `${VAR}` stays a reference to the variable, its default as its value, whatever
+    /// the environment holds: for code generated from a spec, which reads the variable when
+    /// it runs and must never hold a value, a token least of all.
+    var keepsEnvironmentReferences = false
     var diagnostics: [Diagnostic] = []
     /// Likely mistakes that do not stop the spec from compiling.
     var warnings: [Diagnostic] = []
@@ -310,6 +314,8 @@ struct SpecReader {
                     mark, path(),
                     "\"${\(inner)}\" is not a valid environment reference; write ${NAME} or ${NAME:-default}")
                 failed = true
+            } else if keepsEnvironmentReferences {
+                pieces.append(.environment(name: String(name), value: fallback.map(String.init) ?? ""))
             } else if let value = environment[String(name)] {
                 if !value.isEmpty { secretValues.insert(value) }
                 pieces.append(.environment(name: String(name), value: value))

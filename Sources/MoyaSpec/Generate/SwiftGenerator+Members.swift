@@ -1,0 +1,609 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension GeneratedFile {
+    // MARK: - Values
+
+    /// A `JSONValue` expression for a param's typed value; `optional` when it may be absent.
+    func jsonValue(_ param: ParamSpec) -> (code: Code, optional: Bool) {
+        let name = SwiftName.member(param.name)
+        let scalar: (String) -> String = { value in
+            switch param.elementType {
+            case .string, .array: ".string(\(value))"
+            case .int: ".integer(\(value))"
+            case .number: ".number(\(value))"
+            case .bool: ".bool(\(value))"
+            case .file: ".string(\(value).path)"
+            case .enumeration: ".string(\(value).rawValue)"
+            }
+        }
+        let value = param.type.isArray ? ".array(VALUE.map { \(scalar("$0")) })" : scalar("VALUE")
+        if param.defaultValue == nil, param.isOptional {
+            let inner = value.replacing("VALUE", with: "value")
+            return (.raw("\(name).map { value -> JSONValue in \(inner) }"), true)
+        }
+        return (.raw(value.replacing("VALUE", with: name)), false)
+    }
+
+    /// A `JSONValue` expression for a value template, as `call` renders it; `optional` when
+    /// it is one reference to a param that may be absent.
+    func json(_ value: ValueTemplate, in target: TargetSpec) -> (code: Code, optional: Bool) {
+        switch value {
+        case .null: return (.raw(".null"), false)
+        case .bool(let bool): return (.raw(".bool(\(bool))"), false)
+        case .integer(let int): return (.raw(".integer(\(int))"), false)
+        case .number(let double): return (.raw(".number(\(double))"), false)
+        case .string(let template):
+            if let whole = template.wholeParam, let param = target.param(named: whole) {
+                return jsonValue(param)
+            }
+            return (.call(".string", .raw(text(template, in: target))), false)
+        case .array(let items):
+            let parts = items.map { json($0, in: target) }
+            let list = Code.list(parts.map(\.code))
+            return (
+                parts.contains(where: \.optional)
+                    ? .call(".array", .call("Self.present", list)) : .call(".array", list), false
+            )
+        case .object(let members):
+            let parts = members.map { (key: $0.key, value: json($0.value, in: target)) }
+            if parts.contains(where: \.value.optional) {
+                let pairs = parts.map { Code.call("", .raw(SwiftName.literal($0.key)), $0.value.code) }
+                return (.call(".object", .call("Self.present", .list(pairs))), false)
+            }
+            let pairs = parts.map {
+                Code.call(
+                    "",
+                    [(label: "key", value: .raw(SwiftName.literal($0.key))), (label: "value", value: $0.value.code)])
+            }
+            return (.call(".object", .list(pairs)), false)
+        }
+    }
+
+    /// A `JSONValue` expression that stands on its own, where no type is implied.
+    func standalone(_ code: (code: Code, optional: Bool)) -> Code {
+        if code.optional { return .raw(code.code.flat + " ?? JSONValue.null") }
+        switch code.code {
+        case .raw(let text) where text.hasPrefix("."): return .raw("JSONValue" + text)
+        case .call(let name, let arguments) where name.hasPrefix("."): return .call("JSONValue" + name, arguments)
+        default: return code.code
+        }
+    }
+
+    /// `[String: Any]` for a parameter block, as `call` makes it: absent optional values left
+    /// out, and in an ordered block a repeated key gathering its values.
+    func parameters(_ block: ParameterBlock, in target: TargetSpec) -> Code {
+        guard !block.entries.isEmpty else { return .raw("[:]") }
+        let entries = block.entries.map { entry in
+            Code.call("", .raw(SwiftName.literal(entry.key)), json(entry.value, in: target).code)
+        }
+        var arguments: [(label: String?, value: Code)] = [(nil, .list(entries))]
+        if block.isOrdered { arguments.append(("gathering", .raw("true"))) }
+        return .call("Self.parameters", arguments)
+    }
+
+    /// The keys of an ordered block, each once, in order.
+    func keys(_ block: ParameterBlock) -> Code {
+        var seen: [String] = []
+        for entry in block.entries where !seen.contains(entry.key) { seen.append(entry.key) }
+        return .list(seen.map { .raw(SwiftName.literal($0)) })
+    }
+
+    func params(in block: ParameterBlock?) -> Set<String> {
+        Set(block?.templates.flatMap(\.params) ?? [])
+    }
+
+    // MARK: - baseURL
+
+    /// A composite task's query in declared order, which `call` writes into the base URL.
+    func orderedQuery(_ target: TargetSpec) -> ParameterBlock? {
+        switch target.task {
+        case .data(_, _, let query?), .parameters(_, _, let query?), .multipart(_, let query?):
+            query.isOrdered ? query : nil
+        default: nil
+        }
+    }
+
+    mutating func writeBaseURL() {
+        let base = "URL(string: \(text(service.baseURLSource, in: TargetSpec.none))) ?? URL(fileURLWithPath: \"/\")"
+        let ordered = service.targets.filter { orderedQuery($0) != nil }
+        guard !ordered.isEmpty else {
+            let single = "    \(level)var baseURL: URL { \(base) }"
+            if single.count <= Code.width {
+                line(single)
+            } else {
+                line("    \(level)var baseURL: URL {")
+                line("        " + base)
+                line("    }")
+            }
+            return
+        }
+        line("    \(level)var baseURL: URL {")
+        line("        let base = \(base)")
+        line("        switch self {")
+        for target in ordered {
+            guard let query = orderedQuery(target) else { continue }
+            let code = Code.call(
+                "Self.appending",
+                [(nil, parameters(query, in: target)), ("keys", keys(query)), ("to", .raw("base"))])
+            line("        case \(pattern(target, using: params(in: query))):")
+            for codeLine in code.lines(indent: "            ", lead: "return ") { line(codeLine) }
+        }
+        line("        default:")
+        line("            return base")
+        line("        }")
+        line("    }")
+    }
+
+    // MARK: - task
+
+    mutating func writeTask() {
+        writeSwitch("task", type: "Task") { file, target in file.task(target) }
+    }
+
+    mutating func task(_ target: TargetSpec) -> (Code, Set<String>) {
+        switch target.task {
+        case .plain:
+            return (.raw(".requestPlain"), [])
+        case .data(let source, _, let query):
+            let body = data(source, in: target)
+            guard let query else { return (.call(".requestData", body.code), body.used) }
+            let url: Code = query.isOrdered ? .raw("[:]") : parameters(query, in: target)
+            return (
+                .call(".requestCompositeData", [("bodyData", body.code), ("urlParameters", url)]),
+                body.used.union(query.isOrdered ? [] : params(in: query))
+            )
+        case .json(let value):
+            return (.call(".requestJSONEncodable", standalone(json(value, in: target))), params(in: value))
+        case .parameters(let block, let spec, let query):
+            let encoding = self.encoding(spec, ordered: block.isOrdered ? keys(block) : nil, method: target.method)
+            let used = params(in: block)
+            guard let query else {
+                return (
+                    .call(
+                        ".requestParameters", [("parameters", parameters(block, in: target)), ("encoding", encoding)]),
+                    used
+                )
+            }
+            let url: Code = query.isOrdered ? .raw("[:]") : parameters(query, in: target)
+            return (
+                .call(
+                    ".requestCompositeParameters",
+                    [
+                        ("bodyParameters", parameters(block, in: target)), ("bodyEncoding", encoding),
+                        ("urlParameters", url),
+                    ]),
+                used.union(query.isOrdered ? [] : params(in: query))
+            )
+        case .upload(let template):
+            return (.call(".uploadFile", file(template, in: target)), params(in: template))
+        case .multipart(let parts, let query):
+            var used: Set<String> = []
+            var codes: [Code] = []
+            for part in parts {
+                var arguments: [(label: String?, value: Code)] = []
+                switch part.content {
+                case .value(let template):
+                    used.formUnion(params(in: template))
+                    if let whole = template.wholeParam, let param = target.param(named: whole),
+                        param.defaultValue == nil, param.isOptional
+                    {
+                        let text = textValue(param, in: target)
+                        arguments.append((nil, .raw(text.hasSuffix(" ?? \"\"") ? String(text.dropLast(6)) : text)))
+                    } else {
+                        arguments.append((nil, .raw(self.text(template, in: target))))
+                    }
+                case .file(let template):
+                    used.formUnion(params(in: template))
+                    arguments.append(("file", file(template, in: target)))
+                }
+                arguments.append(("name", .raw(SwiftName.literal(part.name))))
+                if let fileName = part.fileName {
+                    used.formUnion(params(in: fileName))
+                    arguments.append(("fileName", .raw(text(fileName, in: target))))
+                }
+                if let mimeType = part.mimeType {
+                    used.formUnion(params(in: mimeType))
+                    arguments.append(("mimeType", .raw(text(mimeType, in: target))))
+                }
+                codes.append(.call("Self.part", arguments))
+            }
+            let form = Code.call("MultipartFormData", [(label: "parts", value: .call("Self.present", .list(codes)))])
+            guard let query else { return (.call(".uploadMultipartFormData", form), used) }
+            let url: Code = query.isOrdered ? .raw("[:]") : parameters(query, in: target)
+            return (
+                .call(".uploadCompositeMultipartFormData", [(nil, form), ("urlParameters", url)]),
+                used.union(query.isOrdered ? [] : params(in: query))
+            )
+        case .download(let template, let block, let spec):
+            let destination = Code.raw(
+                "{ _, _ in (URL(fileURLWithPath: \(text(template, in: target))), [.removePreviousFile]) }")
+            let used = params(in: template)
+            guard let block else { return (.call(".downloadDestination", destination), used) }
+            let encoding = self.encoding(spec, ordered: block.isOrdered ? keys(block) : nil, method: target.method)
+            return (
+                .call(
+                    ".downloadParameters",
+                    [
+                        ("parameters", parameters(block, in: target)), ("encoding", encoding),
+                        ("destination", destination),
+                    ]),
+                used.union(params(in: block))
+            )
+        }
+    }
+
+    /// A local file's URL: a `file` param as it is, any other path as written.
+    func file(_ template: Template, in target: TargetSpec) -> Code {
+        if let whole = template.wholeParam, let param = target.param(named: whole), param.elementType == .file,
+            !param.type.isArray
+        {
+            return .raw(SwiftName.member(param.name))
+        }
+        return .raw("URL(fileURLWithPath: \(text(template, in: target)))")
+    }
+
+    /// A raw body: text as written, or a file's bytes as they are now.
+    mutating func data(_ source: DataSource, in target: TargetSpec) -> (code: Code, used: Set<String>) {
+        switch source {
+        case .text(let template):
+            return (.raw("Data(\(text(template, in: target)).utf8)"), [])
+        case .file(let path):
+            let resolved = path.hasPrefix("/") ? path : specDirectory + "/" + path
+            guard let bytes = FileManager.default.contents(atPath: resolved) else {
+                warnings.append("\(target.name): cannot read \(resolved); the body is empty")
+                return (.raw("Data()"), [])
+            }
+            return (embedded(bytes), [])
+        }
+    }
+
+    var specDirectory: String {
+        guard let slash = service.file.lastIndex(of: "/") else { return "." }
+        return String(service.file[..<slash])
+    }
+
+    /// Bytes in the source: UTF-8 text as a string literal, anything else as base64.
+    func embedded(_ bytes: Data) -> Code {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            // Text with line breaks reads best as it is; a multi-line literal needs a final
+            // line break, written as an empty last line, and has no carriage returns or tabs.
+            if text.contains("\n"), text.hasSuffix("\n"), !text.contains("\r"), !text.contains("\t") {
+                return .textData(text)
+            }
+            return .raw("Data(\(SwiftName.literal(text)).utf8)")
+        }
+        return .raw("Data(base64Encoded: \(SwiftName.literal(bytes.base64EncodedString()))) ?? Data()")
+    }
+
+    /// The parameter encoding for an encoding spec: Alamofire's, or `InOrder` for a block
+    /// written as a sequence.
+    mutating func encoding(_ spec: EncodingSpec, ordered keys: Code?, method: MoyaCore.Method) -> Code {
+        switch spec.kind {
+        case .json: return .raw("JSONEncoding.default")
+        case .prettyJSON: return .raw("JSONEncoding.prettyPrinted")
+        case .url, .queryString, .httpBody: break
+        }
+        if let keys {
+            let inBody =
+                spec.kind == .httpBody || (spec.kind == .url && ![.get, .head, .delete].contains(method))
+            var arguments: [(label: String?, value: Code)] = [("keys", keys)]
+            if inBody { arguments.append(("inBody", .raw("true"))) }
+            if spec.bools == .literal { arguments.append(("boolEncoding", .raw(".literal"))) }
+            return .call("InOrder", arguments)
+        }
+        let destination =
+            switch spec.kind {
+            case .queryString: "queryString"
+            case .httpBody: "httpBody"
+            default: "default"
+            }
+        if spec.arrays == .brackets, spec.bools == .numeric { return .raw("URLEncoding.\(destination)") }
+        return .call(
+            "URLEncoding",
+            [
+                ("destination", .raw(destination == "default" ? ".methodDependent" : "." + destination)),
+                ("arrayEncoding", .raw("." + spec.arrays.rawValue)),
+                ("boolEncoding", .raw("." + spec.bools.rawValue)),
+            ])
+    }
+
+    // MARK: - headers, validationType, sampleData
+
+    /// The headers `call` sends for a target, as (name, value template), in order: the
+    /// service's, then the target's, each replacing one of the same name, then the
+    /// credentials of `auth:`.
+    func headerTemplates(_ target: TargetSpec) -> [(name: String, value: Template)] {
+        var headers: [(name: String, value: Template)] = []
+        for header in service.headers + target.headers {
+            headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
+            headers.append((header.name, header.value))
+        }
+        return headers
+    }
+
+    mutating func writeHeaders() {
+        var branches: [(patterns: [String], body: [String])] = []
+        for target in service.targets {
+            var used: Set<String> = []
+            var statements: [String] = []
+            let headers = headerTemplates(target)
+            let auth = target.auth ?? service.auth
+            for header in headers {
+                if auth.map(Self.setsAuthorization) == true, header.name.lowercased() == "authorization" { continue }
+                used.formUnion(params(in: header.value))
+                let key = SwiftName.literal(header.name)
+                if let whole = header.value.wholeParam, let param = target.param(named: whole),
+                    param.defaultValue == nil, param.isOptional
+                {
+                    let text = textValue(param, in: target)
+                    let value = text.hasSuffix(" ?? \"\"") ? String(text.dropLast(6)) : text
+                    statements.append("headers[\(key)] = \(value)")
+                } else {
+                    statements.append("headers[\(key)] = \(text(header.value, in: target))")
+                }
+            }
+            if case .data(_, let contentType?, _) = target.task {
+                used.formUnion(params(in: contentType))
+                statements.append(
+                    "if !headers.keys.contains(where: { $0.lowercased() == \"content-type\" }) {")
+                statements.append("    headers[\"Content-Type\"] = \(text(contentType, in: target))")
+                statements.append("}")
+            }
+            switch auth {
+            case .bearer(let token)?:
+                used.formUnion(params(in: token))
+                statements.append("headers[\"Authorization\"] = \(text(token, in: target, after: "Bearer "))")
+            case .basic(let user, let password)?:
+                used.formUnion(params(in: user).union(params(in: password)))
+                statements.append(
+                    "headers[\"Authorization\"] = Self.basic(\(text(user, in: target)), \(text(password, in: target)))")
+            case .custom(let scheme, let token)?:
+                used.formUnion(params(in: token))
+                statements.append("headers[\"Authorization\"] = \(text(token, in: target, after: scheme + " "))")
+            case .login?:
+                warnings.append(
+                    "\(target.name): auth: login is not generated; send its token with an AccessTokenPlugin")
+            case .none?, nil:
+                break
+            }
+            branches.append(
+                (
+                    [pattern(target, using: used)],
+                    (statements.isEmpty ? ["break"] : statements).map { "            " + $0 }
+                ))
+        }
+        if branches.allSatisfy({ $0.body == ["            break"] }) {
+            line("    \(level)var headers: [String: String]? { nil }")
+            return
+        }
+        line("    \(level)var headers: [String: String]? {")
+        line("        var headers: [String: String] = [:]")
+        line("        switch self {")
+        writeBranches(branches)
+        line("        }")
+        line("        return headers.isEmpty ? nil : headers")
+        line("    }")
+    }
+
+    static func setsAuthorization(_ auth: AuthSpec) -> Bool {
+        switch auth {
+        case .bearer, .basic, .custom: true
+        case .none, .login: false
+        }
+    }
+
+    mutating func writeValidation() {
+        let types = service.targets.map { Self.validation($0.validation ?? service.validation) }
+        if let first = types.first, types.allSatisfy({ $0 == first }) {
+            line("    \(level)var validationType: ValidationType { \(first) }")
+            return
+        }
+        writeSwitch("validationType", type: "ValidationType") { file, target in
+            (.raw(Self.validation(target.validation ?? file.service.validation)), [])
+        }
+    }
+
+    static func validation(_ type: ValidationType) -> String {
+        switch type {
+        case .none: ".none"
+        case .successCodes: ".successCodes"
+        case .successAndRedirectCodes: ".successAndRedirectCodes"
+        case .customCodes(let codes): ".customCodes([\(codes.map(String.init).joined(separator: ", "))])"
+        }
+    }
+
+    mutating func writeSampleData() {
+        writeSwitch("sampleData", type: "Data") { file, target in
+            guard case .response(_, _, let body)? = target.sample else { return (.raw("Data()"), []) }
+            switch body {
+            case .empty:
+                return (.raw("Data()"), [])
+            case .text(let template):
+                return (.raw("Data(\(file.text(template, in: target)).utf8)"), file.params(in: template))
+            case .json(let value):
+                return (.call("Self.data", file.standalone(file.json(value, in: target))), file.params(in: value))
+            case .file(let path):
+                guard let bytes = FileManager.default.contents(atPath: path) else {
+                    file.warnings.append("\(target.name): cannot read the sample \(path); it is empty")
+                    return (.raw("Data()"), [])
+                }
+                return (file.embedded(bytes), [])
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    mutating func writeHelpers() {
+        let helpers: [(uses: [String], lines: [String])] = [
+            (["Self.environment("], Self.environmentHelper),
+            (["Self.pathSegment("], Self.pathSegmentHelper),
+            (["Self.present("], Self.presentHelpers),
+            (["Self.parameters("], Self.parametersHelper),
+            (["Self.data("], Self.dataHelper),
+            (["Self.part("], Self.partHelpers),
+            (["Self.appending("], Self.appendingHelper),
+            (["Self.basic("], Self.basicHelper),
+        ]
+        let used = helpers.filter { helper in helper.uses.contains { output.contains($0) } }
+        let inOrder = output.contains("InOrder(") || output.contains("Self.appending(")
+        guard !used.isEmpty || inOrder else { return }
+        line()
+        line("extension \(typeName) {")
+        for (index, helper) in used.enumerated() {
+            if index > 0 { line() }
+            for text in helper.lines { line(text.isEmpty ? "" : "    " + text) }
+        }
+        if inOrder {
+            if !used.isEmpty { line() }
+            for text in Self.inOrderType(level: level) { line(text.isEmpty ? "" : "    " + text) }
+        }
+        line("}")
+    }
+
+    static let environmentHelper = [
+        "/// An environment variable's value when the code runs, or the spec's default.",
+        "static func environment(_ name: String, or fallback: String) -> String {",
+        "    ProcessInfo.processInfo.environment[name] ?? fallback",
+        "}",
+    ]
+
+    static let pathSegmentHelper = [
+        "/// A value as one path segment: all but unreserved characters percent-encoded, and dots",
+        "/// too when it is only dots, so that it can neither add a segment nor climb out of one.",
+        "static func pathSegment(_ value: String) -> String {",
+        "    let unreserved = CharacterSet(",
+        "        charactersIn: \"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~\")",
+        "    if !value.isEmpty, value.allSatisfy({ $0 == \".\" }) {",
+        "        return String(repeating: \"%2E\", count: value.count)",
+        "    }",
+        "    return value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value",
+        "}",
+    ]
+
+    static let presentHelpers = [
+        "/// The values that are there, in order.",
+        "static func present<Value>(_ values: [Value?]) -> [Value] {",
+        "    values.compactMap { $0 }",
+        "}",
+        "",
+        "/// Object members whose values are there, in order.",
+        "static func present(_ members: [(String, JSONValue?)]) -> [(key: String, value: JSONValue)] {",
+        "    members.compactMap { key, value in value.map { (key: key, value: $0) } }",
+        "}",
+    ]
+
+    static let parametersHelper = [
+        "/// Parameters whose values are there; `gathering` collects a repeated key's values.",
+        "static func parameters(_ entries: [(String, JSONValue?)], gathering: Bool = false) -> [String: Any] {",
+        "    var parameters: [String: Any] = [:]",
+        "    for case let (key, value?) in entries {",
+        "        guard gathering, let existing = parameters[key] else {",
+        "            parameters[key] = value.parameterValue",
+        "            continue",
+        "        }",
+        "        let added: [Any]",
+        "        if case .array(let values) = value {",
+        "            added = values.map(\\.parameterValue)",
+        "        } else {",
+        "            added = [value.parameterValue]",
+        "        }",
+        "        parameters[key] = ((existing as? [Any]) ?? [existing]) + added",
+        "    }",
+        "    return parameters",
+        "}",
+    ]
+
+    static let dataHelper = [
+        "/// A JSON sample's bytes, as moya-cli writes them.",
+        "static func data(_ json: JSONValue) -> Data {",
+        "    Data(json.serialized(escapeSlashes: false).utf8)",
+        "}",
+    ]
+
+    static let partHelpers = [
+        "/// A multipart part with text, or nil when there is none.",
+        "static func part(",
+        "    _ text: String?, name: String, fileName: String? = nil, mimeType: String? = nil",
+        ") -> MultipartFormBodyPart? {",
+        "    text.map {",
+        "        MultipartFormBodyPart(provider: .data(Data($0.utf8)), name: name, fileName: fileName, mimeType: mimeType)",
+        "    }",
+        "}",
+        "",
+        "/// A multipart part with a file's contents.",
+        "static func part(",
+        "    file: URL, name: String, fileName: String? = nil, mimeType: String? = nil",
+        ") -> MultipartFormBodyPart? {",
+        "    MultipartFormBodyPart(provider: .file(file), name: name, fileName: fileName, mimeType: mimeType)",
+        "}",
+    ]
+
+    static let basicHelper = [
+        "/// An `Authorization` value for HTTP Basic authentication.",
+        "static func basic(_ user: String, _ password: String) -> String {",
+        "    \"Basic \" + Data(\"\\(user):\\(password)\".utf8).base64EncodedString()",
+        "}",
+    ]
+
+    static let appendingHelper = [
+        "/// `url` with parameters added to its query in the order of `keys`.",
+        "static func appending(_ parameters: [String: Any], keys: [String], to url: URL) -> URL {",
+        "    let request = try? InOrder(keys: keys).encode(URLRequest(url: url), with: parameters)",
+        "    return request?.url ?? url",
+        "}",
+    ]
+
+    static func inOrderType(level: String) -> [String] {
+        [
+            "/// Puts parameters in the query, or in a form body, in the order the spec declares them,",
+            "/// a repeated key once for each of its values.",
+            "\(level)struct InOrder: ParameterEncoding {",
+            "    /// The keys, in order.",
+            "    \(level)var keys: [String]",
+            "    /// Whether the pairs go in a form body instead of the query.",
+            "    \(level)var inBody = false",
+            "    /// How booleans are written.",
+            "    \(level)var boolEncoding = URLEncoding.BoolEncoding.numeric",
+            "",
+            "    \(level)func encode(_ urlRequest: URLRequestConvertible, with parameters: Parameters?) throws -> URLRequest {",
+            "        var request = try urlRequest.asURLRequest()",
+            "        guard let parameters else { return request }",
+            "        let pairs = URLEncoding(destination: .queryString, arrayEncoding: .noBrackets, boolEncoding: boolEncoding)",
+            "        let start = inBody ? nil : request.url",
+            "        var scratch = URLRequest(url: start ?? URL(fileURLWithPath: \"/\"))",
+            "        for key in keys {",
+            "            if let value = parameters[key] { scratch = try pairs.encode(scratch, with: [key: value]) }",
+            "        }",
+            "        guard inBody else {",
+            "            request.url = scratch.url",
+            "            return request",
+            "        }",
+            "        let query = scratch.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }",
+            "        if request.value(forHTTPHeaderField: \"Content-Type\") == nil {",
+            "            let form = \"application/x-www-form-urlencoded; charset=utf-8\"",
+            "            request.setValue(form, forHTTPHeaderField: \"Content-Type\")",
+            "        }",
+            "        request.httpBody = Data((query?.percentEncodedQuery ?? \"\").utf8)",
+            "        return request",
+            "    }",
+            "}",
+        ]
+    }
+}
+
+extension TargetSpec {
+    /// A target with nothing in it, for templates outside any target.
+    static var none: TargetSpec {
+        TargetSpec(
+            name: "", summary: nil, params: [], path: Template(""), method: .get, headers: [], task: .plain,
+            sample: nil, samples: [], validation: nil, auth: nil, timeout: nil, retry: nil,
+            mark: Mark(line: 0, column: 0))
+    }
+}

@@ -1,0 +1,393 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Writes a spec's service as Swift: an enum that conforms to Moya's `TargetType`, the way a
+/// Moya user writes one by hand, with a case per target and its params as typed associated
+/// values. The request each case builds is the one `call` sends for the same values.
+///
+/// Compile the spec with `keepsEnvironmentReferences`, so that `${VAR}` is read when the
+/// code runs and no value from the environment is written into it.
+public struct SwiftGenerator {
+    /// The access level of what is generated.
+    public enum Access: String, Sendable, CaseIterable {
+        /// For an app or a tool: the enum is used where it is declared.
+        case `internal`
+        /// For a library: the enum is used by other modules.
+        case `public`
+    }
+
+    /// The access level of what is generated.
+    public var access: Access
+    /// The command that generated the file, for its header.
+    public var command: String
+
+    /// Creates a generator.
+    public init(access: Access = .internal, command: String) {
+        self.access = access
+        self.command = command
+    }
+
+    /// The generated file, and one line for each part of the spec it could not express.
+    public func generate(_ service: ServiceSpec) -> (source: String, warnings: [String]) {
+        var file = GeneratedFile(service: service, access: access)
+        file.write(command: command)
+        return (file.output, file.warnings)
+    }
+}
+
+/// One service's file, written line by line in swift-format's layout.
+struct GeneratedFile {
+    let service: ServiceSpec
+    let access: SwiftGenerator.Access
+    let typeName: String
+    var output = ""
+    var warnings: [String] = []
+    /// The nested enum for each enum param, by target and param name.
+    var enumTypes: [String: String] = [:]
+    /// The nested enums to declare, in order: name and cases (key, value).
+    var enumDeclarations: [(name: String, cases: [ParamType.EnumCase])] = []
+
+    init(service: ServiceSpec, access: SwiftGenerator.Access) {
+        self.service = service
+        self.access = access
+        typeName = SwiftName.type(service.name)
+        planEnums()
+    }
+
+    var level: String { access == .public ? "public " : "" }
+
+    mutating func line(_ text: String = "") {
+        output += text.isEmpty ? "\n" : text + "\n"
+    }
+
+    // MARK: - Layout
+
+    mutating func write(command: String) {
+        let source = service.file.split(separator: "/").last.map(String.init) ?? service.file
+        line("// Generated from \(source) by `\(command)`.")
+        line("// Change the spec and generate again rather than editing this file.")
+        line()
+        line("import Moya")
+        line()
+        line("/// The \(service.name) service, from \(source).")
+        line("\(level)enum \(typeName) {")
+        for (index, target) in service.targets.enumerated() {
+            if index > 0 { line() }
+            if let summary = target.summary { line("    /// \(SwiftName.comment(summary))") }
+            line("    case \(caseDeclaration(target))")
+        }
+        for declaration in enumDeclarations {
+            line()
+            writeEnum(declaration.name, declaration.cases)
+        }
+        line("}")
+        line()
+        line("extension \(typeName): TargetType {")
+        writeBaseURL()
+        line()
+        writeSwitch("path", type: "String") { file, target in
+            (.raw(file.text(target.path, in: target, segment: true)), file.params(in: target.path))
+        }
+        line()
+        writeSwitch("method", type: "Moya.Method") { _, target in (.raw("." + SwiftName.method(target.method)), []) }
+        line()
+        writeTask()
+        line()
+        writeHeaders()
+        line()
+        writeValidation()
+        line()
+        writeSampleData()
+        line("}")
+        writeHelpers()
+    }
+
+    mutating func writeEnum(_ name: String, _ cases: [ParamType.EnumCase]) {
+        line("    /// The values of a `\(name)` param: each case sends its raw value.")
+        line("    \(level)enum \(name): String, CaseIterable, Sendable {")
+        for option in cases {
+            line("        case \(SwiftName.member(option.key)) = \(SwiftName.literal(option.value))")
+        }
+        line("    }")
+    }
+
+    /// A computed property with a `switch` over the cases, each returning its expression;
+    /// the names are the params the expression reads, which the case binds.
+    mutating func writeSwitch(
+        _ name: String, type: String, _ expression: (inout GeneratedFile, TargetSpec) -> (Code, Set<String>)
+    ) {
+        var branches: [(patterns: [String], body: [String])] = []
+        for target in service.targets {
+            let (code, used) = expression(&self, target)
+            branches.append(([pattern(target, using: used)], code.lines(indent: "            ", lead: "return ")))
+        }
+        line("    \(level)var \(name): \(type) {")
+        line("        switch self {")
+        writeBranches(branches)
+        line("        }")
+        line("    }")
+    }
+
+    /// `case` branches, those with the same body and no bindings written as one.
+    mutating func writeBranches(_ branches: [(patterns: [String], body: [String])]) {
+        var merged: [(patterns: [String], body: [String])] = []
+        for branch in branches {
+            let binds = branch.patterns.contains { $0.contains("(") }
+            if !binds, let index = merged.firstIndex(where: { $0.body == branch.body && !$0.patterns[0].contains("(") })
+            {
+                merged[index].patterns += branch.patterns
+            } else {
+                merged.append(branch)
+            }
+        }
+        for branch in merged {
+            let single = "        case \(branch.patterns.joined(separator: ", ")):"
+            if single.count <= Code.width {
+                line(single)
+            } else {
+                line("        case \(branch.patterns[0]),")
+                for (index, pattern) in branch.patterns.dropFirst().enumerated() {
+                    line("            \(pattern)" + (index == branch.patterns.count - 2 ? ":" : ","))
+                }
+            }
+            for bodyLine in branch.body { line(bodyLine) }
+        }
+    }
+
+    // MARK: - Cases
+
+    private func caseDeclaration(_ target: TargetSpec) -> String {
+        let name = SwiftName.member(target.name)
+        guard !target.params.isEmpty else { return name }
+        let values = target.params.map { param in
+            var text = "\(SwiftName.member(param.name)): \(swiftType(param, in: target))"
+            if let value = param.defaultValue {
+                text += " = " + literal(value, param.type, param: param, in: target)
+            } else if param.isOptional {
+                text += " = nil"
+            }
+            return text
+        }
+        return "\(name)(\(values.joined(separator: ", ")))"
+    }
+
+    /// `.name(let a, _)`, binding only the params `used`.
+    func pattern(_ target: TargetSpec, using used: Set<String>) -> String {
+        let name = "." + SwiftName.member(target.name)
+        guard !target.params.isEmpty, target.params.contains(where: { used.contains($0.name) }) else { return name }
+        let bindings = target.params.map { used.contains($0.name) ? "let " + SwiftName.member($0.name) : "_" }
+        return "\(name)(\(bindings.joined(separator: ", ")))"
+    }
+
+    private mutating func planEnums() {
+        for target in service.targets {
+            for param in target.params {
+                guard case .enumeration(let cases) = param.elementType else { continue }
+                var name = SwiftName.type(param.name)
+                if let existing = enumDeclarations.first(where: { $0.name == name }), existing.cases != cases {
+                    name = SwiftName.type(target.name) + name
+                }
+                if !enumDeclarations.contains(where: { $0.name == name }) {
+                    enumDeclarations.append((name, cases))
+                }
+                enumTypes[target.name + "." + param.name] = name
+            }
+        }
+    }
+
+    private func swiftType(_ param: ParamSpec, in target: TargetSpec) -> String {
+        let type = scalarType(param.elementType, enumName: enumTypes[target.name + "." + param.name])
+        let full = param.type.isArray ? "[\(type)]" : type
+        return param.defaultValue == nil && param.isOptional ? full + "?" : full
+    }
+
+    private func scalarType(_ type: ParamType, enumName: String?) -> String {
+        switch type {
+        case .string: "String"
+        case .int: "Int"
+        case .number: "Double"
+        case .bool: "Bool"
+        case .file: "URL"
+        case .enumeration: enumName ?? "String"
+        case .array(let element): "[\(scalarType(element, enumName: enumName))]"
+        }
+    }
+
+    private func literal(_ value: ParamValue, _ type: ParamType, param: ParamSpec, in target: TargetSpec) -> String {
+        switch (value, type) {
+        case (.array(let items), .array(let element)):
+            return "[" + items.map { literal($0, element, param: param, in: target) }.joined(separator: ", ") + "]"
+        case (.string(let text), .enumeration(let cases)):
+            let key = cases.first { $0.value == text }?.key ?? text
+            return "." + SwiftName.member(key)
+        case (.string(let text), .file):
+            return "URL(fileURLWithPath: \(SwiftName.literal(text)))"
+        case (.string(let text), _): return SwiftName.literal(text)
+        case (.int(let int), _): return String(int)
+        case (.number(let double), _): return "\(double)"
+        case (.bool(let bool), _): return bool ? "true" : "false"
+        case (.array, _): return "[]"
+        }
+    }
+
+    // MARK: - Values
+
+    /// What a template reads, each param by name.
+    func params(in template: Template) -> Set<String> { Set(template.params) }
+
+    func params(in value: ValueTemplate) -> Set<String> { Set(value.templates.flatMap(\.params)) }
+
+    /// A Swift string expression for a template's text, as `call` renders it: a param's
+    /// value as text (an absent optional one as nothing), and `${VAR}` read when it runs.
+    func text(_ template: Template, in target: TargetSpec, segment: Bool = false, after prefix: String = "")
+        -> String
+    {
+        if let literal = template.literalText { return SwiftName.literal(prefix + literal) }
+        if prefix.isEmpty, !segment, let whole = template.wholeParam, let param = target.param(named: whole) {
+            return textValue(param, in: target)
+        }
+        let segments = template.segments
+        if prefix.isEmpty, segments.count == 1, case .environment(let name, let fallback) = segments[0] {
+            return "Self.environment(\(SwiftName.literal(name)), or: \(SwiftName.literal(fallback)))"
+        }
+        var body = SwiftName.escaped(prefix)
+        for piece in segments {
+            switch piece {
+            case .literal(let text): body += SwiftName.escaped(text)
+            case .param(let name):
+                guard let param = target.param(named: name) else { continue }
+                let value = textValue(param, in: target)
+                body += segment ? "\\(Self.pathSegment(\(value)))" : "\\(\(value))"
+            case .environment(let name, let fallback):
+                body += "\\(Self.environment(\(SwiftName.literal(name)), or: \(SwiftName.literal(fallback))))"
+            }
+        }
+        return "\"" + body + "\""
+    }
+
+    /// A param's value as `call` writes it in text.
+    func textValue(_ param: ParamSpec, in target: TargetSpec) -> String {
+        let name = SwiftName.member(param.name)
+        let isOptional = param.defaultValue == nil && param.isOptional
+        let scalar: (String) -> String = { value in
+            switch param.elementType {
+            case .string: value
+            case .int, .bool: "String(\(value))"
+            case .number: "JSONValue.format(\(value))"
+            case .file: "\(value).path"
+            case .enumeration: "\(value).rawValue"
+            case .array: value
+            }
+        }
+        var value: String
+        if param.type.isArray {
+            let element = scalar("$0")
+            value =
+                element == "$0" ? "NAME.joined(separator: \",\")" : "NAME.map { \(element) }.joined(separator: \",\")"
+        } else {
+            value = scalar("NAME")
+        }
+        if isOptional {
+            let inner = value.replacing("NAME", with: "$0")
+            value = inner == "$0" ? "NAME ?? \"\"" : "NAME.map { \(inner) } ?? \"\""
+            if inner.contains("$0.") || inner.contains("($0") || inner.contains("{ $0") {
+                // A closure inside a closure cannot use $0 twice; bind a name.
+                value = "NAME.map { value in \(inner.replacing("$0", with: "value")) } ?? \"\""
+            }
+        }
+        return value.replacing("NAME", with: name)
+    }
+}
+
+/// How names and literals are written in Swift.
+enum SwiftName {
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
+        "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as", "Any",
+        "catch", "false", "is", "nil", "super", "self", "Self", "throw", "throws", "true", "try", "some", "any",
+    ]
+
+    /// The words of a name: split at `-`, `_`, spaces and before capitals after lowercase.
+    static func words(_ name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousLower = false
+        for character in name {
+            if character == "-" || character == "_" || character == " " || character == "." {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase, previousLower, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+            previousLower = character.isLowercase || character.isNumber
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// `UpperCamelCase`, for types.
+    static func type(_ name: String) -> String {
+        let joined = words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard let first = joined.first else { return "Service" }
+        return first.isNumber ? "_" + joined : joined
+    }
+
+    /// `lowerCamelCase`, for cases and labels; a keyword in backticks.
+    static func member(_ name: String) -> String {
+        let parts = words(name)
+        guard let head = parts.first else { return "_" }
+        let joined =
+            head.prefix(1).lowercased() + head.dropFirst()
+            + parts.dropFirst().map {
+                $0.prefix(1).uppercased() + $0.dropFirst()
+            }.joined()
+        if let first = joined.first, first.isNumber { return "_" + joined }
+        return keywords.contains(joined) ? "`\(joined)`" : joined
+    }
+
+    static func method(_ method: MoyaCore.Method) -> String {
+        MoyaCore.Method.allKnown.contains(method)
+            ? method.rawValue.lowercased() : "init(rawValue: \(literal(method.rawValue)))"
+    }
+
+    /// A string literal.
+    static func literal(_ text: String) -> String { "\"" + escaped(text) + "\"" }
+
+    /// Text as it goes inside a string literal.
+    static func escaped(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": output += "\\\\"
+            case "\"": output += "\\\""
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    output += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+
+    /// Text for a `///` comment: one line.
+    static func comment(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,162 @@
+import GeneratedServices
+import Moya
+import XCTest
+
+@testable import MoyaCLI
+
+/// `generate swift`: the files it writes for the bundled specs, kept in
+/// Tests/Fixtures/generated and compiled against Moya, and the requests they build.
+final class GenerateSwiftTests: XCTestCase {
+    static let services = [
+        "myservice": "Myservice", "github": "Github", "httpbin": "Httpbin", "translator": "Translator",
+    ]
+    var specs: String { CommandTests.root + "/specs" }
+
+    func testTheGeneratedFilesAreWhatTheCommandWrites() async throws {
+        for (service, type) in Self.services.sorted(by: { $0.key < $1.key }) {
+            let (status, out, error) = await CommandTests.run([
+                "generate", "swift", service, "--specs", specs, "--access", "public",
+            ])
+            XCTAssertEqual(status, 0, error)
+            XCTAssertEqual(error, "")
+            let path = CommandTests.root + "/Tests/Fixtures/generated/\(type).swift"
+            let golden = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertEqual(
+                out, golden,
+                "\(path) is out of date: moya-cli generate swift \(service) --access public -o \(path)")
+        }
+    }
+
+    func testOutputGoesToAFileWholeAndTheAccessLevelIsChosen() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("MyService.swift").path
+        let (status, out, error) = await CommandTests.run([
+            "generate", "swift", "myservice", "--specs", specs, "-o", file,
+        ])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(out, "")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(written.contains("\nenum Myservice {\n"), written)
+        XCTAssertFalse(written.contains("public "), written)
+
+        let (missing, _, missingError) = await CommandTests.run(["generate", "swift", "nosuch", "--specs", specs])
+        XCTAssertEqual(missing, 64)
+        XCTAssertEqual(
+            missingError, "moya-cli: error: no service named 'nosuch' in github, httpbin, myservice, translator\n")
+        let (bad, _, badError) = await CommandTests.run([
+            "generate", "swift", "myservice", "--specs", specs, "--access", "open",
+        ])
+        XCTAssertEqual(bad, 64)
+        XCTAssertTrue(badError.contains("open"), badError)
+    }
+
+    func testWhatASpecCannotSayInSwiftIsNamedOnStderr() async {
+        let spec = CommandTests.root + "/Tests/Fixtures/flows/login.yaml"
+        let (status, out, error) = await CommandTests.run(["generate", "swift", "login", "--specs", spec])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            error,
+            "moya-cli: warning: login.protected: auth: login is not generated; send its token with an AccessTokenPlugin\n"
+        )
+        XCTAssertTrue(out.contains(#"URL(string: Self.environment("TEST_SERVER", or: ""))"#), out)
+    }
+
+    func testNoEnvironmentValueIsWrittenIntoTheFile() async {
+        let (status, out, error) = await CommandTests.run(
+            ["generate", "swift", "myservice", "--specs", specs],
+            environment: ["MYSERVICE_TOKEN": "s3cret-from-env", "MYSERVICE_URL": "https://elsewhere.example"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertFalse(out.contains("s3cret-from-env"))
+        XCTAssertFalse(out.contains("elsewhere"))
+        XCTAssertTrue(out.contains(#"Self.environment("MYSERVICE_TOKEN", or: "demo-token")"#), out)
+    }
+
+    /// Each generated case builds the request `call --dry-run --json` prints for the same
+    /// values: method, URL, headers and body. The CLI's own `User-Agent`, and `Accept: */*`
+    /// where the spec sets none, are the transport's, not the target's. A multipart body is
+    /// left to the provider by Moya's `urlRequest()`, so its body and type are not compared.
+    func testEachCaseBuildsTheRequestCallSends() async throws {
+        let upload = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString).bin")
+        try Data("bytes".utf8).write(to: upload)
+        defer { try? FileManager.default.removeItem(at: upload) }
+        let cases: [(target: TargetType, call: [String])] = [
+            (Myservice.zen, ["myservice.zen"]),
+            (Myservice.showUser(id: 7), ["myservice.showUser", "--id", "7"]),
+            (Myservice.createUser(firstName: "Ann"), ["myservice.createUser", "--firstName", "Ann"]),
+            (
+                Myservice.createUser(firstName: #"A "q" \ é/"#, lastName: "Lee & Co"),
+                ["myservice.createUser", "--firstName", #"A "q" \ é/"#, "--lastName", "Lee & Co"]
+            ),
+            (
+                Myservice.updateUser(id: 3, firstName: "Ann Marie", lastName: "a=b&c"),
+                ["myservice.updateUser", "--id", "3", "--firstName", "Ann Marie", "--lastName", "a=b&c"]
+            ),
+            (Myservice.deleteUser(id: 9), ["myservice.deleteUser", "--id", "9"]),
+            (Myservice.showAccounts, ["myservice.showAccounts"]),
+            (Github.zen, ["github.zen"]),
+            (Github.userProfile(name: "a b/..?"), ["github.userProfile", "--name", "a b/..?"]),
+            (Github.userProfile(name: ".."), ["github.userProfile", "--name", ".."]),
+            (Github.userRepositories(name: "moya"), ["github.userRepositories", "--name", "moya"]),
+            (
+                Github.userRepositories(name: "moya", perPage: 5),
+                ["github.userRepositories", "--name", "moya", "--perPage", "5"]
+            ),
+            (Httpbin.get(), ["httpbin.get"]),
+            (
+                Httpbin.get(q: "x y", tags: ["a", "b c"]),
+                ["httpbin.get", "--q", "x y", "--tags", "a", "--tags", "b c"]
+            ),
+            (Httpbin.post(name: "Ann"), ["httpbin.post", "--name", "Ann"]),
+            (Httpbin.post(name: "Ann", age: 30), ["httpbin.post", "--name", "Ann", "--age", "30"]),
+            (Httpbin.form(name: "Ann"), ["httpbin.form", "--name", "Ann"]),
+            (Httpbin.form(name: "Ann B", admin: true), ["httpbin.form", "--name", "Ann B", "--admin", "true"]),
+            (Httpbin.upload(file: upload), ["httpbin.upload", "--file", upload.path]),
+            (Httpbin.status(code: 418), ["httpbin.status", "--code", "418"]),
+            (Httpbin.delay(), ["httpbin.delay"]),
+            (Httpbin.delay(seconds: 2.5), ["httpbin.delay", "--seconds", "2.5"]),
+            (Httpbin.bearer(token: "t0ken"), ["httpbin.bearer", "--token", "t0ken"]),
+            (Httpbin.download(), ["httpbin.download"]),
+            (Httpbin.download(bytes: 10, to: "x.bin"), ["httpbin.download", "--bytes", "10", "--to", "x.bin"]),
+            (Translator.languages, ["translator.languages"]),
+            (
+                Translator.translate(texts: ["Hello", "Wörld"]),
+                ["translator.translate", "--texts", "Hello", "--texts", "Wörld"]
+            ),
+            (
+                Translator.translateQuery(from: .german, to: ["en", "ja"]),
+                ["translator.translateQuery", "--from", "german", "--to", "en", "--to", "ja"]
+            ),
+            (Translator.translateQuery(to: ["en"]), ["translator.translateQuery", "--to", "en"]),
+        ]
+        let environment = ProcessInfo.processInfo.environment
+        for (target, call) in cases {
+            let (status, out, error) = await CommandTests.run(
+                ["call"] + call + ["--dry-run", "--json", "--show-secrets", "--specs", specs], environment: environment)
+            XCTAssertEqual(status, 0, "\(call): \(error)")
+            let printed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+            let request = try MoyaProvider<MultiTarget>.defaultEndpointMapping(for: MultiTarget(target)).urlRequest()
+            XCTAssertEqual(request.httpMethod, printed["method"] as? String, "\(call)")
+            XCTAssertEqual(request.url?.absoluteString, printed["url"] as? String, "\(call)")
+
+            let isMultipart = call[0] == "httpbin.upload"
+            var expected: [String: String] = [:]
+            for (name, value) in printed["headers"] as? [String: String] ?? [:] {
+                let key = name.lowercased()
+                if (key == "user-agent" && value.hasPrefix("moya-cli/")) || (key == "accept" && value == "*/*") {
+                    continue
+                }
+                if isMultipart, key == "content-type" { continue }
+                expected[key] = value
+            }
+            var built: [String: String] = [:]
+            for (name, value) in request.allHTTPHeaderFields ?? [:] { built[name.lowercased()] = value }
+            XCTAssertEqual(built, expected, "\(call)")
+            if !isMultipart {
+                XCTAssertEqual(
+                    request.httpBody.map { String(decoding: $0, as: UTF8.self) }, printed["body"] as? String, "\(call)")
+            }
+        }
+    }
+}
