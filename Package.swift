@@ -56,6 +56,9 @@ let package = Package(
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
+        .executableTarget(
+            name: "moya-bench", dependencies: ["Moya", "MoyaCore"], path: "bench/Sources/moya-bench",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // libFuzzer targets, built by `make fuzz` with -sanitize=fuzzer; otherwise a replayer.
         .executableTarget(
             name: "moya-fuzz",

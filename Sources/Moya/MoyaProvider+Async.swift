@@ -31,7 +31,25 @@ extension MoyaProvider {
         }
     }
 
+    /// The request awaited in MoyaCore, without a callback or a queue in between; with
+    /// `trackInflights`, through `request(_:completion:)`, where requests in flight are kept.
     nonisolated(nonsending) private func result(_ target: Target) async -> Result<Response, MoyaError> {
+        guard !trackInflights else { return await sharedResult(target) }
+        let endpoint = self.endpoint(target)
+        let stubBehavior = stubClosure(target)
+        let built = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Unchecked<Result<URLRequest, MoyaError>>, Never>) in
+            requestClosure(endpoint) { continuation.resume(returning: Unchecked($0)) }
+        }.value
+        let bridged = Bridged(target, stubBehavior: stubBehavior)
+        let exchange = bridged.exchange
+        let result = await core.result(
+            for: bridged, endpoint: Self.coreEndpoint(endpoint, exchange: exchange),
+            built: Self.coreRequest(built, endpoint: endpoint, exchange: exchange))
+        return exchange.result(result)
+    }
+
+    nonisolated(nonsending) private func sharedResult(_ target: Target) async -> Result<Response, MoyaError> {
         let held = HeldRequest()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation {

@@ -73,7 +73,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType {
     let callbackQueue: DispatchQueue?
     private let lock = NSRecursiveLock()
     private var inflight: [Endpoint: [Moya.Completion]] = [:]
-    private let core: MoyaCore.MoyaProvider<Bridged>
+    let core: MoyaCore.MoyaProvider<Bridged>
 
     /// Creates a provider; every parameter has Moya's default.
     public init(
@@ -182,7 +182,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType {
 
     /// The endpoint MoyaCore sends: the sample as it answers stubs, and for a download, where
     /// the file goes.
-    private static func coreEndpoint(_ endpoint: Endpoint, exchange: Exchange) -> MoyaCore.Endpoint {
+    static func coreEndpoint(_ endpoint: Endpoint, exchange: Exchange) -> MoyaCore.Endpoint {
         let sample = Unchecked(endpoint.sampleResponseClosure)
         let task: MoyaCore.Task
         switch endpoint.task {
@@ -219,7 +219,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType {
     }
 
     /// The request MoyaCore sends: the built one, with a file or multipart body attached.
-    private static func coreRequest(_ built: Result<URLRequest, MoyaError>, endpoint: Endpoint, exchange: Exchange)
+    static func coreRequest(_ built: Result<URLRequest, MoyaError>, endpoint: Endpoint, exchange: Exchange)
         -> Result<MoyaCore.Request, MoyaCore.MoyaError>
     {
         do {

@@ -170,11 +170,14 @@ struct PluginBridge: MoyaCore.PluginType, @unchecked Sendable {
     let plugins: [PluginType]
 
     /// The headers every request gets unless it has its own: Alamofire's defaults.
-    static let sessionHeaders: [String: String] = [
-        "Accept-Encoding": "gzip, deflate",
-        "Accept-Language": acceptLanguage,
-        "User-Agent": "\(ProcessInfo.processInfo.processName) Moya/15.0 (moya-cli MoyaCore)",
+    static let defaultHeaders: [(name: String, value: String)] = [
+        ("Accept-Encoding", "gzip, deflate"),
+        ("Accept-Language", acceptLanguage),
+        ("User-Agent", "\(ProcessInfo.processInfo.processName) Moya/15.0 (moya-cli MoyaCore)"),
     ]
+
+    /// The same, as `RequestType.sessionHeaders` gives them.
+    static let sessionHeaders = Dictionary(defaultHeaders.map { ($0.name, $0.value) }) { first, _ in first }
 
     /// The preferred languages, at most six, each weighted 0.1 below the one before.
     private static var acceptLanguage: String {
@@ -186,11 +189,19 @@ struct PluginBridge: MoyaCore.PluginType, @unchecked Sendable {
     }
 
     func prepare(_ request: MoyaCore.Request, target: any MoyaCore.TargetType) -> MoyaCore.Request {
+        guard !plugins.isEmpty else {
+            // No plugin to show a URLRequest to: the session's headers are all there is to add.
+            var prepared = request
+            for (name, value) in Self.defaultHeaders where !prepared.headers.contains(name) {
+                prepared.headers.add(name: name, value: value)
+            }
+            return prepared
+        }
         guard let bridged = target as? Bridged, let moyaTarget = bridged.exchange.target else { return request }
         var urlRequest = plugins.reduce(URLRequest(request)) { $1.prepare($0, target: moyaTarget) }
         let sent = SentRequest(request: urlRequest, exchange: bridged.exchange, sessionHeaders: Self.sessionHeaders)
         for plugin in plugins { plugin.willSend(sent, target: moyaTarget) }
-        for (name, value) in Self.sessionHeaders where urlRequest.value(forHTTPHeaderField: name) == nil {
+        for (name, value) in Self.defaultHeaders where urlRequest.value(forHTTPHeaderField: name) == nil {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let credential = bridged.exchange.credential, let user = credential.user,

@@ -74,7 +74,7 @@ final class GenerateSwiftTests: XCTestCase {
     }
 
     /// Each generated case builds the request `call --dry-run --json` prints for the same
-    /// values: method, URL, headers and body. The CLI's own `User-Agent`, and `Accept: */*`
+    /// values: method, URL, headers and body; and its sample is what a stubbed call prints. The CLI's own `User-Agent`, and `Accept: */*`
     /// where the spec sets none, are the transport's, not the target's. A multipart body is
     /// left to the provider by Moya's `urlRequest()`, so its body and type are not compared.
     func testEachCaseBuildsTheRequestCallSends() async throws {
@@ -153,6 +153,12 @@ final class GenerateSwiftTests: XCTestCase {
             var built: [String: String] = [:]
             for (name, value) in request.allHTTPHeaderFields ?? [:] { built[name.lowercased()] = value }
             XCTAssertEqual(built, expected, "\(call)")
+            // The sample, with the same values in it, is what a stubbed call prints.
+            if !call[0].hasPrefix("httpbin.download") {
+                let (_, stubbed, _) = await CommandTests.run(
+                    ["call"] + call + ["--stub", "immediate", "--specs", specs], environment: environment)
+                XCTAssertEqual(String(decoding: target.sampleData, as: UTF8.self), stubbed, "\(call)")
+            }
             if !isMultipart {
                 XCTAssertEqual(
                     request.httpBody.map { String(decoding: $0, as: UTF8.self) }, printed["body"] as? String, "\(call)")

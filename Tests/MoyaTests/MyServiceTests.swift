@@ -54,6 +54,10 @@ final class MyServiceTests: XCTestCase {
         XCTAssertEqual(created.uri, "/users")
         XCTAssertEqual(created.body, #"{"first_name":"Ann","last_name":"Lee"}"#)
         XCTAssertEqual(created.values(of: "Content-Type"), ["application/json"])
+        // Alamofire's default headers, which URLSession adds to a Moya request.
+        XCTAssertEqual(created.values(of: "Accept-Encoding"), ["gzip, deflate"])
+        XCTAssertEqual(created.values(of: "Accept-Language").count, 1)
+        XCTAssertTrue(created.values(of: "User-Agent").first?.contains("Moya/15.0") == true, "\(created.headers)")
 
         let updated = try await provider.request(.updateUser(id: 3, firstName: "Ann Marie", lastName: "Lee"))
             .map(Echo.self)

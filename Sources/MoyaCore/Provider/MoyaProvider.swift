@@ -145,8 +145,10 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         }
     }
 
-    nonisolated(nonsending) private func result(
-        for target: Target, endpoint: Endpoint, built: Result<Request, MoyaError>, progress: ProgressHandler?,
+    /// What `perform` runs, for a caller that awaits it: the result of a request already
+    /// built from `endpoint`, with every plugin run.
+    nonisolated(nonsending) public func result(
+        for target: Target, endpoint: Endpoint, built: Result<Request, MoyaError>, progress: ProgressHandler? = nil,
         saveTo destination: DownloadDestination? = nil, streamTo stream: (any ResponseStream)? = nil
     ) async -> Result<Response, MoyaError> {
         let behavior = stubClosure(target)
