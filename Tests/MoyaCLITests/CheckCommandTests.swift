@@ -47,6 +47,41 @@ final class CheckCommandTests: XCTestCase {
             .replacingOccurrences(of: #"got \d+\.\d+s"#, with: "got Ts", options: .regularExpression)
     }
 
+    func testALiveCheckThatNamesASampleAsksForIt() async throws {
+        let spec = try scratch() + "/prefer.yaml"
+        try """
+        service: prefer
+        baseURL: ${TEST_SERVER}
+        targets:
+          echo:
+            path: /echo
+            samples:
+              missing: { status: 404 }
+            checks:
+              - name: asks for the sample
+                sample: missing
+                expect: { body: { contains: '["Prefer","example=missing"]' } }
+              - name: asks for none
+                expect: { body: { not: { contains: Prefer } } }
+          preferring:
+            path: /echo
+            headers: { Prefer: respond-async }
+            samples:
+              missing: { status: 404 }
+            checks:
+              - name: keeps its own preference
+                sample: missing
+                expect: { body: { contains: '["Prefer","respond-async"]' } }
+        """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let (status, out, error) = await check([spec])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertTrue(out.contains("PASS  prefer.echo: asks for none"), out)
+        // Offline, the sample answers and nothing is sent.
+        let (stubbed, stubbedOut, _) = await check([spec, "--stub", "immediate"])
+        XCTAssertEqual(stubbed, 1, stubbedOut)
+        XCTAssertTrue(stubbedOut.contains("FAIL  prefer.echo: asks for the sample"), stubbedOut)
+    }
+
     func testPassingChecksOfEveryPredicate() async {
         let (status, out, error) = await check([fixtures + "/passing.yaml"])
         XCTAssertEqual(status, 0, out + error)

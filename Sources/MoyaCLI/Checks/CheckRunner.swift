@@ -106,7 +106,14 @@ struct CheckRunner: Sendable {
             return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.message)
         }
         resolved.secretValues.formUnion(secrets)
-        let extraHeaders = headers(resolved)
+        var requested = headers(resolved)
+        // A live request that names a sample asks for it as mock servers (Prism's convention)
+        // understand; a server that does not know the preference ignores it (RFC 7240).
+        if let sample = options.sample, (stub ?? resolved.stubBehavior ?? .never) == .never {
+            let named = Array((resolved.headers ?? [:]).keys) + Array(requested.keys)
+            if !named.contains(where: { $0.lowercased() == "prefer" }) { requested["Prefer"] = "example=\(sample)" }
+        }
+        let extraHeaders = requested
         // A logged request prints from its masked twin, as `call -v` does.
         let twin = logOptions.isEmpty ? nil : try? service.resolve(target, with: options, masking: true)
 
