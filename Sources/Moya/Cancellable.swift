@@ -33,30 +33,30 @@ public final class CancellableToken: Cancellable, CustomDebugStringConvertible {
     public var debugDescription: String { "Empty Request" }
 }
 
-/// What a provider returns before its request closure has answered: cancelling it cancels
-/// whatever the request turns into.
+/// What a provider returns before its request closure has answered, and what an async call
+/// holds: cancelling it cancels whatever the request turns into, even when that comes later.
 final class CancellableWrapper: Cancellable, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
-    private var inner: (any MoyaCore.Cancellable)?
+    private var cancelInner: (() -> Void)?
     private var cancelled = false
 
     var isCancelled: Bool { lock.withLock { cancelled } }
 
     func cancel() {
-        let inner = lock.withLock {
+        let cancelInner = lock.withLock {
             cancelled = true
-            return self.inner
+            return self.cancelInner
         }
-        inner?.cancel()
+        cancelInner?()
     }
 
     /// Hands over the request once it exists; it is cancelled at once if this already was.
-    func hold(_ request: any MoyaCore.Cancellable) {
+    func hold(cancelling cancelRequest: @escaping () -> Void) {
         let cancelNow = lock.withLock {
-            inner = request
+            cancelInner = cancelRequest
             return cancelled
         }
-        if cancelNow { request.cancel() }
+        if cancelNow { cancelRequest() }
     }
 }

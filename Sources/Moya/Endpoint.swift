@@ -128,18 +128,8 @@ extension Endpoint {
         -> (MoyaCore.Parameters, any MoyaCore.ParameterEncoding)
     {
         switch encoding {
-        case let url as URLEncoding:
-            return (
-                try Bridge.parameters(parameters),
-                MoyaCore.URLEncoding(
-                    destination: url.destination.core, arrayEncoding: url.arrayEncoding.core,
-                    boolEncoding: url.boolEncoding.core)
-            )
-        case let json as JSONEncoding:
-            return (
-                try Bridge.parameters(parameters),
-                MoyaCore.JSONEncoding(prettyPrinted: json.options.contains(.prettyPrinted))
-            )
+        case let url as URLEncoding: return (try Bridge.parameters(parameters), url.core)
+        case let json as JSONEncoding: return (try Bridge.parameters(parameters), json.core)
         default:
             return ([:], ForeignEncoding(encoding: encoding, parameters: parameters))
         }

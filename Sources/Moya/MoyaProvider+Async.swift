@@ -50,14 +50,14 @@ extension MoyaProvider {
     }
 
     nonisolated(nonsending) private func sharedResult(_ target: Target) async -> Result<Response, MoyaError> {
-        let held = HeldRequest()
+        let held = CancellableWrapper()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Unchecked<Result<Response, MoyaError>>, Never>) in
-                held.start(
-                    request(target, callbackQueue: Self.anyQueue) { result in
-                        continuation.resume(returning: Unchecked(result))
-                    })
+                let request = request(target, callbackQueue: Self.anyQueue) { result in
+                    continuation.resume(returning: Unchecked(result))
+                }
+                held.hold { request.cancel() }
             }
         } onCancel: {
             held.cancel()
@@ -67,31 +67,6 @@ extension MoyaProvider {
 
     /// Where async results are handed over: any thread will do, as the caller resumes on its own.
     private static var anyQueue: DispatchQueue { asyncResults }
-}
-
-/// The request an async call is waiting on, so that cancelling the task cancels it, even
-/// when the task is cancelled before the request has started.
-private final class HeldRequest: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var request: Cancellable?
-    private var cancelled = false
-
-    func start(_ request: Cancellable) {
-        let cancelNow = lock.withLock {
-            self.request = request
-            return cancelled
-        }
-        if cancelNow { request.cancel() }
-    }
-
-    func cancel() {
-        let request = lock.withLock {
-            cancelled = true
-            return self.request
-        }
-        request?.cancel()
-    }
 }
 
 /// The queue async results are handed over on.

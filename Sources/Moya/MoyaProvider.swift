@@ -157,7 +157,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType {
                 progressHandler?.finish(result)
                 send(result)
             }
-            token.hold(cancellable)
+            token.hold { cancellable.cancel() }
         }
         return token
     }

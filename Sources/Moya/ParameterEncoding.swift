@@ -73,9 +73,13 @@ public struct URLEncoding: ParameterEncoding {
     }
 
     public func encode(_ urlRequest: URLRequestConvertible, with parameters: Parameters?) throws -> URLRequest {
-        let core = MoyaCore.URLEncoding(
+        try core.encode(urlRequest, with: parameters)
+    }
+
+    /// The same encoding in MoyaCore, which does the encoding.
+    var core: MoyaCore.URLEncoding {
+        MoyaCore.URLEncoding(
             destination: destination.core, arrayEncoding: arrayEncoding.core, boolEncoding: boolEncoding.core)
-        return try core.encode(urlRequest, with: parameters)
     }
 }
 
@@ -125,8 +129,11 @@ public struct JSONEncoding: ParameterEncoding {
     }
 
     public func encode(_ urlRequest: URLRequestConvertible, with parameters: Parameters?) throws -> URLRequest {
-        try MoyaCore.JSONEncoding(prettyPrinted: options.contains(.prettyPrinted)).encode(urlRequest, with: parameters)
+        try core.encode(urlRequest, with: parameters)
     }
+
+    /// The same encoding in MoyaCore, which does the encoding.
+    var core: MoyaCore.JSONEncoding { MoyaCore.JSONEncoding(prettyPrinted: options.contains(.prettyPrinted)) }
 }
 
 extension MoyaCore.ParameterEncoding {

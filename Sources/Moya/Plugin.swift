@@ -138,25 +138,24 @@ final class Exchange: @unchecked Sendable {
 }
 
 /// The target MoyaCore sends: it carries the request's `Exchange`, where the Moya target is.
+/// Its properties are the Moya target's, read only when MoyaCore asks for them.
 struct Bridged: MoyaCore.TargetType, @unchecked Sendable {
-    // Read only by the plugins' hooks, which run one after another.
+    // Read only by the provider and the plugins' hooks, which run one after another.
     let exchange: Exchange
     let stubBehavior: StubBehavior
-    let baseURL: URL
-    let path: String
-    let method: MoyaCore.Method
-    let headers: [String: String]?
-    let validationType: ValidationType
+    private let target: TargetType
 
     init(_ target: TargetType, stubBehavior: StubBehavior) {
         exchange = Exchange(target: target)
         self.stubBehavior = stubBehavior
-        baseURL = target.baseURL
-        path = target.path
-        method = target.method
-        headers = target.headers
-        validationType = target.validationType
+        self.target = target
     }
+
+    var baseURL: URL { target.baseURL }
+    var path: String { target.path }
+    var method: MoyaCore.Method { target.method }
+    var headers: [String: String]? { target.headers }
+    var validationType: ValidationType { target.validationType }
 
     /// Unused: the provider hands MoyaCore an endpoint it has built.
     var task: MoyaCore.Task { .requestPlain }

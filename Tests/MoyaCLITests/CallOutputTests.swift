@@ -148,20 +148,11 @@ extension CallCommandTests {
     /// SIGINT, SIGTERM and SIGHUP during `-o` each cancel the download, leave no file and
     /// exit 128 + the signal's number, in the real executable.
     func testSignalsCancelExitWithTheirCodeAndLeaveNoFile() throws {
-        let binary = CommandTests.executable
         for (signal, name, status) in [(SIGINT, "SIGINT", 130), (SIGTERM, "SIGTERM", 143), (SIGHUP, "SIGHUP", 129)] {
             let directory = try scratchDirectory()
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs,
-            ]
-            process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
-            let out = Pipe()
-            let error = Pipe()
-            process.standardOutput = out
-            process.standardError = error
-            try process.run()
+            let (process, out, error) = try CommandTests.launch(
+                ["call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs],
+                server: server.baseURL)
             Thread.sleep(forTimeInterval: 0.8)
             XCTAssertTrue(process.isRunning, "still downloading")
             kill(process.processIdentifier, signal)

@@ -39,6 +39,21 @@ final class CommandTests: XCTestCase {
         return (status, capture.out, capture.error)
     }
 
+    /// Starts the built executable with `arguments`, its stdout and stderr piped, for tests
+    /// that send it signals.
+    static func launch(_ arguments: [String], server: String) throws -> (process: Process, out: Pipe, error: Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["TEST_SERVER": server, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let error = Pipe()
+        process.standardOutput = out
+        process.standardError = error
+        try process.run()
+        return (process, out, error)
+    }
+
     /// The built `moya-cli` executable, for tests that send it signals.
     static var executable: URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -184,16 +184,8 @@ final class FlowTests: XCTestCase {
     /// The first Ctrl-C lets the step in flight finish, skips the rest and runs `finally`, in
     /// the real executable.
     func testCtrlCRunsFinallyAndExits130() throws {
-        let binary = CommandTests.executable
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["run", "flows.interrupted", "--specs", spec]
-        process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        let error = Pipe()
-        process.standardOutput = out
-        process.standardError = error
-        try process.run()
+        let (process, out, error) = try CommandTests.launch(
+            ["run", "flows.interrupted", "--specs", spec], server: server.baseURL)
         Thread.sleep(forTimeInterval: 0.7)
         XCTAssertTrue(process.isRunning, "still in the slow step")
         kill(process.processIdentifier, SIGINT)

@@ -88,13 +88,12 @@ extension NetworkLoggerPlugin {
         return [configuration.formatter.entry("Error", "Error calling \(target) : \(error)", target)]
     }
 
-    /// Headers with credential values masked.
+    /// Headers as MoyaCore's redactor prints them: credential values masked.
     private static func masked(_ headers: [String: String]) -> [String: String] {
-        var masked = headers
-        for name in headers.keys where Redactor.credentialHeaders.contains(name.lowercased()) {
-            masked[name] = Redactor.mask
+        let redactor = Redactor()
+        return headers.reduce(into: [:]) { masked, field in
+            masked[field.key] = redactor.header(name: field.key, value: field.value)
         }
-        return masked
     }
 
     /// An `HTTPURLResponse` as Apple's Foundation describes one, which Moya's log prints.

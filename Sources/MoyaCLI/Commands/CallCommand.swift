@@ -94,11 +94,7 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// Completes `SERVICE.TARGET` from the specs the command line (or the environment) names.
     @Sendable static func completeTargets(_ words: [String], _: Int, _ prefix: String) -> [String] {
-        var options = SpecOptions()
-        options.specs = specPaths(in: words)
-        guard let catalog = try? options.library().loadAll() else { return [] }
-        return catalog.services.flatMap { service in service.targets.map { "\(service.name).\($0.name)" } }
-            .filter { $0.hasPrefix(prefix) }
+        SpecOptions.completions(words, prefix) { service in service.targets.map { "\(service.name).\($0.name)" } }
     }
 
     /// The `--specs` paths among a command line's words, for completion.

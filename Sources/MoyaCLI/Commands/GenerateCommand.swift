@@ -61,10 +61,7 @@ struct GenerateSwiftCommand: CallerIsolatedCommand {
 
     /// Completes `SERVICE` from the specs the command line (or the environment) names.
     @Sendable static func completeServices(_ words: [String], _: Int, _ prefix: String) -> [String] {
-        var options = SpecOptions()
-        options.specs = CallCommand.specPaths(in: words)
-        guard let catalog = try? options.library().loadAll() else { return [] }
-        return catalog.services.map(\.name).filter { $0.hasPrefix(prefix) }
+        SpecOptions.completions(words, prefix) { [$0.name] }
     }
 }
 

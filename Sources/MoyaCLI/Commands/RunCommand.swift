@@ -136,10 +136,6 @@ struct RunCommand: CallerIsolatedCommand {
     }
 
     @Sendable static func completeFlows(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        var options = SpecOptions()
-        options.specs = CallCommand.specPaths(in: words)
-        guard let catalog = try? options.library().loadAll() else { return [] }
-        return catalog.services.flatMap { service in service.flows.map { "\(service.name).\($0.name)" } }
-            .filter { $0.hasPrefix(prefix) }
+        SpecOptions.completions(words, prefix) { service in service.flows.map { "\(service.name).\($0.name)" } }
     }
 }

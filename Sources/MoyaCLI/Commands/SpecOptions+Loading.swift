@@ -12,6 +12,17 @@ extension SpecOptions {
             searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
     }
 
+    /// Shell completions from the specs a command line (or the environment) names: `names`
+    /// of every service, those that start with `prefix`.
+    static func completions(
+        _ words: [String], _ prefix: String, _ names: (ServiceSpec) -> [String]
+    ) -> [String] {
+        var options = SpecOptions()
+        options.specs = CallCommand.specPaths(in: words)
+        guard let catalog = try? options.library().loadAll() else { return [] }
+        return catalog.services.flatMap(names).filter { $0.hasPrefix(prefix) }
+    }
+
     /// Every service, or a failure carrying every diagnostic.
     func loadCatalog(paths: [String]? = nil) throws(CommandFailure) -> SpecLibrary.Catalog {
         let catalog: SpecLibrary.Catalog

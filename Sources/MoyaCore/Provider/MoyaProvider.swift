@@ -152,7 +152,6 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
         saveTo destination: DownloadDestination? = nil, streamTo stream: (any ResponseStream)? = nil
     ) async -> Result<Response, MoyaError> {
         let behavior = stubClosure(target)
-        if behavior == .immediate { return immediatelyStubbed(built, endpoint: endpoint, target: target) }
         let request: Request
         switch built {
         case .success(let value): request = value
@@ -168,7 +167,7 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
                     prepared, target: target, endpoint: endpoint, progress: progress, destination: destination,
                     stream: stream)
             }
-        case .immediate:  // Answered above; kept for the switch to be whole.
+        case .immediate:
             result = stubbed(endpoint, request: prepared, target: target)
         case .delayed(let seconds):
             do {

@@ -121,10 +121,11 @@ struct CompileContext {
         if let node = fields["baseURL"] {
             if let valid = self.baseURL(node, "baseURL") {
                 baseURL = valid
-                // Read again for its references; it is valid, so this reports nothing twice.
-                let secrets = reader.secretValues
-                baseURLSource = reader.template(node, "baseURL", references: false)
-                reader.secretValues = secrets
+                if reader.keepsEnvironmentReferences {
+                    // Read again for its references, which only generated code needs; it is
+                    // valid, so this reports nothing twice.
+                    baseURLSource = reader.template(node, "baseURL", references: false)
+                }
             }
         } else {
             reader.error(

@@ -193,8 +193,7 @@ extension GeneratedFile {
                     if let whole = template.wholeParam, let param = target.param(named: whole),
                         param.defaultValue == nil, param.isOptional
                     {
-                        let text = textValue(param, in: target)
-                        arguments.append((nil, .raw(text.hasSuffix(" ?? \"\"") ? String(text.dropLast(6)) : text)))
+                        arguments.append((nil, .raw(textValue(param, orNil: true))))
                     } else {
                         arguments.append((nil, .raw(self.text(template, in: target))))
                     }
@@ -341,8 +340,7 @@ extension GeneratedFile {
                 if let whole = header.value.wholeParam, let param = target.param(named: whole),
                     param.defaultValue == nil, param.isOptional
                 {
-                    let text = textValue(param, in: target)
-                    let value = text.hasSuffix(" ?? \"\"") ? String(text.dropLast(6)) : text
+                    let value = textValue(param, orNil: true)
                     statements.append("headers[\(key)] = \(value)")
                 } else {
                     statements.append("headers[\(key)] = \(text(header.value, in: target))")

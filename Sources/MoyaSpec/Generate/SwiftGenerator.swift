@@ -249,7 +249,7 @@ struct GeneratedFile {
     {
         if let literal = template.literalText { return SwiftName.literal(prefix + literal) }
         if prefix.isEmpty, !segment, let whole = template.wholeParam, let param = target.param(named: whole) {
-            return textValue(param, in: target)
+            return textValue(param)
         }
         let segments = template.segments
         if prefix.isEmpty, segments.count == 1, case .environment(let name, let fallback) = segments[0] {
@@ -261,7 +261,7 @@ struct GeneratedFile {
             case .literal(let text): body += SwiftName.escaped(text)
             case .param(let name):
                 guard let param = target.param(named: name) else { continue }
-                let value = textValue(param, in: target)
+                let value = textValue(param)
                 body += segment ? "\\(Self.pathSegment(\(value)))" : "\\(\(value))"
             case .environment(let name, let fallback):
                 body += "\\(Self.environment(\(SwiftName.literal(name)), or: \(SwiftName.literal(fallback))))"
@@ -270,37 +270,31 @@ struct GeneratedFile {
         return "\"" + body + "\""
     }
 
-    /// A param's value as `call` writes it in text.
-    func textValue(_ param: ParamSpec, in target: TargetSpec) -> String {
+    /// A param's value as `call` writes it in text: an absent optional one as `""`, or, with
+    /// `orNil`, as nil, the expression then being a `String?`.
+    func textValue(_ param: ParamSpec, orNil: Bool = false) -> String {
         let name = SwiftName.member(param.name)
-        let isOptional = param.defaultValue == nil && param.isOptional
+        guard param.defaultValue == nil, param.isOptional else { return Self.text(of: name, param) }
+        let text = Self.text(of: "value", param)
+        let mapped = text == "value" ? name : "\(name).map { value in \(text) }"
+        return orNil ? mapped : mapped + " ?? \"\""
+    }
+
+    /// `value`, a param's value, as text.
+    static func text(of value: String, _ param: ParamSpec) -> String {
         let scalar: (String) -> String = { value in
             switch param.elementType {
-            case .string: value
+            case .string, .array: value
             case .int, .bool: "String(\(value))"
             case .number: "JSONValue.format(\(value))"
             case .file: "\(value).path"
             case .enumeration: "\(value).rawValue"
-            case .array: value
             }
         }
-        var value: String
-        if param.type.isArray {
-            let element = scalar("$0")
-            value =
-                element == "$0" ? "NAME.joined(separator: \",\")" : "NAME.map { \(element) }.joined(separator: \",\")"
-        } else {
-            value = scalar("NAME")
-        }
-        if isOptional {
-            let inner = value.replacing("NAME", with: "$0")
-            value = inner == "$0" ? "NAME ?? \"\"" : "NAME.map { \(inner) } ?? \"\""
-            if inner.contains("$0.") || inner.contains("($0") || inner.contains("{ $0") {
-                // A closure inside a closure cannot use $0 twice; bind a name.
-                value = "NAME.map { value in \(inner.replacing("$0", with: "value")) } ?? \"\""
-            }
-        }
-        return value.replacing("NAME", with: name)
+        guard param.type.isArray else { return scalar(value) }
+        let element = scalar("$0")
+        return element == "$0"
+            ? "\(value).joined(separator: \",\")" : "\(value).map { \(element) }.joined(separator: \",\")"
     }
 }
 

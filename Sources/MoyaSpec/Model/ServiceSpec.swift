@@ -32,7 +32,8 @@ public struct ServiceSpec: Sendable {
     public var flows: [FlowSpec] = []
     /// Values that came from the environment, to be redacted wherever they would print.
     public var secretValues: Set<String>
-    /// The base URL as written, its `${VAR}` references kept apart from the text.
+    /// The base URL as written, its `${VAR}` references kept apart from the text, when the
+    /// spec is compiled with `keepsEnvironmentReferences`; else `baseURL` as literal text.
     public var baseURLSource = Template(literal: "")
     /// What `validate` warns about: likely mistakes that still compile.
     public var warnings: [Diagnostic] = []
