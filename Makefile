@@ -56,6 +56,8 @@ format:
 bench:
 	bash bench/validate.sh
 	bash bench/call.sh
+	bash bench/lazy.sh
+	bash bench/mock.sh
 
 man:
 	bash scripts/man.sh

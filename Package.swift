@@ -49,6 +49,11 @@ let package = Package(
                 "MoyaCore",
                 "MoyaSpec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `serve`: SwiftNIO's HTTP server, already in the graph through AsyncHTTPClient.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ],
             swiftSettings: callerIsolated
         ),

@@ -85,7 +85,7 @@ public enum MoyaCLI {
         guard options.contains(where: { $0 == "--help" || $0 == "-h" }) else { return nil }
         let rest = arguments.dropFirst().filter { $0 != "--help" && $0 != "-h" }
         guard let call = try? CallCommand.parse(Array(rest)) else { return nil }
-        let (service, target) = try call.specOptions.loadTarget(call.target)
+        let (service, target) = try call.specOptions.loadTarget(call.target, lazily: true)
         let description = TargetDescription(service: service, target: target)
         var help = MoyaCommand.helpMessage(for: CallCommand.self)
         while help.last == "\n" { help.removeLast() }

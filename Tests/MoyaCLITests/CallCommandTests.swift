@@ -480,4 +480,32 @@ final class CallCommandTests: XCTestCase {
         let upload = try await call(["calls.upload", "--file", path, "--dry-run", "--json"]).echo()
         XCTAssertEqual(upload["bodyFile"] as? String, path)
     }
+
+    func testACallCompilesOnlyItsTarget() async throws {
+        let directory = NSTemporaryDirectory() + "lazy-call-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+        service: mixed
+        baseURL: https://x.test
+        targets:
+          good: { path: /good, sample: fine }
+          bad: { path: /bad, metod: GET }
+
+        """.write(toFile: directory + "/mixed.yaml", atomically: true, encoding: .utf8)
+        let (status, out, _) = await CommandTests.run([
+            "call", "mixed.good", "--specs", directory, "--stub", "immediate",
+        ])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "fine")
+        // The broken target, and validate, still see every problem.
+        let (badStatus, _, badError) = await CommandTests.run([
+            "call", "mixed.bad", "--specs", directory, "--stub", "immediate",
+        ])
+        XCTAssertEqual(badStatus, 65)
+        XCTAssertTrue(
+            badError.hasPrefix("\(directory)/mixed.yaml:5:22: error: targets.bad.metod: unknown key"), badError)
+        let (validateStatus, _, _) = await CommandTests.run(["validate", directory])
+        XCTAssertEqual(validateStatus, 65)
+    }
 }

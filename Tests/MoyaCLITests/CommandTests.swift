@@ -169,7 +169,7 @@ final class CommandTests: XCTestCase {
               timeout: 30s
               samples:
                 (default)  201  json
-              environments: staging
+              environments: staging, local
 
             """)
     }

@@ -176,7 +176,7 @@ struct CallCommand: CallerIsolatedCommand {
 
     private func execute(session: Session, secrets: LateRedactor) async throws {
         let context = CommandContext.current
-        let (service, spec) = try specOptions.loadTarget(target)
+        let (service, spec) = try specOptions.loadTarget(target, lazily: true)
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
         var resolved: SpecTarget

@@ -36,11 +36,13 @@ extension SpecOptions {
     }
 
     /// One service by name.
-    func loadService(named name: String, keepingEnvironmentReferences: Bool = false) throws(CommandFailure)
-        -> ServiceSpec
+    /// With `target`, only what a call of it needs is compiled.
+    func loadService(named name: String, target: String? = nil, keepingEnvironmentReferences: Bool = false)
+        throws(CommandFailure) -> ServiceSpec
     {
         do {
-            return try library(keepingEnvironmentReferences: keepingEnvironmentReferences).service(named: name)
+            return try library(keepingEnvironmentReferences: keepingEnvironmentReferences).service(
+                named: name, target: target)
         } catch let error as SpecError {
             throw Self.invalid(error.diagnostics)
         } catch let error as SpecNotFoundError {
@@ -50,10 +52,13 @@ extension SpecOptions {
         }
     }
 
-    /// A service and one of its targets from `SERVICE.TARGET`.
-    func loadTarget(_ qualifiedName: String) throws(CommandFailure) -> (ServiceSpec, TargetSpec) {
+    /// A service and one of its targets from `SERVICE.TARGET`. With `lazily`, the service
+    /// holds only that target and what it needs, as `call` wants; the rest of the file is not
+    /// compiled.
+    func loadTarget(_ qualifiedName: String, lazily: Bool = false) throws(CommandFailure) -> (ServiceSpec, TargetSpec) {
         let (serviceName, targetName) = try Self.split(qualifiedName, "SERVICE.TARGET")
-        let service = try loadService(named: serviceName)
+        // A target the file does not have gets the whole service, which names the others.
+        let service = try loadService(named: serviceName, target: lazily ? targetName : nil)
         guard let target = service.target(named: targetName) else {
             let names = service.targets.map(\.name)
             throw CommandFailure(
@@ -91,7 +96,8 @@ extension SpecOptions {
         return (String(qualifiedName[..<dot]), String(qualifiedName[qualifiedName.index(after: dot)...]))
     }
 
-    private func hint(_ name: String, _ names: [String]) -> String {
+    /// `; did you mean 'x'?`, else `; it has a, b`, else nothing.
+    func hint(_ name: String, _ names: [String]) -> String {
         let suggestion = Suggestion.hint(for: name, in: names)
         guard suggestion.isEmpty, !names.isEmpty else { return suggestion }
         return "; it has \(names.joined(separator: ", "))"

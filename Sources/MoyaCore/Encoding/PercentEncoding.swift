@@ -14,6 +14,41 @@ public enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// `text` with each `%XX` decoded, and with `plusIsSpace` each `+` as a space, as form
+    /// bodies and queries write it. A `%` not followed by two hex digits stays as written, and
+    /// bytes that are not UTF-8 become U+FFFD.
+    public static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "%")) || (plusIsSpace && bytes.contains(UInt8(ascii: "+"))) else {
+            return String(text)
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            output.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Appends `%XX` for `byte`.
     static func append(_ byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "%"))

@@ -16,7 +16,8 @@ public struct URLEncoding: ParameterEncoding, Hashable {
         /// Always the body.
         case httpBody
 
-        func encodesInURL(for method: Method) -> Bool {
+        /// Whether parameters go in the URL for `method`; else they are the body.
+        public func encodesInURL(for method: Method) -> Bool {
             switch self {
             case .methodDependent: [.get, .head, .delete].contains(method)
             case .queryString: true

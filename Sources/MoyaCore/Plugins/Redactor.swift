@@ -75,7 +75,7 @@ public struct Redactor: Sendable {
     }
 
     /// Twin text with each placeholder shown as the mask.
-    static func showPlaceholders(_ text: String) -> String {
+    public static func showPlaceholders(_ text: String) -> String {
         text.contains(placeholder) ? text.replacing(placeholder, with: mask) : text
     }
 

@@ -39,6 +39,42 @@ enum FileSystem {
         }
     }
 
+    /// The whole contents of the file at `path`, read with `read(2)` into an array sized by
+    /// `fstat`, with no copy; nil when it cannot be opened or read. A file that grows while it
+    /// is read is read to its end.
+    static func contents(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        var bytes: [UInt8] = []
+        // One byte more than the size, so that a full buffer says the file grew.
+        var room = max(Int(clamping: info.st_size), 0) + 1
+        while true {
+            var failed = false
+            let part = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+                count = 0
+                guard let base = buffer.baseAddress else { return }
+                while count < buffer.count {
+                    let got = read(descriptor, base + count, buffer.count - count)
+                    if got > 0 {
+                        count += got
+                    } else if got == 0 {
+                        return
+                    } else if errno != EINTR {
+                        failed = true
+                        return
+                    }
+                }
+            }
+            if failed { return nil }
+            if bytes.isEmpty { bytes = part } else { bytes += part }
+            if part.count < room { return bytes }
+            room = 64 << 10
+        }
+    }
+
     static func isRegularFile(_ path: String) -> Bool {
         kind(path) == .file
     }

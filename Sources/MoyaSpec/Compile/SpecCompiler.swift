@@ -32,16 +32,49 @@ public struct SpecCompiler: Sendable {
 
     /// Reads and compiles the spec file at `path`.
     public func compile(file path: String) throws(SpecError) -> ServiceSpec {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.contents(path) else {
             throw SpecError([
                 Diagnostic(file: path, mark: Mark(line: 1, column: 1), keyPath: "spec", message: "cannot read the file")
             ])
         }
-        return try compile(Array(data), file: path)
+        return try compile(bytes, file: path)
+    }
+
+    /// Compiles what a call of `target` needs from the spec file at `path`: the service and
+    /// that target, with the target its login calls, if any. Every other target and the flows
+    /// are left unread (see `SpecOutline`), so a call's time does not grow with the spec.
+    /// When the file's layout is not one the outline reads, or the partial compile finds a
+    /// problem, the whole file is compiled, so that problems are reported as `validate` would.
+    public func compile(file path: String, target: String) throws(SpecError) -> ServiceSpec {
+        guard let bytes = FileSystem.contents(path) else { return try compile(file: path) }
+        if let outline = SpecOutline(bytes) {
+            var keep: Set<String> = [target]
+            // Twice at most: a second pass adds the target the first one's login calls.
+            for _ in 0..<2 {
+                guard let partial = outline.keeping(keep, of: bytes),
+                    let service = try? compile(partial.text, file: path, partial: partial.lines),
+                    let found = service.target(named: target)
+                else { break }
+                let logins = [service.auth, found.auth].compactMap { auth -> String? in
+                    guard case .login(let login)? = auth, login.service == nil else { return nil }
+                    return login.target
+                }
+                let missing = Set(logins).subtracting(keep)
+                if missing.isEmpty { return service }
+                keep.formUnion(missing)
+            }
+        }
+        return try compile(bytes, file: path)
     }
 
     /// Compiles spec text; `file` names it in diagnostics and anchors relative paths.
     public func compile(_ bytes: [UInt8], file: String) throws(SpecError) -> ServiceSpec {
+        try compile(bytes, file: file, partial: nil)
+    }
+
+    /// With `partial`, the text holds only some of the file's lines (see `SpecOutline`), which
+    /// the map takes back to the file's; a login's target is not required to be among them.
+    func compile(_ bytes: [UInt8], file: String, partial: SpecOutline.LineMap?) throws(SpecError) -> ServiceSpec {
         let root: YAMLNode?
         do {
             root = try YAMLLoader.load(bytes)
@@ -51,7 +84,10 @@ public struct SpecCompiler: Sendable {
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
         var context = CompileContext(reader: reader, file: file)
-        let service = context.service(root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1)))
+        context.isPartial = partial != nil
+        var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
+        if let partial { tree = tree.remapped(partial) }
+        let service = context.service(tree)
         guard var service, context.reader.diagnostics.isEmpty else {
             throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
         }
@@ -67,6 +103,8 @@ struct CompileContext {
     let directory: String
     /// The params the current target's templates have named so far.
     var usedParams: Set<String> = []
+    /// Whether the text holds only some of the file's targets.
+    var isPartial = false
 
     init(reader: SpecReader, file: String) {
         self.reader = reader
@@ -154,7 +192,9 @@ struct CompileContext {
         }
 
         let flows = fields["flows"].map { self.flows($0, "flows", service: name, targets: targets) } ?? []
-        if case .login(let login)? = auth, login.service == nil, !targets.contains(where: { $0.name == login.target }) {
+        if case .login(let login)? = auth, login.service == nil, !isPartial,
+            !targets.contains(where: { $0.name == login.target })
+        {
             reader.error(
                 login.mark, "auth.login.call",
                 "unknown target '\(login.target)'" + Suggestion.hint(for: login.target, in: targets.map(\.name)))

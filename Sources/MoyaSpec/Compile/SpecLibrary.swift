@@ -187,12 +187,17 @@ public struct SpecLibrary: Sendable {
 
     /// Finds one service. A directory's file named after the service is tried first, so a
     /// large directory is not read for one call; otherwise every spec is read.
-    public func service(named name: String) throws -> ServiceSpec {
+    ///
+    /// With `target`, only what a call of that target needs is compiled (see
+    /// `SpecCompiler.compile(file:target:)`); the service then has that target, and its login's.
+    public func service(named name: String, target: String? = nil) throws -> ServiceSpec {
         for path in searchPaths where FileSystem.kind(path) == .directory {
             for ext in [".yaml", ".yml"] {
                 let candidate = (path.hasSuffix("/") ? path : path + "/") + name + ext
                 guard FileSystem.isRegularFile(candidate) else { continue }
-                let service = try compiler.compile(file: candidate)
+                let service =
+                    try target.map { target throws(SpecError) in try compiler.compile(file: candidate, target: target) }
+                    ?? compiler.compile(file: candidate)
                 if service.name == name { return service }
             }
         }

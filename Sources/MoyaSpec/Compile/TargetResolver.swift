@@ -56,6 +56,23 @@ extension ServiceSpec {
     }
 }
 
+extension ServiceSpec {
+    /// The sample `name` of `target`, else its default sample, with its templates filled from
+    /// `values` and the params' defaults, as `serve` answers. Params with no value render as
+    /// absent. With `masking`, secret values render as `Redactor.placeholder`.
+    public func sample(
+        of target: TargetSpec, named name: String?, values: [String: ParamValue], masking: Bool = false
+    ) throws(ResolveError) -> SampleResponse {
+        var resolver = TargetResolver(service: self, target: target)
+        resolver.masking = masking
+        for param in target.params {
+            guard let value = values[param.name] ?? param.defaultValue else { continue }
+            resolver.values[param.name] = masking && param.isSecret ? TargetResolver.masked(value) : value
+        }
+        return try resolver.makeSample(name.flatMap { target.sample(named: $0) } ?? target.sample)
+    }
+}
+
 struct TargetResolver {
     let service: ServiceSpec
     let target: TargetSpec

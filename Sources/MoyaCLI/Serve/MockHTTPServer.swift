@@ -1,0 +1,147 @@
+import MoyaCore
+import MoyaSpec
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The HTTP side of `moya-cli serve`: SwiftNIO's HTTP/1.1 server, keep-alive and pipelining
+/// included, answering each request with what the current `MockRouter` says.
+final class MockHTTPServer: Sendable {
+    /// The router, replaced whole when `--watch` reloads the specs.
+    let router: RouterBox
+    let channel: any Channel
+    let quiescing: ServerQuiescingHelper
+    /// The port bound, which `--port 0` leaves to the system.
+    let port: Int
+
+    /// The largest request body read; a larger one gets a 413.
+    static let maximumBodyBytes = 16 << 20
+
+    struct Options: Sendable {
+        var verbose = false
+        var showSecrets = false
+        var log: @Sendable (String) -> Void
+    }
+
+    /// Binds `host`:`port` and starts answering.
+    init(router: MockRouter, host: String, port: Int, options: Options) async throws {
+        let box = RouterBox(router)
+        self.router = box
+        // One event loop per core. One loop alone answered about 40% fewer requests under wrk
+        // on two cores, with a worse p99 (bench/RESULTS.md).
+        let group = MultiThreadedEventLoopGroup.singleton
+        let quiescing = ServerQuiescingHelper(group: group)
+        self.quiescing = quiescing
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(MockRequestHandler(router: box, options: options))
+                }
+            }
+        channel = try await bootstrap.bind(host: host, port: port).get()
+        self.port = channel.localAddress?.port ?? port
+    }
+
+    /// Replaces the router; requests already being answered finish with the old one.
+    func replace(_ router: MockRouter) {
+        self.router.value.withLock { $0 = RouterBox.Snapshot(router) }
+    }
+
+    /// Stops accepting, lets each connection finish the request it is answering, and returns
+    /// when all are closed or after `grace` seconds, whichever is first. Returns whether all
+    /// finished.
+    func stop(grace: Double) async -> Bool {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        quiescing.initiateShutdown(promise: promise)
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                (try? await promise.futureResult.get()) != nil
+            }
+            group.addTask {
+                try? await _Concurrency.Task.sleep(for: .seconds(grace))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// The router, shared by the server and its connections' handlers.
+final class RouterBox: Sendable {
+    /// A router in a box, so that reading the current one costs one retain.
+    final class Snapshot: Sendable {
+        let router: MockRouter
+        init(_ router: MockRouter) { self.router = router }
+    }
+
+    let value: Mutex<Snapshot>
+
+    init(_ router: MockRouter) {
+        value = Mutex(Snapshot(router))
+    }
+
+    /// The router now in force.
+    var current: MockRouter { value.withLock { $0 }.router }
+}
+
+/// `serve`'s stderr: lines gathered and written together every 50 ms, so that a busy server
+/// writes once per batch instead of once per request. `flush()` writes what is pending.
+final class ServeLog: Sendable {
+    private let pending = Mutex<[UInt8]>([])
+    private let write: @Sendable ([UInt8]) -> Void
+    private let flusher = Mutex<_Concurrency.Task<Void, Never>?>(nil)
+
+    init(write: @escaping @Sendable ([UInt8]) -> Void) {
+        self.write = write
+        let task = _Concurrency.Task.detached { [weak self] in
+            while !_Concurrency.Task.isCancelled {
+                try? await _Concurrency.Task.sleep(for: .milliseconds(50))
+                self?.flush()
+            }
+        }
+        flusher.withLock { $0 = task }
+    }
+
+    /// Adds a line.
+    func line(_ text: String) {
+        pending.withLock { bytes in
+            bytes += text.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Writes every pending line.
+    func flush() {
+        let bytes = pending.withLock { bytes in
+            defer { bytes.removeAll(keepingCapacity: true) }
+            return bytes
+        }
+        if !bytes.isEmpty { write(bytes) }
+    }
+
+    /// Writes what is pending and stops the timer.
+    func close() {
+        flusher.withLock { $0?.cancel() }
+        flush()
+    }
+}

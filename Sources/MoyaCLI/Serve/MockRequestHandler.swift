@@ -1,0 +1,145 @@
+import MoyaCore
+import MoyaSpec
+import NIOCore
+import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One connection of `serve`: reads each request whole, asks the router, and answers, waits
+/// or closes as the sample says. NIO's pipeline handler keeps pipelined requests in order.
+final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let router: RouterBox
+    private let options: MockHTTPServer.Options
+    private var head: HTTPRequestHead?
+    private var body: ByteBuffer?
+    private var tooLarge = false
+    private var started = ContinuousClock.now
+
+    init(router: RouterBox, options: MockHTTPServer.Options) {
+        self.router = router
+        self.options = options
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = nil
+            tooLarge = false
+            started = .now
+        case .body(var chunk):
+            guard !tooLarge else { return }
+            if (body?.readableBytes ?? 0) + chunk.readableBytes > MockHTTPServer.maximumBodyBytes {
+                tooLarge = true
+                body = nil
+            } else if body == nil {
+                body = chunk
+            } else {
+                body?.writeBuffer(&chunk)
+            }
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            answer(head, context: context)
+        }
+    }
+
+    private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let request = MockRequest(
+            method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) },
+            body: body.map { Array($0.readableBytesView) } ?? [])
+        body = nil
+        var answer: MockAnswer
+        if tooLarge {
+            answer = MockRouter.contentTooLarge(uri: head.uri, limit: MockHTTPServer.maximumBodyBytes)
+        } else {
+            answer = router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
+        }
+        let keepAlive = head.isKeepAlive && !tooLarge
+        let started = self.started
+        if let delay = answer.delay, delay > 0, case .respond = answer.action {
+            // Bounded by the spec's check of `delayed`, and again here so the conversion is exact.
+            let nanoseconds = Int64((min(delay, 86_400) * 1e9).rounded())
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+                let (handler, context) = bound.value
+                handler.perform(answer, head: head, keepAlive: keepAlive, started: started, context: context)
+            }
+        } else {
+            perform(answer, head: head, keepAlive: keepAlive, started: started, context: context)
+        }
+    }
+
+    private func perform(
+        _ answer: MockAnswer, head: HTTPRequestHead, keepAlive: Bool, started: ContinuousClock.Instant,
+        context: ChannelHandlerContext
+    ) {
+        switch answer.action {
+        case .abort:
+            log(answer, head, outcome: "closed the connection", started: started)
+            context.close(promise: nil)
+        case .hang:
+            log(answer, head, outcome: "no answer", started: started)
+        case .respond(let status, let headers, let body):
+            var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
+            fields.add(name: "Content-Length", value: String(body.count))
+            if !fields.contains(name: "Access-Control-Allow-Origin") {
+                fields.add(name: "Access-Control-Allow-Origin", value: "*")
+            }
+            if !keepAlive { fields.replaceOrAdd(name: "Connection", value: "close") }
+            let response = HTTPResponseHead(
+                version: head.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
+            context.write(wrapOutboundOut(.head(response)), promise: nil)
+            if !body.isEmpty {
+                context.write(
+                    wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            }
+            let done = context.writeAndFlushPromise(wrapOutboundOut(.end(nil)))
+            if !keepAlive {
+                let loop = context.eventLoop
+                let bound = NIOLoopBound(context, eventLoop: loop)
+                done.whenComplete { _ in bound.value.close(promise: nil) }
+            }
+            log(answer, head, outcome: String(status), started: started)
+        }
+    }
+
+    private func log(_ answer: MockAnswer, _ head: HTTPRequestHead, outcome: String, started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var line =
+            "\(head.method.rawValue) \(TerminalText.escapingControls(answer.loggedURI))  \(answer.target ?? "-")  "
+            + "\(answer.sample ?? "-")  \(outcome)  \(FixedPoint.format(milliseconds, places: 1)) ms"
+        if options.verbose {
+            for (label, text) in [(">", answer.loggedRequestBody), ("<", answer.loggedResponseBody)] {
+                guard let text, !text.isEmpty else { continue }
+                line +=
+                    "\n"
+                    + text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                        "  \(label) " + TerminalText.escapingControls(String($0))
+                    }.joined(separator: "\n")
+            }
+        }
+        options.log(line)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+extension ChannelHandlerContext {
+    fileprivate func writeAndFlushPromise(_ part: NIOAny) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        writeAndFlush(part, promise: promise)
+        return promise.futureResult
+    }
+}

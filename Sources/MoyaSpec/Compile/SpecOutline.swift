@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The block layout of a spec file, read from its bytes without parsing YAML: the lines of
+/// each top-level key, and under `targets:`, the lines of each target.
+///
+/// `call` needs one target; libyaml would spend most of a call's time on a large spec building
+/// nodes for the others. The outline lets the compiler hand libyaml only the lines it needs:
+/// the file without the other targets' lines and the flows'. Kept lines keep their columns,
+/// and a `LineMap` takes each line of the shorter text back to its line in the file, so every
+/// mark is where it is in the file.
+///
+/// It reads only the plain block layout specs are written in. Anything else (flow-style
+/// `targets`, quoted or complex keys, documents, anchors that a kept line's alias may need)
+/// gives no outline, and the whole file is compiled as before.
+struct SpecOutline {
+    /// A run of whole lines: `start..<end` in bytes, and the file's line (from 1) it begins on.
+    struct Lines {
+        var start: Int
+        var end: Int
+        var line: Int
+    }
+
+    /// A top-level key or a target: its name's bytes and its lines, the key's own included.
+    struct Section {
+        var name: Range<Int>
+        var lines: Lines
+    }
+
+    /// The top-level keys in order.
+    var sections: [Section] = []
+    /// The targets in order.
+    var targets: [Section] = []
+    /// Where `targets:` is among the sections.
+    var targetsSection: Int?
+
+    /// The outline of `bytes`, or nil when the layout is not one this reads.
+    init?(_ bytes: [UInt8]) {
+        guard let (sections, targets, targetsSection) = bytes.withUnsafeBufferPointer(Self.scan) else { return nil }
+        self.sections = sections
+        self.targets = targets
+        self.targetsSection = targetsSection
+    }
+
+    /// One pass over the lines, a `memchr` for each line's end.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> ([Section], [Section], Int)? {
+        guard let base = bytes.baseAddress else { return nil }
+        var sections: [Section] = []
+        var targets: [Section] = []
+        var targetsSection: Int?
+        var targetIndent: Int?
+        var inTargets = false
+        var lineNumber = 0
+        var start = 0
+        while start < bytes.count {
+            lineNumber += 1
+            let end =
+                memchr(base + start, 0x0A, bytes.count - start).map {
+                    UnsafeRawPointer($0) - UnsafeRawPointer(base) + 1
+                }
+                ?? bytes.count
+            defer { start = end }
+            var first = start
+            while first < end, bytes[first] == UInt8(ascii: " ") { first += 1 }
+            let indent = first - start
+            // Blank lines and comments belong to no one.
+            guard first < end else { continue }
+            switch bytes[first] {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "#"): continue
+            default: break
+            }
+            if indent == 0 {
+                guard let (name, rest) = key(bytes, first, end) else { return nil }
+                if let last = sections.indices.last { sections[last].lines.end = start }
+                sections.append(Section(name: name, lines: Lines(start: start, end: bytes.count, line: lineNumber)))
+                inTargets = bytes[name].elementsEqual("targets".utf8)
+                if inTargets {
+                    // Only a block mapping can be cut into targets.
+                    guard targetsSection == nil, isEmptyValue(bytes, rest, end) else { return nil }
+                    targetsSection = sections.count - 1
+                    targetIndent = 0
+                }
+                continue
+            }
+            guard inTargets else { continue }
+            if targetIndent == 0 { targetIndent = indent }
+            guard let targetIndent else { return nil }
+            if indent == targetIndent {
+                guard let (name, _) = key(bytes, first, end) else { return nil }
+                if let last = targets.indices.last { targets[last].lines.end = start }
+                targets.append(Section(name: name, lines: Lines(start: start, end: end, line: lineNumber)))
+            } else if indent < targetIndent {
+                return nil
+            }
+        }
+        guard let targetsSection else { return nil }
+        // The last target ends where the targets section does; blank and comment lines after
+        // it stay with it, which is harmless.
+        if let last = targets.indices.last { targets[last].lines.end = sections[targetsSection].lines.end }
+        return (sections, targets, targetsSection)
+    }
+
+    /// Which line of the file each line of a shorter text is: the first line (from 1) of each
+    /// run of kept lines, in the text and in the file.
+    struct LineMap: Sendable {
+        var runs: [(text: Int, file: Int)] = []
+
+        /// The file's line for a line of the text.
+        func fileLine(_ line: Int) -> Int {
+            guard let run = runs.last(where: { $0.text <= line }) else { return line }
+            return run.file + (line - run.text)
+        }
+    }
+
+    /// The lines of `bytes` without those of every target not in `keep` and of `flows`, with
+    /// the map back to the file's lines; nil when a kept line may need an anchor from a dropped
+    /// one, or `keep` names a target twice.
+    func keeping(_ keep: Set<String>, of bytes: [UInt8]) -> (text: [UInt8], lines: LineMap)? {
+        let wanted = keep.map { Array($0.utf8) }
+        var kept: [Lines] = []
+        var dropped: [Lines] = []
+        var found = Array(repeating: 0, count: wanted.count)
+        for target in targets {
+            let name = bytes[target.name]
+            if let index = wanted.firstIndex(where: { $0.elementsEqual(name) }) {
+                found[index] += 1
+                kept.append(target.lines)
+            } else {
+                dropped.append(target.lines)
+            }
+        }
+        guard found.allSatisfy({ $0 <= 1 }) else { return nil }
+        for (index, section) in sections.enumerated() where index != targetsSection {
+            if bytes[section.name].elementsEqual("flows".utf8) {
+                dropped.append(section.lines)
+            } else {
+                kept.append(section.lines)
+            }
+        }
+        if let targetsSection {
+            // The `targets:` line itself, and anything between it and the first target.
+            let section = sections[targetsSection].lines
+            let firstTarget = targets.first?.lines.start ?? section.end
+            kept.append(Lines(start: section.start, end: firstTarget, line: section.line))
+        }
+        kept.sort { $0.start < $1.start }
+
+        // An alias kept may name an anchor dropped: then the whole file is needed.
+        if Self.contains(UInt8(ascii: "&"), in: bytes[...]),
+            kept.contains(where: { Self.contains(UInt8(ascii: "*"), in: bytes[$0.start..<$0.end]) }),
+            dropped.contains(where: { Self.contains(UInt8(ascii: "&"), in: bytes[$0.start..<$0.end]) })
+        {
+            return nil
+        }
+        var text: [UInt8] = []
+        var map = LineMap()
+        var textLine = 1
+        for run in kept where run.end > run.start {
+            let slice = bytes[run.start..<run.end]
+            map.runs.append((textLine, run.line))
+            text += slice
+            // A run that ends without a newline is the file's last line.
+            if slice.last != UInt8(ascii: "\n") { text.append(UInt8(ascii: "\n")) }
+            textLine += Self.count(UInt8(ascii: "\n"), in: slice) + (slice.last == UInt8(ascii: "\n") ? 0 : 1)
+        }
+        return (text, map)
+    }
+
+    /// Whether `byte` is in `bytes`, found with `memchr`.
+    private static func contains(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
+            return memchr(base, Int32(byte), buffer.count) != nil
+        }
+    }
+
+    /// How many times `byte` is in `bytes`.
+    private static func count(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int {
+        var total = 0
+        for value in bytes where value == byte { total += 1 }
+        return total
+    }
+
+    /// A plain key (`name:` followed by a space or the line's end) and where its value
+    /// begins; nil for anything else: quoted or complex keys, sequences, documents, tags.
+    private static func key(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Range<Int>, Int)? {
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") {
+                let after = index + 1
+                if after == end || bytes[after] == UInt8(ascii: " ") || bytes[after] == UInt8(ascii: "\n")
+                    || bytes[after] == UInt8(ascii: "\r")
+                {
+                    guard index > start else { return nil }
+                    return (start..<index, after)
+                }
+            }
+            let isNameByte =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+            guard isNameByte else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether nothing but spaces and a comment follow a key.
+    private static func isEmptyValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        return index == end || bytes[index] == UInt8(ascii: "#") || bytes[index] == UInt8(ascii: "\n")
+            || bytes[index] == UInt8(ascii: "\r")
+    }
+}
+
+extension YAMLNode {
+    /// The node with each mark's line taken back to the file's through `map`. The depth is the
+    /// loader's, which it bounds.
+    func remapped(_ map: SpecOutline.LineMap) -> YAMLNode {
+        var node = self
+        node.mark.line = map.fileLine(mark.line)
+        switch content {
+        case .scalar: break
+        case .sequence(let items): node.content = .sequence(items.map { $0.remapped(map) })
+        case .mapping(let pairs):
+            node.content = .mapping(pairs.map { (key: $0.key.remapped(map), value: $0.value.remapped(map)) })
+        }
+        return node
+    }
+}

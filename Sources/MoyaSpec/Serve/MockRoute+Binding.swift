@@ -1,0 +1,220 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Why a request does not fit a target: a param missing or of the wrong type, or a body
+/// that cannot be read.
+struct MockProblem: Sendable, Hashable {
+    /// The param, if the problem is one param's.
+    var param: String?
+    /// Where it was looked for: `the path`, `query 'q'`, `the JSON body at $.name`, `the body`.
+    var place: String
+    /// What is wrong, as a phrase: `expects an int, got "abc"`.
+    var detail: String
+
+    var sentence: String {
+        if let param { "param '\(param)' in \(place) \(detail)" } else { "\(place) \(detail)" }
+    }
+}
+
+/// A request's values for one route's params, and what did not fit.
+struct MockBinding: Sendable {
+    var values: [String: ParamValue] = [:]
+    var problems: [MockProblem] = []
+    /// How much of what the target declares the request carries, to choose among targets at
+    /// one method and path.
+    var fit = 0
+}
+
+extension MockRoute {
+    /// Reads the params of `request` as this target places them, typed as declared.
+    func bind(
+        captures: [(name: String, text: Substring)], query: [(key: String, value: String)], request: MockRequest
+    ) -> MockBinding {
+        var binding = MockBinding()
+        if target.params.isEmpty, literalQueryKeys.isEmpty, json == nil, form.isEmpty, !multipart { return binding }
+        var texts: [String: (place: String, values: [String])] = [:]
+        func found(_ name: String, _ text: some StringProtocol, _ place: String) {
+            texts[name, default: (place, [])].values.append(String(text))
+        }
+        for capture in captures { found(capture.name, PercentEncoding.decode(capture.text), "the path") }
+
+        for key in literalQueryKeys where query.contains(where: { Self.key($0.key, is: key) }) { binding.fit += 1 }
+        read(query, entries: self.query, place: { "query '\($0)'" }, into: found)
+
+        let contentType = request.header("content-type")?.lowercased() ?? ""
+        if !form.isEmpty {
+            if contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") {
+                let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
+                read(pairs, entries: form, place: { "form field '\($0)'" }, into: found)
+            } else {
+                binding.problems.append(
+                    MockProblem(place: "the body", detail: "should be a form (application/x-www-form-urlencoded)"))
+            }
+        }
+        // When the body cannot be read, its params are not reported missing as well.
+        var unreadable = false
+        if let json, !request.body.isEmpty {
+            do {
+                let value = try JSONValue(parsing: Data(request.body))
+                bind(json, value, path: "$", problems: &binding.problems, into: found)
+            } catch {
+                binding.problems.append(MockProblem(place: "the body", detail: "is not JSON: \(error)"))
+                unreadable = true
+            }
+        }
+        if multipart, !contentType.hasPrefix("multipart/form-data") {
+            binding.problems.append(MockProblem(place: "the body", detail: "should be a multipart/form-data form"))
+        }
+        for header in headers {
+            guard let value = request.header(header.name) else { continue }
+            for capture in Template.captures(of: header.value, in: value[...]) ?? [] {
+                found(capture.name, capture.text, "header \(header.name)")
+            }
+        }
+
+        for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
+            guard let param = target.param(named: name), !entry.values.isEmpty else { continue }
+            do {
+                binding.values[name] = try Self.value(of: param, sent: entry.values)
+                binding.fit += 1
+            } catch {
+                binding.problems.append(MockProblem(param: name, place: entry.place, detail: error.message))
+            }
+        }
+        for param in target.params where param.isRequired && binding.values[param.name] == nil {
+            guard let place = places[param.name], !binding.problems.contains(where: { $0.param == param.name }),
+                !(unreadable && place.hasPrefix("the JSON body"))
+            else {
+                continue
+            }
+            binding.problems.append(MockProblem(param: param.name, place: place, detail: "is required"))
+        }
+        return binding
+    }
+
+    /// The typed value of what a request sent for `param`: as the CLI reads it, except that
+    /// an enum's request carries a case's value, not its key.
+    static func value(of param: ParamSpec, sent texts: [String]) throws(ParamValueError) -> ParamValue {
+        guard case .enumeration(let cases) = param.elementType else {
+            return param.type.isArray ? try param.value(from: texts) : try param.parse(texts[0])
+        }
+        var values: [ParamValue] = []
+        for text in texts {
+            guard cases.contains(where: { $0.value == text }) else {
+                let shown = param.isSecret ? "a secret value" : "\"\(text)\""
+                throw ParamValueError(
+                    param: param.name,
+                    message: "expects one of \(cases.map(\.value).joined(separator: ", ")), got \(shown)")
+            }
+            values.append(.string(text))
+        }
+        return param.type.isArray ? .array(values) : values[0]
+    }
+
+    /// Reads the values of a query's or a form's entries: `key`, `key[]` and `key[N]` all
+    /// count as `key`, as the array encodings write it.
+    private func read(
+        _ pairs: [(key: String, value: String)], entries: [ValueTemplate.Member], place: (String) -> String,
+        into found: (String, Substring, String) -> Void
+    ) {
+        for entry in entries {
+            guard case .string(let template) = entry.value else { continue }
+            for pair in pairs where Self.key(pair.key, is: entry.key) {
+                for capture in Template.captures(of: template.segments, in: pair.value[...]) ?? [] {
+                    found(capture.name, capture.text, place(entry.key))
+                }
+            }
+        }
+    }
+
+    /// Walks a JSON body along the target's shape of it, reading the value where each param
+    /// stands. The depth is the shape's, which the spec bounds.
+    private func bind(
+        _ shape: ValueTemplate, _ value: JSONValue, path: String, problems: inout [MockProblem],
+        into found: (String, Substring, String) -> Void
+    ) {
+        let place = "the JSON body at \(path)"
+        switch (shape, value) {
+        case (_, .null):
+            return
+        case (.string(let template), _):
+            if let name = template.wholeParam {
+                let items: [JSONValue]
+                if case .array(let elements) = value, target.param(named: name)?.type.isArray == true {
+                    items = elements
+                } else {
+                    items = [value]
+                }
+                for item in items {
+                    guard let text = Self.scalarText(item) else {
+                        problems.append(
+                            MockProblem(
+                                param: name, place: place, detail: "expects a scalar, got \(Self.kind(of: item))"))
+                        return
+                    }
+                    found(name, text[...], place)
+                }
+            } else if case .string(let text) = value {
+                for capture in Template.captures(of: template.segments, in: text[...]) ?? [] {
+                    found(capture.name, capture.text, place)
+                }
+            }
+        case (.object(let members), .object(let given)):
+            for member in members {
+                guard let match = given.first(where: { $0.key == member.key }) else { continue }
+                bind(member.value, match.value, path: "\(path).\(member.key)", problems: &problems, into: found)
+            }
+        case (.array(let items), .array(let given)):
+            for (index, item) in items.enumerated() where index < given.count {
+                bind(item, given[index], path: "\(path)[\(index)]", problems: &problems, into: found)
+            }
+        default:
+            return
+        }
+    }
+
+    static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .integer(let int): String(int)
+        case .number(let double): JSONValue.format(double)
+        case .bool(let bool): bool ? "true" : "false"
+        case .null, .array, .object: nil
+        }
+    }
+
+    static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .array: "an array"
+        case .object: "an object"
+        default: "a scalar"
+        }
+    }
+
+    /// Whether a query or form key names `key`: as written, or with `[]` or `[N]` after it.
+    static func key(_ given: String, is key: String) -> Bool {
+        guard given.hasPrefix(key) else { return false }
+        let rest = given.utf8.dropFirst(key.utf8.count)
+        guard let open = rest.first else { return true }
+        guard open == UInt8(ascii: "["), rest.last == UInt8(ascii: "]") else { return false }
+        return rest.dropFirst().dropLast().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// The `key=value` pairs of a query or a form body, decoded.
+    static func pairs(_ text: Substring) -> [(key: String, value: String)] {
+        text.split(separator: "&").map { pair in
+            guard let equals = pair.firstIndex(of: "=") else {
+                return (PercentEncoding.decode(pair, plusIsSpace: true), "")
+            }
+            return (
+                PercentEncoding.decode(pair[..<equals], plusIsSpace: true),
+                PercentEncoding.decode(pair[pair.index(after: equals)...], plusIsSpace: true)
+            )
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import MoyaCore
+
+/// One target as `serve` answers it: its method and path pattern, and where the request
+/// carries each of its params, read from the target's task, headers and `auth:`.
+final class MockRoute: Sendable {
+    /// The service, by position in the router's list.
+    let service: Int
+    let serviceName: String
+    /// `service.target`.
+    let qualifiedName: String
+    /// `GET /users/{id}`, as a 404's closest routes and the log list it.
+    let pattern: String
+    /// The answers of the samples that read no param, made once, by sample name; the default
+    /// sample's name is "". A `file:` sample is read each time, so that edits show at once.
+    let fixedAnswers: [String: FixedAnswer]
+    let target: TargetSpec
+    let method: Method
+    /// One pattern per path segment, the mount's prefix first.
+    let segments: [[Template.Segment]]
+    /// Query entries whose values hold params.
+    let query: [ValueTemplate.Member]
+    /// Query keys with literal values, which a request that fits the target sends.
+    let literalQueryKeys: [String]
+    /// Form-body entries whose values hold params.
+    let form: [ValueTemplate.Member]
+    /// The JSON body's shape, when the task sends JSON.
+    let json: ValueTemplate?
+    /// Whether the task sends a multipart form.
+    let multipart: Bool
+    /// Headers whose values hold params, `auth:` as `Authorization` included.
+    let headers: [(name: String, value: [Template.Segment])]
+    /// Where each param the request carries goes, for a missing one's problem.
+    let places: [String: String]
+    /// Literal segments rank above mixed ones, and those above a lone param.
+    let specificity: [Int]
+
+    init(service index: Int, of service: ServiceSpec, target: TargetSpec, prefix: [[Template.Segment]]) {
+        self.service = index
+        serviceName = service.name
+        self.target = target
+        qualifiedName = "\(service.name).\(target.name)"
+        method = target.method
+        segments = prefix + Self.pathSegments(target.path.segments)
+        pattern = "\(target.method.rawValue) /" + segments.map { Self.text(of: $0) }.joined(separator: "/")
+        var fixed: [String: FixedAnswer] = [:]
+        for (name, sample) in [("", target.sample)] + target.samples.map({ ($0.name, Optional($0.sample)) }) {
+            guard sample.map(Self.readsNothing) ?? true,
+                let answer = FixedAnswer(service: service, target: target, sample: name.isEmpty ? nil : name)
+            else { continue }
+            fixed[name] = answer
+        }
+        fixedAnswers = fixed
+        specificity = segments.map { pattern in
+            if pattern.count == 1, case .literal = pattern[0] { return 2 }
+            return pattern.contains { if case .param = $0 { true } else { false } } ? (pattern.count == 1 ? 0 : 1) : 2
+        }
+
+        var query: [ValueTemplate.Member] = []
+        var form: [ValueTemplate.Member] = []
+        var json: ValueTemplate?
+        var multipart = false
+        func place(_ block: ParameterBlock, _ encoding: EncodingSpec) {
+            switch encoding.kind {
+            case .json, .prettyJSON: json = .object(block.entries)
+            case .url, .queryString, .httpBody:
+                let destination: URLEncoding.Destination =
+                    encoding.kind == .queryString
+                    ? .queryString : encoding.kind == .httpBody ? .httpBody : .methodDependent
+                if destination.encodesInURL(for: target.method) {
+                    query += block.entries
+                } else {
+                    form += block.entries
+                }
+            }
+        }
+        switch target.task {
+        case .plain, .upload: break
+        case .data(_, _, let block): query += block?.entries ?? []
+        case .json(let value): json = value
+        case .parameters(let block, let encoding, let extra):
+            place(block, encoding)
+            query += extra?.entries ?? []
+        case .multipart(_, let block):
+            multipart = true
+            query += block?.entries ?? []
+        case .download(_, let block, let encoding):
+            if let block { place(block, encoding) }
+        }
+        literalQueryKeys = query.filter { $0.value.templates.allSatisfy { $0.params.isEmpty } }.map(\.key)
+        self.query = query.filter { !$0.value.templates.allSatisfy { $0.params.isEmpty } }
+        self.form = form
+        self.json = json
+        self.multipart = multipart
+
+        var headers: [(name: String, value: [Template.Segment])] = []
+        for header in service.headers + target.headers where !header.value.params.isEmpty {
+            headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
+            headers.append((header.name, header.value.segments))
+        }
+        switch target.auth ?? service.auth {
+        case .bearer(let token)? where !token.params.isEmpty:
+            headers.append(("Authorization", [.literal("Bearer ")] + token.segments))
+        case .custom(let scheme, let token)? where !token.params.isEmpty:
+            headers.append(("Authorization", [.literal(scheme + " ")] + token.segments))
+        default: break
+        }
+        self.headers = headers
+
+        var places: [String: String] = [:]
+        for pattern in segments {
+            for case .param(let name) in pattern { places[name] = places[name] ?? "the path" }
+        }
+        for member in self.query {
+            for name in member.value.templates.flatMap(\.params) {
+                places[name] = places[name] ?? "query '\(member.key)'"
+            }
+        }
+        for member in form {
+            for name in member.value.templates.flatMap(\.params) {
+                places[name] = places[name] ?? "form field '\(member.key)'"
+            }
+        }
+        if let json { Self.jsonPlaces(json, "$", into: &places) }
+        for header in headers {
+            for case .param(let name) in header.value { places[name] = places[name] ?? "header \(header.name)" }
+        }
+        self.places = places
+    }
+
+    /// Whether a sample is the same whatever the request: no param in it, and no file to read.
+    private static func readsNothing(_ sample: SampleSpec) -> Bool {
+        guard case .response(_, let headers, let body) = sample else { return true }
+        guard headers.allSatisfy({ $0.value.params.isEmpty }) else { return false }
+        switch body {
+        case .empty: return true
+        case .text(let template): return template.params.isEmpty
+        case .json(let value): return value.templates.allSatisfy { $0.params.isEmpty }
+        case .file: return false
+        }
+    }
+
+    /// The JSON paths of the params in a body's shape.
+    private static func jsonPlaces(_ value: ValueTemplate, _ path: String, into places: inout [String: String]) {
+        switch value {
+        case .string(let template):
+            for name in template.params { places[name] = places[name] ?? "the JSON body at \(path)" }
+        case .array(let items):
+            for (index, item) in items.enumerated() { jsonPlaces(item, "\(path)[\(index)]", into: &places) }
+        case .object(let members):
+            for member in members { jsonPlaces(member.value, "\(path).\(member.key)", into: &places) }
+        case .null, .bool, .integer, .number: break
+        }
+    }
+
+    /// A path template cut at each `/` into one pattern per segment; empty segments are
+    /// dropped, as a request's are.
+    static func pathSegments(_ template: [Template.Segment]) -> [[Template.Segment]] {
+        var patterns: [[Template.Segment]] = [[]]
+        func add(literal text: String) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            for (index, part) in parts.enumerated() {
+                if index > 0 { patterns.append([]) }
+                if !part.isEmpty { patterns[patterns.count - 1].append(.literal(String(part))) }
+            }
+        }
+        for segment in template {
+            switch segment {
+            case .literal(let text): add(literal: text)
+            // A path's environment values are where requests go: literal text here.
+            case .environment(_, let value): add(literal: value)
+            case .param: patterns[patterns.count - 1].append(segment)
+            }
+        }
+        return patterns.filter { !$0.isEmpty }
+    }
+
+    /// A pattern as the spec writes it.
+    static func text(of pattern: [Template.Segment]) -> String {
+        pattern.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .param(let name): "{\(name)}"
+            case .environment(_, let value): value
+            }
+        }.joined()
+    }
+}
+
+extension Template {
+    /// The values of `pattern`'s params in `text`, or nil when `text` does not fit it. Each
+    /// param takes text up to the first place the literal after it appears; the last one
+    /// takes the rest. Environment values match as literal text.
+    static func captures(of pattern: [Segment], in text: Substring) -> [(name: String, text: Substring)]? {
+        var rest = text
+        var captures: [(name: String, text: Substring)] = []
+        var open: String?
+        for segment in pattern {
+            let literal: String
+            switch segment {
+            case .param(let name):
+                if let open { captures.append((open, rest[rest.startIndex..<rest.startIndex])) }
+                open = name
+                continue
+            case .literal(let text): literal = text
+            case .environment(_, let value): literal = value
+            }
+            if let name = open {
+                guard let found = rest.firstRange(of: literal) else { return nil }
+                captures.append((name, rest[..<found.lowerBound]))
+                rest = rest[found.upperBound...]
+                open = nil
+            } else {
+                guard rest.hasPrefix(literal) else { return nil }
+                rest = rest.dropFirst(literal.count)
+            }
+        }
+        if let open {
+            captures.append((open, rest))
+            return captures
+        }
+        return rest.isEmpty ? captures : nil
+    }
+}

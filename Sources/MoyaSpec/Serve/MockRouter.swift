@@ -1,0 +1,470 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A request as `serve` receives it.
+public struct MockRequest: Sendable {
+    /// The method as sent.
+    public var method: String
+    /// The path and query as sent.
+    public var uri: String
+    /// The headers in order.
+    public var headers: [(name: String, value: String)]
+    /// The body.
+    public var body: [UInt8]
+
+    /// Creates a request.
+    public init(method: String, uri: String, headers: [(name: String, value: String)], body: [UInt8] = []) {
+        self.method = method
+        self.uri = uri
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the header `name`, which is lowercase.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// What `serve` does with one request.
+public struct MockAnswer: Sendable {
+    /// How the request is answered.
+    public enum Action: Sendable {
+        /// A response.
+        case respond(status: Int, headers: [(name: String, value: String)], body: [UInt8])
+        /// The connection is closed at once: `networkConnectionLost`, `cannotConnectToHost` and
+        /// the other network errors a sample can name.
+        case abort
+        /// No answer, ever: a `timeout` sample.
+        case hang
+    }
+
+    /// How the request is answered.
+    public var action: Action
+    /// Seconds to wait first: the spec's `stub: { delayed: S }`.
+    public var delay: Double?
+    /// `service.target`, when a target answered.
+    public var target: String?
+    /// The sample's name, `default` for the target's own.
+    public var sample: String?
+    /// The path and query for the log: values of secret params masked, and every query value
+    /// masked when no target answered.
+    public var loggedURI: String
+    /// The request's body for `-v`, secrets masked.
+    public var loggedRequestBody: String?
+    /// The response's body for `-v`, secrets masked.
+    public var loggedResponseBody: String?
+
+    /// The status, or nil for an abort or a hang.
+    public var status: Int? {
+        if case .respond(let status, _, _) = action { return status }
+        return nil
+    }
+}
+
+/// A sample's answer, made once because the sample reads no param.
+struct FixedAnswer: Sendable {
+    let action: MockAnswer.Action
+    /// The body as it is sent, and as `-v` logs it, secrets masked.
+    let body: String?
+    let loggedBody: String?
+
+    init?(service: ServiceSpec, target: TargetSpec, sample name: String?) {
+        guard let sample = try? service.sample(of: target, named: name, values: [:]) else { return nil }
+        action = MockRouter.action(for: sample, of: target, named: name)
+        let masked = try? service.sample(of: target, named: name, values: [:], masking: true)
+        if case .response(_, _, let raw) = sample, case .response(_, _, let shown)? = masked {
+            body = String(decoding: raw, as: UTF8.self)
+            loggedBody = Redactor.showPlaceholders(String(decoding: shown, as: UTF8.self))
+        } else {
+            body = nil
+            loggedBody = nil
+        }
+    }
+}
+
+/// Answers requests with the samples of every target of some services, as `moya-cli serve`
+/// does: each service under its base URL's path, or one service at `/`.
+public struct MockRouter: Sendable {
+    /// The services, in the order their routes are tried.
+    public let services: [ServiceSpec]
+    let routes: [MockRoute]
+    /// Each service and the path it is served under.
+    public let mounts: [(service: String, prefix: String)]
+    /// Targets no request can reach, because another answers at the same method and path
+    /// with the same requirements.
+    public let warnings: [String]
+
+    /// Routes every target of `services`. With `environment`, each service that has it is
+    /// served under that environment's base URL path; with `atRoot`, under `/`.
+    public init(services: [ServiceSpec], environment: String? = nil, atRoot: Bool = false) {
+        self.services = services
+        var routes: [MockRoute] = []
+        var mounts: [(service: String, prefix: String)] = []
+        for (index, service) in services.enumerated() {
+            let base = environment.flatMap { service.environment(named: $0)?.baseURL } ?? service.baseURL
+            let prefix = atRoot ? [] : Self.pathPrefix(of: base)
+            mounts.append((service.name, "/" + prefix.map { MockRoute.text(of: $0) }.joined(separator: "/")))
+            for target in service.targets {
+                routes.append(MockRoute(service: index, of: service, target: target, prefix: prefix))
+            }
+        }
+        var warnings: [String] = []
+        for (index, route) in routes.enumerated() {
+            if let earlier = routes[..<index].first(where: { Self.shadows($0, route) }) {
+                warnings.append(
+                    "\(route.qualifiedName) (\(route.pattern)) is never served: \(earlier.qualifiedName) answers the same requests"
+                )
+            }
+        }
+        self.routes = routes
+        self.mounts = mounts
+        self.warnings = warnings
+    }
+
+    /// Whether `earlier` answers every request `later` would: same method and path, and
+    /// nothing in the request that tells them apart.
+    private static func shadows(_ earlier: MockRoute, _ later: MockRoute) -> Bool {
+        earlier.method == later.method && earlier.pattern == later.pattern && earlier.json == later.json
+            && earlier.form.map(\.key) == later.form.map(\.key) && earlier.query.map(\.key) == later.query.map(\.key)
+            && earlier.literalQueryKeys == later.literalQueryKeys && earlier.multipart == later.multipart
+            && earlier.headers.map(\.name) == later.headers.map(\.name)
+    }
+
+    /// The path of a base URL, one literal pattern per segment.
+    static func pathPrefix(of baseURL: String) -> [[Template.Segment]] {
+        var rest = Substring(baseURL)
+        if let scheme = rest.firstRange(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...]
+        }
+        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        return rest.split(separator: "/").map { [.literal(PercentEncoding.decode($0))] }
+    }
+
+    /// Every route as `METHOD /path  service.target`, for the start-up listing.
+    public var routeList: [String] {
+        routes.map { "\($0.pattern)  \($0.qualifiedName)" }
+    }
+
+    /// How many targets are served.
+    public var targetCount: Int { routes.count }
+
+    // MARK: - Answering
+
+    /// Answers `request`. With `verbose`, the answer carries the bodies for the log, secrets
+    /// masked unless `showSecrets`.
+    public func answer(_ request: MockRequest, verbose: Bool = false, showSecrets: Bool = false) -> MockAnswer {
+        var uri = Substring(request.uri)
+        if let hash = uri.firstIndex(of: "#") { uri = uri[..<hash] }
+        let question = uri.firstIndex(of: "?")
+        let path = uri[..<(question ?? uri.endIndex)]
+        let queryText = question.map { uri[uri.index(after: $0)...] } ?? ""
+        let query = MockRoute.pairs(queryText)
+        let segments = path.split(separator: "/")
+
+        let candidates = routes.compactMap { route -> (MockRoute, [(name: String, text: Substring)])? in
+            guard route.segments.count == segments.count else { return nil }
+            var captures: [(name: String, text: Substring)] = []
+            for (pattern, segment) in zip(route.segments, segments) {
+                if pattern.count == 1, case .literal(let text) = pattern[0] {
+                    guard PercentEncoding.decode(segment) == text else { return nil }
+                    continue
+                }
+                guard let found = Template.captures(of: pattern, in: segment) else { return nil }
+                captures += found
+            }
+            return (route, captures)
+        }
+        let unmatched = MockAnswer(
+            action: .abort, loggedURI: String(path) + Self.maskedQuery(query, secret: { _ in true }))
+        guard !candidates.isEmpty else {
+            return Self.problem(
+                unmatched, status: 404, title: "Not Found", detail: "no target answers \(request.method) \(path)",
+                extra: [("closest", .array(closest(to: String(path), segments).map(JSONValue.string)))])
+        }
+        let method = request.method == "HEAD" ? ["HEAD", "GET"] : [request.method]
+        let allowed = candidates.filter { method.contains($0.0.method.rawValue) }
+        guard !allowed.isEmpty else {
+            let allow = Set(candidates.map(\.0.method.rawValue)).sorted().joined(separator: ", ")
+            if request.method == "OPTIONS" {
+                var answer = unmatched
+                answer.action = .respond(
+                    status: 204,
+                    headers: [
+                        ("Allow", allow), ("Access-Control-Allow-Methods", allow),
+                        ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? "*"),
+                        ("Access-Control-Max-Age", "600"),
+                    ], body: [])
+                return answer
+            }
+            var answer = Self.problem(
+                unmatched, status: 405, title: "Method Not Allowed",
+                detail: "\(path) answers \(allow), not \(request.method)", extra: [])
+            if case .respond(let status, var headers, let body) = answer.action {
+                headers.append(("Allow", allow))
+                answer.action = .respond(status: status, headers: headers, body: body)
+            }
+            return answer
+        }
+
+        let bound = allowed.map { route, captures in
+            (route: route, binding: route.bind(captures: captures, query: query, request: request))
+        }
+        // A target with the sample `Prefer` names first, then the most specific path, then the
+        // target the request fits best, then the first declared.
+        let preferred = Self.preferredExample(request)
+        func better(_ a: (route: MockRoute, binding: MockBinding), _ b: (route: MockRoute, binding: MockBinding))
+            -> Bool
+        {
+            if let preferred {
+                let (aHas, bHas) = (
+                    a.route.target.sample(named: preferred) != nil, b.route.target.sample(named: preferred) != nil
+                )
+                if aHas != bHas { return aHas }
+            }
+            if a.route.specificity != b.route.specificity {
+                return a.route.specificity.lexicographicallyPrecedes(b.route.specificity) == false
+            }
+            if a.binding.fit != b.binding.fit { return a.binding.fit > b.binding.fit }
+            return false
+        }
+        let ranked = bound.enumerated().sorted { lhs, rhs in
+            if better(lhs.element, rhs.element) { return true }
+            if better(rhs.element, lhs.element) { return false }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+        guard let chosen = ranked.first(where: { $0.binding.problems.isEmpty }) ?? ranked.first else {
+            return unmatched
+        }
+        let route = chosen.route
+        let service = services[route.service]
+        var answer = MockAnswer(
+            action: .abort, target: route.qualifiedName,
+            loggedURI: String(path)
+                + Self.maskedQuery(query) { key in
+                    !showSecrets
+                        && route.query.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
+                })
+        if verbose { answer.loggedRequestBody = loggedBody(request, route, showSecrets: showSecrets) }
+        guard chosen.binding.problems.isEmpty else {
+            let problems = chosen.binding.problems
+            return Self.problem(
+                answer, status: 400, title: "Bad Request",
+                detail: "the request does not fit \(route.qualifiedName) (\(route.pattern)): "
+                    + problems.map(\.sentence).joined(separator: "; "),
+                extra: [
+                    ("target", .string(route.qualifiedName)),
+                    (
+                        "errors",
+                        .array(
+                            problems.map { problem in
+                                .object(
+                                    (problem.param.map { [("param", JSONValue.string($0))] } ?? []) + [
+                                        ("in", .string(problem.place)), ("detail", .string(problem.detail)),
+                                    ])
+                            })
+                    ),
+                ])
+        }
+
+        if let preferred, route.target.sample(named: preferred) == nil {
+            let names = route.target.samples.map(\.name)
+            return Self.problem(
+                answer, status: 400, title: "Bad Request",
+                detail:
+                    "\(route.qualifiedName) has no sample '\(preferred)' (asked for with Prefer: example=\(preferred))"
+                    + (names.isEmpty
+                        ? "; it has only its default sample" : "; it has \(names.joined(separator: ", "))"),
+                extra: [("target", .string(route.qualifiedName))])
+        }
+        answer.sample = preferred ?? "default"
+        if case .delayed(let seconds)? = service.stub { answer.delay = seconds }
+        if let fixed = route.fixedAnswers[preferred ?? ""] {
+            answer.action = fixed.action
+            if verbose { answer.loggedResponseBody = showSecrets ? fixed.body : fixed.loggedBody }
+        } else {
+            let sample: SampleResponse
+            do {
+                sample = try service.sample(of: route.target, named: preferred, values: chosen.binding.values)
+            } catch {
+                return Self.problem(
+                    answer, status: 500, title: "Internal Server Error",
+                    detail: "the sample of \(route.qualifiedName) could not be made: \(error.message)", extra: [])
+            }
+            answer.action = Self.action(for: sample, of: route.target, named: preferred)
+            if verbose {
+                let shown =
+                    showSecrets
+                    ? sample
+                    : (try? service.sample(
+                        of: route.target, named: preferred, values: chosen.binding.values, masking: true))
+                if case .response(_, _, let shownBody)? = shown {
+                    answer.loggedResponseBody = Redactor.showPlaceholders(String(decoding: shownBody, as: UTF8.self))
+                }
+            }
+        }
+        if request.method == "HEAD", case .respond(let status, let headers, _) = answer.action {
+            answer.action = .respond(status: status, headers: headers, body: [])
+        }
+        return answer
+    }
+
+    /// How a sample answers: a response with its headers, the content type added when the
+    /// sample sets none, or the connection closed, or never answered.
+    static func action(for sample: SampleResponse, of target: TargetSpec, named name: String?) -> MockAnswer.Action {
+        switch sample {
+        case .networkError(.timeout):
+            return .hang
+        case .networkError:
+            return .abort
+        case .response(let status, let sampleHeaders, let body):
+            var headers = sampleHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+            if !body.isEmpty, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.append(("Content-Type", contentType(of: target, sample: name, body: body)))
+            }
+            if let name { headers.append(("Preference-Applied", "example=\(name)")) }
+            return .respond(status: status, headers: headers, body: Array(body))
+        }
+    }
+
+    /// `NAME` from `Prefer: example=NAME` (RFC 7240; the convention Prism uses), quoted or not,
+    /// among any other preferences.
+    static func preferredExample(_ request: MockRequest) -> String? {
+        for header in request.headers where header.name.lowercased() == "prefer" {
+            for preference in header.value.split(separator: ",") {
+                let item = String(preference.prefix { $0 != ";" }).trimmingSpaces()
+                guard item.lowercased().hasPrefix("example=") else { continue }
+                var value = item.dropFirst("example=".count)
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                    value = value.dropFirst().dropLast()
+                }
+                return String(value)
+            }
+        }
+        return nil
+    }
+
+    /// The content type of a sample that does not declare one: a file's by its extension,
+    /// else text. (A `json:` sample declares its own.)
+    static func contentType(of target: TargetSpec, sample name: String?, body: Data) -> String {
+        let spec = name.flatMap { target.sample(named: $0) } ?? target.sample
+        if case .response(_, _, .file(let path))? = spec {
+            let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            switch ext {
+            case "json": return "application/json"
+            case "html", "htm": return "text/html; charset=utf-8"
+            case "xml": return "application/xml"
+            case "csv": return "text/csv; charset=utf-8"
+            case "txt", "text", "md": return "text/plain; charset=utf-8"
+            case "png": return "image/png"
+            case "jpg", "jpeg": return "image/jpeg"
+            case "gif": return "image/gif"
+            case "svg": return "image/svg+xml"
+            case "pdf": return "application/pdf"
+            default: return "application/octet-stream"
+            }
+        }
+        return "text/plain; charset=utf-8"
+    }
+
+    /// The answer to a request whose body is over `limit` bytes: a 413 problem.
+    public static func contentTooLarge(uri: String, limit: Int) -> MockAnswer {
+        let path = uri.prefix { $0 != "?" && $0 != "#" }
+        return problem(
+            MockAnswer(action: .abort, loggedURI: String(path)), status: 413, title: "Content Too Large",
+            detail: "the body is over \(limit) bytes", extra: [])
+    }
+
+    /// A problem response (RFC 9457) on `answer`.
+    private static func problem(
+        _ answer: MockAnswer, status: Int, title: String, detail: String, extra: [(key: String, value: JSONValue)]
+    ) -> MockAnswer {
+        var answer = answer
+        let document = JSONValue.object(
+            [
+                ("type", .string("about:blank")), ("title", .string(title)), ("status", .integer(status)),
+                ("detail", .string(detail)),
+            ] + extra)
+        let body = Array(document.serialized(pretty: true, escapeSlashes: false).utf8) + [UInt8(ascii: "\n")]
+        answer.action = .respond(status: status, headers: [("Content-Type", "application/problem+json")], body: body)
+        answer.loggedResponseBody = String(decoding: body, as: UTF8.self)
+        return answer
+    }
+
+    /// Up to three routes nearest to `path`: each route's params read as the request's own
+    /// segments, then the edit distance. Long paths are cut, so that this stays cheap.
+    private func closest(to path: String, _ segments: [Substring]) -> [String] {
+        let given = Array(path.unicodeScalars.prefix(256))
+        let scored = routes.enumerated().map { index, route in
+            let view = route.segments.enumerated().map { position, pattern in
+                pattern.count == 1 && pattern.allSatisfy({ if case .param = $0 { true } else { false } })
+                    && position < segments.count
+                    ? String(segments[position]) : MockRoute.text(of: pattern)
+            }
+            let text = Array(("/" + view.joined(separator: "/")).unicodeScalars.prefix(256))
+            return (distance: Suggestion.editDistance(given, text), index: index, pattern: route.pattern)
+        }
+        return scored.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }.prefix(3).map(\.pattern)
+    }
+
+    /// `?key=value&…` with the values `secret` names masked.
+    static func maskedQuery(_ pairs: [(key: String, value: String)], secret: (String) -> Bool) -> String {
+        guard !pairs.isEmpty else { return "" }
+        return "?"
+            + pairs.map { pair in
+                let value = secret(pair.key) ? Redactor.mask : pair.value
+                return PercentEncoding.encode(pair.key, keeping: PercentEncoding.isUnreserved) + "="
+                    + (secret(pair.key) ? value : PercentEncoding.encode(value, keeping: PercentEncoding.isUnreserved))
+            }.joined(separator: "&")
+    }
+
+    /// Whether an entry's value holds a secret param.
+    private func holdsSecret(_ value: ValueTemplate, _ route: MockRoute) -> Bool {
+        value.templates.flatMap(\.params).contains { route.target.param(named: $0)?.isSecret == true }
+    }
+
+    /// The request's body for the log: a form's secret fields and a JSON body's secret
+    /// members masked, by the target's shape of them; any other body that would carry a secret
+    /// is left out.
+    private func loggedBody(_ request: MockRequest, _ route: MockRoute, showSecrets: Bool) -> String? {
+        guard !request.body.isEmpty else { return nil }
+        let text = String(decoding: request.body, as: UTF8.self)
+        if showSecrets { return text }
+        if !route.form.isEmpty {
+            return String(
+                Self.maskedQuery(MockRoute.pairs(text[...])) { key in
+                    route.form.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
+                }.dropFirst())
+        }
+        if let shape = route.json, let value = try? JSONValue(parsing: Data(request.body)) {
+            return masked(value, shape, route).serialized(escapeSlashes: false)
+        }
+        let secrets = route.target.params.contains { $0.isSecret }
+        return secrets ? "(\(request.body.count) bytes, not shown: the target has secret params)" : text
+    }
+
+    /// `value` with each member the shape fills from a secret param masked.
+    private func masked(_ value: JSONValue, _ shape: ValueTemplate, _ route: MockRoute) -> JSONValue {
+        switch (shape, value) {
+        case (.string(let template), _)
+        where template.params.contains { route.target.param(named: $0)?.isSecret == true }:
+            return .string(Redactor.mask)
+        case (.object(let members), .object(let given)):
+            return .object(
+                given.map { member in
+                    guard let part = members.first(where: { $0.key == member.key }) else { return member }
+                    return (member.key, masked(member.value, part.value, route))
+                })
+        case (.array(let items), .array(let given)):
+            return .array(given.enumerated().map { $0 < items.count ? masked($1, items[$0], route) : $1 })
+        default:
+            return value
+        }
+    }
+}

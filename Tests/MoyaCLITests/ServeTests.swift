@@ -1,0 +1,401 @@
+import MoyaCLI
+import MoyaCore
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `moya-cli serve`, started as a user starts it and called with moya-cli's own client: the
+/// `call`, `check` and `run` commands, and MoyaCore's provider for requests no spec declares.
+final class ServeTests: XCTestCase {
+    var specs: String { CommandTests.root + "/specs" }
+    var fixtures: String { CommandTests.root + "/Tests/Fixtures/serve" }
+
+    /// A running `moya-cli serve`, its log read as it goes.
+    final class Served: @unchecked Sendable {
+        let process: Process
+        let error: Pipe
+        private(set) var log = ""
+        let url: String
+
+        init(_ arguments: [String]) throws {
+            (process, _, error) = try CommandTests.launch(["serve", "--port", "0"] + arguments, server: "")
+            var text = ""
+            var found: String?
+            while found == nil {
+                let chunk = error.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw Failure(message: "serve ended: \(text)") }
+                text += String(decoding: chunk, as: UTF8.self)
+                if let range = text.firstRange(of: /on (http:\/\/127\.0\.0\.1:\d+)\n/) {
+                    found = String(text[range].dropFirst(3).dropLast())
+                }
+            }
+            log = text
+            url = found ?? ""
+        }
+
+        /// Sends `signal` and waits for the exit: the status and the whole log.
+        func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, log: String) {
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            log += String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (process.terminationStatus, log)
+        }
+
+        deinit {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    struct Failure: Error { var message: String }
+
+    /// A request no spec declares.
+    struct Raw: TargetType {
+        var baseURL: URL
+        var path: String
+        var method: MoyaCore.Method = .get
+        var task: MoyaCore.Task = .requestPlain
+        var headers: [String: String]? = nil
+    }
+
+    static func send(_ raw: Raw, timeout: Double? = nil) async -> Result<Response, MoyaError> {
+        var configuration = Session.Configuration()
+        if let timeout { configuration.timeout = timeout }
+        let session = Session(configuration: configuration)
+        let result = await MoyaProvider<Raw>(session: session).result(for: raw)
+        await session.shutdown()
+        return result
+    }
+
+    static func get(_ served: Served, _ path: String, headers: [String: String]? = nil) async throws -> Response {
+        try await Self.send(Raw(baseURL: URL(string: served.url)!, path: path, headers: headers)).get()
+    }
+
+    static func text(_ response: Response) -> String { String(decoding: response.data, as: UTF8.self) }
+
+    /// A check's output with its timings taken out.
+    static func untimed(_ text: String) -> String {
+        text.replacing(/\(\d+ ms\)/, with: "(T)").replacing(/in \d+\.\d+ s/, with: "in T s")
+    }
+
+    // MARK: - The contract loop
+
+    func testCheckAgainstServeGivesWhatCheckOnTheSamplesGives() async throws {
+        let served = try Served([specs, "--env", "local"])
+        let environment = ["MOYA_SERVE_URL": served.url]
+        let (liveStatus, live, liveError) = await CommandTests.run(
+            ["check", specs, "--env", "local"], environment: environment)
+        let (stubStatus, stubbed, _) = await CommandTests.run(["check", specs, "--stub", "immediate"])
+        XCTAssertEqual(liveStatus, 0, liveError)
+        XCTAssertEqual(stubStatus, 0)
+        XCTAssertEqual(Self.untimed(live), Self.untimed(stubbed))
+
+        let (flowStatus, flow, _) = await CommandTests.run(
+            ["run", "myservice.userLifecycle", "--specs", specs, "--env", "local", "--var", "first=Zoe"],
+            environment: environment)
+        let (stubFlowStatus, stubFlow, _) = await CommandTests.run(
+            ["run", "myservice.userLifecycle", "--specs", specs, "--stub", "immediate", "--var", "first=Zoe"])
+        XCTAssertEqual(flowStatus, 0)
+        XCTAssertEqual(stubFlowStatus, 0)
+        XCTAssertEqual(Self.untimed(flow), Self.untimed(stubFlow))
+
+        let (status, log) = served.stop()
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(
+            log.contains(
+                """
+                moya-cli: serving 4 services, 20 targets on \(served.url)
+                  github      /github
+                  httpbin     /httpbin
+                  myservice   /myservice
+                  translator  /translator
+
+                """), log)
+        // The named sample of the check "unknown user" was asked for, and given.
+        XCTAssertTrue(log.contains("GET /myservice/users/999  myservice.showUser  notFound  404  "), log)
+        XCTAssertTrue(
+            log.contains(
+                "POST /myservice/users/100?first_name=Zoe&last_name=Granger  myservice.updateUser  default  200"),
+            log)
+    }
+
+    func testCallThroughServeFillsTheSampleFromTheRequest() async throws {
+        let served = try Served([specs, "--env", "local"])
+        let (status, out, _) = await CommandTests.run(
+            ["call", "myservice.createUser", "--specs", specs, "--env", "local", "--firstName", "Ron"],
+            environment: ["MOYA_SERVE_URL": served.url])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, #"{"id":100,"first_name":"Ron","last_name":"Potter"}"#)
+
+        let (queryStatus, query, _) = await CommandTests.run(
+            ["call", "translator.translateQuery", "--specs", specs, "--env", "local", "--to", "de", "--to", "ja"],
+            environment: ["MOYA_SERVE_URL": served.url])
+        XCTAssertEqual(queryStatus, 0)
+        XCTAssertEqual(query, "")
+        XCTAssertTrue(
+            served.stop().log.contains(
+                "POST /translator/translate?api-version=3.0&from=en&to=de&to=ja  translator.translateQuery  default  200"
+            ))
+    }
+
+    // MARK: - Routing
+
+    func testRoutesTypedParamsAndTheSamplesTheyFill() async throws {
+        let served = try Served([fixtures])
+        var response = try await Self.get(served, "/api/v2/items/7")
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(Self.text(response), #"{"id":7,"name":"Lamp"}"#)
+        XCTAssertEqual(response.headers["Content-Type"], "application/json")
+        XCTAssertEqual(response.headers["Access-Control-Allow-Origin"], "*")
+
+        // A literal segment wins over a param.
+        let fetched1 = try await Self.get(served, "/api/v2/items/mine")
+        XCTAssertEqual(Self.text(fetched1), #"[{"id":1}]"#)
+        response = try await Self.get(served, "/api/v2/items/export.csv")
+        XCTAssertEqual(Self.text(response), "id,name\n1,Lamp\n")
+        XCTAssertEqual(response.headers["Content-Type"], "text/csv; charset=utf-8")
+
+        let query = try await Self.send(
+            Raw(
+                baseURL: URL(string: served.url)!, path: "/api/v2/items",
+                task: .requestParameters(
+                    parameters: ["q": "desk lamp", "limit": 5, "tags": ["a", "b"]], encoding: URLEncoding.queryString))
+        ).get()
+        XCTAssertEqual(Self.text(query), #"{"q":"desk lamp","limit":5,"tags":["a","b"]}"#)
+
+        let created = try await Self.send(
+            Raw(
+                baseURL: URL(string: served.url)!, path: "/api/v2/items", method: .post,
+                task: .requestJSONEncodable(
+                    JSONValue.object([("item", .object([("name", .string("desk")), ("price", .number(9.5))]))])))
+        ).get()
+        XCTAssertEqual(created.statusCode, 201)
+        XCTAssertEqual(created.headers["Location"], "/api/v2/items/desk")
+        XCTAssertEqual(Self.text(created), #"{"name":"desk","price":9.5}"#)
+
+        let login = try await Self.send(
+            Raw(
+                baseURL: URL(string: served.url)!, path: "/api/v2/login", method: .post,
+                task: .requestParameters(
+                    parameters: ["user": "ann", "password": "hunter22"], encoding: URLEncoding.httpBody))
+        ).get()
+        XCTAssertEqual(Self.text(login), #"{"user":"ann","token":"t-hunter22"}"#)
+
+        response = try await Self.get(served, "/api/v2/me", headers: ["X-User": "user=bob"])
+        XCTAssertEqual(Self.text(response), "hello bob")
+        XCTAssertEqual(response.headers["Content-Type"], "text/plain; charset=utf-8")
+
+        response = try await Self.get(served, "/api/v2/items/3", headers: ["Prefer": "return=minimal, example=gone"])
+        XCTAssertEqual(response.statusCode, 410)
+        XCTAssertEqual(Self.text(response), #"{"message":"item 3 is gone"}"#)
+        XCTAssertEqual(response.headers["Preference-Applied"], "example=gone")
+        _ = served.stop()
+    }
+
+    func testProblemResponsesNameWhatIsWrong() async throws {
+        let served = try Served([fixtures])
+        var response = try await Self.get(served, "/api/v2/items/abc")
+        XCTAssertEqual(response.statusCode, 400)
+        XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
+        XCTAssertEqual(
+            Self.text(response),
+            """
+            {
+              "type" : "about:blank",
+              "title" : "Bad Request",
+              "status" : 400,
+              "detail" : "the request does not fit shop.showItem (GET /api/v2/items/{id}): param 'id' in the path expects an int, got \\"abc\\"",
+              "target" : "shop.showItem",
+              "errors" : [
+                {
+                  "param" : "id",
+                  "in" : "the path",
+                  "detail" : "expects an int, got \\"abc\\""
+                }
+              ]
+            }
+
+            """)
+
+        response = try await Self.get(served, "/api/v2/itemz/7")
+        XCTAssertEqual(response.statusCode, 404)
+        XCTAssertEqual(
+            Self.text(response),
+            """
+            {
+              "type" : "about:blank",
+              "title" : "Not Found",
+              "status" : 404,
+              "detail" : "no target answers GET /api/v2/itemz/7",
+              "closest" : [
+                "GET /api/v2/items/{id}",
+                "GET /api/v2/items",
+                "POST /api/v2/items"
+              ]
+            }
+
+            """)
+
+        let deleted = try await Self.send(
+            Raw(baseURL: URL(string: served.url)!, path: "/api/v2/items/7", method: .delete)
+        )
+        .get()
+        XCTAssertEqual(deleted.statusCode, 405)
+        XCTAssertEqual(deleted.headers["Allow"], "GET")
+
+        let broken = try await Self.send(
+            Raw(
+                baseURL: URL(string: served.url)!, path: "/api/v2/items", method: .post,
+                task: .requestData(Data(#"{"item":{"#.utf8)), headers: ["Content-Type": "application/json"])
+        ).get()
+        XCTAssertEqual(broken.statusCode, 400)
+        XCTAssertTrue(
+            Self.text(broken).contains(
+                #""detail" : "the request does not fit shop.create (POST /api/v2/items): the body is not JSON: expected a string key at byte 9""#
+            ), Self.text(broken))
+
+        response = try await Self.get(served, "/api/v2/me")
+        XCTAssertEqual(response.statusCode, 400)
+        XCTAssertTrue(Self.text(response).contains("param 'user' in header X-User is required"))
+
+        response = try await Self.get(served, "/api/v2/items/3", headers: ["Prefer": "example=missing"])
+        XCTAssertEqual(response.statusCode, 400)
+        XCTAssertTrue(
+            Self.text(response).contains(
+                "shop.showItem has no sample 'missing' (asked for with Prefer: example=missing); it has gone"))
+        _ = served.stop()
+    }
+
+    func testOneServiceAtTheRoot() async throws {
+        let served = try Served([fixtures, "--service", "shop"])
+        let fetched2 = try await Self.get(served, "/items/7")
+        XCTAssertEqual(Self.text(fetched2), #"{"id":7,"name":"Lamp"}"#)
+        let fetched3 = try await Self.get(served, "/wait")
+        XCTAssertEqual(fetched3.statusCode, 404)
+        XCTAssertTrue(
+            served.stop().log.contains("moya-cli: serving 1 service, 8 targets on \(served.url)\n  shop  /\n"))
+    }
+
+    // MARK: - Delays, network errors and stopping
+
+    func testDelaysAndNetworkErrorSamples() async throws {
+        let served = try Served([fixtures])
+        let start = ContinuousClock.now
+        let fetched4 = try await Self.get(served, "/wait")
+        XCTAssertEqual(Self.text(fetched4), #"{"done":true}"#)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(600))
+
+        for sample in ["lost", "refused"] {
+            let result = await Self.send(
+                Raw(baseURL: URL(string: served.url)!, path: "/api/v2/flaky", headers: ["Prefer": "example=\(sample)"]))
+            guard case .failure(.underlying(let error as NetworkError, _)) = result else {
+                return XCTFail("expected a network error for \(sample), got \(result)")
+            }
+            XCTAssertEqual(error.code, .networkConnectionLost, "\(sample)")
+        }
+        let silent = await Self.send(
+            Raw(baseURL: URL(string: served.url)!, path: "/api/v2/flaky", headers: ["Prefer": "example=silent"]),
+            timeout: 0.5)
+        guard case .failure(.underlying(let error as NetworkError, _)) = silent else {
+            return XCTFail("expected a timeout, got \(silent)")
+        }
+        XCTAssertEqual(error.code, .timedOut)
+        let fetched5 = try await Self.get(served, "/api/v2/flaky")
+        XCTAssertEqual(fetched5.statusCode, 204)
+        let log = served.stop().log
+        XCTAssertTrue(log.contains("GET /api/v2/flaky  shop.flaky  lost  closed the connection  "), log)
+        XCTAssertTrue(log.contains("GET /api/v2/flaky  shop.flaky  silent  no answer  "), log)
+    }
+
+    func testSIGTERMLetsTheRequestInFlightFinish() async throws {
+        let served = try Served([fixtures])
+        let url = URL(string: served.url)!
+        async let answer = Self.send(Raw(baseURL: url, path: "/wait"))
+        try await _Concurrency.Task.sleep(for: .milliseconds(250))
+        let (status, log) = served.stop(SIGTERM)
+        let response = try await answer.get()
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(Self.text(response), #"{"done":true}"#)
+        XCTAssertTrue(log.contains("moya-cli: SIGTERM: stopping; requests in flight have 5 s\n"), log)
+        XCTAssertTrue(log.contains("GET /wait  slow.wait  default  200  "), log)
+        // Nothing listens any more.
+        guard case .failure = await Self.send(Raw(baseURL: url, path: "/wait"), timeout: 2) else {
+            return XCTFail("served after stopping")
+        }
+    }
+
+    // MARK: - Watching, logging and failures
+
+    func testWatchReloadsAndKeepsTheLastSpecThatValidated() async throws {
+        let directory = NSTemporaryDirectory() + "serve-watch-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/w.yaml"
+        func write(_ sample: String) throws {
+            try "service: w\nbaseURL: https://w.test\ntargets:\n  hi: { path: /hi, sample: \(sample) }\n"
+                .write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        try write("one")
+        let served = try Served([directory, "--watch"])
+        let fetched6 = try await Self.get(served, "/hi")
+        XCTAssertEqual(Self.text(fetched6), "one")
+
+        try write("two")
+        var body = ""
+        for _ in 0..<40 where body != "two" {
+            try await _Concurrency.Task.sleep(for: .milliseconds(100))
+            body = Self.text(try await Self.get(served, "/hi"))
+        }
+        XCTAssertEqual(body, "two")
+
+        try "service: w\nbaseURL: https://w.test\ntargets:\n  hi: { pth: /hi }\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try await _Concurrency.Task.sleep(for: .milliseconds(1500))
+        let fetched7 = try await Self.get(served, "/hi")
+        XCTAssertEqual(Self.text(fetched7), "two")
+        let log = served.stop().log
+        XCTAssertTrue(log.contains("moya-cli: reloaded: 1 service, 1 target\n"), log)
+        XCTAssertTrue(
+            log.contains("\(file):4:9: error: targets.hi.pth: unknown key 'pth'; did you mean 'path'?\n"), log)
+        XCTAssertTrue(
+            log.contains(
+                "moya-cli: error: invalid spec: 1 problem in 1 file; still serving the last specs that validated\n"),
+            log)
+    }
+
+    func testTheLogMasksSecretsByWhereTheyStand() async throws {
+        let served = try Served([fixtures, "-v"])
+        _ = try await Self.send(
+            Raw(
+                baseURL: URL(string: served.url)!, path: "/api/v2/login", method: .post,
+                task: .requestParameters(
+                    parameters: ["user": "ann", "password": "hunter22"], encoding: URLEncoding.httpBody))
+        ).get()
+        let log = served.stop().log
+        XCTAssertTrue(
+            log.contains(
+                """
+                POST /api/v2/login  shop.login  default  200
+                """), log)
+        XCTAssertTrue(log.contains("  > password=••••&user=ann\n  < {\"user\":\"ann\",\"token\":\"t-••••\"}\n"), log)
+        XCTAssertFalse(log.contains("hunter22"), log)
+    }
+
+    func testABusyPortIsOneLineAndExit1() async throws {
+        let served = try Served([fixtures])
+        let port = String(served.url.split(separator: ":").last ?? "")
+        let (status, out, error) = await CommandTests.run(["serve", fixtures, "--port", port])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(error, "moya-cli: error: cannot listen on 127.0.0.1:\(port): address already in use\n")
+        let (unknown, _, unknownError) = await CommandTests.run(["serve", fixtures, "--service", "shp"])
+        XCTAssertEqual(unknown, 64)
+        XCTAssertEqual(
+            unknownError, "moya-cli: error: no service 'shp'; did you mean 'shop'?\n")
+        _ = served.stop()
+    }
+}
