@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Async functions run on their caller's actor unless marked `@concurrent` (SE-0461), so a
@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // `import openapi`. Without its ExternalLoading trait, which only loading documents
+        // from other files needs, it builds without Swift Concurrency's overhead.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -40,6 +43,15 @@ let package = Package(
             ]
         ),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),
+        // OpenAPI documents to specs and back, on OpenAPIKit's model.
+        .target(
+            name: "MoyaOpenAPI",
+            dependencies: [
+                "MoyaCore", "MoyaSpec",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ]),
         // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
         // its closures and classes predate `Sendable`.
         .target(name: "Moya", dependencies: ["MoyaCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -48,6 +60,7 @@ let package = Package(
             dependencies: [
                 "MoyaCore",
                 "MoyaSpec",
+                "MoyaOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `serve`: SwiftNIO's HTTP server, already in the graph through AsyncHTTPClient.
                 .product(name: "NIOCore", package: "swift-nio"),

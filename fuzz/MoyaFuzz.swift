@@ -13,19 +13,61 @@ import MoyaSpec
 /// The fuzz targets, chosen with `FUZZ_TARGET`: `spec` compiles the bytes as a spec, `json`
 /// parses them as JSON and pretty-prints them, `url` percent-encodes them as query, form,
 /// path and redaction text, `jsonpath` parses them as a JSON path and walks a document, `flow`
-/// reads them as a `skip:` condition, a variable template and a `Set-Cookie` value.
-/// Every input must end without a crash; errors are fine.
+/// reads them as a `skip:` condition, a variable template and a `Set-Cookie` value, `serve`
+/// reads them as an HTTP request (`METHOD URI`, header lines, a blank line, the body) and
+/// answers it from the bundled specs and the serve fixtures. Every input must end without a
+/// crash; errors are fine. `spec` also compiles each target of a spec that compiles on its
+/// own, as `call` does, and stops when that differs from the whole compile's target.
 enum FuzzTargets {
     static let document: JSONValue = .object([
         (key: "a", value: .array([.integer(1), .object([(key: "b", value: .string("c"))]), .null])),
         (key: "d", value: .object([(key: "e", value: .array([.bool(true), .number(1.5)]))])),
     ])
 
+    /// The bundled specs and the serve fixtures, routed once.
+    static let router: MockRouter = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+        let library = SpecLibrary(
+            searchPaths: [root + "/specs", root + "/Tests/Fixtures/serve"], compiler: SpecCompiler(environment: [:]))
+        return MockRouter(services: (try? library.loadAll().services) ?? [])
+    }()
+
+    /// `METHOD URI`, header lines, a blank line and the body, as a request.
+    static func request(_ bytes: [UInt8]) -> MockRequest {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let (head, body) =
+            text.firstRange(of: "\n\n").map { (text[..<$0.lowerBound], Array(text[$0.upperBound...].utf8)) }
+            ?? (text[...], [])
+        let lines = head.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = lines.first?.split(separator: " ", maxSplits: 1) ?? []
+        let headers = lines.dropFirst().map { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return (
+                name: String(parts.first ?? ""),
+                value: String(parts.dropFirst().first ?? "").trimmingCharacters(in: .whitespaces)
+            )
+        }
+        return MockRequest(
+            method: String(start.first ?? "GET"), uri: String(start.dropFirst().first ?? "/"), headers: headers,
+            body: body)
+    }
+
     static func run(_ bytes: [UInt8], target: String) {
         switch target {
         case "spec":
             let compiler = SpecCompiler(environment: ["TOKEN": "s3cr3t", "EMPTY": ""])
-            _ = try? compiler.compile(bytes, file: "fuzz.yaml")
+            guard let whole = try? compiler.compile(bytes, file: "fuzz.yaml") else {
+                _ = try? compiler.compile(bytes, file: "fuzz.yaml", target: "a")
+                return
+            }
+            for target in whole.targets.prefix(4) {
+                let alone = try? compiler.compile(bytes, file: "fuzz.yaml", target: target.name)
+                guard let found = alone?.target(named: target.name), "\(found)" == "\(target)" else {
+                    fatalError("call's compile of \(target.name) differs from the whole compile's")
+                }
+            }
+        case "serve":
+            _ = router.answer(request(bytes), verbose: true)
         case "json":
             if let value = try? JSONValue(parsing: Data(bytes)) {
                 _ = value.serialized(pretty: true)
@@ -86,6 +128,8 @@ enum FuzzTargets {
     public func fuzzMain(
         _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
     ) -> CInt {
+        // Built before the first input, so that its memory is not counted as that input's leak.
+        if FuzzEnvironment.target == "serve" { _ = FuzzTargets.router }
         var count = argc
         var arguments = argv
         return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
@@ -97,7 +141,7 @@ enum FuzzTargets {
         static let configuration = CommandConfiguration(
             commandName: "moya-fuzz", abstract: "Replay inputs through one of moya-cli's fuzz targets.")
 
-        @Argument(help: "The target: spec, json, url or jsonpath.")
+        @Argument(help: "The target: spec, json, url, jsonpath, flow or serve.")
         var target: String
 
         @Argument(help: "Input files.")

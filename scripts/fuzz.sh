@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath flow}
+targets=${FUZZ_TARGETS:-spec json url jsonpath flow serve}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz
@@ -20,6 +20,11 @@ for target in $targets; do
     jsonpath)
       printf '$.a[0].b' > "$corpus/seed.txt"; printf "\$['d'].e[*]" > "$corpus/seed2.txt"
       printf "\$..[?@.b == 'c' || match(@, '[a-z]+')][1:3:-1]" > "$corpus/seed3.txt" ;;
+    serve)
+      printf 'GET /api/v2/items?q=a+b&limit=5&tags%%5B%%5D=x\nPrefer: example=gone\n\n' > "$corpus/seed.txt"
+      printf 'POST /api/v2/items\nContent-Type: application/json\n\n{"item":{"name":"a","price":1.5}}' > "$corpus/seed2.txt"
+      printf 'POST /post\nContent-Type: application/x-www-form-urlencoded\n\nname=a&admin=1' > "$corpus/seed3.txt"
+      printf 'GET /api/v2/me\nX-User: user=bob\n\n' > "$corpus/seed4.txt" ;;
     flow)
       printf "not exists {a.a.0} or ({x} == 'y' and {a.d.e.1} != 2)" > "$corpus/seed.txt"
       printf 'sid=1; Path=/a; Domain=example.com; Max-Age=60; Secure' > "$corpus/seed2.txt" ;;

@@ -76,6 +76,7 @@ struct TargetDescription {
         var lines = [
             "\(service.name).\(target.name)" + (target.summary.map { ": " + TerminalText.escapingControls($0) } ?? "")
         ]
+        if let description = target.description { lines.append("  " + TerminalText.escapingControls(description)) }
         lines.append("  \(target.method.rawValue) \(url)")
         lines.append("  task: \(taskSummary)")
         if !target.params.isEmpty {
@@ -153,6 +154,7 @@ struct TargetDescription {
             (key: "service", value: .string(service.name)),
             (key: "target", value: .string(target.name)),
             (key: "summary", value: target.summary.map(JSONValue.string) ?? .null),
+            (key: "description", value: target.description.map(JSONValue.string) ?? .null),
             (key: "method", value: .string(target.method.rawValue)),
             (key: "baseURL", value: .string(baseURL)),
             (key: "path", value: .string(target.path.description)),

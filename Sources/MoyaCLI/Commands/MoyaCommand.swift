@@ -53,7 +53,7 @@ struct MoyaCommand: AsyncParsableCommand {
         version: Version.current,
         subcommands: [
             CallCommand.self, RunCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self,
-            DescribeCommand.self, GenerateCommand.self, ServeCommand.self,
+            DescribeCommand.self, GenerateCommand.self, ServeCommand.self, ImportCommand.self,
         ]
     )
 }

@@ -55,7 +55,7 @@ struct ServeCommand: CallerIsolatedCommand {
 
     @Option(
         help: ArgumentHelp("Serve only this service, at / instead of under its base URL's path.", valueName: "name"),
-        completion: .custom(ServeCommand.completeServices))
+        completion: .custom(GenerateSwiftCommand.completeServices))
     var service: String?
 
     @Option(help: ArgumentHelp("Serve each service under this environment's base URL path.", valueName: "name"))
@@ -181,10 +181,6 @@ struct ServeCommand: CallerIsolatedCommand {
     static func reason(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         return "\(error)"
-    }
-
-    @Sendable static func completeServices(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        SpecOptions.completions(words, prefix) { [$0.name] }
     }
 }
 

@@ -56,12 +56,10 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) },
             body: body.map { Array($0.readableBytesView) } ?? [])
         body = nil
-        var answer: MockAnswer
-        if tooLarge {
-            answer = MockRouter.contentTooLarge(uri: head.uri, limit: MockHTTPServer.maximumBodyBytes)
-        } else {
-            answer = router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
-        }
+        let answer =
+            tooLarge
+            ? MockRouter.contentTooLarge(uri: head.uri, limit: MockHTTPServer.maximumBodyBytes)
+            : router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
         let keepAlive = head.isKeepAlive && !tooLarge
         let started = self.started
         if let delay = answer.delay, delay > 0, case .respond = answer.action {

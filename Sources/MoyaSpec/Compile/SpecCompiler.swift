@@ -21,7 +21,8 @@ public struct SpecCompiler: Sendable {
     /// The keys of a sample mapping.
     static let sampleKeys = ["status", "headers", "body", "json", "file", "error"]
     static let targetKeys = [
-        "summary", "params", "path", "method", "headers", "task", "sample", "samples", "validation", "auth",
+        "summary", "description", "params", "path", "method", "headers", "task", "sample", "samples", "validation",
+        "auth",
         "timeout", "retry", "followRedirects", "checks",
     ]
 
@@ -47,12 +48,17 @@ public struct SpecCompiler: Sendable {
     /// problem, the whole file is compiled, so that problems are reported as `validate` would.
     public func compile(file path: String, target: String) throws(SpecError) -> ServiceSpec {
         guard let bytes = FileSystem.contents(path) else { return try compile(file: path) }
+        return try compile(bytes, file: path, target: target)
+    }
+
+    /// Compiles what a call of `target` needs from spec text, as `compile(file:target:)` does.
+    public func compile(_ bytes: [UInt8], file: String, target: String) throws(SpecError) -> ServiceSpec {
         if let outline = SpecOutline(bytes) {
             var keep: Set<String> = [target]
             // Twice at most: a second pass adds the target the first one's login calls.
             for _ in 0..<2 {
                 guard let partial = outline.keeping(keep, of: bytes),
-                    let service = try? compile(partial.text, file: path, partial: partial.lines),
+                    let service = try? compile(partial.text, file: file, partial: partial.lines),
                     let found = service.target(named: target)
                 else { break }
                 let logins = [service.auth, found.auth].compactMap { auth -> String? in
@@ -64,7 +70,7 @@ public struct SpecCompiler: Sendable {
                 keep.formUnion(missing)
             }
         }
-        return try compile(bytes, file: path)
+        return try compile(bytes, file: file)
     }
 
     /// Compiles spec text; `file` names it in diagnostics and anchors relative paths.
@@ -270,6 +276,7 @@ struct CompileContext {
         usedParams = []
 
         let summary = fields["summary"].flatMap { reader.string($0, path() + ".summary") }
+        let description = fields["description"].flatMap { reader.string($0, path() + ".description") }
         var pathTemplate = Template(literal: "", mark: mark)
         if let node = fields["path"] {
             if node.isNull {
@@ -323,7 +330,8 @@ struct CompileContext {
             } ?? []
 
         return TargetSpec(
-            name: name, summary: summary, params: params, path: pathTemplate, method: method, headers: headers,
+            name: name, summary: summary, description: description, params: params, path: pathTemplate, method: method,
+            headers: headers,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks)
     }

@@ -27,7 +27,7 @@ public enum FlowVariablesFile {
             guard let name = pair.key.scalar, ParamSpec.isValidParamName(name) else {
                 throw FlowError("\(pair.key.mark.line):\(pair.key.mark.column): a variable name must be a name")
             }
-            variables.append((name, value(of: pair.value)))
+            variables.append((name, pair.value.jsonValue))
         }
         return variables
     }
@@ -38,17 +38,5 @@ public enum FlowVariablesFile {
         if let integer = SpecReader.parseInteger(text) { return .integer(integer) }
         if let number = SpecReader.parseFloat(text) { return .number(number) }
         return .string(text)
-    }
-
-    /// A YAML node as JSON; the loader bounds its depth.
-    static func value(of node: YAMLNode) -> JSONValue {
-        switch node.content {
-        case .scalar(let text, _):
-            return SpecReader.plainValue(node) ?? .string(text)
-        case .sequence(let items):
-            return .array(items.map(value(of:)))
-        case .mapping(let pairs):
-            return .object(pairs.map { (key: $0.key.scalar ?? "", value: value(of: $0.value)) })
-        }
     }
 }

@@ -65,6 +65,8 @@ public struct TargetSpec: Sendable {
     public var name: String
     /// A one-line summary for `list`, `describe` and help.
     public var summary: String?
+    /// What the target does, at more length, for `describe`.
+    public var description: String? = nil
     /// The declared params in order.
     public var params: [ParamSpec]
     /// The path, appended to the base URL.

@@ -1,3 +1,5 @@
+import MoyaCore
+
 /// A position in a YAML file, 1-based, as editors count.
 public struct Mark: Sendable, Hashable, Comparable {
     // Stored narrow: a spec holds a mark for nearly every value it compiles.
@@ -83,6 +85,21 @@ public struct YAMLNode: Sendable {
         case .scalar: isNull ? "null" : "a scalar"
         case .sequence: "a sequence"
         case .mapping: "a mapping"
+        }
+    }
+}
+
+extension YAMLNode {
+    /// The node as JSON, its plain scalars typed as a spec's are (`7` an integer, `true` a
+    /// boolean, `~` null) and its quoted ones strings. The loader bounds the depth.
+    public var jsonValue: JSONValue {
+        switch content {
+        case .scalar(let text, _):
+            return SpecReader.plainValue(self) ?? .string(text)
+        case .sequence(let items):
+            return .array(items.map(\.jsonValue))
+        case .mapping(let pairs):
+            return .object(pairs.map { (key: $0.key.scalar ?? "", value: $0.value.jsonValue) })
         }
     }
 }

@@ -1,0 +1,77 @@
+import MoyaCore
+
+/// A spec as `import openapi` writes it: the parts of the spec format an OpenAPI document
+/// fills, in the order they are written.
+struct ImportedSpec {
+    /// Credentials, as `auth:` writes them.
+    enum Auth: Equatable {
+        case bearer(String)
+        case basic(user: String, password: String)
+        /// `auth: none`. (Not `none`, which an optional would read as nil.)
+        case disabled
+    }
+
+    /// A declared param.
+    struct Param {
+        var name: String
+        var type: String
+        var enumValues: [String]?
+        var defaultValue: JSONValue?
+        var description: String?
+        var optional: Bool
+    }
+
+    /// One entry of a parameters block or a query: the key sent, and its value's template.
+    struct Entry {
+        var key: String
+        var value: String
+    }
+
+    /// One part of a multipart body.
+    struct Part {
+        var name: String
+        /// `{param}` for a value, or for a file's path.
+        var template: String
+        var isFile: Bool
+    }
+
+    /// How a target sends its params.
+    enum Task {
+        /// Encoded parameters (`url`, `queryString`, `httpBody` or `json`), and a query.
+        case parameters([Entry], encoding: String, query: [Entry])
+        /// A literal body, and a query.
+        case data(String, contentType: String, query: [Entry])
+        /// A multipart form, and a query.
+        case multipart([Part], query: [Entry])
+    }
+
+    /// A sample response.
+    struct Sample {
+        var status: Int
+        var json: JSONValue?
+        var body: String?
+        var contentType: String?
+    }
+
+    /// One target.
+    struct Target {
+        var name: String
+        var summary: String?
+        var description: String?
+        var method: String
+        var path: String
+        var params: [Param] = []
+        var headers: [Entry] = []
+        var auth: Auth?
+        var task: Task?
+        var sample: Sample?
+        var samples: [(name: String, sample: Sample)] = []
+    }
+
+    var comment: [String] = []
+    var service: String
+    var baseURL: String
+    var environments: [(name: String, baseURL: String)] = []
+    var auth: Auth?
+    var targets: [Target] = []
+}

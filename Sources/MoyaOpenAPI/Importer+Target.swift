@@ -1,0 +1,322 @@
+import MoyaCore
+import MoyaSpec
+import OpenAPIKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Importer {
+    /// One operation as a target.
+    mutating func target(_ endpoint: ResolvedEndpoint, names: inout Set<String>) -> ImportedSpec.Target {
+        let method = endpoint.method.rawValue.lowercased()
+        let pointer = ["paths", endpoint.path.rawValue, method]
+        let fallback = method + endpoint.path.components.map { Names.upperCamel($0) }.joined()
+        var name = Names.lowerCamel(endpoint.operationId ?? "", fallback: Names.lowerCamel(fallback, fallback: method))
+        if names.contains(name) {
+            var number = 2
+            while names.contains("\(name)\(number)") { number += 1 }
+            name += "\(number)"
+        }
+        names.insert(name)
+        var target = ImportedSpec.Target(
+            name: name, summary: (endpoint.endpointSummary ?? endpoint.routeSummary).map(Names.oneLine),
+            description: endpoint.endpointDescription ?? endpoint.routeDescription,
+            method: endpoint.method.rawValue.uppercased(), path: endpoint.path.rawValue)
+
+        var paramNames: Set<String> = []
+        var query: [ImportedSpec.Entry] = []
+        for (index, parameter) in endpoint.parameters.enumerated() {
+            let at = pointer + ["parameters", String(index)]
+            switch parameter.location {
+            case .cookie:
+                warn(at, "cookie param '\(parameter.name)' has no place in a spec; left out")
+                continue
+            case .querystring:
+                warn(at, "querystring param '\(parameter.name)' has no place in a spec; left out")
+                continue
+            case .path, .query, .header:
+                break
+            }
+            var param = self.param(parameter, at: at)
+            param.name = Names.unique(Names.param(parameter.name), in: &paramNames)
+            switch parameter.location {
+            case .path:
+                param.optional = false
+                target.path = target.path.replacing("{\(parameter.name)}", with: "{\(param.name)}")
+            case .query: query.append(.init(key: parameter.name, value: "{\(param.name)}"))
+            case .header: target.headers.append(.init(key: parameter.name, value: "{\(param.name)}"))
+            case .cookie, .querystring: break
+            }
+            target.params.append(param)
+        }
+
+        if let body = endpoint.requestBody {
+            target.task = task(
+                body, query: query, params: &target.params, names: &paramNames, at: pointer + ["requestBody"])
+        } else if !query.isEmpty {
+            target.task = .parameters(query, encoding: "queryString", query: [])
+        }
+        samples(endpoint.responses, into: &target, at: pointer + ["responses"])
+        return target
+    }
+
+    /// A parameter's type, enum, default, description and whether it may be left out.
+    mutating func param(_ parameter: DereferencedParameter, at pointer: [String]) -> ImportedSpec.Param {
+        var param = ImportedSpec.Param(
+            name: parameter.name, type: "string", description: parameter.description.map(Names.oneLine),
+            optional: !parameter.required)
+        switch parameter.schemaOrContent {
+        case .a(let context):
+            describe(context.schema, into: &param, at: pointer + ["schema"])
+        case .b:
+            warn(pointer + ["content"], "param '\(parameter.name)' is described by content; it is sent as text")
+        }
+        return param
+    }
+
+    /// Fills a param's type, enum and default from a schema.
+    mutating func describe(_ schema: DereferencedJSONSchema, into param: inout ImportedSpec.Param, at pointer: [String])
+    {
+        let scalar = Self.scalarType(schema)
+        if let scalar {
+            param.type = scalar
+        } else if case .array(_, let context) = schema, let items = context.items, let element = Self.scalarType(items)
+        {
+            param.type = "[\(element)]"
+        } else {
+            warn(pointer, "param '\(param.name)' is not a scalar or an array of scalars; it is sent as text")
+        }
+        if scalar == "string", let values = schema.allowedValues?.compactMap({ $0.value as? String }), !values.isEmpty {
+            param.enumValues = values
+            param.type = "enum"
+        }
+        if let value = schema.defaultValue.flatMap(JSONBridge.value) {
+            param.defaultValue = value
+        }
+    }
+
+    /// The spec's type for a scalar schema.
+    static func scalarType(_ schema: DereferencedJSONSchema) -> String? {
+        switch schema {
+        case .boolean: "bool"
+        case .integer: "int"
+        case .number: "number"
+        case .string(let core, let context):
+            core.formatString == "binary" || context.contentEncoding == .binary ? "file" : "string"
+        default: nil
+        }
+    }
+
+    // MARK: - Bodies
+
+    /// The task a request body asks for: JSON, a form, multipart or a literal body.
+    mutating func task(
+        _ body: DereferencedRequest, query: [ImportedSpec.Entry], params: inout [ImportedSpec.Param],
+        names: inout Set<String>, at pointer: [String]
+    ) -> ImportedSpec.Task {
+        let contents = body.content.map { (type: $0.key.typeAndSubtype.lowercased(), content: $0.value) }
+            .sorted { $0.type < $1.type }
+        func find(_ match: (String) -> Bool) -> (type: String, content: DereferencedContent)? {
+            contents.first { match($0.type) }
+        }
+        if let (type, content) = find({ $0 == "application/json" || $0.hasSuffix("+json") }) {
+            if let fields = fields(of: content.schema, required: body.required, names: &names, at: pointer, file: false)
+            {
+                params += fields.params
+                return .parameters(fields.entries, encoding: "json", query: query)
+            }
+            let example = Examples.first(of: content) ?? content.schema.map(SampleSynthesis.value) ?? .object([])
+            return .data(example.serialized(escapeSlashes: false), contentType: type, query: query)
+        }
+        if find({ $0 == "application/x-www-form-urlencoded" }) != nil,
+            let content = find({ $0 == "application/x-www-form-urlencoded" })?.content,
+            let fields = fields(of: content.schema, required: body.required, names: &names, at: pointer, file: false)
+        {
+            params += fields.params
+            return .parameters(fields.entries, encoding: "httpBody", query: query)
+        }
+        if let content = find({ $0 == "multipart/form-data" })?.content,
+            let fields = fields(of: content.schema, required: body.required, names: &names, at: pointer, file: true)
+        {
+            params += fields.params
+            let parts = zip(fields.entries, fields.params).map { entry, param in
+                ImportedSpec.Part(name: entry.key, template: entry.value, isFile: param.type == "file")
+            }
+            return .multipart(parts, query: query)
+        }
+        guard let (type, content) = contents.first else {
+            return .parameters([], encoding: "json", query: query)
+        }
+        let text: String
+        if let example = Examples.first(of: content) {
+            if case .string(let string) = example {
+                text = string
+            } else {
+                text = example.serialized(escapeSlashes: false)
+            }
+        } else {
+            text = ""
+        }
+        warn(pointer + ["content", type], "a \(type) body is sent as its example, which no param fills")
+        return .data(text, contentType: type, query: query)
+    }
+
+    /// An object schema's properties as params, each sent under its own key; nil when the
+    /// body is not an object of scalars and arrays of scalars. With `file`, binary strings
+    /// are file params.
+    mutating func fields(
+        of schema: DereferencedJSONSchema?, required: Bool, names: inout Set<String>, at pointer: [String], file: Bool
+    ) -> (entries: [ImportedSpec.Entry], params: [ImportedSpec.Param])? {
+        guard case .object(_, let object)? = schema, !object.properties.isEmpty else { return nil }
+        var entries: [ImportedSpec.Entry] = []
+        var params: [ImportedSpec.Param] = []
+        for (key, property) in object.properties.sorted(by: { $0.key < $1.key }) {
+            let scalar = Self.scalarType(property)
+            let isArray: Bool = {
+                if case .array(_, let context) = property, let items = context.items {
+                    return Self.scalarType(items) != nil
+                }
+                return false
+            }()
+            guard scalar != nil || isArray, file || scalar != "file" else { return nil }
+            var param = ImportedSpec.Param(
+                name: key, type: "string", description: property.description.map(Names.oneLine),
+                optional: !required || !object.requiredProperties.contains(key))
+            describe(property, into: &param, at: pointer + ["properties", key])
+            param.name = Names.unique(Names.param(key), in: &names)
+            entries.append(.init(key: key, value: "{\(param.name)}"))
+            params.append(param)
+        }
+        return (entries, params)
+    }
+
+    // MARK: - Samples
+
+    /// The success response (the lowest 2xx, else `default`) as the sample, its other examples
+    /// and every other response as named samples.
+    mutating func samples(
+        _ responses: DereferencedResponse.Map, into target: inout ImportedSpec.Target, at pointer: [String]
+    ) {
+        var outcomes = responses.map { (code: $0.key, response: $0.value) }.sorted {
+            (Self.order($0.code), $0.code.rawValue) < (Self.order($1.code), $1.code.rawValue)
+        }
+        let success =
+            outcomes.filter { $0.code.isSuccess }.min { Self.order($0.code) < Self.order($1.code) }
+            ?? outcomes.first { $0.code.value == .default }
+        // The success response first: its other examples come before the other statuses.
+        if let index = outcomes.firstIndex(where: { $0.code.rawValue == success?.code.rawValue }) {
+            outcomes.insert(outcomes.remove(at: index), at: 0)
+        }
+        var used: Set<String> = []
+        for outcome in outcomes {
+            let status = Self.status(outcome.code)
+            let examples = Self.examples(of: outcome.response)
+            if !outcome.response.links.isEmpty {
+                for name in outcome.response.links.keys.sorted() {
+                    warn(
+                        pointer + [outcome.code.rawValue, "links", name],
+                        "link '\(name)' has no place in a spec; left out")
+                }
+            }
+            let isSuccess = outcome.code.rawValue == success?.code.rawValue
+            for (index, example) in examples.enumerated() {
+                let sample = ImportedSpec.Sample(
+                    status: status, json: example.json, body: example.text, contentType: example.contentType)
+                if isSuccess, index == 0 {
+                    target.sample = sample
+                    continue
+                }
+                let base = isSuccess ? "" : Self.statusName(outcome.code)
+                let label = example.name.map { Names.lowerCamel($0, fallback: "example") }
+                let name: String
+                if let label { name = base.isEmpty ? label : base + Names.upperCamel(label) } else { name = base }
+                target.samples.append((Names.unique(name.isEmpty ? "example" : name, in: &used), sample))
+            }
+        }
+    }
+
+    /// A response's examples: its content's named examples, its example, else one made from
+    /// its schema; a response with no content is one empty sample.
+    static func examples(of response: DereferencedResponse) -> [(
+        name: String?, json: JSONValue?, text: String?, contentType: String?
+    )] {
+        let contents = response.content.map { (type: $0.key.typeAndSubtype.lowercased(), content: $0.value) }
+            .sorted { ($0.type.hasSuffix("json") ? 0 : 1, $0.type) < ($1.type.hasSuffix("json") ? 0 : 1, $1.type) }
+        guard let (type, content) = contents.first else { return [(nil, nil, nil, nil)] }
+        let isJSON = type == "application/json" || type.hasSuffix("+json")
+        var found: [(name: String?, value: JSONValue)] = []
+        for (name, example) in (content.examples ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { found.append((name, value)) }
+        }
+        if found.isEmpty, let value = Examples.first(of: content) { found.append((nil, value)) }
+        if found.isEmpty { found.append((nil, content.schema.map(SampleSynthesis.value) ?? .null)) }
+        return found.map { example in
+            if isJSON { return (example.name, example.value, nil, nil) }
+            if case .string(let text) = example.value { return (example.name, nil, text, type) }
+            return (example.name, nil, example.value.serialized(escapeSlashes: false), type)
+        }
+    }
+
+    static func status(_ code: OpenAPI.Response.StatusCode) -> Int {
+        switch code.value {
+        case .status(let code): (100...599).contains(code) ? code : 200
+        case .default: 500
+        case .range(let range):
+            switch range {
+            case .information: 100
+            case .success: 200
+            case .redirect: 300
+            case .clientError: 400
+            case .serverError: 500
+            }
+        }
+    }
+
+    static func order(_ code: OpenAPI.Response.StatusCode) -> Int {
+        if case .status(let value) = code.value { return value }
+        return status(code) + 99
+    }
+
+    /// A named sample's name for a status: `notFound`, `status418`, `error` for `default`.
+    static func statusName(_ code: OpenAPI.Response.StatusCode) -> String {
+        switch code.value {
+        case .default: return "error"
+        case .range(let range): return range.rawValue.lowercased() == "4xx" ? "clientError" : "status\(range.rawValue)"
+        case .status(let value):
+            let known = [
+                201: "created", 202: "accepted", 204: "noContent", 301: "movedPermanently", 302: "found",
+                304: "notModified", 400: "badRequest", 401: "unauthorized", 403: "forbidden", 404: "notFound",
+                405: "methodNotAllowed", 409: "conflict", 410: "gone", 415: "unsupportedMediaType",
+                422: "unprocessableContent", 429: "tooManyRequests", 500: "serverError", 502: "badGateway",
+                503: "serviceUnavailable", 504: "gatewayTimeout",
+            ]
+            return known[value] ?? "status\(value)"
+        }
+    }
+}
+
+/// Examples from content: its `example`, else the first of its `examples`, else its schema's.
+enum Examples {
+    static func first(of content: DereferencedContent) -> JSONValue? {
+        if let value = content.example.flatMap(JSONBridge.value) { return value }
+        for (_, example) in (content.examples ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { return value }
+        }
+        if let value = content.schema?.examples.first.flatMap(JSONBridge.value) { return value }
+        return nil
+    }
+}
+
+/// OpenAPIKit's `AnyCodable` as moya-cli's `JSONValue`: encoded with sorted keys, so that an
+/// example's members come out in one order every time.
+enum JSONBridge {
+    static func value(_ value: AnyCodable) -> JSONValue? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(value) else { return nil }
+        return try? JSONValue(parsing: data)
+    }
+}

@@ -1,0 +1,101 @@
+/// The names `import openapi` gives: targets, params, samples and environment variables,
+/// each valid in a spec, and the JSON pointers its warnings name.
+enum Names {
+    /// The words of `text`: runs of letters and digits, split where a lowercase letter meets an
+    /// uppercase one.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousLower = false
+        for character in text {
+            guard character.isASCII, character.isLetter || character.isNumber else {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase, previousLower, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+            previousLower = character.isLowercase || character.isNumber
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// `list pets` and `list_pets` as `listPets`; a name that would not start with a letter
+    /// gets `fallback`.
+    static func lowerCamel(_ text: String, fallback: String) -> String {
+        let parts = words(text)
+        guard let first = parts.first, first.first?.isLetter == true else { return fallback }
+        let rest = parts.dropFirst().map { upperCamel($0) }
+        let head = first == first.uppercased() && first.count > 1 ? first.lowercased() : lowerFirst(first)
+        return ([head] + rest).joined()
+    }
+
+    /// `pets` as `Pets`, `{petId}` as `PetId`.
+    static func upperCamel(_ text: String) -> String {
+        words(text).map { word in word.prefix(1).uppercased() + word.dropFirst() }.joined()
+    }
+
+    private static func lowerFirst(_ word: String) -> String {
+        word.prefix(1).lowercased() + word.dropFirst()
+    }
+
+    /// A param name the spec accepts: letters, digits, `_` and `-`, not starting with a
+    /// digit or `-`. `X-Request-ID` stays as it is; `page[size]` is `page_size`.
+    static func param(_ name: String) -> String {
+        var output = ""
+        for character in name {
+            if character.isASCII, character.isLetter || character.isNumber || character == "_" || character == "-" {
+                output.append(character)
+            } else if output.last != "_" {
+                output.append("_")
+            }
+        }
+        while output.last == "_" || output.last == "-" { output.removeLast() }
+        if let first = output.first, !(first.isLetter || first == "_") { output = "p_" + output }
+        return output.isEmpty ? "param" : output
+    }
+
+    /// `name`, or `name2`, `name3`… when it is taken.
+    static func unique(_ name: String, in used: inout Set<String>) -> String {
+        var candidate = name
+        var number = 2
+        while used.contains(candidate) {
+            candidate = "\(name)\(number)"
+            number += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+
+    /// An environment variable for a service's value: `PETSTORE_API_KEY`.
+    static func environment(_ service: String, _ name: String) -> String {
+        (words(service) + words(name)).map { $0.uppercased() }.joined(separator: "_")
+    }
+
+    /// A file's name without its directories.
+    static func fileName(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// A file's name without its directories and extension.
+    static func stem(of path: String) -> String {
+        let name = fileName(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return lowerCamel(String(name[..<dot]), fallback: "service")
+    }
+
+    /// Text on one line, runs of white space as one space.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// An RFC 6901 JSON pointer: `~` as `~0`, `/` as `~1`.
+    static func pointer(_ parts: [String]) -> String {
+        "/" + parts.map { $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined(separator: "/")
+    }
+}

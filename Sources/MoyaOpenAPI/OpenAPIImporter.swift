@@ -1,0 +1,213 @@
+import MoyaCore
+import MoyaSpec
+import OpenAPIKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What `moya-cli import openapi` made of a document: the spec's text and a warning for each
+/// construct it could not carry.
+public struct OpenAPIImport: Sendable {
+    /// The service's name.
+    public var service: String
+    /// The spec, as YAML.
+    public var spec: String
+    /// One line per construct left out, each with its JSON pointer.
+    public var warnings: [String]
+}
+
+/// Turns an OpenAPI document into a spec (docs/openapi.md has the mapping).
+public enum OpenAPIImporter {
+    /// Imports the document in `bytes`, read from `file`; `service` names the service, else
+    /// the document's title does.
+    public static func importSpec(_ bytes: [UInt8], file: String, service: String? = nil) throws(OpenAPIReadError)
+        -> OpenAPIImport
+    {
+        let (document, version, paths) = try OpenAPIReader.read(bytes)
+        let resolved: ResolvedDocument
+        do {
+            resolved = try document.locallyDereferenced().resolved()
+        } catch {
+            throw OpenAPIReadError(message: "a $ref does not resolve: \(error)")
+        }
+        var importer = Importer(document: document, file: file)
+        let spec = importer.spec(resolved, paths: paths, service: service, version: version)
+        return OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: importer.warnings)
+    }
+}
+
+/// The state of one import: the names given so far and the warnings.
+struct Importer {
+    let document: OpenAPI.Document
+    let file: String
+    var warnings: [String] = []
+    var serviceName = ""
+
+    init(document: OpenAPI.Document, file: String) {
+        self.document = document
+        self.file = file
+    }
+
+    mutating func warn(_ pointer: [String], _ message: String) {
+        warnings.append("\(file)#\(Names.pointer(pointer)): \(message)")
+    }
+
+    // MARK: - Service
+
+    /// The spec. OpenAPIKit's maps come out of its decoding in no fixed order, so every list
+    /// is put in one: paths as the document has them, then by method; responses by status;
+    /// examples, properties and content types by name.
+    mutating func spec(_ resolved: ResolvedDocument, paths: [String], service: String?, version: String)
+        -> ImportedSpec
+    {
+        serviceName = service ?? Names.lowerCamel(document.info.title, fallback: Names.stem(of: file))
+        var spec = ImportedSpec(service: serviceName, baseURL: "")
+        spec.comment = [
+            "Imported from \(Names.fileName(of: file)) (OpenAPI \(version): \"\(document.info.title)\" \(document.info.version))"
+                + " by moya-cli import openapi."
+        ]
+        servers(document.servers, into: &spec)
+
+        let methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY"]
+        let endpoints = resolved.endpoints.sorted { a, b in
+            let (pathA, pathB) = (
+                paths.firstIndex(of: a.path.rawValue) ?? .max, paths.firstIndex(of: b.path.rawValue) ?? .max
+            )
+            if pathA != pathB { return pathA < pathB }
+            if a.path.rawValue != b.path.rawValue { return a.path.rawValue < b.path.rawValue }
+            let methodA = methods.firstIndex(of: a.method.rawValue.uppercased()) ?? .max
+            let methodB = methods.firstIndex(of: b.method.rawValue.uppercased()) ?? .max
+            return methodA != methodB ? methodA < methodB : a.method.rawValue < b.method.rawValue
+        }
+        // The scheme most endpoints use becomes the service's auth, the first one on a tie; the
+        // others say their own.
+        var counts: [(auth: ImportedSpec.Auth, count: Int)] = []
+        for endpoint in endpoints {
+            guard let auth = credentials(for: endpoint, warn: false).auth else { continue }
+            if let index = counts.firstIndex(where: { $0.auth == auth }) {
+                counts[index].count += 1
+            } else {
+                counts.append((auth, 1))
+            }
+        }
+        let common = counts.enumerated().max { a, b in
+            a.element.count != b.element.count ? a.element.count < b.element.count : a.offset > b.offset
+        }?.element.auth
+        spec.auth = common
+
+        var names: Set<String> = []
+        for endpoint in endpoints {
+            var target = self.target(endpoint, names: &names)
+            let access = credentials(for: endpoint, warn: true)
+            if access.auth != common { target.auth = access.auth ?? .disabled }
+            target.headers += access.headers
+            if case .parameters(let entries, let encoding, let query)? = target.task {
+                target.task = .parameters(entries, encoding: encoding, query: query + access.query)
+            } else if case .data(let text, let contentType, let query)? = target.task {
+                target.task = .data(text, contentType: contentType, query: query + access.query)
+            } else if case .multipart(let parts, let query)? = target.task {
+                target.task = .multipart(parts, query: query + access.query)
+            } else if !access.query.isEmpty {
+                target.task = .parameters(access.query, encoding: "queryString", query: [])
+            }
+            spec.targets.append(target)
+        }
+        for item in document.paths.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard case .b(let pathItem) = item.value else { continue }
+            for endpoint in pathItem.endpoints where !endpoint.operation.callbacks.isEmpty {
+                for name in endpoint.operation.callbacks.keys.sorted() {
+                    warn(
+                        ["paths", item.key.rawValue, endpoint.method.rawValue.lowercased(), "callbacks", name],
+                        "callback '\(name)' has no place in a spec; left out")
+                }
+            }
+        }
+        for name in document.webhooks.keys.sorted() {
+            warn(["webhooks", name], "webhook '\(name)' has no place in a spec; left out")
+        }
+        // One line per construct, however many operations share it.
+        var seen: Set<String> = []
+        warnings = warnings.filter { seen.insert($0).inserted }
+        return spec
+    }
+
+    /// The first server is the base URL; the others are environments. Server variables are
+    /// `${SERVICE_NAME:-default}`.
+    mutating func servers(_ servers: [OpenAPI.Server], into spec: inout ImportedSpec) {
+        guard !servers.isEmpty else {
+            warn(["servers"], "no servers; the base URL is http://127.0.0.1:4010, where moya-cli serve listens")
+            spec.baseURL = "${\(Names.environment(serviceName, "URL")):-http://127.0.0.1:4010}"
+            return
+        }
+        var used: Set<String> = []
+        for (index, server) in servers.enumerated() {
+            var url = server.urlTemplate.rawValue
+            for (name, variable) in server.variables.sorted(by: { $0.key < $1.key }) {
+                url = url.replacing(
+                    "{\(name)}", with: "${\(Names.environment(serviceName, name)):-\(variable.default)}")
+            }
+            if !url.contains("://") {
+                warn(
+                    ["servers", String(index), "url"],
+                    "'\(server.urlTemplate.rawValue)' is relative; it is taken from http://127.0.0.1:4010, where moya-cli serve listens"
+                )
+                url = "http://127.0.0.1:4010" + (url.hasPrefix("/") ? url : "/" + url)
+            }
+            if url.hasSuffix("/") { url.removeLast() }
+            if index == 0 {
+                spec.baseURL =
+                    server.variables.isEmpty ? "${\(Names.environment(serviceName, "URL")):-\(url)}" : url
+            } else {
+                var name = Names.lowerCamel(server.description ?? "", fallback: "server\(index + 1)")
+                while used.contains(name) { name += "\(index + 1)" }
+                used.insert(name)
+                spec.environments.append((name, url))
+            }
+        }
+    }
+
+    // MARK: - Credentials
+
+    /// How an endpoint's first security requirement sends its credentials.
+    mutating func credentials(for endpoint: ResolvedEndpoint, warn: Bool) -> (
+        auth: ImportedSpec.Auth?, headers: [ImportedSpec.Entry], query: [ImportedSpec.Entry]
+    ) {
+        guard let requirement = endpoint.security.first else { return (nil, [], []) }
+        var auth: ImportedSpec.Auth?
+        var headers: [ImportedSpec.Entry] = []
+        var query: [ImportedSpec.Entry] = []
+        let pointer = ["components", "securitySchemes"]
+        for (name, scoped) in requirement.schemes.sorted(by: { $0.key < $1.key }) {
+            let variable = Names.environment(serviceName, name)
+            switch scoped.securityScheme.type {
+            case .http(let scheme, _) where scheme.lowercased() == "bearer":
+                auth = auth ?? .bearer("${\(variable)_TOKEN:-}")
+            case .http(let scheme, _) where scheme.lowercased() == "basic":
+                auth = auth ?? .basic(user: "${\(variable)_USER:-}", password: "${\(variable)_PASSWORD:-}")
+            case .http(let scheme, _):
+                if warn { self.warn(pointer + [name], "HTTP scheme '\(scheme)' has no place in a spec; left out") }
+            case .apiKey(let key, let location):
+                switch location {
+                case .header: headers.append(.init(key: key, value: "${\(variable):-}"))
+                case .query: query.append(.init(key: key, value: "${\(variable):-}"))
+                case .cookie:
+                    if warn { self.warn(pointer + [name], "an API key in a cookie has no place in a spec; left out") }
+                }
+            case .oauth2, .openIdConnect:
+                auth = auth ?? .bearer("${\(variable)_TOKEN:-}")
+                if warn {
+                    self.warn(
+                        pointer + [name],
+                        "OAuth flows have no place in a spec; the token is read from \(variable)_TOKEN as a bearer token"
+                    )
+                }
+            case .mutualTLS:
+                if warn { self.warn(pointer + [name], "mutual TLS is set with --cert and --key, not in a spec") }
+            }
+        }
+        return (auth, headers, query)
+    }
+}

@@ -1,0 +1,231 @@
+import MoyaCore
+
+/// Writes an imported spec as YAML in the bundled specs' style: flow mappings where a line
+/// holds them, block style where it does not, and scalars plain unless YAML would read them
+/// as something else. The same spec always gives the same bytes.
+enum SpecWriter {
+    /// Lines longer than this are written in block style.
+    static let width = 100
+
+    static func write(_ spec: ImportedSpec) -> String {
+        var lines = spec.comment.map { "# " + $0 }
+        lines.append("service: \(scalar(spec.service))")
+        lines.append("baseURL: \(scalar(spec.baseURL))")
+        if !spec.environments.isEmpty {
+            lines.append("environments:")
+            for environment in spec.environments {
+                lines.append("  \(key(environment.name)): { baseURL: \(scalar(environment.baseURL)) }")
+            }
+        }
+        if let auth = spec.auth { lines.append("auth: \(self.auth(auth))") }
+        lines.append("targets:")
+        for target in spec.targets { lines += self.target(target) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func auth(_ auth: ImportedSpec.Auth) -> String {
+        switch auth {
+        case .disabled: "none"
+        case .bearer(let token): "{ bearer: \(scalar(token)) }"
+        case .basic(let user, let password): "{ basic: { user: \(scalar(user)), password: \(scalar(password)) } }"
+        }
+    }
+
+    static func target(_ target: ImportedSpec.Target) -> [String] {
+        var lines = ["  \(key(target.name)):"]
+        if let summary = target.summary, !summary.isEmpty { lines.append("    summary: \(scalar(summary))") }
+        if let description = target.description.map(Names.oneLine), !description.isEmpty,
+            description != target.summary
+        {
+            lines.append("    description: \(scalar(description))")
+        }
+        if target.method != "GET" { lines.append("    method: \(target.method)") }
+        if !target.params.isEmpty {
+            lines.append("    params:")
+            for param in target.params { lines.append("      \(key(param.name)): \(self.param(param))") }
+        }
+        lines.append("    path: \(scalar(target.path))")
+        if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
+        if let auth = target.auth { lines.append("    auth: \(self.auth(auth))") }
+        if let task = target.task { lines += self.task(task) }
+        if let sample = target.sample { lines += self.sample("sample", sample, indent: 4) }
+        if !target.samples.isEmpty {
+            lines.append("    samples:")
+            for (name, sample) in target.samples { lines += self.sample(key(name), sample, indent: 6) }
+        }
+        return lines
+    }
+
+    static func param(_ param: ImportedSpec.Param) -> String {
+        var fields: [String] = []
+        if let values = param.enumValues {
+            fields.append("enum: [\(values.map(scalar).joined(separator: ", "))]")
+        } else {
+            fields.append("type: \(param.type.hasPrefix("[") ? quoted(param.type) : param.type)")
+        }
+        if let value = param.defaultValue { fields.append("default: \(flow(value, templates: false))") }
+        if param.optional, param.defaultValue == nil { fields.append("optional: true") }
+        if let description = param.description, !description.isEmpty {
+            fields.append("description: \(scalar(description))")
+        }
+        return "{ " + fields.joined(separator: ", ") + " }"
+    }
+
+    static func task(_ task: ImportedSpec.Task) -> [String] {
+        var lines = ["    task:"]
+        let query: [ImportedSpec.Entry]
+        switch task {
+        case .parameters(let entries, let encoding, let extra):
+            if entries.isEmpty {
+                guard !extra.isEmpty else { return [] }
+                lines += self.entries("parameters", extra, indent: 6)
+                lines.append("      encoding: queryString")
+                return lines
+            }
+            lines += self.entries("parameters", entries, indent: 6)
+            lines.append("      encoding: \(encoding)")
+            query = extra
+        case .data(let text, let contentType, let extra):
+            lines.append("      data: \(quoted(text))")
+            lines.append("      contentType: \(scalar(contentType))")
+            query = extra
+        case .multipart(let parts, let extra):
+            lines.append("      multipart:")
+            for part in parts {
+                lines.append(
+                    "        - { name: \(scalar(part.name)), \(part.isFile ? "file" : "value"): \(scalar(part.template)) }"
+                )
+            }
+            query = extra
+        }
+        if !query.isEmpty { lines += entries("query", query, indent: 6) }
+        return lines
+    }
+
+    static func sample(_ name: String, _ sample: ImportedSpec.Sample, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        var fields: [(String, String)] = []
+        if sample.status != 200 || (sample.json == nil && sample.body == nil) {
+            fields.append(("status", "\(sample.status)"))
+        }
+        if let type = sample.contentType { fields.append(("headers", "{ Content-Type: \(scalar(type)) }")) }
+        if let body = sample.body { fields.append(("body", scalar(template(body)))) }
+        var lines: [String] = []
+        if let json = sample.json {
+            let inline = flow(json, templates: true)
+            let one =
+                "\(pad)\(name): { " + (fields + [("json", inline)]).map { "\($0): \($1)" }.joined(separator: ", ")
+                + " }"
+            if one.count <= width { return [one] }
+            lines.append("\(pad)\(name):")
+            for (field, value) in fields { lines.append("\(pad)  \(field): \(value)") }
+            lines += block("json", json, indent: indent + 2)
+            return lines
+        }
+        return ["\(pad)\(name): { " + fields.map { "\($0): \($1)" }.joined(separator: ", ") + " }"]
+    }
+
+    static func entries(_ name: String, _ entries: [ImportedSpec.Entry], indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inline =
+            "\(pad)\(name): { " + entries.map { "\(key($0.key)): \(scalar($0.value))" }.joined(separator: ", ") + " }"
+        if inline.count <= width { return [inline] }
+        return ["\(pad)\(name):"] + entries.map { "\(pad)  \(key($0.key)): \(scalar($0.value))" }
+    }
+
+    // MARK: - JSON as YAML
+
+    /// A JSON value in flow style. With `templates`, braces in strings are doubled, as a
+    /// sample's text is read for `{param}` references.
+    static func flow(_ value: JSONValue, templates: Bool) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let bool): return bool ? "true" : "false"
+        case .integer(let int): return String(int)
+        case .number(let double): return JSONValue.format(double)
+        case .string(let text): return scalar(templates ? template(text) : text, inFlow: true)
+        case .array(let items):
+            return items.isEmpty
+                ? "[]" : "[ " + items.map { flow($0, templates: templates) }.joined(separator: ", ") + " ]"
+        case .object(let members):
+            return members.isEmpty
+                ? "{}"
+                : "{ "
+                    + members.map { "\(key($0.key)): \(flow($0.value, templates: templates))" }.joined(separator: ", ")
+                    + " }"
+        }
+    }
+
+    /// A JSON value in block style under `name`; nested values that fit a line stay in flow
+    /// style. The depth is the value's, which the JSON parser bounds.
+    static func block(_ name: String, _ value: JSONValue, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inline = "\(pad)\(name): \(flow(value, templates: true))"
+        if inline.count <= width { return [inline] }
+        switch value {
+        case .object(let members):
+            return ["\(pad)\(name):"] + members.flatMap { block(key($0.key), $0.value, indent: indent + 2) }
+        case .array(let items):
+            return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2) }
+        default:
+            return [inline]
+        }
+    }
+
+    /// One item of a sequence in block style: `- value`, or `-` over its block.
+    static func item(_ value: JSONValue, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inline = "\(pad)- \(flow(value, templates: true))"
+        if inline.count <= width { return [inline] }
+        switch value {
+        case .object(let members):
+            return ["\(pad)-"] + members.flatMap { block(key($0.key), $0.value, indent: indent + 2) }
+        case .array(let items):
+            return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2) }
+        default:
+            return [inline]
+        }
+    }
+
+    // MARK: - Scalars
+
+    /// Text with `{` and `}` doubled, so that no brace reads as a reference.
+    static func template(_ text: String) -> String {
+        guard text.contains(where: { $0 == "{" || $0 == "}" }) else { return text }
+        return text.replacing("{", with: "{{").replacing("}", with: "}}")
+    }
+
+    /// A mapping key: plain when it is a name, else quoted.
+    static func key(_ text: String) -> String {
+        isPlain(text, inFlow: true) ? text : quoted(text)
+    }
+
+    /// A scalar: plain when YAML reads it back as the same string, else double-quoted.
+    static func scalar(_ text: String) -> String {
+        scalar(text, inFlow: true)
+    }
+
+    static func scalar(_ text: String, inFlow: Bool) -> String {
+        isPlain(text, inFlow: inFlow) ? text : quoted(text)
+    }
+
+    /// Letters, digits and a few safe marks, starting with a letter or `/`, and not a word
+    /// YAML reads as a boolean or null.
+    static func isPlain(_ text: String, inFlow: Bool) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII,
+            (first.properties.isAlphabetic || first == "/"), text.last != " "
+        else { return false }
+        let keywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
+        guard !keywords.contains(text.lowercased()) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || " _./()+-".unicodeScalars.contains(scalar))
+        } && !text.contains("  ")
+    }
+
+    /// JSON's string escaping, which YAML's double-quoted scalars read the same way.
+    static func quoted(_ text: String) -> String {
+        JSONValue.string(text).serialized(escapeSlashes: false)
+    }
+}

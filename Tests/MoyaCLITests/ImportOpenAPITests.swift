@@ -1,0 +1,121 @@
+import MoyaCLI
+import MoyaCore
+import XCTest
+
+/// `moya-cli import openapi`, run as a user runs it: the whole spec it writes is compared
+/// with a golden file in Tests/Fixtures/openapi (CI fails on drift), and the spec validates and
+/// passes `check --stub immediate`.
+final class ImportOpenAPITests: XCTestCase {
+    var fixtures: String { CommandTests.root + "/Tests/Fixtures/openapi" }
+    /// The OpenAPI Initiative's examples, from the shared copy beside the repository, or from
+    /// `$OPENAPI_EXAMPLES`.
+    static let examples: String? = [
+        ProcessInfo.processInfo.environment["OPENAPI_EXAMPLES"], CommandTests.root + "/../shared/openapi-examples",
+        "/work/shared/openapi-examples",
+    ].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+
+    func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "import-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// Imports `document`, compares the spec and the warnings with the goldens beside it, and
+    /// checks the spec validates and passes its checks on the samples.
+    func assertImport(
+        _ document: String, golden: String, warnings: [String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let (status, out, error) = await CommandTests.run(["import", "openapi", document])
+        XCTAssertEqual(status, 0, error, file: file, line: line)
+        let expected = try String(contentsOfFile: golden, encoding: .utf8)
+        XCTAssertEqual(
+            out, expected, "regenerate with: moya-cli import openapi \(document) > \(golden)", file: file, line: line)
+        XCTAssertEqual(error.split(separator: "\n").map(String.init), warnings, file: file, line: line)
+
+        // The same bytes again, through -o.
+        let directory = try temporaryDirectory()
+        let written = directory + "/spec.yaml"
+        let (again, _, _) = await CommandTests.run(["import", "openapi", document, "-o", written])
+        XCTAssertEqual(again, 0, file: file, line: line)
+        XCTAssertEqual(try String(contentsOfFile: written, encoding: .utf8), out, file: file, line: line)
+
+        let (valid, validOut, validError) = await CommandTests.run(["validate", written])
+        XCTAssertEqual(valid, 0, validError, file: file, line: line)
+        XCTAssertTrue(validOut.hasPrefix("ok: 1 service"), validOut, file: file, line: line)
+        let (checked, checkOut, _) = await CommandTests.run(["check", written, "--stub", "immediate"])
+        XCTAssertEqual(checked, 0, checkOut, file: file, line: line)
+    }
+
+    func testOpenAPI30InYAML() async throws {
+        let document = fixtures + "/shop-3.0.yaml"
+        try await assertImport(
+            document, golden: fixtures + "/shop-3.0.spec.yaml",
+            warnings: [
+                "moya-cli: warning: \(document)#/paths/~1lamps/get/parameters/4: cookie param 'session' has no place in a spec; left out",
+                "moya-cli: warning: \(document)#/paths/~1lamps/post/responses/201/links/self: link 'self' has no place in a spec; left out",
+                "moya-cli: warning: \(document)#/paths/~1lamps/post/callbacks/restocked: callback 'restocked' has no place in a spec; left out",
+            ])
+    }
+
+    func testOpenAPI31InJSON() async throws {
+        let document = fixtures + "/forms-3.1.json"
+        try await assertImport(
+            document, golden: fixtures + "/forms-3.1.spec.yaml",
+            warnings: [
+                "moya-cli: warning: \(document)#/servers/0/url: '/api' is relative; it is taken from http://127.0.0.1:4010, where moya-cli serve listens",
+                "moya-cli: warning: \(document)#/components/securitySchemes/oauth: OAuth flows have no place in a spec; the token is read from FORMS_OAUTH_TOKEN as a bearer token",
+            ])
+    }
+
+    /// The OpenAPI Initiative's examples, which these tests did not write: each imports,
+    /// validates and passes its checks on the samples.
+    func testTheOpenAPIInitiativeExamples() async throws {
+        guard let examples = Self.examples else {
+            return XCTFail("the examples are not at ../shared/openapi-examples; set OPENAPI_EXAMPLES")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: examples)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
+        XCTAssertEqual(names.count, 9)
+        for name in names {
+            let directory = try temporaryDirectory()
+            let written = directory + "/spec.yaml"
+            let (status, _, error) = await CommandTests.run(["import", "openapi", examples + "/" + name, "-o", written])
+            XCTAssertEqual(status, 0, "\(name): \(error)")
+            let (valid, _, validError) = await CommandTests.run(["validate", written])
+            XCTAssertEqual(valid, 0, "\(name): \(validError)")
+            let (checked, checkOut, _) = await CommandTests.run(["check", written, "--stub", "immediate"])
+            XCTAssertEqual(checked, 0, "\(name): \(checkOut)")
+
+            // Served from its samples, the spec's live checks give what its stubbed ones give.
+            let text = try String(contentsOfFile: written, encoding: .utf8)
+            guard let match = text.firstMatch(of: /\nbaseURL: "\$\{([A-Z_]+):-[a-z]+:\/\/[^\/"]*([^"]*)\}"/) else {
+                continue
+            }
+            let served = try ServeTests.Served([written])
+            let environment = [String(match.1): served.url + match.2]
+            let (live, liveOut, liveError) = await CommandTests.run(["check", written], environment: environment)
+            XCTAssertEqual(live, 0, "\(name): \(liveOut) \(liveError)")
+            XCTAssertEqual(ServeTests.untimed(liveOut), ServeTests.untimed(checkOut), name)
+            XCTAssertEqual(served.stop().status, 0)
+        }
+    }
+
+    func testADocumentThatIsNotOpenAPIIsOneLineAndExit65() async throws {
+        let directory = try temporaryDirectory()
+        let file = directory + "/swagger.yaml"
+        try "swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let (status, out, error) = await CommandTests.run(["import", "openapi", file])
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: \(file): no 'openapi' version; this reads OpenAPI 3.0, 3.1 and 3.2 (Swagger 2.0 is not supported)\n"
+        )
+        let (missing, _, missingError) = await CommandTests.run(["import", "openapi", directory + "/none.yaml"])
+        XCTAssertEqual(missing, 66)
+        XCTAssertEqual(missingError, "moya-cli: error: cannot read \(directory)/none.yaml\n")
+    }
+}
