@@ -10,7 +10,7 @@ BASHDIR := $(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(PREFIX)/share/zsh/site-functions
 FISHDIR := $(PREFIX)/share/fish/vendor_completions.d
 # Everything `make install` writes, and so everything `make uninstall` removes.
-INSTALLED := $(BINDIR)/moya-cli $(MANDIR)/moya-cli.1 $(BASHDIR)/moya-cli $(ZSHDIR)/_moya-cli \
+INSTALLED := $(BINDIR)/moya-cli $(BINDIR)/moya-cli-openapi $(MANDIR)/moya-cli.1 $(BASHDIR)/moya-cli $(ZSHDIR)/_moya-cli \
 	$(FISHDIR)/moya-cli.fish
 
 build:
@@ -22,15 +22,17 @@ release:
 
 # Builds the tuned release, strips it, and installs it with its man page and completions.
 install:
-	@set -e; bin=$$(bash scripts/build-release.sh moya-cli); \
+	@set -e; bin=$$(bash scripts/build-release.sh moya-cli moya-cli-openapi); \
 	stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; \
 	cp "$$bin/moya-cli" "$$stage/moya-cli"; strip "$$stage/moya-cli"; \
+	cp "$$bin/moya-cli-openapi" "$$stage/moya-cli-openapi"; strip "$$stage/moya-cli-openapi"; \
 	for shell in bash zsh fish; do \
 		"$$stage/moya-cli" --generate-completion-script $$shell > "$$stage/$$shell"; \
 	done; \
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" \
 		"$(DESTDIR)$(FISHDIR)"; \
 	install -m 755 "$$stage/moya-cli" "$(DESTDIR)$(BINDIR)/moya-cli"; \
+	install -m 755 "$$stage/moya-cli-openapi" "$(DESTDIR)$(BINDIR)/moya-cli-openapi"; \
 	install -m 644 man/moya-cli.1 "$(DESTDIR)$(MANDIR)/moya-cli.1"; \
 	install -m 644 "$$stage/bash" "$(DESTDIR)$(BASHDIR)/moya-cli"; \
 	install -m 644 "$$stage/zsh" "$(DESTDIR)$(ZSHDIR)/_moya-cli"; \

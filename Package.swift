@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "moya-cli", targets: ["moya-cli"]),
+        .executable(name: "moya-cli-openapi", targets: ["moya-cli-openapi"]),
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
         .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
         .library(name: "Moya", targets: ["Moya"]),
@@ -60,7 +61,6 @@ let package = Package(
             dependencies: [
                 "MoyaCore",
                 "MoyaSpec",
-                "MoyaOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `serve`: SwiftNIO's HTTP server, already in the graph through AsyncHTTPClient.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -71,6 +71,9 @@ let package = Package(
             swiftSettings: callerIsolated
         ),
         .executableTarget(name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated),
+        // `import openapi` and `export openapi`, which moya-cli hands over to, so that
+        // OpenAPIKit does not slow every other command's start (see OpenAPITool).
+        .executableTarget(name: "moya-cli-openapi", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"]),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
@@ -110,8 +113,9 @@ let package = Package(
             name: "MoyaCLITests",
             dependencies: [
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport", "Moya", "GeneratedServices",
-                // Built so that the interrupt test can run the real executable.
-                "moya-cli",
+                // Built so that the interrupt test can run the real executable, and the
+                // OpenAPI tests the program it hands over to.
+                "moya-cli", "moya-cli-openapi",
             ]
         ),
     ]

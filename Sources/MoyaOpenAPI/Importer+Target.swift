@@ -248,7 +248,10 @@ extension Importer {
         guard let (type, content) = contents.first else { return [(nil, nil, nil, nil)] }
         let isJSON = type == "application/json" || type.hasSuffix("+json")
         var found: [(name: String?, value: JSONValue)] = []
-        for (name, example) in (content.examples ?? [:]).sorted(by: { $0.key < $1.key }) {
+        // By name, with one named `default` first: it is the default sample.
+        for (name, example) in (content.examples ?? [:]).sorted(by: {
+            ($0.key == "default" ? 0 : 1, $0.key) < ($1.key == "default" ? 0 : 1, $1.key)
+        }) {
             if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { found.append((name, value)) }
         }
         if found.isEmpty, let value = Examples.first(of: content) { found.append((nil, value)) }

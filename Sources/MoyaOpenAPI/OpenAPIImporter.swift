@@ -72,10 +72,10 @@ struct Importer {
         servers(document.servers, into: &spec)
 
         let methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY"]
+        var pathOrder: [String: Int] = [:]
+        for (index, path) in paths.enumerated() where pathOrder[path] == nil { pathOrder[path] = index }
         let endpoints = resolved.endpoints.sorted { a, b in
-            let (pathA, pathB) = (
-                paths.firstIndex(of: a.path.rawValue) ?? .max, paths.firstIndex(of: b.path.rawValue) ?? .max
-            )
+            let (pathA, pathB) = (pathOrder[a.path.rawValue] ?? .max, pathOrder[b.path.rawValue] ?? .max)
             if pathA != pathB { return pathA < pathB }
             if a.path.rawValue != b.path.rawValue { return a.path.rawValue < b.path.rawValue }
             let methodA = methods.firstIndex(of: a.method.rawValue.uppercased()) ?? .max

@@ -50,7 +50,7 @@ enum SampleSynthesis {
                 guard case .object(let more) = value(part, depth: depth + 1) else { continue }
                 for member in more where !members.contains(where: { $0.key == member.key }) { members.append(member) }
             }
-            return .object(members)
+            return .object(members.sorted { $0.key < $1.key })
         case .one(let schemas, _), .any(let schemas, _):
             return schemas.first.map { value($0, depth: depth + 1) } ?? .null
         case .not, .fragment:

@@ -48,7 +48,10 @@ enum SpecWriter {
         if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
         if let auth = target.auth { lines.append("    auth: \(self.auth(auth))") }
         if let task = target.task { lines += self.task(task) }
-        if let sample = target.sample { lines += self.sample("sample", sample, indent: 4) }
+        // 200 with no body is what a target without a sample answers.
+        if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {
+            lines += self.sample("sample", sample, indent: 4)
+        }
         if !target.samples.isEmpty {
             lines.append("    samples:")
             for (name, sample) in target.samples { lines += self.sample(key(name), sample, indent: 6) }

@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import Synchronization
 import XCTest
 
 /// Runs moya-cli's commands through the same entry point as the executable and compares
@@ -52,6 +53,35 @@ final class CommandTests: XCTestCase {
         process.standardError = error
         try process.run()
         return (process, out, error)
+    }
+
+    /// Runs the built executable to its end: its status, stdout and stderr. For the commands
+    /// that hand over to another program, as `import openapi` does.
+    static func runProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String)
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let out = Pipe()
+        let error = Pipe()
+        process.standardOutput = out
+        process.standardError = error
+        try process.run()
+        // Both pipes are read at once, so that neither fills while the other is read.
+        let errorData = Mutex(Data())
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            errorData.withLock { String(decoding: $0, as: UTF8.self) }
+        )
     }
 
     /// The built `moya-cli` executable, for tests that send it signals.

@@ -27,7 +27,7 @@ final class ImportOpenAPITests: XCTestCase {
         _ document: String, golden: String, warnings: [String], file: StaticString = #filePath,
         line: UInt = #line
     ) async throws {
-        let (status, out, error) = await CommandTests.run(["import", "openapi", document])
+        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", document])
         XCTAssertEqual(status, 0, error, file: file, line: line)
         let expected = try String(contentsOfFile: golden, encoding: .utf8)
         XCTAssertEqual(
@@ -37,7 +37,7 @@ final class ImportOpenAPITests: XCTestCase {
         // The same bytes again, through -o.
         let directory = try temporaryDirectory()
         let written = directory + "/spec.yaml"
-        let (again, _, _) = await CommandTests.run(["import", "openapi", document, "-o", written])
+        let (again, _, _) = try CommandTests.runProcess(["import", "openapi", document, "-o", written])
         XCTAssertEqual(again, 0, file: file, line: line)
         XCTAssertEqual(try String(contentsOfFile: written, encoding: .utf8), out, file: file, line: line)
 
@@ -81,7 +81,9 @@ final class ImportOpenAPITests: XCTestCase {
         for name in names {
             let directory = try temporaryDirectory()
             let written = directory + "/spec.yaml"
-            let (status, _, error) = await CommandTests.run(["import", "openapi", examples + "/" + name, "-o", written])
+            let (status, _, error) = try CommandTests.runProcess([
+                "import", "openapi", examples + "/" + name, "-o", written,
+            ])
             XCTAssertEqual(status, 0, "\(name): \(error)")
             let (valid, _, validError) = await CommandTests.run(["validate", written])
             XCTAssertEqual(valid, 0, "\(name): \(validError)")
@@ -107,14 +109,14 @@ final class ImportOpenAPITests: XCTestCase {
         let file = directory + "/swagger.yaml"
         try "swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n".write(
             toFile: file, atomically: true, encoding: .utf8)
-        let (status, out, error) = await CommandTests.run(["import", "openapi", file])
+        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", file])
         XCTAssertEqual(status, 65)
         XCTAssertEqual(out, "")
         XCTAssertEqual(
             error,
             "moya-cli: error: \(file): no 'openapi' version; this reads OpenAPI 3.0, 3.1 and 3.2 (Swagger 2.0 is not supported)\n"
         )
-        let (missing, _, missingError) = await CommandTests.run(["import", "openapi", directory + "/none.yaml"])
+        let (missing, _, missingError) = try CommandTests.runProcess(["import", "openapi", directory + "/none.yaml"])
         XCTAssertEqual(missing, 66)
         XCTAssertEqual(missingError, "moya-cli: error: cannot read \(directory)/none.yaml\n")
     }

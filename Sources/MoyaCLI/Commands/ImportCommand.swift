@@ -1,6 +1,5 @@
 import ArgumentParser
 import MoyaCore
-import MoyaOpenAPI
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -51,34 +50,6 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
     var service: String?
 
     func execute() async throws {
-        let context = CommandContext.current
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure("cannot read \(file)", status: .missingSpec)
-        }
-        let imported: OpenAPIImport
-        do {
-            imported = try OpenAPIImporter.importSpec(Array(data), file: file, service: service)
-        } catch {
-            throw CommandFailure("\(file): \(error.message)", status: .invalidSpec)
-        }
-        for warning in imported.warnings { context.errorLine("moya-cli: warning: " + warning) }
-        // What is written must compile; a spec that would not is refused whole.
-        let named = output ?? "\(imported.service).yaml"
-        do {
-            _ = try SpecCompiler(environment: context.environment).compile(Array(imported.spec.utf8), file: named)
-        } catch {
-            throw CommandFailure(
-                "the spec made from \(file) does not validate; this is a bug in import openapi", status: .invalidSpec,
-                details: error.diagnostics.map(\.description))
-        }
-        guard let output else {
-            context.writeOut(Array(imported.spec.utf8))
-            return
-        }
-        do {
-            try PendingFile.write(Array(imported.spec.utf8), to: output)
-        } catch {
-            throw CommandFailure("cannot write \(output): \(error.message)", status: .usage)
-        }
+        try OpenAPIHelper.run(["import", file, output ?? "-", service ?? "-"])
     }
 }

@@ -1,0 +1,234 @@
+import MoyaCore
+import MoyaSpec
+import OpenAPIKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Exporter {
+    // MARK: - Request bodies
+
+    /// The task's body: an object schema of its params for JSON, form and multipart bodies,
+    /// the example of a literal one.
+    func requestBody(_ target: TargetSpec) -> JSONValue? {
+        switch target.task {
+        case .plain, .download:
+            return nil
+        case .parameters(let block, let encoding, _):
+            guard !Self.inQuery(encoding, target.method) else { return nil }
+            let type =
+                encoding.kind == .json || encoding.kind == .prettyJSON
+                ? "application/json" : "application/x-www-form-urlencoded"
+            return body(type, properties(block.entries, target), target)
+        case .json(let value):
+            if case .object(let members) = value, members.allSatisfy({ Self.param(of: $0.value, in: target) != nil }) {
+                return body("application/json", properties(members, target), target)
+            }
+            return content("application/json", example: Self.render(value))
+        case .data(let source, let contentType, _):
+            let type = contentType.map { Self.text(of: $0) } ?? "application/octet-stream"
+            guard case .text(let template) = source else { return content(type, schema: Self.binary) }
+            let text = Self.text(of: template)
+            if type.hasSuffix("json"), let value = try? JSONValue(parsing: text) {
+                return content(type, example: value)
+            }
+            return content(type, example: .string(text))
+        case .multipart(let parts, _):
+            var properties: [(key: String, value: JSONValue)] = []
+            var required: [JSONValue] = []
+            for part in parts {
+                let template: Template
+                switch part.content {
+                case .value(let value): template = value
+                case .file(let file): template = file
+                }
+                guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
+                properties.append((part.name, schema(param)))
+                if param.isRequired { required.append(.string(part.name)) }
+            }
+            return body("multipart/form-data", (properties, required), target)
+        case .upload:
+            return content("application/octet-stream", schema: Self.binary)
+        }
+    }
+
+    static let binary = JSONValue.object([("type", .string("string")), ("format", .string("binary"))])
+
+    /// The properties of a parameters block or a JSON object, each a param's schema, and the
+    /// required ones.
+    func properties(_ entries: [ValueTemplate.Member], _ target: TargetSpec) -> (
+        properties: [(key: String, value: JSONValue)], required: [JSONValue]
+    ) {
+        var properties: [(key: String, value: JSONValue)] = []
+        var required: [JSONValue] = []
+        for entry in entries {
+            guard let param = Self.param(of: entry.value, in: target) else {
+                properties.append((entry.key, .object([("default", Self.render(entry.value))])))
+                continue
+            }
+            var schema = self.schema(param)
+            if case .object(var members) = schema, let description = param.description {
+                members.append(("description", .string(description)))
+                schema = .object(members)
+            }
+            properties.append((entry.key, schema))
+            if param.isRequired { required.append(.string(entry.key)) }
+        }
+        return (properties, required)
+    }
+
+    static func param(of value: ValueTemplate, in target: TargetSpec) -> ParamSpec? {
+        guard case .string(let template) = value, let name = template.wholeParam else { return nil }
+        return target.param(named: name)
+    }
+
+    func body(
+        _ type: String, _ fields: (properties: [(key: String, value: JSONValue)], required: [JSONValue]),
+        _ target: TargetSpec
+    ) -> JSONValue {
+        var schema: [(key: String, value: JSONValue)] = [
+            ("type", .string("object")), ("properties", .object(fields.properties)),
+        ]
+        if !fields.required.isEmpty { schema.append(("required", .array(fields.required))) }
+        var members: [(key: String, value: JSONValue)] = []
+        if !fields.required.isEmpty { members.append(("required", .bool(true))) }
+        members.append(("content", .object([(type, .object([("schema", .object(schema))]))])))
+        return .object(members)
+    }
+
+    func content(_ type: String, example: JSONValue? = nil, schema: JSONValue? = nil) -> JSONValue {
+        var media: [(key: String, value: JSONValue)] = []
+        if let schema { media.append(("schema", schema)) }
+        if let example { media.append(("example", example)) }
+        return .object([("content", .object([(type, .object(media))]))])
+    }
+
+    // MARK: - Responses
+
+    /// The samples as responses, grouped by status, the default sample's status first; and
+    /// a response for each status a check expects that no sample gives.
+    func responses(_ target: TargetSpec) -> JSONValue {
+        var groups: [(status: Int, samples: [(name: String?, status: Int, headers: [HeaderSpec], body: SampleBody)])] =
+            []
+        let all = [(nil, target.sample)] + target.samples.map { (Optional($0.name), Optional($0.sample)) }
+        for (name, sample) in all {
+            guard case .response(let status, let headers, let body)? = sample else { continue }
+            if let index = groups.firstIndex(where: { $0.status == status }) {
+                groups[index].samples.append((name, status, headers, body))
+            } else {
+                groups.append((status, [(name, status, headers, body)]))
+            }
+        }
+        if target.sample == nil, !groups.contains(where: { $0.status == 200 }) {
+            groups.insert((200, [(nil, 200, [], .empty)]), at: 0)
+        }
+        var responses: [(key: String, value: JSONValue)] = []
+        for group in groups {
+            var members: [(key: String, value: JSONValue)] = [("description", .string(Self.reason(group.status)))]
+            let bodies = group.samples.filter { if case .empty = $0.body { false } else { true } }
+            // Samples named `error…` at 500 are the `default` response, which import names so.
+            let isDefault =
+                group.status == 500 && group.samples.allSatisfy { $0.name?.hasPrefix("error") == true }
+            let base = isDefault ? "error" : Self.statusName(group.status)
+            if let first = bodies.first {
+                let type = contentType(first.headers, first.body)
+                var media: [(key: String, value: JSONValue)] = []
+                if bodies.count == 1, first.name == nil || first.name == base || first.name == base + "Example" {
+                    media.append(("example", example(first.body)))
+                } else {
+                    let examples = bodies.map { sample -> (key: String, value: JSONValue) in
+                        (exampleName(sample.name, base: base), .object([("value", example(sample.body))]))
+                    }
+                    media.append(("examples", .object(examples)))
+                }
+                members.append(("content", .object([(type, .object(media))])))
+            }
+            responses.append((isDefault ? "default" : String(group.status), .object(members)))
+        }
+        for check in target.checks {
+            for assertion in check.assertions where assertion.subject == .status {
+                guard case .equals(.integer(let status)) = assertion.predicate,
+                    !responses.contains(where: { $0.key == String(status) })
+                else { continue }
+                responses.append(
+                    (String(status), .object([("description", .string("What check '\(check.name)' expects"))])))
+            }
+        }
+        return .object(responses)
+    }
+
+    /// An example's name: `default` for the default sample, and a named sample's name less
+    /// the status's, as import adds it back: `notFoundGone` at 404 is `gone`.
+    func exampleName(_ name: String?, base: String) -> String {
+        guard let name else { return "default" }
+        guard name.hasPrefix(base), name.count > base.count else { return name }
+        let rest = name.dropFirst(base.count)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+
+    func contentType(_ headers: [HeaderSpec], _ body: SampleBody) -> String {
+        if let header = headers.first(where: { $0.name.lowercased() == "content-type" }) {
+            return Self.text(of: header.value)
+        }
+        switch body {
+        case .json: return "application/json"
+        case .file(let path):
+            return path.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+        case .text, .empty: return "text/plain"
+        }
+    }
+
+    func example(_ body: SampleBody) -> JSONValue {
+        switch body {
+        case .empty: return .string("")
+        case .text(let template): return .string(Self.text(of: template))
+        case .json(let value): return Self.render(value)
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else { return .string("") }
+            return (try? JSONValue(parsing: data)) ?? .string(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// A template's text: a param as `{name}`, a variable as its default.
+    static func text(of template: Template) -> String {
+        template.segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .param(let name): "{\(name)}"
+            case .environment(_, let value): value
+            }
+        }.joined()
+    }
+
+    /// A JSON template as JSON, each string's params as `{name}`. The depth is the spec's.
+    static func render(_ value: ValueTemplate) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .bool(let bool): .bool(bool)
+        case .integer(let int): .integer(int)
+        case .number(let double): .number(double)
+        case .string(let template): .string(text(of: template))
+        case .array(let items): .array(items.map(render))
+        case .object(let members): .object(members.map { (key: $0.key, value: render($0.value)) })
+        }
+    }
+
+    static func statusName(_ status: Int) -> String {
+        Importer.statusName(OpenAPI.Response.StatusCode(integerLiteral: status))
+    }
+
+    /// RFC 9110's reason phrase, as a response's description.
+    static func reason(_ status: Int) -> String {
+        let phrases = [
+            200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
+            304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            405: "Method Not Allowed", 409: "Conflict", 410: "Gone", 415: "Unsupported Media Type",
+            422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            503: "Service Unavailable", 504: "Gateway Timeout",
+        ]
+        return phrases[status] ?? "Status \(status)"
+    }
+}

@@ -1,0 +1,264 @@
+import MoyaCore
+import MoyaSpec
+import OpenAPIKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Writes a service as an OpenAPI 3.1 document (docs/openapi.md), the inverse of the import:
+/// a spec that `import openapi` wrote comes back the same from its export.
+///
+/// The document is built as JSON in a fixed order, then decoded by OpenAPIKit and checked with
+/// its validation, so that what is written is a document OpenAPI tools accept.
+public enum OpenAPIExporter {
+    /// The document for `service`, compiled with `keepsEnvironmentReferences`, so that no value
+    /// from the environment is written: a credential becomes a security scheme, and a
+    /// variable in the base URL a server variable with its default.
+    public static func export(_ service: ServiceSpec) throws(OpenAPIReadError) -> String {
+        let document = Exporter(service: service).document()
+        let data = document.data(pretty: true)
+        do {
+            let decoded = try JSONDecoder().decode(OpenAPI.Document.self, from: data)
+            try decoded.validate()
+        } catch {
+            throw OpenAPIReadError(message: "the document does not pass OpenAPIKit's validation: \(error)")
+        }
+        return document.serialized(pretty: true, escapeSlashes: false) + "\n"
+    }
+}
+
+struct Exporter {
+    let service: ServiceSpec
+
+    /// A variable's name without the service's words, as import names them:
+    /// `LAMP_SHOP_REGION` is `region` for `lampShop`.
+    func variableName(_ variable: String, dropping suffix: String = "") -> String {
+        var words = variable.split(separator: "_").map(String.init)
+        let prefix = Names.words(service.name).map { $0.uppercased() }
+        if words.starts(with: prefix), words.count > prefix.count { words.removeFirst(prefix.count) }
+        if !suffix.isEmpty, words.last == suffix, words.count > 1 { words.removeLast() }
+        return Names.lowerCamel(words.joined(separator: " ").lowercased(), fallback: variable)
+    }
+
+    func document() -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("openapi", .string("3.1.0")),
+            ("info", .object([("title", .string(service.name)), ("version", .string("1.0.0"))])),
+        ]
+        members.append(("servers", .array(servers())))
+        var paths: [(key: String, operations: [(key: String, value: JSONValue)])] = []
+        var pathIndex: [String: Int] = [:]
+        for target in service.targets {
+            let path = Self.path(target.path)
+            let operation = (key: target.method.rawValue.lowercased(), value: self.operation(target))
+            if let index = pathIndex[path] {
+                paths[index].operations.append(operation)
+            } else {
+                pathIndex[path] = paths.count
+                paths.append((path, [operation]))
+            }
+        }
+        members.append(("paths", .object(paths.map { (key: $0.key, value: .object($0.operations)) })))
+        var schemes: [(key: String, value: JSONValue)] = []
+        for auth in [service.auth] + service.targets.map(\.auth) {
+            guard let (name, scheme) = securityScheme(auth), !schemes.contains(where: { $0.key == name }) else {
+                continue
+            }
+            schemes.append((name, scheme))
+        }
+        for target in service.targets {
+            for header in target.headers {
+                guard let (name, scheme) = apiKey(header.value, in: "header", key: header.name),
+                    !schemes.contains(where: { $0.key == name })
+                else { continue }
+                schemes.append((name, scheme))
+            }
+        }
+        if !schemes.isEmpty { members.append(("components", .object([("securitySchemes", .object(schemes))]))) }
+        if let (name, _) = securityScheme(service.auth) {
+            members.append(("security", .array([.object([(name, .array([]))])])))
+        }
+        return .object(members)
+    }
+
+    /// The base URL, its variables as server variables, and each environment.
+    func servers() -> [JSONValue] {
+        var url = ""
+        var variables: [(key: String, value: JSONValue)] = []
+        let segments = service.baseURLSource.segments
+        if segments.count == 1, case .environment(_, let value) = segments[0] {
+            url = value
+        } else {
+            for segment in segments {
+                switch segment {
+                case .literal(let text): url += text
+                case .param(let name): url += "{\(name)}"
+                case .environment(let name, let value):
+                    let variable = variableName(name)
+                    url += "{\(variable)}"
+                    variables.append((variable, .object([("default", .string(value))])))
+                }
+            }
+        }
+        if url.isEmpty { url = service.baseURL }
+        var first: [(key: String, value: JSONValue)] = [("url", .string(url))]
+        if !variables.isEmpty { first.append(("variables", .object(variables))) }
+        return [.object(first)]
+            + service.environments.compactMap { environment in
+                environment.baseURL.map { .object([("url", .string($0)), ("description", .string(environment.name))]) }
+            }
+    }
+
+    /// `auth:` as a security scheme, named as import names it.
+    func securityScheme(_ auth: AuthSpec?) -> (String, JSONValue)? {
+        switch auth {
+        case .bearer(let token)?:
+            return (
+                schemeName(token, suffix: "TOKEN", fallback: "bearerAuth"),
+                .object([("type", .string("http")), ("scheme", .string("bearer"))])
+            )
+        case .basic(let user, _)?:
+            return (
+                schemeName(user, suffix: "USER", fallback: "basicAuth"),
+                .object([("type", .string("http")), ("scheme", .string("basic"))])
+            )
+        case .custom(let scheme, let token)?:
+            return (
+                schemeName(token, suffix: "TOKEN", fallback: "\(scheme.lowercased())Auth"),
+                .object([("type", .string("http")), ("scheme", .string(scheme))])
+            )
+        case .login?, .none?, nil:
+            return nil
+        }
+    }
+
+    /// A header or query value read from one environment variable, as an API key scheme.
+    func apiKey(_ value: Template, in location: String, key: String) -> (String, JSONValue)? {
+        guard value.segments.count == 1, case .environment(let variable, _) = value.segments[0] else { return nil }
+        return (
+            variableName(variable),
+            .object([("type", .string("apiKey")), ("in", .string(location)), ("name", .string(key))])
+        )
+    }
+
+    func schemeName(_ template: Template, suffix: String, fallback: String) -> String {
+        guard let segment = template.segments.first, case .environment(let variable, _) = segment else {
+            return fallback
+        }
+        return variableName(variable, dropping: suffix)
+    }
+
+    // MARK: - Operations
+
+    func operation(_ target: TargetSpec) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("operationId", .string(target.name))]
+        if let summary = target.summary { members.append(("summary", .string(summary))) }
+        if let description = target.description { members.append(("description", .string(description))) }
+
+        // The params in the target's order, each where the request carries it.
+        var parameters: [JSONValue] = []
+        var security: [JSONValue] = []
+        let pathParams = Set(target.path.params)
+        let query = queryEntries(target)
+        for param in target.params {
+            if pathParams.contains(param.name) {
+                parameters.append(parameter(param, key: param.name, in: "path"))
+            } else if let entry = query.first(where: { Self.param(of: $0.value, in: target)?.name == param.name }) {
+                parameters.append(parameter(param, key: entry.key, in: "query"))
+            } else if let header = target.headers.first(where: { $0.value.wholeParam == param.name }) {
+                parameters.append(parameter(param, key: header.name, in: "header"))
+            }
+        }
+        for entry in query {
+            guard case .string(let template) = entry.value,
+                let (scheme, _) = apiKey(template, in: "query", key: entry.key)
+            else { continue }
+            security.append(.object([(scheme, .array([]))]))
+        }
+        for header in target.headers {
+            guard let (scheme, _) = apiKey(header.value, in: "header", key: header.name) else { continue }
+            security.append(.object([(scheme, .array([]))]))
+        }
+        if !parameters.isEmpty { members.append(("parameters", .array(parameters))) }
+        if let body = requestBody(target) { members.append(("requestBody", body)) }
+        members.append(("responses", responses(target)))
+        if case .none? = target.auth {
+            members.append(("security", .array(security)))
+        } else if let (name, _) = securityScheme(target.auth) {
+            members.append(("security", .array([.object([(name, .array([]))])] + security)))
+        } else if !security.isEmpty {
+            members.append(("security", .array(security)))
+        }
+        return .object(members)
+    }
+
+    func parameter(_ param: ParamSpec, key: String, in location: String) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("name", .string(key)), ("in", .string(location))]
+        if let description = param.description { members.append(("description", .string(description))) }
+        if location == "path" || param.isRequired { members.append(("required", .bool(true))) }
+        members.append(("schema", schema(param)))
+        return .object(members)
+    }
+
+    func schema(_ param: ParamSpec) -> JSONValue {
+        var members = Self.typeSchema(param.type)
+        if let value = param.defaultValue { members.append(("default", Self.json(value))) }
+        return .object(members)
+    }
+
+    static func typeSchema(_ type: ParamType) -> [(key: String, value: JSONValue)] {
+        switch type {
+        case .string: [("type", .string("string"))]
+        case .int: [("type", .string("integer"))]
+        case .number: [("type", .string("number"))]
+        case .bool: [("type", .string("boolean"))]
+        case .file: [("type", .string("string")), ("format", .string("binary"))]
+        case .enumeration(let cases): [("type", .string("string")), ("enum", .array(cases.map { .string($0.value) }))]
+        case .array(let element): [("type", .string("array")), ("items", .object(typeSchema(element)))]
+        }
+    }
+
+    static func json(_ value: ParamValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .int(let int): .integer(int)
+        case .number(let double): .number(double)
+        case .bool(let bool): .bool(bool)
+        case .array(let items): .array(items.map(json))
+        }
+    }
+
+    static func path(_ template: Template) -> String {
+        let text = template.segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .param(let name): "{\(name)}"
+            case .environment(_, let value): value
+            }
+        }.joined()
+        return text.hasPrefix("/") ? text : "/" + text
+    }
+
+    /// The entries a target sends in the query.
+    func queryEntries(_ target: TargetSpec) -> [ValueTemplate.Member] {
+        switch target.task {
+        case .plain, .upload, .json: []
+        case .data(_, _, let query), .multipart(_, let query): query?.entries ?? []
+        case .parameters(let block, let encoding, let query):
+            (Self.inQuery(encoding, target.method) ? block.entries : []) + (query?.entries ?? [])
+        case .download(_, let block, let encoding): Self.inQuery(encoding, target.method) ? block?.entries ?? [] : []
+        }
+    }
+
+    /// Whether an encoding puts its parameters in the query for `method`.
+    static func inQuery(_ encoding: EncodingSpec, _ method: MoyaCore.Method) -> Bool {
+        switch encoding.kind {
+        case .queryString: true
+        case .url: URLEncoding.Destination.methodDependent.encodesInURL(for: method)
+        case .httpBody, .json, .prettyJSON: false
+        }
+    }
+}

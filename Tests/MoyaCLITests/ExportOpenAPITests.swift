@@ -1,0 +1,70 @@
+import MoyaCLI
+import MoyaCore
+import XCTest
+
+/// `moya-cli export openapi`: the document passes OpenAPIKit's validation (the command
+/// refuses one that does not), and import, export, import gives the spec back byte for byte.
+final class ExportOpenAPITests: XCTestCase {
+    var fixtures: String { CommandTests.root + "/Tests/Fixtures/openapi" }
+
+    func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "export-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// import(document) == import(export(import(document))).
+    func assertRoundTrip(_ document: String, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let directory = try temporaryDirectory()
+        let (status, first, error) = try CommandTests.runProcess(["import", "openapi", document])
+        XCTAssertEqual(status, 0, error, file: file, line: line)
+        let service = String(first.firstMatch(of: /\nservice: (\w+)\n/)?.1 ?? "")
+        try first.write(toFile: directory + "/\(service).yaml", atomically: true, encoding: .utf8)
+
+        let exported = directory + "/exported.json"
+        let (exportStatus, _, exportError) = try CommandTests.runProcess([
+            "export", "openapi", service, "--specs", directory, "-o", exported,
+        ])
+        XCTAssertEqual(exportStatus, 0, exportError, file: file, line: line)
+        let (again, second, _) = try CommandTests.runProcess(["import", "openapi", exported])
+        XCTAssertEqual(again, 0, file: file, line: line)
+        // Only the first comment line, which names the document read, differs.
+        XCTAssertEqual(
+            second.split(separator: "\n").dropFirst(), first.split(separator: "\n").dropFirst(),
+            "\(document)", file: file, line: line)
+    }
+
+    func testRoundTripsOfTheImportFixtures() async throws {
+        try await assertRoundTrip(fixtures + "/shop-3.0.yaml")
+        try await assertRoundTrip(fixtures + "/forms-3.1.json")
+    }
+
+    func testRoundTripsOfTheOpenAPIInitiativeExamples() async throws {
+        guard let examples = ImportOpenAPITests.examples else {
+            return XCTFail("the examples are not at ../shared/openapi-examples; set OPENAPI_EXAMPLES")
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: examples).sorted() where name.hasSuffix(".yaml")
+        {
+            try await assertRoundTrip(examples + "/" + name)
+        }
+    }
+
+    func testTheBundledSpecsExportValidDocuments() async throws {
+        for service in ["github", "httpbin", "myservice", "translator"] {
+            let (status, out, error) = try CommandTests.runProcess([
+                "export", "openapi", service, "--specs", CommandTests.root + "/specs",
+            ])
+            XCTAssertEqual(status, 0, "\(service): \(error)")
+            XCTAssertTrue(out.hasPrefix("{\n  \"openapi\" : \"3.1.0\""), out)
+            // No value from the environment is written, not even a default token.
+            XCTAssertFalse(out.contains("demo-token"), service)
+        }
+        let (status, out, _) = try CommandTests.runProcess([
+            "export", "openapi", "myservice", "--specs", CommandTests.root + "/specs",
+        ])
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(out.contains(#""operationId" : "showUser""#), out)
+        XCTAssertTrue(out.contains(#""404" : {"#), out)
+    }
+}
