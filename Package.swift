@@ -84,7 +84,8 @@ let package = Package(
         .executableTarget(
             name: "moya-fuzz",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaOpenAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "fuzz"),
         .target(

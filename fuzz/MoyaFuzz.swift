@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MoyaCLI
 import MoyaCore
+import MoyaOpenAPI
 import MoyaSpec
 
 #if canImport(Glibc)
@@ -15,7 +16,8 @@ import MoyaSpec
 /// path and redaction text, `jsonpath` parses them as a JSON path and walks a document, `flow`
 /// reads them as a `skip:` condition, a variable template and a `Set-Cookie` value, `serve`
 /// reads them as an HTTP request (`METHOD URI`, header lines, a blank line, the body) and
-/// answers it from the bundled specs and the serve fixtures. Every input must end without a
+/// answers it from the bundled specs and the serve fixtures, `openapi` imports them as an
+/// OpenAPI document. Every input must end without a
 /// crash; errors are fine. `spec` also compiles each target of a spec that compiles on its
 /// own, as `call` does, and stops when that differs from the whole compile's target.
 enum FuzzTargets {
@@ -68,6 +70,8 @@ enum FuzzTargets {
             }
         case "serve":
             _ = router.answer(request(bytes), verbose: true)
+        case "openapi":
+            _ = try? OpenAPIImporter.importSpec(bytes, file: "fuzz.yaml")
         case "json":
             if let value = try? JSONValue(parsing: Data(bytes)) {
                 _ = value.serialized(pretty: true)
@@ -141,7 +145,7 @@ enum FuzzTargets {
         static let configuration = CommandConfiguration(
             commandName: "moya-fuzz", abstract: "Replay inputs through one of moya-cli's fuzz targets.")
 
-        @Argument(help: "The target: spec, json, url, jsonpath, flow or serve.")
+        @Argument(help: "The target: spec, json, url, jsonpath, flow, serve or openapi.")
         var target: String
 
         @Argument(help: "Input files.")
