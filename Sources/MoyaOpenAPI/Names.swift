@@ -1,28 +1,13 @@
+import MoyaSpec
+
 /// The names `import openapi` gives: targets, params, samples and environment variables,
 /// each valid in a spec, and the JSON pointers its warnings name.
 enum Names {
-    /// The words of `text`: runs of letters and digits, split where a lowercase letter meets an
-    /// uppercase one.
+    /// The words of `text`: runs of ASCII letters and digits, split where a lowercase letter
+    /// meets an uppercase one, as the Swift generator splits names.
     static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var previousLower = false
-        for character in text {
-            guard character.isASCII, character.isLetter || character.isNumber else {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-                previousLower = false
-                continue
-            }
-            if character.isUppercase, previousLower, !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-            current.append(character)
-            previousLower = character.isLowercase || character.isNumber
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
+        let spaced = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : " " })
+        return SwiftName.words(spaced)
     }
 
     /// `list pets` and `list_pets` as `listPets`; a name that would not start with a letter

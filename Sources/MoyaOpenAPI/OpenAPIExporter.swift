@@ -205,7 +205,7 @@ struct Exporter {
 
     func schema(_ param: ParamSpec) -> JSONValue {
         var members = Self.typeSchema(param.type)
-        if let value = param.defaultValue { members.append(("default", Self.json(value))) }
+        if let value = param.defaultValue { members.append(("default", value.jsonValue)) }
         return .object(members)
     }
 
@@ -218,16 +218,6 @@ struct Exporter {
         case .file: [("type", .string("string")), ("format", .string("binary"))]
         case .enumeration(let cases): [("type", .string("string")), ("enum", .array(cases.map { .string($0.value) }))]
         case .array(let element): [("type", .string("array")), ("items", .object(typeSchema(element)))]
-        }
-    }
-
-    static func json(_ value: ParamValue) -> JSONValue {
-        switch value {
-        case .string(let text): .string(text)
-        case .int(let int): .integer(int)
-        case .number(let double): .number(double)
-        case .bool(let bool): .bool(bool)
-        case .array(let items): .array(items.map(json))
         }
     }
 

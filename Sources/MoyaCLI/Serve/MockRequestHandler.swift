@@ -100,7 +100,7 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.write(
                     wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             }
-            let done = context.writeAndFlushPromise(wrapOutboundOut(.end(nil)))
+            let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
             if !keepAlive {
                 let loop = context.eventLoop
                 let bound = NIOLoopBound(context, eventLoop: loop)
@@ -131,13 +131,5 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
-    }
-}
-
-extension ChannelHandlerContext {
-    fileprivate func writeAndFlushPromise(_ part: NIOAny) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        writeAndFlush(part, promise: promise)
-        return promise.futureResult
     }
 }

@@ -272,23 +272,13 @@ struct TargetResolver {
         case .number(let double): return .number(double)
         case .string(let template):
             if let whole = template.wholeParam {
-                return values[whole].map(Self.json(of:))
+                return values[whole].map(\.jsonValue)
             }
             return render(template).map(JSONValue.string)
         case .array(let items):
             return .array(items.compactMap { render($0) })
         case .object(let members):
             return .object(members.compactMap { member in render(member.value).map { (key: member.key, value: $0) } })
-        }
-    }
-
-    static func json(of value: ParamValue) -> JSONValue {
-        switch value {
-        case .string(let text): .string(text)
-        case .int(let int): .integer(int)
-        case .number(let double): .number(double)
-        case .bool(let bool): .bool(bool)
-        case .array(let items): .array(items.map(json(of:)))
         }
     }
 

@@ -299,7 +299,7 @@ struct GeneratedFile {
 }
 
 /// How names and literals are written in Swift.
-enum SwiftName {
+public enum SwiftName {
     static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
         "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
@@ -309,7 +309,7 @@ enum SwiftName {
     ]
 
     /// The words of a name: split at `-`, `_`, spaces and before capitals after lowercase.
-    static func words(_ name: String) -> [String] {
+    public static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previousLower = false

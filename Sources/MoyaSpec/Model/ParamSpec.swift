@@ -78,6 +78,17 @@ public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
     /// The values of a repeated param.
     case array([ParamValue])
 
+    /// The value as JSON: typed, as it goes into a JSON body or sample.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .int(let int): .integer(int)
+        case .number(let double): .number(double)
+        case .bool(let bool): .bool(bool)
+        case .array(let items): .array(items.map(\.jsonValue))
+        }
+    }
+
     /// The value as text, as it goes into a path, a header or a query.
     public var description: String {
         switch self {

@@ -181,8 +181,10 @@ public struct MockRouter: Sendable {
             }
             return (route, captures)
         }
-        let unmatched = MockAnswer(
-            action: .abort, loggedURI: String(path) + Self.maskedQuery(query, secret: { _ in true }))
+        // Only a request no target answers needs it: every query value masked for the log.
+        var unmatched: MockAnswer {
+            MockAnswer(action: .abort, loggedURI: String(path) + Self.maskedQuery(query, secret: { _ in true }))
+        }
         guard !candidates.isEmpty else {
             return Self.problem(
                 unmatched, status: 404, title: "Not Found", detail: "no target answers \(request.method) \(path)",
