@@ -3,10 +3,37 @@ import MoyaCore
 /// A spec as `import openapi` writes it: the parts of the spec format an OpenAPI document
 /// fills, in the order they are written.
 struct ImportedSpec {
+    /// A string the spec holds: text from the document, which is data and never reads the
+    /// environment, and the `${VAR:-default}` references import itself makes, for server
+    /// variables and credentials. The writer escapes the one and writes the other.
+    struct Text: Equatable, ExpressibleByStringInterpolation {
+        enum Piece: Equatable {
+            /// Text from the document, or a `{param}` template import made.
+            case data(String)
+            /// `${name:-fallback}`; the fallback holds no `}`.
+            case environment(name: String, fallback: String)
+        }
+
+        var pieces: [Piece]
+
+        init(_ pieces: [Piece]) { self.pieces = pieces }
+        init(stringLiteral value: String) { pieces = [.data(value)] }
+        init(stringInterpolation: DefaultStringInterpolation) {
+            pieces = [.data(String(stringInterpolation: stringInterpolation))]
+        }
+
+        /// A reference to the variable `name`, empty when it is not set.
+        static func environment(_ name: String, or fallback: String = "") -> Text {
+            Text([.environment(name: name, fallback: fallback)])
+        }
+
+        static func + (lhs: Text, rhs: Text) -> Text { Text(lhs.pieces + rhs.pieces) }
+    }
+
     /// Credentials, as `auth:` writes them.
     enum Auth: Equatable {
-        case bearer(String)
-        case basic(user: String, password: String)
+        case bearer(Text)
+        case basic(user: Text, password: Text)
         /// `auth: none`. (Not `none`, which an optional would read as nil.)
         case disabled
     }
@@ -24,14 +51,14 @@ struct ImportedSpec {
     /// One entry of a parameters block or a query: the key sent, and its value's template.
     struct Entry {
         var key: String
-        var value: String
+        var value: Text
     }
 
     /// One part of a multipart body.
     struct Part {
         var name: String
         /// `{param}` for a value, or for a file's path.
-        var template: String
+        var template: Text
         var isFile: Bool
     }
 
@@ -70,8 +97,8 @@ struct ImportedSpec {
 
     var comment: [String] = []
     var service: String
-    var baseURL: String
-    var environments: [(name: String, baseURL: String)] = []
+    var baseURL: Text
+    var environments: [(name: String, baseURL: Text)] = []
     var auth: Auth?
     var targets: [Target] = []
 }

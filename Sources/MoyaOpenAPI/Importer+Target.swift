@@ -117,8 +117,7 @@ extension Importer {
         _ body: DereferencedRequest, query: [ImportedSpec.Entry], params: inout [ImportedSpec.Param],
         names: inout Set<String>, at pointer: [String]
     ) -> ImportedSpec.Task {
-        let contents = body.content.map { (type: $0.key.typeAndSubtype.lowercased(), content: $0.value) }
-            .sorted { $0.type < $1.type }
+        let contents = mediaTypes(body.content, at: pointer + ["content"]).sorted { $0.type < $1.type }
         func find(_ match: (String) -> Bool) -> (type: String, content: DereferencedContent)? {
             contents.first { match($0.type) }
         }
@@ -213,7 +212,7 @@ extension Importer {
         var used: Set<String> = []
         for outcome in outcomes {
             let status = Self.status(outcome.code)
-            let examples = Self.examples(of: outcome.response)
+            let examples = examples(of: outcome.response, at: pointer + [outcome.code.rawValue, "content"])
             if !outcome.response.links.isEmpty {
                 for name in outcome.response.links.keys.sorted() {
                     warn(
@@ -240,10 +239,10 @@ extension Importer {
 
     /// A response's examples: its content's named examples, its example, else one made from
     /// its schema; a response with no content is one empty sample.
-    static func examples(of response: DereferencedResponse) -> [(
+    mutating func examples(of response: DereferencedResponse, at pointer: [String]) -> [(
         name: String?, json: JSONValue?, text: String?, contentType: String?
     )] {
-        let contents = response.content.map { (type: $0.key.typeAndSubtype.lowercased(), content: $0.value) }
+        let contents = mediaTypes(response.content, at: pointer)
             .sorted { ($0.type.hasSuffix("json") ? 0 : 1, $0.type) < ($1.type.hasSuffix("json") ? 0 : 1, $1.type) }
         guard let (type, content) = contents.first else { return [(nil, nil, nil, nil)] }
         let isJSON = type == "application/json" || type.hasSuffix("+json")
@@ -261,6 +260,23 @@ extension Importer {
             if case .string(let text) = example.value { return (example.name, nil, text, type) }
             return (example.name, nil, example.value.serialized(escapeSlashes: false), type)
         }
+    }
+
+    /// The media types of content, lowercased; one that a header could not carry (a line
+    /// break, a control) is left out with a warning.
+    mutating func mediaTypes(_ content: DereferencedContent.Map, at pointer: [String]) -> [(
+        type: String, content: DereferencedContent
+    )] {
+        var types: [(type: String, content: DereferencedContent)] = []
+        for (key, value) in content {
+            let type = key.typeAndSubtype.lowercased()
+            guard HTTPHeaders.isValidValue(type), !type.unicodeScalars.contains(where: TerminalText.isControl) else {
+                warn(pointer + [key.rawValue], "a media type with a control character is not a valid header; left out")
+                continue
+            }
+            types.append((type, value))
+        }
+        return types
     }
 
     static func status(_ code: OpenAPI.Response.StatusCode) -> Int {

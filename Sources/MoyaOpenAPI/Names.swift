@@ -74,6 +74,23 @@ enum Names {
         return lowerCamel(String(name[..<dot]), fallback: "service")
     }
 
+    /// URL text from a document with `$`, braces, spaces, controls and the other characters a
+    /// URL may not hold raw percent-encoded (RFC 3986).
+    static func urlText(_ text: Substring) -> String {
+        let unsafe = Set(" \"<>\\^`{|}$".utf8)
+        guard text.utf8.contains(where: { unsafe.contains($0) || $0 < 0x20 || $0 >= 0x7F }) else { return String(text) }
+        var output = ""
+        for byte in text.utf8 {
+            if unsafe.contains(byte) || byte < 0x20 || byte >= 0x7F {
+                let hex = String(byte, radix: 16, uppercase: true)
+                output += "%" + (byte < 16 ? "0" : "") + hex
+            } else {
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return output
+    }
+
     /// Text on one line, runs of white space as one space.
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

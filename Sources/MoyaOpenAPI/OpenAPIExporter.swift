@@ -52,7 +52,7 @@ struct Exporter {
         var paths: [(key: String, operations: [(key: String, value: JSONValue)])] = []
         var pathIndex: [String: Int] = [:]
         for target in service.targets {
-            let path = Self.path(target.path)
+            let path = self.path(target.path)
             let operation = (key: target.method.rawValue.lowercased(), value: self.operation(target))
             if let index = pathIndex[path] {
                 paths[index].operations.append(operation)
@@ -76,6 +76,13 @@ struct Exporter {
                 else { continue }
                 schemes.append((name, scheme))
             }
+            for entry in queryEntries(target) {
+                guard case .string(let template) = entry.value,
+                    let (name, scheme) = apiKey(template, in: "query", key: entry.key),
+                    !schemes.contains(where: { $0.key == name })
+                else { continue }
+                schemes.append((name, scheme))
+            }
         }
         if !schemes.isEmpty { members.append(("components", .object([("securitySchemes", .object(schemes))]))) }
         if let (name, _) = securityScheme(service.auth) {
@@ -86,10 +93,22 @@ struct Exporter {
 
     /// The base URL, its variables as server variables, and each environment.
     func servers() -> [JSONValue] {
+        [server(service.baseURLSource, written: service.baseURL, description: nil)]
+            + service.environments.compactMap { environment in
+                environment.baseURL.map {
+                    server(
+                        environment.baseURLSource ?? Template(literal: $0), written: $0, description: environment.name)
+                }
+            }
+    }
+
+    /// A server: a URL whose `${VAR}` references are server variables with their defaults; a
+    /// URL that is one reference is its default.
+    func server(_ source: Template, written: String, description: String?) -> JSONValue {
         var url = ""
         var variables: [(key: String, value: JSONValue)] = []
-        let segments = service.baseURLSource.segments
-        if segments.count == 1, case .environment(_, let value) = segments[0] {
+        let segments = source.segments
+        if segments.count == 1, case .environment(_, let value) = segments[0], !value.isEmpty {
             url = value
         } else {
             for segment in segments {
@@ -99,17 +118,17 @@ struct Exporter {
                 case .environment(let name, let value):
                     let variable = variableName(name)
                     url += "{\(variable)}"
-                    variables.append((variable, .object([("default", .string(value))])))
+                    if !variables.contains(where: { $0.key == variable }) {
+                        variables.append((variable, .object([("default", .string(value))])))
+                    }
                 }
             }
         }
-        if url.isEmpty { url = service.baseURL }
-        var first: [(key: String, value: JSONValue)] = [("url", .string(url))]
-        if !variables.isEmpty { first.append(("variables", .object(variables))) }
-        return [.object(first)]
-            + service.environments.compactMap { environment in
-                environment.baseURL.map { .object([("url", .string($0)), ("description", .string(environment.name))]) }
-            }
+        if url.isEmpty { url = written }
+        var members: [(key: String, value: JSONValue)] = [("url", .string(url))]
+        if let description { members.append(("description", .string(description))) }
+        if !variables.isEmpty { members.append(("variables", .object(variables))) }
+        return .object(members)
     }
 
     /// `auth:` as a security scheme, named as import names it.
@@ -182,6 +201,19 @@ struct Exporter {
             guard let (scheme, _) = apiKey(header.value, in: "header", key: header.name) else { continue }
             security.append(.object([(scheme, .array([]))]))
         }
+        var declared = pathParams
+        for case .environment(let name, let value) in target.path.segments {
+            let variable = variableName(name)
+            guard declared.insert(variable).inserted else { continue }
+            var schema: [(key: String, value: JSONValue)] = [("type", .string("string"))]
+            if !value.isEmpty { schema.append(("default", .string(value))) }
+            parameters.append(
+                .object([
+                    ("name", .string(variable)), ("in", .string("path")),
+                    ("description", .string("The environment variable \(name) in the spec.")),
+                    ("required", .bool(true)), ("schema", .object(schema)),
+                ]))
+        }
         if !parameters.isEmpty { members.append(("parameters", .array(parameters))) }
         if let body = requestBody(target) { members.append(("requestBody", body)) }
         members.append(("responses", responses(target)))
@@ -205,7 +237,10 @@ struct Exporter {
 
     func schema(_ param: ParamSpec) -> JSONValue {
         var members = Self.typeSchema(param.type)
-        if let value = param.defaultValue { members.append(("default", value.jsonValue)) }
+        // A secret's default, or one read from the environment, is never written.
+        if let value = param.defaultValue, !param.isSecret, param.writtenDefault == nil {
+            members.append(("default", value.jsonValue))
+        }
         return .object(members)
     }
 
@@ -221,12 +256,14 @@ struct Exporter {
         }
     }
 
-    static func path(_ template: Template) -> String {
+    /// A path template: each param as `{name}`, and each `${VAR}` as a path param of its own
+    /// (`pathVariables`), whose default is the variable's.
+    func path(_ template: Template) -> String {
         let text = template.segments.map { segment in
             switch segment {
             case .literal(let text): text
             case .param(let name): "{\(name)}"
-            case .environment(_, let value): value
+            case .environment(let name, _): "{\(variableName(name))}"
             }
         }.joined()
         return text.hasPrefix("/") ? text : "/" + text

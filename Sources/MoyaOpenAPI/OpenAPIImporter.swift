@@ -65,9 +65,11 @@ struct Importer {
     {
         serviceName = service ?? Names.lowerCamel(document.info.title, fallback: Names.stem(of: file))
         var spec = ImportedSpec(service: serviceName, baseURL: "")
+        // Document text in the comment is written as scalars are, so no line break ends it.
+        let (title, release) = (SpecWriter.quoted(document.info.title), SpecWriter.commentText(document.info.version))
         spec.comment = [
-            "Imported from \(Names.fileName(of: file)) (OpenAPI \(version): \"\(document.info.title)\" \(document.info.version))"
-                + " by moya-cli import openapi."
+            "Imported from \(SpecWriter.commentText(Names.fileName(of: file))) (OpenAPI \(SpecWriter.commentText(version)): "
+                + "\(title) \(release)) by moya-cli import openapi."
         ]
         servers(document.servers, into: &spec)
 
@@ -135,31 +137,32 @@ struct Importer {
     }
 
     /// The first server is the base URL; the others are environments. Server variables are
-    /// `${SERVICE_NAME:-default}`.
+    /// `${SERVICE_NAME:-default}`; everything else the URL holds is data, never expanded.
     mutating func servers(_ servers: [OpenAPI.Server], into spec: inout ImportedSpec) {
+        let local = "http://127.0.0.1:4010"
         guard !servers.isEmpty else {
-            warn(["servers"], "no servers; the base URL is http://127.0.0.1:4010, where moya-cli serve listens")
-            spec.baseURL = "${\(Names.environment(serviceName, "URL")):-http://127.0.0.1:4010}"
+            warn(["servers"], "no servers; the base URL is \(local), where moya-cli serve listens")
+            spec.baseURL = .environment(Names.environment(serviceName, "URL"), or: local)
             return
         }
         var used: Set<String> = []
         for (index, server) in servers.enumerated() {
-            var url = server.urlTemplate.rawValue
-            for (name, variable) in server.variables.sorted(by: { $0.key < $1.key }) {
-                url = url.replacing(
-                    "{\(name)}", with: "${\(Names.environment(serviceName, name)):-\(variable.default)}")
-            }
-            if !url.contains("://") {
+            var url = url(of: server)
+            let raw = server.urlTemplate.rawValue
+            if !raw.contains("://") {
                 warn(
                     ["servers", String(index), "url"],
-                    "'\(server.urlTemplate.rawValue)' is relative; it is taken from http://127.0.0.1:4010, where moya-cli serve listens"
-                )
-                url = "http://127.0.0.1:4010" + (url.hasPrefix("/") ? url : "/" + url)
+                    "'\(raw)' is relative; it is taken from \(local), where moya-cli serve listens")
+                url = ImportedSpec.Text(stringLiteral: local + (raw.hasPrefix("/") ? "" : "/")) + url
             }
-            if url.hasSuffix("/") { url.removeLast() }
+            if case .data(let last)? = url.pieces.last, last.hasSuffix("/") {
+                url.pieces[url.pieces.count - 1] = .data(String(last.dropLast()))
+            }
             if index == 0 {
+                let text = url.pieces.map { if case .data(let text) = $0 { text } else { "" } }.joined()
+                let plain = url.pieces.allSatisfy { if case .data = $0 { true } else { false } }
                 spec.baseURL =
-                    server.variables.isEmpty ? "${\(Names.environment(serviceName, "URL")):-\(url)}" : url
+                    plain && !text.contains("}") ? .environment(Names.environment(serviceName, "URL"), or: text) : url
             } else {
                 var name = Names.lowerCamel(server.description ?? "", fallback: "server\(index + 1)")
                 while used.contains(name) { name += "\(index + 1)" }
@@ -167,6 +170,29 @@ struct Importer {
                 spec.environments.append((name, url))
             }
         }
+    }
+
+    /// A server's URL with each `{variable}` as an environment reference whose default is the
+    /// variable's. What a URL cannot hold raw is percent-encoded, braces and `$` among them,
+    /// so no default ends its reference early and no text reads as another.
+    func url(of server: OpenAPI.Server) -> ImportedSpec.Text {
+        var pieces: [ImportedSpec.Text.Piece] = []
+        var rest = Substring(server.urlTemplate.rawValue)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            guard let variable = server.variables[name] else {
+                pieces.append(.data(Names.urlText(rest[...close])))
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            pieces.append(.data(Names.urlText(rest[..<open])))
+            pieces.append(
+                .environment(name: Names.environment(serviceName, name), fallback: Names.urlText(variable.default[...]))
+            )
+            rest = rest[rest.index(after: close)...]
+        }
+        pieces.append(.data(Names.urlText(rest)))
+        return ImportedSpec.Text(pieces.filter { $0 != .data("") })
     }
 
     // MARK: - Credentials
@@ -184,20 +210,22 @@ struct Importer {
             let variable = Names.environment(serviceName, name)
             switch scoped.securityScheme.type {
             case .http(let scheme, _) where scheme.lowercased() == "bearer":
-                auth = auth ?? .bearer("${\(variable)_TOKEN:-}")
+                auth = auth ?? .bearer(.environment(variable + "_TOKEN"))
             case .http(let scheme, _) where scheme.lowercased() == "basic":
-                auth = auth ?? .basic(user: "${\(variable)_USER:-}", password: "${\(variable)_PASSWORD:-}")
+                auth =
+                    auth
+                    ?? .basic(user: .environment(variable + "_USER"), password: .environment(variable + "_PASSWORD"))
             case .http(let scheme, _):
                 if warn { self.warn(pointer + [name], "HTTP scheme '\(scheme)' has no place in a spec; left out") }
             case .apiKey(let key, let location):
                 switch location {
-                case .header: headers.append(.init(key: key, value: "${\(variable):-}"))
-                case .query: query.append(.init(key: key, value: "${\(variable):-}"))
+                case .header: headers.append(.init(key: key, value: .environment(variable)))
+                case .query: query.append(.init(key: key, value: .environment(variable)))
                 case .cookie:
                     if warn { self.warn(pointer + [name], "an API key in a cookie has no place in a spec; left out") }
                 }
             case .oauth2, .openIdConnect:
-                auth = auth ?? .bearer("${\(variable)_TOKEN:-}")
+                auth = auth ?? .bearer(.environment(variable + "_TOKEN"))
                 if warn {
                     self.warn(
                         pointer + [name],

@@ -38,6 +38,13 @@ enum OpenAPIReader {
             throw OpenAPIReadError(message: "expected a mapping with openapi, info and paths")
         }
         let json = root.jsonValue
+        // OpenAPIKit's decoding takes time steeply with nesting (250 schema levels: a minute),
+        // so a document deeper than any real one is refused before it is decoded.
+        if let deepest = Self.deepest(json, limit: maximumDepth) {
+            throw OpenAPIReadError(
+                message: "the document nests deeper than \(maximumDepth) levels at \(deepest); "
+                    + "import reads documents up to that depth")
+        }
         guard case .object(let members) = json,
             let declared = members.first(where: { $0.key == "openapi" })?.value
         else {
@@ -70,6 +77,45 @@ enum OpenAPIReader {
         } catch {
             throw OpenAPIReadError(message: "not a valid OpenAPI \(version) document: \(error)")
         }
+    }
+
+    /// How deep a document's values may nest, objects and arrays alike.
+    static let maximumDepth = 64
+
+    /// The JSON pointer of the first value nested deeper than `limit`, found without
+    /// recursion; nil when there is none.
+    static func deepest(_ value: JSONValue, limit: Int) -> String? {
+        // Only containers are kept, each with its parent's index and its key, so that the
+        // pointer is made once, for the value found.
+        var nodes: [(parent: Int, key: String, depth: Int)] = [(-1, "", 0)]
+        var stack: [(value: JSONValue, node: Int)] = [(value, 0)]
+        while let (current, node) = stack.popLast() {
+            let depth = nodes[node].depth
+            let children: [(String, JSONValue)]
+            switch current {
+            case .object(let members): children = members.map { ($0.key, $0.value) }
+            case .array(let items): children = items.enumerated().map { (String($0), $1) }
+            default: continue
+            }
+            for (key, child) in children {
+                switch child {
+                case .object, .array: break
+                default: continue
+                }
+                nodes.append((node, key, depth + 1))
+                if depth + 1 > limit {
+                    var path: [String] = []
+                    var index = nodes.count - 1
+                    while index > 0 {
+                        path.append(nodes[index].key)
+                        index = nodes[index].parent
+                    }
+                    return Names.pointer(path.reversed())
+                }
+                stack.append((child, nodes.count - 1))
+            }
+        }
+        return nil
     }
 
     /// A decoding error as one line: where, then what.

@@ -1,8 +1,13 @@
 import MoyaCore
+import MoyaSpec
 
 /// Writes an imported spec as YAML in the bundled specs' style: flow mappings where a line
 /// holds them, block style where it does not, and scalars plain unless YAML would read them
 /// as something else. The same spec always gives the same bytes.
+///
+/// Every string from the document is data: its `${` is written `$${`, so that the spec never
+/// reads the environment where the document says so, and a double-quoted scalar escapes
+/// every character YAML could read as a line break or a control.
 enum SpecWriter {
     /// Lines longer than this are written in block style.
     static let width = 100
@@ -10,11 +15,11 @@ enum SpecWriter {
     static func write(_ spec: ImportedSpec) -> String {
         var lines = spec.comment.map { "# " + $0 }
         lines.append("service: \(scalar(spec.service))")
-        lines.append("baseURL: \(scalar(spec.baseURL))")
+        lines.append("baseURL: \(text(spec.baseURL))")
         if !spec.environments.isEmpty {
             lines.append("environments:")
             for environment in spec.environments {
-                lines.append("  \(key(environment.name)): { baseURL: \(scalar(environment.baseURL)) }")
+                lines.append("  \(key(environment.name)): { baseURL: \(text(environment.baseURL)) }")
             }
         }
         if let auth = spec.auth { lines.append("auth: \(self.auth(auth))") }
@@ -26,8 +31,8 @@ enum SpecWriter {
     static func auth(_ auth: ImportedSpec.Auth) -> String {
         switch auth {
         case .disabled: "none"
-        case .bearer(let token): "{ bearer: \(scalar(token)) }"
-        case .basic(let user, let password): "{ basic: { user: \(scalar(user)), password: \(scalar(password)) } }"
+        case .bearer(let token): "{ bearer: \(text(token)) }"
+        case .basic(let user, let password): "{ basic: { user: \(text(user)), password: \(text(password)) } }"
         }
     }
 
@@ -96,7 +101,7 @@ enum SpecWriter {
             lines.append("      multipart:")
             for part in parts {
                 lines.append(
-                    "        - { name: \(scalar(part.name)), \(part.isFile ? "file" : "value"): \(scalar(part.template)) }"
+                    "        - { name: \(scalar(part.name)), \(part.isFile ? "file" : "value"): \(text(part.template)) }"
                 )
             }
             query = extra
@@ -131,9 +136,9 @@ enum SpecWriter {
     static func entries(_ name: String, _ entries: [ImportedSpec.Entry], indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let inline =
-            "\(pad)\(name): { " + entries.map { "\(key($0.key)): \(scalar($0.value))" }.joined(separator: ", ") + " }"
+            "\(pad)\(name): { " + entries.map { "\(key($0.key)): \(text($0.value))" }.joined(separator: ", ") + " }"
         if inline.count <= width { return [inline] }
-        return ["\(pad)\(name):"] + entries.map { "\(pad)  \(key($0.key)): \(scalar($0.value))" }
+        return ["\(pad)\(name):"] + entries.map { "\(pad)  \(key($0.key)): \(text($0.value))" }
     }
 
     // MARK: - JSON as YAML
@@ -198,18 +203,41 @@ enum SpecWriter {
         return text.replacing("{", with: "{{").replacing("}", with: "}}")
     }
 
-    /// A mapping key: plain when it is a name, else quoted.
+    /// A mapping key: plain when it is a name, else quoted. Keys are never expanded.
     static func key(_ text: String) -> String {
-        isPlain(text, inFlow: true) ? text : quoted(text)
+        isPlain(text, inFlow: true) ? text : yamlQuoted(text)
     }
 
-    /// A scalar: plain when YAML reads it back as the same string, else double-quoted.
+    /// Document text as a scalar: plain when YAML reads it back as the same string, else
+    /// double-quoted; never expanded.
     static func scalar(_ text: String) -> String {
         scalar(text, inFlow: true)
     }
 
     static func scalar(_ text: String, inFlow: Bool) -> String {
         isPlain(text, inFlow: inFlow) ? text : quoted(text)
+    }
+
+    /// A string import made: document text escaped, its own references as they are.
+    static func text(_ text: ImportedSpec.Text) -> String {
+        let written = text.pieces.map { piece in
+            switch piece {
+            case .data(let text): literal(text)
+            case .environment(let name, let fallback): "${\(name):-\(fallback)}"
+            }
+        }.joined()
+        return isPlain(written, inFlow: true) ? written : yamlQuoted(written)
+    }
+
+    /// Document text in a comment: as it is when it is printable ASCII, else quoted, so that
+    /// nothing ends the comment's line.
+    static func commentText(_ text: String) -> String {
+        text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") }) ? text : quoted(text)
+    }
+
+    /// Text that the spec reads as it is: every `${` written `$${`.
+    static func literal(_ text: String) -> String {
+        text.contains("${") ? text.replacing("${", with: "$${") : text
     }
 
     /// Letters, digits and a few safe marks, starting with a letter or `/`, and not a word
@@ -227,8 +255,31 @@ enum SpecWriter {
         } && !text.contains("  ")
     }
 
-    /// JSON's string escaping, which YAML's double-quoted scalars read the same way.
+    /// Document text, double-quoted and never expanded.
     static func quoted(_ text: String) -> String {
-        JSONValue.string(text).serialized(escapeSlashes: false)
+        yamlQuoted(literal(text))
+    }
+
+    /// A double-quoted scalar: JSON's escaping, which YAML reads the same way, and `\u`
+    /// escapes for what YAML takes as a line break (NEL, U+2028, U+2029) or refuses raw
+    /// (C1 controls, DEL, the byte order mark), and for bidirectional controls, which would
+    /// reorder the text a reader sees.
+    static func yamlQuoted(_ text: String) -> String {
+        let json = JSONValue.string(text).serialized(escapeSlashes: false)
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var output = ""
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                output += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        TerminalText.isControl(scalar) || scalar.value == 0xFEFF
     }
 }

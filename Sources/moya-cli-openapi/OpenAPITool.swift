@@ -54,16 +54,17 @@ enum OpenAPITool {
         do {
             imported = try OpenAPIImporter.importSpec(Array(data), file: file, service: service)
         } catch {
-            fail("\(file): \(error.message)")
+            fail(TerminalText.escapingControls("\(file): \(error.message)"))
             return 65  // invalidSpec
         }
-        for warning in imported.warnings { line("moya-cli: warning: " + warning) }
+        // A document's text is printed with its controls escaped, never raw.
+        for warning in imported.warnings { line("moya-cli: warning: " + TerminalText.escapingControls(warning)) }
         // What is written must compile; a spec that would not is refused whole.
         do {
             _ = try SpecCompiler(environment: .process).compile(
                 Array(imported.spec.utf8), file: output ?? "\(imported.service).yaml")
         } catch {
-            for diagnostic in error.diagnostics { line(diagnostic.description) }
+            for diagnostic in error.diagnostics { line(TerminalText.escapingControls(diagnostic.description)) }
             fail("the spec made from \(file) does not validate; this is a bug in import openapi")
             return 65
         }

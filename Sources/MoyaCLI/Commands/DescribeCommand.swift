@@ -67,7 +67,8 @@ struct TargetDescription {
     /// A param's default as it may be printed: a secret's is masked.
     static func defaultText(_ param: ParamSpec) -> String? {
         guard let value = param.defaultValue else { return nil }
-        return param.isSecret ? Redactor.mask : value.description
+        if param.isSecret { return Redactor.mask }
+        return param.writtenDefault.map(TerminalText.escapingControls) ?? value.description
     }
 
     var validation: ValidationType { target.validation ?? service.validation }

@@ -27,7 +27,7 @@ extension CompileContext {
         _ name: String, _ node: YAMLNode, _ path: String, service: String, targets: [TargetSpec], mark: Mark
     ) -> FlowSpec? {
         guard let fields = reader.fields(node, path, known: Self.flowKeys, nearby: Self.stepKeys) else { return nil }
-        let summary = fields["summary"].flatMap { reader.string($0, path + ".summary") }
+        let summary = fields["summary"].flatMap { reader.prose($0, path + ".summary") }
         var variables: [(name: String, value: FlowValue)] = []
         if let node = fields["vars"], let entries = reader.fields(node, path + ".vars", known: nil) {
             for entry in entries {

@@ -49,11 +49,12 @@ extension CompileContext {
                 reader.error(node.mark, path(), "a param needs a type, such as { type: string }, or an enum")
                 return nil
             }
-            spec.description = fields["description"].flatMap { reader.string($0, path() + ".description") }
+            spec.description = fields["description"].flatMap { reader.prose($0, path() + ".description") }
             spec.isOptional = fields["optional"].flatMap { reader.bool($0, path() + ".optional") } ?? false
             spec.isSecret = fields["secret"].flatMap { reader.bool($0, path() + ".secret") } ?? false
             if let defaultNode = fields["default"] {
                 spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
+                spec.writtenDefault = Self.environmentReading(defaultNode)
             }
             return spec
         }
@@ -93,7 +94,11 @@ extension CompileContext {
         case .sequence(let items):
             for (index, item) in items.enumerated() {
                 guard let text = reader.string(item, "\(path())[\(index)]") else { continue }
-                cases.append(ParamType.EnumCase(key: text, value: text))
+                // The key is what is typed and printed: as written, never the environment's value.
+                let reads = item.scalar.map(SpecReader.readsEnvironment) ?? false
+                cases.append(
+                    ParamType.EnumCase(
+                        key: reads ? reader.written(item, text) : text, value: text, isFromEnvironment: reads))
             }
         case .mapping:
             guard let fields = reader.fields(node, path(), known: nil) else { return nil }
@@ -102,7 +107,10 @@ extension CompileContext {
                 guard let text = reader.string(entry.value, SpecReader.join(path(), key)) else {
                     continue
                 }
-                cases.append(ParamType.EnumCase(key: key, value: text))
+                cases.append(
+                    ParamType.EnumCase(
+                        key: key, value: text,
+                        isFromEnvironment: entry.value.scalar.map(SpecReader.readsEnvironment) ?? false))
             }
         case .scalar:
             reader.error(node.mark, path(), "expected a list of values or a mapping of keys to values")
@@ -113,6 +121,19 @@ extension CompileContext {
             return nil
         }
         return cases
+    }
+
+    /// A default's text as written when it (or an item of it) reads the environment.
+    private static func environmentReading(_ node: YAMLNode) -> String? {
+        switch node.content {
+        case .scalar(let text, _):
+            return SpecReader.readsEnvironment(text) ? text : nil
+        case .sequence(let items):
+            let texts = items.compactMap(\.scalar)
+            return texts.contains(where: SpecReader.readsEnvironment) ? "[" + texts.joined(separator: ", ") + "]" : nil
+        case .mapping:
+            return nil
+        }
     }
 
     private mutating func defaultValue(

@@ -252,7 +252,11 @@ struct CompileContext {
             guard let envFields = reader.fields(value, envPath, known: ["baseURL", "headers"]) else { continue }
             let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
             let headers = envFields["headers"].map { self.headers($0, envPath + ".headers") } ?? []
-            result.append(EnvironmentSpec(name: name, baseURL: baseURL, headers: headers))
+            var environment = EnvironmentSpec(name: name, baseURL: baseURL, headers: headers)
+            if reader.keepsEnvironmentReferences, baseURL != nil, let node = envFields["baseURL"] {
+                environment.baseURLSource = reader.template(node, envPath + ".baseURL", references: false)
+            }
+            result.append(environment)
         }
         return result
     }
@@ -275,8 +279,8 @@ struct CompileContext {
         let scope = ParamScope(params: params)
         usedParams = []
 
-        let summary = fields["summary"].flatMap { reader.string($0, path() + ".summary") }
-        let description = fields["description"].flatMap { reader.string($0, path() + ".description") }
+        let summary = fields["summary"].flatMap { reader.prose($0, path() + ".summary") }
+        let description = fields["description"].flatMap { reader.prose($0, path() + ".description") }
         var pathTemplate = Template(literal: "", mark: mark)
         if let node = fields["path"] {
             if node.isNull {

@@ -129,6 +129,28 @@ struct SpecReader {
         return interpolate(text, node.mark, path())
     }
 
+    /// Prose, a summary or a description: printed as the spec wrote it, so `${VAR}` shows as
+    /// the reference and never reads the environment, whose value may be a secret; `$${` is
+    /// one literal `${`, as everywhere.
+    mutating func prose(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
+        guard case .scalar(let text, _) = node.content, !node.isNull else {
+            error(node.mark, path(), "expected a string, got \(node.kindDescription)")
+            return nil
+        }
+        guard Self.mayInterpolate(text) else { return text }
+        var written = ""
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: "${") {
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                written += rest[..<rest.index(before: start.lowerBound)] + "${"
+            } else {
+                written += rest[..<start.upperBound]
+            }
+            rest = rest[start.upperBound...]
+        }
+        return written + rest
+    }
+
     /// A scalar as a template: `{param}` references parsed in the spec's text, `${VAR}` values
     /// kept as environment segments. With `references: false` braces are plain text.
     mutating func template(_ node: YAMLNode, _ path: @autoclosure () -> String, references: Bool = true) -> Template? {
@@ -294,6 +316,14 @@ struct SpecReader {
             }
         }
         while let start = rest.firstRange(of: "${") {
+            // `$${` is a literal `${`: text that must never read the environment, such as
+            // what `import openapi` copies from a document.
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                append(rest[..<rest.index(before: start.lowerBound)])
+                append("${")
+                rest = rest[start.upperBound...]
+                continue
+            }
             append(rest[..<start.lowerBound])
             let body = rest[start.upperBound...]
             guard let close = body.firstIndex(of: "}") else {
@@ -331,6 +361,19 @@ struct SpecReader {
         }
         append(rest)
         return failed ? nil : pieces
+    }
+
+    /// Whether `text` reads an environment variable: a `${` that is not `$${`.
+    static func readsEnvironment(_ text: String) -> Bool {
+        guard mayInterpolate(text) else { return false }
+        var previous: [UInt8] = [0, 0]
+        for byte in text.utf8 {
+            if previous[1] == UInt8(ascii: "$"), byte == UInt8(ascii: "{"), previous[0] != UInt8(ascii: "$") {
+                return true
+            }
+            previous = [previous[1], byte]
+        }
+        return false
     }
 
     /// Whether `text` has a `${`, found with a byte scan.

@@ -67,7 +67,8 @@ extension ServiceSpec {
         resolver.masking = masking
         for param in target.params {
             guard let value = values[param.name] ?? param.defaultValue else { continue }
-            resolver.values[param.name] = masking && param.isSecret ? TargetResolver.masked(value) : value
+            let isSecret = param.holdsSecret(value, given: values[param.name] != nil)
+            resolver.values[param.name] = masking && isSecret ? TargetResolver.masked(value) : value
         }
         return try resolver.makeSample(name.flatMap { target.sample(named: $0) } ?? target.sample)
     }
@@ -197,7 +198,8 @@ struct TargetResolver {
                         message: "param '\(param.name)': no file at \(path.description)", isUsageError: true)
                 }
             }
-            let isSecret = param.isSecret || secret.contains(param.name)
+            let isSecret =
+                param.holdsSecret(value, given: arguments[param.name] != nil) || secret.contains(param.name)
             if isSecret { collectSecrets(value) }
             values[param.name] = masking && isSecret && param.elementType != .file ? Self.masked(value) : value
         }

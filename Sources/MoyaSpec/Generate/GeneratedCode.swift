@@ -33,7 +33,8 @@ indirect enum Code {
     func lines(indent: String, lead: String = "", trail: String = "") -> [String] {
         let inner = indent + "    "
         if case .textData(let text) = self {
-            let body = text.replacing("\\", with: "\\\\").replacing("\"\"\"", with: "\\\"\"\"")
+            // Of each run of three quotes the third is escaped, so that none closes the literal.
+            let body = text.replacing("\\", with: "\\\\").replacing("\"\"\"", with: "\"\"\\\"")
             let content = body.split(separator: "\n", omittingEmptySubsequences: false).map {
                 $0.isEmpty ? "" : inner + $0
             }

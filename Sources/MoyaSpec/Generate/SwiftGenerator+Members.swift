@@ -11,7 +11,7 @@ extension GeneratedFile {
 
     /// A `JSONValue` expression for a param's typed value; `optional` when it may be absent.
     func jsonValue(_ param: ParamSpec) -> (code: Code, optional: Bool) {
-        let name = SwiftName.member(param.name)
+        let name = label(param)
         let scalar: (String) -> String = { value in
             switch param.elementType {
             case .string, .array: ".string(\(value))"
@@ -242,7 +242,7 @@ extension GeneratedFile {
         if let whole = template.wholeParam, let param = target.param(named: whole), param.elementType == .file,
             !param.type.isArray
         {
-            return .raw(SwiftName.member(param.name))
+            return .raw(label(param))
         }
         return .raw("URL(fileURLWithPath: \(text(template, in: target)))")
     }
@@ -272,7 +272,9 @@ extension GeneratedFile {
         if let text = String(validating: bytes, as: UTF8.self) {
             // Text with line breaks reads best as it is; a multi-line literal needs a final
             // line break, written as an empty last line, and has no carriage returns or tabs.
-            if text.contains("\n"), text.hasSuffix("\n"), !text.contains("\r"), !text.contains("\t") {
+            if text.contains("\n"), text.hasSuffix("\n"),
+                !text.unicodeScalars.contains(where: { $0 != "\n" && TerminalText.isControl($0) })
+            {
                 return .textData(text)
             }
             return .raw("Data(\(SwiftName.literal(text)).utf8)")

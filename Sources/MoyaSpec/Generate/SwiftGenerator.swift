@@ -49,14 +49,40 @@ struct GeneratedFile {
     var warnings: [String] = []
     /// The nested enum for each enum param, by target and param name.
     var enumTypes: [String: String] = [:]
-    /// The nested enums to declare, in order: name and cases (key, value).
-    var enumDeclarations: [(name: String, cases: [ParamType.EnumCase])] = []
+    /// The nested enums to declare, in order: name, cases (key, value) and each case's
+    /// Swift name.
+    var enumDeclarations: [(name: String, cases: [ParamType.EnumCase], members: [String])] = []
+    /// Each target's case name, unique though names such as `get-user` and `getUser` read
+    /// the same in Swift.
+    var caseNames: [String: String] = [:]
+    /// Each param's label in its case, unique within the case.
+    var labels: [ParamSpec: String] = [:]
 
     init(service: ServiceSpec, access: SwiftGenerator.Access) {
         self.service = service
         self.access = access
         typeName = SwiftName.type(service.name)
+        planNames()
         planEnums()
+    }
+
+    /// The case name of `target`.
+    func caseName(_ target: TargetSpec) -> String { caseNames[target.name] ?? SwiftName.member(target.name) }
+
+    /// The label, and local name, of `param`.
+    func label(_ param: ParamSpec) -> String { labels[param] ?? SwiftName.member(param.name) }
+
+    private mutating func planNames() {
+        var used: Set<String> = []
+        for target in service.targets {
+            let name = SwiftName.member(target.name, avoiding: SwiftName.reservedCases, suffix: "Target")
+            caseNames[target.name] = SwiftName.unique(name, in: &used)
+            var taken: Set<String> = []
+            for param in target.params {
+                let label = SwiftName.member(param.name, avoiding: SwiftName.reservedLabels, suffix: "Value")
+                labels[param] = SwiftName.unique(label, in: &taken)
+            }
+        }
     }
 
     var level: String { access == .public ? "public " : "" }
@@ -68,8 +94,8 @@ struct GeneratedFile {
     // MARK: - Layout
 
     mutating func write(command: String) {
-        let source = service.file.split(separator: "/").last.map(String.init) ?? service.file
-        line("// Generated from \(source) by `\(command)`.")
+        let source = SwiftName.comment(service.file.split(separator: "/").last.map(String.init) ?? service.file)
+        line(SwiftName.comment("// Generated from \(source) by `\(command)`."))
         line("// Change the spec and generate again rather than editing this file.")
         line()
         line("import Moya")
@@ -83,7 +109,7 @@ struct GeneratedFile {
         }
         for declaration in enumDeclarations {
             line()
-            writeEnum(declaration.name, declaration.cases)
+            writeEnum(declaration.name, declaration.cases, members: declaration.members)
         }
         line("}")
         line()
@@ -107,11 +133,11 @@ struct GeneratedFile {
         writeHelpers()
     }
 
-    mutating func writeEnum(_ name: String, _ cases: [ParamType.EnumCase]) {
+    mutating func writeEnum(_ name: String, _ cases: [ParamType.EnumCase], members: [String]) {
         line("    /// The values of a `\(name)` param: each case sends its raw value.")
         line("    \(level)enum \(name): String, CaseIterable, Sendable {")
-        for option in cases {
-            line("        case \(SwiftName.member(option.key)) = \(SwiftName.literal(option.value))")
+        for (option, member) in zip(cases, members) {
+            line("        case \(member) = \(SwiftName.literal(option.value))")
         }
         line("    }")
     }
@@ -162,10 +188,10 @@ struct GeneratedFile {
     // MARK: - Cases
 
     private func caseDeclaration(_ target: TargetSpec) -> String {
-        let name = SwiftName.member(target.name)
+        let name = caseName(target)
         guard !target.params.isEmpty else { return name }
         let values = target.params.map { param in
-            var text = "\(SwiftName.member(param.name)): \(swiftType(param, in: target))"
+            var text = "\(label(param)): \(swiftType(param, in: target))"
             if let value = param.defaultValue {
                 text += " = " + literal(value, param.type, param: param, in: target)
             } else if param.isOptional {
@@ -178,9 +204,9 @@ struct GeneratedFile {
 
     /// `.name(let a, _)`, binding only the params `used`.
     func pattern(_ target: TargetSpec, using used: Set<String>) -> String {
-        let name = "." + SwiftName.member(target.name)
+        let name = "." + caseName(target)
         guard !target.params.isEmpty, target.params.contains(where: { used.contains($0.name) }) else { return name }
-        let bindings = target.params.map { used.contains($0.name) ? "let " + SwiftName.member($0.name) : "_" }
+        let bindings = target.params.map { used.contains($0.name) ? "let " + label($0) : "_" }
         return "\(name)(\(bindings.joined(separator: ", ")))"
     }
 
@@ -188,12 +214,18 @@ struct GeneratedFile {
         for target in service.targets {
             for param in target.params {
                 guard case .enumeration(let cases) = param.elementType else { continue }
-                var name = SwiftName.type(param.name)
+                var name = SwiftName.nestedType(param.name, in: typeName)
                 if let existing = enumDeclarations.first(where: { $0.name == name }), existing.cases != cases {
                     name = SwiftName.type(target.name) + name
                 }
                 if !enumDeclarations.contains(where: { $0.name == name }) {
-                    enumDeclarations.append((name, cases))
+                    var used: Set<String> = []
+                    let members = cases.map { option in
+                        SwiftName.unique(
+                            SwiftName.member(option.key, avoiding: SwiftName.reservedEnumCases, suffix: "Value"),
+                            in: &used)
+                    }
+                    enumDeclarations.append((name, cases, members))
                 }
                 enumTypes[target.name + "." + param.name] = name
             }
@@ -223,8 +255,12 @@ struct GeneratedFile {
         case (.array(let items), .array(let element)):
             return "[" + items.map { literal($0, element, param: param, in: target) }.joined(separator: ", ") + "]"
         case (.string(let text), .enumeration(let cases)):
-            let key = cases.first { $0.value == text }?.key ?? text
-            return "." + SwiftName.member(key)
+            let name = enumTypes[target.name + "." + param.name]
+            let members = enumDeclarations.first { $0.name == name }?.members ?? []
+            guard let index = cases.firstIndex(where: { $0.value == text }), index < members.count else {
+                return "." + SwiftName.member(text)
+            }
+            return "." + members[index]
         case (.string(let text), .file):
             return "URL(fileURLWithPath: \(SwiftName.literal(text)))"
         case (.string(let text), _): return SwiftName.literal(text)
@@ -273,7 +309,7 @@ struct GeneratedFile {
     /// A param's value as `call` writes it in text: an absent optional one as `""`, or, with
     /// `orNil`, as nil, the expression then being a `String?`.
     func textValue(_ param: ParamSpec, orNil: Bool = false) -> String {
-        let name = SwiftName.member(param.name)
+        let name = label(param)
         guard param.defaultValue == nil, param.isOptional else { return Self.text(of: name, param) }
         let text = Self.text(of: "value", param)
         let mapped = text == "value" ? name : "\(name).map { value in \(text) }"
@@ -308,13 +344,24 @@ public enum SwiftName {
         "catch", "false", "is", "nil", "super", "self", "Self", "throw", "throws", "true", "try", "some", "any",
     ]
 
-    /// The words of a name: split at `-`, `_`, spaces and before capitals after lowercase.
+    /// Type names that a nested type must not take: it would hide the type the generated code
+    /// means, or is not a type name at all.
+    static let reservedTypes: Set<String> = [
+        "Self", "Type", "Protocol", "Any", "AnyObject", "String", "Int", "Double", "Bool", "URL", "Data", "Array",
+        "Dictionary", "Optional", "Error", "Never", "Void", "Character", "JSONValue", "Task", "Method", "TargetType",
+        "Moya", "ValidationType", "Endpoint", "MultipartFormData", "ParameterEncoding", "URLEncoding",
+        "JSONEncoding", "InOrder", "Parameters", "URLRequest", "URLRequestConvertible", "Sendable",
+        "CaseIterable",
+    ]
+
+    /// The words of a name: split at anything but ASCII letters and digits, and before
+    /// capitals after lowercase, so that no other character reaches an identifier.
     public static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previousLower = false
         for character in name {
-            if character == "-" || character == "_" || character == " " || character == "." {
+            if !(character.isASCII && (character.isLetter || character.isNumber)) {
                 if !current.isEmpty { words.append(current) }
                 current = ""
                 previousLower = false
@@ -335,13 +382,54 @@ public enum SwiftName {
     static func type(_ name: String) -> String {
         let joined = words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         guard let first = joined.first else { return "Service" }
-        return first.isNumber ? "_" + joined : joined
+        if first.isNumber { return "_" + joined }
+        return reservedTypes.contains(joined) ? joined + "Service" : joined
+    }
+
+    /// A type nested in `outer`, named after `name`: `Value` is added to a name that would
+    /// hide a type the code uses, or that is the outer type's own.
+    static func nestedType(_ name: String, in outer: String) -> String {
+        let joined = words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard let first = joined.first else { return "Value" }
+        if first.isNumber { return "_" + joined }
+        return reservedTypes.contains(joined) || joined == outer ? joined + "Value" : joined
+    }
+
+    /// `name`, or `name2`, `name3`… when it is taken.
+    static func unique(_ name: String, in used: inout Set<String>) -> String {
+        var candidate = name
+        var number = 2
+        while used.contains(candidate) {
+            let bare = name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+            candidate = "\(bare)\(number)"
+            number += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+
+    /// Names a target's case must not take: the members `TargetType` and the generated
+    /// helpers declare beside the cases, and names a binding cannot have.
+    static let reservedCases: Set<String> = [
+        "baseURL", "path", "method", "task", "headers", "sampleData", "validationType", "environment", "pathSegment",
+        "present", "parameters", "data", "part", "basic", "appending", "self", "super", "init", "type", "protocol",
+    ]
+    /// Names an enum param's case must not take: `RawRepresentable`'s and `CaseIterable`'s.
+    static let reservedEnumCases: Set<String> = ["rawValue", "allCases", "hashValue", "self", "super", "init", "type"]
+    /// Names a param's label must not take: a binding cannot have them.
+    static let reservedLabels: Set<String> = ["self", "super", "type", "protocol"]
+
+    /// `member(name)`, with `suffix` added when it is in `reserved`.
+    static func member(_ name: String, avoiding reserved: Set<String>, suffix: String) -> String {
+        let plain = member(name)
+        let bare = plain.hasPrefix("`") ? String(plain.dropFirst().dropLast()) : plain
+        return reserved.contains(bare) ? bare + suffix : plain
     }
 
     /// `lowerCamelCase`, for cases and labels; a keyword in backticks.
     static func member(_ name: String) -> String {
         let parts = words(name)
-        guard let head = parts.first else { return "_" }
+        guard let head = parts.first else { return "value" }
         let joined =
             head.prefix(1).lowercased() + head.dropFirst()
             + parts.dropFirst().map {
@@ -380,8 +468,8 @@ public enum SwiftName {
         return output
     }
 
-    /// Text for a `///` comment: one line.
+    /// Text for a comment: one line, its controls escaped.
     static func comment(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        TerminalText.escapingControls(text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }

@@ -23,6 +23,8 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         public var key: String
         /// What is sent.
         public var value: String
+        /// Whether the value reads the environment, and so is a secret.
+        public var isFromEnvironment = false
     }
 
     /// The type's name as the spec writes it.
@@ -117,6 +119,21 @@ public struct ParamSpec: Sendable, Hashable {
     public var isSecret: Bool
     /// Where it was declared.
     public var mark: Mark
+    /// The default as the spec wrote it, when it reads the environment (`${VAR}`): printed in
+    /// place of the value, which is a secret wherever it is sent.
+    public var writtenDefault: String? = nil
+
+    /// Whether `value`, bound to this param, is a secret: a secret param's, an environment
+    /// default's, or an enum case's that reads the environment.
+    public func holdsSecret(_ value: ParamValue, given: Bool) -> Bool {
+        if isSecret || (!given && writtenDefault != nil) { return true }
+        guard case .enumeration(let cases) = elementType, cases.contains(where: \.isFromEnvironment) else {
+            return false
+        }
+        let sent: [ParamValue]
+        if case .array(let items) = value { sent = items } else { sent = [value] }
+        return sent.contains { item in cases.contains { $0.isFromEnvironment && .string($0.value) == item } }
+    }
 
     /// A param with no default that is not optional must be given.
     public var isRequired: Bool { defaultValue == nil && !isOptional }

@@ -57,6 +57,9 @@ public struct EnvironmentSpec: Sendable {
     public var baseURL: String?
     /// Headers added in this environment; they win over the service's.
     public var headers: [HeaderSpec]
+    /// The base URL as written, `${VAR}` references kept; only a spec compiled with
+    /// `keepsEnvironmentReferences` has it.
+    public var baseURLSource: Template? = nil
 }
 
 /// One target of a service: one request, declared.

@@ -1,0 +1,115 @@
+import MoyaCLI
+import MoyaCore
+import MoyaSpec
+import XCTest
+
+/// `import openapi` on documents written to attack whoever imports them: text that reads the
+/// environment, ends a line of the spec, drives the terminal, or nests without end.
+final class HostileImportTests: XCTestCase {
+    var fixtures: String { CommandTests.root + "/Tests/Fixtures/openapi" }
+    var document: String { fixtures + "/hostile-3.0.yaml" }
+    var golden: String { fixtures + "/hostile-3.0.spec.yaml" }
+    let service = "hostileHeadersXLeakHOMEStubImmediate"
+    /// The variables the document names, each set to a value that must never be printed.
+    static let secrets = [
+        "GITHUB_TOKEN": "ghp_leakedAAAA1", "AWS_SECRET_ACCESS_KEY": "aws_leakedBBBB2",
+        "NPM_TOKEN": "npm_leakedCCCC3", "HOME": "/home/leakedDDDD4",
+    ]
+
+    func assertNoSecret(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        for (name, value) in Self.secrets where text.contains(value) {
+            XCTFail("\(name)'s value is printed:\n\(text)", file: file, line: line)
+        }
+    }
+
+    /// The whole spec is the golden file: every document string escaped, `${` as `$${`, the
+    /// title's line breaks inside the comment's quotes, the media type with CR LF left out.
+    func testTheSpecIsTheGoldenFile() throws {
+        let (status, out, error) = try CommandTests.runProcess(
+            ["import", "openapi", document], environment: Self.secrets)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out, try String(contentsOfFile: golden, encoding: .utf8),
+            "regenerate with: moya-cli import openapi \(document) > \(golden)")
+        // One comment line, then the service: nothing the title held became a key.
+        let lines = out.split(separator: "\n")
+        XCTAssertTrue(lines[0].hasPrefix("# Imported from hostile-3.0.yaml"))
+        XCTAssertEqual(lines[1], "service: \(service)")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("headers:") || $0.hasPrefix("stub:") }, out)
+        XCTAssertFalse(out.contains("X-Injected"), out)
+        assertNoSecret(out + error)
+    }
+
+    /// Finding 1: what a document wrote as `${VAR}` is sent and printed as that text, with
+    /// the variables set.
+    func testDocumentTextNeverReadsTheEnvironment() async {
+        let specs = ["--specs", golden]
+        let dryRun = await CommandTests.run(
+            ["call", "\(service).listItems", "--dry-run"] + specs, environment: Self.secrets)
+        XCTAssertEqual(dryRun.0, 0, dryRun.2)
+        XCTAssertEqual(
+            dryRun.1,
+            """
+            GET https://eu%24%7BGITHUB_TOKEN%7D.example.com/v1/items?q=%24%7BGITHUB_TOKEN%7D
+            Accept: */*
+            User-Agent: moya-cli/\(Version.current)
+
+            """)
+        let body = await CommandTests.run(
+            ["call", "\(service).addItem", "--dry-run"] + specs, environment: Self.secrets)
+        XCTAssertTrue(body.1.hasSuffix("\n{\"name\":\"${NPM_TOKEN}\"}\n"), body.1)
+        let stubbed = await CommandTests.run(
+            ["call", "\(service).listItems", "--stub", "immediate"] + specs, environment: Self.secrets)
+        XCTAssertEqual(
+            stubbed.1,
+            #"{"note":"line\nbreak\u0085nel","token":"${GITHUB_TOKEN}"}"#.replacing("\\u0085", with: "\u{85}"))
+        let listed = await CommandTests.run(["list"] + specs, environment: Self.secrets)
+        let described = await CommandTests.run(["describe", "\(service).listItems"] + specs, environment: Self.secrets)
+        let checked = await CommandTests.run(["check", golden, "--stub", "immediate"], environment: Self.secrets)
+        XCTAssertEqual(checked.0, 0, checked.1)
+        for outcome in [dryRun, body, stubbed, listed, described, checked] {
+            assertNoSecret(outcome.1 + outcome.2)
+            XCTAssertFalse((outcome.1 + outcome.2).contains("\u{1B}"), outcome.1)
+        }
+    }
+
+    /// Finding 4: warnings quote document text with its controls escaped: no ESC, no raw CR
+    /// or LF inside a line, no bidirectional override.
+    func testWarningsEscapeTheDocumentsControls() throws {
+        let (_, _, error) = try CommandTests.runProcess(["import", "openapi", document], environment: Self.secrets)
+        XCTAssertEqual(
+            error.split(separator: "\n").map(String.init),
+            [
+                "moya-cli: warning: \(document)#/paths/~1items/get/parameters/2: cookie param 'session\\u{1b}[31m\\r\\nSet-Cookie: x' has no place in a spec; left out",
+                "moya-cli: warning: \(document)#/paths/~1items/get/responses/200/content/text~1plain\\r\\nX-Injected: 1: a media type with a control character is not a valid header; left out",
+            ])
+        for scalar in error.unicodeScalars where scalar != "\n" {
+            XCTAssertFalse(TerminalText.isControl(scalar), "U+\(String(scalar.value, radix: 16)) in \(error)")
+        }
+    }
+
+    /// Finding 13: a schema 250 levels deep (a minute in OpenAPIKit before) is refused before it
+    /// is decoded, at once.
+    func testADeepDocumentIsRefusedBeforeDecoding() throws {
+        var schema = #"{"type":"string"}"#
+        for _ in 0..<250 { schema = #"{"type":"object","properties":{"a":"# + schema + "}}" }
+        let text =
+            #"{"openapi":"3.1.0","info":{"title":"deep","version":"1"},"paths":{"/x":{"get":{"responses":"#
+            + #"{"200":{"description":"ok","content":{"application/json":{"schema":"# + schema + "}}}}}}}}"
+        let file = NSTemporaryDirectory() + "deep-\(getpid()).json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let start = Date()
+        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", file])
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "a deep document took minutes before")
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(out, "")
+        let pointer =
+            "/paths/~1x/get/responses/200/content/application~1json/schema"
+            + String(repeating: "/properties/a", count: 28) + "/properties"
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: \(file): the document nests deeper than 64 levels at \(pointer); import reads documents up to that depth\n"
+        )
+    }
+}
