@@ -57,12 +57,20 @@ final class CommandTests: XCTestCase {
 
     /// Runs the built executable to its end: its status, stdout and stderr. For the commands
     /// that hand over to another program, as `import openapi` does.
-    static func runProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String)
-    {
+    /// With `executable`, runs that program from the test's PATH instead, as swiftc.
+    static func runProcess(
+        _ arguments: [String], environment: [String: String] = [:], executable program: String? = nil
+    ) throws -> (Int32, String, String) {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        if let program {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program] + arguments
+            process.environment = ProcessInfo.processInfo.environment
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        }
         let out = Pipe()
         let error = Pipe()
         process.standardOutput = out

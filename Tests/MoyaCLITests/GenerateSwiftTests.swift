@@ -27,6 +27,52 @@ final class GenerateSwiftTests: XCTestCase {
         }
     }
 
+    /// Findings 3 and 18: enum values with code in them, names that read the same in Swift,
+    /// names Swift reserves, and quotes and `\\(` in samples. The file is Hostile.swift, which
+    /// the GeneratedServices target compiles against Moya.
+    func testHostileNamesAndValuesGiveAFileThatCompiles() async throws {
+        let spec = CommandTests.root + "/Tests/Fixtures/generate/hostile.yaml"
+        let (status, out, error) = await CommandTests.run([
+            "generate", "swift", "hostile", "--specs", spec, "--access", "public",
+        ])
+        XCTAssertEqual(status, 0, error)
+        let path = CommandTests.root + "/Tests/Fixtures/generated/Hostile.swift"
+        XCTAssertEqual(
+            out, try String(contentsOfFile: path, encoding: .utf8),
+            "\(path) is out of date: moya-cli generate swift hostile --specs \(spec) --access public -o \(path)")
+        // The cases send what the spec says, code and all, as data.
+        let target = Hostile.getUser(order: .xFuncInjectedEnumEvil, selfValue: .a, string: .c, userId: 1, userId2: 2)
+        let request = try MoyaProvider<Hostile>.defaultEndpointMapping(for: target).urlRequest()
+        XCTAssertEqual(
+            request.url?.query,
+            "a=1&b=2&order=x%0A%09func%20injected%28%29%20%7B%7D%0A%7D%0Aenum%20Evil%20%7B&self=a&string=c")
+        XCTAssertEqual(
+            String(decoding: Hostile.getUser2.sampleData, as: UTF8.self),
+            try String(contentsOfFile: CommandTests.root + "/Tests/Fixtures/generate/quotes.txt", encoding: .utf8))
+        XCTAssertEqual(String(decoding: Hostile.pathTarget.sampleData, as: UTF8.self), "\"\"\"\"\n\\(x)\n#\"\n")
+    }
+
+    /// Finding 18: a line break in the spec's file name stays inside the header comment; the
+    /// file parses with swiftc.
+    func testAFileNameWithALineBreakStaysInTheComment() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spec = directory.appendingPathComponent("evil\nfunc injected() {}\n.yaml").path
+        try "service: evil\nbaseURL: https://api.example.com\ntargets:\n  a: { path: /a }\n".write(
+            toFile: spec, atomically: true, encoding: .utf8)
+        let (status, out, error) = await CommandTests.run(["generate", "swift", "evil", "--specs", spec])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(
+            out.hasPrefix(
+                "// Generated from evil func injected() {} .yaml by `moya-cli generate swift evil`.\n"), out)
+        XCTAssertFalse(out.contains("\nfunc injected"), out)
+        let file = directory.appendingPathComponent("Evil.swift").path
+        try out.write(toFile: file, atomically: true, encoding: .utf8)
+        let (parsed, _, parseError) = try CommandTests.runProcess(["-parse", file], executable: "swiftc")
+        XCTAssertEqual(parsed, 0, parseError)
+    }
+
     func testOutputGoesToAFileWholeAndTheAccessLevelIsChosen() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,0 +1,123 @@
+// Generated from hostile.yaml by `moya-cli generate swift hostile --access public`.
+// Change the spec and generate again rather than editing this file.
+
+import Moya
+
+/// The hostile service, from hostile.yaml.
+public enum Hostile {
+    /// Ends the comment? } func injectedSummary() {}
+    case getUser(
+        order: Order = .asc, selfValue: SelfValue, string: StringValue, userId: Int? = nil, userId2: Int? = nil)
+
+    case getUser2
+
+    case pathTarget
+
+    /// The values of a `Order` param: each case sends its raw value.
+    public enum Order: String, CaseIterable, Sendable {
+        case created = "+created"
+        case created2 = "-created"
+        case applicationJson = "application/json"
+        case asc = "asc"
+        case aSC = "ASC"
+        case xFuncInjectedEnumEvil = "x\n\tfunc injected() {}\n}\nenum Evil {"
+        case rawValueValue = "rawValue"
+        case value = "\"\"\""
+        case boom = "\\(boom)"
+        case value2 = "#\""
+        case value3 = ""
+    }
+
+    /// The values of a `SelfValue` param: each case sends its raw value.
+    public enum SelfValue: String, CaseIterable, Sendable {
+        case a = "a"
+        case b = "b"
+    }
+
+    /// The values of a `StringValue` param: each case sends its raw value.
+    public enum StringValue: String, CaseIterable, Sendable {
+        case c = "c"
+        case d = "d"
+    }
+}
+
+extension Hostile: TargetType {
+    public var baseURL: URL { URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/") }
+
+    public var path: String {
+        switch self {
+        case .getUser:
+            return "/users"
+        case .getUser2:
+            return "/user"
+        case .pathTarget:
+            return "/path"
+        }
+    }
+
+    public var method: Moya.Method {
+        switch self {
+        case .getUser, .getUser2, .pathTarget:
+            return .get
+        }
+    }
+
+    public var task: Task {
+        switch self {
+        case .getUser(let order, let selfValue, let string, let userId, let userId2):
+            return .requestParameters(
+                parameters: Self.parameters([
+                    ("order", .string(order.rawValue)),
+                    ("self", .string(selfValue.rawValue)),
+                    ("string", .string(string.rawValue)),
+                    ("a", userId.map { value -> JSONValue in .integer(value) }),
+                    ("b", userId2.map { value -> JSONValue in .integer(value) }),
+                ]),
+                encoding: URLEncoding.queryString)
+        case .getUser2, .pathTarget:
+            return .requestPlain
+        }
+    }
+
+    public var headers: [String: String]? { nil }
+
+    public var validationType: ValidationType { .successCodes }
+
+    public var sampleData: Data {
+        switch self {
+        case .getUser:
+            return Data()
+        case .getUser2:
+            return Data(
+                """
+                four quotes ""\"" and three ""\"
+                backslash \\(x) and #"raw"#
+                ""\""
+
+                """.utf8)
+        case .pathTarget:
+            return Data("\"\"\"\"\n\\(x)\n#\"\n".utf8)
+        }
+    }
+}
+
+extension Hostile {
+    /// Parameters whose values are there; `gathering` collects a repeated key's values.
+    static func parameters(_ entries: [(String, JSONValue?)], gathering: Bool = false) -> [String: Any] {
+        var parameters: [String: Any] = [:]
+        for case let (key, value?) in entries {
+            guard gathering, let existing = parameters[key] else {
+                parameters[key] = value.parameterValue
+                continue
+            }
+            let added: [Any]
+            if case .array(let values) = value {
+                added = values.map(\.parameterValue)
+            } else {
+                added = [value.parameterValue]
+            }
+            parameters[key] = ((existing as? [Any]) ?? [existing]) + added
+        }
+        return parameters
+    }
+}
