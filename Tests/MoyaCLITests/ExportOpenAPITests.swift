@@ -35,6 +35,24 @@ final class ExportOpenAPITests: XCTestCase {
             "\(document)", file: file, line: line)
     }
 
+    /// Findings 8 and 19: a secret's default is never written; a query API key is a security
+    /// scheme; `${VAR}` in a path is a path param and in an environment's URL a server
+    /// variable, each with its default; no environment value is written.
+    func testSecretsAndVariablesExportAsTheyAreDeclared() throws {
+        let spec = fixtures + "/keys.spec.yaml"
+        let golden = fixtures + "/keys.openapi.json"
+        let (status, out, error) = try CommandTests.runProcess(
+            ["export", "openapi", "keys", "--specs", spec],
+            environment: ["KEYS_API_KEY": "EnvKeyValue77", "API_VERSION": "EnvVersion88", "STAGING_HOST": "EnvHost66"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out, try String(contentsOfFile: golden, encoding: .utf8),
+            "regenerate with: moya-cli export openapi keys --specs \(spec) -o \(golden)")
+        for value in ["ExportSecretDefault99", "EnvKeyValue77", "EnvVersion88", "EnvHost66"] {
+            XCTAssertFalse(out.contains(value), value)
+        }
+    }
+
     func testRoundTripsOfTheImportFixtures() async throws {
         try await assertRoundTrip(fixtures + "/shop-3.0.yaml")
         try await assertRoundTrip(fixtures + "/forms-3.1.json")
