@@ -59,6 +59,52 @@ final class SecretTests: XCTestCase {
             environment: ["TEST_SERVER": server.baseURL, "SECRET_ENV": Self.environment])
     }
 
+    /// Finding 5: `${VAR}` in a param's default, an enum's value, a summary or a description
+    /// never prints its value, in any command that shows them; describe and help show the
+    /// reference as written.
+    func testEnvironmentValuesInParamsAndProsePrintAsWritten() async throws {
+        let file = NSTemporaryDirectory() + "env-defaults-\(getpid()).yaml"
+        try """
+        service: envs
+        baseURL: http://127.0.0.1:9
+        targets:
+          t:
+            summary: "uses ${ENV_SECRET} here"
+            description: "desc ${ENV_SECRET}"
+            params:
+              a: { type: string, default: "${ENV_SECRET}" }
+              b: { enum: { one: "${ENV_SECRET}", two: plain } }
+            path: /x
+            task: { parameters: { a: "{a}", b: "{b}" }, encoding: queryString }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let value = "EnvDefaultSecret4242"
+        let commands: [[String]] = [
+            ["call", "envs.t", "--b", "one", "--dry-run"], ["call", "envs.t", "--b", "one", "--dry-run", "--json"],
+            ["call", "envs.t", "--b", "one", "--curl"], ["describe", "envs.t"], ["describe", "envs.t", "--json"],
+            ["list"], ["list", "--json"], ["call", "envs.t", "--help"],
+        ]
+        for command in commands {
+            let (_, out, error) = await CommandTests.run(
+                command + ["--specs", file], environment: ["ENV_SECRET": value])
+            XCTAssertFalse((out + error).contains(value), "\(command): \(out)\(error)")
+            let shown = out + error
+            XCTAssertTrue(shown.contains("${ENV_SECRET}") || shown.contains("••••"), "\(command): \(shown)")
+        }
+        let (_, dryRun, _) = await CommandTests.run(
+            ["call", "envs.t", "--b", "one", "--dry-run", "--specs", file], environment: ["ENV_SECRET": value])
+        XCTAssertEqual(dryRun.split(separator: "\n").first, "GET http://127.0.0.1:9/x?a=••••&b=••••")
+        let (_, described, _) = await CommandTests.run(
+            ["describe", "envs.t", "--specs", file], environment: ["ENV_SECRET": value])
+        XCTAssertTrue(described.hasPrefix("envs.t: uses ${ENV_SECRET} here\n  desc ${ENV_SECRET}\n"), described)
+        XCTAssertTrue(described.contains("default: ${ENV_SECRET}"), described)
+        // A value given on the command line is not a secret: it is the user's own.
+        let (_, given, _) = await CommandTests.run(
+            ["call", "envs.t", "--a", "mine", "--b", "two", "--dry-run", "--specs", file],
+            environment: ["ENV_SECRET": value])
+        XCTAssertEqual(given.split(separator: "\n").first, "GET http://127.0.0.1:9/x?a=mine&b=plain")
+    }
+
     let calls: [[String]] = [
         ["secrets.form", "--token", SecretTests.param],
         ["secrets.json"],
