@@ -318,6 +318,87 @@ final class LoginTests: XCTestCase {
         XCTAssertEqual(server.requests(for: "logins"), 2, "the second run used the cached token")
     }
 
+    /// A spec whose login answers from its sample with `expires_in` of `lifetime`.
+    func sampleLogin(expiresIn lifetime: String) throws -> String {
+        let file = try scratch() + "/lg.yaml"
+        try """
+        service: lg
+        baseURL: http://127.0.0.1:9
+        auth:
+          login: { call: token, token: $.access_token, expiresIn: $.expires_in }
+          cache: true
+        targets:
+          token:
+            method: POST
+            path: /token
+            auth: none
+            sample: { json: { access_token: tok-abc, expires_in: \(lifetime) } }
+          protected:
+            path: /p
+            sample: { json: { ok: true } }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Finding 11: any number a server sends as `expires_in` is taken, clamped to a year; a
+    /// lifetime that is not positive says nothing. It crashed with 1e300 before.
+    func testAnyExpiresInIsTakenWithoutACrash() async throws {
+        for lifetime in ["1e300", "9223372036854775807", "-1e300", "-1", "0.5"] {
+            let cache = try scratch()
+            let spec = try sampleLogin(expiresIn: lifetime)
+            let (status, out, error) = await CommandTests.run(
+                ["call", "lg.protected", "--specs", spec, "--stub", "immediate"], environment: ["XDG_CACHE_HOME": cache]
+            )
+            XCTAssertEqual(status, 0, "\(lifetime): \(error)")
+            XCTAssertEqual(out, #"{"ok":true}"#)
+            let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/moya-cli")
+            let written = try String(contentsOfFile: cache + "/moya-cli/" + files[0], encoding: .utf8)
+            let expiresAt = written.firstMatch(of: /"expiresAt":(\d+)/).flatMap { Double($0.1) }
+            if lifetime.hasPrefix("-") {
+                XCTAssertNil(expiresAt, written)
+            } else {
+                let now = Date().timeIntervalSince1970
+                XCTAssertLessThanOrEqual(expiresAt ?? .infinity, now + 366 * 86_400 + 5, written)
+            }
+        }
+    }
+
+    /// Finding 10: a link planted at the cache path is never followed: the file it names is
+    /// left as it was, and the token is not written through it. A huge file there is not read.
+    func testTheTokenCacheNeverFollowsALinkNorReadsAHugeFile() async throws {
+        let cache = try scratch()
+        let spec = try sampleLogin(expiresIn: "60")
+        let run = {
+            await CommandTests.run(
+                ["call", "lg.protected", "--specs", spec, "--stub", "immediate"], environment: ["XDG_CACHE_HOME": cache]
+            )
+        }
+        let first = await run()
+        XCTAssertEqual(first.0, 0, first.2)
+        let directory = cache + "/moya-cli"
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: directory).first)
+        let path = directory + "/" + name
+        let victim = try scratch() + "/victim.txt"
+        try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim)
+        let linked = await run()
+        XCTAssertEqual(linked.0, 0, linked.2)
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path), victim)
+
+        // 3 GB, sparse: read whole, it took 6 GB of memory.
+        try FileManager.default.removeItem(atPath: path)
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        let huge = await run()
+        XCTAssertEqual(huge.0, 0, huge.2)
+        XCTAssertEqual(huge.1, #"{"ok":true}"#)
+    }
+
     func testAFailedLoginFailsTheRequestAndSaysWhy() async throws {
         let (status, out, _) = await CommandTests.run(
             ["check", spec, "--only", "login.protected", "--no-token-cache", "--parallel", "1", "--bail"],

@@ -2,6 +2,17 @@ import MoyaCore
 import MoyaSpec
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+#elseif canImport(Musl)
+    import Musl
+    private let systemRead = Musl.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -75,15 +86,26 @@ final class Logins: Sendable {
         guard case .string(let token)? = (try? login.tokenPath.values(in: json))?.first, !token.isEmpty else {
             throw failed("no token at \(login.tokenPath)")
         }
-        var expiry: Date?
+        var seconds: Double?
         if let path = login.expiresInPath {
             switch (try? path.values(in: json))?.first {
-            case .integer(let seconds)?: expiry = Date().addingTimeInterval(Double(seconds))
-            case .number(let seconds)?: expiry = Date().addingTimeInterval(seconds)
+            case .integer(let value)?: seconds = Double(value)
+            case .number(let value)?: seconds = value
             default: break
             }
         }
-        return Authenticator.Credential(token: token, expiry: expiry)
+        return Authenticator.Credential(token: token, expiry: seconds.flatMap(Self.expiry(in:)))
+    }
+
+    /// The longest lifetime a token is taken to have: a server's `expires_in` is clamped to it.
+    static let longestLifetime: Double = 366 * 86_400
+
+    /// When a token that lives `seconds` expires, the server's number clamped to a year; a
+    /// lifetime that is not a positive finite number says nothing, and the token is used
+    /// until the server refuses it.
+    static func expiry(in seconds: Double) -> Date? {
+        guard seconds.isFinite, seconds > 0 else { return nil }
+        return Date().addingTimeInterval(min(seconds, longestLifetime))
     }
 
     // MARK: - Cache
@@ -105,29 +127,67 @@ final class Logins: Sendable {
         return "\(cacheDirectory)/\(service.name)-\(hex).json"
     }
 
-    private static func readCache(_ path: String) -> Authenticator.Credential? {
-        guard let data = FileManager.default.contents(atPath: path), let json = try? JSONValue(parsing: data),
+    /// The largest cache file read: a token file is a few hundred bytes.
+    static let largestCacheFile = 64 << 10
+
+    /// The cached token, read without following a link at the path, from a regular file of
+    /// at most `largestCacheFile` bytes in a directory that is the user's own.
+    static func readCache(_ path: String) -> Authenticator.Credential? {
+        guard let slash = path.lastIndex(of: "/"), isPrivateDirectory(String(path[..<slash])) else { return nil }
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
+            info.st_size <= largestCacheFile
+        else { return nil }
+        var bytes = [UInt8](repeating: 0, count: largestCacheFile + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes[count...].withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress, buffer.count)
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        guard count <= largestCacheFile, let json = try? JSONValue(parsing: Data(bytes[..<count])),
             case .string(let token)? = json["token"]
         else { return nil }
         var expiry: Date?
-        if case .number(let seconds)? = json["expiresAt"] { expiry = Date(timeIntervalSince1970: seconds) }
+        if case .number(let seconds)? = json["expiresAt"], seconds.isFinite {
+            expiry = Date(timeIntervalSince1970: seconds)
+        }
         if case .integer(let seconds)? = json["expiresAt"] { expiry = Date(timeIntervalSince1970: Double(seconds)) }
         let credential = Authenticator.Credential(token: token, expiry: expiry)
         return credential.isExpired() ? nil : credential
     }
 
-    /// Keeps the token for later runs, readable by its owner only; a cache that cannot be
-    /// written is no reason to fail the request.
-    private static func writeCache(_ credential: Authenticator.Credential, to path: String) {
+    /// Whether `path` is a directory, not a link to one, owned by this user and closed to others.
+    static func isPrivateDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == geteuid()
+            && (info.st_mode & 0o077) == 0
+    }
+
+    /// Keeps the token for later runs, readable by its owner only, in a private directory and
+    /// never through a link; a cache that cannot be written is no reason to fail the request.
+    static func writeCache(_ credential: Authenticator.Credential, to path: String) {
         guard let slash = path.lastIndex(of: "/") else { return }
+        let directory = String(path[..<slash])
         try? FileManager.default.createDirectory(
-            atPath: String(path[..<slash]), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        var members: [(key: String, value: JSONValue)] = [("token", .string(credential.token))]
-        if let expiry = credential.expiry {
-            members.append(("expiresAt", .integer(Int(expiry.timeIntervalSince1970))))
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var info = stat()
+        if lstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid() {
+            chmod(directory, 0o700)
         }
-        try? PendingFile.write(Array(JSONValue.object(members).serialized().utf8), to: path, mode: 0o600)
+        guard isPrivateDirectory(directory) else { return }
+        var members: [(key: String, value: JSONValue)] = [("token", .string(credential.token))]
+        if let expiry = credential.expiry, let seconds = Int(exactly: expiry.timeIntervalSince1970.rounded()) {
+            members.append(("expiresAt", .integer(seconds)))
+        }
+        try? PendingFile.write(
+            Array(JSONValue.object(members).serialized().utf8), to: path, mode: 0o600, followsLinks: false)
     }
 }
 

@@ -150,11 +150,18 @@ public final class PendingFile: Sendable {
     /// Opens `path` for writing as described above; a new file gets permissions `mode`, so
     /// that a file holding a secret (0o600) is never readable by others, not even while it
     /// is being written.
-    public init(path: String, mode: mode_t = 0o644) throws(NetworkError) {
+    ///
+    /// With `followsLinks: false`, a symlink at `path` is refused instead of followed, and only
+    /// a regular file or nothing may be there: for a file in a directory others could plant a
+    /// link in, such as a token cache.
+    public init(path: String, mode: mode_t = 0o644, followsLinks: Bool = true) throws(NetworkError) {
         self.path = path
-        target = try Self.followingLinks(path)
+        target = followsLinks ? try Self.followingLinks(path) : path
         var info = stat()
         let exists = lstat(target, &info) == 0
+        if !followsLinks, exists, (info.st_mode & S_IFMT) != S_IFREG {
+            throw NetworkError(.fileFailed, "cannot write \(path): it is a link or not a regular file")
+        }
         if exists, (info.st_mode & S_IFMT) == S_IFDIR {
             throw NetworkError(.fileFailed, "cannot write \(path): it is a directory")
         }
@@ -169,8 +176,10 @@ public final class PendingFile: Sendable {
     }
 
     /// Writes all of `bytes` to `path` whole, or leaves nothing behind.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(NetworkError) {
-        let file = try PendingFile(path: path, mode: mode)
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, followsLinks: Bool = true)
+        throws(NetworkError)
+    {
+        let file = try PendingFile(path: path, mode: mode, followsLinks: followsLinks)
         do {
             try file.write(bytes)
             try file.commit()
