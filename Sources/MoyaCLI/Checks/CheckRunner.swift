@@ -97,7 +97,7 @@ struct CheckRunner: Sendable {
     func exchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions,
         headers: (SpecTarget) -> [String: String] = { _ in [:] }, secrets: Set<String> = [],
-        authenticating: Bool = true
+        responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
     ) async -> Exchange {
         var resolved: SpecTarget
         do {
@@ -130,10 +130,10 @@ struct CheckRunner: Sendable {
                 var (target, headers) = Self.applying(
                     credential.token, as: login.scheme, to: unauthenticated, extraHeaders)
                 target.secretValues.insert(credential.token)
-                return await self.send(target, headers: headers, twin: maskedTwin)
+                return await self.send(target, headers: headers, twin: maskedTwin, responseSecrets: responseSecrets)
             }
         } else {
-            result = await send(resolved, headers: extraHeaders, twin: twin)
+            result = await send(resolved, headers: extraHeaders, twin: twin, responseSecrets: responseSecrets)
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secretValues.formUnion(tokens.all)
@@ -185,19 +185,38 @@ struct CheckRunner: Sendable {
     }
 
     /// Sends one resolved target, logged under `-v` from `twin`.
-    private func send(_ target: SpecTarget, headers: [String: String], twin: SpecTarget?) async
-        -> Result<Response, MoyaError>
-    {
+    private func send(
+        _ target: SpecTarget, headers: [String: String], twin: SpecTarget?, responseSecrets: ResponseSecrets
+    ) async -> Result<Response, MoyaError> {
         let call = makeCall(target, headers: headers)
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
+            var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
+            redactor.secretHeaders.formUnion(responseSecrets.headers)
+            redactor.hidesResponseBody = responseSecrets.body
             logger = NetworkLoggerPlugin(
-                configuration: .init(
-                    output: log, logOptions: logOptions,
-                    redactor: call.redactor(showingSecrets: showSecrets, twin: twin)))
+                configuration: .init(output: log, logOptions: logOptions, redactor: redactor))
         }
         let provider = call.provider(stub: stub ?? target.stubBehavior ?? .never, session: session, logger: logger)
         return await provider.result(for: target)
+    }
+}
+
+/// What of a response is a secret before it arrives: the headers, lowercased, and whether the
+/// body, that a flow step's secret captures read; the log masks them.
+struct ResponseSecrets: Sendable {
+    var headers: Set<String> = []
+    var body = false
+
+    /// The parts of a response that `captures` take secrets from.
+    init(_ captures: [CaptureSpec] = []) {
+        for capture in captures where capture.isSecret {
+            switch capture.source {
+            case .header(let name): headers.insert(name.lowercased())
+            case .json, .body: body = true
+            case .cookie, .status, .duration: break
+            }
+        }
     }
 }
 

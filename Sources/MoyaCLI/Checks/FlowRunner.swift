@@ -120,6 +120,8 @@ struct FlowRunner: Sendable {
         var results: [StepResult] = []
         // Each row is `item` while its request runs, and `skip` is asked of each row.
         for (index, item) in items.enumerated() {
+            // An interrupt stops the rows of any step but a `finally` one, which must finish.
+            if !isFinally, runner.interrupts?.arrived != nil { break }
             run.variables.set("item", to: item)
             let name = "\(step.name)[\(index)]"
             if let skip = step.skip, run.variables.holds(skip) {
@@ -190,7 +192,8 @@ struct FlowRunner: Sendable {
                 service, target, with: options,
                 headers: { target in
                     cookies.header(for: URL(target: target)).map { ["Cookie": $0] } ?? [:]
-                }, secrets: run.variables.secretValues.union(cookies.cookies.map(\.value)))
+                }, secrets: run.variables.secretValues.union(cookies.cookies.map(\.value)),
+                responseSecrets: ResponseSecrets(step.captures))
             guard let received = exchange.response else {
                 return result(failure(exchange.failure ?? "the request failed"))
             }

@@ -152,6 +152,9 @@ public final class NetworkLoggerPlugin: PluginType {
     /// A response body as the log shows it, scrubbed of echoed secrets.
     static func describe(_ data: Data, redactor: Redactor) -> String? {
         guard !data.isEmpty else { return nil }
+        if redactor.isEnabled, redactor.hidesResponseBody {
+            return "<\(data.count) bytes, not shown: a secret is taken from it>"
+        }
         guard let text = String(validating: data, as: UTF8.self) else { return "<\(data.count) bytes of binary data>" }
         return redactor.scrub(text)
     }

@@ -36,10 +36,20 @@ public struct Redactor: Sendable {
     public var secretHeaders: Set<String>
     /// The secret values themselves, to scrub from text a server sent, longest first.
     public let secretValues: [String]
-    /// Every encoded form of every secret, worked out once: a redactor scrubs many texts.
+    /// Every encoded form of every secret up to `eagerLength` bytes, worked out once: a
+    /// redactor scrubs many texts.
     private let scrubbedForms: [String]
+    /// Longer secrets, whose forms are worked out only for a text long enough to hold one
+    /// (every form is at least as long as its secret), so that a secret of megabytes costs
+    /// nothing for the many short texts printed after it.
+    private let longSecrets: [String]
+    /// The longest secret whose forms are worked out at once.
+    static let eagerLength = 4096
     /// The request's masked twin, printed in its place when set.
     public var maskedRequest: Request?
+    /// Whether a response's body is left out of logs whole: a secret is taken from it, as a
+    /// flow's secret capture is, and only the body's structure could say where it stands.
+    public var hidesResponseBody = false
 
     /// Creates a redactor.
     public init(
@@ -52,7 +62,8 @@ public struct Redactor: Sendable {
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
         }
-        scrubbedForms = self.secretValues.flatMap(Self.encodedForms)
+        scrubbedForms = self.secretValues.filter { $0.utf8.count <= Self.eagerLength }.flatMap(Self.encodedForms)
+        longSecrets = self.secretValues.filter { $0.utf8.count > Self.eagerLength }
         self.maskedRequest = maskedRequest
     }
 
@@ -93,9 +104,16 @@ public struct Redactor: Sendable {
     /// form an encoder could have given it: raw, percent-encoded (RFC 3986 and form), JSON-escaped
     /// and base64.
     public func scrub(_ text: String) -> String {
-        guard isEnabled, !scrubbedForms.isEmpty, !text.isEmpty else { return text }
+        guard isEnabled, !scrubbedForms.isEmpty || !longSecrets.isEmpty, !text.isEmpty else { return text }
         var result = text
-        for form in scrubbedForms where result.contains(form) {
+        let length = text.utf8.count
+        for secret in longSecrets where secret.utf8.count <= length {
+            for form in Self.encodedForms(of: secret)
+            where form.utf8.count <= result.utf8.count && result.contains(form) {
+                result = result.replacing(form, with: Self.mask)
+            }
+        }
+        for form in scrubbedForms where form.utf8.count <= result.utf8.count && result.contains(form) {
             result = result.replacing(form, with: Self.mask)
         }
         return result
