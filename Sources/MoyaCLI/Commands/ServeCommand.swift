@@ -64,6 +64,13 @@ struct ServeCommand: CallerIsolatedCommand {
     @Flag(help: "Reload the specs when they change; a spec that stops validating keeps the last good one.")
     var watch = false
 
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp(
+            "Close a connection that sends no whole request head for this many seconds; a body gets twice as long.",
+            valueName: "seconds"))
+    var idleTimeout = 30.0
+
     @Flag(name: .customShort("v"), help: "Log the request and response bodies too.")
     var verbose = false
 
@@ -77,6 +84,9 @@ struct ServeCommand: CallerIsolatedCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535, not \(port)") }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout takes seconds from above 0 to 86400")
+        }
     }
 
     func execute() async throws {
@@ -93,10 +103,11 @@ struct ServeCommand: CallerIsolatedCommand {
         do {
             server = try await MockHTTPServer(
                 router: router, host: host, port: port,
-                options: .init(verbose: verbose, showSecrets: showSecrets, log: log))
+                options: .init(verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout))
         } catch {
             signals.stop()
-            throw CommandFailure("cannot listen on \(host):\(port): \(Self.reason(error))", status: .transportFailure)
+            throw CommandFailure(
+                "cannot listen on \(Self.authority(host, port)): \(Self.reason(error))", status: .transportFailure)
         }
         announce(router, port: server.port, log: log)
         serveLog.flush()
@@ -124,13 +135,18 @@ struct ServeCommand: CallerIsolatedCommand {
     }
 
     private func announce(_ router: MockRouter, port: Int, log: (String) -> Void) {
-        log("moya-cli: serving \(Self.size(of: router)) on http://\(host):\(port)")
+        log("moya-cli: serving \(Self.size(of: router)) on http://\(Self.authority(host, port))")
         let width = router.mounts.map(\.service.count).max() ?? 0
         for mount in router.mounts {
             let padding = String(repeating: " ", count: width - mount.service.count)
             log("  \(mount.service)\(padding)  \(mount.prefix)")
         }
         if verbose { for route in router.routeList { log("    " + route) } }
+    }
+
+    /// `host:port`, an IPv6 address in brackets (RFC 3986).
+    static func authority(_ host: String, _ port: Int) -> String {
+        (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
     }
 
     /// `2 services, 20 targets`.

@@ -24,17 +24,30 @@ final class MockHTTPServer: Sendable {
 
     /// The largest request body read; a larger one gets a 413.
     static let maximumBodyBytes = 16 << 20
+    /// The open connections, under a cap below the descriptor limit.
+    let connections: ConnectionLimit
 
     struct Options: Sendable {
         var verbose = false
         var showSecrets = false
         var log: @Sendable (String) -> Void
+        /// The most connections open at once; nil for the descriptor limit less a reserve.
+        var connectionCap: Int? = nil
+        /// How long a connection may take to send a request's head whole (`--idle-timeout`):
+        /// idle keep-alive connections and slow headers alike are closed after it. A body gets
+        /// twice as long once its head is in.
+        var idleTimeout = 30.0
+
+        var headTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout) * 1e9).rounded())) }
+        var bodyTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout * 2) * 1e9).rounded())) }
     }
 
     /// Binds `host`:`port` and starts answering.
     init(router: MockRouter, host: String, port: Int, options: Options) async throws {
         let box = RouterBox(router)
         self.router = box
+        let connections = ConnectionLimit(cap: options.connectionCap ?? ConnectionLimit.raisingDescriptorLimit())
+        self.connections = connections
         // One event loop per core. One loop alone answered about 40% fewer requests under wrk
         // on two cores, with a worse p99 (bench/RESULTS.md).
         let group = MultiThreadedEventLoopGroup.singleton
@@ -53,7 +66,8 @@ final class MockHTTPServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(MockRequestHandler(router: box, options: options))
+                    try channel.pipeline.syncOperations.addHandler(
+                        MockRequestHandler(router: box, options: options, limit: connections))
                 }
             }
         channel = try await bootstrap.bind(host: host, port: port).get()
@@ -81,6 +95,8 @@ final class MockHTTPServer: Sendable {
             }
             let first = await group.next() ?? false
             group.cancelAll()
+            // The grace is over: whoever is still connected is cut off.
+            if !first { connections.closeAll() }
             return first
         }
     }

@@ -17,14 +17,38 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let router: RouterBox
     private let options: MockHTTPServer.Options
+    private let limit: ConnectionLimit
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var tooLarge = false
     private var started = ContinuousClock.now
+    /// Closes a connection that takes too long to send a request: its head, when none is being
+    /// answered, or its body once the head is in.
+    private var deadline: Scheduled<Void>?
 
-    init(router: RouterBox, options: MockHTTPServer.Options) {
+    init(router: RouterBox, options: MockHTTPServer.Options, limit: ConnectionLimit) {
         self.router = router
         self.options = options
+        self.limit = limit
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if let excess = limit.opened(context.channel) { excess.close(promise: nil) }
+        wait(options.headTimeout, context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        limit.closed(context.channel)
+        context.fireChannelInactive()
+    }
+
+    /// Closes the connection after `timeout` unless something cancels it first.
+    private func wait(_ timeout: TimeAmount, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) { bound.value.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -34,6 +58,8 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             body = nil
             tooLarge = false
             started = .now
+            limit.setBusy(context.channel, true)
+            wait(options.bodyTimeout, context: context)
         case .body(var chunk):
             guard !tooLarge else { return }
             if (body?.readableBytes ?? 0) + chunk.readableBytes > MockHTTPServer.maximumBodyBytes {
@@ -47,6 +73,8 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            deadline?.cancel()
+            deadline = nil
             answer(head, context: context)
         }
     }
@@ -96,15 +124,22 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             let response = HTTPResponseHead(
                 version: head.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
             context.write(wrapOutboundOut(.head(response)), promise: nil)
-            if !body.isEmpty {
+            // A HEAD answer says the length of the GET's body and sends none.
+            if !body.isEmpty, head.method != .HEAD {
                 context.write(
                     wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             }
             let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-            if !keepAlive {
-                let loop = context.eventLoop
-                let bound = NIOLoopBound(context, eventLoop: loop)
-                done.whenComplete { _ in bound.value.close(promise: nil) }
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            done.whenComplete { _ in
+                let (handler, context) = bound.value
+                if !keepAlive {
+                    context.close(promise: nil)
+                } else {
+                    handler.limit.setBusy(context.channel, false)
+                    handler.wait(handler.options.headTimeout, context: context)
+                }
             }
             log(answer, head, outcome: String(status), started: started)
         }

@@ -100,6 +100,9 @@ public struct MockRouter: Sendable {
     /// with the same requirements.
     public let warnings: [String]
 
+    /// The routes' character pairs, for a 404's closest routes.
+    let closeness: RouteIndex
+
     /// Routes every target of `services`. With `environment`, each service that has it is
     /// served under that environment's base URL path; with `atRoot`, under `/`.
     public init(services: [ServiceSpec], environment: String? = nil, atRoot: Bool = false) {
@@ -123,6 +126,7 @@ public struct MockRouter: Sendable {
             }
         }
         self.routes = routes
+        closeness = RouteIndex(routes)
         self.mounts = mounts
         self.warnings = warnings
     }
@@ -181,9 +185,11 @@ public struct MockRouter: Sendable {
             }
             return (route, captures)
         }
-        // Only a request no target answers needs it: every query value masked for the log.
+        // Only a request no target answers needs it: every query value masked for the log,
+        // and each path segment a matching route fills from a secret param.
         var unmatched: MockAnswer {
-            MockAnswer(action: .abort, loggedURI: String(path) + Self.maskedQuery(query, secret: { _ in true }))
+            let shown = showSecrets ? String(path) : Self.maskedPath(segments, candidates.map(\.0))
+            return MockAnswer(action: .abort, loggedURI: shown + Self.maskedQuery(query, secret: { _ in true }))
         }
         guard !candidates.isEmpty else {
             return Self.problem(
@@ -207,7 +213,8 @@ public struct MockRouter: Sendable {
             }
             var answer = Self.problem(
                 unmatched, status: 405, title: "Method Not Allowed",
-                detail: "\(path) answers \(allow), not \(request.method)", extra: [])
+                detail: "\(showSecrets ? String(path) : Self.maskedPath(segments, candidates.map(\.0))) answers "
+                    + "\(allow), not \(request.method)", extra: [])
             if case .respond(let status, var headers, let body) = answer.action {
                 headers.append(("Allow", allow))
                 answer.action = .respond(status: status, headers: headers, body: body)
@@ -248,7 +255,7 @@ public struct MockRouter: Sendable {
         let service = services[route.service]
         var answer = MockAnswer(
             action: .abort, target: route.qualifiedName,
-            loggedURI: String(path)
+            loggedURI: (showSecrets ? String(path) : Self.maskedPath(segments, [route]))
                 + Self.maskedQuery(query) { key in
                     !showSecrets
                         && route.query.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
@@ -311,8 +318,15 @@ public struct MockRouter: Sendable {
                 }
             }
         }
-        if request.method == "HEAD", case .respond(let status, let headers, _) = answer.action {
-            answer.action = .respond(status: status, headers: headers, body: [])
+        // A HEAD answer keeps its body, whose length the server sends without sending it.
+        // A header a request's value made unsendable (a line break) is the sample's fault.
+        if case .respond(_, let headers, _) = answer.action,
+            let bad = headers.first(where: { !HTTPHeaders.isValidName($0.name) || !HTTPHeaders.isValidValue($0.value) })
+        {
+            return Self.problem(
+                answer, status: 500, title: "Internal Server Error",
+                detail: "the sample of \(route.qualifiedName) has a header \(bad.name) that cannot be sent: "
+                    + "a value filled into it holds a line break or a control character", extra: [])
         }
         return answer
     }
@@ -326,7 +340,10 @@ public struct MockRouter: Sendable {
         case .networkError:
             return .abort
         case .response(let status, let sampleHeaders, let body):
-            var headers = sampleHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+            // How the body is framed is the server's to say, never a sample's.
+            let framing: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+            var headers = sampleHeaders.sorted { $0.key < $1.key }.filter { !framing.contains($0.key.lowercased()) }
+                .map { (name: $0.key, value: $0.value) }
             if !body.isEmpty, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append(("Content-Type", contentType(of: target, sample: name, body: body)))
             }
@@ -401,9 +418,32 @@ public struct MockRouter: Sendable {
 
     /// Up to three routes nearest to `path`: each route's params read as the request's own
     /// segments, then the edit distance. Long paths are cut, so that this stays cheap.
+    ///
+    /// The distance is worked out only for the routes that share the most character pairs
+    /// with the path, found in an index made once; so a 404 on a spec of thousands of targets
+    /// costs about what a match does, however unlike any route the path is.
     private func closest(to path: String, _ segments: [Substring]) -> [String] {
         let given = Array(path.unicodeScalars.prefix(256))
-        let scored = routes.enumerated().map { index, route in
+        var shared = [Int32](repeating: 0, count: routes.count)
+        var seen: Set<UInt64> = []
+        for pair in RouteIndex.pairs(given) where seen.insert(pair).inserted {
+            for route in closeness.postings[pair] ?? [] { shared[Int(route)] += 1 }
+        }
+        // The shortlist: most pairs shared, then nearest in length, then first declared.
+        func rank(_ index: Int) -> (Int32, Int, Int) {
+            (-shared[index], abs(closeness.lengths[index] - given.count), index)
+        }
+        var candidates: [Int] = []
+        for index in routes.indices {
+            if candidates.count == RouteIndex.shortlist, let last = candidates.last, rank(index) >= rank(last) {
+                continue
+            }
+            let position = candidates.firstIndex { rank(index) < rank($0) } ?? candidates.count
+            candidates.insert(index, at: position)
+            if candidates.count > RouteIndex.shortlist { candidates.removeLast() }
+        }
+        let scored = candidates.map { index in
+            let route = routes[index]
             let view = route.segments.enumerated().map { position, pattern in
                 pattern.count == 1 && pattern.allSatisfy({ if case .param = $0 { true } else { false } })
                     && position < segments.count
@@ -413,6 +453,22 @@ public struct MockRouter: Sendable {
             return (distance: Suggestion.editDistance(given, text), index: index, pattern: route.pattern)
         }
         return scored.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }.prefix(3).map(\.pattern)
+    }
+
+    /// The path for the log: each segment that one of `routes` fills from a secret param is
+    /// the mask; a path no route matches is as it was sent.
+    static func maskedPath(_ segments: [Substring], _ routes: [MockRoute]) -> String {
+        guard !segments.isEmpty else { return "/" }
+        let masked = segments.indices.map { index in
+            routes.contains { route in
+                index < route.segments.count
+                    && route.segments[index].contains {
+                        if case .param(let name) = $0 { return route.target.param(named: name)?.isSecret == true }
+                        return false
+                    }
+            }
+        }
+        return segments.indices.map { "/" + (masked[$0] ? Redactor.mask : String(segments[$0])) }.joined()
     }
 
     /// `?key=value&…` with the values `secret` names masked.
@@ -438,21 +494,29 @@ public struct MockRouter: Sendable {
         guard !request.body.isEmpty else { return nil }
         let text = String(decoding: request.body, as: UTF8.self)
         if showSecrets { return text }
-        if !route.form.isEmpty {
+        // For a target with secret params, what its shape does not place (another key, another
+        // shape, another kind of body) may be the secret, and is masked or left out too.
+        let secrets = route.target.params.contains { $0.isSecret }
+        let withheld = "(\(request.body.count) bytes, not shown: the target has secret params)"
+        let type = request.header("content-type")?.lowercased() ?? ""
+        if !route.form.isEmpty, !secrets || type.hasPrefix("application/x-www-form-urlencoded") {
             return String(
                 Self.maskedQuery(MockRoute.pairs(text[...])) { key in
-                    route.form.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
+                    guard let entry = route.form.first(where: { MockRoute.key(key, is: $0.key) }) else {
+                        return secrets
+                    }
+                    return holdsSecret(entry.value, route)
                 }.dropFirst())
         }
         if let shape = route.json, let value = try? JSONValue(parsing: Data(request.body)) {
-            return masked(value, shape, route).serialized(escapeSlashes: false)
+            return masked(value, shape, route, secrets: secrets).serialized(escapeSlashes: false)
         }
-        let secrets = route.target.params.contains { $0.isSecret }
-        return secrets ? "(\(request.body.count) bytes, not shown: the target has secret params)" : text
+        return secrets ? withheld : text
     }
 
-    /// `value` with each member the shape fills from a secret param masked.
-    private func masked(_ value: JSONValue, _ shape: ValueTemplate, _ route: MockRoute) -> JSONValue {
+    /// `value` with each member the shape fills from a secret param masked; with `secrets`
+    /// (the target has some), each part the shape does not place is masked too.
+    private func masked(_ value: JSONValue, _ shape: ValueTemplate, _ route: MockRoute, secrets: Bool) -> JSONValue {
         switch (shape, value) {
         case (.string(let template), _)
         where template.params.contains { route.target.param(named: $0)?.isSecret == true }:
@@ -460,13 +524,25 @@ public struct MockRouter: Sendable {
         case (.object(let members), .object(let given)):
             return .object(
                 given.map { member in
-                    guard let part = members.first(where: { $0.key == member.key }) else { return member }
-                    return (member.key, masked(member.value, part.value, route))
+                    guard let part = members.first(where: { $0.key == member.key }) else {
+                        return (member.key, secrets ? .string(Redactor.mask) : member.value)
+                    }
+                    return (member.key, masked(member.value, part.value, route, secrets: secrets))
                 })
         case (.array(let items), .array(let given)):
-            return .array(given.enumerated().map { $0 < items.count ? masked($1, items[$0], route) : $1 })
+            return .array(
+                given.enumerated().map { index, item in
+                    index < items.count
+                        ? masked(item, items[index], route, secrets: secrets) : secrets ? .string(Redactor.mask) : item
+                })
+        case (.object, _), (.array, _):
+            return secrets ? .string(Redactor.mask) : value
         default:
-            return value
+            // A scalar the shape places, and not from a secret: shown unless it is a container.
+            switch value {
+            case .object, .array: return secrets ? .string(Redactor.mask) : value
+            default: return value
+            }
         }
     }
 }
