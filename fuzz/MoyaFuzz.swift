@@ -4,6 +4,7 @@ import MoyaCLI
 import MoyaCore
 import MoyaOpenAPI
 import MoyaSpec
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,10 @@ import MoyaSpec
 /// reads them as a `skip:` condition, a variable template and a `Set-Cookie` value, `serve`
 /// reads them as an HTTP request (`METHOD URI`, header lines, a blank line, the body) and
 /// answers it from the bundled specs and the serve fixtures, `openapi` imports them as an
-/// OpenAPI document. Every input must end without a
+/// OpenAPI document and compiles the spec it writes, which must compile, `generate` compiles
+/// them as a spec and generates Swift for it, which must parse with `swiftc -parse`,
+/// `serve-wire` sends them raw to a running `serve` while up to 63 idle connections are held,
+/// after which a normal request must be answered. Every input must end without a
 /// crash; errors are fine. `spec` also compiles each target of a spec that compiles on its
 /// own, as `call` does, and stops when that differs from the whole compile's target.
 enum FuzzTargets {
@@ -71,7 +75,21 @@ enum FuzzTargets {
         case "serve":
             _ = router.answer(request(bytes), verbose: true)
         case "openapi":
-            _ = try? OpenAPIImporter.importSpec(bytes, file: "fuzz.yaml")
+            guard let imported = try? OpenAPIImporter.importSpec(bytes, file: "fuzz.yaml") else { return }
+            // What import writes compiles, and reads no environment variable it did not make.
+            do {
+                _ = try SpecCompiler(environment: [:]).compile(Array(imported.spec.utf8), file: "fuzz.yaml")
+            } catch {
+                fatalError("import wrote a spec that does not compile:\n\(imported.spec)\n\(error.diagnostics)")
+            }
+        case "generate":
+            var compiler = SpecCompiler(environment: [:])
+            compiler.keepsEnvironmentReferences = true
+            guard let service = try? compiler.compile(bytes, file: "fuzz.yaml") else { return }
+            let source = SwiftGenerator(command: "moya-cli generate swift").generate(service).source
+            if !SwiftParse.parses(source) { fatalError("generate swift wrote a file swiftc cannot parse:\n\(source)") }
+        case "serve-wire":
+            ServeWire.exchange(bytes)
         case "json":
             if let value = try? JSONValue(parsing: Data(bytes)) {
                 _ = value.serialized(pretty: true)
@@ -102,6 +120,94 @@ enum FuzzTargets {
             }
         default:
             break
+        }
+    }
+}
+
+/// `swiftc -parse` on generated code.
+enum SwiftParse {
+    static func parses(_ source: String) -> Bool {
+        let file = NSTemporaryDirectory() + "moya-fuzz-\(getpid()).swift"
+        guard (try? source.write(toFile: file, atomically: true, encoding: .utf8)) != nil else { return true }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-parse", file]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return true }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+/// A `serve` of the serve fixtures on a free port, started once, and the input sent to it
+/// raw beside idle connections.
+enum ServeWire {
+    static let port: Int = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+        let found = Mutex<Int?>(nil)
+        let context = CommandContext(
+            environment: Environment([:]), writeOut: { _ in },
+            writeError: { bytes in
+                let text = String(decoding: bytes, as: UTF8.self)
+                if let match = text.firstMatch(of: /127\.0\.0\.1:(\d+)/) { found.withLock { $0 = Int(match.1) } }
+            })
+        Thread.detachNewThread {
+            let done = DispatchSemaphore(value: 0)
+            _Concurrency.Task {
+                _ = await MoyaCLI.run(
+                    ["serve", root + "/Tests/Fixtures/serve", "--port", "0", "--idle-timeout", "1"], context: context)
+                done.signal()
+            }
+            done.wait()
+        }
+        while true {
+            if let port = found.withLock({ $0 }) { return port }
+            usleep(10_000)
+        }
+    }()
+
+    static func connect() -> Int32? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return socket
+    }
+
+    static func send(_ socket: Int32, _ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    static func exchange(_ bytes: [UInt8]) {
+        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in connect() }
+        defer { idle.forEach { close($0) } }
+        if let socket = connect() {
+            send(socket, Array(bytes.dropFirst()))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = recv(socket, &buffer, buffer.count, 0)
+            close(socket)
+        }
+        guard let socket = connect() else { fatalError("serve stopped accepting") }
+        defer { close(socket) }
+        send(socket, Array("GET /api/v2/items HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = recv(socket, &buffer, buffer.count, 0)
+        guard count > 0, buffer.starts(with: Array("HTTP/1.1 ".utf8)) else {
+            fatalError("serve did not answer a normal request beside \(idle.count) idle connections")
         }
     }
 }
@@ -145,7 +251,7 @@ enum FuzzTargets {
         static let configuration = CommandConfiguration(
             commandName: "moya-fuzz", abstract: "Replay inputs through one of moya-cli's fuzz targets.")
 
-        @Argument(help: "The target: spec, json, url, jsonpath, flow, serve or openapi.")
+        @Argument(help: "The target: spec, json, url, jsonpath, flow, serve, openapi, generate or serve-wire.")
         var target: String
 
         @Argument(help: "Input files.")

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath flow serve openapi}
+targets=${FUZZ_TARGETS:-spec json url jsonpath flow serve openapi generate serve-wire}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz
@@ -26,6 +26,10 @@ for target in $targets; do
       printf 'POST /api/v2/items\nContent-Type: application/json\n\n{"item":{"name":"a","price":1.5}}' > "$corpus/seed2.txt"
       printf 'POST /post\nContent-Type: application/x-www-form-urlencoded\n\nname=a&admin=1' > "$corpus/seed3.txt"
       printf 'GET /api/v2/me\nX-User: user=bob\n\n' > "$corpus/seed4.txt" ;;
+    generate) cp specs/*.yaml Tests/Fixtures/generate/*.yaml "$corpus"/ 2>/dev/null || true ;;
+    serve-wire)
+      printf '\x05GET /api/v2/items HTTP/1.1\r\nHost: x\r\n\r\n' > "$corpus/seed.txt"
+      printf '\x3fPOST /api/v2/login HTTP/1.1\r\nContent-Length: 100\r\n\r\nuser=a' > "$corpus/seed2.txt" ;;
     flow)
       printf "not exists {a.a.0} or ({x} == 'y' and {a.d.e.1} != 2)" > "$corpus/seed.txt"
       printf 'sid=1; Path=/a; Domain=example.com; Max-Age=60; Secure' > "$corpus/seed2.txt" ;;
@@ -34,7 +38,7 @@ for target in $targets; do
   # serve's router is compiled once, before the first input; LeakSanitizer counts what that
   # compile keeps (about 10 KB) as a leak at exit, so leaks are not checked for serve.
   leaks=1
-  [ "$target" = serve ] && leaks=0
+  [ "$target" = serve ] || [ "$target" = serve-wire ] && leaks=0
   FUZZ_TARGET=$target "$binary" "$corpus" -max_total_time="$seconds" -max_len=65536 -detect_leaks=$leaks \
     -artifact_prefix=.build-fuzz/crash-$target- -print_final_stats=1 2>&1 | tail -25
 done

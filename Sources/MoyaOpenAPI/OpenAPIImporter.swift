@@ -107,7 +107,11 @@ struct Importer {
             if access.auth != common { target.auth = access.auth ?? .disabled }
             target.headers += access.headers
             if case .parameters(let entries, let encoding, let query)? = target.task {
-                target.task = .parameters(entries, encoding: encoding, query: query + access.query)
+                // A query-string task is its query: the key joins its entries.
+                target.task =
+                    encoding == "queryString"
+                    ? .parameters(entries + access.query, encoding: encoding, query: query)
+                    : .parameters(entries, encoding: encoding, query: query + access.query)
             } else if case .data(let text, let contentType, let query)? = target.task {
                 target.task = .data(text, contentType: contentType, query: query + access.query)
             } else if case .multipart(let parts, let query)? = target.task {

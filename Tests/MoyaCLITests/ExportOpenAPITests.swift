@@ -51,6 +51,11 @@ final class ExportOpenAPITests: XCTestCase {
         for value in ["ExportSecretDefault99", "EnvKeyValue77", "EnvVersion88", "EnvHost66"] {
             XCTAssertFalse(out.contains(value), value)
         }
+        // And it imports again: the query key joins the query-string task.
+        let (again, spec2, againError) = try CommandTests.runProcess(["import", "openapi", golden])
+        XCTAssertEqual(again, 0, againError)
+        XCTAssertTrue(
+            spec2.contains(#"parameters: { token: "{token}", region: "{region}", k: "${KEYS_API_KEY:-}" }"#), spec2)
     }
 
     func testRoundTripsOfTheImportFixtures() async throws {

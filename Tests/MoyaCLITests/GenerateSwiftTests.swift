@@ -41,7 +41,7 @@ final class GenerateSwiftTests: XCTestCase {
             out, try String(contentsOfFile: path, encoding: .utf8),
             "\(path) is out of date: moya-cli generate swift hostile --specs \(spec) --access public -o \(path)")
         // The cases send what the spec says, code and all, as data.
-        let target = Hostile.getUser(order: .xFuncInjectedEnumEvil, selfValue: .a, string: .c, userId: 1, userId2: 2)
+        let target = Hostile.getUser(order: .xFuncInjectedEnumEvil, selfValue: .a, string: .c, uId: 1, uId2: 2)
         let request = try MoyaProvider<Hostile>.defaultEndpointMapping(for: target).urlRequest()
         XCTAssertEqual(
             request.url?.query,

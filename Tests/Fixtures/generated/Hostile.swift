@@ -6,8 +6,7 @@ import Moya
 /// The hostile service, from hostile.yaml.
 public enum Hostile {
     /// Ends the comment? } func injectedSummary() {}
-    case getUser(
-        order: Order = .asc, selfValue: SelfValue, string: StringValue, userId: Int? = nil, userId2: Int? = nil)
+    case getUser(order: Order = .asc, selfValue: SelfValue, string: StringValue, uId: Int? = nil, uId2: Int? = nil)
 
     case getUser2
 
@@ -64,14 +63,14 @@ extension Hostile: TargetType {
 
     public var task: Task {
         switch self {
-        case .getUser(let order, let selfValue, let string, let userId, let userId2):
+        case .getUser(let order, let selfValue, let string, let uId, let uId2):
             return .requestParameters(
                 parameters: Self.parameters([
                     ("order", .string(order.rawValue)),
                     ("self", .string(selfValue.rawValue)),
                     ("string", .string(string.rawValue)),
-                    ("a", userId.map { value -> JSONValue in .integer(value) }),
-                    ("b", userId2.map { value -> JSONValue in .integer(value) }),
+                    ("a", uId.map { value -> JSONValue in .integer(value) }),
+                    ("b", uId2.map { value -> JSONValue in .integer(value) }),
                 ]),
                 encoding: URLEncoding.queryString)
         case .getUser2, .pathTarget:
