@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "moya-fuzz",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaOpenAPI",
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaOpenAPI", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "fuzz"),

@@ -5,6 +5,7 @@ import MoyaCore
 import MoyaOpenAPI
 import MoyaSpec
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -167,46 +168,15 @@ enum ServeWire {
         }
     }()
 
-    static func connect() -> Int32? {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(socket)
-            return nil
-        }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return socket
-    }
-
-    static func send(_ socket: Int32, _ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
     static func exchange(_ bytes: [UInt8]) {
-        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in connect() }
-        defer { idle.forEach { close($0) } }
-        if let socket = connect() {
-            send(socket, Array(bytes.dropFirst()))
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            _ = recv(socket, &buffer, buffer.count, 0)
-            close(socket)
+        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in LoopbackSocket(port: port, timeout: 2) }
+        if let socket = LoopbackSocket(port: port, timeout: 2) {
+            socket.send(Array(bytes.dropFirst()))
+            _ = socket.read(upTo: 4096)
         }
-        guard let socket = connect() else { fatalError("serve stopped accepting") }
-        defer { close(socket) }
-        send(socket, Array("GET /api/v2/items HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let count = recv(socket, &buffer, buffer.count, 0)
-        guard count > 0, buffer.starts(with: Array("HTTP/1.1 ".utf8)) else {
+        guard let socket = LoopbackSocket(port: port, timeout: 2) else { fatalError("serve stopped accepting") }
+        socket.send("GET /api/v2/items HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        guard socket.read(upTo: 16).starts(with: Array("HTTP/1.1 ".utf8)) else {
             fatalError("serve did not answer a normal request beside \(idle.count) idle connections")
         }
     }

@@ -27,6 +27,7 @@ extension Importer {
             method: endpoint.method.rawValue.uppercased(), path: endpoint.path.rawValue)
 
         var paramNames: Set<String> = []
+        var pathNames: Set<String> = []
         var query: [ImportedSpec.Entry] = []
         for (index, parameter) in endpoint.parameters.enumerated() {
             let at = pointer + ["parameters", String(index)]
@@ -46,11 +47,27 @@ extension Importer {
             case .path:
                 param.optional = false
                 target.path = target.path.replacing("{\(parameter.name)}", with: "{\(param.name)}")
+                pathNames.insert(param.name)
             case .query: query.append(.init(key: parameter.name, value: "{\(param.name)}"))
             case .header: target.headers.append(.init(key: parameter.name, value: "{\(param.name)}"))
             case .cookie, .querystring: break
             }
             target.params.append(param)
+        }
+
+        // A template the document declares no path parameter for is still one segment the
+        // caller fills: a string param, with a warning.
+        var rest = Substring(target.path)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...]
+            guard !target.params.contains(where: { "{\($0.name)}" == "{\(name)}" && pathNames.contains($0.name) })
+            else { continue }
+            let param = Names.unique(Names.param(name), in: &paramNames)
+            warn(pointer, "the path names {\(name)}, which no path parameter declares; it is a string param")
+            target.path = target.path.replacing("{\(name)}", with: "{\(param)}")
+            target.params.append(ImportedSpec.Param(name: param, type: "string", description: nil, optional: false))
+            pathNames.insert(param)
         }
 
         if let body = endpoint.requestBody {

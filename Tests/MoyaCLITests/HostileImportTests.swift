@@ -88,6 +88,20 @@ final class HostileImportTests: XCTestCase {
         }
     }
 
+    /// The openapi fuzz target's finding: a path template that no parameter declares made a
+    /// spec that did not compile ("a bug in import openapi"); it is a string param now.
+    func testAPathTemplateNoParameterDeclaresIsAStringParam() throws {
+        let document = fixtures + "/undeclared-path-param.json"
+        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", document])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(
+            error.contains(
+                "#/paths/~11v1~1{apiVersion}~1search/get: the path names {apiVersion}, which no path parameter declares; it is a string param\n"
+            ), error)
+        XCTAssertTrue(out.contains("      apiVersion: { type: string }\n"), out)
+        XCTAssertTrue(out.contains(#"    path: "/1v1/{apiVersion}/search""#), out)
+    }
+
     /// Finding 13: a schema 250 levels deep (a minute in OpenAPIKit before) is refused before it
     /// is decoded, at once.
     func testADeepDocumentIsRefusedBeforeDecoding() throws {

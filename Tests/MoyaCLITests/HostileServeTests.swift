@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
     import MoyaCLI
+    import TestSupport
     import XCTest
 
     /// `serve` against clients that hold connections, send slowly or hang on: its framing on the
@@ -57,60 +58,20 @@
             }
         }
 
-        /// A TCP connection to 127.0.0.1:`port`, or nil.
-        static func connect(_ port: Int) -> Int32? {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard socket >= 0 else { return nil }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else {
-                close(socket)
-                return nil
-            }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            return socket
-        }
-
-        static func send(_ socket: Int32, _ text: String) {
-            _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        }
-
-        /// What the server sends until it closes the connection (or 5 s pass).
-        static func read(_ socket: Int32) -> String {
-            var data = [UInt8]()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = recv(socket, &buffer, buffer.count, 0)
-                guard count > 0 else { break }
-                data += buffer[..<count]
-            }
-            return String(decoding: data, as: UTF8.self)
-        }
-
         /// Finding 20: one Content-Length, serve's; HEAD says the GET's length and sends no body.
         func testFramingOnTheWire() throws {
             let server = try Server([spec])
-            let socket = try XCTUnwrap(Self.connect(server.port))
-            defer { close(socket) }
-            Self.send(socket, "GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            let get = Self.read(socket)
+            let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
+            socket.send("GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let get = socket.readAll()
             XCTAssertEqual(
                 get,
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-T: abc\r\nContent-Length: 11\r\n"
                     + "Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n{\"ok\":true}")
-            let head = try XCTUnwrap(Self.connect(server.port))
-            defer { close(head) }
-            Self.send(head, "HEAD /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let head = try XCTUnwrap(LoopbackSocket(port: server.port))
+            head.send("HEAD /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             XCTAssertEqual(
-                Self.read(head),
+                head.readAll(),
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-T: abc\r\nContent-Length: 11\r\n"
                     + "Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n")
             _ = server.stop()
@@ -120,22 +81,22 @@
         /// idle the longest, so a new client is answered, and it never runs out of descriptors.
         func testIdleConnectionsPastTheCapMakeRoomForANewClient() throws {
             let server = try Server([spec], descriptorLimit: 128)
-            var held: [Int32] = []
-            defer { held.forEach { close($0) } }
-            for _ in 0..<150 {
-                guard let socket = Self.connect(server.port) else { break }
-                held.append(socket)
-            }
-            XCTAssertEqual(held.count, 150)
-            Thread.sleep(forTimeInterval: 0.3)
-            let client = try XCTUnwrap(Self.connect(server.port))
-            defer { close(client) }
-            Self.send(client, "GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            XCTAssertTrue(Self.read(client).hasPrefix("HTTP/1.1 200 OK\r\n"))
-            XCTAssertTrue(server.process.isRunning)
-            // The oldest idle connections were closed: reading them ends at once.
             var closed = 0
-            for socket in held.prefix(30) where recv(socket, nil, 0, Int32(MSG_DONTWAIT)) == 0 { closed += 1 }
+            do {
+                var held: [LoopbackSocket] = []
+                for _ in 0..<150 {
+                    guard let socket = LoopbackSocket(port: server.port) else { break }
+                    held.append(socket)
+                }
+                XCTAssertEqual(held.count, 150)
+                Thread.sleep(forTimeInterval: 0.3)
+                let client = try XCTUnwrap(LoopbackSocket(port: server.port))
+                client.send("GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                XCTAssertTrue(client.readAll().hasPrefix("HTTP/1.1 200 OK\r\n"))
+                XCTAssertTrue(server.process.isRunning)
+                // The oldest idle connections were closed: reading them ends at once.
+                for index in 0..<30 where held[index].isClosedByPeer { closed += 1 }
+            }
             XCTAssertGreaterThan(closed, 20)
             let (status, _, log) = server.stop()
             XCTAssertEqual(status, 0, log)
@@ -144,11 +105,10 @@
         /// Finding 12: a client that sends half a head is cut off after --idle-timeout.
         func testASlowHeadIsCutOff() throws {
             let server = try Server([spec, "--idle-timeout", "0.5"])
-            let socket = try XCTUnwrap(Self.connect(server.port))
-            defer { close(socket) }
-            Self.send(socket, "GET /tokens/abc HTTP/1.1\r\nHost: x\r\n")
+            let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
+            socket.send("GET /tokens/abc HTTP/1.1\r\nHost: x\r\n")
             let start = Date()
-            XCTAssertEqual(Self.read(socket), "")
+            XCTAssertEqual(socket.readAll(), "")
             XCTAssertLessThan(Date().timeIntervalSince(start), 4)
             _ = server.stop()
         }
@@ -157,9 +117,8 @@
         /// grace after SIGTERM.
         func testTheGraceEndsWhatIsLeft() throws {
             let server = try Server([spec])
-            let socket = try XCTUnwrap(Self.connect(server.port))
-            defer { close(socket) }
-            Self.send(socket, "GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+            let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
+            socket.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
             Thread.sleep(forTimeInterval: 0.3)
             let (status, seconds, log) = server.stop()
             XCTAssertEqual(status, 0)

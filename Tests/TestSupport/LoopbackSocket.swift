@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+    import Glibc
+
+    /// A plain TCP connection to a server on 127.0.0.1, for tests and fuzz targets that send
+    /// bytes no HTTP client would: half a head, raw garbage, or nothing at all.
+    public final class LoopbackSocket {
+        /// The socket's descriptor.
+        public let descriptor: Int32
+
+        /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds. Nil when the
+        /// connection is refused.
+        public init?(port: Int, timeout: Int = 5) {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard socket >= 0 else { return nil }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(socket)
+                return nil
+            }
+            var limit = timeval(tv_sec: timeout, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            descriptor = socket
+        }
+
+        deinit { close(descriptor) }
+
+        /// Sends the bytes, ignoring a peer that has gone.
+        public func send(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+
+        /// Sends the text's UTF-8.
+        public func send(_ text: String) { send(Array(text.utf8)) }
+
+        /// Up to `count` bytes, or fewer when the peer closes or the timeout passes.
+        public func read(upTo count: Int) -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: count)
+            let read = recv(descriptor, &buffer, count, 0)
+            return read > 0 ? Array(buffer[..<read]) : []
+        }
+
+        /// What the peer sends until it closes the connection or the timeout passes.
+        public func readAll() -> String {
+            var data: [UInt8] = []
+            while true {
+                let chunk = read(upTo: 4096)
+                guard !chunk.isEmpty else { break }
+                data += chunk
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        /// Whether the peer has closed the connection, asked without waiting.
+        public var isClosedByPeer: Bool { recv(descriptor, nil, 0, Int32(MSG_DONTWAIT)) == 0 }
+    }
+#endif
