@@ -64,9 +64,7 @@ final class ExportOpenAPITests: XCTestCase {
     }
 
     func testRoundTripsOfTheOpenAPIInitiativeExamples() async throws {
-        guard let examples = ImportOpenAPITests.examples else {
-            return XCTFail("the examples are not at ../shared/openapi-examples; set OPENAPI_EXAMPLES")
-        }
+        let examples = try ImportOpenAPITests.requireExamples()
         for name in try FileManager.default.contentsOfDirectory(atPath: examples).sorted() where name.hasSuffix(".yaml")
         {
             try await assertRoundTrip(examples + "/" + name)
