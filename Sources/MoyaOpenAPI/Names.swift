@@ -1,3 +1,4 @@
+import MoyaCore
 import MoyaSpec
 
 /// The names `import openapi` gives: targets, params, samples and environment variables,
@@ -77,18 +78,9 @@ enum Names {
     /// URL text from a document with `$`, braces, spaces, controls and the other characters a
     /// URL may not hold raw percent-encoded (RFC 3986).
     static func urlText(_ text: Substring) -> String {
-        let unsafe = Set(" \"<>\\^`{|}$".utf8)
-        guard text.utf8.contains(where: { unsafe.contains($0) || $0 < 0x20 || $0 >= 0x7F }) else { return String(text) }
-        var output = ""
-        for byte in text.utf8 {
-            if unsafe.contains(byte) || byte < 0x20 || byte >= 0x7F {
-                let hex = String(byte, radix: 16, uppercase: true)
-                output += "%" + (byte < 16 ? "0" : "") + hex
-            } else {
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            }
+        PercentEncoding.encode(String(text)) { byte in
+            (0x21..<0x7F).contains(byte) && !"\"<>\\^`{|}$".utf8.contains(byte)
         }
-        return output
     }
 
     /// Text on one line, runs of white space as one space.
