@@ -18,7 +18,8 @@ public enum MoyaCLI {
                     return ExitStatus.success.rawValue
                 }
                 // A call that may go out warms the transport on another core meanwhile.
-                let warmUp = CallCommand.mayGoLive(arguments) ? TransportWarmUp() : nil
+                let warmUp =
+                    CallCommand.mayGoLive(arguments, environment: context.environment) ? TransportWarmUp() : nil
                 do {
                     var command = try parse(arguments)
                     if let subcommand = command as? any CallerIsolatedCommand {

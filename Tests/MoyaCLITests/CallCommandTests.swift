@@ -508,4 +508,32 @@ final class CallCommandTests: XCTestCase {
         let (validateStatus, _, _) = await CommandTests.run(["validate", directory])
         XCTAssertEqual(validateStatus, 65)
     }
+
+    /// A call the spec stubs (`stub:`, no flag) starts no event-loop thread: neither the
+    /// warm-up nor the session's. The delayed stub leaves time to list the process's threads.
+    func testASpecsStubStartsNoTransportThreads() throws {
+        let directory = NSTemporaryDirectory() + "stubbed-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        for (name, stub) in [("offline", "{ delayed: 1 }"), ("online", "never")] {
+            try
+                "service: \(name)\nbaseURL: \(server.baseURL)\nstub: \(stub)\ntargets:\n  t: { path: /slow/1000, sample: s }\n"
+                .write(toFile: "\(directory)/\(name).yaml", atomically: true, encoding: .utf8)
+        }
+        func threads(calling service: String) throws -> [String] {
+            let (process, _, _) = try CommandTests.launch(
+                ["call", "\(service).t", "--specs", directory], server: server.baseURL)
+            Thread.sleep(forTimeInterval: 0.5)
+            let tasks = "/proc/\(process.processIdentifier)/task"
+            let names = try FileManager.default.contentsOfDirectory(atPath: tasks).map { task in
+                (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
+            }
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+            return names.filter { $0.hasPrefix("NIO-ELT") }
+        }
+        XCTAssertEqual(try threads(calling: "offline"), [])
+        // The live call, waiting on its slow answer, shows what the check looks for.
+        XCTAssertNotEqual(try threads(calling: "online"), [])
+    }
 }

@@ -90,6 +90,26 @@ final class FlowTests: XCTestCase {
             """)
     }
 
+    /// A cookie set by a redirect is sent on the redirect's next hop and on the next step,
+    /// as curl's -L -c, browsers and Tavern do; `call` sends it on the next hop too.
+    func testCookiesSetDuringARedirectAreKept() async {
+        let redirects = CommandTests.root + "/Tests/Fixtures/flows/redirect-cookies.yaml"
+        let (status, out, error) = await moya(["run", "redirects.keepsRedirectCookies", "--specs", redirects])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  setCookie  200  (T)
+            PASS  cookies  200  (T)
+
+            redirects.keepsRedirectCookies: 2 steps: 2 passed, 0 failed, 0 skipped in T s
+
+            """)
+        let (called, body, _) = await moya(["call", "redirects.setCookie", "--session", "s1", "--specs", redirects])
+        XCTAssertEqual(called, 0)
+        XCTAssertEqual(body, #"{"cookie":"session=s1"}"#)
+    }
+
     func testUntilPollsUntilItHoldsAndFailsWhenItNeverDoes() async {
         let (passed, passedOut, _) = await run("polling")
         XCTAssertEqual(passed, 0, passedOut)

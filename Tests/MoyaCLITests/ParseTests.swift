@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCore
 import XCTest
 
 @testable import MoyaCLI
@@ -75,15 +76,30 @@ final class ParseTests: XCTestCase {
         return text
     }
 
-    func testOnlyALiveCallWarmsTheTransport() {
-        XCTAssertTrue(CallCommand.mayGoLive(["call", "svc.target", "--id", "1"]))
-        XCTAssertTrue(CallCommand.mayGoLive(["call", "svc.target", "--", "--stub", "x"]), "after --, a param")
+    func testOnlyALiveCallWarmsTheTransport() throws {
+        XCTAssertTrue(CallCommand.mayGoLive(["call", "svc.target", "--id", "1"], environment: [:]))
+        XCTAssertTrue(
+            CallCommand.mayGoLive(["call", "svc.target", "--", "--stub", "x"], environment: [:]), "after --, a param")
         for line in [
             ["call", "svc.target", "--stub", "immediate"], ["call", "svc.target", "--stub=immediate"],
             ["call", "svc.target", "--sample", "missing"], ["call", "svc.target", "--dry-run"],
             ["call", "svc.target", "--help"], ["check", "specs"], ["validate"], [],
         ] {
-            XCTAssertFalse(CallCommand.mayGoLive(line), line.joined(separator: " "))
+            XCTAssertFalse(CallCommand.mayGoLive(line, environment: [:]), line.joined(separator: " "))
         }
+        // A spec's own `stub:` is read from its top-level lines, in a directory or a file.
+        let directory = NSTemporaryDirectory() + "warm-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        for (name, stub) in [("offline", "immediate  # no server"), ("slow", "{ delayed: 1 }"), ("live", "never")] {
+            try "service: \(name)\nbaseURL: https://x.test\nstub: \(stub)\ntargets:\n  t: { path: /t }\n".write(
+                toFile: "\(directory)/\(name).yaml", atomically: true, encoding: .utf8)
+        }
+        let file = directory + "/offline.yaml"
+        XCTAssertFalse(CallCommand.mayGoLive(["call", "offline.t", "--specs", directory], environment: [:]))
+        XCTAssertFalse(CallCommand.mayGoLive(["call", "--specs", file, "offline.t"], environment: [:]))
+        XCTAssertFalse(CallCommand.mayGoLive(["call", "slow.t"], environment: ["MOYA_CLI_SPECS": directory]))
+        XCTAssertTrue(CallCommand.mayGoLive(["call", "live.t", "--specs", directory], environment: [:]))
+        XCTAssertTrue(CallCommand.mayGoLive(["call", "other.t", "--specs", file], environment: [:]))
     }
 }

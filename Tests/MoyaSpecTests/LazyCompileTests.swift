@@ -79,6 +79,26 @@ final class LazyCompileTests: XCTestCase {
         }
     }
 
+    /// `--specs FILE` is cut to the called target as `--specs DIR` is: a broken other target
+    /// does not stop the call, which it would in a whole compile; another service's file, or a
+    /// broken one, falls back to reading every spec.
+    func testASpecFileNamedAsASearchPathIsCompiledLazily() throws {
+        let file = try temporaryFile(
+            """
+            service: mixed
+            baseURL: https://x.test
+            targets:
+              good: { path: /good }
+              bad: { path: /bad, metod: GET }
+            """)
+        let other = try temporaryFile("service: other\nbaseURL: https://y.test\ntargets:\n  t: { path: /t }\n")
+        let library = SpecLibrary(searchPaths: [other, file], compiler: compiler)
+        XCTAssertEqual(try library.service(named: "mixed", target: "good").targets.map(\.name), ["good"])
+        XCTAssertEqual(try library.service(named: "other", target: "t").targets.map(\.name), ["t"])
+        XCTAssertThrowsError(try library.service(named: "mixed", target: "bad"))
+        XCTAssertThrowsError(try library.service(named: "mixed"))
+    }
+
     func testALoginTargetComesAlong() throws {
         let file = try temporaryFile(
             """

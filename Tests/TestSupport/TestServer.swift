@@ -28,7 +28,8 @@ import Synchronization
 /// - `POST /token` with `{"user":"ann","password":"pw"}` logs in: the Nth login gets token
 ///   `tN`. `/protected/…` needs the latest token, as `Bearer` or `X-Auth-Token`; `t1` expires
 ///   after eight requests, so that a run sees one refresh.
-/// - `/set-cookies` sets cookies of every kind; `/cookies…` answers with the `Cookie` header it got.
+/// - `/set-cookies` sets cookies of every kind; `/cookies…` answers with the `Cookie` header it got;
+///   `/cookies/set?NAME=VALUE` sets cookies and redirects to `/cookies`, as httpbin's does.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
     let channel: any Channel
@@ -266,6 +267,11 @@ private final class TestServerHandler: ChannelInboundHandler {
                     ("Set-Cookie", "elsewhere=1; Domain=example.com"),
                     ("Set-Cookie", "later=1; Expires=Fri, 01 Jan 2100 00:00:00 GMT; Path=/"),
                 ])
+        case ("cookies", 2) where parts[1] == "set":
+            // httpbin's /cookies/set?NAME=VALUE: sets the cookies and redirects to /cookies.
+            let query = head.uri.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+            let cookies = query.split(separator: "&").map { ("Set-Cookie", "\($0); Path=/") }
+            respond(context, status: .found, body: Data(), headers: [("Location", "/cookies")] + cookies)
         case ("cookies", _):
             respondJSON(context, status: .ok, ["cookie": head.headers.first(name: "Cookie") ?? ""])
         case ("json", 1):

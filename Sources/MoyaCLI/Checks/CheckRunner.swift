@@ -90,13 +90,13 @@ struct CheckRunner: Sendable {
     }
 
     /// Resolves `target` with `options` and sends it (or answers from its sample), through the
-    /// same provider and redaction a call uses. `headers` adds request headers from what the
-    /// resolved target is, as a flow's cookies; `secrets` are more values to redact. A target
+    /// same provider and redaction a call uses. `cookies` are sent and kept, as a flow's are;
+    /// `secrets` are more values to redact. A target
     /// whose `auth:` is a login carries the shared token, and is replayed once after a refresh
     /// when its status asks for one; `authenticating: false` sends the login call itself.
     func exchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions,
-        headers: (SpecTarget) -> [String: String] = { _ in [:] }, secrets: Set<String> = [],
+        cookies: CookieStore? = nil, secrets: Set<String> = [],
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
     ) async -> Exchange {
         var resolved: SpecTarget
@@ -106,7 +106,7 @@ struct CheckRunner: Sendable {
             return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.message)
         }
         resolved.secretValues.formUnion(secrets)
-        var requested = headers(resolved)
+        var requested: [String: String] = [:]
         // A live request that names a sample asks for it as mock servers (Prism's convention)
         // understand; a server that does not know the preference ignores it (RFC 7240).
         if let sample = options.sample, (stub ?? resolved.stubBehavior ?? .never) == .never {
@@ -130,10 +130,12 @@ struct CheckRunner: Sendable {
                 var (target, headers) = Self.applying(
                     credential.token, as: login.scheme, to: unauthenticated, extraHeaders)
                 target.secretValues.insert(credential.token)
-                return await self.send(target, headers: headers, twin: maskedTwin, responseSecrets: responseSecrets)
+                return await self.send(
+                    target, headers: headers, cookies: cookies, twin: maskedTwin, responseSecrets: responseSecrets)
             }
         } else {
-            result = await send(resolved, headers: extraHeaders, twin: twin, responseSecrets: responseSecrets)
+            result = await send(
+                resolved, headers: extraHeaders, cookies: cookies, twin: twin, responseSecrets: responseSecrets)
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secretValues.formUnion(tokens.all)
@@ -186,9 +188,11 @@ struct CheckRunner: Sendable {
 
     /// Sends one resolved target, logged under `-v` from `twin`.
     private func send(
-        _ target: SpecTarget, headers: [String: String], twin: SpecTarget?, responseSecrets: ResponseSecrets
+        _ target: SpecTarget, headers: [String: String], cookies: CookieStore?, twin: SpecTarget?,
+        responseSecrets: ResponseSecrets
     ) async -> Result<Response, MoyaError> {
-        let call = makeCall(target, headers: headers)
+        var call = makeCall(target, headers: headers)
+        call.cookies = cookies
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
             var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)

@@ -23,7 +23,8 @@ struct FlowRunner: Sendable {
     private struct Run {
         let service: ServiceSpec
         var variables = FlowVariables()
-        var cookies = CookieJar()
+        /// The run's cookies, which every step sends and keeps, redirects included.
+        let cookies = CookieStore()
     }
 
     /// Runs `flow` and reports it as one result whose steps are its parts.
@@ -187,22 +188,15 @@ struct FlowRunner: Sendable {
         var response: Response
         while true {
             attempt += 1
-            let cookies = run.cookies
             exchange = await runner.exchange(
-                service, target, with: options,
-                headers: { target in
-                    cookies.header(for: URL(target: target)).map { ["Cookie": $0] } ?? [:]
-                }, secrets: run.variables.secretValues.union(cookies.cookies.map(\.value)),
+                service, target, with: options, cookies: run.cookies,
+                secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
                 responseSecrets: ResponseSecrets(step.captures))
             guard let received = exchange.response else {
                 return result(failure(exchange.failure ?? "the request failed"))
             }
             response = received
             status = response.statusCode
-            if let target = exchange.target {
-                let setCookies = response.headers.fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
-                run.cookies.store(setCookies, from: URL(target: target))
-            }
             guard !step.until.isEmpty, let poll = step.retry else { break }
             let unmet: [CheckFailure]
             do {

@@ -114,14 +114,25 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// Whether a command line is a `call` that may send a request, read from the words
-    /// alone, before they are parsed: a stub, a sample, a dry run or help sends nothing.
-    static func mayGoLive(_ arguments: [String]) -> Bool {
+    /// alone, before they are parsed: a stub, a sample, a dry run or help sends nothing, nor
+    /// does a call of a service whose spec says `stub:`. Any word that reads `SERVICE.NAME`
+    /// is taken for the target here, since the words are not parsed yet.
+    static func mayGoLive(_ arguments: [String], environment: Environment) -> Bool {
         guard arguments.first == "call" else { return false }
         let options = arguments.dropFirst().prefix { $0 != "--" }
-        return !options.contains { word in
+        let stubbed = options.contains { word in
             ["--stub", "--sample", "--dry-run", "-h", "--help", "--version"].contains {
                 word == $0 || word.hasPrefix($0 + "=")
             }
+        }
+        guard !stubbed else { return false }
+        let library = SpecLibrary(
+            searchPaths: SpecLibrary.searchPaths(specs: specPaths(in: Array(options)), environment: environment),
+            compiler: SpecCompiler(environment: environment))
+        return !options.contains { word in
+            guard !word.hasPrefix("-"), !word.contains("/"), let dot = word.firstIndex(of: "."), dot != word.startIndex
+            else { return false }
+            return library.declaresStub(service: String(word[..<dot]))
         }
     }
 
@@ -146,9 +157,8 @@ struct CallCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        // The transport needs nothing from the spec, so it starts first, on its own thread,
-        // and is set up while this one compiles the spec; the spec's timeout and retry go on
-        // the request (see `TargetCall`). A call that the command line stubs never starts it.
+        // The spec's timeout and retry go on the request (see `TargetCall`), so the session
+        // needs nothing from the spec.
         let secrets = LateRedactor()
         var configuration = network.configuration(
             specTimeout: nil, specRetry: nil, environment: context.environment,
@@ -165,7 +175,6 @@ struct CallCommand: CallerIsolatedCommand {
         // per core, and the thread pool, would only slow the start.
         configuration.eventLoopThreads = 1
         let session = Session(configuration: configuration)
-        if !dryRun, stub == nil, sample == nil { session.prepare() }
         do {
             try await execute(session: session, secrets: secrets)
         } catch {
@@ -177,6 +186,8 @@ struct CallCommand: CallerIsolatedCommand {
     private func execute(session: Session, secrets: LateRedactor) async throws {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
+        // A call the command line or the spec stubs never starts the transport.
+        if !dryRun, stub == nil, sample == nil, (service.stub ?? .never) == .never { session.prepare() }
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
         var resolved: SpecTarget

@@ -19,6 +19,8 @@ struct TargetCall {
     /// Whether a download task's body is kept in the response instead of written to its
     /// destination, as `check` needs.
     var keepsDownloadsInMemory = false
+    /// The cookies the request sends and keeps, as a flow run's; nil keeps a redirect's only.
+    var cookies: CookieStore? = nil
 
     var plugins: [any PluginType] {
         guard target.authorizationType != nil else { return [] }
@@ -60,6 +62,7 @@ struct TargetCall {
         let timeout = timeout
         let retry = retry
         let followsRedirects = followsRedirects
+        let cookies = cookies
         return MoyaProvider<SpecTarget>(
             endpointClosure: { endpoint(for: $0) },
             requestClosure: { endpoint, done in
@@ -70,6 +73,7 @@ struct TargetCall {
                         request.timeout = timeout
                         request.retry = retry
                         request.followsRedirects = followsRedirects
+                        request.cookies = cookies
                         return request
                     })
             },

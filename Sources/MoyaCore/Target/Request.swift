@@ -28,6 +28,9 @@ public struct Request: Sendable {
     public var retry: RetryPolicy?
     /// Whether redirects are followed; nil leaves it to the session.
     public var followsRedirects: Bool?
+    /// The cookies this request sends and keeps, hop by hop; nil keeps those a redirect sets
+    /// for the request's later hops only.
+    public var cookies: CookieStore?
 
     /// Creates a request.
     public init(

@@ -342,12 +342,25 @@ public final class Session: Sendable {
         var current = request
         var hops: [RedirectHop] = []
         let follows = request.followsRedirects ?? configuration.followsRedirects
+        // A cookie one hop sets is sent on the later hops, as browsers, curl's -L -c and
+        // Tavern do; a request without a store of its own keeps one for its redirects.
+        var cookies = request.cookies
         while true {
-            let response = try await execute(current)
+            var outgoing = current
+            if let cookie = cookies?.header(for: current.url) {
+                let own = outgoing.headers["Cookie"]
+                outgoing.headers.update(name: "Cookie", value: own.map { "\($0); \(cookie)" } ?? cookie)
+            }
+            let response = try await execute(outgoing)
             let head = ResponseHead(
                 statusCode: Int(response.status.code),
                 headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
                 version: "HTTP/\(response.version.major).\(response.version.minor)", redirects: hops)
+            let setCookies = response.headers["set-cookie"]
+            if !setCookies.isEmpty {
+                if cookies == nil, follows { cookies = CookieStore() }
+                cookies?.store(setCookies, from: current.url)
+            }
             if follows, let next = try Redirect.next(after: current, head: head) {
                 try await Self.drain(response.body, limit: Redirect.maximumBodyBytes)
                 hops.append(

@@ -66,20 +66,28 @@ extension CheckSpec {
                     failure(JSONPath.overBudgetMessage(path))
                     continue
                 }
-                if !path.isSingular, !values.isEmpty {
-                    for value in values {
-                        if let message = Self.failure(of: assertion.predicate, for: value, textual: false, scrub: scrub)
-                        {
-                            failure(message)
-                            break
-                        }
-                    }
-                } else if !path.isSingular {
-                    if let message = Self.failure(of: assertion.predicate, for: nil, textual: false, scrub: scrub) {
-                        failure(message)
-                    }
-                } else {
+                guard !path.isSingular else {
                     check(assertion.predicate, values.first, textual: false)
+                    continue
+                }
+                // On a path that reaches several values, `count` counts the values reached, as
+                // Hurl's `count` and RFC 9535's `count()` do; any other predicate holds for each.
+                let (counted, each) = assertion.predicate.splitForNodeList()
+                if let counted, (try? counted.holds(for: .array(values))) != true {
+                    failure(
+                        "expected \(counted.description), got \(values.count) \(values.count == 1 ? "value" : "values")"
+                    )
+                }
+                guard let each else { continue }
+                if values.isEmpty {
+                    check(each, nil, textual: false)
+                    continue
+                }
+                for value in values {
+                    if let message = Self.failure(of: each, for: value, textual: false, scrub: scrub) {
+                        failure(message)
+                        break
+                    }
                 }
             case .sampleShape:
                 guard let sample else {
@@ -129,7 +137,19 @@ extension CheckSpec {
         case let value?: actual = preview(value.serialized(escapeSlashes: false))
         }
         let expected = unit == "s" ? predicate.description + unit : predicate.description
-        return "expected \(expected), got \(actual)"
+        guard let value, actual == expected || (predicate.isCount && !value.isCountable) else {
+            return "expected \(expected), got \(actual)"
+        }
+        // Two texts that read the same differ in type, as 1 and 1.0 do: say which.
+        if case .equals(let wanted) = predicate {
+            return
+                "expected \(expected) (\(JSONType.of(wanted).rawValue)), got \(actual) (\(JSONType.of(value).rawValue))"
+        }
+        let type = JSONType.of(value).rawValue
+        if predicate.isCount {
+            return "expected \(expected), got \(actual), \(type == "integer" ? "an" : "a") \(type) with no count"
+        }
+        return "expected \(expected), got \(actual) (\(type))"
     }
 
     /// Text shortened to one line of at most 80 characters.
@@ -175,5 +195,40 @@ public enum ShapeComparison {
     private static func step(_ key: String) -> String {
         let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         return plain ? "." + key : "['\(key)']"
+    }
+}
+
+extension Predicate {
+    /// Whether it is `count`, which an array, object or string has.
+    var isCount: Bool {
+        if case .count = self { return true }
+        return false
+    }
+
+    /// For a path that reaches several values: the part that counts the values reached, and the
+    /// part that each value must pass. `count`, and `not` of one, count; `all` is split.
+    func splitForNodeList() -> (counted: Predicate?, each: Predicate?) {
+        switch self {
+        case .count: return (self, nil)
+        case .not(let inner) where inner.splitForNodeList().each == nil: return (self, nil)
+        case .all(let predicates):
+            let counted = predicates.filter { $0.splitForNodeList().each == nil }
+            let each = predicates.filter { $0.splitForNodeList().each != nil }
+            return (
+                counted.isEmpty ? nil : counted.count == 1 ? counted[0] : .all(counted),
+                each.isEmpty ? nil : each.count == 1 ? each[0] : .all(each)
+            )
+        default: return (nil, self)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether `count` applies: an array, an object or a string.
+    var isCountable: Bool {
+        switch self {
+        case .array, .object, .string: true
+        default: false
+        }
     }
 }

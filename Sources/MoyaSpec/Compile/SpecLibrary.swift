@@ -185,13 +185,61 @@ public struct SpecLibrary: Sendable {
         return problems
     }
 
-    /// Finds one service. A directory's file named after the service is tried first, so a
-    /// large directory is not read for one call; otherwise every spec is read.
+    /// Whether the spec of service `name` stubs its calls (`stub:` is there and not `never`),
+    /// read from its top-level lines without compiling: so that `call` can tell, before it
+    /// parses its command line, that starting the transport early would be wasted. False when
+    /// no file under a search path is plainly that service's.
+    public func declaresStub(service name: String) -> Bool {
+        for path in searchPaths {
+            let files: [String]
+            switch FileSystem.kind(path) {
+            case .directory: files = [".yaml", ".yml"].map { (path.hasSuffix("/") ? path : path + "/") + name + $0 }
+            case .file: files = [path]
+            default: continue
+            }
+            for file in files where FileSystem.isRegularFile(file) {
+                guard let bytes = FileSystem.contents(file) else { continue }
+                var service: Substring?
+                var stub: Substring?
+                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                    guard let colon = line.firstIndex(of: ":"), line.first?.isLetter == true else { continue }
+                    var value = line[line.index(after: colon)...]
+                    if let hash = value.firstIndex(of: "#") { value = value[..<hash] }
+                    value = value.drop { $0 == " " || $0 == "\t" }
+                    while let last = value.last, last == " " || last == "\t" || last == "\r" {
+                        value = value.dropLast()
+                    }
+                    switch line[..<colon] {
+                    case "service": service = value
+                    case "stub": stub = value
+                    default: break
+                    }
+                }
+                if service == Substring(name) { return stub.map { $0 != "never" } ?? false }
+            }
+        }
+        return false
+    }
+
+    /// Finds one service. A spec file named as a search path, and a directory's file named
+    /// after the service, are tried first, so a large spec or directory is not read whole for
+    /// one call; otherwise every spec is read.
     ///
     /// With `target`, only what a call of that target needs is compiled (see
     /// `SpecCompiler.compile(file:target:)`); the service then has that target, and its login's.
     public func service(named name: String, target: String? = nil) throws -> ServiceSpec {
-        for path in searchPaths where FileSystem.kind(path) == .directory {
+        for path in searchPaths {
+            switch FileSystem.kind(path) {
+            case .directory: break
+            case .file:
+                // A spec file named as a search path may hold another service, or fail to
+                // compile: then every spec is read below, which reports it as `validate` does.
+                if let target, let service = try? compiler.compile(file: path, target: target), service.name == name {
+                    return service
+                }
+                continue
+            default: continue
+            }
             for ext in [".yaml", ".yml"] {
                 let candidate = (path.hasSuffix("/") ? path : path + "/") + name + ext
                 guard FileSystem.isRegularFile(candidate) else { continue }
