@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
         .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
         .library(name: "Moya", targets: ["Moya"]),
+        .library(name: "MoyaRuntime", targets: ["MoyaRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +45,8 @@ let package = Package(
             ]
         ),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),
+        // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
+        .target(name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec"]),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.
         .target(
             name: "MoyaOpenAPI",
@@ -61,6 +64,7 @@ let package = Package(
             dependencies: [
                 "MoyaCore",
                 "MoyaSpec",
+                "MoyaRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `serve`: SwiftNIO's HTTP server, already in the graph through AsyncHTTPClient.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -110,6 +114,7 @@ let package = Package(
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore"]),
+        .testTarget(name: "MoyaRuntimeTests", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore"]),
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [

@@ -1,21 +1,16 @@
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 import Synchronization
 
 /// Runs planned checks, up to `parallel` at once, all through one session and so one HTTP
 /// client and connection pool.
 struct CheckRunner: Sendable {
-    /// `--stub`; nil uses each service's `stub`, else live.
-    let stub: StubBehavior?
+    /// What the command line overrides of each target's policy (see `CallPolicy.decide`).
+    let overrides: CallPolicy.Overrides
     /// `--env`.
     let environment: String?
-    /// `--timeout`, winning over the spec's.
-    let timeout: Double?
-    /// Whether `--retry` was given; its policy is the session's, and wins over the spec's.
-    let retryFlagGiven: Bool
-    /// `--retry-all`, also for a spec's `retry`.
-    let retriesAllMethods: Bool
-    /// The shared transport, carrying `--retry`, `--timeout` and the TLS options.
+    /// The shared transport, carrying the TLS options.
     let session: Session
     let parallel: Int
     let bail: Bool
@@ -107,9 +102,10 @@ struct CheckRunner: Sendable {
         }
         resolved.secretValues.formUnion(secrets)
         var requested: [String: String] = [:]
+        let policy = CallPolicy.decide(overrides, target: target, service: service)
         // A live request that names a sample asks for it as mock servers (Prism's convention)
         // understand; a server that does not know the preference ignores it (RFC 7240).
-        if let sample = options.sample, (stub ?? resolved.stubBehavior ?? .never) == .never {
+        if let sample = options.sample, policy.stub == .never {
             let named = Array((resolved.headers ?? [:]).keys) + Array(requested.keys)
             if !named.contains(where: { $0.lowercased() == "prefer" }) { requested["Prefer"] = "example=\(sample)" }
         }
@@ -131,15 +127,18 @@ struct CheckRunner: Sendable {
                     credential.token, as: login.scheme, to: unauthenticated, extraHeaders)
                 target.secretValues.insert(credential.token)
                 return await self.send(
-                    target, headers: headers, cookies: cookies, twin: maskedTwin, responseSecrets: responseSecrets)
+                    target, headers: headers, policy: policy, cookies: cookies, twin: maskedTwin,
+                    responseSecrets: responseSecrets)
             }
         } else {
             result = await send(
-                resolved, headers: extraHeaders, cookies: cookies, twin: twin, responseSecrets: responseSecrets)
+                resolved, headers: extraHeaders, policy: policy, cookies: cookies, twin: twin,
+                responseSecrets: responseSecrets)
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secretValues.formUnion(tokens.all)
-        let redactor = makeCall(resolved, headers: extraHeaders).redactor(showingSecrets: showSecrets)
+        let redactor = TargetCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
+            .redactor(showingSecrets: showSecrets)
 
         switch result {
         case .success(let value), .failure(.statusCode(let value)):
@@ -178,20 +177,13 @@ struct CheckRunner: Sendable {
         return (target, headers)
     }
 
-    private func makeCall(_ target: SpecTarget, headers: [String: String]) -> TargetCall {
-        let specRetry = retryFlagGiven ? nil : target.retry
-        return TargetCall(
-            target: target, extraHeaders: headers, timeout: timeout ?? target.timeout,
-            retry: specRetry.map { RetryPolicy(limit: $0, retriesAllMethods: retriesAllMethods) },
-            keepsDownloadsInMemory: true)
-    }
-
     /// Sends one resolved target, logged under `-v` from `twin`.
     private func send(
-        _ target: SpecTarget, headers: [String: String], cookies: CookieStore?, twin: SpecTarget?,
-        responseSecrets: ResponseSecrets
+        _ target: SpecTarget, headers: [String: String], policy: CallPolicy, cookies: CookieStore?,
+        twin: SpecTarget?, responseSecrets: ResponseSecrets
     ) async -> Result<Response, MoyaError> {
-        var call = makeCall(target, headers: headers)
+        // A check reads the body in memory, a download's too.
+        var call = TargetCall(target: target, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: true)
         call.cookies = cookies
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
@@ -201,7 +193,7 @@ struct CheckRunner: Sendable {
             logger = NetworkLoggerPlugin(
                 configuration: .init(output: log, logOptions: logOptions, redactor: redactor))
         }
-        let provider = call.provider(stub: stub ?? target.stubBehavior ?? .never, session: session, logger: logger)
+        let provider = call.provider(session: session, logger: logger)
         return await provider.result(for: target)
     }
 }

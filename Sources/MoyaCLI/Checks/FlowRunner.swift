@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 #if canImport(FoundationEssentials)

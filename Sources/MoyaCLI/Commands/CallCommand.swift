@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 import Synchronization
 
@@ -161,7 +162,7 @@ struct CallCommand: CallerIsolatedCommand {
         // needs nothing from the spec.
         let secrets = LateRedactor()
         var configuration = network.configuration(
-            specTimeout: nil, specRetry: nil, environment: context.environment,
+            environment: context.environment,
             willRetry: { [target] attempt, delay, reason in
                 // A retry's reason is the transport's text, which may echo a secret.
                 let reason = secrets.scrub(reason)
@@ -186,8 +187,10 @@ struct CallCommand: CallerIsolatedCommand {
     private func execute(session: Session, secrets: LateRedactor) async throws {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
+        let policy = CallPolicy.decide(try overrides(), target: spec, service: service)
+        let behavior = policy.stub
         // A call the command line or the spec stubs never starts the transport.
-        if !dryRun, stub == nil, sample == nil, (service.stub ?? .never) == .never { session.prepare() }
+        if !dryRun, behavior == .never { session.prepare() }
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
         var resolved: SpecTarget
@@ -202,7 +205,6 @@ struct CallCommand: CallerIsolatedCommand {
             throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
         }
         var extraHeaders = try CallArguments.headers(headers)
-        let behavior = try stubBehavior(default: resolved.stubBehavior)
         // A login's token: a dry run sends nothing, so it shows where the token would go.
         var authenticator: Authenticator?
         var credential: Authenticator.Credential?
@@ -210,7 +212,7 @@ struct CallCommand: CallerIsolatedCommand {
             if dryRun {
                 credential = Authenticator.Credential(token: "<token from \(login.targetReference)>")
             } else {
-                let made = loginAuthenticator(login, service: service, session: session, behavior: behavior)
+                let made = try loginAuthenticator(login, service: service, session: session)
                 do {
                     credential = try await made.credential()
                 } catch {
@@ -225,10 +227,7 @@ struct CallCommand: CallerIsolatedCommand {
             }
         }
         secrets.set(Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues))
-        let specRetry = network.retry == nil ? resolved.retry : nil
-        var call = TargetCall(
-            target: resolved, extraHeaders: extraHeaders, timeout: network.timeout ?? resolved.timeout,
-            retry: specRetry.flatMap { $0 > 0 ? RetryPolicy(limit: $0, retriesAllMethods: network.retryAll) : nil })
+        var call = TargetCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
         var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
 
         if dryRun {
@@ -262,7 +261,7 @@ struct CallCommand: CallerIsolatedCommand {
         var attempt = 1
         while true {
             if holdsOutput { output = BodyOutput(context: context, renderer: renderer, streaming: streams) }
-            let provider = call.provider(stub: behavior, session: session, logger: logger(redactor: redactor))
+            let provider = call.provider(session: session, logger: logger(redactor: redactor))
             if behavior == .immediate {
                 // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
                 result = await provider.result(for: resolved, progress: progress, saveTo: saveTo)
@@ -323,14 +322,13 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// The authenticator for a login, whose login call goes through this call's session and
     /// stubbing.
-    func loginAuthenticator(_ login: LoginSpec, service: ServiceSpec, session: Session, behavior: StubBehavior)
+    func loginAuthenticator(_ login: LoginSpec, service: ServiceSpec, session: Session) throws(CommandFailure)
         -> Authenticator
     {
         let context = CommandContext.current
         let runner = CheckRunner(
-            stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
-            retriesAllMethods: network.retryAll, session: session, parallel: 1, bail: false, showSecrets: showSecrets,
-            services: [service])
+            overrides: try overrides(), environment: env, session: session, parallel: 1, bail: false,
+            showSecrets: showSecrets, services: [service])
         return Logins(environment: context.environment, usesCache: !network.noTokenCache)
             .authenticator(for: login, in: service, environment: env, runner: runner)
     }
@@ -414,9 +412,11 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
-    func stubBehavior(default spec: StubBehavior?) throws(CommandFailure) -> StubBehavior {
-        guard let stub else { return sample != nil ? .immediate : spec ?? .never }
-        return try Self.parseStub(stub)
+    /// What the command line overrides of the spec's policy: `--sample` stubs at once unless
+    /// `--stub` says how.
+    func overrides() throws(CommandFailure) -> CallPolicy.Overrides {
+        let behavior = try stub.map { text throws(CommandFailure) in try Self.parseStub(text) }
+        return network.overrides(stub: behavior ?? (sample != nil ? .immediate : nil))
     }
 
     /// A `--stub` value: `never`, `immediate` or `delayed=SECONDS`.

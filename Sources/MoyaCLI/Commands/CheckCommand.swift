@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 import Synchronization
 
@@ -99,15 +100,15 @@ struct CheckCommand: CallerIsolatedCommand {
             context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
         }
 
-        var configuration = network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment)
+        var configuration = network.configuration(environment: context.environment)
         // A check reads the whole body, so it holds one only up to the limit call uses.
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
         // The first Ctrl-C starts nothing new and lets flows run their finally steps.
         let interrupts = InterruptFlag()
         let runner = CheckRunner(
-            stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
-            retriesAllMethods: network.retryAll, session: session, parallel: parallel, bail: bail,
+            overrides: network.overrides(stub: behavior), environment: env, session: session, parallel: parallel,
+            bail: bail,
             showSecrets: showSecrets, services: catalog.services, interrupts: interrupts,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
         let printer = CheckPrinter(

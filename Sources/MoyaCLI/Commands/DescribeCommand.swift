@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 /// `moya-cli describe`: everything a target declares.
@@ -100,8 +101,8 @@ struct TargetDescription {
         }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
-        if let timeout = target.timeout ?? service.timeout { lines.append("  timeout: \(JSONValue.format(timeout))s") }
-        if let retry = target.retry ?? service.retry { lines.append("  retry: \(retry)") }
+        // The policy the call would be sent with, without the command line's overrides.
+        lines += CallPolicy.decide(CallPolicy.Overrides(), target: target, service: service).summary.map { "  " + $0 }
         var sampleRows: [[String]] = []
         if let sample = target.sample { sampleRows.append(["    (default)"] + Self.describe(sample)) }
         for named in target.samples { sampleRows.append(["    " + named.name] + Self.describe(named.sample)) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -99,25 +100,27 @@ struct NetworkOptions: ParsableArguments {
         return digest
     }
 
-    /// The session configuration these options describe, with the spec's timeout and retry
-    /// count where the command line gives none.
+    /// What these options override of a spec's policy (see `CallPolicy.decide`), with `stub`,
+    /// the command's `--stub` (or `call --sample`'s immediate stub).
+    func overrides(stub: StubBehavior?) -> CallPolicy.Overrides {
+        CallPolicy.Overrides(
+            timeout: timeout, connectTimeout: connectTimeout, retry: retry, retriesAllMethods: retryAll,
+            followsRedirects: noFollow ? false : nil, redirectLimit: maxRedirects, stub: stub)
+    }
+
+    /// The session configuration these options describe: TLS and proxies, and the policy's
+    /// settings for requests that bring none of their own (every spec target brings its own).
     func configuration(
-        specTimeout: Double?, specRetry: Int?, environment: Environment,
-        willRetry: (@Sendable (Int, Double, String) -> Void)? = nil
+        environment: Environment, willRetry: (@Sendable (Int, Double, String) -> Void)? = nil
     ) -> Session.Configuration {
-        var configuration = Session.Configuration(timeout: timeout ?? specTimeout, environment: environment)
-        if let connectTimeout { configuration.connectTimeout = connectTimeout }
+        var configuration = Session.Configuration(environment: environment)
+        CallPolicy.decide(overrides(stub: nil), target: nil, service: nil).apply(to: &configuration)
         configuration.verifiesCertificates = !insecure
         configuration.caCertificateFile = cacert
         configuration.clientCertificateFile = cert
         configuration.clientKeyFile = key
         configuration.pinnedPublicKeys = pin.compactMap(Self.pinDigest)
         configuration.proxy = proxy
-        if noFollow { configuration.followsRedirects = false }
-        if let maxRedirects { configuration.redirectLimit = maxRedirects }
-        if let limit = retry ?? specRetry, limit > 0 {
-            configuration.retry = RetryPolicy(limit: limit, retriesAllMethods: retryAll)
-        }
         // Also for a retry policy that a request brings, such as a spec's.
         configuration.willRetry = willRetry
         return configuration

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -71,13 +72,13 @@ struct RunCommand: CallerIsolatedCommand {
         let (catalog, service, spec) = try specOptions.loadFlow(flow)
         let overrides = try Self.overrides(variables, file: variablesFile)
 
-        var configuration = network.configuration(specTimeout: nil, specRetry: nil, environment: context.environment)
+        var configuration = network.configuration(environment: context.environment)
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
         let interrupts = InterruptFlag()
         let runner = CheckRunner(
-            stub: behavior, environment: env, timeout: network.timeout, retryFlagGiven: network.retry != nil,
-            retriesAllMethods: network.retryAll, session: session, parallel: 1, bail: false, showSecrets: showSecrets,
+            overrides: network.overrides(stub: behavior), environment: env, session: session, parallel: 1, bail: false,
+            showSecrets: showSecrets,
             services: catalog.services, interrupts: interrupts,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
             logOptions: CallCommand.logOptions(verbosity: verbosity),

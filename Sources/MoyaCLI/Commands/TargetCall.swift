@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 /// One resolved target with the command line's additions: the provider that sends it and the
@@ -7,15 +8,8 @@ struct TargetCall {
     var target: SpecTarget
     /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
     var extraHeaders: [String: String]
-    /// Seconds for each attempt.
-    let timeout: Double?
-    /// How the request is retried, when not as the session says.
-    var retry: RetryPolicy? = nil
-    /// Whether redirects are followed: false when `--no-follow` or the spec says so; nil
-    /// leaves it to the session.
-    var followsRedirects: Bool? {
-        target.followsRedirects == false ? false : nil
-    }
+    /// Its time limit, retries, redirects and stubbing, as `CallPolicy.decide` gives them.
+    var policy: CallPolicy
     /// Whether a download task's body is kept in the response instead of written to its
     /// destination, as `check` needs.
     var keepsDownloadsInMemory = false
@@ -57,11 +51,8 @@ struct TargetCall {
             })
     }
 
-    func provider(stub: StubBehavior, session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget>
-    {
-        let timeout = timeout
-        let retry = retry
-        let followsRedirects = followsRedirects
+    func provider(session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget> {
+        let policy = policy
         let cookies = cookies
         return MoyaProvider<SpecTarget>(
             endpointClosure: { endpoint(for: $0) },
@@ -70,14 +61,12 @@ struct TargetCall {
                 done(
                     built.map { request in
                         var request = request
-                        request.timeout = timeout
-                        request.retry = retry
-                        request.followsRedirects = followsRedirects
+                        policy.apply(to: &request)
                         request.cookies = cookies
                         return request
                     })
             },
-            stubClosure: { _ in stub },
+            stubClosure: { _ in policy.stub },
             session: session,
             plugins: plugins + (logger.map { [$0] } ?? []))
     }
