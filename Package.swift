@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
-        .target(name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec"]),
+        .target(name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec"], swiftSettings: callerIsolated),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.
         .target(
             name: "MoyaOpenAPI",

@@ -16,7 +16,7 @@ swift package plugin --allow-writing-to-package-directory generate-manual \
 raw=.build/plugins/GenerateManual/outputs/moya-cli/moya-cli.1
 # The plugin ends the page with a bare EXIT STATUS; ours come from man/sections.mdoc.
 generated=.build/plugins/GenerateManual/moya-cli.1
-version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MoyaCLI/Version.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MoyaRuntime/Version.swift)
 # The plugin drops every character outside ASCII (its escaping skips them), so a help text
 # that says "instead of ••••" would read "instead of ." in the page. Each such text is put
 # back from the commands' own help dump, its other characters written as roff escapes.

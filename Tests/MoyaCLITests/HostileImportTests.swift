@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 import XCTest
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 import XCTest
 
 @testable import MoyaCLI

@@ -1,5 +1,6 @@
 import Foundation
 import MoyaCLI
+import MoyaRuntime
 import XCTest
 
 /// The version lives in `Version.current`; `--version`, the man page and the changelog must

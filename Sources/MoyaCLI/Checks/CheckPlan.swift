@@ -1,3 +1,4 @@
+import MoyaRuntime
 import MoyaSpec
 
 #if canImport(Glibc)
@@ -7,72 +8,6 @@ import MoyaSpec
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// One entry of a `check` run: a check to send, a flow to run, or a target that is skipped and
-/// why.
-struct PlannedCheck: Sendable {
-    /// What the entry runs.
-    enum Subject: Sendable {
-        /// A target's check; for a target without checks, an implicit one with no assertions,
-        /// so that the target's own validation decides.
-        case check(target: TargetSpec, check: CheckSpec)
-        /// A flow, run step by step.
-        case flow(FlowSpec)
-    }
-
-    let service: ServiceSpec
-    let subject: Subject
-    /// Why the entry is not run, if it is not.
-    let skipReason: String?
-
-    /// `service.target` or `service.flow`.
-    var qualifiedName: String {
-        switch subject {
-        case .check(let target, _): "\(service.name).\(target.name)"
-        case .flow(let flow): "\(service.name).\(flow.name)"
-        }
-    }
-
-    /// The check's name, empty for an implicit check; a flow's is "flow".
-    var name: String {
-        switch subject {
-        case .check(_, let check): check.name
-        case .flow: "flow"
-        }
-    }
-
-    /// The test case's name in reports: the check's, else the target's, or the flow's.
-    var caseName: String {
-        switch subject {
-        case .check(let target, let check): check.name.isEmpty ? target.name : check.name
-        case .flow(let flow): flow.name
-        }
-    }
-
-    /// The line that declares the check or flow.
-    var mark: Mark {
-        switch subject {
-        case .check(_, let check): check.mark
-        case .flow(let flow): flow.mark
-        }
-    }
-
-    /// `service.target` and the check's name, or `service.flow (flow)`.
-    var title: String {
-        switch subject {
-        case .check(_, let check): check.name.isEmpty ? qualifiedName : "\(qualifiedName): \(check.name)"
-        case .flow: "\(qualifiedName) (flow)"
-        }
-    }
-
-    /// What sharding hashes: stable across runs and machines.
-    var identity: String {
-        switch subject {
-        case .check(let target, let check): "\(service.name).\(target.name)/\(check.name)"
-        case .flow(let flow): "\(service.name).\(flow.name)/flow"
-        }
-    }
-}
 
 /// Which checks a `check` run has, in spec order, after `--only` and `--shard`.
 enum CheckPlan {

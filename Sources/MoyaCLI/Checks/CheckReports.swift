@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 /// The reports a `check` run writes: JUnit XML, TAP, JSON and GitHub Actions annotations.

@@ -158,7 +158,7 @@ struct CallCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        // The spec's timeout and retry go on the request (see `TargetCall`), so the session
+        // The spec's timeout and retry go on the request (see `SpecCall`), so the session
         // needs nothing from the spec.
         let secrets = LateRedactor()
         var configuration = network.configuration(
@@ -227,7 +227,7 @@ struct CallCommand: CallerIsolatedCommand {
             }
         }
         secrets.set(Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues))
-        var call = TargetCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
+        var call = SpecCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
         var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
 
         if dryRun {

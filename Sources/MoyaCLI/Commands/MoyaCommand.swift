@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaRuntime
 
 /// The `moya-cli` command and its subcommands.
 struct MoyaCommand: AsyncParsableCommand {

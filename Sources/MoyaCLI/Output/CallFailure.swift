@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 /// A provider error as one line for stderr and an exit status.
@@ -8,49 +9,20 @@ struct CallFailure {
     let redactor: Redactor
 
     var failure: CommandFailure {
-        let name = target.qualifiedName
-        switch error {
-        case .statusCode(let response):
-            return CommandFailure(
-                "\(name): status \(response.statusCode) did not pass validation: \(target.validationType.summary)",
-                status: .forFailedStatus(response.statusCode))
-        case .underlying(let underlying, _):
-            let network = underlying as? NetworkError
-            var message = redactor.scrub(network?.message ?? "\(underlying)")
-            if let network, Self.namesServer(network.code), let server = server, !message.contains(server) {
-                message += " (\(server))"
+        Self.failure(SendFailure(error: error, target: target, redactor: redactor))
+    }
+
+    /// The exit status of each kind of failure, with its line.
+    static func failure(_ failure: SendFailure) -> CommandFailure {
+        let status: ExitStatus =
+            switch failure.kind {
+            case .status(let code): .forFailedStatus(code)
+            case .network(.timedOut?): .timeout
+            case .network(.tooManyRedirects?): .tooManyRedirects
+            case .network(.cancelled?): .interrupted
+            case .network: .transportFailure
+            case .encoding: .invalidSpec
             }
-            return CommandFailure("\(name): \(message)", status: Self.status(for: network?.code))
-        case .parameterEncoding(let underlying):
-            return CommandFailure("\(name): cannot encode the parameters: \(underlying)", status: .invalidSpec)
-        case .encodableMapping(let underlying):
-            return CommandFailure("\(name): cannot encode the body: \(underlying)", status: .invalidSpec)
-        case .requestMapping(let url):
-            return CommandFailure("\(name): cannot build a request for \(redactor.scrub(url))", status: .invalidSpec)
-        default:
-            return CommandFailure("\(name): \(error.errorDescription)", status: .transportFailure)
-        }
-    }
-
-    /// `host:port` of the target's base URL, which is where requests go, never a secret.
-    var server: String? {
-        NetworkError.address(of: target.baseURL)
-    }
-
-    /// Whether a failure is about the server, so the message names it.
-    static func namesServer(_ code: NetworkError.Code) -> Bool {
-        [
-            .timedOut, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .secureConnectionFailed,
-            .badServerResponse, .tooManyRedirects,
-        ].contains(code)
-    }
-
-    static func status(for code: NetworkError.Code?) -> ExitStatus {
-        switch code {
-        case .timedOut?: .timeout
-        case .tooManyRedirects?: .tooManyRedirects
-        case .cancelled?: .interrupted
-        default: .transportFailure
-        }
+        return CommandFailure(failure.message, status: status)
     }
 }

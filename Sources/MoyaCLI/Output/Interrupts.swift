@@ -1,5 +1,6 @@
 import Dispatch
 import MoyaCore
+import MoyaRuntime
 import Synchronization
 
 #if canImport(Glibc)
@@ -66,7 +67,7 @@ enum Interrupts {
 /// Whether SIGINT, SIGTERM or SIGHUP arrived during a run of flows. The first stops each flow
 /// before its next step, so that its `finally` steps still run; a second exits at once, as
 /// each signal's default action is restored when it first arrives.
-final class InterruptFlag: @unchecked Sendable {
+final class InterruptFlag: InterruptSource, @unchecked Sendable {
     // The sources are set once in `init` and only cancelled after; the signal is guarded.
     private let received = Mutex<Int32?>(nil)
     private var sources: [any DispatchSourceSignal] = []

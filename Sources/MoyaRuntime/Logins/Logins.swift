@@ -1,5 +1,4 @@
 import MoyaCore
-import MoyaRuntime
 import MoyaSpec
 import Synchronization
 
@@ -22,13 +21,13 @@ import Synchronization
 
 /// The logins of one process, one `Authenticator` per service and environment, so that every
 /// request of a run, parallel checks included, shares one token and one refresh.
-final class Logins: Sendable {
+public final class Logins: Sendable {
     private let authenticators = Mutex<[String: Authenticator]>([:])
     /// Where tokens are cached: `$XDG_CACHE_HOME/moya-cli`, else `~/.cache/moya-cli`; nil when
     /// `--no-token-cache` is given or neither is set.
-    let cacheDirectory: String?
+    public let cacheDirectory: String?
 
-    init(environment: Environment, usesCache: Bool) {
+    public init(environment: Environment, usesCache: Bool) {
         if !usesCache {
             cacheDirectory = nil
         } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
@@ -41,7 +40,7 @@ final class Logins: Sendable {
     }
 
     /// The authenticator for `login` in `service`, made the first time it is asked for.
-    func authenticator(
+    public func authenticator(
         for login: LoginSpec, in service: ServiceSpec, environment: String?, runner: CheckRunner
     ) -> Authenticator {
         let key = "\(service.name)/\(environment ?? "")"
@@ -60,7 +59,7 @@ final class Logins: Sendable {
     }
 
     /// Calls the login target, without any login of its own, and reads the token from it.
-    static func logIn(_ login: LoginSpec, in service: ServiceSpec, runner: CheckRunner) async throws
+    public static func logIn(_ login: LoginSpec, in service: ServiceSpec, runner: CheckRunner) async throws
         -> Authenticator.Credential
     {
         let failed = { (message: String) in LoginError("login with \(login.targetReference) failed: \(message)") }
@@ -99,12 +98,12 @@ final class Logins: Sendable {
     }
 
     /// The longest lifetime a token is taken to have: a server's `expires_in` is clamped to it.
-    static let longestLifetime: Double = 366 * 86_400
+    public static let longestLifetime: Double = 366 * 86_400
 
     /// When a token that lives `seconds` expires, the server's number clamped to a year; a
     /// lifetime that is not a positive finite number says nothing, and the token is used
     /// until the server refuses it.
-    static func expiry(in seconds: Double) -> Date? {
+    public static func expiry(in seconds: Double) -> Date? {
         guard seconds.isFinite, seconds > 0 else { return nil }
         return Date().addingTimeInterval(min(seconds, longestLifetime))
     }
@@ -129,11 +128,11 @@ final class Logins: Sendable {
     }
 
     /// The largest cache file read: a token file is a few hundred bytes.
-    static let largestCacheFile = 64 << 10
+    public static let largestCacheFile = 64 << 10
 
     /// The cached token, read without following a link at the path, from a regular file of
     /// at most `largestCacheFile` bytes in a directory that is the user's own.
-    static func readCache(_ path: String) -> Authenticator.Credential? {
+    public static func readCache(_ path: String) -> Authenticator.Credential? {
         guard let slash = path.lastIndex(of: "/"), isPrivateDirectory(String(path[..<slash])) else { return nil }
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
@@ -165,7 +164,7 @@ final class Logins: Sendable {
     }
 
     /// Whether `path` is a directory, not a link to one, owned by this user and closed to others.
-    static func isPrivateDirectory(_ path: String) -> Bool {
+    public static func isPrivateDirectory(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == geteuid()
             && (info.st_mode & 0o077) == 0
@@ -173,7 +172,7 @@ final class Logins: Sendable {
 
     /// Keeps the token for later runs, readable by its owner only, in a private directory and
     /// never through a link; a cache that cannot be written is no reason to fail the request.
-    static func writeCache(_ credential: Authenticator.Credential, to path: String) {
+    public static func writeCache(_ credential: Authenticator.Credential, to path: String) {
         guard let slash = path.lastIndex(of: "/") else { return }
         let directory = String(path[..<slash])
         try? FileManager.default.createDirectory(
@@ -193,10 +192,10 @@ final class Logins: Sendable {
 }
 
 /// A login that did not give a token.
-struct LoginError: Error, CustomStringConvertible {
-    var description: String
+public struct LoginError: Error, CustomStringConvertible {
+    public var description: String
 
-    init(_ description: String) {
+    public init(_ description: String) {
         self.description = description
     }
 }

@@ -1,5 +1,4 @@
 import MoyaCore
-import MoyaRuntime
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -11,14 +10,20 @@ import MoyaSpec
 /// Runs one flow: its steps in order, each through the check runner's provider and session,
 /// with variables and cookies carried from step to step, then its `finally` steps whatever
 /// happened.
-struct FlowRunner: Sendable {
+public struct FlowRunner: Sendable {
     /// The check runner, whose settings, services and interrupt flag the steps share: after
     /// Ctrl-C no further step starts, and `finally` runs.
-    let runner: CheckRunner
+    public let runner: CheckRunner
     /// `--var` and `--vars`, which replace the flow's `vars`.
-    let overrides: [(name: String, value: JSONValue)]
+    public let overrides: [(name: String, value: JSONValue)]
     /// Hears of each step as it ends, for `run`'s lines.
-    var stepFinished: @Sendable (StepResult) -> Void = { _ in }
+    public var stepFinished: @Sendable (StepResult) -> Void = { _ in }
+
+    /// A flow runner on `runner`'s settings, with `overrides` for the flow's variables.
+    public init(runner: CheckRunner, overrides: [(name: String, value: JSONValue)]) {
+        self.runner = runner
+        self.overrides = overrides
+    }
 
     /// The state a flow run carries from step to step.
     private struct Run {
@@ -29,7 +34,7 @@ struct FlowRunner: Sendable {
     }
 
     /// Runs `flow` and reports it as one result whose steps are its parts.
-    func run(_ flow: FlowSpec, of planned: PlannedCheck) async -> CheckResult {
+    public func run(_ flow: FlowSpec, of planned: PlannedCheck) async -> CheckResult {
         let start = ContinuousClock.now
         var run = Run(service: planned.service)
         var steps: [StepResult] = []
@@ -272,7 +277,7 @@ struct FlowRunner: Sendable {
     // MARK: - Captures
 
     /// What a capture reads from a response: nil when it finds nothing.
-    static func value(of capture: CaptureSpec, in response: Response, seconds: Double)
+    public static func value(of capture: CaptureSpec, in response: Response, seconds: Double)
         -> Result<JSONValue?, FlowError>
     {
         var text: String
@@ -313,13 +318,13 @@ struct FlowRunner: Sendable {
 
 extension CaptureSpec {
     /// Whether it reads a cookie, whose value is always a secret.
-    var isCookie: Bool {
+    public var isCookie: Bool {
         if case .cookie = source { return true }
         return false
     }
 
     /// What the capture looked for, as a failure names it.
-    var sourceDescription: String {
+    public var sourceDescription: String {
         let base =
             switch source {
             case .json(let path): "no value at \(path)"

@@ -1,32 +1,56 @@
 import MoyaCore
-import MoyaRuntime
 import MoyaSpec
 import Synchronization
 
 /// Runs planned checks, up to `parallel` at once, all through one session and so one HTTP
 /// client and connection pool.
-struct CheckRunner: Sendable {
+public struct CheckRunner: Sendable {
     /// What the command line overrides of each target's policy (see `CallPolicy.decide`).
-    let overrides: CallPolicy.Overrides
+    public let overrides: CallPolicy.Overrides
     /// `--env`.
-    let environment: String?
+    public let environment: String?
     /// The shared transport, carrying the TLS options.
-    let session: Session
-    let parallel: Int
-    let bail: Bool
-    let showSecrets: Bool
+    public let session: Session
+    /// How many checks run at once.
+    public let parallel: Int
+    /// Whether the first failure stops the run.
+    public let bail: Bool
+    /// Whether secrets print as they are.
+    public let showSecrets: Bool
     /// Every loaded service, for flow steps that call another service's target.
-    var services: [ServiceSpec] = []
+    public var services: [ServiceSpec] = []
     /// Ctrl-C and its kin, which stop flows before their next step and run their `finally`.
-    var interrupts: InterruptFlag? = nil
+    public var interrupts: (any InterruptSource)? = nil
     /// The logins shared by every request of the run.
-    var logins: Logins? = nil
+    public var logins: Logins? = nil
     /// What `-v` logs of each request, and where; nothing by default.
-    var logOptions: NetworkLoggerPlugin.LogOptions = []
-    var log: @Sendable (String) -> Void = { _ in }
+    public var logOptions: NetworkLoggerPlugin.LogOptions = []
+    /// Where the log's lines go.
+    public var log: @Sendable (String) -> Void = { _ in }
+
+    /// A runner; what is not given is left out: no other services, no interrupts, no logins
+    /// and no log.
+    public init(
+        overrides: CallPolicy.Overrides, environment: String?, session: Session, parallel: Int, bail: Bool,
+        showSecrets: Bool, services: [ServiceSpec] = [], interrupts: (any InterruptSource)? = nil,
+        logins: Logins? = nil, logOptions: NetworkLoggerPlugin.LogOptions = [],
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.overrides = overrides
+        self.environment = environment
+        self.session = session
+        self.parallel = parallel
+        self.bail = bail
+        self.showSecrets = showSecrets
+        self.services = services
+        self.interrupts = interrupts
+        self.logins = logins
+        self.logOptions = logOptions
+        self.log = log
+    }
 
     /// Runs `plan`; `finished` hears of each result as it comes, with its index in the plan.
-    func run(_ plan: [PlannedCheck], finished: @Sendable (Int, CheckResult) -> Void) async -> [CheckResult] {
+    public func run(_ plan: [PlannedCheck], finished: @Sendable (Int, CheckResult) -> Void) async -> [CheckResult] {
         var results: [CheckResult?] = Array(repeating: nil, count: plan.count)
         await withTaskGroup(of: (Int, CheckResult).self) { group in
             var next = 0
@@ -58,7 +82,8 @@ struct CheckRunner: Sendable {
         }
     }
 
-    func run(_ planned: PlannedCheck) async -> CheckResult {
+    /// Runs one entry of a plan: a check, a flow, or a skip.
+    public func run(_ planned: PlannedCheck) async -> CheckResult {
         if let reason = planned.skipReason {
             return CheckResult(planned: planned, outcome: .skipped, seconds: 0, failures: [], reason: reason)
         }
@@ -89,7 +114,7 @@ struct CheckRunner: Sendable {
     /// `secrets` are more values to redact. A target
     /// whose `auth:` is a login carries the shared token, and is replayed once after a refresh
     /// when its status asks for one; `authenticating: false` sends the login call itself.
-    func exchange(
+    public func exchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions,
         cookies: CookieStore? = nil, secrets: Set<String> = [],
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
@@ -137,7 +162,7 @@ struct CheckRunner: Sendable {
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secretValues.formUnion(tokens.all)
-        let redactor = TargetCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
+        let redactor = SpecCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
             .redactor(showingSecrets: showSecrets)
 
         switch result {
@@ -148,7 +173,7 @@ struct CheckRunner: Sendable {
                 target: resolved, redactor: redactor, response: nil, seconds: seconds,
                 failure: redactor.scrub(error.description))
         case .failure(let error):
-            let message = CallFailure(error: error, target: resolved, redactor: redactor).failure.message
+            let message = SendFailure(error: error, target: resolved, redactor: redactor).message
             let prefix = resolved.qualifiedName + ": "
             return Exchange(
                 target: resolved, redactor: redactor, response: nil, seconds: seconds,
@@ -158,7 +183,7 @@ struct CheckRunner: Sendable {
 
     /// A login's token put where its scheme says: on the target for `Authorization`, or as a
     /// header of its own, which is then secret.
-    static func applying(
+    public static func applying(
         _ token: String, as scheme: LoginSpec.Scheme, to target: SpecTarget, _ headers: [String: String]
     ) -> (SpecTarget, [String: String]) {
         var target = target
@@ -183,7 +208,7 @@ struct CheckRunner: Sendable {
         twin: SpecTarget?, responseSecrets: ResponseSecrets
     ) async -> Result<Response, MoyaError> {
         // A check reads the body in memory, a download's too.
-        var call = TargetCall(target: target, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: true)
+        var call = SpecCall(target: target, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: true)
         call.cookies = cookies
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
@@ -200,12 +225,12 @@ struct CheckRunner: Sendable {
 
 /// What of a response is a secret before it arrives: the headers, lowercased, and whether the
 /// body, that a flow step's secret captures read; the log masks them.
-struct ResponseSecrets: Sendable {
-    var headers: Set<String> = []
-    var body = false
+public struct ResponseSecrets: Sendable {
+    public var headers: Set<String> = []
+    public var body = false
 
     /// The parts of a response that `captures` take secrets from.
-    init(_ captures: [CaptureSpec] = []) {
+    public init(_ captures: [CaptureSpec] = []) {
         for capture in captures where capture.isSecret {
             switch capture.source {
             case .header(let name): headers.insert(name.lowercased())
@@ -222,35 +247,4 @@ private final class UsedTokens: Sendable {
 
     func add(_ token: String) { tokens.withLock { $0.append(token) } }
     var all: [String] { tokens.withLock { $0 } }
-}
-
-/// One request of a check or a flow step: the target as resolved, what came back or why
-/// nothing did, and how long it took.
-struct Exchange {
-    /// The resolved target; nil when it could not be resolved.
-    let target: SpecTarget?
-    /// What of the exchange may be printed.
-    let redactor: Redactor
-    /// The response, whatever its status; nil when the request failed.
-    let response: Response?
-    let seconds: Double
-    /// Why there is no response.
-    let failure: String?
-
-    /// What of `assertions` the response fails, redacted; a failed validation is placed at
-    /// `mark`, the check or step.
-    func failures(of assertions: [Assertion], response: Response, mark: Mark) -> [CheckFailure] {
-        guard let target else { return [] }
-        let check = CheckSpec(name: "", assertions: assertions, mark: mark)
-        let needsSample = assertions.contains { $0.subject == .sampleShape }
-        let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
-        return check.failures(
-            of: response, seconds: seconds, validation: target.validationType, sample: sample,
-            scrub: redactor.scrub
-        ).map { failure in
-            var redacted = failure
-            redacted.message = redactor.scrub(failure.message)
-            return redacted
-        }
-    }
 }

@@ -1,31 +1,43 @@
 import MoyaCore
-import MoyaRuntime
 import MoyaSpec
 
-/// One resolved target with the command line's additions: the provider that sends it and the
-/// request it would send.
-struct TargetCall {
-    var target: SpecTarget
+/// One resolved spec target with a caller's additions, and how it is sent: the provider that
+/// sends it, the request it would send, and what of it may be printed.
+public struct SpecCall: Sendable {
+    /// The resolved target.
+    public var target: SpecTarget
     /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
-    var extraHeaders: [String: String]
+    public var extraHeaders: [String: String]
     /// Its time limit, retries, redirects and stubbing, as `CallPolicy.decide` gives them.
-    var policy: CallPolicy
+    public var policy: CallPolicy
     /// Whether a download task's body is kept in the response instead of written to its
     /// destination, as `check` needs.
-    var keepsDownloadsInMemory = false
+    public var keepsDownloadsInMemory = false
     /// The cookies the request sends and keeps, as a flow run's; nil keeps a redirect's only.
-    var cookies: CookieStore? = nil
+    public var cookies: CookieStore? = nil
 
-    var plugins: [any PluginType] {
+    /// A call of `target` with `extraHeaders` on top of its own, sent as `policy` says.
+    public init(
+        target: SpecTarget, extraHeaders: [String: String], policy: CallPolicy, keepsDownloadsInMemory: Bool = false
+    ) {
+        self.target = target
+        self.extraHeaders = extraHeaders
+        self.policy = policy
+        self.keepsDownloadsInMemory = keepsDownloadsInMemory
+    }
+
+    /// The plugins that put the target's credentials on the request.
+    public var plugins: [any PluginType] {
         guard target.authorizationType != nil else { return [] }
         return [AccessTokenPlugin { ($0 as? SpecTarget)?.accessToken ?? "" }]
     }
 
     /// Headers sent unless the spec or `-H` sets them, as curl and HTTPie send theirs: some
     /// APIs, GitHub's among them, refuse a request without a `User-Agent`.
-    static let defaultHeaders = ["User-Agent": "moya-cli/\(Version.current)", "Accept": "*/*"]
+    public static let defaultHeaders = ["User-Agent": "moya-cli/\(Version.current)", "Accept": "*/*"]
 
-    func endpoint(for target: SpecTarget) -> Endpoint {
+    /// The endpoint `target` maps to, with the extra and default headers and its sample.
+    public func endpoint(for target: SpecTarget) -> Endpoint {
         let sample = target.sampleResponse
         var endpoint = MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
         if keepsDownloadsInMemory {
@@ -51,7 +63,7 @@ struct TargetCall {
             })
     }
 
-    func provider(session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget> {
+    public func provider(session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget> {
         let policy = policy
         let cookies = cookies
         return MoyaProvider<SpecTarget>(
@@ -75,7 +87,7 @@ struct TargetCall {
     /// sends back, and requests are printed from `twin`'s request (the target resolved with
     /// `masking`), built here by the same code as the real one. A command that prints no
     /// request passes no twin.
-    func redactor(showingSecrets: Bool, twin: SpecTarget? = nil) -> Redactor {
+    public func redactor(showingSecrets: Bool, twin: SpecTarget? = nil) -> Redactor {
         var twinCall = self
         let maskedRequest = twin.flatMap { twin -> Request? in
             twinCall.target = twin
@@ -87,19 +99,19 @@ struct TargetCall {
     }
 
     /// The request as it would be sent, plugins applied, for `--dry-run`.
-    func preparedRequest() throws(CommandFailure) -> Request {
+    public func preparedRequest() throws(SendFailure) -> Request {
         do {
             let request = try endpoint(for: target).urlRequest()
             return plugins.reduce(request) { $1.prepare($0, target: target) }
         } catch {
-            throw CallFailure(error: error, target: target, redactor: Redactor()).failure
+            throw SendFailure(error: error, target: target, redactor: Redactor())
         }
     }
 }
 
 extension SampleNetworkError {
     /// The network error code a sample error stands for.
-    var code: NetworkError.Code {
+    public var code: NetworkError.Code {
         switch self {
         case .timeout: .timedOut
         case .notConnectedToInternet: .notConnectedToInternet
