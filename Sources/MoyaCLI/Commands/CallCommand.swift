@@ -158,9 +158,25 @@ struct CallCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
+        let (service, spec) = try specOptions.loadTarget(target, lazily: true)
+        let policy = CallPolicy.decide(try overrides(), target: spec, service: service)
+        let behavior = policy.stub
+        let arguments = try CallArguments.parse(params, for: spec)
+        let options = CallOptions(arguments: arguments, environment: env, sample: sample)
+        var resolved: SpecTarget
+        // The masked twin, for the commands that print a request.
+        var twin: SpecTarget?
+        do {
+            resolved = try service.resolve(spec, with: options)
+            if !showSecrets, dryRun || verbosity > 0 || curl {
+                twin = try service.resolve(spec, with: options, masking: true)
+            }
+        } catch {
+            throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
+        }
         // The spec's timeout and retry go on the request (see `SpecCall`), so the session
-        // needs nothing from the spec.
-        let secrets = LateRedactor()
+        // needs nothing from the spec but what is secret.
+        let secrets = Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues)
         var configuration = network.configuration(
             environment: context.environment,
             willRetry: { [target] attempt, delay, reason in
@@ -176,63 +192,43 @@ struct CallCommand: CallerIsolatedCommand {
         // per core, and the thread pool, would only slow the start.
         configuration.eventLoopThreads = 1
         let session = Session(configuration: configuration)
+        // A call the command line or the spec stubs never starts the transport.
+        if !dryRun, behavior == .never { session.prepare() }
         do {
-            try await execute(session: session, secrets: secrets)
+            try await send(service: service, resolved: resolved, twin: twin, policy: policy, session: session)
         } catch {
             await CommandContext.current.release(session)
             throw error
         }
     }
 
-    private func execute(session: Session, secrets: LateRedactor) async throws {
+    /// Sends the resolved target, or prints it for a dry run, and presents what came back.
+    private func send(
+        service: ServiceSpec, resolved: SpecTarget, twin: SpecTarget?, policy: CallPolicy, session: Session
+    ) async throws {
         let context = CommandContext.current
-        let (service, spec) = try specOptions.loadTarget(target, lazily: true)
-        let policy = CallPolicy.decide(try overrides(), target: spec, service: service)
+        var resolved = resolved
         let behavior = policy.stub
-        // A call the command line or the spec stubs never starts the transport.
-        if !dryRun, behavior == .never { session.prepare() }
-        let arguments = try CallArguments.parse(params, for: spec)
-        let options = CallOptions(arguments: arguments, environment: env, sample: sample)
-        var resolved: SpecTarget
-        // The masked twin, for the commands that print a request.
-        var twin: SpecTarget?
-        do {
-            resolved = try service.resolve(spec, with: options)
-            if !showSecrets, dryRun || verbosity > 0 || curl {
-                twin = try service.resolve(spec, with: options, masking: true)
-            }
-        } catch {
-            throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
-        }
-        var extraHeaders = try CallArguments.headers(headers)
-        // A login's token: a dry run sends nothing, so it shows where the token would go.
+        let extraHeaders = try CallArguments.headers(headers)
+        // A login's token comes from its authenticator, which `AuthenticationPlugin` puts where
+        // the scheme says; a dry run sends nothing, so it shows where the token would go.
         var authenticator: Authenticator?
-        var credential: Authenticator.Credential?
+        var dryRunCredential: Authenticator.Credential?
         if let login = resolved.login {
             if dryRun {
-                credential = Authenticator.Credential(token: "<token from \(login.targetReference)>")
+                dryRunCredential = Authenticator.Credential(token: "<token from \(login.targetReference)>")
             } else {
-                let made = try loginAuthenticator(login, service: service, session: session)
-                do {
-                    credential = try await made.credential()
-                } catch {
-                    throw CommandFailure("\(resolved.qualifiedName): \(error)", status: .transportFailure)
-                }
-                authenticator = made
-            }
-            if let token = credential?.token {
-                (resolved, extraHeaders) = CheckRunner.applying(token, as: login.scheme, to: resolved, extraHeaders)
-                twin = twin.map { CheckRunner.applying(Redactor.placeholder, as: login.scheme, to: $0, [:]).0 }
-                if !dryRun { resolved.secretValues.insert(token) }
+                authenticator = try loginAuthenticator(login, service: service, session: session)
             }
         }
-        secrets.set(Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues))
-        var call = SpecCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
-        var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
+        let call = SpecCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
 
         if dryRun {
-            let request = try call.preparedRequest()
-            let printer = RequestPrinter(request: request, redactor: redactor)
+            let redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
+            let built = Authenticator.$credential.withValue(dryRunCredential) {
+                Result { () throws(SendFailure) -> Request in try call.preparedRequest() }
+            }
+            let printer = RequestPrinter(request: try built.mapError(CallFailure.failure).get(), redactor: redactor)
             context.line(json ? printer.json : printer.text)
             return
         }
@@ -255,40 +251,57 @@ struct CallCommand: CallerIsolatedCommand {
         // refused for a stale login token is held, so that the replay alone is printed.
         let holdsOutput = behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
         let streams = !renderer.pretty && keyPath == nil && authenticator == nil
-        var output: BodyOutput?
-        var result: Result<Response, MoyaError>
-        var signal: Int32?
-        var attempt = 1
-        while true {
-            if holdsOutput { output = BodyOutput(context: context, renderer: renderer, streaming: streams) }
-            let provider = call.provider(session: session, logger: logger(redactor: redactor))
-            if behavior == .immediate {
-                // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
-                result = await provider.result(for: resolved, progress: progress, saveTo: saveTo)
-            } else {
-                (result, signal) = await Interrupts.cancelling { [resolved, progress, saveTo, output] handler in
-                    provider.request(
-                        resolved, progress: progress, saveTo: saveTo, streamTo: output, completion: handler)
+        let logOptions = Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : [])
+        let (showSecrets, progressHandler, destinationClosure, maskedTwin) = (self.showSecrets, progress, saveTo, twin)
+        // One attempt with `credential`, the login's token if there is one.
+        let send = { @Sendable (credential: Authenticator.Credential?) async -> CallAttempt in
+            var call = call
+            if let token = credential?.token { call.target.secretValues.insert(token) }
+            let redactor = call.redactor(showingSecrets: showSecrets, twin: maskedTwin)
+            let output = holdsOutput ? BodyOutput(context: context, renderer: renderer, streaming: streams) : nil
+            let logger =
+                logOptions.isEmpty
+                ? nil
+                : NetworkLoggerPlugin(
+                    configuration: .init(
+                        output: { context.errorLine($0) }, logOptions: logOptions, redactor: redactor))
+            let provider = call.provider(session: session, logger: logger)
+            let target = call.target
+            return await Authenticator.$credential.withValue(credential) {
+                if behavior == .immediate {
+                    // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
+                    let result = await provider.result(
+                        for: target, progress: progressHandler, saveTo: destinationClosure)
+                    return CallAttempt(result: result, signal: nil, output: output, redactor: redactor, target: target)
                 }
-            }
-            // A stale token: log in again (or take the newer token another process got) and
-            // send once more, as check and run do.
-            guard attempt == 1, signal == nil, let authenticator, let used = credential, let login = resolved.login,
-                let status = result.answered?.statusCode, login.refreshOn.contains(status)
-            else { break }
-            attempt += 1
-            do {
-                let renewed = try await authenticator.refresh(after: used)
-                credential = renewed
-                (call.target, call.extraHeaders) = CheckRunner.applying(
-                    renewed.token, as: login.scheme, to: resolved, extraHeaders)
-                call.target.secretValues.insert(renewed.token)
-                resolved = call.target
-                redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
-            } catch {
-                throw CommandFailure("\(resolved.qualifiedName): \(error)", status: .transportFailure)
+                let (result, signal) = await Interrupts.cancelling { handler in
+                    provider.request(
+                        target, progress: progressHandler, saveTo: destinationClosure, streamTo: output,
+                        completion: handler)
+                }
+                return CallAttempt(result: result, signal: signal, output: output, redactor: redactor, target: target)
             }
         }
+        let attempt: CallAttempt
+        if let authenticator, let login = resolved.login {
+            // A stale token: log in again (or take the newer token another process got) and
+            // send once more, as check and run do, through the same authenticator.
+            let last = Mutex<CallAttempt?>(nil)
+            let result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
+                let made = await send(credential)
+                last.withLock { $0 = made }
+                return made.result
+            }
+            attempt =
+                last.withLock { $0 }
+                ?? CallAttempt(
+                    result: result, signal: nil, output: nil,
+                    redactor: call.redactor(showingSecrets: showSecrets), target: resolved)
+        } else {
+            attempt = await send(nil)
+        }
+        let (result, signal, output, redactor) = (attempt.result, attempt.signal, attempt.output, attempt.redactor)
+        resolved = attempt.target
         await context.release(session)
         switch result {
         case .success(let streamed):
@@ -365,16 +378,6 @@ struct CallCommand: CallerIsolatedCommand {
         return options
     }
 
-    /// The logger `-v`, `-vv` and `--curl` ask for, writing to stderr; nil when none is asked for.
-    func logger(redactor: Redactor) -> NetworkLoggerPlugin? {
-        var options = Self.logOptions(verbosity: verbosity)
-        if curl { options.insert(.formatRequestAscURL) }
-        guard !options.isEmpty else { return nil }
-        let context = CommandContext.current
-        return NetworkLoggerPlugin(
-            configuration: .init(output: { context.errorLine($0) }, logOptions: options, redactor: redactor))
-    }
-
     /// Prints the values `keyPath` reaches, one per line: a string bare, anything else as
     /// JSON. A path starting with `$` is a JSON path, as checks use; any other is Moya's
     /// dotted key path, `a.b.0.c`.
@@ -437,16 +440,12 @@ struct CallCommand: CallerIsolatedCommand {
     }
 }
 
-/// A redactor that is set once the target is resolved, for what the transport reports
-/// before then is made: the session exists before the spec is compiled.
-final class LateRedactor: Sendable {
-    private let redactor = Mutex(Redactor())
-
-    func set(_ redactor: Redactor) {
-        self.redactor.withLock { $0 = redactor }
-    }
-
-    func scrub(_ text: String) -> String {
-        redactor.withLock { $0.scrub(text) }
-    }
+/// What one attempt of a call gave: the result, the signal that cancelled it, the body it
+/// held, and what of it may be printed.
+struct CallAttempt: Sendable {
+    let result: Result<Response, MoyaError>
+    let signal: Int32?
+    let output: BodyOutput?
+    let redactor: Redactor
+    let target: SpecTarget
 }

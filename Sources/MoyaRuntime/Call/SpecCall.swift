@@ -26,8 +26,10 @@ public struct SpecCall: Sendable {
         self.keepsDownloadsInMemory = keepsDownloadsInMemory
     }
 
-    /// The plugins that put the target's credentials on the request.
+    /// The plugins that put the target's credentials on the request: its `auth:`, or the
+    /// token of its login, which `Authenticator.credential` holds while the request is made.
     public var plugins: [any PluginType] {
+        if let login = target.login { return [AuthenticationPlugin(placement: login.scheme.placement)] }
         guard target.authorizationType != nil else { return [] }
         return [AccessTokenPlugin { ($0 as? SpecTarget)?.accessToken ?? "" }]
     }
@@ -63,6 +65,7 @@ public struct SpecCall: Sendable {
             })
     }
 
+    /// The provider that sends the call through `session`, logging to `logger`.
     public func provider(session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget> {
         let policy = policy
         let cookies = cookies
@@ -86,12 +89,13 @@ public struct SpecCall: Sendable {
     /// What may be printed of this call: the secrets' values are scrubbed from what the server
     /// sends back, and requests are printed from `twin`'s request (the target resolved with
     /// `masking`), built here by the same code as the real one. A command that prints no
-    /// request passes no twin.
+    /// request passes no twin. A login's token shows masked where it goes.
     public func redactor(showingSecrets: Bool, twin: SpecTarget? = nil) -> Redactor {
         var twinCall = self
+        let placeholder = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
         let maskedRequest = twin.flatMap { twin -> Request? in
             twinCall.target = twin
-            return try? twinCall.preparedRequest()
+            return Authenticator.$credential.withValue(placeholder) { try? twinCall.preparedRequest() }
         }
         return Redactor(
             isEnabled: !showingSecrets, secretHeaders: target.secretHeaders, secretValues: target.secretValues,

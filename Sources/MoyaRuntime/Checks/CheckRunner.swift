@@ -144,16 +144,16 @@ public struct CheckRunner: Sendable {
         if authenticating, let login = resolved.login, let logins {
             let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
             let unauthenticated = resolved
-            // The logged request shows where the token goes, masked.
-            let maskedTwin = twin.map { Self.applying(Redactor.placeholder, as: login.scheme, to: $0, [:]).0 }
+            // The token goes where the login's scheme says, through `AuthenticationPlugin`.
             result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
                 tokens.add(credential.token)
-                var (target, headers) = Self.applying(
-                    credential.token, as: login.scheme, to: unauthenticated, extraHeaders)
+                var target = unauthenticated
                 target.secretValues.insert(credential.token)
-                return await self.send(
-                    target, headers: headers, policy: policy, cookies: cookies, twin: maskedTwin,
-                    responseSecrets: responseSecrets)
+                return await Authenticator.$credential.withValue(credential) {
+                    await self.send(
+                        target, headers: extraHeaders, policy: policy, cookies: cookies, twin: twin,
+                        responseSecrets: responseSecrets)
+                }
             }
         } else {
             result = await send(
@@ -179,27 +179,6 @@ public struct CheckRunner: Sendable {
                 target: resolved, redactor: redactor, response: nil, seconds: seconds,
                 failure: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
         }
-    }
-
-    /// A login's token put where its scheme says: on the target for `Authorization`, or as a
-    /// header of its own, which is then secret.
-    public static func applying(
-        _ token: String, as scheme: LoginSpec.Scheme, to target: SpecTarget, _ headers: [String: String]
-    ) -> (SpecTarget, [String: String]) {
-        var target = target
-        var headers = headers
-        switch scheme {
-        case .bearer:
-            target.authorizationType = .bearer
-            target.accessToken = token
-        case .custom(let scheme):
-            target.authorizationType = .custom(scheme)
-            target.accessToken = token
-        case .header(let name):
-            headers[name] = token
-            target.secretHeaders.insert(name.lowercased())
-        }
-        return (target, headers)
     }
 
     /// Sends one resolved target, logged under `-v` from `twin`.

@@ -156,7 +156,11 @@ struct TargetResolver {
         }
 
         var login: LoginSpec?
-        if case .login(let spec)? = auth { login = spec }
+        if case .login(let spec)? = auth {
+            login = spec
+            // A login's token sent as a header of its own makes that header secret.
+            if case .header(let name) = spec.scheme { secretHeaders.insert(name.lowercased()) }
+        }
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headers: headers.fields.isEmpty ? nil : headers.dictionary,
