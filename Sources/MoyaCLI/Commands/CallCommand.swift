@@ -159,21 +159,24 @@ struct CallCommand: CallerIsolatedCommand {
     func execute() async throws {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
-        let policy = CallPolicy.decide(try overrides(), target: spec, service: service)
-        let behavior = policy.stub
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
-        var resolved: SpecTarget
-        // The masked twin, for the commands that print a request.
-        var twin: SpecTarget?
+        let prepared: PreparedCall
         do {
-            resolved = try service.resolve(spec, with: options)
-            if !showSecrets, dryRun || verbosity > 0 || curl {
-                twin = try service.resolve(spec, with: options, masking: true)
-            }
-        } catch {
+            prepared = try PreparedCall.prepare(
+                spec, of: service, with: options, headers: try CallArguments.headers(headers),
+                overrides: try overrides(), showingSecrets: showSecrets, printsRequest: dryRun || verbosity > 0 || curl)
+        } catch let error as ResolveError {
             throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
+        } catch let error as SendFailure {
+            throw CallFailure.failure(error)
         }
+        if dryRun {
+            let printer = RequestPrinter(prepared.printable)
+            context.line(json ? printer.json : printer.text)
+            return
+        }
+        let resolved = prepared.call.target
         // The spec's timeout and retry go on the request (see `SpecCall`), so the session
         // needs nothing from the spec but what is secret.
         let secrets = Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues)
@@ -193,44 +196,25 @@ struct CallCommand: CallerIsolatedCommand {
         configuration.eventLoopThreads = 1
         let session = Session(configuration: configuration)
         // A call the command line or the spec stubs never starts the transport.
-        if !dryRun, behavior == .never { session.prepare() }
+        if prepared.policy.stub == .never { session.prepare() }
         do {
-            try await send(service: service, resolved: resolved, twin: twin, policy: policy, session: session)
+            try await send(prepared, of: service, session: session)
         } catch {
             await CommandContext.current.release(session)
             throw error
         }
     }
 
-    /// Sends the resolved target, or prints it for a dry run, and presents what came back.
-    private func send(
-        service: ServiceSpec, resolved: SpecTarget, twin: SpecTarget?, policy: CallPolicy, session: Session
-    ) async throws {
+    /// Sends the prepared call and presents what came back.
+    private func send(_ prepared: PreparedCall, of service: ServiceSpec, session: Session) async throws {
         let context = CommandContext.current
-        var resolved = resolved
-        let behavior = policy.stub
-        let extraHeaders = try CallArguments.headers(headers)
+        let call = prepared.call
+        var resolved = call.target
+        let behavior = prepared.policy.stub
         // A login's token comes from its authenticator, which `AuthenticationPlugin` puts where
-        // the scheme says; a dry run sends nothing, so it shows where the token would go.
-        var authenticator: Authenticator?
-        var dryRunCredential: Authenticator.Credential?
-        if let login = resolved.login {
-            if dryRun {
-                dryRunCredential = Authenticator.Credential(token: "<token from \(login.targetReference)>")
-            } else {
-                authenticator = try loginAuthenticator(login, service: service, session: session)
-            }
-        }
-        let call = SpecCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
-
-        if dryRun {
-            let redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
-            let built = Authenticator.$credential.withValue(dryRunCredential) {
-                Result { () throws(SendFailure) -> Request in try call.preparedRequest() }
-            }
-            let printer = RequestPrinter(request: try built.mapError(CallFailure.failure).get(), redactor: redactor)
-            context.line(json ? printer.json : printer.text)
-            return
+        // the scheme says.
+        let authenticator = try resolved.login.map { login throws(CommandFailure) in
+            try loginAuthenticator(login, service: service, session: session)
         }
         if network.insecure, behavior == .never {
             context.errorLine(
@@ -252,12 +236,12 @@ struct CallCommand: CallerIsolatedCommand {
         let holdsOutput = behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
         let streams = !renderer.pretty && keyPath == nil && authenticator == nil
         let logOptions = Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : [])
-        let (showSecrets, progressHandler, destinationClosure, maskedTwin) = (self.showSecrets, progress, saveTo, twin)
+        let (progressHandler, destinationClosure) = (progress, saveTo)
         // One attempt with `credential`, the login's token if there is one.
         let send = { @Sendable (credential: Authenticator.Credential?) async -> CallAttempt in
             var call = call
             if let token = credential?.token { call.target.secretValues.insert(token) }
-            let redactor = call.redactor(showingSecrets: showSecrets, twin: maskedTwin)
+            let redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))
             let output = holdsOutput ? BodyOutput(context: context, renderer: renderer, streaming: streams) : nil
             let logger =
                 logOptions.isEmpty
@@ -296,7 +280,7 @@ struct CallCommand: CallerIsolatedCommand {
                 last.withLock { $0 }
                 ?? CallAttempt(
                     result: result, signal: nil, output: nil,
-                    redactor: call.redactor(showingSecrets: showSecrets), target: resolved)
+                    redactor: prepared.redactor, target: resolved)
         } else {
             attempt = await send(nil)
         }

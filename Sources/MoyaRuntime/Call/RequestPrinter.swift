@@ -1,15 +1,22 @@
 import MoyaCore
 
 /// A request as `--dry-run` prints it, from its printable form, so secrets are masked.
-struct RequestPrinter {
-    let request: PrintableRequest
+public struct RequestPrinter: Sendable {
+    /// What is printed.
+    public let request: PrintableRequest
 
-    init(request: Request, redactor: Redactor) {
+    /// The printable form of `request` that `redactor` gives.
+    public init(request: Request, redactor: Redactor) {
         self.request = redactor.printable(request)
     }
 
+    /// A printable request as it is.
+    public init(_ request: PrintableRequest) {
+        self.request = request
+    }
+
     /// `METHOD URL`, the headers, a blank line and the body.
-    var text: String {
+    public var text: String {
         var lines = ["\(request.method.rawValue) \(request.url)"]
         for field in request.headers { lines.append("\(field.name): \(field.value)") }
         switch request.body {
@@ -27,7 +34,7 @@ struct RequestPrinter {
 
     /// One JSON object: method, url, headers, and body (UTF-8 text or null), with bodyBase64
     /// when the body is not UTF-8 and bodyFile for an upload.
-    var json: String {
+    public var json: String {
         var members: [(key: String, value: JSONValue)] = [
             (key: "method", value: .string(request.method.rawValue)),
             (key: "url", value: .string(request.url)),
