@@ -107,6 +107,10 @@ let package = Package(
         .target(
             name: "MyService", dependencies: ["Moya"], path: "Examples/MyService", resources: [.copy("accounts.json")],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // MoyaRuntime from Swift: the bundled myservice spec sent as `moya-cli call` sends it.
+        .executableTarget(
+            name: "spec-client-example", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore"],
+            path: "Examples/SpecClient", swiftSettings: callerIsolated),
         // What `moya-cli generate swift` writes for the bundled specs, compiled against Moya;
         // a test keeps the files the same as the command's output.
         .target(name: "GeneratedServices", dependencies: ["Moya"], path: "Tests/Fixtures/generated"),
@@ -121,7 +125,7 @@ let package = Package(
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport", "Moya", "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
-                "moya-cli", "moya-cli-openapi",
+                "moya-cli", "moya-cli-openapi", "spec-client-example", "MoyaRuntime",
             ]
         ),
     ]

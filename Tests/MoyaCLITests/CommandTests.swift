@@ -58,11 +58,17 @@ final class CommandTests: XCTestCase {
     /// Runs the built executable to its end: its status, stdout and stderr. For the commands
     /// that hand over to another program, as `import openapi` does.
     /// With `executable`, runs that program from the test's PATH instead, as swiftc.
+    /// With `at`, runs the program at that path, as the example.
     static func runProcess(
-        _ arguments: [String], environment: [String: String] = [:], executable program: String? = nil
+        _ arguments: [String], environment: [String: String] = [:], executable program: String? = nil,
+        at path: URL? = nil
     ) throws -> (Int32, String, String) {
         let process = Process()
-        if let program {
+        if let path {
+            process.executableURL = path
+            process.arguments = arguments
+            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        } else if let program {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [program] + arguments
             process.environment = ProcessInfo.processInfo.environment

@@ -110,12 +110,12 @@ public struct CheckRunner: Sendable {
     }
 
     /// Resolves `target` with `options` and sends it (or answers from its sample), through the
-    /// same provider and redaction a call uses. `cookies` are sent and kept, as a flow's are;
-    /// `secrets` are more values to redact. A target
-    /// whose `auth:` is a login carries the shared token, and is replayed once after a refresh
-    /// when its status asks for one; `authenticating: false` sends the login call itself.
+    /// same provider and redaction a call uses. `headers` are added as `call -H` adds them;
+    /// `cookies` are sent and kept, as a flow's are; `secrets` are more values to redact. A
+    /// target whose `auth:` is a login carries the shared token, and is replayed once after a
+    /// refresh when its status asks for one; `authenticating: false` sends the login call itself.
     public func exchange(
-        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions,
+        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: [String: String] = [:],
         cookies: CookieStore? = nil, secrets: Set<String> = [],
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
     ) async -> Exchange {
@@ -126,7 +126,7 @@ public struct CheckRunner: Sendable {
             return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.message)
         }
         resolved.secretValues.formUnion(secrets)
-        var requested: [String: String] = [:]
+        var requested = headers
         let policy = CallPolicy.decide(overrides, target: target, service: service)
         // A live request that names a sample asks for it as mock servers (Prism's convention)
         // understand; a server that does not know the preference ignores it (RFC 7240).
