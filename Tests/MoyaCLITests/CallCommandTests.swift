@@ -232,8 +232,8 @@ final class CallCommandTests: XCTestCase {
             log,
             """
             Request: GET \(server.baseURL)/redirect/2
-              Accept: */*
               User-Agent: moya-cli/\(Version.current)
+              Accept: */*
               X-Service: calls
             Response: 302 (redirect)
               Content-Length: 0
@@ -432,7 +432,7 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(string.text, "7\n")
         let live = await call(["calls.plain", "--key-path", "$.headers[*][0]"])
         XCTAssertEqual(live.status, 0, live.error)
-        XCTAssertEqual(live.text, "Accept\nUser-Agent\nX-Service\nX-Target\nAccept-Encoding\nhost\n")
+        XCTAssertEqual(live.text, "User-Agent\nAccept\nX-Service\nX-Target\nAccept-Encoding\nhost\n")
         let quoted = await call(["calls.plain", "--key-path", "$['method']"])
         XCTAssertEqual(quoted.text, "GET\n")
         let missing = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.nope"])
@@ -536,5 +536,34 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(try threads(calling: "offline"), [])
         // The live call, waiting on its slow answer, shows what the check looks for.
         XCTAssertNotEqual(try threads(calling: "online"), [])
+    }
+
+    /// The headers go out in the order the spec declares them (service, environment, target),
+    /// after the defaults, and `-H` after them; a later declaration of a name takes its place.
+    func testHeadersGoOutInTheOrderTheSpecDeclares() async throws {
+        let directory = NSTemporaryDirectory() + "order-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+        service: ordered
+        baseURL: ${TEST_SERVER}
+        headers: { Zulu: "1", Alpha: "2", Mike: "3" }
+        environments:
+          staging: { baseURL: "${TEST_SERVER}", headers: { Yankee: "4" } }
+        targets:
+          t:
+            path: /echo/ordered
+            headers: { Kilo: "5", Alpha: "6" }
+        """.write(toFile: directory + "/ordered.yaml", atomically: true, encoding: .utf8)
+        let sent = try await call(
+            ["ordered.t", "--env", "staging", "--specs", directory, "-H", "Bravo: 7", "-H", "Mike: 8"]
+        ).echo()
+        XCTAssertEqual(
+            (sent["headers"] as? [[String]])?.map { "\($0[0]): \($0[1])" },
+            [
+                "User-Agent: moya-cli/\(Version.current)", "Accept: */*", "Zulu: 1", "Mike: 8", "Yankee: 4", "Kilo: 5",
+                "Alpha: 6", "Bravo: 7", "Accept-Encoding: gzip, deflate",
+                "host: \(server.baseURL.dropFirst("http://".count))",
+            ])
     }
 }

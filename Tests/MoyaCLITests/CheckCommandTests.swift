@@ -348,7 +348,7 @@ final class CheckCommandTests: XCTestCase {
         targets:
           echo:
             path: /echo/x
-            headers: { A-Key: "${API_KEY}" }
+            headers: { User-Agent: "${API_KEY}" }
             checks:
               - name: leaks
                 expect: { body: { contains: nothing-like-this } }

@@ -52,8 +52,8 @@ final class HostileImportTests: XCTestCase {
             dryRun.1,
             """
             GET https://eu%24%7BGITHUB_TOKEN%7D.example.com/v1/items?q=%24%7BGITHUB_TOKEN%7D
-            Accept: */*
             User-Agent: moya-cli/\(Version.current)
+            Accept: */*
 
             """)
         let body = await CommandTests.run(

@@ -131,8 +131,8 @@ final class SecretTests: XCTestCase {
             form.out,
             """
             POST \(server.baseURL)/echo/••••?e=••••&q=••••
-            Accept: */*
             User-Agent: moya-cli/\(Version.current)
+            Accept: */*
             X-Env-Key: k-••••
             X-Static-Key: ••••
             X-Token: ••••
@@ -144,7 +144,7 @@ final class SecretTests: XCTestCase {
         let json = await run(["call", "secrets.json", "--dry-run", "--json"])
         XCTAssertEqual(
             json.out,
-            #"{"method":"POST","url":"\#(server.baseURL)/echo/json","headers":{"Accept":"*/*","User-Agent":"moya-cli/\#(Version.current)","X-Env-Key":"k-••••","#
+            #"{"method":"POST","url":"\#(server.baseURL)/echo/json","headers":{"User-Agent":"moya-cli/\#(Version.current)","Accept":"*/*","X-Env-Key":"k-••••","#
                 + #""X-Static-Key":"••••","#
                 + #""Content-Type":"application/json"},"body":"{\"token\":\"••••\",\"env\":\"••••\","#
                 + #"\"nested\":{\"list\":[\"••••\",\"x••••y\"]}}"}"# + "\n")

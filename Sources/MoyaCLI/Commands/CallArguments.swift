@@ -99,8 +99,8 @@ enum CallArguments {
     }
 
     /// `-H 'Name: value'` headers, refusing line breaks and malformed names.
-    static func headers(_ words: [String]) throws(CommandFailure) -> [String: String] {
-        var headers: [String: String] = [:]
+    static func headers(_ words: [String]) throws(CommandFailure) -> HTTPHeaders {
+        var headers = HTTPHeaders()
         for word in words {
             guard HTTPHeaders.isValidValue(word) else {
                 throw CommandFailure("a header may not contain a line break", status: .usage)
@@ -114,7 +114,7 @@ enum CallArguments {
             guard HTTPHeaders.isValidName(name) else {
                 throw CommandFailure("'\(name)' is not a valid header name", status: .usage)
             }
-            headers[name] = String(value)
+            headers.update(name: name, value: String(value))
         }
         return headers
     }

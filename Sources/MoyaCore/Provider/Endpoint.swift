@@ -27,50 +27,72 @@ public struct Endpoint: Sendable {
     public let method: Method
     /// The task.
     public let task: Task
-    /// The headers.
-    public let httpHeaderFields: [String: String]?
+    /// The headers, in the order they are sent.
+    public let headers: HTTPHeaders
 
-    /// Creates an endpoint.
+    /// The headers as a dictionary, as Moya has them; nil when there are none.
+    public var httpHeaderFields: [String: String]? {
+        headers.fields.isEmpty ? nil : headers.dictionary
+    }
+
+    /// Creates an endpoint whose headers are sent sorted by name.
     public init(
         url: String, sampleResponseClosure: @escaping SampleResponseClosure, method: Method, task: Task,
         httpHeaderFields: [String: String]?
+    ) {
+        self.init(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            headers: HTTPHeaders(httpHeaderFields ?? [:]))
+    }
+
+    /// Creates an endpoint whose headers are sent in their order.
+    public init(
+        url: String, sampleResponseClosure: @escaping SampleResponseClosure, method: Method, task: Task,
+        headers: HTTPHeaders
     ) {
         self.url = url
         self.sampleResponseClosure = sampleResponseClosure
         self.method = method
         self.task = task
-        self.httpHeaderFields = httpHeaderFields
+        self.headers = headers
     }
 
     /// A copy with `newHTTPHeaderFields` added; the new values win, and an empty dictionary
     /// changes nothing.
     public func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
-        guard !newHTTPHeaderFields.isEmpty else { return self }
-        var headers = HTTPHeaders(httpHeaderFields ?? [:])
-        for (name, value) in newHTTPHeaderFields { headers.update(name: name, value: value) }
-        return Endpoint(
-            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-            httpHeaderFields: headers.dictionary)
+        adding(HTTPHeaders(newHTTPHeaderFields))
+    }
+
+    /// A copy with `fields` added in their order: a field the endpoint has keeps its place and
+    /// takes the new value; a new one goes after the others.
+    public func adding(_ fields: HTTPHeaders) -> Endpoint {
+        guard !fields.fields.isEmpty else { return self }
+        var headers = headers
+        for field in fields { headers.update(name: field.name, value: field.value) }
+        return replacing(headers: headers)
+    }
+
+    /// A copy with these headers in place of its own.
+    public func replacing(headers: HTTPHeaders) -> Endpoint {
+        Endpoint(url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task, headers: headers)
     }
 
     /// A copy with another task.
     public func replacing(task: Task) -> Endpoint {
         Endpoint(
-            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-            httpHeaderFields: httpHeaderFields)
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task, headers: headers)
     }
 
     /// A copy that answers stubs with `sampleResponseClosure`.
     public func replacing(sampleResponseClosure: @escaping SampleResponseClosure) -> Endpoint {
         Endpoint(
-            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-            httpHeaderFields: httpHeaderFields)
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task, headers: headers)
     }
 
     /// The request this endpoint describes, its task encoded.
     public func urlRequest() throws(MoyaError) -> Request {
         guard let requestURL = URL(string: url) else { throw MoyaError.requestMapping(url) }
-        var request = Request(url: requestURL, method: method, headers: HTTPHeaders(httpHeaderFields ?? [:]))
+        var request = Request(url: requestURL, method: method, headers: headers)
         switch task {
         case .requestPlain, .downloadDestination:
             return request

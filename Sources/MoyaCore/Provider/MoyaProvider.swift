@@ -332,7 +332,7 @@ extension MoyaProvider {
         Endpoint(
             url: URL(target: target).absoluteString,
             sampleResponseClosure: { .networkResponse(200, target.sampleData) },
-            method: target.method, task: target.task, httpHeaderFields: target.headers)
+            method: target.method, task: target.task, headers: target.headerFields)
     }
 
     /// Builds the endpoint's request, or reports why it could not.

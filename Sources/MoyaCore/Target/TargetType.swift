@@ -21,6 +21,10 @@ public protocol TargetType: Sendable {
     /// Headers sent with the request, if any.
     var headers: [String: String]? { get }
 
+    /// The headers in the order they are sent. By default `headers`, sorted by name; a target
+    /// that knows an order of its own, as a spec's does, gives it here.
+    var headerFields: HTTPHeaders { get }
+
     /// Data returned when the request is stubbed.
     var sampleData: Data { get }
 
@@ -34,4 +38,7 @@ extension TargetType {
 
     /// No validation unless the target asks for it, as in Moya.
     public var validationType: ValidationType { .none }
+
+    /// `headers`, sorted by name for a stable order.
+    public var headerFields: HTTPHeaders { HTTPHeaders(headers ?? [:]) }
 }

@@ -28,7 +28,7 @@ public struct PreparedCall: Sendable {
     /// form is masked by its secret headers and scrubbed of secret values. A resolve error
     /// throws `ResolveError`; a request that cannot be built, `SendFailure`.
     public static func prepare(
-        _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: [String: String] = [:],
+        _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: HTTPHeaders = [:],
         overrides: CallPolicy.Overrides = CallPolicy.Overrides(), showingSecrets: Bool = false,
         printsRequest: Bool = true
     ) throws -> PreparedCall {

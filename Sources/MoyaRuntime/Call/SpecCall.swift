@@ -6,8 +6,9 @@ import MoyaSpec
 public struct SpecCall: Sendable {
     /// The resolved target.
     public var target: SpecTarget
-    /// `-H` headers, added as `Endpoint.adding(newHTTPHeaderFields:)` does.
-    public var extraHeaders: [String: String]
+    /// `-H` headers, in their order: one the spec declares takes the new value in its place,
+    /// and the others follow the spec's.
+    public var extraHeaders: HTTPHeaders
     /// Its time limit, retries, redirects and stubbing, as `CallPolicy.decide` gives them.
     public var policy: CallPolicy
     /// Whether a download task's body is kept in the response instead of written to its
@@ -18,7 +19,7 @@ public struct SpecCall: Sendable {
 
     /// A call of `target` with `extraHeaders` on top of its own, sent as `policy` says.
     public init(
-        target: SpecTarget, extraHeaders: [String: String], policy: CallPolicy, keepsDownloadsInMemory: Bool = false
+        target: SpecTarget, extraHeaders: HTTPHeaders, policy: CallPolicy, keepsDownloadsInMemory: Bool = false
     ) {
         self.target = target
         self.extraHeaders = extraHeaders
@@ -34,9 +35,9 @@ public struct SpecCall: Sendable {
         return [AccessTokenPlugin { ($0 as? SpecTarget)?.accessToken ?? "" }]
     }
 
-    /// Headers sent unless the spec or `-H` sets them, as curl and HTTPie send theirs: some
-    /// APIs, GitHub's among them, refuse a request without a `User-Agent`.
-    public static let defaultHeaders = ["User-Agent": "moya-cli/\(Version.current)", "Accept": "*/*"]
+    /// Headers sent first unless the spec or `-H` sets them, as curl and HTTPie send theirs:
+    /// some APIs, GitHub's among them, refuse a request without a `User-Agent`.
+    public static let defaultHeaders: HTTPHeaders = ["User-Agent": "moya-cli/\(Version.current)", "Accept": "*/*"]
 
     /// The endpoint `target` maps to, with the extra and default headers and its sample.
     public func endpoint(for target: SpecTarget) -> Endpoint {
@@ -50,11 +51,17 @@ public struct SpecCall: Sendable {
             default: break
             }
         }
-        endpoint = endpoint.adding(newHTTPHeaderFields: extraHeaders)
-        let headers = HTTPHeaders(endpoint.httpHeaderFields ?? [:])
+        // The defaults the spec and `-H` leave, then the spec's headers in order, then `-H`'s.
+        let given = endpoint.headers.fields.map { $0.name } + extraHeaders.fields.map { $0.name }
+        var headers = HTTPHeaders(
+            fields: Self.defaultHeaders.fields.filter { field in
+                !given.contains { $0.lowercased() == field.name.lowercased() }
+            })
+        for field in endpoint.headers { headers.add(name: field.name, value: field.value) }
+        for field in extraHeaders { headers.update(name: field.name, value: field.value) }
         return
             endpoint
-            .adding(newHTTPHeaderFields: Self.defaultHeaders.filter { !headers.contains($0.key) })
+            .replacing(headers: headers)
             .replacing(sampleResponseClosure: {
                 switch sample {
                 case .response(let status, let headers, let body):

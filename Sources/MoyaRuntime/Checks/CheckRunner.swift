@@ -115,7 +115,7 @@ public struct CheckRunner: Sendable {
     /// target whose `auth:` is a login carries the shared token, and is replayed once after a
     /// refresh when its status asks for one; `authenticating: false` sends the login call itself.
     public func exchange(
-        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: [String: String] = [:],
+        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: HTTPHeaders = [:],
         cookies: CookieStore? = nil, secrets: Set<String> = [],
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
     ) async -> Exchange {
@@ -131,8 +131,9 @@ public struct CheckRunner: Sendable {
         // A live request that names a sample asks for it as mock servers (Prism's convention)
         // understand; a server that does not know the preference ignores it (RFC 7240).
         if let sample = options.sample, policy.stub == .never {
-            let named = Array((resolved.headers ?? [:]).keys) + Array(requested.keys)
-            if !named.contains(where: { $0.lowercased() == "prefer" }) { requested["Prefer"] = "example=\(sample)" }
+            if !resolved.headerFields.contains("Prefer"), !requested.contains("Prefer") {
+                requested.add(name: "Prefer", value: "example=\(sample)")
+            }
         }
         let extraHeaders = requested
         // A logged request prints from its masked twin, as `call -v` does.
@@ -183,7 +184,7 @@ public struct CheckRunner: Sendable {
 
     /// Sends one resolved target, logged under `-v` from `twin`.
     private func send(
-        _ target: SpecTarget, headers: [String: String], policy: CallPolicy, cookies: CookieStore?,
+        _ target: SpecTarget, headers: HTTPHeaders, policy: CallPolicy, cookies: CookieStore?,
         twin: SpecTarget?, responseSecrets: ResponseSecrets
     ) async -> Result<Response, MoyaError> {
         // A check reads the body in memory, a download's too.

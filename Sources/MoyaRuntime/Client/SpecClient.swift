@@ -51,7 +51,7 @@ public struct SpecClient: Sendable {
 
     /// `SERVICE.TARGET` with `arguments` prepared as `call --dry-run` prints it.
     public func prepare(
-        _ name: String, _ arguments: [String: ParamValue] = [:], headers: [String: String] = [:]
+        _ name: String, _ arguments: [String: ParamValue] = [:], headers: HTTPHeaders = [:]
     ) throws -> PreparedCall {
         let (service, target) = try target(name)
         return try PreparedCall.prepare(
@@ -62,7 +62,7 @@ public struct SpecClient: Sendable {
     /// Sends `SERVICE.TARGET` with `arguments` and `headers`, or answers from its sample when
     /// the policy stubs it: the response whatever its status, or why there is none.
     public func send(
-        _ name: String, _ arguments: [String: ParamValue] = [:], headers: [String: String] = [:]
+        _ name: String, _ arguments: [String: ParamValue] = [:], headers: HTTPHeaders = [:]
     ) async -> Exchange {
         let service: ServiceSpec
         let target: TargetSpec

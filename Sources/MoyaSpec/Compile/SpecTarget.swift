@@ -21,8 +21,11 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var method: MoyaCore.Method
     /// The task, with param values bound.
     public var task: MoyaCore.Task
-    /// Service, environment and target headers merged; the target's win.
-    public var headers: [String: String]?
+    /// Service, environment and target headers merged in the order the spec declares them; a
+    /// later declaration of a name wins and takes its place.
+    public var headerFields: HTTPHeaders
+    /// The headers as a dictionary, as Moya has them.
+    public var headers: [String: String]? { headerFields.fields.isEmpty ? nil : headerFields.dictionary }
     /// The body of the sample in use.
     public var sampleData: Data
     /// The validation in force.
@@ -33,14 +36,6 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var authorizationType: AuthorizationType?
     /// The token `auth:` gives: the bearer or custom token, or base64 of `user:password`.
     public var accessToken: String?
-    /// The timeout in seconds, the target's or else the service's.
-    public var timeout: Double?
-    /// How many times a failed request is retried, the target's or else the service's.
-    public var retry: Int?
-    /// Whether redirects are followed, the target's or else the service's; nil if neither says.
-    public var followsRedirects: Bool? = nil
-    /// The spec's default stub behaviour, if it sets one.
-    public var stubBehavior: StubBehavior?
     /// Values to redact wherever they would print: environment values, `auth:` credentials
     /// and params declared secret.
     public var secretValues: Set<String>

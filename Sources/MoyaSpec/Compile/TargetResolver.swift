@@ -163,13 +163,10 @@ struct TargetResolver {
         }
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
-            method: target.method, task: task, headers: headers.fields.isEmpty ? nil : headers.dictionary,
+            method: target.method, task: task, headerFields: headers,
             sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
-            timeout: target.timeout ?? service.timeout, retry: target.retry ?? service.retry,
-            followsRedirects: target.followsRedirects ?? service.followsRedirects,
-            stubBehavior: service.stub,
             secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders, login: login)
     }
 
