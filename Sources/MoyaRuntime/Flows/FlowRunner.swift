@@ -175,7 +175,7 @@ public struct FlowRunner: Sendable {
             }
             do {
                 let rendered = try run.variables.render(argument.value)
-                arguments[param.name] = try param.value(from: FlowVariables.texts(of: rendered.value))
+                arguments[param.name] = try param.value(from: rendered.value)
                 if rendered.isSecret { secretArguments.insert(param.name) }
             } catch let error as FlowError {
                 // A `finally` step needs what the failed steps would have captured.

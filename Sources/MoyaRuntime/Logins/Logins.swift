@@ -73,7 +73,7 @@ public final class Logins: Sendable {
         for argument in login.arguments {
             guard let param = target.param(named: argument.key) else { throw failed("no param '\(argument.key)'") }
             let rendered = try FlowVariables().render(argument.value)
-            arguments[param.name] = try param.value(from: FlowVariables.texts(of: rendered.value))
+            arguments[param.name] = try param.value(from: rendered.value)
             if rendered.isSecret { secret.insert(param.name) }
         }
         let exchange = await runner.exchange(

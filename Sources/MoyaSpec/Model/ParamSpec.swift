@@ -165,6 +165,39 @@ public struct ParamSpec: Sendable, Hashable {
         return try parse(texts.first ?? "")
     }
 
+    /// The typed value of a JSON value, as a flow's variable gives it: numbers and booleans
+    /// stay what they are, an array fills an array param element by element, and only a
+    /// string, or a value a param of its type cannot take as it is, is read as text.
+    public func value(from json: JSONValue) throws(ParamValueError) -> ParamValue {
+        if type.isArray {
+            let items: [JSONValue]
+            if case .array(let elements) = json { items = elements } else { items = [json] }
+            var values: [ParamValue] = []
+            for item in items { values.append(try element(from: item)) }
+            return .array(values)
+        }
+        if case .array(let items) = json, items.count != 1 {
+            throw ParamValueError(param: name, message: "takes one value but was given \(items.count)")
+        }
+        if case .array(let items) = json, let only = items.first { return try element(from: only) }
+        return try element(from: json)
+    }
+
+    /// One value of the element type from JSON.
+    private func element(from json: JSONValue) throws(ParamValueError) -> ParamValue {
+        switch (elementType, json) {
+        case (.int, .integer(let value)): return .int(value)
+        case (.number, .integer(let value)): return .number(Double(value))
+        case (.number, .number(let value)) where value.isFinite: return .number(value)
+        case (.bool, .bool(let value)): return .bool(value)
+        case (.string, .string(let text)), (.file, .string(let text)): return .string(text)
+        case (_, .string(let text)): return try parse(text)
+        default:
+            // Another shape: its JSON text, as a string param has always received it.
+            return try parse(json.serialized(escapeSlashes: false))
+        }
+    }
+
     static func parse(_ text: String, as type: ParamType, param: String, shown: String) throws(ParamValueError)
         -> ParamValue
     {
