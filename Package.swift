@@ -44,9 +44,14 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore"]),
+        // RFC 9535 JSON paths and RFC 9485 I-Regexp patterns, with time budgets: checks' and
+        // captures' query language.
+        .target(name: "MoyaJSONPath", dependencies: ["MoyaCore"]),
+        .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath"]),
+        // `generate swift`: a spec's service as a Moya `TargetType` enum.
+        .target(name: "MoyaGenerate", dependencies: ["MoyaCore", "MoyaSpec"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
-        .target(name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec"], swiftSettings: callerIsolated),
+        .target(name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec", "MoyaJSONPath"], swiftSettings: callerIsolated),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.
         .target(
             name: "MoyaOpenAPI",
@@ -64,6 +69,8 @@ let package = Package(
             dependencies: [
                 "MoyaCore",
                 "MoyaSpec",
+                "MoyaJSONPath",
+                "MoyaGenerate",
                 "MoyaRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `serve`: SwiftNIO's HTTP server, already in the graph through AsyncHTTPClient.
@@ -88,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "moya-fuzz",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaOpenAPI", "TestSupport",
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "fuzz"),
@@ -117,12 +124,12 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
-        .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore"]),
+        .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath"]),
         .testTarget(name: "MoyaRuntimeTests", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore"]),
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "TestSupport", "Moya", "GeneratedServices",
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya", "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
                 "moya-cli", "moya-cli-openapi", "spec-client-example", "MoyaRuntime",

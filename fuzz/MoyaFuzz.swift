@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import MoyaCLI
 import MoyaCore
+import MoyaGenerate
+import MoyaJSONPath
 import MoyaOpenAPI
 import MoyaSpec
 import Synchronization

@@ -8,7 +8,7 @@ enum Names {
     /// meets an uppercase one, as the Swift generator splits names.
     static func words(_ text: String) -> [String] {
         let spaced = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : " " })
-        return SwiftName.words(spaced)
+        return NameWords.split(spaced)
     }
 
     /// `list pets` and `list_pets` as `listPets`; a name that would not start with a letter

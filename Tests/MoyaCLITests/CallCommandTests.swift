@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCLI
 import MoyaCore
+import MoyaJSONPath
 import MoyaRuntime
 import TestSupport
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import MoyaCore
+import MoyaJSONPath
 import XCTest
 
 @testable import MoyaSpec

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaJSONPath
 import MoyaRuntime
 import MoyaSpec
 import Synchronization

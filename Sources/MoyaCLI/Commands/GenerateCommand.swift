@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaGenerate
 import MoyaSpec
 
 /// `moya-cli generate`: code from specs.

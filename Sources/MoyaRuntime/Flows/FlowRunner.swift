@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 import MoyaSpec
 
 #if canImport(FoundationEssentials)

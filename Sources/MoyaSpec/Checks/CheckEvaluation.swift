@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 /// An assertion a response did not satisfy.
 public struct CheckFailure: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 /// One check of a target: params to call it with, the sample it answers with when stubbed,
 /// and what the response must satisfy.

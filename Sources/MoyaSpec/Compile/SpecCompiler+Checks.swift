@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 extension CompileContext {
     static let checkKeys = ["name", "params", "sample", "expect"]

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 extension CompileContext {
     static let flowKeys = ["summary", "vars", "steps", "finally"]

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 extension CompileContext {
     static let loginAuthKeys = ["login", "scheme", "custom", "header", "refreshOn", "cache"]

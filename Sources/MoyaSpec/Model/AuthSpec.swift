@@ -1,3 +1,5 @@
+import MoyaJSONPath
+
 /// Credentials sent with a request: the spec's form of Moya's `AccessTokenPlugin` and
 /// `CredentialsPlugin`.
 public enum AuthSpec: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 /// A flow: named steps that call targets in order, passing captured values along, with steps
 /// that always run at the end.

@@ -109,3 +109,13 @@ public struct TargetSpec: Sendable {
         samples.first { $0.name == name }?.sample
     }
 }
+
+extension TargetSpec {
+    /// A target with nothing in it, for templates outside any target.
+    public static var none: TargetSpec {
+        TargetSpec(
+            name: "", summary: nil, params: [], path: Template(""), method: .get, headers: [], task: .plain,
+            sample: nil, samples: [], validation: nil, auth: nil, timeout: nil, retry: nil,
+            mark: Mark(line: 0, column: 0))
+    }
+}

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -595,15 +596,5 @@ extension GeneratedFile {
             "    }",
             "}",
         ]
-    }
-}
-
-extension TargetSpec {
-    /// A target with nothing in it, for templates outside any target.
-    static var none: TargetSpec {
-        TargetSpec(
-            name: "", summary: nil, params: [], path: Template(""), method: .get, headers: [], task: .plain,
-            sample: nil, samples: [], validation: nil, auth: nil, timeout: nil, retry: nil,
-            mark: Mark(line: 0, column: 0))
     }
 }

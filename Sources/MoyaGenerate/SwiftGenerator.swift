@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -354,28 +355,9 @@ public enum SwiftName {
         "CaseIterable",
     ]
 
-    /// The words of a name: split at anything but ASCII letters and digits, and before
-    /// capitals after lowercase, so that no other character reaches an identifier.
+    /// The words of a name, as `NameWords.split` gives them.
     public static func words(_ name: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var previousLower = false
-        for character in name {
-            if !(character.isASCII && (character.isLetter || character.isNumber)) {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-                previousLower = false
-                continue
-            }
-            if character.isUppercase, previousLower, !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-            current.append(character)
-            previousLower = character.isLowercase || character.isNumber
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
+        NameWords.split(name)
     }
 
     /// `UpperCamelCase`, for types.
