@@ -324,15 +324,22 @@ final class CallCommandTests: XCTestCase {
 
     func testACallAnsweredFromTheSampleRunsOnTheCallersActor() async {
         let writes = CommandTests.Capture()
+        let logged = CommandTests.Capture()
+        // -v logs while the request is made, so the log's writes show where the sending ran.
         let context = CommandContext(
             environment: Environment(["TEST_SERVER": server.baseURL]),
             writeOut: { _ in writes.appendOut(Array("\(QueueActor.isCurrent) ".utf8)) },
-            writeError: { writes.appendError($0) })
-        let arguments = ["call", "calls.stubbed", "--id", "7", "--stub", "immediate", "--specs", specs]
+            writeError: { bytes in
+                writes.appendError(bytes)
+                logged.appendOut(Array("\(QueueActor.isCurrent) ".utf8))
+            })
+        let arguments = ["call", "calls.stubbed", "--id", "7", "--stub", "immediate", "-v", "--specs", specs]
         let status = await QueueActor().run { _ in await MoyaCLI.run(arguments, context: context) }
         XCTAssertEqual(status, 0, writes.error)
         XCTAssertFalse(writes.out.isEmpty)
         XCTAssertEqual(Set(writes.out.split(separator: " ")), ["true"], "the body is written from the caller's actor")
+        XCTAssertFalse(logged.out.isEmpty)
+        XCTAssertEqual(Set(logged.out.split(separator: " ")), ["true"], "the request is made on the caller's actor")
     }
 
     // MARK: - Params, headers and secrets

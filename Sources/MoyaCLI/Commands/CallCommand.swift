@@ -238,9 +238,11 @@ struct CallCommand: CallerIsolatedCommand {
         let streams = !renderer.pretty && keyPath == nil && authenticator == nil
         let logOptions = Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : [])
         let (progressHandler, destinationClosure) = (progress, saveTo)
-        // One attempt with `credential`, the login's token if there is one.
-        let send = { @Sendable (credential: Authenticator.Credential?) async -> CallAttempt in
+        // One attempt with `credential`, the login's token if there is one, on the caller's
+        // executor as the rest of the call is: a stubbed answer never leaves it.
+        let send: nonisolated(nonsending) @Sendable (Authenticator.Credential?) async -> CallAttempt = { credential in
             var call = call
+            call.credential = credential
             if let token = credential?.token { call.target.secretValues.insert(token) }
             let redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))
             let output = holdsOutput ? BodyOutput(context: context, renderer: renderer, streaming: streams) : nil
@@ -252,20 +254,18 @@ struct CallCommand: CallerIsolatedCommand {
                         output: { context.errorLine($0) }, logOptions: logOptions, redactor: redactor))
             let provider = call.provider(session: session, logger: logger)
             let target = call.target
-            return await Authenticator.$credential.withValue(credential) {
-                if behavior == .immediate {
-                    // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
-                    let result = await provider.result(
-                        for: target, progress: progressHandler, saveTo: destinationClosure)
-                    return CallAttempt(result: result, signal: nil, output: output, redactor: redactor, target: target)
-                }
-                let (result, signal) = await Interrupts.cancelling { handler in
-                    provider.request(
-                        target, progress: progressHandler, saveTo: destinationClosure, streamTo: output,
-                        completion: handler)
-                }
-                return CallAttempt(result: result, signal: signal, output: output, redactor: redactor, target: target)
+            if behavior == .immediate {
+                // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
+                let result = await provider.result(
+                    for: target, progress: progressHandler, saveTo: destinationClosure)
+                return CallAttempt(result: result, signal: nil, output: output, redactor: redactor, target: target)
             }
+            let (result, signal) = await Interrupts.cancelling { handler in
+                provider.request(
+                    target, progress: progressHandler, saveTo: destinationClosure, streamTo: output,
+                    completion: handler)
+            }
+            return CallAttempt(result: result, signal: signal, output: output, redactor: redactor, target: target)
         }
         let attempt: CallAttempt
         if let authenticator, let login = resolved.login {

@@ -121,14 +121,18 @@ public struct AuthenticationPlugin: PluginType {
 
     /// Where the token goes.
     public let placement: Placement
+    /// The credential sent; nil sends `Authenticator.credential`, the one of the request
+    /// `result(for:authenticatedBy:)` is making.
+    public let credential: Authenticator.Credential?
 
     /// A plugin that sends the token as `placement` says; `Bearer` by default.
-    public init(placement: Placement = .authorization(scheme: "Bearer")) {
+    public init(placement: Placement = .authorization(scheme: "Bearer"), credential: Authenticator.Credential? = nil) {
         self.placement = placement
+        self.credential = credential
     }
 
     public func prepare(_ request: Request, target: any TargetType) -> Request {
-        guard let credential = Authenticator.credential else { return request }
+        guard let credential = credential ?? Authenticator.credential else { return request }
         var request = request
         switch placement {
         case .authorization(let scheme):

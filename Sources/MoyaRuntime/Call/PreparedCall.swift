@@ -39,8 +39,9 @@ public struct PreparedCall: Sendable {
             target: resolved, extraHeaders: headers,
             policy: CallPolicy.decide(overrides, target: target, service: service))
         let redactor = call.redactor(showingSecrets: showingSecrets, twin: twin)
-        let credential = resolved.login.map { Authenticator.Credential(token: "<token from \($0.targetReference)>") }
-        let request = try Authenticator.$credential.withValue(credential) { try call.preparedRequest() }
+        var shown = call
+        shown.credential = resolved.login.map { Authenticator.Credential(token: "<token from \($0.targetReference)>") }
+        let request = try shown.preparedRequest()
         return PreparedCall(
             call: call, request: request, printable: redactor.printable(request),
             sample: call.endpoint(for: resolved).sampleResponseClosure(), redactor: redactor)

@@ -16,6 +16,8 @@ public struct SpecCall: Sendable {
     public var keepsDownloadsInMemory = false
     /// The cookies the request sends and keeps, as a flow run's; nil keeps a redirect's only.
     public var cookies: CookieStore? = nil
+    /// The login's token this attempt sends, from its `Authenticator`.
+    public var credential: Authenticator.Credential? = nil
 
     /// A call of `target` with `extraHeaders` on top of its own, sent as `policy` says.
     public init(
@@ -28,9 +30,11 @@ public struct SpecCall: Sendable {
     }
 
     /// The plugins that put the target's credentials on the request: its `auth:`, or the
-    /// token of its login, which `Authenticator.credential` holds while the request is made.
+    /// token of its login, `credential`.
     public var plugins: [any PluginType] {
-        if let login = target.login { return [AuthenticationPlugin(placement: login.scheme.placement)] }
+        if let login = target.login {
+            return [AuthenticationPlugin(placement: login.scheme.placement, credential: credential)]
+        }
         guard target.authorizationType != nil else { return [] }
         return [AccessTokenPlugin { ($0 as? SpecTarget)?.accessToken ?? "" }]
     }
@@ -99,10 +103,10 @@ public struct SpecCall: Sendable {
     /// request passes no twin. A login's token shows masked where it goes.
     public func redactor(showingSecrets: Bool, twin: SpecTarget? = nil) -> Redactor {
         var twinCall = self
-        let placeholder = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
+        twinCall.credential = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
         let maskedRequest = twin.flatMap { twin -> Request? in
             twinCall.target = twin
-            return Authenticator.$credential.withValue(placeholder) { try? twinCall.preparedRequest() }
+            return try? twinCall.preparedRequest()
         }
         return Redactor(
             isEnabled: !showingSecrets, secretHeaders: target.secretHeaders, secretValues: target.secretValues,

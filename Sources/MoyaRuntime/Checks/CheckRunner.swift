@@ -150,11 +150,9 @@ public struct CheckRunner: Sendable {
                 tokens.add(credential.token)
                 var target = unauthenticated
                 target.secretValues.insert(credential.token)
-                return await Authenticator.$credential.withValue(credential) {
-                    await self.send(
-                        target, headers: extraHeaders, policy: policy, cookies: cookies, twin: twin,
-                        responseSecrets: responseSecrets)
-                }
+                return await self.send(
+                    target, headers: extraHeaders, policy: policy, cookies: cookies, credential: credential,
+                    twin: twin, responseSecrets: responseSecrets)
             }
         } else {
             result = await send(
@@ -185,11 +183,12 @@ public struct CheckRunner: Sendable {
     /// Sends one resolved target, logged under `-v` from `twin`.
     private func send(
         _ target: SpecTarget, headers: HTTPHeaders, policy: CallPolicy, cookies: CookieStore?,
-        twin: SpecTarget?, responseSecrets: ResponseSecrets
+        credential: Authenticator.Credential? = nil, twin: SpecTarget?, responseSecrets: ResponseSecrets
     ) async -> Result<Response, MoyaError> {
         // A check reads the body in memory, a download's too.
         var call = SpecCall(target: target, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: true)
         call.cookies = cookies
+        call.credential = credential
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
             var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
