@@ -331,7 +331,7 @@ extension MoyaProvider {
     public static func defaultEndpointMapping(for target: Target) -> Endpoint {
         Endpoint(
             url: URL(target: target).absoluteString,
-            sampleResponseClosure: { .networkResponse(200, target.sampleData) },
+            sampleResponseClosure: { target.stubResponse },
             method: target.method, task: target.task, headers: target.headerFields)
     }
 

@@ -25,6 +25,10 @@ public protocol TargetType: Sendable {
     /// that knows an order of its own, as a spec's does, gives it here.
     var headerFields: HTTPHeaders { get }
 
+    /// What a stub answers with. By default `sampleData` with status 200, as in Moya; a target
+    /// that knows more, as a spec's does, gives its status, headers or network error here.
+    var stubResponse: EndpointSampleResponse { get }
+
     /// Data returned when the request is stubbed.
     var sampleData: Data { get }
 
@@ -41,4 +45,7 @@ extension TargetType {
 
     /// `headers`, sorted by name for a stable order.
     public var headerFields: HTTPHeaders { HTTPHeaders(headers ?? [:]) }
+
+    /// `sampleData` with status 200.
+    public var stubResponse: EndpointSampleResponse { .networkResponse(200, sampleData) }
 }

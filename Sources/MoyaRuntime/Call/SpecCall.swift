@@ -43,9 +43,9 @@ public struct SpecCall: Sendable {
     /// some APIs, GitHub's among them, refuse a request without a `User-Agent`.
     public static let defaultHeaders: HTTPHeaders = ["User-Agent": "moya-cli/\(Version.current)", "Accept": "*/*"]
 
-    /// The endpoint `target` maps to, with the extra and default headers and its sample.
+    /// The endpoint `target` maps to, with the extra and default headers; its sample is the
+    /// target's own (`SpecTarget.stubResponse`).
     public func endpoint(for target: SpecTarget) -> Endpoint {
-        let sample = target.sampleResponse
         var endpoint = MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
         if keepsDownloadsInMemory {
             switch endpoint.task {
@@ -63,17 +63,7 @@ public struct SpecCall: Sendable {
             })
         for field in endpoint.headers { headers.add(name: field.name, value: field.value) }
         for field in extraHeaders { headers.update(name: field.name, value: field.value) }
-        return
-            endpoint
-            .replacing(headers: headers)
-            .replacing(sampleResponseClosure: {
-                switch sample {
-                case .response(let status, let headers, let body):
-                    .response(ResponseHead(statusCode: status, headers: HTTPHeaders(headers)), body)
-                case .networkError(let kind):
-                    .networkError(NetworkError(kind.code, "sample error: \(kind.rawValue)"))
-                }
-            })
+        return endpoint.replacing(headers: headers)
     }
 
     /// The provider that sends the call through `session`, logging to `logger`.
@@ -120,20 +110,6 @@ public struct SpecCall: Sendable {
             return plugins.reduce(request) { $1.prepare($0, target: target) }
         } catch {
             throw SendFailure(error: error, target: target, redactor: Redactor())
-        }
-    }
-}
-
-extension SampleNetworkError {
-    /// The network error code a sample error stands for.
-    public var code: NetworkError.Code {
-        switch self {
-        case .timeout: .timedOut
-        case .notConnectedToInternet: .notConnectedToInternet
-        case .cannotFindHost: .cannotFindHost
-        case .cannotConnectToHost: .cannotConnectToHost
-        case .networkConnectionLost: .networkConnectionLost
-        case .cancelled: .cancelled
         }
     }
 }

@@ -53,6 +53,31 @@ public struct SpecTarget: AccessTokenAuthorizable {
 
     /// The `SERVICE.TARGET` name.
     public var qualifiedName: String { "\(service).\(name)" }
+
+    /// The sample in use as a stub answers it, status, headers and all, or its network error,
+    /// so that `MoyaProvider<SpecTarget>` stubs a target as `moya-cli call --stub` does.
+    public var stubResponse: EndpointSampleResponse {
+        switch sampleResponse {
+        case .response(let status, let headers, let body):
+            .response(ResponseHead(statusCode: status, headers: HTTPHeaders(headers)), body)
+        case .networkError(let kind):
+            .networkError(NetworkError(kind.code, "sample error: \(kind.rawValue)"))
+        }
+    }
+}
+
+extension SampleNetworkError {
+    /// The network error code a sample error stands for.
+    public var code: NetworkError.Code {
+        switch self {
+        case .timeout: .timedOut
+        case .notConnectedToInternet: .notConnectedToInternet
+        case .cannotFindHost: .cannotFindHost
+        case .cannotConnectToHost: .cannotConnectToHost
+        case .networkConnectionLost: .networkConnectionLost
+        case .cancelled: .cancelled
+        }
+    }
 }
 
 /// A sample with its templates filled in.
