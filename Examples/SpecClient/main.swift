@@ -10,7 +10,7 @@ let catalog = try SpecLibrary(searchPaths: [CommandLine.arguments.dropFirst().fi
 let client = SpecClient(services: catalog.services, environment: "local")
 
 // What `call --dry-run --json` prints, then the call itself.
-print(RequestPrinter(try client.prepare("myservice.showUser", ["id": .int(1)]).printable).json)
+print(RequestPrinter(try client.prepare("myservice.showUser", ["id": .int(1)]).printable()).json)
 let user = await client.send("myservice.showUser", ["id": .int(1)])
 print(user.response.map { String(decoding: $0.data, as: UTF8.self) } ?? user.failure ?? "")
 

@@ -36,7 +36,7 @@ final class RuntimeLibraryTests: XCTestCase {
         let environment = ["MOYA_SERVE_URL": server.baseURL]
         let client = SpecClient(services: try services([specs], environment: environment), environment: "local")
         let sent = await client.send("myservice.showUser", ["id": .int(1)])
-        let printed = RequestPrinter(try client.prepare("myservice.showUser", ["id": .int(1)]).printable).json
+        let printed = RequestPrinter(try client.prepare("myservice.showUser", ["id": .int(1)]).printable()).json
         await client.shutdown()
 
         let call = ["call", "myservice.showUser", "--id", "1", "--env", "local", "--specs", specs]
@@ -75,7 +75,7 @@ final class RuntimeLibraryTests: XCTestCase {
             services: try services([spec], environment: environment), processEnvironment: Environment(environment),
             cachesTokens: true)
         let sent = await client.send("guarded.whoami")
-        let printed = RequestPrinter(try client.prepare("guarded.whoami").printable).json
+        let printed = RequestPrinter(try client.prepare("guarded.whoami").printable()).json
         await client.shutdown()
         XCTAssertTrue(body(sent).contains(#"["Authorization","Bearer t1"]"#), body(sent))
 
@@ -136,7 +136,7 @@ final class RuntimeLibraryTests: XCTestCase {
                         }
                         let (status, out, error) = await CommandTests.run(words, environment: environment)
                         XCTAssertEqual(status, 0, "\(words): \(error)")
-                        XCTAssertEqual(RequestPrinter(prepared.printable).json + "\n", out, "\(words)")
+                        XCTAssertEqual(RequestPrinter(try prepared.printable()).json + "\n", out, "\(words)")
                         compared += 1
                     }
                 }

@@ -162,18 +162,23 @@ struct CallCommand: CallerIsolatedCommand {
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
         let arguments = try CallArguments.parse(params, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
+        let extraHeaders = try CallArguments.headers(headers)
+        let overrides = try overrides()
         let prepared: PreparedCall
         do {
             prepared = try PreparedCall.prepare(
-                spec, of: service, with: options, headers: try CallArguments.headers(headers),
-                overrides: try overrides(), showingSecrets: showSecrets, printsRequest: dryRun || verbosity > 0 || curl)
-        } catch let error as ResolveError {
+                spec, of: service, with: options, headers: extraHeaders, overrides: overrides,
+                showingSecrets: showSecrets, printsRequest: dryRun || verbosity > 0 || curl)
+        } catch {
             throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
-        } catch let error as SendFailure {
-            throw CallFailure.failure(error)
         }
         if dryRun {
-            let printer = RequestPrinter(prepared.printable)
+            let printer: RequestPrinter
+            do {
+                printer = RequestPrinter(try prepared.printable())
+            } catch {
+                throw CallFailure.failure(error)
+            }
             context.line(json ? printer.json : printer.text)
             return
         }

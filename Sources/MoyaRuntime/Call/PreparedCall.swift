@@ -1,19 +1,13 @@
 import MoyaCore
 import MoyaSpec
 
-/// A spec target prepared once for sending: the MoyaCore request, its printable form with
-/// every secret masked, the sample it is answered with when stubbed, its policy and its
-/// secrets. `call --dry-run --json` prints `printable`; the client sends `call`.
+/// A spec target prepared once for sending: resolved with its arguments, its extra headers
+/// and its policy, with what may be printed of it. From it come the MoyaCore request, its
+/// printable form with every secret masked (what `call --dry-run --json` prints), the sample a
+/// stub answers with, the policy and the secrets; the client sends `call`.
 public struct PreparedCall: Sendable {
     /// The call as it is sent: the resolved target, the extra headers and the policy.
     public let call: SpecCall
-    /// The request, plugins applied. A login's token, which only sending gets, stands as
-    /// `<token from SERVICE.TARGET>`.
-    public let request: Request
-    /// What may be printed of the request.
-    public let printable: PrintableRequest
-    /// What a stub answers with.
-    public let sample: EndpointSampleResponse
     /// What may be printed of the call's exchanges: the request masked, the secrets scrubbed.
     public let redactor: Redactor
 
@@ -21,30 +15,52 @@ public struct PreparedCall: Sendable {
     public var policy: CallPolicy { call.policy }
     /// The values that never print.
     public var secrets: Set<String> { call.target.secretValues }
+    /// What a stub answers with.
+    public var sample: EndpointSampleResponse { call.target.stubResponse }
+
+    /// The request, plugins applied. A login's token, which only sending gets, stands as
+    /// `<token from SERVICE.TARGET>`.
+    public func request() throws(SendFailure) -> Request {
+        var shown = call
+        shown.credential = call.target.login.map {
+            Authenticator.Credential(token: "<token from \($0.targetReference)>")
+        }
+        return try shown.preparedRequest()
+    }
+
+    /// What may be printed of the request.
+    public func printable() throws(SendFailure) -> PrintableRequest {
+        redactor.printable(try request())
+    }
 
     /// Resolves `target` of `service` with `options` and prepares it, with `headers` added as
-    /// `-H` adds them and the policy `overrides` give. With `showingSecrets`, the printable
-    /// form shows them. Without `printsRequest`, no masked twin is resolved, and the printable
-    /// form is masked by its secret headers and scrubbed of secret values. A resolve error
-    /// throws `ResolveError`; a request that cannot be built, `SendFailure`.
+    /// `-H` adds them, `secrets` as more values never to print (a flow's captured secrets),
+    /// and the policy `overrides` give. A live call that names a sample asks for it with
+    /// `Prefer: example=NAME`, as mock servers understand (Prism's convention; a server that
+    /// does not know the preference ignores it, RFC 7240), unless it sets `Prefer` itself.
+    /// With `showingSecrets`, the printable form shows them. Without `printsRequest`, no masked
+    /// twin is resolved, and a printed request is masked by its secret headers and scrubbed of
+    /// secret values. `keepsDownloadsInMemory` keeps a download's body in the response, as
+    /// checks read it.
     public static func prepare(
         _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: HTTPHeaders = [:],
-        overrides: CallPolicy.Overrides = CallPolicy.Overrides(), showingSecrets: Bool = false,
-        printsRequest: Bool = true
-    ) throws -> PreparedCall {
-        let resolved = try service.resolve(target, with: options)
+        secrets: Set<String> = [], overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
+        showingSecrets: Bool = false, printsRequest: Bool = true, keepsDownloadsInMemory: Bool = false
+    ) throws(ResolveError) -> PreparedCall {
+        var resolved = try service.resolve(target, with: options)
+        resolved.secretValues.formUnion(secrets)
         // The masked twin: the same target resolved with its secrets as placeholders.
         let twin = showingSecrets || !printsRequest ? nil : try service.resolve(target, with: options, masking: true)
+        let policy = CallPolicy.decide(overrides, target: target, service: service)
+        var headers = headers
+        if let sample = options.sample, policy.stub == .never, !resolved.headerFields.contains("Prefer"),
+            !headers.contains("Prefer")
+        {
+            headers.add(name: "Prefer", value: "example=\(sample)")
+        }
         let call = SpecCall(
-            target: resolved, extraHeaders: headers,
-            policy: CallPolicy.decide(overrides, target: target, service: service))
-        let redactor = call.redactor(showingSecrets: showingSecrets, twin: twin)
-        var shown = call
-        shown.credential = resolved.login.map { Authenticator.Credential(token: "<token from \($0.targetReference)>") }
-        let request = try shown.preparedRequest()
-        return PreparedCall(
-            call: call, request: request, printable: redactor.printable(request),
-            sample: call.endpoint(for: resolved).sampleResponseClosure(), redactor: redactor)
+            target: resolved, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: keepsDownloadsInMemory)
+        return PreparedCall(call: call, redactor: call.redactor(showingSecrets: showingSecrets, twin: twin))
     }
 
     /// The redactor for an exchange that also sent `secrets`, such as a login's token.

@@ -119,50 +119,33 @@ public struct CheckRunner: Sendable {
         cookies: CookieStore? = nil, secrets: Set<String> = [],
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
     ) async -> Exchange {
-        var resolved: SpecTarget
+        let prepared: PreparedCall
         do {
-            resolved = try service.resolve(target, with: options)
+            prepared = try PreparedCall.prepare(
+                target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
+                showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty, keepsDownloadsInMemory: true)
         } catch {
             return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.message)
         }
-        resolved.secretValues.formUnion(secrets)
-        var requested = headers
-        let policy = CallPolicy.decide(overrides, target: target, service: service)
-        // A live request that names a sample asks for it as mock servers (Prism's convention)
-        // understand; a server that does not know the preference ignores it (RFC 7240).
-        if let sample = options.sample, policy.stub == .never {
-            if !resolved.headerFields.contains("Prefer"), !requested.contains("Prefer") {
-                requested.add(name: "Prefer", value: "example=\(sample)")
-            }
-        }
-        let extraHeaders = requested
-        // A logged request prints from its masked twin, as `call -v` does.
-        let twin = logOptions.isEmpty ? nil : try? service.resolve(target, with: options, masking: true)
+        var resolved = prepared.call.target
 
         let start = ContinuousClock.now
         let result: Result<Response, MoyaError>
         let tokens = UsedTokens()
         if authenticating, let login = resolved.login, let logins {
             let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
-            let unauthenticated = resolved
             // The token goes where the login's scheme says, through `AuthenticationPlugin`.
             result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
                 tokens.add(credential.token)
-                var target = unauthenticated
-                target.secretValues.insert(credential.token)
                 return await self.send(
-                    target, headers: extraHeaders, policy: policy, cookies: cookies, credential: credential,
-                    twin: twin, responseSecrets: responseSecrets)
+                    prepared, cookies: cookies, credential: credential, responseSecrets: responseSecrets)
             }
         } else {
-            result = await send(
-                resolved, headers: extraHeaders, policy: policy, cookies: cookies, twin: twin,
-                responseSecrets: responseSecrets)
+            result = await send(prepared, cookies: cookies, responseSecrets: responseSecrets)
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secretValues.formUnion(tokens.all)
-        let redactor = SpecCall(target: resolved, extraHeaders: extraHeaders, policy: policy)
-            .redactor(showingSecrets: showSecrets)
+        let redactor = prepared.redactor(adding: Set(tokens.all))
 
         switch result {
         case .success(let value), .failure(.statusCode(let value)):
@@ -180,25 +163,25 @@ public struct CheckRunner: Sendable {
         }
     }
 
-    /// Sends one resolved target, logged under `-v` from `twin`.
+    /// Sends a prepared call once, with a login's `credential` if it has one, logged under
+    /// `-v` with the parts `responseSecrets` names masked.
     private func send(
-        _ target: SpecTarget, headers: HTTPHeaders, policy: CallPolicy, cookies: CookieStore?,
-        credential: Authenticator.Credential? = nil, twin: SpecTarget?, responseSecrets: ResponseSecrets
+        _ prepared: PreparedCall, cookies: CookieStore?, credential: Authenticator.Credential? = nil,
+        responseSecrets: ResponseSecrets
     ) async -> Result<Response, MoyaError> {
-        // A check reads the body in memory, a download's too.
-        var call = SpecCall(target: target, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: true)
+        var call = prepared.call
         call.cookies = cookies
         call.credential = credential
+        if let token = credential?.token { call.target.secretValues.insert(token) }
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
-            var redactor = call.redactor(showingSecrets: showSecrets, twin: twin)
+            var redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))
             redactor.secretHeaders.formUnion(responseSecrets.headers)
             redactor.hidesResponseBody = responseSecrets.body
             logger = NetworkLoggerPlugin(
                 configuration: .init(output: log, logOptions: logOptions, redactor: redactor))
         }
-        let provider = call.provider(session: session, logger: logger)
-        return await provider.result(for: target)
+        return await call.provider(session: session, logger: logger).result(for: call.target)
     }
 }
 
