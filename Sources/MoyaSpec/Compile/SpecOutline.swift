@@ -58,6 +58,14 @@ struct SpecOutline {
         var lineNumber = 0
         var start = 0
         while start < bytes.count {
+            // Inside `targets:`, most lines are a target's content, indented deeper than the
+            // targets themselves: they are skipped with a look at their first spaces only.
+            if inTargets, let targetIndent, targetIndent > 0 {
+                let (next, lines) = skipDeeper(bytes, from: start, than: targetIndent)
+                start = next
+                lineNumber += lines
+                guard start < bytes.count else { break }
+            }
             lineNumber += 1
             let end =
                 memchr(base + start, 0x0A, bytes.count - start).map {
@@ -105,6 +113,24 @@ struct SpecOutline {
         return (sections, targets, targetsSection)
     }
 
+    /// Past every line from `start` on whose first `indent + 1` bytes are spaces: where the
+    /// first other line starts, and how many lines were passed.
+    private static func skipDeeper(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, than indent: Int) -> (Int, Int)
+    {
+        guard let base = bytes.baseAddress else { return (start, 0) }
+        var start = start
+        var lines = 0
+        while start + indent < bytes.count {
+            var offset = 0
+            while offset <= indent, base[start + offset] == UInt8(ascii: " ") { offset += 1 }
+            guard offset > indent else { break }
+            lines += 1
+            guard let newline = memchr(base + start, 0x0A, bytes.count - start) else { return (bytes.count, lines) }
+            start = UnsafeRawPointer(newline) - UnsafeRawPointer(base) + 1
+        }
+        return (start, lines)
+    }
+
     /// Which line of the file each line of a shorter text is: the first line (from 1) of each
     /// run of kept lines, in the text and in the file.
     struct LineMap: Sendable {
@@ -125,13 +151,22 @@ struct SpecOutline {
         var kept: [Lines] = []
         var dropped: [Lines] = []
         var found = Array(repeating: 0, count: wanted.count)
-        for target in targets {
-            let name = bytes[target.name]
-            if let index = wanted.firstIndex(where: { $0.elementsEqual(name) }) {
-                found[index] += 1
-                kept.append(target.lines)
-            } else {
-                dropped.append(target.lines)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for target in targets {
+                let name = target.name
+                let index = wanted.firstIndex { wanted in
+                    wanted.count == name.count
+                        && wanted.withUnsafeBufferPointer { wanted in
+                            wanted.baseAddress.map { memcmp($0, base + name.lowerBound, name.count) == 0 } ?? true
+                        }
+                }
+                if let index {
+                    found[index] += 1
+                    kept.append(target.lines)
+                } else {
+                    dropped.append(target.lines)
+                }
             }
         }
         guard found.allSatisfy({ $0 <= 1 }) else { return nil }
@@ -186,6 +221,13 @@ struct SpecOutline {
         return total
     }
 
+    /// Whether a plain key may hold `byte`: an ASCII letter or digit, `_` or `-`.
+    @inline(__always)
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "-")
+    }
+
     /// A plain key (`name:` followed by a space or the line's end) and where its value
     /// begins; nil for anything else: quoted or complex keys, sequences, documents, tags.
     private static func key(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Range<Int>, Int)? {
@@ -201,12 +243,7 @@ struct SpecOutline {
                     return (start..<index, after)
                 }
             }
-            let isNameByte =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-            guard isNameByte else { return nil }
+            guard isNameByte(byte) else { return nil }
             index += 1
         }
         return nil
