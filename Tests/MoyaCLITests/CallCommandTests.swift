@@ -491,9 +491,7 @@ final class CallCommandTests: XCTestCase {
     }
 
     func testACallCompilesOnlyItsTarget() async throws {
-        let directory = NSTemporaryDirectory() + "lazy-call-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("lazy-call")
         try """
         service: mixed
         baseURL: https://x.test
@@ -521,9 +519,7 @@ final class CallCommandTests: XCTestCase {
     /// A call the spec stubs (`stub:`, no flag) starts no event-loop thread: neither the
     /// warm-up nor the session's. The delayed stub leaves time to list the process's threads.
     func testASpecsStubStartsNoTransportThreads() throws {
-        let directory = NSTemporaryDirectory() + "stubbed-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("stubbed")
         for (name, stub) in [("offline", "{ delayed: 1 }"), ("online", "never")] {
             try
                 "service: \(name)\nbaseURL: \(server.baseURL)\nstub: \(stub)\ntargets:\n  t: { path: /slow/1000, sample: s }\n"
@@ -549,9 +545,7 @@ final class CallCommandTests: XCTestCase {
     /// The headers go out in the order the spec declares them (service, environment, target),
     /// after the defaults, and `-H` after them; a later declaration of a name takes its place.
     func testHeadersGoOutInTheOrderTheSpecDeclares() async throws {
-        let directory = NSTemporaryDirectory() + "order-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("order")
         try """
         service: ordered
         baseURL: ${TEST_SERVER}
@@ -573,5 +567,13 @@ final class CallCommandTests: XCTestCase {
                 "Alpha: 6", "Bravo: 7", "Accept-Encoding: gzip, deflate",
                 "host: \(server.baseURL.dropFirst("http://".count))",
             ])
+    }
+
+    /// A new directory for a test's specs, removed when the test ends.
+    func scratchDirectory(_ name: String) throws -> String {
+        let directory = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
     }
 }
