@@ -182,10 +182,9 @@ struct CallCommand: CallerIsolatedCommand {
             context.line(json ? printer.json : printer.text)
             return
         }
-        let resolved = prepared.call.target
         // The spec's timeout and retry go on the request (see `SpecCall`), so the session
         // needs nothing from the spec but what is secret.
-        let secrets = Redactor(isEnabled: !showSecrets, secretValues: resolved.secretValues)
+        let secrets = prepared.redactor
         var configuration = network.configuration(
             environment: context.environment,
             willRetry: { [target] attempt, delay, reason in
@@ -215,7 +214,7 @@ struct CallCommand: CallerIsolatedCommand {
     private func send(_ prepared: PreparedCall, of service: ServiceSpec, session: Session) async throws {
         let context = CommandContext.current
         let call = prepared.call
-        var resolved = call.target
+        let resolved = call.target
         let behavior = prepared.policy.stub
         // A login's token comes from its authenticator, which `AuthenticationPlugin` puts where
         // the scheme says.
@@ -248,7 +247,6 @@ struct CallCommand: CallerIsolatedCommand {
         let send: nonisolated(nonsending) @Sendable (Authenticator.Credential?) async -> CallAttempt = { credential in
             var call = call
             call.credential = credential
-            if let token = credential?.token { call.target.secretValues.insert(token) }
             let redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))
             let output = holdsOutput ? BodyOutput(context: context, renderer: renderer, streaming: streams) : nil
             let logger =
@@ -263,14 +261,14 @@ struct CallCommand: CallerIsolatedCommand {
                 // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
                 let result = await provider.result(
                     for: target, progress: progressHandler, saveTo: destinationClosure)
-                return CallAttempt(result: result, signal: nil, output: output, redactor: redactor, target: target)
+                return CallAttempt(result: result, signal: nil, output: output, redactor: redactor)
             }
             let (result, signal) = await Interrupts.cancelling { handler in
                 provider.request(
                     target, progress: progressHandler, saveTo: destinationClosure, streamTo: output,
                     completion: handler)
             }
-            return CallAttempt(result: result, signal: signal, output: output, redactor: redactor, target: target)
+            return CallAttempt(result: result, signal: signal, output: output, redactor: redactor)
         }
         let attempt: CallAttempt
         if let authenticator, let login = resolved.login {
@@ -284,14 +282,11 @@ struct CallCommand: CallerIsolatedCommand {
             }
             attempt =
                 last.withLock { $0 }
-                ?? CallAttempt(
-                    result: result, signal: nil, output: nil,
-                    redactor: prepared.redactor, target: resolved)
+                ?? CallAttempt(result: result, signal: nil, output: nil, redactor: prepared.redactor)
         } else {
             attempt = await send(nil)
         }
         let (result, signal, output, redactor) = (attempt.result, attempt.signal, attempt.output, attempt.redactor)
-        resolved = attempt.target
         await context.release(session)
         switch result {
         case .success(let streamed):
@@ -437,5 +432,4 @@ struct CallAttempt: Sendable {
     let signal: Int32?
     let output: BodyOutput?
     let redactor: Redactor
-    let target: SpecTarget
 }

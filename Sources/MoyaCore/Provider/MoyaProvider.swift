@@ -220,8 +220,7 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
             return validate(Response(statusCode: status, data: data, request: request), target: target)
         case .response(let head, let data):
             // A sample's cookies are kept as a live response's would be.
-            request.cookies?.store(
-                head.headers.fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value), from: request.url)
+            request.cookies?.store(head.headers.values(for: "Set-Cookie"), from: request.url)
             return validate(
                 Response(statusCode: head.statusCode, data: data, request: request, response: head), target: target)
         case .networkError(let error):

@@ -72,6 +72,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         !value.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
     }
 
+    /// The values of every field named `name`, in order, such as a response's `Set-Cookie`s.
+    public func values(for name: String) -> [String] {
+        let key = name.lowercased()
+        return fields.filter { $0.name.lowercased() == key }.map(\.value)
+    }
+
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool {
         self[name] != nil

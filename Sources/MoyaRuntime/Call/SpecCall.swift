@@ -56,10 +56,9 @@ public struct SpecCall: Sendable {
             }
         }
         // The defaults the spec and `-H` leave, then the spec's headers in order, then `-H`'s.
-        let given = endpoint.headers.fields.map { $0.name } + extraHeaders.fields.map { $0.name }
         var headers = HTTPHeaders(
-            fields: Self.defaultHeaders.fields.filter { field in
-                !given.contains { $0.lowercased() == field.name.lowercased() }
+            fields: Self.defaultHeaders.fields.filter {
+                !endpoint.headers.contains($0.name) && !extraHeaders.contains($0.name)
             })
         for field in endpoint.headers { headers.add(name: field.name, value: field.value) }
         for field in extraHeaders { headers.update(name: field.name, value: field.value) }

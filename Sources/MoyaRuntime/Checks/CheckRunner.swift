@@ -172,7 +172,6 @@ public struct CheckRunner: Sendable {
         var call = prepared.call
         call.cookies = cookies
         call.credential = credential
-        if let token = credential?.token { call.target.secretValues.insert(token) }
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
             var redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))

@@ -6,9 +6,10 @@ import MoyaSpec
 /// and a cookie jar per flow run.
 ///
 /// ```swift
-/// let catalog = try SpecLibrary(searchPaths: ["specs"], compiler: SpecCompiler()).loadAll()
+/// let compiler = SpecCompiler(environment: .process)
+/// let catalog = try SpecLibrary(searchPaths: ["specs"], compiler: compiler).loadAll()
 /// let client = SpecClient(services: catalog.services)
-/// let user = await client.send("myservice.showUser", ["id": .integer(1)])
+/// let user = await client.send("myservice.showUser", ["id": .int(1)])
 /// let flow = await client.run(flow: "myservice.userLifecycle")
 /// await client.shutdown()
 /// ```
@@ -42,11 +43,17 @@ public struct SpecClient: Sendable {
 
     /// The service and target `SERVICE.TARGET` names.
     public func target(_ name: String) throws(UnknownName) -> (ServiceSpec, TargetSpec) {
-        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let service = services.first(where: { $0.name == parts[0] }),
-            let target = service.target(named: parts[1])
-        else { throw UnknownName(name: name) }
+        guard let (service, member) = split(name), let target = service.target(named: member) else {
+            throw UnknownName(name: name)
+        }
         return (service, target)
+    }
+
+    /// The service `SERVICE.NAME` names, and `NAME`.
+    private func split(_ name: String) -> (ServiceSpec, String)? {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let service = services.first(where: { $0.name == parts[0] }) else { return nil }
+        return (service, parts[1])
     }
 
     /// `SERVICE.TARGET` with `arguments` prepared as `call --dry-run` prints it.
@@ -79,9 +86,7 @@ public struct SpecClient: Sendable {
     /// Runs the flow `SERVICE.FLOW`, with `variables` in place of its `vars`; its steps are the
     /// result's.
     public func run(flow name: String, variables: [(name: String, value: JSONValue)] = []) async -> CheckResult? {
-        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let service = services.first(where: { $0.name == parts[0] }),
-            let flow = service.flows.first(where: { $0.name == parts[1] })
+        guard let (service, member) = split(name), let flow = service.flows.first(where: { $0.name == member })
         else { return nil }
         let planned = PlannedCheck(service: service, subject: .flow(flow), skipReason: nil)
         return await FlowRunner(runner: runner, overrides: variables).run(flow, of: planned)

@@ -297,9 +297,7 @@ public struct FlowRunner: Sendable {
         case .duration:
             return .success(.integer(Int((seconds * 1000).rounded())))
         case .cookie(let name):
-            let value = response.headers.fields
-                .filter { $0.name.lowercased() == "set-cookie" }
-                .compactMap { CookieJar.nameAndValue($0.value) }
+            let value = response.headers.values(for: "Set-Cookie").compactMap(CookieJar.nameAndValue)
                 .last { $0.name == name }?.value
             return .success(value.map(JSONValue.string))
         case .header(let name):

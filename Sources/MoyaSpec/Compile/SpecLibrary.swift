@@ -198,24 +198,10 @@ public struct SpecLibrary: Sendable {
             default: continue
             }
             for file in files where FileSystem.isRegularFile(file) {
-                guard let bytes = FileSystem.contents(file) else { continue }
-                var service: Substring?
-                var stub: Substring?
-                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                    guard let colon = line.firstIndex(of: ":"), line.first?.isLetter == true else { continue }
-                    var value = line[line.index(after: colon)...]
-                    if let hash = value.firstIndex(of: "#") { value = value[..<hash] }
-                    value = value.drop { $0 == " " || $0 == "\t" }
-                    while let last = value.last, last == " " || last == "\t" || last == "\r" {
-                        value = value.dropLast()
-                    }
-                    switch line[..<colon] {
-                    case "service": service = value
-                    case "stub": stub = value
-                    default: break
-                    }
-                }
-                if service == Substring(name) { return stub.map { $0 != "never" } ?? false }
+                guard let bytes = FileSystem.contents(file), let outline = SpecOutline(bytes),
+                    outline.inlineValue(of: "service", in: bytes) == name
+                else { continue }
+                return outline.inlineValue(of: "stub", in: bytes).map { $0 != "never" } ?? false
             }
         }
         return false

@@ -113,6 +113,21 @@ struct SpecOutline {
         return (sections, targets, targetsSection)
     }
 
+    /// The text after a top-level `key:` on its own line, without a comment or the spaces
+    /// around it (`immediate` for `stub: immediate  # offline`); nil when there is no such key.
+    func inlineValue(of key: String, in bytes: [UInt8]) -> String? {
+        guard let section = sections.first(where: { bytes[$0.name].elementsEqual(key.utf8) }) else { return nil }
+        // The key reader found a `:` right after the name.
+        var value = bytes[(section.name.upperBound + 1)..<section.lines.end]
+        if let end = value.firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "#") }) {
+            value = value[..<end]
+        }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        while let first = value.first, blank(first) { value = value.dropFirst() }
+        while let last = value.last, blank(last) { value = value.dropLast() }
+        return String(decoding: value, as: UTF8.self)
+    }
+
     /// Past every line from `start` on whose first `indent + 1` bytes are spaces: where the
     /// first other line starts, and how many lines were passed.
     private static func skipDeeper(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, than indent: Int) -> (Int, Int)
