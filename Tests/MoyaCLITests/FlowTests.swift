@@ -446,6 +446,23 @@ final class LoginTests: XCTestCase {
         XCTAssertTrue(dry.contains("Authorization: ••••"), dry)
     }
 
+    /// `call` sends through the runtime's one delivery, so `-v` logs its login as `run` does,
+    /// each secret masked, and the token and password never print.
+    func testCallLogsItsLoginAsRunDoes() async throws {
+        let cache = try scratch()
+        let (status, out, error) = await CommandTests.run(
+            ["call", "login.protected", "--specs", spec, "--n", "1", "-v", "--no-token-cache"],
+            environment: ["TEST_SERVER": server.baseURL, "API_PASSWORD": "pw", "XDG_CACHE_HOME": cache])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(out, #"{"ok":true,"token":"t1"}"#)
+        let requests = error.split(separator: "\n").filter { $0.hasPrefix("Request: ") }
+        XCTAssertEqual(
+            requests, ["Request: POST \(server.baseURL)/token", "Request: GET \(server.baseURL)/protected/1"],
+            error)
+        XCTAssertTrue(error.contains("  Authorization: ••••\n"), error)
+        XCTAssertFalse(error.contains("pw") || error.contains("t1"), error)
+    }
+
     func testATokenInAHeaderOfItsOwn() async throws {
         let cache = try scratch()
         let headerSpec = cache + "/header.yaml"

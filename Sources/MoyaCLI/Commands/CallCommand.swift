@@ -203,7 +203,7 @@ struct CallCommand: CallerIsolatedCommand {
         // A call the command line or the spec stubs never starts the transport.
         if prepared.policy.stub == .never { session.prepare() }
         do {
-            try await send(prepared, of: service, session: session)
+            try await send(prepared, of: service, session: session, overrides: overrides)
         } catch {
             await CommandContext.current.release(session)
             throw error
@@ -211,16 +211,13 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// Sends the prepared call and presents what came back.
-    private func send(_ prepared: PreparedCall, of service: ServiceSpec, session: Session) async throws {
+    private func send(
+        _ prepared: PreparedCall, of service: ServiceSpec, session: Session, overrides: CallPolicy.Overrides
+    ) async throws {
         let context = CommandContext.current
         let call = prepared.call
         let resolved = call.target
         let behavior = prepared.policy.stub
-        // A login's token comes from its authenticator, which `AuthenticationPlugin` puts where
-        // the scheme says.
-        let authenticator = try resolved.login.map { login throws(CommandFailure) in
-            try loginAuthenticator(login, service: service, session: session)
-        }
         if network.insecure, behavior == .never {
             context.errorLine(
                 "moya-cli: warning: --insecure: the server's certificate is not verified; "
@@ -230,63 +227,27 @@ struct CallCommand: CallerIsolatedCommand {
         let destination = outputOptions.output.map { path in URL(fileURLWithPath: path) }
         let bar =
             showsProgress(for: resolved, stubbed: behavior != .never) ? ProgressBar(write: context.writeError) : nil
-        var progress: ProgressHandler?
-        if let bar { progress = { bar.update($0) } }
-        var saveTo: DownloadDestination?
-        if let destination, behavior == .never { saveTo = { _, _ in destination } }
+        var delivery = Delivery(waiting: { start in await Interrupts.cancelling(start) })
+        if let bar { delivery.progress = { bar.update($0) } }
+        if let destination, behavior == .never { delivery.saveTo = { _, _ in destination } }
         let renderer = ResponseRenderer(options: outputOptions, context: context)
         // A live body that is not saved to a file goes out as it arrives: straight through
         // when printed raw, else held up to a limit (see `BodyOutput`). A body that may be
         // refused for a stale login token is held, so that the replay alone is printed.
         let holdsOutput = behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
-        let streams = !renderer.pretty && keyPath == nil && authenticator == nil
-        let logOptions = Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : [])
-        let (progressHandler, destinationClosure) = (progress, saveTo)
-        // One attempt with `credential`, the login's token if there is one, on the caller's
-        // executor as the rest of the call is: a stubbed answer never leaves it.
-        let send: nonisolated(nonsending) @Sendable (Authenticator.Credential?) async -> CallAttempt = { credential in
-            var call = call
-            call.credential = credential
-            let redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))
-            let output = holdsOutput ? BodyOutput(context: context, renderer: renderer, streaming: streams) : nil
-            let logger =
-                logOptions.isEmpty
-                ? nil
-                : NetworkLoggerPlugin(
-                    configuration: .init(
-                        output: { context.errorLine($0) }, logOptions: logOptions, redactor: redactor))
-            let provider = call.provider(session: session, logger: logger)
-            let target = call.target
-            if behavior == .immediate {
-                // Answered at once, from the sample: there is nothing for Ctrl-C to cancel.
-                let result = await provider.result(
-                    for: target, progress: progressHandler, saveTo: destinationClosure)
-                return CallAttempt(result: result, signal: nil, output: output, redactor: redactor)
-            }
-            let (result, signal) = await Interrupts.cancelling { handler in
-                provider.request(
-                    target, progress: progressHandler, saveTo: destinationClosure, streamTo: output,
-                    completion: handler)
-            }
-            return CallAttempt(result: result, signal: signal, output: output, redactor: redactor)
+        let streams = !renderer.pretty && keyPath == nil && resolved.login == nil
+        if holdsOutput {
+            delivery.sink = { BodyOutput(context: context, renderer: renderer, streaming: streams) }
         }
-        let attempt: CallAttempt
-        if let authenticator, let login = resolved.login {
-            // A stale token: log in again (or take the newer token another process got) and
-            // send once more, as check and run do, through the same authenticator.
-            let last = Mutex<CallAttempt?>(nil)
-            let result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
-                let made = await send(credential)
-                last.withLock { $0 = made }
-                return made.result
-            }
-            attempt =
-                last.withLock { $0 }
-                ?? CallAttempt(result: result, signal: nil, output: nil, redactor: prepared.redactor)
-        } else {
-            attempt = await send(nil)
-        }
-        let (result, signal, output, redactor) = (attempt.result, attempt.signal, attempt.output, attempt.redactor)
+        let runner = CheckRunner(
+            overrides: overrides, environment: env, session: session, parallel: 1, bail: false,
+            showSecrets: showSecrets, services: [service],
+            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
+            logOptions: Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : []),
+            log: { context.errorLine($0) })
+        let delivered = await runner.deliver(prepared, of: service, delivery)
+        let (result, signal, redactor) = (delivered.result, delivered.signal, delivered.redactor)
+        let output = delivered.sink as? BodyOutput
         await context.release(session)
         switch result {
         case .success(let streamed):
@@ -316,19 +277,6 @@ struct CallCommand: CallerIsolatedCommand {
             }
             throw failure
         }
-    }
-
-    /// The authenticator for a login, whose login call goes through this call's session and
-    /// stubbing.
-    func loginAuthenticator(_ login: LoginSpec, service: ServiceSpec, session: Session) throws(CommandFailure)
-        -> Authenticator
-    {
-        let context = CommandContext.current
-        let runner = CheckRunner(
-            overrides: try overrides(), environment: env, session: session, parallel: 1, bail: false,
-            showSecrets: showSecrets, services: [service])
-        return Logins(environment: context.environment, usesCache: !network.noTokenCache)
-            .authenticator(for: login, in: service, environment: env, runner: runner)
     }
 
     /// Whether a task writes its body to its own destination, as a download does.
@@ -423,13 +371,4 @@ struct CallCommand: CallerIsolatedCommand {
                 status: .usage)
         }
     }
-}
-
-/// What one attempt of a call gave: the result, the signal that cancelled it, the body it
-/// held, and what of it may be printed.
-struct CallAttempt: Sendable {
-    let result: Result<Response, MoyaError>
-    let signal: Int32?
-    let output: BodyOutput?
-    let redactor: Redactor
 }

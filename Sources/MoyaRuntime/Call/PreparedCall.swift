@@ -28,9 +28,14 @@ public struct PreparedCall: Sendable {
         return try shown.preparedRequest()
     }
 
-    /// What may be printed of the request.
+    /// What may be printed of the request: rendered from the same bound values as the request,
+    /// each secret as the mask.
     public func printable() throws(SendFailure) -> PrintableRequest {
-        redactor.printable(try request())
+        guard redactor.isEnabled else { return redactor.printable(try request()) }
+        var masked = redactor.maskedRequest
+        if masked == nil { masked = try call.maskedRequest() }
+        guard let masked else { return redactor.printable(try request()) }
+        return Redactor(secretHeaders: redactor.secretHeaders, maskedRequest: masked).printable(masked)
     }
 
     /// Resolves `target` of `service` with `options` and prepares it, with `headers` added as
@@ -38,9 +43,9 @@ public struct PreparedCall: Sendable {
     /// and the policy `overrides` give. A live call that names a sample asks for it with
     /// `Prefer: example=NAME`, as mock servers understand (Prism's convention; a server that
     /// does not know the preference ignores it, RFC 7240), unless it sets `Prefer` itself.
-    /// With `showingSecrets`, the printable form shows them. Without `printsRequest`, no masked
-    /// twin is resolved, and a printed request is masked by its secret headers and scrubbed of
-    /// secret values. `keepsDownloadsInMemory` keeps a download's body in the response, as
+    /// With `showingSecrets`, the printable form shows them. With `printsRequest`, the redactor
+    /// carries the printable form for a logger; without, it is rendered only when asked for.
+    /// `keepsDownloadsInMemory` keeps a download's body in the response, as
     /// checks read it.
     public static func prepare(
         _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: HTTPHeaders = [:],
@@ -49,8 +54,6 @@ public struct PreparedCall: Sendable {
     ) throws(ResolveError) -> PreparedCall {
         var resolved = try service.resolve(target, with: options)
         resolved.secretValues.formUnion(secrets)
-        // The masked twin: the same target resolved with its secrets as placeholders.
-        let twin = showingSecrets || !printsRequest ? nil : try service.resolve(target, with: options, masking: true)
         let policy = CallPolicy.decide(overrides, target: target, service: service)
         var headers = headers
         if let sample = options.sample, policy.stub == .never, !resolved.headerFields.contains("Prefer"),
@@ -60,7 +63,8 @@ public struct PreparedCall: Sendable {
         }
         let call = SpecCall(
             target: resolved, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: keepsDownloadsInMemory)
-        return PreparedCall(call: call, redactor: call.redactor(showingSecrets: showingSecrets, twin: twin))
+        return PreparedCall(
+            call: call, redactor: call.redactor(showingSecrets: showingSecrets, printsRequest: printsRequest))
     }
 
     /// The redactor for an exchange that also sent `secrets`, such as a login's token.

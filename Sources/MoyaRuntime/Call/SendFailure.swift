@@ -20,6 +20,12 @@ public struct SendFailure: Error, Sendable, CustomStringConvertible {
     /// What kind of failure it is.
     public var kind: Kind
 
+    /// A failure with its message and kind.
+    public init(message: String, kind: Kind) {
+        self.message = message
+        self.kind = kind
+    }
+
     /// The failure `error` is for `target`, its text scrubbed by `redactor`.
     public init(error: MoyaError, target: SpecTarget, redactor: Redactor) {
         let name = target.qualifiedName

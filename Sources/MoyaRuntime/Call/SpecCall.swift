@@ -87,19 +87,26 @@ public struct SpecCall: Sendable {
     }
 
     /// What may be printed of this call: the secrets' values are scrubbed from what the server
-    /// sends back, and requests are printed from `twin`'s request (the target resolved with
-    /// `masking`), built here by the same code as the real one. A command that prints no
-    /// request passes no twin. A login's token shows masked where it goes.
-    public func redactor(showingSecrets: Bool, twin: SpecTarget? = nil) -> Redactor {
-        var twinCall = self
-        twinCall.credential = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
-        let maskedRequest = twin.flatMap { twin -> Request? in
-            twinCall.target = twin
-            return try? twinCall.preparedRequest()
-        }
+    /// sends back, and with `printsRequest` a logged request is printed from
+    /// `maskedRequest()`.
+    public func redactor(showingSecrets: Bool, printsRequest: Bool = true) -> Redactor {
+        let masked = showingSecrets || !printsRequest ? nil : try? maskedRequest()
         return Redactor(
             isEnabled: !showingSecrets, secretHeaders: target.secretHeaders, secretValues: target.secretValues,
-            maskedRequest: maskedRequest)
+            maskedRequest: masked)
+    }
+
+    /// The request as it may be printed: rendered by the same code from the same bound values
+    /// (`SpecTarget.masked()`), each secret as `Redactor.placeholder`, a login's token too.
+    public func maskedRequest() throws(SendFailure) -> Request {
+        var shown = self
+        shown.credential = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
+        do {
+            shown.target = try target.masked()
+        } catch {
+            throw SendFailure(message: "\(target.qualifiedName): \(error.message)", kind: .encoding)
+        }
+        return try shown.preparedRequest()
     }
 
     /// The request as it would be sent, plugins applied, for `--dry-run`.

@@ -1,6 +1,5 @@
 import MoyaCore
 import MoyaSpec
-import Synchronization
 
 /// Runs planned checks, up to `parallel` at once, all through one session and so one HTTP
 /// client and connection pool.
@@ -130,24 +129,14 @@ public struct CheckRunner: Sendable {
         var resolved = prepared.call.target
 
         let start = ContinuousClock.now
-        let result: Result<Response, MoyaError>
-        let tokens = UsedTokens()
-        if authenticating, let login = resolved.login, let logins {
-            let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
-            // The token goes where the login's scheme says, through `AuthenticationPlugin`.
-            result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
-                tokens.add(credential.token)
-                return await self.send(
-                    prepared, cookies: cookies, credential: credential, responseSecrets: responseSecrets)
-            }
-        } else {
-            result = await send(prepared, cookies: cookies, responseSecrets: responseSecrets)
-        }
+        let delivered = await deliver(
+            prepared, of: service, Delivery(cookies: cookies, responseSecrets: responseSecrets),
+            authenticating: authenticating)
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        resolved.secretValues.formUnion(tokens.all)
-        let redactor = prepared.redactor(adding: Set(tokens.all))
+        resolved.secretValues.formUnion(delivered.tokens)
+        let redactor = delivered.redactor
 
-        switch result {
+        switch delivered.result {
         case .success(let value), .failure(.statusCode(let value)):
             return Exchange(target: resolved, redactor: redactor, response: value, seconds: seconds, failure: nil)
         case .failure(.underlying(let error as LoginError, _)):
@@ -161,26 +150,6 @@ public struct CheckRunner: Sendable {
                 target: resolved, redactor: redactor, response: nil, seconds: seconds,
                 failure: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
         }
-    }
-
-    /// Sends a prepared call once, with a login's `credential` if it has one, logged under
-    /// `-v` with the parts `responseSecrets` names masked.
-    private func send(
-        _ prepared: PreparedCall, cookies: CookieStore?, credential: Authenticator.Credential? = nil,
-        responseSecrets: ResponseSecrets
-    ) async -> Result<Response, MoyaError> {
-        var call = prepared.call
-        call.cookies = cookies
-        call.credential = credential
-        var logger: NetworkLoggerPlugin?
-        if !logOptions.isEmpty {
-            var redactor = prepared.redactor(adding: Set(credential.map { [$0.token] } ?? []))
-            redactor.secretHeaders.formUnion(responseSecrets.headers)
-            redactor.hidesResponseBody = responseSecrets.body
-            logger = NetworkLoggerPlugin(
-                configuration: .init(output: log, logOptions: logOptions, redactor: redactor))
-        }
-        return await call.provider(session: session, logger: logger).result(for: call.target)
     }
 }
 
@@ -200,12 +169,4 @@ public struct ResponseSecrets: Sendable {
             }
         }
     }
-}
-
-/// The tokens an exchange sent, so that its messages can be scrubbed of them.
-private final class UsedTokens: Sendable {
-    private let tokens = Mutex<[String]>([])
-
-    func add(_ token: String) { tokens.withLock { $0.append(token) } }
-    var all: [String] { tokens.withLock { $0 } }
 }

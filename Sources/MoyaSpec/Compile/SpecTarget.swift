@@ -44,6 +44,18 @@ public struct SpecTarget: AccessTokenAuthorizable {
     /// The login whose token the request carries, when `auth:` is a login; the caller that
     /// sends it obtains the token.
     public var login: LoginSpec? = nil
+    /// What the call bound, each value with its secrecy: the request and its printable form
+    /// are both rendered from it.
+    public let binding: TargetBinding
+
+    /// The target as it may be printed: rendered from the same `binding`, with every secret
+    /// value, environment value and credential as `Redactor.placeholder`, which every encoder
+    /// passes through unchanged and the printer shows as the mask. Nothing is bound or
+    /// checked again.
+    public func masked() throws(ResolveError) -> SpecTarget {
+        var resolver = TargetResolver(binding: binding, masking: true)
+        return try resolver.render()
+    }
 
     /// The whole `Authorization` header value `auth:` gives, if any.
     public var authorization: String? {

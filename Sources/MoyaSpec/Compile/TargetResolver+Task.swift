@@ -53,7 +53,7 @@ extension TargetResolver {
                     provider = .data(Data(text.utf8))
                 case .file(let template):
                     // An optional file param left out leaves its part out, as a value's does.
-                    if let whole = template.wholeParam, values[whole] == nil { continue }
+                    if let whole = template.wholeParam, binding.values[whole] == nil { continue }
                     provider = .file(try fileURL(template))
                 }
                 parts.append(

@@ -42,16 +42,10 @@ public struct CallOptions: Sendable {
 
 extension ServiceSpec {
     /// Resolves `target` for a call: checks the arguments, binds them into every template and
-    /// builds the Moya task.
-    ///
-    /// With `masking`, the result is the target's masked twin: resolved the same way with every
-    /// secret value replaced by `Redactor.placeholder`, for printing. Only a command that prints
-    /// a request resolves one.
-    public func resolve(_ target: TargetSpec, with options: CallOptions, masking: Bool = false) throws(ResolveError)
-        -> SpecTarget
-    {
+    /// builds the Moya task. The result keeps what was bound, each value with its secrecy, so
+    /// that `SpecTarget.masked()` renders the printable form from the same values.
+    public func resolve(_ target: TargetSpec, with options: CallOptions) throws(ResolveError) -> SpecTarget {
         var resolver = TargetResolver(service: self, target: target)
-        resolver.masking = masking
         return try resolver.resolve(options)
     }
 }
@@ -67,24 +61,44 @@ extension ServiceSpec {
         resolver.masking = masking
         for param in target.params {
             guard let value = values[param.name] ?? param.defaultValue else { continue }
-            let isSecret = param.holdsSecret(value, given: values[param.name] != nil)
-            resolver.values[param.name] = masking && isSecret ? TargetResolver.masked(value) : value
+            resolver.binding.values[param.name] = value
+            if param.holdsSecret(value, given: values[param.name] != nil) {
+                resolver.binding.maskedParams.insert(param.name)
+            }
         }
         return try resolver.makeSample(name.flatMap { target.sample(named: $0) } ?? target.sample)
     }
 }
 
-struct TargetResolver {
+/// What one call bound, once: each param's value with whether it is secret, the environment
+/// and the sample chosen. The request and its printable form are both rendered from it.
+public struct TargetBinding: Sendable {
     let service: ServiceSpec
     let target: TargetSpec
-    var values: [String: ParamValue] = [:]
+    /// Param values by name, the declared defaults included.
+    public internal(set) var values: [String: ParamValue] = [:]
+    /// The params whose values are secret and print as the mask. A secret file param is not
+    /// among them: its path must be read, and its value is scrubbed instead.
+    public internal(set) var maskedParams: Set<String> = []
+    var environment: EnvironmentSpec?
+    var sample: SampleSpec?
+}
+
+struct TargetResolver {
+    var binding: TargetBinding
+    var service: ServiceSpec { binding.service }
+    var target: TargetSpec { binding.target }
     var secrets: Set<String> = []
-    /// Whether secrets render as `Redactor.placeholder`, for the masked twin.
+    /// Whether secrets render as `Redactor.placeholder`, for the printable form.
     var masking = false
 
     init(service: ServiceSpec, target: TargetSpec) {
-        self.service = service
-        self.target = target
+        binding = TargetBinding(service: service, target: target)
+    }
+
+    init(binding: TargetBinding, masking: Bool) {
+        self.binding = binding
+        self.masking = masking
     }
 
     var specDirectory: String {
@@ -92,9 +106,15 @@ struct TargetResolver {
         return String(service.file[..<slash])
     }
 
+    /// The value bound to `name` as this rendering shows it: the mask's placeholder for a
+    /// secret when masking.
+    func value(_ name: String) -> ParamValue? {
+        guard let value = binding.values[name] else { return nil }
+        return masking && binding.maskedParams.contains(name) ? Self.masked(value) : value
+    }
+
     mutating func resolve(_ options: CallOptions) throws(ResolveError) -> SpecTarget {
         try bind(options.arguments, secret: options.secretArguments)
-        var environment: EnvironmentSpec?
         if let name = options.environment {
             guard let found = service.environment(named: name) else {
                 let names = service.environments.map(\.name)
@@ -103,8 +123,26 @@ struct TargetResolver {
                         + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
                     isUsageError: true)
             }
-            environment = found
+            binding.environment = found
         }
+        if let name = options.sample {
+            guard let named = target.sample(named: name) else {
+                let names = target.samples.map(\.name)
+                throw ResolveError(
+                    message: "target '\(service.name).\(target.name)' has no sample '\(name)'"
+                        + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
+                    isUsageError: true)
+            }
+            binding.sample = named
+        } else {
+            binding.sample = target.sample
+        }
+        return try render()
+    }
+
+    /// The target rendered from `binding`: real values, or with `masking` the printable form.
+    mutating func render() throws(ResolveError) -> SpecTarget {
+        let environment = binding.environment
         let base = environment?.baseURL ?? service.baseURL
         guard var baseURL = URL(string: base) else {
             throw ResolveError(message: "the base URL \(base) is not a valid URL", isUsageError: false)
@@ -128,20 +166,7 @@ struct TargetResolver {
         }
 
         let task = try makeTask(headers: &headers, baseURL: &baseURL)
-        let sampleSpec: SampleSpec?
-        if let name = options.sample {
-            guard let named = target.sample(named: name) else {
-                let names = target.samples.map(\.name)
-                throw ResolveError(
-                    message: "target '\(service.name).\(target.name)' has no sample '\(name)'"
-                        + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
-                    isUsageError: true)
-            }
-            sampleSpec = named
-        } else {
-            sampleSpec = target.sample
-        }
-        let sample = try makeSample(sampleSpec)
+        let sample = try makeSample(binding.sample)
         var sampleData = Data()
         if case .response(_, _, let body) = sample { sampleData = body }
 
@@ -152,7 +177,7 @@ struct TargetResolver {
                 throw ResolveError(
                     message: "auth: the credentials have a line break, which a header may not hold", isUsageError: true)
             }
-            secrets.insert(token)
+            if !masking { secrets.insert(token) }
         }
 
         var login: LoginSpec?
@@ -167,7 +192,8 @@ struct TargetResolver {
             sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
-            secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders, login: login)
+            secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders, login: login,
+            binding: binding)
     }
 
     // MARK: - Params
@@ -201,8 +227,11 @@ struct TargetResolver {
             }
             let isSecret =
                 param.holdsSecret(value, given: arguments[param.name] != nil) || secret.contains(param.name)
-            if isSecret { collectSecrets(value) }
-            values[param.name] = masking && isSecret && param.elementType != .file ? Self.masked(value) : value
+            if isSecret {
+                collectSecrets(value)
+                if param.elementType != .file { binding.maskedParams.insert(param.name) }
+            }
+            binding.values[param.name] = value
         }
     }
 
@@ -227,13 +256,13 @@ struct TargetResolver {
     /// Environment values are secrets here unless `environmentIsSecret` is false, as for a
     /// local file's path.
     func render(_ template: Template, environmentIsSecret: Bool = true) -> String? {
-        if let whole = template.wholeParam, values[whole] == nil { return nil }
+        if let whole = template.wholeParam, binding.values[whole] == nil { return nil }
         if let text = template.literalText { return text }
         var output = ""
         for segment in template.segments {
             switch segment {
             case .literal(let text): output += text
-            case .param(let name): output += values[name]?.description ?? ""
+            case .param(let name): output += value(name)?.description ?? ""
             case .environment(_, let value):
                 output += masking && environmentIsSecret ? Redactor.placeholder : value
             }
@@ -248,7 +277,7 @@ struct TargetResolver {
         for segment in template.segments {
             switch segment {
             case .literal(let text): output += text
-            case .param(let name): output += Self.encodeSegment(values[name]?.description ?? "")
+            case .param(let name): output += Self.encodeSegment(value(name)?.description ?? "")
             // A path's environment values are where the request goes, not credentials.
             case .environment(_, let value): output += value
             }
@@ -275,7 +304,7 @@ struct TargetResolver {
         case .number(let double): return .number(double)
         case .string(let template):
             if let whole = template.wholeParam {
-                return values[whole].map(\.jsonValue)
+                return self.value(whole).map(\.jsonValue)
             }
             return render(template).map(JSONValue.string)
         case .array(let items):

@@ -1,0 +1,124 @@
+import MoyaCore
+import MoyaSpec
+import Synchronization
+
+/// How a prepared call is carried, beyond the call itself: the cookies it sends and keeps,
+/// what of its response is secret before it arrives, and, for a command that presents the
+/// body as it arrives, progress, a destination, a sink and a way to wait that can cancel.
+public struct Delivery: Sendable {
+    /// Starts a live request with `start`, which hands back its `Cancellable`, and waits for
+    /// its result and the signal that cancelled it, if one did.
+    public typealias Waiting =
+        @Sendable (
+            _ start: (@escaping @Sendable (Result<Response, MoyaError>) -> Void) -> any Cancellable
+        ) async -> (result: Result<Response, MoyaError>, signal: Int32?)
+
+    /// The cookies sent and kept, as a flow run's; nil keeps a redirect's only.
+    public var cookies: CookieStore?
+    /// The parts of the response that are secret before it arrives; the log masks them.
+    public var responseSecrets: ResponseSecrets
+    /// Hears of the transfer's progress.
+    public var progress: ProgressHandler?
+    /// Where a live body is written instead of kept.
+    public var saveTo: DownloadDestination?
+    /// Makes the sink an attempt's body streams to as it arrives: one per attempt, so that
+    /// after a login's refresh only the replay's body is kept.
+    public var sink: (@Sendable () -> (any ResponseStream)?)?
+    /// How a live attempt is waited for; `call` cancels it on Ctrl-C. Without, it is awaited.
+    public var waiting: Waiting?
+
+    /// A delivery; what is not given is left out.
+    public init(
+        cookies: CookieStore? = nil, responseSecrets: ResponseSecrets = ResponseSecrets(),
+        progress: ProgressHandler? = nil, saveTo: DownloadDestination? = nil,
+        sink: (@Sendable () -> (any ResponseStream)?)? = nil, waiting: Waiting? = nil
+    ) {
+        self.cookies = cookies
+        self.responseSecrets = responseSecrets
+        self.progress = progress
+        self.saveTo = saveTo
+        self.sink = sink
+        self.waiting = waiting
+    }
+}
+
+/// A delivered call: the result, the last attempt's sink and the signal that cancelled it,
+/// and what of the exchange may be printed, the login's tokens among its secrets.
+public struct Delivered: Sendable {
+    /// The response whatever its status passed or failed validation, or why there is none.
+    public var result: Result<Response, MoyaError>
+    /// The last attempt's sink, if the delivery made one.
+    public var sink: (any ResponseStream)?
+    /// The signal that cancelled the request, if one did.
+    public var signal: Int32?
+    /// What may be printed of the exchange.
+    public var redactor: Redactor
+    /// The login tokens the attempts sent.
+    public var tokens: [String]
+}
+
+extension CheckRunner {
+    /// Sends `prepared`, a target of `service`, or answers from its sample as its policy says:
+    /// the one way a spec call reaches the wire, for `call`, checks, flows, logins and
+    /// `SpecClient`. A target whose `auth:` is a login carries the shared token, and is
+    /// replayed once after a refresh when its status asks for one; `authenticating: false`
+    /// sends the login call itself. Each attempt is logged as `logOptions` say.
+    public func deliver(
+        _ prepared: PreparedCall, of service: ServiceSpec, _ delivery: Delivery = Delivery(),
+        authenticating: Bool = true
+    ) async -> Delivered {
+        guard authenticating, let login = prepared.call.target.login, let logins else {
+            return await attempt(prepared, credential: nil, delivery)
+        }
+        let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
+        let last = Mutex<Delivered?>(nil)
+        let tokens = Mutex<[String]>([])
+        let result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
+            tokens.withLock { $0.append(credential.token) }
+            let made = await attempt(prepared, credential: credential, delivery)
+            last.withLock { $0 = made }
+            return made.result
+        }
+        let sent = tokens.withLock { $0 }
+        var delivered =
+            last.withLock { $0 }
+            ?? Delivered(result: result, sink: nil, signal: nil, redactor: prepared.redactor, tokens: [])
+        delivered.result = result
+        delivered.tokens = sent
+        delivered.redactor = prepared.redactor(adding: Set(sent))
+        return delivered
+    }
+
+    /// One attempt, with a login's `credential` if it has one.
+    private func attempt(
+        _ prepared: PreparedCall, credential: Authenticator.Credential?, _ delivery: Delivery
+    ) async -> Delivered {
+        var call = prepared.call
+        call.cookies = delivery.cookies
+        call.credential = credential
+        let tokens = credential.map { [$0.token] } ?? []
+        let redactor = prepared.redactor(adding: Set(tokens))
+        var logger: NetworkLoggerPlugin?
+        if !logOptions.isEmpty {
+            var logged = redactor
+            logged.secretHeaders.formUnion(delivery.responseSecrets.headers)
+            logged.hidesResponseBody = delivery.responseSecrets.body
+            logger = NetworkLoggerPlugin(configuration: .init(output: log, logOptions: logOptions, redactor: logged))
+        }
+        let provider = call.provider(session: session, logger: logger)
+        let target = call.target
+        let sink = delivery.sink?()
+        // An answer from the sample at once has nothing to cancel, and stays on the caller's
+        // executor.
+        if let waiting = delivery.waiting, prepared.policy.stub != .immediate {
+            let (progress, saveTo) = (delivery.progress, delivery.saveTo)
+            let (result, signal) = await waiting { handler in
+                provider.request(target, progress: progress, saveTo: saveTo, streamTo: sink, completion: handler)
+            }
+            return Delivered(result: result, sink: sink, signal: signal, redactor: redactor, tokens: tokens)
+        }
+        let result = await provider.result(
+            for: target, progress: delivery.progress, saveTo: delivery.saveTo, streamTo: sink)
+        return Delivered(result: result, sink: sink, signal: nil, redactor: redactor, tokens: tokens)
+    }
+}
