@@ -51,7 +51,19 @@ let package = Package(
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
         .target(name: "MoyaGenerate", dependencies: ["MoyaCore", "MoyaSpec"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
-        .target(name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec", "MoyaJSONPath"], swiftSettings: callerIsolated),
+        .target(
+            name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec", "MoyaJSONPath"], swiftSettings: callerIsolated),
+        // `serve`: the mock router (a pure function from a request to an answer) and the
+        // SwiftNIO server that asks it, already in the graph through AsyncHTTPClient.
+        .target(
+            name: "MoyaServe",
+            dependencies: [
+                "MoyaCore", "MoyaSpec", "MoyaJSONPath",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ]),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.
         .target(
             name: "MoyaOpenAPI",
@@ -72,12 +84,9 @@ let package = Package(
                 "MoyaJSONPath",
                 "MoyaGenerate",
                 "MoyaRuntime",
+                "MoyaServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `serve`: SwiftNIO's HTTP server, already in the graph through AsyncHTTPClient.
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ],
             swiftSettings: callerIsolated
         ),
@@ -95,7 +104,9 @@ let package = Package(
         .executableTarget(
             name: "moya-fuzz",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "TestSupport",
+                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "MoyaServe",
+                "MoyaRuntime",
+                "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "fuzz"),
@@ -124,8 +135,9 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
-        .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath"]),
-        .testTarget(name: "MoyaRuntimeTests", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore"]),
+        .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
+        .testTarget(name: "MoyaRuntimeTests", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath"]),
+        .testTarget(name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [

@@ -5,6 +5,8 @@ import MoyaCore
 import MoyaGenerate
 import MoyaJSONPath
 import MoyaOpenAPI
+import MoyaRuntime
+import MoyaServe
 import MoyaSpec
 import Synchronization
 import TestSupport

@@ -1,17 +1,10 @@
 import MoyaCore
 import MoyaSpec
+import TestSupport
 
-/// The repository's root, found from this file's path.
-let repositoryRoot: String = {
-    var path = #filePath
-    for _ in 0..<3 {
-        if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
-    }
-    return path
-}()
-
-let fixturesDirectory = repositoryRoot + "/Tests/Fixtures"
-let specsDirectory = repositoryRoot + "/specs"
+let repositoryRoot = Repository.root
+let fixturesDirectory = Repository.fixtures
+let specsDirectory = Repository.specs
 
 /// Compiles YAML text as if read from `file`.
 func compile(_ text: String, file: String = "specs/test.yaml", environment: [String: String] = [:]) throws(SpecError)

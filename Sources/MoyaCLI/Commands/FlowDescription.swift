@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 /// A flow described for people and for programs: its variables and steps, with templates as

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import MoyaCore
+import MoyaServe
 import MoyaSpec
 import NIOCore
 

@@ -74,7 +74,7 @@ public enum JSONType: String, Sendable, Hashable, CaseIterable {
     case string, number, integer, bool, array, object, null
 
     /// Whether `value` has this type; an integer is also a number.
-    func matches(_ value: JSONValue) -> Bool {
+    public func matches(_ value: JSONValue) -> Bool {
         switch (self, value) {
         case (.string, .string), (.bool, .bool), (.array, .array), (.object, .object), (.null, .null): true
         case (.integer, .integer), (.number, .integer), (.number, .number): true

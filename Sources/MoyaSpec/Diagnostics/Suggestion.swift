@@ -20,7 +20,7 @@ public enum Suggestion {
 
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps
     /// of two neighbouring characters each count one, so `tpye` is one step from `type`.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    public static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var beforePrevious = Array(repeating: 0, count: b.count + 1)

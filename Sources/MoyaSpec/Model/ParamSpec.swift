@@ -249,7 +249,7 @@ public struct ParamSpec: Sendable, Hashable {
     }
 
     /// Whether `name` is a valid param name, which `{name}` can refer to: a letter or `_` first.
-    static func isValidParamName(_ name: String) -> Bool {
+    public static func isValidParamName(_ name: String) -> Bool {
         guard let first = name.utf8.first, isNameByte(first, first: true) else { return false }
         return name.utf8.allSatisfy { isNameByte($0, first: false) }
     }
@@ -261,6 +261,12 @@ public struct ParamValueError: Error, Sendable, CustomStringConvertible {
     public var param: String
     /// What is wrong with the value.
     public var message: String
+
+    /// An error for `param`'s value, saying `message`.
+    public init(param: String, message: String) {
+        self.param = param
+        self.message = message
+    }
 
     public var description: String { "param '\(param)' \(message)" }
 }

@@ -65,7 +65,7 @@ public struct VariableTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `text` holds a reference, so that it needs to be a template.
-    static func hasReference(_ text: String) -> Bool {
+    public static func hasReference(_ text: String) -> Bool {
         Self.parse(text).contains { if case .reference = $0 { true } else { false } }
     }
 

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRuntime
 import MoyaSpec
 import XCTest
 

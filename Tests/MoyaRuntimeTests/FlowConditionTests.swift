@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRuntime
 import XCTest
 
 @testable import MoyaSpec

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaServe
 import MoyaSpec
 import XCTest
 

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaSpec
 
 /// An assertion a response did not satisfy.
 public struct CheckFailure: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -160,7 +161,7 @@ public struct FlowVariables: Sendable {
 
     /// A predicate with the variables in its expected values filled in: a value that is one
     /// reference keeps the variable's type.
-    public func substituting(_ predicate: Predicate) throws(FlowError) -> Predicate {
+    public func substituting(_ predicate: MoyaSpec.Predicate) throws(FlowError) -> MoyaSpec.Predicate {
         switch predicate {
         case .equals(let value): return .equals(try substituting(value))
         case .contains(let value): return .contains(try substituting(value))
@@ -170,7 +171,7 @@ public struct FlowVariables: Sendable {
             return .oneOf(substituted)
         case .not(let inner): return .not(try substituting(inner))
         case .all(let predicates):
-            var substituted: [Predicate] = []
+            var substituted: [MoyaSpec.Predicate] = []
             for inner in predicates { substituted.append(try substituting(inner)) }
             return .all(substituted)
         case .exists, .type, .matches, .compare, .count, .statusClass: return predicate
@@ -214,16 +215,5 @@ public struct FlowVariables: Sendable {
         case .null: break
         default: secrets.insert(text(of: value))
         }
-    }
-}
-
-/// Why a step could not be made or run, as one sentence.
-public struct FlowError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
-
-    /// Creates an error.
-    public init(_ description: String) {
-        self.description = description
     }
 }

@@ -14,36 +14,52 @@ import Synchronization
 
 /// The HTTP side of `moya-cli serve`: SwiftNIO's HTTP/1.1 server, keep-alive and pipelining
 /// included, answering each request with what the current `MockRouter` says.
-final class MockHTTPServer: Sendable {
+public final class MockHTTPServer: Sendable {
     /// The router, replaced whole when `--watch` reloads the specs.
     let router: RouterBox
     let channel: any Channel
     let quiescing: ServerQuiescingHelper
     /// The port bound, which `--port 0` leaves to the system.
-    let port: Int
+    public let port: Int
 
     /// The largest request body read; a larger one gets a 413.
     static let maximumBodyBytes = 16 << 20
     /// The open connections, under a cap below the descriptor limit.
     let connections: ConnectionLimit
 
-    struct Options: Sendable {
-        var verbose = false
-        var showSecrets = false
-        var log: @Sendable (String) -> Void
+    /// How the server answers and logs.
+    public struct Options: Sendable {
+        /// Whether each request is logged with its headers and body.
+        public var verbose = false
+        /// Whether secrets print as they are.
+        public var showSecrets = false
+        /// Where log lines go.
+        public var log: @Sendable (String) -> Void
         /// The most connections open at once; nil for the descriptor limit less a reserve.
-        var connectionCap: Int? = nil
+        public var connectionCap: Int? = nil
         /// How long a connection may take to send a request's head whole (`--idle-timeout`):
         /// idle keep-alive connections and slow headers alike are closed after it. A body gets
         /// twice as long once its head is in.
-        var idleTimeout = 30.0
+        public var idleTimeout = 30.0
+
+        /// Options; what is not given is the default.
+        public init(
+            verbose: Bool = false, showSecrets: Bool = false, log: @escaping @Sendable (String) -> Void,
+            connectionCap: Int? = nil, idleTimeout: Double = 30.0
+        ) {
+            self.verbose = verbose
+            self.showSecrets = showSecrets
+            self.log = log
+            self.connectionCap = connectionCap
+            self.idleTimeout = idleTimeout
+        }
 
         var headTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout) * 1e9).rounded())) }
         var bodyTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout * 2) * 1e9).rounded())) }
     }
 
     /// Binds `host`:`port` and starts answering.
-    init(router: MockRouter, host: String, port: Int, options: Options) async throws {
+    public init(router: MockRouter, host: String, port: Int, options: Options) async throws {
         let box = RouterBox(router)
         self.router = box
         let connections = ConnectionLimit(cap: options.connectionCap ?? ConnectionLimit.raisingDescriptorLimit())
@@ -75,14 +91,14 @@ final class MockHTTPServer: Sendable {
     }
 
     /// Replaces the router; requests already being answered finish with the old one.
-    func replace(_ router: MockRouter) {
+    public func replace(_ router: MockRouter) {
         self.router.value.withLock { $0 = RouterBox.Snapshot(router) }
     }
 
     /// Stops accepting, lets each connection finish the request it is answering, and returns
     /// when all are closed or after `grace` seconds, whichever is first. Returns whether all
     /// finished.
-    func stop(grace: Double) async -> Bool {
+    public func stop(grace: Double) async -> Bool {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         quiescing.initiateShutdown(promise: promise)
         return await withTaskGroup(of: Bool.self) { group in
@@ -122,12 +138,13 @@ final class RouterBox: Sendable {
 
 /// `serve`'s stderr: lines gathered and written together every 50 ms, so that a busy server
 /// writes once per batch instead of once per request. `flush()` writes what is pending.
-final class ServeLog: Sendable {
+public final class ServeLog: Sendable {
     private let pending = Mutex<[UInt8]>([])
     private let write: @Sendable ([UInt8]) -> Void
     private let flusher = Mutex<_Concurrency.Task<Void, Never>?>(nil)
 
-    init(write: @escaping @Sendable ([UInt8]) -> Void) {
+    /// A log that writes its batches with `write`.
+    public init(write: @escaping @Sendable ([UInt8]) -> Void) {
         self.write = write
         let task = _Concurrency.Task.detached { [weak self] in
             while !_Concurrency.Task.isCancelled {
@@ -139,7 +156,7 @@ final class ServeLog: Sendable {
     }
 
     /// Adds a line.
-    func line(_ text: String) {
+    public func line(_ text: String) {
         pending.withLock { bytes in
             bytes += text.utf8
             bytes.append(UInt8(ascii: "\n"))
@@ -147,7 +164,7 @@ final class ServeLog: Sendable {
     }
 
     /// Writes every pending line.
-    func flush() {
+    public func flush() {
         let bytes = pending.withLock { bytes in
             defer { bytes.removeAll(keepingCapacity: true) }
             return bytes
@@ -156,7 +173,7 @@ final class ServeLog: Sendable {
     }
 
     /// Writes what is pending and stops the timer.
-    func close() {
+    public func close() {
         flusher.withLock { $0?.cancel() }
         flush()
     }

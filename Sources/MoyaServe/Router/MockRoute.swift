@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSpec
 
 /// One target as `serve` answers it: its method and path pattern, and where the request
 /// carries each of its params, read from the target's task, headers and `auth:`.

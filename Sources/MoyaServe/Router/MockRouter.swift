@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
