@@ -79,7 +79,7 @@ struct FixedAnswer: Sendable {
         guard let sample = try? service.sample(of: target, named: name, values: [:]) else { return nil }
         action = MockRouter.action(for: sample, of: target, named: name)
         let masked = try? service.sample(of: target, named: name, values: [:], masking: true)
-        if case .response(_, _, let raw) = sample, case .response(_, _, let shown)? = masked {
+        if case .response(_, let raw) = sample, case .response(_, let shown)? = masked {
             body = String(decoding: raw, as: UTF8.self)
             loggedBody = Redactor.showPlaceholders(String(decoding: shown, as: UTF8.self))
         } else {
@@ -299,7 +299,7 @@ public struct MockRouter: Sendable {
             answer.action = fixed.action
             if verbose { answer.loggedResponseBody = showSecrets ? fixed.body : fixed.loggedBody }
         } else {
-            let sample: SampleResponse
+            let sample: EndpointSampleResponse
             do {
                 sample = try service.sample(of: route.target, named: preferred, values: chosen.binding.values)
             } catch {
@@ -314,7 +314,7 @@ public struct MockRouter: Sendable {
                     ? sample
                     : (try? service.sample(
                         of: route.target, named: preferred, values: chosen.binding.values, masking: true))
-                if case .response(_, _, let shownBody)? = shown {
+                if case .response(_, let shownBody)? = shown {
                     answer.loggedResponseBody = Redactor.showPlaceholders(String(decoding: shownBody, as: UTF8.self))
                 }
             }
@@ -334,17 +334,21 @@ public struct MockRouter: Sendable {
 
     /// How a sample answers: a response with its headers, the content type added when the
     /// sample sets none, or the connection closed, or never answered.
-    static func action(for sample: SampleResponse, of target: TargetSpec, named name: String?) -> MockAnswer.Action {
+    static func action(
+        for sample: EndpointSampleResponse, of target: TargetSpec, named name: String?
+    ) -> MockAnswer.Action {
         switch sample {
-        case .networkError(.timeout):
-            return .hang
-        case .networkError:
-            return .abort
-        case .response(let status, let sampleHeaders, let body):
+        case .networkError(let error):
+            return (error as? NetworkError)?.code == .timedOut ? .hang : .abort
+        case .networkResponse(let status, let body):
+            return action(for: .response(ResponseHead(statusCode: status), body), of: target, named: name)
+        case .response(let head, let body):
+            let status = head.statusCode
             // How the body is framed is the server's to say, never a sample's.
             let framing: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
-            var headers = sampleHeaders.sorted { $0.key < $1.key }.filter { !framing.contains($0.key.lowercased()) }
-                .map { (name: $0.key, value: $0.value) }
+            // Sorted by name, as serve has always sent them.
+            var headers = head.headers.fields.filter { !framing.contains($0.name.lowercased()) }
+                .sorted { $0.name < $1.name }
             if !body.isEmpty, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append(("Content-Type", contentType(of: target, sample: name, body: body)))
             }

@@ -30,8 +30,8 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var sampleData: Data
     /// The validation in force.
     public var validationType: ValidationType
-    /// The sample a stubbed call answers with.
-    public var sampleResponse: SampleResponse
+    /// The sample in use as a stub answers it, status, headers and all, or its network error.
+    public var sampleResponse: EndpointSampleResponse
     /// The scheme `auth:` asks for, if any; `AccessTokenPlugin` sends it with `accessToken`.
     public var authorizationType: AuthorizationType?
     /// The token `auth:` gives: the bearer or custom token, or base64 of `user:password`.
@@ -66,16 +66,9 @@ public struct SpecTarget: AccessTokenAuthorizable {
     /// The `SERVICE.TARGET` name.
     public var qualifiedName: String { "\(service).\(name)" }
 
-    /// The sample in use as a stub answers it, status, headers and all, or its network error,
-    /// so that `MoyaProvider<SpecTarget>` stubs a target as `moya-cli call --stub` does.
-    public var stubResponse: EndpointSampleResponse {
-        switch sampleResponse {
-        case .response(let status, let headers, let body):
-            .response(ResponseHead(statusCode: status, headers: HTTPHeaders(headers)), body)
-        case .networkError(let kind):
-            .networkError(NetworkError(kind.code, "sample error: \(kind.rawValue)"))
-        }
-    }
+    /// The sample in use, so that `MoyaProvider<SpecTarget>` stubs a target as
+    /// `moya-cli call --stub` does.
+    public var stubResponse: EndpointSampleResponse { sampleResponse }
 }
 
 extension SampleNetworkError {
@@ -90,12 +83,4 @@ extension SampleNetworkError {
         case .cancelled: .cancelled
         }
     }
-}
-
-/// A sample with its templates filled in.
-public enum SampleResponse: Sendable, Hashable {
-    /// A response.
-    case response(status: Int, headers: [String: String], body: Data)
-    /// A network failure.
-    case networkError(SampleNetworkError)
 }

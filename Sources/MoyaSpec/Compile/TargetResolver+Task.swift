@@ -101,15 +101,17 @@ extension TargetResolver {
         return data
     }
 
-    func makeSample(_ spec: SampleSpec?) throws(ResolveError) -> SampleResponse {
-        guard let spec else { return .response(status: 200, headers: [:], body: Data()) }
+    /// The sample as MoyaCore answers a stub with it: its status, its headers in the order
+    /// declared, its body, or its network error.
+    func makeSample(_ spec: SampleSpec?) throws(ResolveError) -> EndpointSampleResponse {
+        guard let spec else { return .response(ResponseHead(statusCode: 200), Data()) }
         switch spec {
         case .error(let error):
-            return .networkError(error)
+            return .networkError(NetworkError(error.code, "sample error: \(error.rawValue)"))
         case .response(let status, let headerSpecs, let bodySpec):
-            var headers: [String: String] = [:]
+            var headers = HTTPHeaders()
             for header in headerSpecs {
-                if let value = render(header.value) { headers[header.name] = value }
+                if let value = render(header.value) { headers.update(name: header.name, value: value) }
             }
             let body: Data
             switch bodySpec {
@@ -118,12 +120,10 @@ extension TargetResolver {
             case .json(let value):
                 body = Data((render(value) ?? .null).serialized(escapeSlashes: false).utf8)
                 // A JSON sample says so, as a server would, unless the sample sets its own type.
-                if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
-                    headers["Content-Type"] = "application/json"
-                }
+                if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
             case .file(let path): body = try read(path)
             }
-            return .response(status: status, headers: headers, body: body)
+            return .response(ResponseHead(statusCode: status, headers: headers), body)
         }
     }
 

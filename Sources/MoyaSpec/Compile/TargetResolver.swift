@@ -56,7 +56,7 @@ extension ServiceSpec {
     /// absent. With `masking`, secret values render as `Redactor.placeholder`.
     public func sample(
         of target: TargetSpec, named name: String?, values: [String: ParamValue], masking: Bool = false
-    ) throws(ResolveError) -> SampleResponse {
+    ) throws(ResolveError) -> EndpointSampleResponse {
         var resolver = TargetResolver(service: self, target: target)
         resolver.masking = masking
         for param in target.params {
@@ -168,7 +168,7 @@ struct TargetResolver {
         let task = try makeTask(headers: &headers, baseURL: &baseURL)
         let sample = try makeSample(binding.sample)
         var sampleData = Data()
-        if case .response(_, _, let body) = sample { sampleData = body }
+        if case .response(_, let body) = sample { sampleData = body }
 
         let auth = target.auth ?? service.auth
         let authorization = makeAuthorization(auth)
