@@ -24,6 +24,21 @@ final class URLEncodingTests: XCTestCase {
             (["flag": true], .default, "flag=1"),
             (["flag": true], URLEncoding(boolEncoding: .literal), "flag=true"),
             (["z": 1, "a": 2], URLEncoding(keyOrder: ["z", "a"]), "z=1&a=2"),
+            // A `JSONValue` is encoded as its parameter form would be, with no detour through `Any`.
+            (
+                ["foo": JSONValue.array([.string("a"), .integer(1), .bool(true)])], .default,
+                "foo%5B%5D=a&foo%5B%5D=1&foo%5B%5D=1"
+            ),
+            (
+                ["foo": JSONValue.object([(key: "z", value: .number(0.5)), (key: "a", value: .null)])], .default,
+                "foo%5Bz%5D=0.5"
+            ),
+            (
+                ["foo": JSONValue.object([(key: "z", value: .integer(1)), (key: "a", value: .string("b c"))])],
+                .default, "foo%5Ba%5D=b%20c&foo%5Bz%5D=1"
+            ),
+            (["flag": JSONValue.bool(false)], URLEncoding(boolEncoding: .literal), "flag=false"),
+            (["gone": JSONValue.null, "kept": JSONValue.string("")], .default, "kept="),
         ]
         for (parameters, encoding, expected) in cases {
             XCTAssertEqual(try query(parameters, encoding), expected)

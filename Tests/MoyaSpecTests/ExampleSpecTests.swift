@@ -40,8 +40,8 @@ final class ExampleSpecTests: XCTestCase {
         guard case .requestParameters(let parameters, let encoding) = target.task else {
             return XCTFail("expected requestParameters, got \(target.task)")
         }
-        XCTAssertEqual(parameters["first_name"] as? String, "James")
-        XCTAssertEqual(parameters["last_name"] as? String, "Potter")
+        XCTAssertEqual(parameters["first_name"] as? JSONValue, .string("James"))
+        XCTAssertEqual(parameters["last_name"] as? JSONValue, .string("Potter"))
         XCTAssertEqual(encoding as? JSONEncoding, .default)
         guard case .response(let head, let body) = target.sampleResponse else { return XCTFail() }
         XCTAssertEqual(head.statusCode, 201)

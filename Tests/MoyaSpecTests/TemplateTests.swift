@@ -101,7 +101,30 @@ final class TemplateTests: XCTestCase {
             return XCTFail()
         }
         XCTAssertEqual((encoding as? URLEncoding)?.query(body), "z=1&a=2")
-        XCTAssertEqual(query["q"] as? String, "hello world")
+        XCTAssertEqual(query["q"] as? JSONValue, .string("hello world"))
         XCTAssertEqual(URL(target: target).absoluteString, "https://x.test/v1/search?key=1")
+    }
+
+    /// A `parameters` block's values are the JSON they render to: a nested object keeps the
+    /// order the spec writes, and a bound param keeps its type.
+    func testParametersAreJSONValuesInTheSpecsOrder() throws {
+        let service = try compile(
+            """
+            service: s
+            baseURL: https://x.test
+            targets:
+              t:
+                method: POST
+                path: /t
+                params: { n: int }
+                task:
+                  parameters: { b: { z: "{n}", a: 2 }, a: [1, "{n}"] }
+                  encoding: json
+            """)
+        let target = try service.resolve(
+            try XCTUnwrap(service.target(named: "t")), with: CallOptions(arguments: ["n": .int(7)]))
+        guard case .requestParameters(let parameters, let encoding) = target.task else { return XCTFail() }
+        let body = try encoding.encode(Request(url: URL(target: target)), with: parameters).httpBody
+        XCTAssertEqual(body.map { String(decoding: $0, as: UTF8.self) }, #"{"a":[1,7],"b":{"z":7,"a":2}}"#)
     }
 }

@@ -121,6 +121,8 @@ public struct URLEncoding: ParameterEncoding, Hashable {
 
     private func components(fromKey key: String, value: Any) -> [(String, String)] {
         switch value {
+        case let json as JSONValue:
+            return components(fromKey: key, json: json)
         case let dictionary as [String: Any]:
             return dictionary.keys.sorted().flatMap { nestedKey in
                 components(fromKey: "\(key)[\(nestedKey)]", value: dictionary[nestedKey] ?? "")
@@ -140,6 +142,26 @@ public struct URLEncoding: ParameterEncoding, Hashable {
             return [(Self.escape(key), Self.escape(JSONValue.format(double)))]
         default:
             return [(Self.escape(key), Self.escape("\(value)"))]
+        }
+    }
+
+    /// A JSON value's pairs, as its parameter form's would be: `null` is left out, and an
+    /// object's keys are sorted, as a dictionary's are.
+    private func components(fromKey key: String, json: JSONValue) -> [(String, String)] {
+        switch json {
+        case .null: return []
+        case .bool(let bool): return [(Self.escape(key), Self.escape(boolEncoding.encode(bool)))]
+        case .integer(let int): return [(Self.escape(key), Self.escape(String(int)))]
+        case .number(let double): return [(Self.escape(key), Self.escape(JSONValue.format(double)))]
+        case .string(let string): return [(Self.escape(key), Self.escape(string))]
+        case .array(let items):
+            return items.enumerated().flatMap { index, element in
+                components(fromKey: arrayEncoding.encode(key: key, atIndex: index), json: element)
+            }
+        case .object(let members):
+            return members.sorted { $0.key < $1.key }.flatMap { member in
+                components(fromKey: "\(key)[\(member.key)]", json: member.value)
+            }
         }
     }
 

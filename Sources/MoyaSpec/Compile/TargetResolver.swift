@@ -314,26 +314,27 @@ struct TargetResolver {
         }
     }
 
-    /// A block's entries as parameters; in an ordered block a repeated key gathers its values.
+    /// A block's entries as parameters, each value the `JSONValue` it renders to, which every
+    /// MoyaCore encoding takes as it is; in an ordered block a repeated key gathers its values.
     func parameters(_ block: ParameterBlock) -> (parameters: Parameters, order: [String]) {
-        var parameters: Parameters = [:]
+        var values: [String: JSONValue] = [:]
         var order: [String] = []
         for entry in block.entries {
             guard let value = render(entry.value) else { continue }
-            if block.isOrdered, let existing = parameters[entry.key] {
-                var gathered = (existing as? [any Sendable]) ?? [existing]
-                if case .array(let items) = value {
-                    gathered += items.map(\.parameterValue)
-                } else {
-                    gathered.append(value.parameterValue)
-                }
-                parameters[entry.key] = gathered
+            if block.isOrdered, let existing = values[entry.key] {
+                values[entry.key] = .array(Self.items(of: existing) + Self.items(of: value))
             } else {
-                parameters[entry.key] = value.parameterValue
+                values[entry.key] = value
                 order.append(entry.key)
             }
         }
-        return (parameters, order)
+        return (values, order)
+    }
+
+    /// An array's items, or the one value.
+    private static func items(of value: JSONValue) -> [JSONValue] {
+        if case .array(let items) = value { return items }
+        return [value]
     }
 
     func urlEncoding(_ spec: EncodingSpec, ordered: [String]?) -> URLEncoding {
