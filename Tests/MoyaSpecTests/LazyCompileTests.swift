@@ -139,4 +139,42 @@ final class LazyCompileTests: XCTestCase {
             "service: a\nbaseURL: https://x.test\ntargets:\n  one: { path: /1 }\n  one: { path: /2 }\n")
         XCTAssertThrowsError(try compiler.compile(file: duplicate, target: "one"))
     }
+
+    /// The outline passes a target's content sixteen bytes at a time: with the targets at two
+    /// and at four spaces, blank and comment lines between and inside them, lines of every
+    /// length about a chunk's edge, CRLF endings and a last line with no newline, each target
+    /// alone is the target of the whole file, marks and all.
+    func testEveryLineLengthAndIndentGivesTheSameTargets() throws {
+        var compared = 0
+        for indent in [2, 4] {
+            for ending in ["\n", "\r\n"] {
+                let pad = String(repeating: " ", count: indent)
+                var lines = ["service: a", "baseURL: https://x.test", "targets:"]
+                for index in 0..<40 {
+                    lines.append("\(pad)t\(index):")
+                    lines.append("\(pad)\(pad)path: /\(String(repeating: "p", count: index % 19))")
+                    if index % 3 == 0 { lines.append("") }
+                    if index % 4 == 1 { lines.append("\(pad)# a comment at the targets' indent") }
+                    if index % 5 == 2 { lines.append(" # a comment nearer the margin") }
+                    lines.append("\(pad)\(pad)headers:")
+                    lines.append("\(pad)\(pad)\(pad)X-A: v\(String(repeating: "v", count: (index * 7) % 23))")
+                    if index % 6 == 5 {
+                        lines.append("\(pad)\(pad)summary: \(String(repeating: "s", count: 15 + index))")
+                    }
+                }
+                let text = lines.joined(separator: ending)
+                let file = try temporaryFile(text)
+                let whole = try compiler.compile(file: file)
+                XCTAssertEqual(whole.targets.count, 40)
+                for target in whole.targets {
+                    let alone = try compiler.compile(file: file, target: target.name)
+                    XCTAssertEqual(alone.targets.map(\.name), [target.name], "\(indent) \(target.name)")
+                    XCTAssertEqual(
+                        "\(try XCTUnwrap(alone.target(named: target.name)))", "\(target)", "\(indent) \(target.name)")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertEqual(compared, 160)
+    }
 }
