@@ -117,27 +117,29 @@ struct TargetResolver {
         try bind(options.arguments, secret: options.secretArguments)
         if let name = options.environment {
             guard let found = service.environment(named: name) else {
-                let names = service.environments.map(\.name)
-                throw ResolveError(
-                    message: "service '\(service.name)' has no environment '\(name)'"
-                        + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
-                    isUsageError: true)
+                throw Self.missing(
+                    "environment", name, of: "service '\(service.name)'", has: service.environments.map(\.name))
             }
             binding.environment = found
         }
         if let name = options.sample {
             guard let named = target.sample(named: name) else {
-                let names = target.samples.map(\.name)
-                throw ResolveError(
-                    message: "target '\(service.name).\(target.name)' has no sample '\(name)'"
-                        + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
-                    isUsageError: true)
+                throw Self.missing(
+                    "sample", name, of: "target '\(service.name).\(target.name)'", has: target.samples.map(\.name))
             }
             binding.sample = named
         } else {
             binding.sample = target.sample
         }
         return try render()
+    }
+
+    /// The usage error for a `kind` named `name` that `owner` does not have, with those it has.
+    static func missing(_ kind: String, _ name: String, of owner: String, has names: [String]) -> ResolveError {
+        ResolveError(
+            message: "\(owner) has no \(kind) '\(name)'"
+                + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"),
+            isUsageError: true)
     }
 
     /// The target rendered from `binding`: real values, or with `masking` the printable form.
