@@ -177,4 +177,23 @@ final class LazyCompileTests: XCTestCase {
         }
         XCTAssertEqual(compared, 160)
     }
+
+    /// A spec larger than `FileSystem.mappedSize` is mapped rather than read: its targets
+    /// alone are still its targets, first, middle and last.
+    func testALargeMappedSpecGivesTheSameTargets() throws {
+        var text = "service: big\nbaseURL: https://x.test\ntargets:\n"
+        for index in 0..<3000 {
+            text += "  t\(index):\n    path: /items/{id}\n    params: { id: int }\n"
+            text += "    headers: { X-Index: \"\(index)\" }\n    sample: { json: { id: \"{id}\", n: \(index) } }\n"
+        }
+        text += "flows:\n  f:\n    steps:\n      - call: t1\n        params: { id: 1 }\n"
+        XCTAssertGreaterThan(text.utf8.count, 256 << 10)
+        let file = try temporaryFile(text)
+        let whole = try compiler.compile(file: file)
+        for name in ["t0", "t1500", "t2999"] {
+            let alone = try compiler.compile(file: file, target: name)
+            XCTAssertEqual(alone.targets.map(\.name), [name])
+            XCTAssertEqual("\(try XCTUnwrap(alone.target(named: name)))", "\(try XCTUnwrap(whole.target(named: name)))")
+        }
+    }
 }

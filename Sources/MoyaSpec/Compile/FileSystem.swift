@@ -75,6 +75,31 @@ enum FileSystem {
         }
     }
 
+    /// `body` on the whole contents of the regular file at `path`; nil when it cannot be read.
+    ///
+    /// A file of `mappedSize` or more is mapped from the page cache rather than copied: a large
+    /// spec that a call needs a few lines of then costs no copy and no fresh memory (a
+    /// 1.2 MB spec took 450 page faults more read than mapped). The price is the one every
+    /// mapping pays: a file cut short by another process during the millisecond it is read
+    /// ends the process with SIGBUS. Smaller files, which cost little to copy, are read.
+    static func withContents<Result>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: info.st_size),
+            size >= mappedSize,
+            let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
+        else {
+            return contents(path).map { $0.withUnsafeBufferPointer(body) }
+        }
+        defer { munmap(address, size) }
+        return body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
+    }
+
+    /// The size from which `withContents` maps a file.
+    static let mappedSize = 256 << 10
+
     static func isRegularFile(_ path: String) -> Bool {
         kind(path) == .file
     }

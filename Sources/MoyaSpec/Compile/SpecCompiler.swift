@@ -47,30 +47,49 @@ public struct SpecCompiler: Sendable {
     /// When the file's layout is not one the outline reads, or the partial compile finds a
     /// problem, the whole file is compiled, so that problems are reported as `validate` would.
     public func compile(file path: String, target: String) throws(SpecError) -> ServiceSpec {
-        guard let bytes = FileSystem.contents(path) else { return try compile(file: path) }
-        return try compile(bytes, file: path, target: target)
+        // The file read (or mapped, when large), its outline made, and only the lines the target
+        // needs copied out.
+        let partial = FileSystem.withContents(path) { bytes in
+            SpecOutline(bytes).flatMap { outline in
+                compilePartially(bytes, outline: outline, file: path, target: target)
+            }
+        }
+        if let service = partial ?? nil { return service }
+        return try compile(file: path)
     }
 
     /// Compiles what a call of `target` needs from spec text, as `compile(file:target:)` does.
     public func compile(_ bytes: [UInt8], file: String, target: String) throws(SpecError) -> ServiceSpec {
-        if let outline = SpecOutline(bytes) {
-            var keep: Set<String> = [target]
-            // Twice at most: a second pass adds the target the first one's login calls.
-            for _ in 0..<2 {
-                guard let partial = outline.keeping(keep, of: bytes),
-                    let service = try? compile(partial.text, file: file, partial: partial.lines),
-                    let found = service.target(named: target)
-                else { break }
-                let logins = [service.auth, found.auth].compactMap { auth -> String? in
-                    guard case .login(let login)? = auth, login.service == nil else { return nil }
-                    return login.target
-                }
-                let missing = Set(logins).subtracting(keep)
-                if missing.isEmpty { return service }
-                keep.formUnion(missing)
+        let partial = bytes.withUnsafeBufferPointer { buffer in
+            SpecOutline(buffer).flatMap { outline in
+                compilePartially(buffer, outline: outline, file: file, target: target)
             }
         }
+        if let partial { return partial }
         return try compile(bytes, file: file)
+    }
+
+    /// The service with `target` and its login's target alone, from the lines `outline` keeps;
+    /// nil when the outline cannot cut them out or they do not compile alone.
+    private func compilePartially(
+        _ bytes: UnsafeBufferPointer<UInt8>, outline: SpecOutline, file: String, target: String
+    ) -> ServiceSpec? {
+        var keep: Set<String> = [target]
+        // Twice at most: a second pass adds the target the first one's login calls.
+        for _ in 0..<2 {
+            guard let partial = outline.keeping(keep, of: bytes),
+                let service = try? compile(partial.text, file: file, partial: partial.lines),
+                let found = service.target(named: target)
+            else { return nil }
+            let logins = [service.auth, found.auth].compactMap { auth -> String? in
+                guard case .login(let login)? = auth, login.service == nil else { return nil }
+                return login.target
+            }
+            let missing = Set(logins).subtracting(keep)
+            if missing.isEmpty { return service }
+            keep.formUnion(missing)
+        }
+        return nil
     }
 
     /// Compiles spec text; `file` names it in diagnostics and anchors relative paths.

@@ -198,10 +198,13 @@ public struct SpecLibrary: Sendable {
             default: continue
             }
             for file in files where FileSystem.isRegularFile(file) {
-                guard let bytes = FileSystem.contents(file), let outline = SpecOutline(bytes),
-                    outline.inlineValue(of: "service", in: bytes) == name
-                else { continue }
-                return outline.inlineValue(of: "stub", in: bytes).map { $0 != "never" } ?? false
+                let stub = FileSystem.withContents(file) { bytes -> String?? in
+                    guard let outline = SpecOutline(bytes), outline.inlineValue(of: "service", in: bytes) == name
+                    else { return nil }
+                    return .some(outline.inlineValue(of: "stub", in: bytes))
+                }
+                guard case .some(.some(let value)) = stub else { continue }
+                return value.map { $0 != "never" } ?? false
             }
         }
         return false

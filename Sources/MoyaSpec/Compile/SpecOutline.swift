@@ -40,8 +40,8 @@ struct SpecOutline {
     var targetsSection: Int?
 
     /// The outline of `bytes`, or nil when the layout is not one this reads.
-    init?(_ bytes: [UInt8]) {
-        guard let (sections, targets, targetsSection) = bytes.withUnsafeBufferPointer(Self.scan) else { return nil }
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let (sections, targets, targetsSection) = Self.scan(bytes) else { return nil }
         self.sections = sections
         self.targets = targets
         self.targetsSection = targetsSection
@@ -115,7 +115,7 @@ struct SpecOutline {
 
     /// The text after a top-level `key:` on its own line, without a comment or the spaces
     /// around it (`immediate` for `stub: immediate  # offline`); nil when there is no such key.
-    func inlineValue(of key: String, in bytes: [UInt8]) -> String? {
+    func inlineValue(of key: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let section = sections.first(where: { bytes[$0.name].elementsEqual(key.utf8) }) else { return nil }
         // The key reader found a `:` right after the name.
         var value = bytes[(section.name.upperBound + 1)..<section.lines.end]
@@ -131,44 +131,40 @@ struct SpecOutline {
     /// Past every line from `start` on whose first `indent + 1` bytes are spaces: where the
     /// first other line starts, and how many lines were passed.
     ///
-    /// Sixteen bytes at a time: a lane is a line's start worth stopping at when it holds a
-    /// newline and the `indent + 1` bytes after it are not all spaces. Most of a large spec is
-    /// targets' content, which passes at a few instructions for sixteen bytes, with no call
-    /// per line.
+    /// Eight bytes at a time: the newlines of a word are found at once (each byte equal to
+    /// `\n` has its high bit set, exactly, with no carry between bytes), and the line after
+    /// each is checked with one more load. Most of a large spec is targets' content, which
+    /// passes with no call and no look at its bytes one by one.
     private static func skipDeeper(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, than indent: Int) -> (Int, Int)
     {
         guard let base = bytes.baseAddress, start < bytes.count else { return (start, 0) }
         guard isDeeper(base, bytes.count, at: start, than: indent) else { return (start, 0) }
         let raw = UnsafeRawPointer(base)
-        let newline = SIMD16<UInt8>(repeating: 0x0A)
-        let space = SIMD16<UInt8>(repeating: UInt8(ascii: " "))
-        let zero = SIMD16<UInt8>(repeating: 0)
         var lines = 0
         var index = start
-        // Lanes look `indent + 1` bytes past their own, so the vector loop stops that short of
-        // the end; deeper indents than a few spaces are left to the loop below.
+        // A deeper line starts with `indent + 1` spaces; one word holds them up to eight.
         if indent < 8 {
-            while index + 16 + indent + 1 <= bytes.count {
-                let chunk = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-                let breaks = chunk .== newline
-                if any(breaks) {
-                    var deeper = SIMDMask<SIMD16<Int8>>(repeating: true)
-                    for offset in 1...(indent + 1) {
-                        deeper .&= raw.loadUnaligned(fromByteOffset: index + offset, as: SIMD16<UInt8>.self) .== space
-                    }
-                    let stops = breaks .& .!deeper
-                    if any(stops) {
-                        for lane in 0..<16 where stops[lane] {
-                            for before in 0...lane where breaks[before] { lines += 1 }
-                            return (index + lane + 1, lines)
-                        }
-                    }
-                    lines += Int(zero.replacing(with: 1, where: breaks).wrappedSum())
+            let width = indent + 1
+            let kept: UInt64 = width == 8 ? ~0 : (1 << UInt64(8 * width)) - 1
+            let spaces: UInt64 = 0x2020_2020_2020_2020 & kept
+            let newlines: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            // A line found in this word starts at most 8 bytes on, and its head is 8 more.
+            while index + 16 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let zeroed = word ^ newlines
+                var found = ~(((zeroed & low) &+ low) | zeroed | low)
+                while found != 0 {
+                    let next = index + (found.trailingZeroBitCount >> 3) + 1
+                    found &= found &- 1
+                    lines += 1
+                    let head = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: next, as: UInt64.self))
+                    if head & kept != spaces { return (next, lines) }
                 }
-                index += 16
+                index += 8
             }
         }
-        // The rest, a line at a time.
+        // The rest, a line at a time; the line `index` is in is a deeper one.
         while index < bytes.count {
             // The file's last line, with no newline after it.
             guard let found = memchr(base + index, 0x0A, bytes.count - index) else { return (bytes.count, lines + 1) }
@@ -203,13 +199,12 @@ struct SpecOutline {
     /// The lines of `bytes` without those of every target not in `keep` and of `flows`, with
     /// the map back to the file's lines; nil when a kept line may need an anchor from a dropped
     /// one, or `keep` names a target twice.
-    func keeping(_ keep: Set<String>, of bytes: [UInt8]) -> (text: [UInt8], lines: LineMap)? {
+    func keeping(_ keep: Set<String>, of bytes: UnsafeBufferPointer<UInt8>) -> (text: [UInt8], lines: LineMap)? {
         let wanted = keep.map { Array($0.utf8) }
         var kept: [Lines] = []
-        var dropped: [Lines] = []
         var found = Array(repeating: 0, count: wanted.count)
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
+        do {
+            guard let base = bytes.baseAddress else { return nil }
             for target in targets {
                 let name = target.name
                 let index = wanted.firstIndex { wanted in
@@ -221,18 +216,13 @@ struct SpecOutline {
                 if let index {
                     found[index] += 1
                     kept.append(target.lines)
-                } else {
-                    dropped.append(target.lines)
                 }
             }
         }
         guard found.allSatisfy({ $0 <= 1 }) else { return nil }
-        for (index, section) in sections.enumerated() where index != targetsSection {
-            if bytes[section.name].elementsEqual("flows".utf8) {
-                dropped.append(section.lines)
-            } else {
-                kept.append(section.lines)
-            }
+        for (index, section) in sections.enumerated()
+        where index != targetsSection && !bytes[section.name].elementsEqual("flows".utf8) {
+            kept.append(section.lines)
         }
         if let targetsSection {
             // The `targets:` line itself, and anything between it and the first target.
@@ -242,10 +232,14 @@ struct SpecOutline {
         }
         kept.sort { $0.start < $1.start }
 
-        // An alias kept may name an anchor dropped: then the whole file is needed.
+        // An alias kept may name an anchor dropped, anywhere between the kept runs: then the
+        // whole file is needed.
         if Self.contains(UInt8(ascii: "&"), in: bytes[...]),
             kept.contains(where: { Self.contains(UInt8(ascii: "*"), in: bytes[$0.start..<$0.end]) }),
-            dropped.contains(where: { Self.contains(UInt8(ascii: "&"), in: bytes[$0.start..<$0.end]) })
+            zip([Lines(start: 0, end: 0, line: 1)] + kept, kept + [Lines(start: bytes.count, end: bytes.count, line: 0)])
+                .contains(where: { before, after in
+                    before.end < after.start && Self.contains(UInt8(ascii: "&"), in: bytes[before.end..<after.start])
+                })
         {
             return nil
         }
@@ -264,15 +258,13 @@ struct SpecOutline {
     }
 
     /// Whether `byte` is in `bytes`, found with `memchr`.
-    private static func contains(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
-            return memchr(base, Int32(byte), buffer.count) != nil
-        }
+    private static func contains(_ byte: UInt8, in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let base = bytes.base.baseAddress, !bytes.isEmpty else { return false }
+        return memchr(base + bytes.startIndex, Int32(byte), bytes.count) != nil
     }
 
     /// How many times `byte` is in `bytes`.
-    private static func count(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int {
+    private static func count(_ byte: UInt8, in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
         var total = 0
         for value in bytes where value == byte { total += 1 }
         return total
