@@ -33,18 +33,31 @@ cmp <($call bench/out/lazy/small) <($call bench/out/lazy/large)
 cmp <($call bench/out/lazy/small) <($call bench/out/lazy/large/big.yaml)
 echo "large spec: $(wc -c < bench/out/lazy/large/big.yaml) bytes, $count targets" >&2
 
-hyperfine -N --warmup 10 --runs "$runs" --export-json bench/out/lazy.json \
-  -n small "$call bench/out/lazy/small" \
-  -n large "$call bench/out/lazy/large" \
-  -n small-file "$call bench/out/lazy/small/big.yaml" \
-  -n large-file "$call bench/out/lazy/large/big.yaml" \
-  -n validate-large "$bin/moya-cli validate bench/out/lazy/large"
+# The machine is shared and its load drifts over seconds, so the four calls are timed in
+# ROUNDS short hyperfine runs one after another, and each ratio is the median of the rounds'
+# ratios, each round's small and large timed within the same second or two.
+rounds=${ROUNDS:-8}
+for round in $(seq "$rounds"); do
+  hyperfine -N --warmup 3 --runs "$((runs / rounds + 1))" --export-json "bench/out/lazy-$round.json" \
+    -n small "$call bench/out/lazy/small" \
+    -n large "$call bench/out/lazy/large" \
+    -n small-file "$call bench/out/lazy/small/big.yaml" \
+    -n large-file "$call bench/out/lazy/large/big.yaml" > /dev/null
+done
+hyperfine -N --warmup 1 --runs 5 --export-json bench/out/lazy-validate.json \
+  -n validate-large "$bin/moya-cli validate bench/out/lazy/large" > /dev/null
 
-python3 - <<'PY'
-import json
-results = {r["command"]: r for r in json.load(open("bench/out/lazy.json"))["results"]}
-small = results["small"]["median"]
-for name in ("small", "large", "small-file", "large-file", "validate-large"):
-    median = results[name]["median"]
-    print(f"{name:15} median {median * 1000:7.2f} ms  ratio to small {median / small:5.2f}x")
+python3 - "$rounds" <<'PY'
+import json, statistics, sys
+rounds = [
+    {r["command"]: r["median"] for r in json.load(open(f"bench/out/lazy-{n}.json"))["results"]}
+    for n in range(1, int(sys.argv[1]) + 1)
+]
+for name in ("small", "large", "small-file", "large-file"):
+    print(f"{name:15} median {statistics.median(r[name] for r in rounds) * 1000:7.2f} ms")
+for large, small in (("large", "small"), ("large-file", "small-file")):
+    ratios = sorted(r[large] / r[small] for r in rounds)
+    print(f"{large:15} / {small:10} median {statistics.median(ratios):5.2f}x  (rounds {ratios[0]:.2f}-{ratios[-1]:.2f}x)")
+validate = json.load(open("bench/out/lazy-validate.json"))["results"][0]["median"]
+print(f"validate-large  median {validate * 1000:7.2f} ms")
 PY
