@@ -43,6 +43,10 @@ extension GeneratedFile {
             if let whole = template.wholeParam, let param = target.param(named: whole) {
                 return jsonValue(param)
             }
+            // Left out when the environment leaves it empty, as `call` leaves it out.
+            if Self.isEnvironmentOnly(template) {
+                return (.raw("Self.given(\(text(template, in: target))).map(JSONValue.string)"), true)
+            }
             return (.call(".string", .raw(text(template, in: target))), false)
         case .array(let items):
             let parts = items.map { json($0, in: target) }
@@ -345,6 +349,8 @@ extension GeneratedFile {
                 {
                     let value = textValue(param, orNil: true)
                     statements.append("headers[\(key)] = \(value)")
+                } else if Self.isEnvironmentOnly(header.value) {
+                    statements.append("headers[\(key)] = Self.given(\(text(header.value, in: target)))")
                 } else {
                     statements.append("headers[\(key)] = \(text(header.value, in: target))")
                 }
@@ -359,14 +365,24 @@ extension GeneratedFile {
             switch auth {
             case .bearer(let token)?:
                 used.formUnion(params(in: token))
-                statements.append("headers[\"Authorization\"] = \(text(token, in: target, after: "Bearer "))")
+                statements += authorization(token, scheme: "Bearer", in: target)
             case .basic(let user, let password)?:
                 used.formUnion(params(in: user).union(params(in: password)))
-                statements.append(
-                    "headers[\"Authorization\"] = Self.basic(\(text(user, in: target)), \(text(password, in: target)))")
+                let (user, password) = (text(user, in: target), text(password, in: target))
+                let header = "headers[\"Authorization\"] = Self.basic(\(user), \(password))"
+                if case .basic(let userTemplate, let passwordTemplate)? = auth, Self.isEnvironmentOnly(userTemplate),
+                    Self.isEnvironmentOnly(passwordTemplate)
+                {
+                    // Neither given: no credentials to send.
+                    statements.append("if !\(user).isEmpty || !\(password).isEmpty {")
+                    statements.append("    " + header)
+                    statements.append("}")
+                } else {
+                    statements.append(header)
+                }
             case .custom(let scheme, let token)?:
                 used.formUnion(params(in: token))
-                statements.append("headers[\"Authorization\"] = \(text(token, in: target, after: scheme + " "))")
+                statements += authorization(token, scheme: scheme, in: target)
             case .login?:
                 warnings.append(
                     "\(target.name): auth: login is not generated; send its token with an AccessTokenPlugin")
@@ -390,6 +406,26 @@ extension GeneratedFile {
         line("        }")
         line("        return headers.isEmpty ? nil : headers")
         line("    }")
+    }
+
+    /// The statements that send `token` under `scheme`; a token the environment leaves empty
+    /// is not sent, as `call` does not send it.
+    func authorization(_ token: Template, scheme: String, in target: TargetSpec) -> [String] {
+        guard Self.isEnvironmentOnly(token) else {
+            return ["headers[\"Authorization\"] = \(text(token, in: target, after: scheme + " "))"]
+        }
+        let head = "headers[\"Authorization\"] = Self.given(\(text(token, in: target))).map"
+        let body = "\(SwiftName.literal(scheme + " ")) + $0"
+        // The statement stands 12 spaces in, inside its case.
+        let single = "\(head) { \(body) }"
+        return 12 + single.count <= Code.width ? [single] : [head + " {", "    " + body, "}"]
+    }
+
+    /// Whether a template is only environment references: empty when the code runs, it is
+    /// a credential not given.
+    static func isEnvironmentOnly(_ template: Template) -> Bool {
+        !template.segments.isEmpty
+            && template.segments.allSatisfy { if case .environment = $0 { true } else { false } }
     }
 
     static func setsAuthorization(_ auth: AuthSpec) -> Bool {
@@ -444,6 +480,7 @@ extension GeneratedFile {
     mutating func writeHelpers() {
         let helpers: [(uses: [String], lines: [String])] = [
             (["Self.environment("], Self.environmentHelper),
+            (["Self.given("], Self.givenHelper),
             (["Self.pathSegment("], Self.pathSegmentHelper),
             (["Self.present("], Self.presentHelpers),
             (["Self.parameters("], Self.parametersHelper),
@@ -472,6 +509,14 @@ extension GeneratedFile {
         "/// An environment variable's value when the code runs, or the spec's default.",
         "static func environment(_ name: String, or fallback: String) -> String {",
         "    ProcessInfo.processInfo.environment[name] ?? fallback",
+        "}",
+    ]
+
+    static let givenHelper = [
+        "/// A value from the environment, or nil when it is empty: a credential not given, which",
+        "/// is left out rather than sent empty.",
+        "static func given(_ value: String) -> String? {",
+        "    value.isEmpty ? nil : value",
         "}",
     ]
 

@@ -127,4 +127,41 @@ final class TemplateTests: XCTestCase {
         let body = try encoding.encode(Request(url: URL(target: target)), with: parameters).httpBody
         XCTAssertEqual(body.map { String(decoding: $0, as: UTF8.self) }, #"{"a":[1,7],"b":{"z":7,"a":2}}"#)
     }
+
+    /// Credentials the environment leaves unset are not sent: no `Authorization: Basic Og==`,
+    /// no `Bearer `, no empty key header, no `api_key=`. Set, each is sent.
+    func testUnsetCredentialsAreNotSent() throws {
+        let text = """
+            service: s
+            baseURL: https://x.test
+            targets:
+              basic:
+                path: /b
+                auth: { basic: { user: "${API_USER:-}", password: "${API_PASSWORD:-}" } }
+              bearer:
+                path: /t
+                auth: { bearer: "${API_TOKEN:-}" }
+                headers: { X-Api-Key: "${API_KEY:-}", X-Empty: "" }
+                task: { parameters: { api_key: "${API_KEY:-}", q: x }, encoding: queryString }
+            """
+        func sent(_ name: String, _ environment: [String: String]) throws -> (String, [String: String], String?) {
+            let service = try compile(text, environment: environment)
+            let target = try service.resolve(try XCTUnwrap(service.target(named: name)), with: CallOptions())
+            guard case .requestParameters(let parameters, let encoding) = target.task else {
+                return ("", target.headerFields.dictionary, target.authorization)
+            }
+            let query = (encoding as? URLEncoding)?.query(parameters) ?? ""
+            return (query, target.headerFields.dictionary, target.authorization)
+        }
+        XCTAssertNil(try sent("basic", [:]).2)
+        XCTAssertEqual(try sent("basic", ["API_USER": "ann"]).2, "Basic YW5uOg==")
+        let unset = try sent("bearer", [:])
+        XCTAssertEqual(unset.0, "q=x")
+        XCTAssertEqual(unset.1, ["X-Empty": ""])
+        XCTAssertNil(unset.2)
+        let set = try sent("bearer", ["API_TOKEN": "t0k3n", "API_KEY": "k3y"])
+        XCTAssertEqual(set.0, "api_key=k3y&q=x")
+        XCTAssertEqual(set.1, ["X-Api-Key": "k3y", "X-Empty": ""])
+        XCTAssertEqual(set.2, "Bearer t0k3n")
+    }
 }

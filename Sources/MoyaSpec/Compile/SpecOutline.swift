@@ -236,10 +236,12 @@ struct SpecOutline {
         // whole file is needed.
         if Self.contains(UInt8(ascii: "&"), in: bytes[...]),
             kept.contains(where: { Self.contains(UInt8(ascii: "*"), in: bytes[$0.start..<$0.end]) }),
-            zip([Lines(start: 0, end: 0, line: 1)] + kept, kept + [Lines(start: bytes.count, end: bytes.count, line: 0)])
-                .contains(where: { before, after in
-                    before.end < after.start && Self.contains(UInt8(ascii: "&"), in: bytes[before.end..<after.start])
-                })
+            zip(
+                [Lines(start: 0, end: 0, line: 1)] + kept, kept + [Lines(start: bytes.count, end: bytes.count, line: 0)]
+            )
+            .contains(where: { before, after in
+                before.end < after.start && Self.contains(UInt8(ascii: "&"), in: bytes[before.end..<after.start])
+            })
         {
             return nil
         }

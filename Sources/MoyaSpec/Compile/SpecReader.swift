@@ -349,6 +349,10 @@ struct SpecReader {
             } else if let value = environment[String(name)] {
                 if !value.isEmpty { secretValues.insert(value) }
                 pieces.append(.environment(name: String(name), value: value))
+            } else if let fallback, fallback.isEmpty {
+                // `${TOKEN:-}` unset: an empty value that stays the environment's, so that a
+                // credential made of it alone is left out rather than sent empty.
+                pieces.append(.environment(name: String(name), value: ""))
             } else if let fallback {
                 append(fallback)
             } else {

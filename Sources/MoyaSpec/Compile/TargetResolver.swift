@@ -253,12 +253,16 @@ struct TargetResolver {
 
     // MARK: - Templates
 
-    /// A template's text, or nil when it is one reference to an absent optional param.
+    /// A template's text, or nil when it is one reference to an absent optional param, or only
+    /// environment references that came out empty: then a header, a parameter or a JSON member
+    /// is left out, as an unset credential is.
     ///
     /// Environment values are secrets here unless `environmentIsSecret` is false, as for a
     /// local file's path.
     func render(_ template: Template, environmentIsSecret: Bool = true) -> String? {
         if let whole = template.wholeParam, binding.values[whole] == nil { return nil }
+        // Decided from the values, never from what a masked rendering prints.
+        if template.isEmptyEnvironment { return nil }
         if let text = template.literalText { return text }
         var output = ""
         for segment in template.segments {
@@ -266,7 +270,7 @@ struct TargetResolver {
             case .literal(let text): output += text
             case .param(let name): output += value(name)?.description ?? ""
             case .environment(_, let value):
-                output += masking && environmentIsSecret ? Redactor.placeholder : value
+                output += masking && environmentIsSecret && !value.isEmpty ? Redactor.placeholder : value
             }
         }
         return output

@@ -71,6 +71,17 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         storage = .text(text)
     }
 
+    /// Whether the template is only environment references that all came out empty, as an
+    /// unset `${TOKEN:-}` does: a credential that is not there, which is left out rather than
+    /// sent empty.
+    public var isEmptyEnvironment: Bool {
+        guard case .segments(let segments) = storage, !segments.isEmpty else { return false }
+        return segments.allSatisfy { segment in
+            if case .environment(_, let value) = segment { return value.isEmpty }
+            return false
+        }
+    }
+
     /// The param's name when the whole template is one reference, whose typed value is used.
     public var wholeParam: String? {
         if case .segments(let segments) = storage, segments.count == 1, case .param(let name) = segments[0] {

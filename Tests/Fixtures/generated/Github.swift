@@ -56,7 +56,7 @@ extension Github: TargetType {
         case .userProfile, .userRepositories:
             headers["Accept"] = "application/vnd.github+json"
             headers["User-Agent"] = "moya-cli"
-            headers["Authorization"] = "Bearer \(Self.environment("GITHUB_TOKEN", or: ""))"
+            headers["Authorization"] = Self.given(Self.environment("GITHUB_TOKEN", or: "")).map { "Bearer " + $0 }
         }
         return headers.isEmpty ? nil : headers
     }
@@ -91,6 +91,12 @@ extension Github {
     /// An environment variable's value when the code runs, or the spec's default.
     static func environment(_ name: String, or fallback: String) -> String {
         ProcessInfo.processInfo.environment[name] ?? fallback
+    }
+
+    /// A value from the environment, or nil when it is empty: a credential not given, which
+    /// is left out rather than sent empty.
+    static func given(_ value: String) -> String? {
+        value.isEmpty ? nil : value
     }
 
     /// A value as one path segment: all but unreserved characters percent-encoded, and dots

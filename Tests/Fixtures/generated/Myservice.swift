@@ -79,7 +79,9 @@ extension Myservice: TargetType {
             headers["Accept"] = "application/json"
         case .showUser, .createUser, .updateUser, .deleteUser, .showAccounts:
             headers["Accept"] = "application/json"
-            headers["Authorization"] = "Bearer \(Self.environment("MYSERVICE_TOKEN", or: "demo-token"))"
+            headers["Authorization"] = Self.given(Self.environment("MYSERVICE_TOKEN", or: "demo-token")).map {
+                "Bearer " + $0
+            }
         }
         return headers.isEmpty ? nil : headers
     }
@@ -130,6 +132,12 @@ extension Myservice {
     /// An environment variable's value when the code runs, or the spec's default.
     static func environment(_ name: String, or fallback: String) -> String {
         ProcessInfo.processInfo.environment[name] ?? fallback
+    }
+
+    /// A value from the environment, or nil when it is empty: a credential not given, which
+    /// is left out rather than sent empty.
+    static func given(_ value: String) -> String? {
+        value.isEmpty ? nil : value
     }
 
     /// A value as one path segment: all but unreserved characters percent-encoded, and dots

@@ -78,12 +78,12 @@ extension Translator: TargetType {
         var headers: [String: String] = [:]
         switch self {
         case .languages:
-            headers["Ocp-Apim-Subscription-Key"] = Self.environment("TRANSLATOR_KEY", or: "")
+            headers["Ocp-Apim-Subscription-Key"] = Self.given(Self.environment("TRANSLATOR_KEY", or: ""))
         case .translate:
-            headers["Ocp-Apim-Subscription-Key"] = Self.environment("TRANSLATOR_KEY", or: "")
+            headers["Ocp-Apim-Subscription-Key"] = Self.given(Self.environment("TRANSLATOR_KEY", or: ""))
             headers["Content-Type"] = "application/json"
         case .translateQuery:
-            headers["Ocp-Apim-Subscription-Key"] = Self.environment("TRANSLATOR_KEY", or: "")
+            headers["Ocp-Apim-Subscription-Key"] = Self.given(Self.environment("TRANSLATOR_KEY", or: ""))
             if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
                 headers["Content-Type"] = "application/json"
             }
@@ -128,6 +128,12 @@ extension Translator {
     /// An environment variable's value when the code runs, or the spec's default.
     static func environment(_ name: String, or fallback: String) -> String {
         ProcessInfo.processInfo.environment[name] ?? fallback
+    }
+
+    /// A value from the environment, or nil when it is empty: a credential not given, which
+    /// is left out rather than sent empty.
+    static func given(_ value: String) -> String? {
+        value.isEmpty ? nil : value
     }
 
     /// Parameters whose values are there; `gathering` collects a repeated key's values.
