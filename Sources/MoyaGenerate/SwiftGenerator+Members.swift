@@ -44,7 +44,7 @@ extension GeneratedFile {
                 return jsonValue(param)
             }
             // Left out when the environment leaves it empty, as `call` leaves it out.
-            if Self.isEnvironmentOnly(template) {
+            if template.isOnlyEnvironment {
                 return (.raw("Self.given(\(text(template, in: target))).map(JSONValue.string)"), true)
             }
             return (.call(".string", .raw(text(template, in: target))), false)
@@ -349,7 +349,7 @@ extension GeneratedFile {
                 {
                     let value = textValue(param, orNil: true)
                     statements.append("headers[\(key)] = \(value)")
-                } else if Self.isEnvironmentOnly(header.value) {
+                } else if header.value.isOnlyEnvironment {
                     statements.append("headers[\(key)] = Self.given(\(text(header.value, in: target)))")
                 } else {
                     statements.append("headers[\(key)] = \(text(header.value, in: target))")
@@ -368,15 +368,11 @@ extension GeneratedFile {
                 statements += authorization(token, scheme: "Bearer", in: target)
             case .basic(let user, let password)?:
                 used.formUnion(params(in: user).union(params(in: password)))
-                let (user, password) = (text(user, in: target), text(password, in: target))
-                let header = "headers[\"Authorization\"] = Self.basic(\(user), \(password))"
-                if case .basic(let userTemplate, let passwordTemplate)? = auth, Self.isEnvironmentOnly(userTemplate),
-                    Self.isEnvironmentOnly(passwordTemplate)
-                {
+                let (userText, passwordText) = (text(user, in: target), text(password, in: target))
+                let header = "headers[\"Authorization\"] = Self.basic(\(userText), \(passwordText))"
+                if user.isOnlyEnvironment, password.isOnlyEnvironment {
                     // Neither given: no credentials to send.
-                    statements.append("if !\(user).isEmpty || !\(password).isEmpty {")
-                    statements.append("    " + header)
-                    statements.append("}")
+                    statements += ["if !\(userText).isEmpty || !\(passwordText).isEmpty {", "    " + header, "}"]
                 } else {
                     statements.append(header)
                 }
@@ -411,7 +407,7 @@ extension GeneratedFile {
     /// The statements that send `token` under `scheme`; a token the environment leaves empty
     /// is not sent, as `call` does not send it.
     func authorization(_ token: Template, scheme: String, in target: TargetSpec) -> [String] {
-        guard Self.isEnvironmentOnly(token) else {
+        guard token.isOnlyEnvironment else {
             return ["headers[\"Authorization\"] = \(text(token, in: target, after: scheme + " "))"]
         }
         let head = "headers[\"Authorization\"] = Self.given(\(text(token, in: target))).map"
@@ -419,13 +415,6 @@ extension GeneratedFile {
         // The statement stands 12 spaces in, inside its case.
         let single = "\(head) { \(body) }"
         return 12 + single.count <= Code.width ? [single] : [head + " {", "    " + body, "}"]
-    }
-
-    /// Whether a template is only environment references: empty when the code runs, it is
-    /// a credential not given.
-    static func isEnvironmentOnly(_ template: Template) -> Bool {
-        !template.segments.isEmpty
-            && template.segments.allSatisfy { if case .environment = $0 { true } else { false } }
     }
 
     static func setsAuthorization(_ auth: AuthSpec) -> Bool {

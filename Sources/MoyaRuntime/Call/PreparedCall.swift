@@ -32,10 +32,11 @@ public struct PreparedCall: Sendable {
     /// each secret as the mask.
     public func printable() throws(SendFailure) -> PrintableRequest {
         guard redactor.isEnabled else { return redactor.printable(try request()) }
-        var masked = redactor.maskedRequest
-        if masked == nil { masked = try call.maskedRequest() }
-        guard let masked else { return redactor.printable(try request()) }
-        return Redactor(secretHeaders: redactor.secretHeaders, maskedRequest: masked).printable(masked)
+        let masked: Request
+        if let carried = redactor.maskedRequest { masked = carried } else { masked = try call.maskedRequest() }
+        var shown = redactor
+        shown.maskedRequest = masked
+        return shown.printable(masked)
     }
 
     /// Resolves `target` of `service` with `options` and prepares it, with `headers` added as

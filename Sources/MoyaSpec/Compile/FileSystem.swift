@@ -48,9 +48,14 @@ enum FileSystem {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
+        return contents(of: descriptor, size: Int(clamping: info.st_size))
+    }
+
+    /// What is left to read of `descriptor`, whose file `fstat` gave as `size` bytes.
+    private static func contents(of descriptor: Int32, size: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         // One byte more than the size, so that a full buffer says the file grew.
-        var room = max(Int(clamping: info.st_size), 0) + 1
+        var room = max(size, 0) + 1
         while true {
             var failed = false
             let part = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
@@ -87,11 +92,12 @@ enum FileSystem {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: info.st_size),
-            size >= mappedSize,
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        let size = Int(clamping: info.st_size)
+        guard info.st_mode & S_IFMT == S_IFREG, size >= mappedSize,
             let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
         else {
-            return contents(path).map { $0.withUnsafeBufferPointer(body) }
+            return contents(of: descriptor, size: size).map { $0.withUnsafeBufferPointer(body) }
         }
         defer { munmap(address, size) }
         return body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))

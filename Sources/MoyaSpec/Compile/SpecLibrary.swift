@@ -198,13 +198,16 @@ public struct SpecLibrary: Sendable {
             default: continue
             }
             for file in files where FileSystem.isRegularFile(file) {
-                let stub = FileSystem.withContents(file) { bytes -> String?? in
-                    guard let outline = SpecOutline(bytes), outline.inlineValue(of: "service", in: bytes) == name
-                    else { return nil }
-                    return .some(outline.inlineValue(of: "stub", in: bytes))
+                let declared = FileSystem.withContents(file) { bytes in
+                    SpecOutline(bytes).map { outline in
+                        (
+                            service: outline.inlineValue(of: "service", in: bytes),
+                            stub: outline.inlineValue(of: "stub", in: bytes)
+                        )
+                    }
                 }
-                guard case .some(.some(let value)) = stub else { continue }
-                return value.map { $0 != "never" } ?? false
+                guard let declared = declared ?? nil, declared.service == name else { continue }
+                return declared.stub.map { $0 != "never" } ?? false
             }
         }
         return false

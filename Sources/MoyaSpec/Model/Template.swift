@@ -75,11 +75,13 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// unset `${TOKEN:-}` does: a credential that is not there, which is left out rather than
     /// sent empty.
     public var isEmptyEnvironment: Bool {
+        isOnlyEnvironment && segments.allSatisfy { if case .environment(_, "") = $0 { true } else { false } }
+    }
+
+    /// Whether the template is only environment references, with no text or param of its own.
+    public var isOnlyEnvironment: Bool {
         guard case .segments(let segments) = storage, !segments.isEmpty else { return false }
-        return segments.allSatisfy { segment in
-            if case .environment(_, let value) = segment { return value.isEmpty }
-            return false
-        }
+        return segments.allSatisfy { if case .environment = $0 { true } else { false } }
     }
 
     /// The param's name when the whole template is one reference, whose typed value is used.
