@@ -38,6 +38,17 @@ extension Importer {
             case .querystring:
                 warn(at, "querystring param '\(parameter.name)' has no place in a spec; left out")
                 continue
+            case .header where ["accept", "content-type", "authorization"].contains(parameter.name.lowercased()):
+                // OpenAPI: such a definition "SHALL be ignored"; the content and security say these.
+                warn(at, "OpenAPI ignores a header param named '\(parameter.name)'; left out")
+                continue
+            case .query where Template(parameter.name).params.first != nil,
+                .header where Template(parameter.name).params.first != nil:
+                warn(
+                    at,
+                    "a \(parameter.location.rawValue) param named '\(parameter.name)' would read as a template; left out"
+                )
+                continue
             case .path, .query, .header:
                 break
             }

@@ -23,18 +23,41 @@ public struct OpenAPIImport: Sendable {
 public enum OpenAPIImporter {
     /// Imports the document in `bytes`, read from `file`; `service` names the service, else
     /// the document's title does.
-    public static func importSpec(_ bytes: [UInt8], file: String, service: String? = nil) throws(OpenAPIReadError)
-        -> OpenAPIImport
-    {
-        let (document, version, paths) = try OpenAPIReader.read(bytes)
+    public static func importSpec(
+        _ bytes: [UInt8], file: String, service: String? = nil,
+        readFile: @escaping (String) -> [UInt8]? = { _ in nil }
+    ) throws(OpenAPIReadError) -> OpenAPIImport {
+        let read = try OpenAPIReader.read(bytes, file: file, readFile: readFile)
+        var document = read.document
+        var warnings = read.warnings
         let resolved: ResolvedDocument
         do {
             resolved = try document.locallyDereferenced().resolved()
         } catch {
-            throw OpenAPIReadError(message: "a $ref does not resolve: \(error)")
+            // One operation whose references do not resolve is left out, not the document.
+            for (path, item) in document.paths {
+                guard case .b(var pathItem) = item else { continue }
+                for endpoint in pathItem.endpoints {
+                    do {
+                        _ = try endpoint.operation.dereferenced(in: document.components)
+                    } catch {
+                        warnings.append(
+                            "\(file)#\(Names.pointer(["paths", path.rawValue, endpoint.method.rawValue.lowercased()])): "
+                                + "\(OpenAPIPieces.failure(of: error).message); the operation is left out")
+                        pathItem.set(operation: nil, for: endpoint.method)
+                    }
+                }
+                document.paths[path] = .b(pathItem)
+            }
+            do {
+                resolved = try document.locallyDereferenced().resolved()
+            } catch {
+                throw OpenAPIReadError(message: "a $ref does not resolve: \(OpenAPIPieces.failure(of: error).message)")
+            }
         }
         var importer = Importer(document: document, file: file)
-        let spec = importer.spec(resolved, paths: paths, service: service, version: version)
+        importer.warnings = warnings
+        let spec = importer.spec(resolved, paths: read.paths, service: service, version: read.version)
         return OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: importer.warnings)
     }
 }

@@ -18,26 +18,31 @@ public struct OpenAPIReadError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// A document as read: OpenAPIKit's model of it, the version it declared, the order of its
+/// paths (which OpenAPIKit's model does not keep when it decodes JSON on Linux), and a warning
+/// for each spot that was repaired or left out.
+struct ReadDocument {
+    var document: OpenAPIKit.OpenAPI.Document
+    var version: String
+    var paths: [String]
+    var warnings: [String]
+}
+
 /// Reads an OpenAPI 3.0, 3.1 or 3.2 document, YAML or JSON, into OpenAPIKit's 3.1+ model.
 ///
-/// YAML is read by moya-cli's own libyaml loader and handed to OpenAPIKit as JSON, so that
-/// there is one YAML reader in the project. A 3.0 document is converted with OpenAPIKitCompat.
+/// JSON is read by a JSON parser, YAML by moya-cli's own libyaml loader, each into one
+/// `JSONValue`. `DocumentRepair` then mends what would make OpenAPIKit refuse the whole
+/// document, and a 3.0 document is converted with OpenAPIKitCompat.
 enum OpenAPIReader {
-    /// The document in `bytes`, the version it declared, and the order of its paths, which
-    /// OpenAPIKit's model does not keep when it decodes JSON on Linux.
-    static func read(_ bytes: [UInt8]) throws(OpenAPIReadError) -> (
-        document: OpenAPIKit.OpenAPI.Document, version: String, paths: [String]
-    ) {
-        let root: YAMLNode?
-        do {
-            root = try YAMLLoader.load(bytes)
-        } catch {
-            throw OpenAPIReadError(message: "\(error.mark.line):\(error.mark.column): \(error.message)")
-        }
-        guard let root, case .mapping = root.content else {
+    /// Reads the document in `bytes`, from `file`; `readFile` reads the other files its
+    /// `$ref`s name.
+    static func read(_ bytes: [UInt8], file: String, readFile: @escaping (String) -> [UInt8]? = { _ in nil })
+        throws(OpenAPIReadError) -> ReadDocument
+    {
+        let json = try parse(bytes)
+        guard case .object(let members) = json else {
             throw OpenAPIReadError(message: "expected a mapping with openapi, info and paths")
         }
-        let json = root.jsonValue
         // OpenAPIKit's decoding takes time steeply with nesting (250 schema levels: a minute),
         // so a document deeper than any real one is refused before it is decoded.
         if let deepest = Self.deepest(json, limit: maximumDepth) {
@@ -45,9 +50,7 @@ enum OpenAPIReader {
                 message: "the document nests deeper than \(maximumDepth) levels at \(deepest); "
                     + "import reads documents up to that depth")
         }
-        guard case .object(let members) = json,
-            let declared = members.first(where: { $0.key == "openapi" })?.value
-        else {
+        guard let declared = members.first(where: { $0.key == "openapi" })?.value else {
             throw OpenAPIReadError(
                 message: "no 'openapi' version; this reads OpenAPI 3.0, 3.1 and 3.2 (Swagger 2.0 is not supported)")
         }
@@ -57,26 +60,62 @@ enum OpenAPIReader {
         case .number(let number): version = JSONValue.format(number)
         default: throw OpenAPIReadError(message: "'openapi' should be a version such as 3.1.0")
         }
+        guard version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
+            throw OpenAPIReadError(message: "OpenAPI \(version) is not supported; this reads 3.0, 3.1 and 3.2")
+        }
         var paths: [String] = []
         if case .object(let items)? = members.first(where: { $0.key == "paths" })?.value { paths = items.map(\.key) }
-        let data = json.data()
-        let decoder = JSONDecoder()
-        do {
-            if version.hasPrefix("3.0") {
-                let old = try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
-                return (old.convert(to: .v3_1_1), version, paths)
+        var repair = DocumentRepair(
+            version: version, file: file, root: json, readFile: readFile,
+            parse: { bytes in
+                // Another file is held to the document's own depth.
+                guard let value = try? parse(bytes), deepest(value, limit: maximumDepth) == nil else { return nil }
+                return value
+            })
+        let repaired = repair.repair()
+        var warnings = repair.warnings
+        let document = try OpenAPIPieces(version: version, file: file).decode(repaired, warnings: &warnings)
+        var seen: Set<String> = []
+        return ReadDocument(
+            document: document, version: version, paths: paths, warnings: warnings.filter { seen.insert($0).inserted })
+    }
+
+    /// A document's value: JSON, when its first character opens an object, else YAML.
+    static func parse(_ bytes: [UInt8]) throws(OpenAPIReadError) -> JSONValue {
+        let first = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
+        if first == UInt8(ascii: "{") {
+            do {
+                return try JSONValue(parsing: Data(bytes))
+            } catch let error as JSONParseError {
+                let (line, column) = position(of: error.offset, in: bytes)
+                throw OpenAPIReadError(message: "\(line):\(column): \(error.reason)")
+            } catch {
+                throw OpenAPIReadError(message: "\(error)")
             }
-            guard version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
-                throw OpenAPIReadError(message: "OpenAPI \(version) is not supported; this reads 3.0, 3.1 and 3.2")
-            }
-            return (try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: data), version, paths)
-        } catch let error as OpenAPIReadError {
-            throw error
-        } catch let error as DecodingError {
-            throw OpenAPIReadError(message: "not a valid OpenAPI \(version) document: \(Self.describe(error))")
-        } catch {
-            throw OpenAPIReadError(message: "not a valid OpenAPI \(version) document: \(error)")
         }
+        let root: YAMLNode?
+        do {
+            root = try YAMLLoader.load(bytes)
+        } catch {
+            throw OpenAPIReadError(message: "\(error.mark.line):\(error.mark.column): \(error.message)")
+        }
+        guard let root else { throw OpenAPIReadError(message: "expected a mapping with openapi, info and paths") }
+        return root.jsonValue
+    }
+
+    /// The line and column, from 1, of byte `offset`; columns count characters.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
     }
 
     /// How deep a document's values may nest, objects and arrays alike.

@@ -2,59 +2,123 @@ import MoyaCore
 import OpenAPIKit
 
 /// A value that fits a schema, for a response that has no example: the schema's own example,
-/// default or first enum value where it has one, else a value of its type and format.
-enum SampleSynthesis {
-    /// How deep a made-up value goes; a recursive schema stops here with `null`.
+/// default or first enum value where it has one, else a value of its type, format and bounds.
+///
+/// A recursive schema stops at the cycle (`DocumentRepair.cycleMarker`): the member is left
+/// out, an array is empty. Past `depthLimit`, or once `budget` values are made, only required
+/// members are made, and arrays are as short as they may be.
+struct SampleSynthesis {
+    /// How deep a made-up value goes with every member.
     static let depthLimit = 8
+    /// How many values one sample may hold before it makes only what it must.
+    static let budget = 2_000
+
+    private var made = 0
 
     static func value(_ schema: DereferencedJSONSchema) -> JSONValue {
-        value(schema, depth: 0)
+        var synthesis = SampleSynthesis()
+        return synthesis.value(schema, depth: 0) ?? .object([])
     }
 
-    private static func value(_ schema: DereferencedJSONSchema, depth: Int) -> JSONValue {
-        guard depth < depthLimit else { return .null }
+    /// Whether `schema` is where a recursive schema was cut.
+    static func closesCycle(_ schema: DereferencedJSONSchema) -> Bool {
+        schema.vendorExtensions[DocumentRepair.cycleMarker] != nil
+    }
+
+    /// A value for `schema`; nil where a cycle closes.
+    private mutating func value(_ schema: DereferencedJSONSchema, depth: Int) -> JSONValue? {
+        if Self.closesCycle(schema) { return nil }
+        made += 1
+        let lean = depth >= Self.depthLimit || made > Self.budget
         if let example = schema.examples.first.flatMap(JSONBridge.value) { return example }
         if let value = schema.defaultValue.flatMap(JSONBridge.value) { return value }
-        if let value = schema.allowedValues?.first.flatMap(JSONBridge.value) { return value }
+        if let value = schema.allowedValues?.lazy.compactMap(JSONBridge.value).first(where: { $0 != .null }) {
+            return value
+        }
         switch schema {
         case .null: return .null
         case .boolean: return .bool(true)
         case .integer(_, let context):
-            return .integer(context.minimum.map { $0.value } ?? 0)
+            return .integer(Self.integer(minimum: context.minimum, maximum: context.maximum))
         case .number(_, let context):
-            return .number(context.minimum.map { $0.value } ?? 0)
-        case .string(let core, _):
-            switch core.format {
-            case .dateTime: return .string("2024-01-01T00:00:00Z")
-            case .date: return .string("2024-01-01")
-            default: break
+            if let minimum = context.minimum {
+                return .number(minimum.exclusive ? minimum.value + 1 : minimum.value)
             }
-            switch core.formatString {
-            case "binary", "byte": return .string("")
-            case "email": return .string("user@example.com")
-            case "uuid": return .string("00000000-0000-4000-8000-000000000000")
-            case "uri", "url": return .string("https://example.com")
-            case "ipv4": return .string("192.0.2.1")
-            default: return .string("string")
+            if let maximum = context.maximum, maximum.value < 0 {
+                return .number(maximum.exclusive ? maximum.value - 1 : maximum.value)
             }
+            return .number(0)
+        case .string(let core, let context):
+            return .string(
+                Self.string(format: core.formatString ?? "", minLength: context.minLength, maxLength: context.maxLength)
+            )
         case .object(_, let context):
-            return .object(
-                context.properties.sorted { $0.key < $1.key }.map {
-                    (key: $0.key, value: value($0.value, depth: depth + 1))
-                })
+            let required = Set(context.requiredProperties)
+            var members: [(key: String, value: JSONValue)] = []
+            for (name, property) in context.properties.sorted(by: { $0.key < $1.key }) {
+                guard !lean || required.contains(name), let value = value(property, depth: depth + 1) else { continue }
+                members.append((key: name, value: value))
+            }
+            return .object(members)
         case .array(_, let context):
-            return .array(context.items.map { [value($0, depth: depth + 1)] } ?? [])
+            guard let items = context.items else { return .array([]) }
+            let count = lean ? context.minItems : max(1, context.minItems)
+            guard count > 0, let item = value(items, depth: depth + 1) else { return .array([]) }
+            return .array(Array(repeating: item, count: min(count, context.maxItems ?? count)))
         case .all(let schemas, _):
             var members: [(key: String, value: JSONValue)] = []
             for part in schemas {
-                guard case .object(let more) = value(part, depth: depth + 1) else { continue }
+                guard case .object(let more)? = value(part, depth: depth + 1) else { continue }
                 for member in more where !members.contains(where: { $0.key == member.key }) { members.append(member) }
             }
             return .object(members.sorted { $0.key < $1.key })
         case .one(let schemas, _), .any(let schemas, _):
-            return schemas.first.map { value($0, depth: depth + 1) } ?? .null
+            // A choice that is not `null` where there is one, and not where a cycle closes.
+            let ordered =
+                schemas.filter { if case .null = $0 { false } else { true } }
+                + schemas.filter {
+                    if case .null = $0 { true } else { false }
+                }
+            for option in ordered where !Self.closesCycle(option) {
+                if let value = value(option, depth: depth + 1) { return value }
+            }
+            return nil
         case .not, .fragment:
             return .null
         }
+    }
+
+    /// An integer within `minimum` and `maximum`: the least it may be, else 0 when 0 fits.
+    static func integer(
+        minimum: DereferencedJSONSchema.IntegerContext.Bound?, maximum: DereferencedJSONSchema.IntegerContext.Bound?
+    ) -> Int {
+        if let minimum {
+            return minimum.exclusive && minimum.value < .max ? minimum.value + 1 : minimum.value
+        }
+        if let maximum, maximum.value <= 0 {
+            return maximum.exclusive && maximum.value > .min ? maximum.value - 1 : maximum.value
+        }
+        return 0
+    }
+
+    /// A string of `format`, padded to `minLength` and cut to `maxLength`.
+    static func string(format: String, minLength: Int, maxLength: Int?) -> String {
+        var text =
+            switch format {
+            case "date-time": "2024-01-01T00:00:00Z"
+            case "date": "2024-01-01"
+            case "time": "00:00:00Z"
+            case "binary", "byte": ""
+            case "email": "user@example.com"
+            case "uuid": "00000000-0000-4000-8000-000000000000"
+            case "uri", "url": "https://example.com"
+            case "hostname": "example.com"
+            case "ipv4": "192.0.2.1"
+            case "ipv6": "2001:db8::1"
+            default: "string"
+            }
+        if text.count < minLength { text += String(repeating: "x", count: min(minLength, 10_000) - text.count) }
+        if let maxLength, text.count > maxLength { text = String(text.prefix(max(0, maxLength))) }
+        return text
     }
 }

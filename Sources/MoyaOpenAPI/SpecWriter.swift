@@ -159,7 +159,8 @@ enum SpecWriter {
             return members.isEmpty
                 ? "{}"
                 : "{ "
-                    + members.map { "\(key($0.key)): \(flow($0.value, templates: templates))" }.joined(separator: ", ")
+                    + members.map { "\(key($0.key, of: members)): \(flow($0.value, templates: templates))" }
+                    .joined(separator: ", ")
                     + " }"
         }
     }
@@ -172,7 +173,8 @@ enum SpecWriter {
         if inline.count <= width { return [inline] }
         switch value {
         case .object(let members):
-            return ["\(pad)\(name):"] + members.flatMap { block(key($0.key), $0.value, indent: indent + 2) }
+            return ["\(pad)\(name):"]
+                + members.flatMap { block(key($0.key, of: members), $0.value, indent: indent + 2) }
         case .array(let items):
             return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2) }
         default:
@@ -187,7 +189,7 @@ enum SpecWriter {
         if inline.count <= width { return [inline] }
         switch value {
         case .object(let members):
-            return ["\(pad)-"] + members.flatMap { block(key($0.key), $0.value, indent: indent + 2) }
+            return ["\(pad)-"] + members.flatMap { block(key($0.key, of: members), $0.value, indent: indent + 2) }
         case .array(let items):
             return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2) }
         default:
@@ -201,6 +203,13 @@ enum SpecWriter {
     static func template(_ text: String) -> String {
         guard text.contains(where: { $0 == "{" || $0 == "}" }) else { return text }
         return text.replacing("{", with: "{{").replacing("}", with: "}}")
+    }
+
+    /// A key of a sample's object. The one key of an object whose value is null is quoted:
+    /// plain, `{ name: null }` reads as `{name}` written without quotes, a mistake the
+    /// compiler refuses.
+    static func key(_ text: String, of members: [(key: String, value: JSONValue)]) -> String {
+        members.count == 1 && members[0].value == .null ? yamlQuoted(text) : key(text)
     }
 
     /// A mapping key: plain when it is a name, else quoted. Keys are never expanded.

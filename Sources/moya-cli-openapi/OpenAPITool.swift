@@ -52,7 +52,9 @@ enum OpenAPITool {
         }
         let imported: OpenAPIImport
         do {
-            imported = try OpenAPIImporter.importSpec(Array(data), file: file, service: service)
+            imported = try OpenAPIImporter.importSpec(
+                Array(data), file: file, service: service,
+                readFile: { path in FileManager.default.contents(atPath: path).map { Array($0) } })
         } catch {
             fail(TerminalText.escapingControls("\(file): \(error.message)"))
             return 65  // invalidSpec

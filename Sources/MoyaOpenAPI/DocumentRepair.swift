@@ -1,0 +1,413 @@
+import MoyaCore
+
+/// Repairs, in a document's JSON, what would make OpenAPIKit refuse the whole document for
+/// one spot, each with a warning naming its JSON pointer:
+///
+/// - `$ref`s OpenAPIKit cannot follow: a pointer deeper than a component, one into another
+///   kind of component, one into another file (read relative to the document). Each target
+///   is copied into the components, once, and the `$ref` points there. A URL is not fetched,
+///   and a `$ref` that leads nowhere is left out (a schema becomes one that takes anything).
+/// - Schema keywords of the wrong type or range: enum values of another type, numbers past
+///   what the keyword holds, 3.0's boolean `exclusiveMinimum` in a 3.1 document and 3.1's
+///   number in a 3.0 one.
+/// - Recursive schemas: the `$ref` that closes a cycle becomes a schema marked with
+///   `x-moya-cycle`, where samples and params stop.
+///
+/// The walk follows the document's structure, so that it knows the kind of every object it
+/// meets; its depth is the document's, which the reader bounds.
+struct DocumentRepair {
+    /// The marker a cycle's closing `$ref` becomes; its value names the schema.
+    static let cycleMarker = "x-moya-cycle"
+
+    /// What an object in a document is, for what its `$ref` may point to and what its
+    /// members hold.
+    enum Kind: Equatable {
+        case document, components, pathItem, operation, parameter, header, requestBody, mediaType, encoding
+        case response, callback, schema, example, link, securityScheme
+
+        /// The `components` member that holds this kind.
+        var componentKey: String? {
+            switch self {
+            case .schema: "schemas"
+            case .response: "responses"
+            case .parameter: "parameters"
+            case .example: "examples"
+            case .requestBody: "requestBodies"
+            case .header: "headers"
+            case .securityScheme: "securitySchemes"
+            case .link: "links"
+            case .callback: "callbacks"
+            case .pathItem: "pathItems"
+            default: nil
+            }
+        }
+
+        static let byComponentKey: [String: Kind] = [
+            "schemas": .schema, "responses": .response, "parameters": .parameter, "examples": .example,
+            "requestBodies": .requestBody, "headers": .header, "securitySchemes": .securityScheme, "links": .link,
+            "callbacks": .callback, "pathItems": .pathItem,
+        ]
+    }
+
+    /// Where a value came from: the document, or a file one of its `$ref`s names.
+    struct Origin {
+        /// The file's path as the user gave it or as the `$ref` made it.
+        var file: String
+        /// The file's whole value, for its `#/…` pointers.
+        var root: JSONValue
+    }
+
+    /// How the walk leaves an object that held a `$ref`.
+    enum Outcome {
+        case keep
+        case replace(JSONValue)
+        case remove
+    }
+
+    let version: String
+    let main: Origin
+    /// Reads another file a `$ref` names: its bytes, or nil.
+    let readFile: (String) -> [UInt8]?
+    /// Parses another file's bytes.
+    let parse: ([UInt8]) -> JSONValue?
+
+    private(set) var warnings: [String] = []
+    /// Targets copied into the components, by component key, in the order they were met.
+    private var hoisted: [String: [(name: String, value: JSONValue)]] = [:]
+    /// The component each copied target became, by its origin, pointer and kind.
+    private var hoistedNames: [String: String] = [:]
+    /// Names taken in each component key.
+    private var taken: [String: Set<String>] = [:]
+    /// Other files, parsed, by path; nil when they could not be read.
+    private var files: [String: JSONValue?] = [:]
+
+    init(
+        version: String, file: String, root: JSONValue, readFile: @escaping (String) -> [UInt8]?,
+        parse: @escaping ([UInt8]) -> JSONValue?
+    ) {
+        self.version = version
+        self.main = Origin(file: file, root: root)
+        self.readFile = readFile
+        self.parse = parse
+        if case .object(let components)? = root["components"] {
+            for (key, value) in components {
+                guard case .object(let members) = value else { continue }
+                taken[key] = Set(members.map(\.key))
+            }
+        }
+    }
+
+    var is31: Bool { !version.hasPrefix("3.0") }
+
+    mutating func warn(_ origin: Origin, _ pointer: [String], _ message: String) {
+        warnings.append("\(origin.file)#\(Names.pointer(pointer)): \(message)")
+    }
+
+    // MARK: - The whole document
+
+    /// The repaired document.
+    mutating func repair() -> JSONValue {
+        var root = main.root
+        walk(&root, kind: .document, at: [], in: main)
+        // Copied targets join the components, after the document's own.
+        if !hoisted.isEmpty, case .object(var members) = root {
+            root = .null
+            var components: [(key: String, value: JSONValue)] = []
+            if let index = members.firstIndex(where: { $0.key == "components" }),
+                case .object(let existing) = members[index].value
+            {
+                components = existing
+                members[index].value = .null
+            }
+            for key in hoisted.keys.sorted() {
+                let added = (hoisted[key] ?? []).map { (key: $0.name, value: $0.value) }
+                if let index = components.firstIndex(where: { $0.key == key }),
+                    case .object(var entries) = components[index].value
+                {
+                    components[index].value = .null
+                    entries += added
+                    components[index].value = .object(entries)
+                } else {
+                    components.append((key: key, value: .object(added)))
+                }
+            }
+            if let index = members.firstIndex(where: { $0.key == "components" }) {
+                members[index].value = .object(components)
+            } else {
+                members.append((key: "components", value: .object(components)))
+            }
+            root = .object(members)
+        }
+        breakCycles(&root)
+        return root
+    }
+
+    // MARK: - Walking
+
+    /// Repairs `value`, an object of `kind` at `pointer` in `origin`, and what it holds.
+    mutating func walk(_ value: inout JSONValue, kind: Kind, at pointer: [String], in origin: Origin) {
+        guard case .object(var members) = value else { return }
+        if let index = members.firstIndex(where: { $0.key == "$ref" }), kind.componentKey != nil {
+            switch reference(members[index].value, kind: kind, at: pointer + ["$ref"], in: origin) {
+            case .keep: return
+            case .remove:
+                value = .null
+                return
+            case .replace(let replacement):
+                value = replacement
+                return
+            }
+        }
+        value = .null
+        if kind == .schema { repairSchema(&members, at: pointer, in: origin) }
+        var index = 0
+        while index < members.count {
+            let key = members[index].key
+            let child = pointer + [key]
+            let holds = Self.holds(kind, key: key, is31: is31)
+            switch holds {
+            case nil: break
+            case .one(let inner):
+                walk(&members[index].value, kind: inner, at: child, in: origin)
+                if members[index].value == .null, inner != .schema {
+                    members.remove(at: index)
+                    continue
+                }
+            case .map(let inner):
+                if case .object(var entries) = members[index].value {
+                    members[index].value = .null
+                    var position = 0
+                    while position < entries.count {
+                        walk(&entries[position].value, kind: inner, at: child + [entries[position].key], in: origin)
+                        if entries[position].value == .null {
+                            entries.remove(at: position)
+                        } else {
+                            position += 1
+                        }
+                    }
+                    members[index].value = .object(entries)
+                }
+            case .list(let inner):
+                if case .array(var items) = members[index].value {
+                    members[index].value = .null
+                    var position = 0
+                    var original = 0
+                    while position < items.count {
+                        walk(&items[position], kind: inner, at: child + [String(original)], in: origin)
+                        original += 1
+                        if items[position] == .null {
+                            items.remove(at: position)
+                        } else {
+                            position += 1
+                        }
+                    }
+                    members[index].value = .array(items)
+                } else if inner == .schema {
+                    // 2020-12's `items` is one schema.
+                    walk(&members[index].value, kind: .schema, at: child, in: origin)
+                }
+            }
+            index += 1
+        }
+        value = .object(members)
+    }
+
+    /// What a member of an object holds.
+    enum Holds {
+        case one(Kind)
+        case map(Kind)
+        case list(Kind)
+    }
+
+    static func holds(_ kind: Kind, key: String, is31: Bool) -> Holds? {
+        switch (kind, key) {
+        case (.document, "paths"), (.document, "webhooks"): .map(.pathItem)
+        case (.document, "components"): .one(.components)
+        case (.components, _): Kind.byComponentKey[key].map { .map($0) }
+        case (.pathItem, "parameters"), (.operation, "parameters"): .list(.parameter)
+        case (.pathItem, "get"), (.pathItem, "put"), (.pathItem, "post"), (.pathItem, "delete"),
+            (.pathItem, "options"), (.pathItem, "head"), (.pathItem, "patch"), (.pathItem, "trace"),
+            (.pathItem, "query"):
+            .one(.operation)
+        case (.operation, "requestBody"): .one(.requestBody)
+        case (.operation, "responses"): .map(.response)
+        case (.operation, "callbacks"): .map(.callback)
+        case (.parameter, "schema"), (.header, "schema"), (.mediaType, "schema"): .one(.schema)
+        case (.parameter, "content"), (.header, "content"), (.requestBody, "content"), (.response, "content"):
+            .map(.mediaType)
+        case (.parameter, "examples"), (.header, "examples"), (.mediaType, "examples"): .map(.example)
+        case (.mediaType, "encoding"): .map(.encoding)
+        case (.encoding, "headers"), (.response, "headers"): .map(.header)
+        case (.response, "links"): .map(.link)
+        case (.callback, _): .one(.pathItem)
+        case (.schema, "properties"), (.schema, "patternProperties"), (.schema, "$defs"), (.schema, "definitions"),
+            (.schema, "dependentSchemas"):
+            .map(.schema)
+        case (.schema, "allOf"), (.schema, "anyOf"), (.schema, "oneOf"), (.schema, "prefixItems"): .list(.schema)
+        case (.schema, "items"): .list(.schema)
+        case (.schema, "additionalProperties"), (.schema, "not"), (.schema, "if"), (.schema, "then"),
+            (.schema, "else"), (.schema, "contains"), (.schema, "propertyNames"), (.schema, "unevaluatedItems"),
+            (.schema, "unevaluatedProperties"), (.schema, "additionalItems"), (.schema, "contentSchema"):
+            .one(.schema)
+        default: nil
+        }
+    }
+
+    // MARK: - References
+
+    /// What becomes of an object of `kind` whose `$ref` is `value`.
+    mutating func reference(_ value: JSONValue, kind: Kind, at pointer: [String], in origin: Origin) -> Outcome {
+        guard case .string(let ref) = value, let componentKey = kind.componentKey else { return .keep }
+        let hash = ref.firstIndex(of: "#") ?? ref.endIndex
+        let location = String(ref[..<hash])
+        let fragment = PercentEncoding.decode(ref[hash...].dropFirst())
+        let segments = Self.segments(fragment)
+
+        var target = origin
+        if !location.isEmpty {
+            if location.contains("://") {
+                warn(origin, pointer, "'\(ref)' is a URL, which import does not fetch; \(Self.leftOut(kind))")
+                return missing(kind)
+            }
+            guard let other = file(location, from: origin) else {
+                warn(
+                    origin, pointer,
+                    "'\(location)' cannot be read (relative to \(origin.file)); \(Self.leftOut(kind))")
+                return missing(kind)
+            }
+            target = other
+        } else if origin.file == main.file, let parts = segments, parts.count == 3, parts[0] == "components",
+            parts[1] == componentKey, taken[componentKey]?.contains(parts[2]) == true
+        {
+            return .keep
+        }
+        guard let segments, let found = Self.resolve(segments, in: target.root) else {
+            warn(origin, pointer, "'\(ref)' does not resolve; \(Self.leftOut(kind))")
+            return missing(kind)
+        }
+        if segments.count == 3, segments[0] == "components", segments[1] != componentKey,
+            let other = Kind.byComponentKey[segments[1]]
+        {
+            warn(
+                origin, pointer,
+                "'\(ref)' is a \(segments[1]) component where one of \(componentKey) belongs; read as one")
+            return .replace(
+                .object([
+                    (
+                        key: "$ref",
+                        value: .string(
+                            hoist(Self.convert(found, from: other, to: kind), kind: kind, at: segments, in: target))
+                    )
+                ]))
+        }
+        return .replace(.object([(key: "$ref", value: .string(hoist(found, kind: kind, at: segments, in: target)))]))
+    }
+
+    /// A `$ref` that leads nowhere: a schema takes anything, anything else is left out.
+    func missing(_ kind: Kind) -> Outcome {
+        switch kind {
+        case .schema: .replace(.object([]))
+        case .response: .replace(.object([(key: "description", value: .string(""))]))
+        default: .remove
+        }
+    }
+
+    /// What becomes of a `$ref` that leads nowhere, as the warning says it.
+    static func leftOut(_ kind: Kind) -> String {
+        switch kind {
+        case .schema: "read as a schema that takes any value"
+        case .response: "read as a response with no content"
+        default: "left out"
+        }
+    }
+
+    /// The component a target at `pointer` in `origin` becomes: `#/components/…/name`. It is
+    /// copied, and repaired, once.
+    mutating func hoist(_ target: JSONValue, kind: Kind, at pointer: [String], in origin: Origin) -> String {
+        let componentKey = kind.componentKey ?? "schemas"
+        let identity = "\(origin.file)#\(Names.pointer(pointer))@\(componentKey)"
+        if let name = hoistedNames[identity] { return "#/components/\(componentKey)/\(name)" }
+        var base = Self.componentName(pointer.last ?? Names.stem(of: origin.file))
+        if origin.file != main.file || pointer.count != 3 { base = "moya_" + base }
+        var names = taken[componentKey] ?? []
+        let name = Names.unique(base, in: &names)
+        taken[componentKey] = names
+        hoistedNames[identity] = name
+        var copy = target
+        walk(&copy, kind: kind, at: pointer, in: origin)
+        if copy == .null { copy = kind == .schema ? .object([]) : .object([(key: "description", value: .string(""))]) }
+        hoisted[componentKey, default: []].append((name, copy))
+        return "#/components/\(componentKey)/\(name)"
+    }
+
+    /// A component name OpenAPI allows: letters, digits, `.`, `-` and `_`.
+    static func componentName(_ text: String) -> String {
+        let name = String(
+            text.unicodeScalars.map { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || ".-_".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
+        return name.isEmpty ? "component" : name
+    }
+
+    /// A request body read as a response, or a response as a request body: what both hold.
+    static func convert(_ value: JSONValue, from: Kind, to: Kind) -> JSONValue {
+        guard case .object(let members) = value, from != to else { return value }
+        switch (from, to) {
+        case (.requestBody, .response), (.response, .requestBody):
+            var kept = members.filter { $0.key == "description" || $0.key == "content" || $0.key.hasPrefix("x-") }
+            if to == .response, !kept.contains(where: { $0.key == "description" }) {
+                kept.insert((key: "description", value: .string("")), at: 0)
+            }
+            return .object(kept)
+        default:
+            return value
+        }
+    }
+
+    /// Another file a `$ref` names, read relative to the file that names it.
+    mutating func file(_ location: String, from origin: Origin) -> Origin? {
+        let path: String
+        if location.hasPrefix("/") {
+            path = location
+        } else if let slash = origin.file.lastIndex(of: "/") {
+            path = String(origin.file[...slash]) + location
+        } else {
+            path = location
+        }
+        let decoded = PercentEncoding.decode(path[...])
+        if let cached = files[decoded] { return cached.map { Origin(file: decoded, root: $0) } }
+        let root = readFile(decoded).flatMap(parse)
+        files[decoded] = .some(root)
+        return root.map { Origin(file: decoded, root: $0) }
+    }
+
+    /// A JSON pointer's segments, unescaped; nil when it is not a pointer.
+    static func segments(_ fragment: String) -> [String]? {
+        if fragment.isEmpty { return [] }
+        guard fragment.hasPrefix("/") else { return nil }
+        return fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
+    }
+
+    /// The value at `segments` in `root`.
+    static func resolve(_ segments: [String], in root: JSONValue) -> JSONValue? {
+        var current = root
+        for segment in segments {
+            switch current {
+            case .object(let members):
+                guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(segment), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+}

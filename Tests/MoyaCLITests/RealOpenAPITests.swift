@@ -1,0 +1,92 @@
+import MoyaCLI
+import MoyaCore
+import XCTest
+
+/// What real API descriptions bring: one bad spot costs only itself, JSON is read as JSON,
+/// and every document of the real corpus imports, validates and passes its stubbed checks.
+extension ImportOpenAPITests {
+    /// Public APIs' descriptions, from the shared copy beside the repository, or from
+    /// `$OPENAPI_REAL`.
+    static let realCorpus: String? = [
+        ProcessInfo.processInfo.environment["OPENAPI_REAL"], CommandTests.root + "/../shared/openapi-real",
+    ].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+
+    static func requireRealCorpus() throws -> String {
+        if let realCorpus { return realCorpus }
+        let message = "the real API descriptions are not at ../shared/openapi-real; set OPENAPI_REAL"
+        if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
+            XCTFail(message)
+            throw XCTSkip("failed: " + message)
+        }
+        throw XCTSkip(message)
+    }
+
+    /// Each kind of spot that used to refuse the whole document is repaired, or left out,
+    /// with one warning naming its JSON pointer, in document order: enum values of another
+    /// type, an integer bound past `Int`, 3.0's boolean `exclusiveMinimum` in 3.1, a response
+    /// `$ref` into `requestBodies`, a URL `$ref`, an operation OpenAPIKit refuses. A recursive
+    /// schema's sample stops at the cycle; a `$ref` deeper than a component and one into
+    /// another file (which has a `$ref` of its own) resolve.
+    func testOneBadSpotCostsOnlyItself() async throws {
+        let document = fixtures + "/lenient-3.1.yaml"
+        let at = "moya-cli: warning: \(document)#/paths"
+        try await assertImport(
+            document, golden: fixtures + "/lenient-3.1.spec.yaml",
+            warnings: [
+                "\(at)/~1search/get/parameters/0/schema/enum: enum values true, false are not of type string; read as strings",
+                "\(at)/~1search/get/parameters/1/schema/maximum: maximum 9.223372036854776e+18 is out of range for an integer; left out",
+                "\(at)/~1search/get/parameters/1/schema/exclusiveMinimum: exclusiveMinimum: true is OpenAPI 3.0's; read as exclusiveMinimum: 1",
+                "\(at)/~1search/get/responses/400/$ref: '#/components/requestBodies/Problem' is a requestBodies component where one of responses belongs; read as one",
+                "\(at)/~1pets/get/responses/404/$ref: 'https://example.com/common.yaml#/NotFound' is a URL, which import does not fetch; read as a response with no content",
+                "\(at)/~1broken/get/parameters/0: Found neither a $ref nor a Parameter in .parameters[0] for the GET endpoint under '/broken'; the operation is left out",
+            ])
+    }
+
+    /// A JSON document is read by the JSON parser: a surrogate pair is one character, C1,
+    /// DEL and NEL survive raw or escaped, and the spec writes each escaped, with `{` and `${`
+    /// kept as text. A JSON syntax error names its line and column.
+    func testJSONIsReadAsJSON() async throws {
+        let document = fixtures + "/escapes-3.0.json"
+        try await assertImport(document, golden: fixtures + "/escapes-3.0.spec.yaml", warnings: [])
+        let (stubbed, out, _) = await CommandTests.run([
+            "call", "escapes.say", "--specs", fixtures + "/escapes-3.0.spec.yaml", "--stub", "immediate",
+        ])
+        XCTAssertEqual(stubbed, 0)
+        XCTAssertEqual(
+            out,
+            "{\"brace\":\"{id} ${HOME}\",\"c1\":\"a\u{9F}b\",\"del\":\"a\u{7F}b\",\"nel\":\"a\u{85}b\","
+                + "\"raw\":\"a\u{9F}b\",\"thumb\":\"👍\"}")
+
+        let directory = try temporaryDirectory()
+        let bad = directory + "/bad.json"
+        try "{\"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"x\" \"version\": \"1\"}}\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let (status, written, error) = try CommandTests.runProcess(["import", "openapi", bad])
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(written, "")
+        XCTAssertEqual(error, "moya-cli: error: \(bad): 2:25: expected ',' or '}'\n")
+    }
+
+    /// Every document of the real corpus imports (exit 0), and its spec validates and passes
+    /// `check --stub immediate`.
+    func testTheRealCorpusImports() async throws {
+        let corpus = try Self.requireRealCorpus()
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
+        XCTAssertEqual(names.count, 10)
+        for name in names {
+            let directory = try temporaryDirectory()
+            let written = directory + "/spec.yaml"
+            let (status, _, error) = try CommandTests.runProcess([
+                "import", "openapi", corpus + "/" + name, "-o", written,
+            ])
+            XCTAssertEqual(status, 0, "\(name): \(error.suffix(2_000))")
+            guard status == 0 else { continue }
+            XCTAssertFalse(error.contains("error"), "\(name): \(error.suffix(2_000))")
+            let (valid, _, validError) = await CommandTests.run(["validate", written])
+            XCTAssertEqual(valid, 0, "\(name): \(validError.suffix(2_000))")
+            let (checked, checkOut, _) = await CommandTests.run(["check", written, "--stub", "immediate"])
+            XCTAssertEqual(checked, 0, "\(name): \(checkOut.suffix(2_000))")
+        }
+    }
+}
