@@ -85,7 +85,15 @@ extension GeneratedFile {
     func parameters(_ block: ParameterBlock, in target: TargetSpec) -> Code {
         guard !block.entries.isEmpty else { return .raw("[:]") }
         let entries = block.entries.map { entry in
-            Code.call("", .raw(SwiftName.literal(entry.key)), json(entry.value, in: target).code)
+            var value = json(entry.value, in: target)
+            // An array that is not exploded is one value, its items joined, as `call` sends it.
+            if case .string(let template) = entry.value, let whole = template.wholeParam,
+                let style = target.param(named: whole)?.arrayStyle, !style.explode
+            {
+                let separator = SwiftName.literal(style.separator)
+                value.code = .call("Self.joined", [(nil, value.code), ("separator", .raw(separator))])
+            }
+            return Code.call("", .raw(SwiftName.literal(entry.key)), value.code)
         }
         var arguments: [(label: String?, value: Code)] = [(nil, .list(entries))]
         if block.isOrdered { arguments.append(("gathering", .raw("true"))) }
@@ -133,9 +141,14 @@ extension GeneratedFile {
         line("        switch self {")
         for target in ordered {
             guard let query = orderedQuery(target) else { continue }
-            let code = Code.call(
-                "Self.appending",
-                [(nil, parameters(query, in: target)), ("keys", keys(query)), ("to", .raw("base"))])
+            var arguments: [(label: String?, value: Code)] = [
+                (nil, parameters(query, in: target)), ("keys", keys(query)),
+            ]
+            // A `parameters` task's `bools` applies to its ordered query too.
+            if case .parameters(_, let spec, _) = target.task, spec.bools == .literal {
+                arguments.append(("boolEncoding", .raw(".literal")))
+            }
+            let code = Code.call("Self.appending", arguments + [("to", .raw("base"))])
             line("        case \(pattern(target, using: params(in: query))):")
             for codeLine in code.lines(indent: "            ", lead: "return ") { line(codeLine) }
         }
@@ -473,6 +486,7 @@ extension GeneratedFile {
             (["Self.pathSegment("], Self.pathSegmentHelper),
             (["Self.present("], Self.presentHelpers),
             (["Self.parameters("], Self.parametersHelper),
+            (["Self.joined("], Self.joinedHelper),
             (["Self.data("], Self.dataHelper),
             (["Self.part("], Self.partHelpers),
             (["Self.appending("], Self.appendingHelper),
@@ -534,6 +548,24 @@ extension GeneratedFile {
         "}",
     ]
 
+    static let joinedHelper = [
+        "/// An array sent as one value, its items joined, as OpenAPI's `explode: false` writes it.",
+        "static func joined(_ value: JSONValue?, separator: String) -> JSONValue? {",
+        "    guard case .array(let items)? = value else { return value }",
+        "    return .string(",
+        "        items.map { item -> String in",
+        "            switch item {",
+        "            case .string(let text): return text",
+        "            case .integer(let int): return String(int)",
+        "            case .number(let double): return JSONValue.format(double)",
+        "            case .bool(let bool): return bool ? \"true\" : \"false\"",
+        "            case .null: return \"\"",
+        "            case .array, .object: return item.serialized(escapeSlashes: false)",
+        "            }",
+        "        }.joined(separator: separator))",
+        "}",
+    ]
+
     static let parametersHelper = [
         "/// Parameters whose values are there; `gathering` collects a repeated key's values.",
         "static func parameters(_ entries: [(String, JSONValue?)], gathering: Bool = false) -> [String: Any] {",
@@ -589,8 +621,11 @@ extension GeneratedFile {
 
     static let appendingHelper = [
         "/// `url` with parameters added to its query in the order of `keys`.",
-        "static func appending(_ parameters: [String: Any], keys: [String], to url: URL) -> URL {",
-        "    let request = try? InOrder(keys: keys).encode(URLRequest(url: url), with: parameters)",
+        "static func appending(",
+        "    _ parameters: [String: Any], keys: [String], boolEncoding: URLEncoding.BoolEncoding = .numeric, to url: URL",
+        ") -> URL {",
+        "    let encoding = InOrder(keys: keys, boolEncoding: boolEncoding)",
+        "    let request = try? encoding.encode(URLRequest(url: url), with: parameters)",
         "    return request?.url ?? url",
         "}",
     ]

@@ -46,6 +46,9 @@ struct ImportedSpec {
         var defaultValue: JSONValue?
         var description: String?
         var optional: Bool
+        /// `style` for an array sent as one value (`explode: false`): form, spaceDelimited or
+        /// pipeDelimited; nil for an exploded array, which the block's `arrays` writes.
+        var joinedStyle: String? = nil
     }
 
     /// One entry of a parameters block or a query: the key sent, and its value's template.

@@ -57,7 +57,24 @@ extension Importer {
             switch parameter.location {
             case .path:
                 param.optional = false
-                target.path = target.path.replacing("{\(parameter.name)}", with: "{\(param.name)}")
+                if param.type.hasPrefix("[") {
+                    warn(
+                        at,
+                        "path param '\(parameter.name)' is an array, which a spec's path cannot hold; it is sent as text"
+                    )
+                    param.type = "string"
+                    param.joinedStyle = nil
+                }
+                // label and matrix put a prefix before the value, which the path writes as it is.
+                var placed = "{\(param.name)}"
+                if case .a(let context) = parameter.schemaOrContent {
+                    switch context.style {
+                    case .label: placed = "." + placed
+                    case .matrix: placed = ";\(Names.urlText(parameter.name[...]))=" + placed
+                    default: break
+                    }
+                }
+                target.path = target.path.replacing("{\(parameter.name)}", with: placed)
                 pathNames.insert(param.name)
             case .query: query.append(.init(key: parameter.name, value: "{\(param.name)}"))
             case .header: target.headers.append(.init(key: parameter.name, value: "{\(param.name)}"))
@@ -99,6 +116,13 @@ extension Importer {
         switch parameter.schemaOrContent {
         case .a(let context):
             describe(context.schema, into: &param, at: pointer + ["schema"])
+            // An array not exploded is one value; an exploded one is the block's to write.
+            if param.type.hasPrefix("["), !context.explode, parameter.location == .query {
+                switch context.style {
+                case .form, .spaceDelimited, .pipeDelimited: param.joinedStyle = context.style.rawValue
+                default: break
+                }
+            }
         case .b:
             warn(pointer + ["content"], "param '\(parameter.name)' is described by content; it is sent as text")
         }

@@ -73,6 +73,7 @@ enum SpecWriter {
         }
         if let value = param.defaultValue { fields.append("default: \(flow(value, templates: false))") }
         if param.optional, param.defaultValue == nil { fields.append("optional: true") }
+        if let style = param.joinedStyle { fields.append("style: \(style), explode: false") }
         if let description = param.description, !description.isEmpty {
             fields.append("description: \(scalar(description))")
         }
@@ -84,14 +85,19 @@ enum SpecWriter {
         let query: [ImportedSpec.Entry]
         switch task {
         case .parameters(let entries, let encoding, let extra):
+            // OpenAPI's form style: an array repeats its key (explode), booleans are words.
             if entries.isEmpty {
                 guard !extra.isEmpty else { return [] }
                 lines += self.entries("parameters", extra, indent: 6)
                 lines.append("      encoding: queryString")
+                lines.append("      arrays: noBrackets")
+                lines.append("      bools: literal")
                 return lines
             }
             lines += self.entries("parameters", entries, indent: 6)
             lines.append("      encoding: \(encoding)")
+            if encoding != "json" { lines.append("      arrays: noBrackets") }
+            if encoding != "json" || !extra.isEmpty { lines.append("      bools: literal") }
             query = extra
         case .data(let text, let contentType, let extra):
             lines.append("      data: \(quoted(text))")
@@ -106,7 +112,11 @@ enum SpecWriter {
             }
             query = extra
         }
-        if !query.isEmpty { lines += entries("query", query, indent: 6) }
+        // A list of one-key mappings, which repeats an array's key as OpenAPI's form style does.
+        if !query.isEmpty {
+            lines.append("      query:")
+            lines += query.map { "        - \(key($0.key)): \(text($0.value))" }
+        }
         return lines
     }
 

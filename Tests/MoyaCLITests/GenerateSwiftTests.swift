@@ -154,6 +154,10 @@ final class GenerateSwiftTests: XCTestCase {
                 Httpbin.get(q: "x y", tags: ["a", "b c"]),
                 ["httpbin.get", "--q", "x y", "--tags", "a", "--tags", "b c"]
             ),
+            (
+                Httpbin.get(fields: ["id", "name,x", "b c"]),
+                ["httpbin.get", "--fields", "id", "--fields", "name,x", "--fields", "b c"]
+            ),
             (Httpbin.post(name: "Ann"), ["httpbin.post", "--name", "Ann"]),
             (Httpbin.post(name: "Ann", age: 30), ["httpbin.post", "--name", "Ann", "--age", "30"]),
             (Httpbin.form(name: "Ann"), ["httpbin.form", "--name", "Ann"]),

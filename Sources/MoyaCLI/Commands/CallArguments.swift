@@ -89,6 +89,25 @@ enum CallArguments {
         }
     }
 
+    /// The target's params whose names are also `call`'s options (or `--help` and
+    /// `--version`), which `--NAME VALUE` cannot give: `NAME=VALUE` can.
+    static func shadowedParams(of target: TargetSpec) -> [ParamSpec] {
+        let taken = Set(optionNames + ["help", "version"])
+        return target.params.filter { taken.contains($0.name) }
+    }
+
+    /// Refuses a call that leaves out a required param whose name is also an option: the
+    /// user's `--NAME VALUE` went to the option, and the message says how to give the param.
+    static func checkShadowed(_ values: [String: ParamValue], for target: TargetSpec) throws(CommandFailure) {
+        guard target.params.contains(where: { $0.isRequired && values[$0.name] == nil }) else { return }
+        for param in shadowedParams(of: target) where param.isRequired && values[param.name] == nil {
+            throw CommandFailure(
+                "\(target.name) needs param '\(param.name)'; --\(param.name) is moya-cli's own option, "
+                    + "so give the param as \(param.name)=VALUE",
+                status: .usage)
+        }
+    }
+
     private static func hintOrList(_ name: String, _ names: [String], _ known: String) -> String {
         let hint = Suggestion.hint(for: name, in: names)
         return hint.isEmpty ? "; " + known : hint

@@ -161,6 +161,7 @@ struct CallCommand: CallerIsolatedCommand {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
         let arguments = try CallArguments.parse(params, for: spec)
+        try CallArguments.checkShadowed(arguments, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample)
         let extraHeaders = try CallArguments.headers(headers)
         let overrides = try overrides()

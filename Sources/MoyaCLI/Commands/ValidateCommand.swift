@@ -30,7 +30,19 @@ struct ValidateCommand: CallerIsolatedCommand {
         // Warnings are likely mistakes that still compile: they go to stderr and leave the
         // exit status at 0.
         for service in catalog.services {
-            for warning in service.warnings { CommandContext.current.errorLine(warning.description) }
+            var warnings = service.warnings
+            // A param named like one of call's options cannot be given as --NAME VALUE.
+            for target in service.targets {
+                for param in CallArguments.shadowedParams(of: target) {
+                    warnings.append(
+                        Diagnostic(
+                            file: service.file, mark: param.mark,
+                            keyPath: "targets.\(target.name).params.\(param.name)",
+                            message: "--\(param.name) is moya-cli's own option; call takes this param as "
+                                + "\(param.name)=VALUE", severity: .warning))
+                }
+            }
+            for warning in warnings { CommandContext.current.errorLine(warning.description) }
         }
         let targets = catalog.services.reduce(0) { $0 + $1.targets.count }
         let flows = catalog.services.reduce(0) { $0 + $1.flows.count }

@@ -42,16 +42,22 @@ extension MockRoute {
         func found(_ name: String, _ text: some StringProtocol, _ place: String) {
             texts[name, default: (place, [])].values.append(String(text))
         }
+        // An array sent as one empty value: present, with no items.
+        func foundEmpty(_ name: String, _ place: String) {
+            if texts[name] == nil { texts[name] = (place, []) }
+        }
         for capture in captures { found(capture.name, PercentEncoding.decode(capture.text), "the path") }
 
         for key in literalQueryKeys where query.contains(where: { Self.key($0.key, is: key) }) { binding.fit += 1 }
-        read(query, entries: self.query, place: { "query '\($0)'" }, into: found)
+        read(query, entries: self.query, forms: queryForms, place: { "query '\($0)'" }, into: found, empty: foundEmpty)
 
         let contentType = request.header("content-type")?.lowercased() ?? ""
         if !form.isEmpty {
             if contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") {
                 let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
-                read(pairs, entries: form, place: { "form field '\($0)'" }, into: found)
+                read(
+                    pairs, entries: form, forms: formForms, place: { "form field '\($0)'" }, into: found,
+                    empty: foundEmpty)
             } else {
                 binding.problems.append(
                     MockProblem(place: "the body", detail: "should be a form (application/x-www-form-urlencoded)"))
@@ -79,7 +85,7 @@ extension MockRoute {
         }
 
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
-            guard let param = target.param(named: name), !entry.values.isEmpty else { continue }
+            guard let param = target.param(named: name), !entry.values.isEmpty || param.type.isArray else { continue }
             do {
                 binding.values[name] = try Self.value(of: param, sent: entry.values)
                 binding.fit += 1
@@ -117,15 +123,29 @@ extension MockRoute {
         return param.type.isArray ? .array(values) : values[0]
     }
 
-    /// Reads the values of a query's or a form's entries: `key`, `key[]` and `key[N]` all
-    /// count as `key`, as the array encodings write it.
+    /// Reads the values of a query's or a form's entries, in the form `call` writes each:
+    /// an array's items under `key`, `key[]` or `key[N]` as its block says, or as one value
+    /// split at its style's separator.
     private func read(
-        _ pairs: [(key: String, value: String)], entries: [ValueTemplate.Member], place: (String) -> String,
-        into found: (String, Substring, String) -> Void
+        _ pairs: [(key: String, value: String)], entries: [ValueTemplate.Member], forms: [String: EntryForm],
+        place: (String) -> String, into found: (String, Substring, String) -> Void,
+        empty: (String, String) -> Void
     ) {
         for entry in entries {
             guard case .string(let template) = entry.value else { continue }
-            for pair in pairs where Self.key(pair.key, is: entry.key) {
+            let form = forms[entry.key] ?? EntryForm()
+            for pair in pairs where form.matches(pair.key, entry.key) {
+                if let separator = form.separator, let name = template.wholeParam {
+                    // An empty value is an empty array.
+                    guard !pair.value.isEmpty else {
+                        empty(name, place(entry.key))
+                        continue
+                    }
+                    for item in pair.value.split(separator: separator, omittingEmptySubsequences: false) {
+                        found(name, item, place(entry.key))
+                    }
+                    continue
+                }
                 for capture in Template.captures(of: template.segments, in: pair.value[...]) ?? [] {
                     found(capture.name, capture.text, place(entry.key))
                 }

@@ -1,6 +1,50 @@
 import MoyaCore
 import MoyaSpec
 
+/// How a query or form entry is written: the key an array's items come under (`key`,
+/// `key[]` or `key[N]`), and the separator of an array sent as one value.
+struct EntryForm: Sendable, Hashable {
+    enum Keys: Sendable, Hashable {
+        case plain, brackets, indexed
+    }
+
+    var keys: Keys = .plain
+    var separator: String?
+
+    /// The form `call` writes `value` in: an array param as its `style` and `explode` say,
+    /// else as the block's `arrays`; anything else under its key as written.
+    init(_ value: ValueTemplate, in target: TargetSpec, arrays: EncodingSpec.Arrays) {
+        guard case .string(let template) = value, let name = template.wholeParam,
+            let param = target.param(named: name), param.type.isArray
+        else { return }
+        if let style = param.arrayStyle {
+            separator = style.explode ? nil : style.separator
+            return
+        }
+        keys =
+            switch arrays {
+            case .brackets: .brackets
+            case .noBrackets: .plain
+            case .indexInBrackets: .indexed
+            }
+    }
+
+    init() {}
+
+    /// Whether `given`, a key a request sent, is `key` in this form.
+    func matches(_ given: String, _ key: String) -> Bool {
+        guard given.hasPrefix(key) else { return false }
+        let rest = given.utf8.dropFirst(key.utf8.count)
+        switch keys {
+        case .plain: return rest.isEmpty
+        case .brackets: return rest.elementsEqual("[]".utf8)
+        case .indexed:
+            guard rest.first == UInt8(ascii: "["), rest.last == UInt8(ascii: "]"), rest.count > 2 else { return false }
+            return rest.dropFirst().dropLast().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
+    }
+}
+
 /// One target as `serve` answers it: its method and path pattern, and where the request
 /// carries each of its params, read from the target's task, headers and `auth:`.
 final class MockRoute: Sendable {
@@ -24,6 +68,10 @@ final class MockRoute: Sendable {
     let literalQueryKeys: [String]
     /// Form-body entries whose values hold params.
     let form: [ValueTemplate.Member]
+    /// How each query entry is written, by key: the forms `call` sends, and only those.
+    let queryForms: [String: EntryForm]
+    /// How each form-body entry is written, by key.
+    let formForms: [String: EntryForm]
     /// The JSON body's shape, when the task sends JSON.
     let json: ValueTemplate?
     /// Whether the task sends a multipart form.
@@ -58,8 +106,24 @@ final class MockRoute: Sendable {
 
         var query: [ValueTemplate.Member] = []
         var form: [ValueTemplate.Member] = []
+        var queryForms: [String: EntryForm] = [:]
+        var formForms: [String: EntryForm] = [:]
         var json: ValueTemplate?
         var multipart = false
+        // A block's arrays are the task's `arrays`, or brackets for a `query:` block (Moya's
+        // `URLEncoding.queryString`); an ordered block repeats its keys.
+        func forms(_ block: ParameterBlock, arrays: EncodingSpec.Arrays) -> [String: EntryForm] {
+            var forms: [String: EntryForm] = [:]
+            for entry in block.entries {
+                forms[entry.key] = EntryForm(entry.value, in: target, arrays: block.isOrdered ? .noBrackets : arrays)
+            }
+            return forms
+        }
+        func addQuery(_ block: ParameterBlock?) {
+            guard let block else { return }
+            query += block.entries
+            queryForms.merge(forms(block, arrays: .brackets)) { first, _ in first }
+        }
         func place(_ block: ParameterBlock, _ encoding: EncodingSpec) {
             switch encoding.kind {
             case .json, .prettyJSON: json = .object(block.entries)
@@ -69,24 +133,28 @@ final class MockRoute: Sendable {
                     ? .queryString : encoding.kind == .httpBody ? .httpBody : .methodDependent
                 if destination.encodesInURL(for: target.method) {
                     query += block.entries
+                    queryForms.merge(forms(block, arrays: encoding.arrays)) { first, _ in first }
                 } else {
                     form += block.entries
+                    formForms.merge(forms(block, arrays: encoding.arrays)) { first, _ in first }
                 }
             }
         }
         switch target.task {
         case .plain, .upload: break
-        case .data(_, _, let block): query += block?.entries ?? []
+        case .data(_, _, let block): addQuery(block)
         case .json(let value): json = value
         case .parameters(let block, let encoding, let extra):
             place(block, encoding)
-            query += extra?.entries ?? []
+            addQuery(extra)
         case .multipart(_, let block):
             multipart = true
-            query += block?.entries ?? []
+            addQuery(block)
         case .download(_, let block, let encoding):
             if let block { place(block, encoding) }
         }
+        self.queryForms = queryForms
+        self.formForms = formForms
         literalQueryKeys = query.filter { $0.value.templates.allSatisfy { $0.params.isEmpty } }.map(\.key)
         self.query = query.filter { !$0.value.templates.allSatisfy { $0.params.isEmpty } }
         self.form = form

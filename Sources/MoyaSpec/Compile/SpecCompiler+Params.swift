@@ -1,5 +1,5 @@
 extension CompileContext {
-    static let paramKeys = ["type", "default", "description", "optional", "secret", "enum"]
+    static let paramKeys = ["type", "default", "description", "optional", "secret", "enum", "style", "explode"]
 
     mutating func params(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [ParamSpec] {
         guard let fields = reader.fields(node, path(), known: nil) else { return [] }
@@ -56,8 +56,36 @@ extension CompileContext {
                 spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
                 spec.writtenDefault = Self.environmentReading(defaultNode)
             }
+            if fields["style"] != nil || fields["explode"] != nil {
+                spec.arrayStyle = arrayStyle(fields, path(), type: spec.type)
+            }
             return spec
         }
+    }
+
+    /// `style` and `explode`, which only an array param takes: `style` defaults to `form`,
+    /// and `explode` to true for `form`, false for the delimited styles.
+    private mutating func arrayStyle(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String, type: ParamType)
+        -> ArrayStyle?
+    {
+        var style = ArrayStyle.Style.form
+        if let node = fields["style"] {
+            guard
+                let name = reader.choice(
+                    node, path() + ".style", ArrayStyle.Style.allCases.map(\.rawValue), what: "array style"),
+                let chosen = ArrayStyle.Style(rawValue: name)
+            else { return nil }
+            style = chosen
+        }
+        let explode = fields["explode"].flatMap { reader.bool($0, path() + ".explode") } ?? (style == .form)
+        guard type.isArray else {
+            let node = fields["style"] ?? fields["explode"]
+            reader.error(
+                node?.mark ?? Mark(line: 1, column: 1), path() + (fields["style"] != nil ? ".style" : ".explode"),
+                "style and explode say how an array is sent; this param is of type \(type), not [T]")
+            return nil
+        }
+        return ArrayStyle(style: style, explode: explode)
     }
 
     private mutating func paramType(_ node: YAMLNode, _ path: @autoclosure () -> String) -> ParamType? {

@@ -49,6 +49,7 @@ extension CompileContext {
         else { return nil }
         let bodyPath = path() + "." + kind
         let query = fields["query"].flatMap { parameterBlock($0, path() + ".query", scope: scope) }
+        if let query { checkExploded(query, repeatsKeys: query.isOrdered, path() + ".query", scope: scope) }
 
         switch kind {
         case "data":
@@ -72,6 +73,10 @@ extension CompileContext {
                 )
                 return nil
             }
+            if encoding.kind != .json, encoding.kind != .prettyJSON {
+                let repeatsKeys = block.isOrdered || encoding.arrays == .noBrackets
+                checkExploded(block, repeatsKeys: repeatsKeys, bodyPath, scope: scope)
+            }
             return .parameters(block, encoding: encoding, query: query)
         case "upload":
             guard let template = reader.template(body, bodyPath) else { return nil }
@@ -89,6 +94,23 @@ extension CompileContext {
             check(destination, bodyPath, scope, allowArrays: false)
             let parameters = fields["parameters"].flatMap { parameterBlock($0, path() + ".parameters", scope: scope) }
             return .download(destination, parameters: parameters, encoding: encodingSpec(fields, path()))
+        }
+    }
+
+    /// An exploded array param (`explode: true`) repeats its key without brackets, so its
+    /// block must write arrays that way: a list of one-key mappings, or `arrays: noBrackets`.
+    private mutating func checkExploded(
+        _ block: ParameterBlock, repeatsKeys: Bool, _ path: @autoclosure () -> String, scope: ParamScope
+    ) {
+        guard !repeatsKeys else { return }
+        for entry in block.entries {
+            guard case .string(let template) = entry.value, let name = template.wholeParam,
+                let param = scope.params.first(where: { $0.name == name }), param.arrayStyle?.explode == true
+            else { continue }
+            reader.error(
+                entry.mark, SpecReader.join(path(), entry.key),
+                "{\(name)} is exploded (\(name)=a&\(name)=b), but this block writes arrays with brackets; "
+                    + "set the task's arrays: noBrackets, or write the block as a list of one-key mappings")
         }
     }
 

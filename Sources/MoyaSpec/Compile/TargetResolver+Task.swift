@@ -10,11 +10,17 @@ extension TargetResolver {
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
     /// `urlParameters`, which are sorted; it is written into `baseURL`'s query instead.
     func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaCore.Task {
-        func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
+        // A `parameters` task's `bools` applies to its ordered query too.
+        func urlParameters(_ query: ParameterBlock, bools: EncodingSpec.Bools = .numeric) throws(ResolveError)
+            -> Parameters
+        {
             let (parameters, order) = self.parameters(query)
             guard query.isOrdered, !parameters.isEmpty else { return parameters }
-            let text = URLEncoding(destination: .queryString, arrayEncoding: .noBrackets, keyOrder: order).query(
-                parameters)
+            let text = URLEncoding(
+                destination: .queryString, arrayEncoding: .noBrackets,
+                boolEncoding: bools == .literal ? .literal : .numeric,
+                keyOrder: order
+            ).query(parameters)
             do {
                 baseURL = try URLEncoding.appendingQuery(text, to: baseURL)
             } catch {
@@ -40,7 +46,8 @@ extension TargetResolver {
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
             guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
             return .requestCompositeParameters(
-                bodyParameters: parameters, bodyEncoding: encoding, urlParameters: try urlParameters(query))
+                bodyParameters: parameters, bodyEncoding: encoding,
+                urlParameters: try urlParameters(query, bools: spec.bools))
         case .upload(let template):
             return .uploadFile(try fileURL(template))
         case .multipart(let partSpecs, let query):

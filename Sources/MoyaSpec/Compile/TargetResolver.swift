@@ -326,7 +326,13 @@ struct TargetResolver {
         var values: [String: JSONValue] = [:]
         var order: [String] = []
         for entry in block.entries {
-            guard let value = render(entry.value) else { continue }
+            guard var value = render(entry.value) else { continue }
+            // An array param that is not exploded is one value, its items joined.
+            if case .string(let template) = entry.value, let name = template.wholeParam,
+                let style = target.param(named: name)?.arrayStyle, !style.explode, case .array(let items) = value
+            {
+                value = .string(style.joined(items))
+            }
             if block.isOrdered, let existing = values[entry.key] {
                 values[entry.key] = .array(Self.items(of: existing) + Self.items(of: value))
             } else {

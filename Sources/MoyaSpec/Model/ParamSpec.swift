@@ -103,6 +103,52 @@ public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// OpenAPI's `style` and `explode` for an array in a query or a form body.
+public struct ArrayStyle: Sendable, Hashable {
+    /// The style.
+    public enum Style: String, Sendable, Hashable, CaseIterable {
+        /// `tags=a&tags=b` exploded, `tags=a,b` not.
+        case form
+        /// `tags=a%20b`.
+        case spaceDelimited
+        /// `tags=a|b`.
+        case pipeDelimited
+    }
+
+    public var style: Style
+    /// Whether each item is its own `key=value` pair; else the items are one value.
+    public var explode: Bool
+
+    public init(style: Style, explode: Bool) {
+        self.style = style
+        self.explode = explode
+    }
+
+    /// What stands between the items of a value that is not exploded.
+    public var separator: String {
+        switch style {
+        case .form: ","
+        case .spaceDelimited: " "
+        case .pipeDelimited: "|"
+        }
+    }
+
+    /// The items of an array as one value: each as text (booleans `true` and `false`),
+    /// joined by the separator.
+    public func joined(_ items: [JSONValue]) -> String {
+        items.map { item in
+            switch item {
+            case .string(let text): text
+            case .integer(let int): String(int)
+            case .number(let double): JSONValue.format(double)
+            case .bool(let bool): bool ? "true" : "false"
+            case .null: ""
+            case .array, .object: item.serialized(escapeSlashes: false)
+            }
+        }.joined(separator: separator)
+    }
+}
+
 /// A target's declared param.
 public struct ParamSpec: Sendable, Hashable {
     /// The name, used as `--name` and in `{name}`.
@@ -122,6 +168,9 @@ public struct ParamSpec: Sendable, Hashable {
     /// The default as the spec wrote it, when it reads the environment (`${VAR}`): printed in
     /// place of the value, which is a secret wherever it is sent.
     public var writtenDefault: String? = nil
+    /// How an array param is written where it stands alone as a query or form entry's value,
+    /// as OpenAPI's `style` and `explode` say; nil leaves it to the task's `arrays`.
+    public var arrayStyle: ArrayStyle? = nil
 
     /// Whether `value`, bound to this param, is a secret: a secret param's, an environment
     /// default's, or an enum case's that reads the environment.

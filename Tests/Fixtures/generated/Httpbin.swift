@@ -6,7 +6,7 @@ import Moya
 /// The httpbin service, from httpbin.yaml.
 public enum Httpbin {
     /// Echo a GET with its query
-    case get(q: String? = nil, tags: [String]? = nil)
+    case get(q: String? = nil, tags: [String]? = nil, fields: [String]? = nil)
 
     /// Echo a JSON POST
     case post(name: String, age: Int? = nil)
@@ -63,11 +63,17 @@ extension Httpbin: TargetType {
 
     public var task: Task {
         switch self {
-        case .get(let q, let tags):
+        case .get(let q, let tags, let fields):
             return .requestParameters(
                 parameters: Self.parameters([
                     ("q", q.map { value -> JSONValue in .string(value) }),
                     ("tags", tags.map { value -> JSONValue in .array(value.map { .string($0) }) }),
+                    (
+                        "fields",
+                        Self.joined(
+                            fields.map { value -> JSONValue in .array(value.map { .string($0) }) },
+                            separator: ",")
+                    ),
                 ]),
                 encoding: URLEncoding.default)
         case .post(let name, let age):
@@ -111,7 +117,7 @@ extension Httpbin: TargetType {
 
     public var sampleData: Data {
         switch self {
-        case .get(let q, _):
+        case .get(let q, _, _):
             return Self.data(
                 JSONValue.object([
                     (
@@ -174,6 +180,22 @@ extension Httpbin {
             parameters[key] = ((existing as? [Any]) ?? [existing]) + added
         }
         return parameters
+    }
+
+    /// An array sent as one value, its items joined, as OpenAPI's `explode: false` writes it.
+    static func joined(_ value: JSONValue?, separator: String) -> JSONValue? {
+        guard case .array(let items)? = value else { return value }
+        return .string(
+            items.map { item -> String in
+                switch item {
+                case .string(let text): return text
+                case .integer(let int): return String(int)
+                case .number(let double): return JSONValue.format(double)
+                case .bool(let bool): return bool ? "true" : "false"
+                case .null: return ""
+                case .array, .object: return item.serialized(escapeSlashes: false)
+                }
+            }.joined(separator: separator))
     }
 
     /// A JSON sample's bytes, as moya-cli writes them.

@@ -161,8 +161,11 @@ extension Translator {
     }
 
     /// `url` with parameters added to its query in the order of `keys`.
-    static func appending(_ parameters: [String: Any], keys: [String], to url: URL) -> URL {
-        let request = try? InOrder(keys: keys).encode(URLRequest(url: url), with: parameters)
+    static func appending(
+        _ parameters: [String: Any], keys: [String], boolEncoding: URLEncoding.BoolEncoding = .numeric, to url: URL
+    ) -> URL {
+        let encoding = InOrder(keys: keys, boolEncoding: boolEncoding)
+        let request = try? encoding.encode(URLRequest(url: url), with: parameters)
         return request?.url ?? url
     }
 

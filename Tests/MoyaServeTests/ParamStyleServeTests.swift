@@ -1,0 +1,65 @@
+import MoyaCore
+import MoyaServe
+import MoyaSpec
+import XCTest
+
+/// serve reads an array in the form `call` sends it, and only that form: `style` and
+/// `explode` for a param that has them, the block's `arrays` for one that has not.
+final class ParamStyleServeTests: XCTestCase {
+    func testServeReadsTheFormCallSendsAndOnlyThat() throws {
+        let service = try compile(
+            """
+            service: styles
+            baseURL: http://127.0.0.1:1
+            targets:
+              search:
+                params:
+                  tags: { type: "[string]", optional: true }
+                  fields: { type: "[string]", optional: true, style: form, explode: false }
+                  ids: { type: "[int]", optional: true, style: pipeDelimited }
+                  flag: { type: bool, optional: true }
+                path: /search
+                task:
+                  parameters: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}" }
+                  encoding: queryString
+                  arrays: noBrackets
+                  bools: literal
+                sample: { json: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}" } }
+              legacy:
+                params:
+                  tags: { type: "[string]" }
+                path: /legacy
+                task: { parameters: { tags: "{tags}" }, encoding: queryString }
+                sample: { json: { tags: "{tags}" } }
+            """)
+        let router = MockRouter(services: [service])
+        func answer(_ uri: String) -> (Int, String) {
+            guard
+                case .respond(let status, _, let body) = router.answer(
+                    MockRequest(method: "GET", uri: uri, headers: [])
+                ).action
+            else { return (0, "") }
+            return (status, String(decoding: body, as: UTF8.self))
+        }
+        let rows: [(uri: String, status: Int, body: String)] = [
+            (
+                "/search?tags=a&tags=b%20c&fields=x%2Cy&ids=1%7C2&flag=true", 200,
+                #"{"tags":["a","b c"],"fields":["x","y"],"ids":[1,2],"flag":true}"#
+            ),
+            // An empty value is an empty array.
+            ("/search?fields=", 200, #"{"fields":[]}"#),
+            // Brackets are not the form this block writes: the key is not the param's.
+            ("/search?tags%5B%5D=a", 200, "{}"),
+            // The pipe-delimited param split at its separator only.
+            ("/search?ids=1,2", 400, ""),
+            // A block with the default arrays reads `tags[]`, and only that.
+            ("/legacy?tags%5B%5D=a&tags%5B%5D=b", 200, #"{"tags":["a","b"]}"#),
+            ("/legacy?tags=a", 400, ""),
+        ]
+        for row in rows {
+            let (status, body) = answer(row.uri)
+            XCTAssertEqual(status, row.status, row.uri)
+            if row.status == 200 { XCTAssertEqual(body, row.body, row.uri) }
+        }
+    }
+}
