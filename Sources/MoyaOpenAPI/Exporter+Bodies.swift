@@ -46,7 +46,7 @@ extension Exporter {
                 case .file(let file): template = file
                 }
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
-                properties.append((part.name, schema(param)))
+                properties.append((part.name, schema(param, of: target)))
                 if param.isRequired { required.append(.string(part.name)) }
             }
             return body("multipart/form-data", (properties, required), target)
@@ -69,7 +69,7 @@ extension Exporter {
                 properties.append((entry.key, .object([("default", Self.render(entry.value))])))
                 continue
             }
-            var schema = self.schema(param)
+            var schema = self.schema(param, of: target)
             if case .object(var members) = schema, let description = param.description {
                 members.append(("description", .string(description)))
                 schema = .object(members)

@@ -49,6 +49,9 @@ struct ImportedSpec {
         /// `style` for an array sent as one value (`explode: false`): form, spaceDelimited or
         /// pipeDelimited; nil for an exploded array, which the block's `arrays` writes.
         var joinedStyle: String? = nil
+        /// A value a check gives this param: the document's example, else one made from its
+        /// schema, typed as the param is; nil when none fits (a file).
+        var example: JSONValue? = nil
     }
 
     /// One entry of a parameters block or a query: the key sent, and its value's template.

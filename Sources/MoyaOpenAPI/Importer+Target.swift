@@ -116,6 +116,11 @@ extension Importer {
         switch parameter.schemaOrContent {
         case .a(let context):
             describe(context.schema, into: &param, at: pointer + ["schema"])
+            let given =
+                context.example.flatMap(JSONBridge.value)
+                ?? context.examples?.sorted(by: { $0.key < $1.key }).lazy
+                .compactMap({ $0.value.dataOrLegacyValue.flatMap(JSONBridge.value) }).first
+            if let given, let typed = Self.typed(given, as: param) { param.example = typed }
             // An array not exploded is one value; an exploded one is the block's to write.
             if param.type.hasPrefix("["), !context.explode, parameter.location == .query {
                 switch context.style {
@@ -147,6 +152,43 @@ extension Importer {
         }
         if let value = schema.defaultValue.flatMap(JSONBridge.value) {
             param.defaultValue = value
+        }
+        param.example = Self.typed(SampleSynthesis.value(schema), as: param)
+    }
+
+    /// `value` as a check gives `param`: of its type, one of its enum values, a sequence
+    /// for an array; nil when it cannot be (a file, or text that is not a number).
+    static func typed(_ value: JSONValue, as param: ImportedSpec.Param) -> JSONValue? {
+        if let values = param.enumValues {
+            if case .string(let text) = value, values.contains(text) { return value }
+            return values.first.map(JSONValue.string)
+        }
+        if param.type.hasPrefix("["), param.type.hasSuffix("]") {
+            let element = String(param.type.dropFirst().dropLast())
+            let items: [JSONValue]
+            if case .array(let list) = value { items = list } else { items = [value] }
+            let converted = items.compactMap { typed($0, element: element) }
+            return converted.isEmpty ? nil : .array(converted)
+        }
+        return typed(value, element: param.type)
+    }
+
+    static func typed(_ value: JSONValue, element: String) -> JSONValue? {
+        switch (element, value) {
+        case ("int", .integer): return value
+        case ("int", .number(let number)): return Int(exactly: number).map(JSONValue.integer)
+        case ("int", .string(let text)): return Int(text).map(JSONValue.integer)
+        case ("number", .integer), ("number", .number): return value
+        case ("number", .string(let text)): return Double(text).flatMap { $0.isFinite ? .number($0) : nil }
+        case ("bool", .bool): return value
+        case ("bool", .string("true")): return .bool(true)
+        case ("bool", .string("false")): return .bool(false)
+        case ("string", .string): return value
+        case ("string", .integer(let number)): return .string(String(number))
+        case ("string", .number(let number)): return .string(JSONValue.format(number))
+        case ("string", .bool(let flag)): return .string(flag ? "true" : "false")
+        case ("string", .array), ("string", .object): return .string(value.serialized(escapeSlashes: false))
+        default: return nil
         }
     }
 

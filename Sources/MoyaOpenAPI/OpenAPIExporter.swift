@@ -184,11 +184,11 @@ struct Exporter {
         let query = queryEntries(target)
         for param in target.params {
             if pathParams.contains(param.name) {
-                parameters.append(parameter(param, key: param.name, in: "path"))
+                parameters.append(parameter(param, key: param.name, in: "path", of: target))
             } else if let entry = query.first(where: { Self.param(of: $0.value, in: target)?.name == param.name }) {
-                parameters.append(parameter(param, key: entry.key, in: "query"))
+                parameters.append(parameter(param, key: entry.key, in: "query", of: target))
             } else if let header = target.headers.first(where: { $0.value.wholeParam == param.name }) {
-                parameters.append(parameter(param, key: header.name, in: "header"))
+                parameters.append(parameter(param, key: header.name, in: "header", of: target))
             }
         }
         for entry in query {
@@ -227,21 +227,36 @@ struct Exporter {
         return .object(members)
     }
 
-    func parameter(_ param: ParamSpec, key: String, in location: String) -> JSONValue {
+    func parameter(_ param: ParamSpec, key: String, in location: String, of target: TargetSpec) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("name", .string(key)), ("in", .string(location))]
         if let description = param.description { members.append(("description", .string(description))) }
         if location == "path" || param.isRequired { members.append(("required", .bool(true))) }
-        members.append(("schema", schema(param)))
+        members.append(("schema", schema(param, of: target)))
+        if let style = param.arrayStyle {
+            members.append(("style", .string(style.style.rawValue)))
+            members.append(("explode", .bool(style.explode)))
+        }
         return .object(members)
     }
 
-    func schema(_ param: ParamSpec) -> JSONValue {
+    func schema(_ param: ParamSpec, of target: TargetSpec) -> JSONValue {
         var members = Self.typeSchema(param.type)
         // A secret's default, or one read from the environment, is never written.
         if let value = param.defaultValue, !param.isSecret, param.writtenDefault == nil {
             members.append(("default", value.jsonValue))
         }
+        if let example = Self.example(of: param, in: target) { members.append(("examples", .array([example]))) }
         return .object(members)
+    }
+
+    /// The value the target's first check that gives `param` gives it, as the schema's
+    /// example; never a secret's.
+    static func example(of param: ParamSpec, in target: TargetSpec) -> JSONValue? {
+        guard !param.isSecret,
+            let value = target.checks.lazy.compactMap({ $0.arguments[param.name] }).first,
+            !param.holdsSecret(value, given: true)
+        else { return nil }
+        return value.jsonValue
     }
 
     static func typeSchema(_ type: ParamType) -> [(key: String, value: JSONValue)] {

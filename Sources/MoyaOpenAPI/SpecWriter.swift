@@ -61,6 +61,16 @@ enum SpecWriter {
             lines.append("    samples:")
             for (name, sample) in target.samples { lines += self.sample(key(name), sample, indent: 6) }
         }
+        // A target that needs params gets a check that gives them, so that `check` runs it.
+        let required = target.params.filter { !$0.optional && $0.defaultValue == nil }
+        if !required.isEmpty {
+            let examples = required.compactMap { param in param.example.map { (key: param.name, value: $0) } }
+            if examples.count == required.count {
+                lines.append("    checks:")
+                lines.append("      - name: example")
+                lines += block("params", .object(examples), indent: 8, templates: false)
+            }
+        }
         return lines
     }
 
@@ -177,31 +187,36 @@ enum SpecWriter {
 
     /// A JSON value in block style under `name`; nested values that fit a line stay in flow
     /// style. The depth is the value's, which the JSON parser bounds.
-    static func block(_ name: String, _ value: JSONValue, indent: Int) -> [String] {
+    static func block(_ name: String, _ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)\(name): \(flow(value, templates: true))"
+        let inline = "\(pad)\(name): \(flow(value, templates: templates))"
         if inline.count <= width { return [inline] }
         switch value {
         case .object(let members):
             return ["\(pad)\(name):"]
-                + members.flatMap { block(key($0.key, of: members), $0.value, indent: indent + 2) }
+                + members.flatMap {
+                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
+                }
         case .array(let items):
-            return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2) }
+            return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
         default:
             return [inline]
         }
     }
 
     /// One item of a sequence in block style: `- value`, or `-` over its block.
-    static func item(_ value: JSONValue, indent: Int) -> [String] {
+    static func item(_ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)- \(flow(value, templates: true))"
+        let inline = "\(pad)- \(flow(value, templates: templates))"
         if inline.count <= width { return [inline] }
         switch value {
         case .object(let members):
-            return ["\(pad)-"] + members.flatMap { block(key($0.key, of: members), $0.value, indent: indent + 2) }
+            return ["\(pad)-"]
+                + members.flatMap {
+                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
+                }
         case .array(let items):
-            return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2) }
+            return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
         default:
             return [inline]
         }

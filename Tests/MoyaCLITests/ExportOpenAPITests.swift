@@ -61,6 +61,8 @@ final class ExportOpenAPITests: XCTestCase {
     func testRoundTripsOfTheImportFixtures() async throws {
         try await assertRoundTrip(fixtures + "/shop-3.0.yaml")
         try await assertRoundTrip(fixtures + "/forms-3.1.json")
+        try await assertRoundTrip(fixtures + "/styles-3.0.yaml")
+        try await assertRoundTrip(fixtures + "/lenient-3.1.yaml")
     }
 
     func testRoundTripsOfTheOpenAPIInitiativeExamples() async throws {
