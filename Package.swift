@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "MoyaOpenAPI",
             dependencies: [
-                "MoyaCore", "MoyaSpec",
+                "MoyaCore", "MoyaSpec", "MoyaJSONPath",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),

@@ -141,14 +141,9 @@ extension GeneratedFile {
         line("        switch self {")
         for target in ordered {
             guard let query = orderedQuery(target) else { continue }
-            var arguments: [(label: String?, value: Code)] = [
-                (nil, parameters(query, in: target)), ("keys", keys(query)),
-            ]
-            // A `parameters` task's `bools` applies to its ordered query too.
-            if case .parameters(_, let spec, _) = target.task, spec.bools == .literal {
-                arguments.append(("boolEncoding", .raw(".literal")))
-            }
-            let code = Code.call("Self.appending", arguments + [("to", .raw("base"))])
+            let code = Code.call(
+                "Self.appending",
+                [(nil, parameters(query, in: target)), ("keys", keys(query)), ("to", .raw("base"))])
             line("        case \(pattern(target, using: params(in: query))):")
             for codeLine in code.lines(indent: "            ", lead: "return ") { line(codeLine) }
         }
@@ -620,11 +615,9 @@ extension GeneratedFile {
     ]
 
     static let appendingHelper = [
-        "/// `url` with parameters added to its query in the order of `keys`.",
-        "static func appending(",
-        "    _ parameters: [String: Any], keys: [String], boolEncoding: URLEncoding.BoolEncoding = .numeric, to url: URL",
-        ") -> URL {",
-        "    let encoding = InOrder(keys: keys, boolEncoding: boolEncoding)",
+        "/// `url` with parameters added to its query in the order of `keys`, booleans as words.",
+        "static func appending(_ parameters: [String: Any], keys: [String], to url: URL) -> URL {",
+        "    let encoding = InOrder(keys: keys, boolEncoding: .literal)",
         "    let request = try? encoding.encode(URLRequest(url: url), with: parameters)",
         "    return request?.url ?? url",
         "}",

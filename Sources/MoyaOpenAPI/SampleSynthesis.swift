@@ -49,6 +49,12 @@ struct SampleSynthesis {
             }
             return .number(0)
         case .string(let core, let context):
+            // A pattern's own example where one can be made, when it fits the lengths.
+            if let pattern = context.pattern, let text = PatternExample.example(for: pattern),
+                text.count >= context.minLength, text.count <= context.maxLength ?? .max
+            {
+                return .string(text)
+            }
             return .string(
                 Self.string(format: core.formatString ?? "", minLength: context.minLength, maxLength: context.maxLength)
             )

@@ -106,8 +106,10 @@ enum SpecWriter {
             }
             lines += self.entries("parameters", entries, indent: 6)
             lines.append("      encoding: \(encoding)")
-            if encoding != "json" { lines.append("      arrays: noBrackets") }
-            if encoding != "json" || !extra.isEmpty { lines.append("      bools: literal") }
+            if encoding != "json" {
+                lines.append("      arrays: noBrackets")
+                lines.append("      bools: literal")
+            }
             query = extra
         case .data(let text, let contentType, let extra):
             lines.append("      data: \(quoted(text))")

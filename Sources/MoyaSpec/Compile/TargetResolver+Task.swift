@@ -10,16 +10,13 @@ extension TargetResolver {
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
     /// `urlParameters`, which are sorted; it is written into `baseURL`'s query instead.
     func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaCore.Task {
-        // A `parameters` task's `bools` applies to its ordered query too.
-        func urlParameters(_ query: ParameterBlock, bools: EncodingSpec.Bools = .numeric) throws(ResolveError)
-            -> Parameters
-        {
+        // A query written as a list is written as a list of strings would be: booleans as
+        // `true` and `false`, whatever the task's body says.
+        func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
             let (parameters, order) = self.parameters(query)
             guard query.isOrdered, !parameters.isEmpty else { return parameters }
             let text = URLEncoding(
-                destination: .queryString, arrayEncoding: .noBrackets,
-                boolEncoding: bools == .literal ? .literal : .numeric,
-                keyOrder: order
+                destination: .queryString, arrayEncoding: .noBrackets, boolEncoding: .literal, keyOrder: order
             ).query(parameters)
             do {
                 baseURL = try URLEncoding.appendingQuery(text, to: baseURL)
@@ -46,8 +43,7 @@ extension TargetResolver {
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
             guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
             return .requestCompositeParameters(
-                bodyParameters: parameters, bodyEncoding: encoding,
-                urlParameters: try urlParameters(query, bools: spec.bools))
+                bodyParameters: parameters, bodyEncoding: encoding, urlParameters: try urlParameters(query))
         case .upload(let template):
             return .uploadFile(try fileURL(template))
         case .multipart(let partSpecs, let query):

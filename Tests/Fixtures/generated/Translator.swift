@@ -160,11 +160,9 @@ extension Translator {
         Data(json.serialized(escapeSlashes: false).utf8)
     }
 
-    /// `url` with parameters added to its query in the order of `keys`.
-    static func appending(
-        _ parameters: [String: Any], keys: [String], boolEncoding: URLEncoding.BoolEncoding = .numeric, to url: URL
-    ) -> URL {
-        let encoding = InOrder(keys: keys, boolEncoding: boolEncoding)
+    /// `url` with parameters added to its query in the order of `keys`, booleans as words.
+    static func appending(_ parameters: [String: Any], keys: [String], to url: URL) -> URL {
+        let encoding = InOrder(keys: keys, boolEncoding: .literal)
         let request = try? encoding.encode(URLRequest(url: url), with: parameters)
         return request?.url ?? url
     }
