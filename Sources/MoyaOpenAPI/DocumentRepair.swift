@@ -72,6 +72,10 @@ struct DocumentRepair {
     let parse: ([UInt8]) -> JSONValue?
 
     private(set) var warnings: [String] = []
+    /// Example values taken out of the document, each replaced by a marker string that
+    /// `JSONBridge` puts back: OpenAPIKit decodes an example through `AnyCodable` by trying
+    /// each type in turn, which made examples most of a large document's decoding time.
+    private(set) var examples: [JSONValue] = []
     /// Targets copied into the components, by component key, in the order they were met.
     private var hoisted: [String: [(name: String, value: JSONValue)]] = [:]
     /// The component each copied target became, by its origin, pointer and kind.
@@ -160,6 +164,15 @@ struct DocumentRepair {
         }
         value = .null
         if kind == .schema { repairSchema(&members, at: pointer, in: origin) }
+        for index in members.indices where Self.holdsExamples(kind, key: members[index].key) {
+            if kind == .schema, members[index].key == "examples", case .array(var items) = members[index].value {
+                members[index].value = .null
+                for item in items.indices { items[item] = takeExample(items[item]) }
+                members[index].value = .array(items)
+            } else {
+                members[index].value = takeExample(members[index].value)
+            }
+        }
         var index = 0
         while index < members.count {
             let key = members[index].key
@@ -210,6 +223,27 @@ struct DocumentRepair {
             index += 1
         }
         value = .object(members)
+    }
+
+    /// Whether a member of an object of `kind` holds example data.
+    static func holdsExamples(_ kind: Kind, key: String) -> Bool {
+        switch (kind, key) {
+        case (.schema, "example"), (.schema, "examples"), (.schema, "default"), (.schema, "const"),
+            (.mediaType, "example"), (.parameter, "example"), (.header, "example"), (.example, "value"):
+            true
+        default: false
+        }
+    }
+
+    /// A container example as its marker; a scalar, which decodes cheaply, as it is.
+    mutating func takeExample(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object, .array:
+            examples.append(value)
+            return .string(JSONBridge.marker + String(examples.count - 1))
+        default:
+            return value
+        }
     }
 
     /// What a member of an object holds.

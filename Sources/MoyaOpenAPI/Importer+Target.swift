@@ -146,11 +146,12 @@ extension Importer {
         } else {
             warn(pointer, "param '\(param.name)' is not a scalar or an array of scalars; it is sent as text")
         }
-        if scalar == "string", let values = schema.allowedValues?.compactMap({ $0.value as? String }), !values.isEmpty {
+        let core = SampleSynthesis.core(of: schema)
+        if scalar == "string", let values = core.allowedValues?.compactMap({ $0.value as? String }), !values.isEmpty {
             param.enumValues = values
             param.type = "enum"
         }
-        if let value = schema.defaultValue.flatMap(JSONBridge.value) {
+        if let value = core.defaultValue.flatMap(JSONBridge.value) {
             param.defaultValue = value
         }
         param.example = Self.typed(SampleSynthesis.value(schema), as: param)
@@ -276,7 +277,8 @@ extension Importer {
             }()
             guard scalar != nil || isArray, file || scalar != "file" else { return nil }
             var param = ImportedSpec.Param(
-                name: key, type: "string", description: property.description.map(Names.oneLine),
+                name: key, type: "string",
+                description: SampleSynthesis.core(of: property).description.map(Names.oneLine),
                 optional: !required || !object.requiredProperties.contains(key))
             describe(property, into: &param, at: pointer + ["properties", key])
             param.name = Names.unique(Names.param(key), in: &names)
@@ -418,7 +420,11 @@ enum Examples {
         for (_, example) in (content.examples ?? [:]).sorted(by: { $0.key < $1.key }) {
             if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { return value }
         }
-        if let value = content.schema?.examples.first.flatMap(JSONBridge.value) { return value }
+        if let schema = content.schema,
+            let value = SampleSynthesis.core(of: schema).examples.first.flatMap(JSONBridge.value)
+        {
+            return value
+        }
         return nil
     }
 }
@@ -426,10 +432,31 @@ enum Examples {
 /// OpenAPIKit's `AnyCodable` as moya-cli's `JSONValue`: encoded with sorted keys, so that an
 /// example's members come out in one order every time.
 enum JSONBridge {
+    /// What an example taken out of the document is replaced with, before its index.
+    static let marker = "\u{FFFF}moya-example:"
+
+    /// The examples taken out of the document being imported.
+    @TaskLocal static var examples: [JSONValue] = []
+
     static func value(_ value: AnyCodable) -> JSONValue? {
+        if let text = value.value as? String, text.hasPrefix(marker) {
+            guard let index = Int(text.dropFirst(marker.count)), examples.indices.contains(index) else { return nil }
+            return sorted(examples[index])
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(value) else { return nil }
         return try? JSONValue(parsing: data)
+    }
+
+    /// `value` with every object's members sorted by key, as the encoder writes them. The
+    /// depth is the document's, which the reader bounds.
+    static func sorted(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: sorted($0.value)) })
+        case .array(let items): .array(items.map(sorted))
+        default: value
+        }
     }
 }

@@ -28,6 +28,19 @@ public enum OpenAPIImporter {
         readFile: @escaping (String) -> [UInt8]? = { _ in nil }
     ) throws(OpenAPIReadError) -> OpenAPIImport {
         let read = try OpenAPIReader.read(bytes, file: file, readFile: readFile)
+        let outcome: Result<OpenAPIImport, OpenAPIReadError> = JSONBridge.$examples.withValue(read.examples) {
+            do throws(OpenAPIReadError) {
+                return .success(try importSpec(read, file: file, service: service))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    static func importSpec(_ read: ReadDocument, file: String, service: String?) throws(OpenAPIReadError)
+        -> OpenAPIImport
+    {
         var document = read.document
         var warnings = read.warnings
         let resolved: ResolvedDocument

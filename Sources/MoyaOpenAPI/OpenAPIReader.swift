@@ -26,6 +26,8 @@ struct ReadDocument {
     var version: String
     var paths: [String]
     var warnings: [String]
+    /// The examples the repair took out, which `JSONBridge` puts back.
+    var examples: [JSONValue]
 }
 
 /// Reads an OpenAPI 3.0, 3.1 or 3.2 document, YAML or JSON, into OpenAPIKit's 3.1+ model.
@@ -77,7 +79,8 @@ enum OpenAPIReader {
         let document = try OpenAPIPieces(version: version, file: file).decode(repaired, warnings: &warnings)
         var seen: Set<String> = []
         return ReadDocument(
-            document: document, version: version, paths: paths, warnings: warnings.filter { seen.insert($0).inserted })
+            document: document, version: version, paths: paths, warnings: warnings.filter { seen.insert($0).inserted },
+            examples: repair.examples)
     }
 
     /// A document's value: JSON, when its first character opens an object, else YAML.

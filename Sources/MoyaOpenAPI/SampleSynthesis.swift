@@ -30,9 +30,10 @@ struct SampleSynthesis {
         if Self.closesCycle(schema) { return nil }
         made += 1
         let lean = depth >= Self.depthLimit || made > Self.budget
-        if let example = schema.examples.first.flatMap(JSONBridge.value) { return example }
-        if let value = schema.defaultValue.flatMap(JSONBridge.value) { return value }
-        if let value = schema.allowedValues?.lazy.compactMap(JSONBridge.value).first(where: { $0 != .null }) {
+        let core = Self.core(of: schema)
+        if let example = core.examples.first.flatMap(JSONBridge.value) { return example }
+        if let value = core.defaultValue.flatMap(JSONBridge.value) { return value }
+        if let value = core.allowedValues?.lazy.compactMap(JSONBridge.value).first(where: { $0 != .null }) {
             return value
         }
         switch schema {
@@ -91,6 +92,22 @@ struct SampleSynthesis {
             return nil
         case .not, .fragment:
             return .null
+        }
+    }
+
+    /// The schema's own keywords. OpenAPIKit's accessors on `DereferencedJSONSchema` rebuild
+    /// the whole subschema for each read, which made samples quadratic in a schema's size.
+    static func core(of schema: DereferencedJSONSchema) -> any JSONSchemaContext {
+        switch schema {
+        case .null(let core): core
+        case .boolean(let core): core
+        case .number(let core, _): core
+        case .integer(let core, _): core
+        case .string(let core, _): core
+        case .object(let core, _): core
+        case .array(let core, _): core
+        case .all(_, let core), .one(_, let core), .any(_, let core), .not(_, let core): core
+        case .fragment(let core): core
         }
     }
 

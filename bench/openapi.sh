@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Import speed: `moya-cli import openapi` against Python's load plus openapi-spec-validator
+# (PyPI) on the same file, side by side in one hyperfine run, for the three largest documents
+# of the real corpus. Usage: bench/openapi.sh [CORPUS_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=${1:-../shared/openapi-real}
+bin=$(bash bench/build.sh moya-cli moya-cli-openapi)
+out=bench/out/openapi
+mkdir -p "$out/bin"
+# Installed copies, as the other benchmarks time them.
+cp "$bin/moya-cli" "$bin/moya-cli-openapi" "$out/bin/"
+for document in asana.yaml sendgrid.json twilio-api-v2010.json; do
+  file="$corpus/$document"
+  hyperfine --ignore-failure --warmup 1 --runs 5 --export-markdown "$out/${document%.*}.md" \
+    -n "moya-cli import openapi $document" "$out/bin/moya-cli import openapi $file -o $out/spec.yaml" \
+    -n "openapi-spec-validator $document" "openapi-spec-validator $file"
+done
+cat "$out"/*.md
