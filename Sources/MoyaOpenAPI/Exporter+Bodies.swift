@@ -133,6 +133,15 @@ extension Exporter {
             let isDefault =
                 group.status == 500 && group.samples.allSatisfy { $0.name?.hasPrefix("error") == true }
             let base = isDefault ? "error" : Self.statusName(group.status)
+            // A redirect's `Location`, as the header's example; never a secret's.
+            if (300..<400).contains(group.status),
+                let location = group.samples.lazy.flatMap(\.headers).first(where: {
+                    $0.name.lowercased() == "location" && !$0.isSecret
+                }), let text = location.value.literalText
+            {
+                let schema: JSONValue = .object([("type", .string("string")), ("example", .string(text))])
+                members.append(("headers", .object([("Location", .object([("schema", schema)]))])))
+            }
             if let first = bodies.first {
                 let type = contentType(first.headers, first.body)
                 var media: [(key: String, value: JSONValue)] = []

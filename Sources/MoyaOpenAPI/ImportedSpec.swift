@@ -84,6 +84,8 @@ struct ImportedSpec {
         var json: JSONValue?
         var body: String?
         var contentType: String?
+        /// A redirect's `Location`.
+        var location: String? = nil
     }
 
     /// One target.
@@ -99,6 +101,8 @@ struct ImportedSpec {
         var task: Task?
         var sample: Sample?
         var samples: [(name: String, sample: Sample)] = []
+        /// `successAndRedirectCodes` for an operation that only redirects; nil leaves the default.
+        var validation: String? = nil
     }
 
     var comment: [String] = []

@@ -298,9 +298,17 @@ extension Importer {
         var outcomes = responses.map { (code: $0.key, response: $0.value) }.sorted {
             (Self.order($0.code), $0.code.rawValue) < (Self.order($1.code), $1.code.rawValue)
         }
+        // The lowest 2xx, else `default`, else the lowest 3xx: an operation that only redirects
+        // answers with its redirect.
         let success =
             outcomes.filter { $0.code.isSuccess }.min { Self.order($0.code) < Self.order($1.code) }
             ?? outcomes.first { $0.code.value == .default }
+            ?? outcomes.filter { (300..<400).contains(Self.status($0.code)) }.min {
+                Self.order($0.code) < Self.order($1.code)
+            }
+        if let success, (300..<400).contains(Self.status(success.code)) {
+            target.validation = "successAndRedirectCodes"
+        }
         // The success response first: its other examples come before the other statuses.
         if let index = outcomes.firstIndex(where: { $0.code.rawValue == success?.code.rawValue }) {
             outcomes.insert(outcomes.remove(at: index), at: 0)
@@ -317,9 +325,11 @@ extension Importer {
                 }
             }
             let isSuccess = outcome.code.rawValue == success?.code.rawValue
+            let location = (300..<400).contains(status) ? Self.location(of: outcome.response) : nil
             for (index, example) in examples.enumerated() {
                 let sample = ImportedSpec.Sample(
-                    status: status, json: example.json, body: example.text, contentType: example.contentType)
+                    status: status, json: example.json, body: example.text, contentType: example.contentType,
+                    location: location)
                 if isSuccess, index == 0 {
                     target.sample = sample
                     continue
@@ -333,8 +343,19 @@ extension Importer {
         }
     }
 
+    /// A redirect's `Location`: its header's example, else one made from its schema, else `/`.
+    static func location(of response: DereferencedResponse) -> String {
+        guard let header = response.headers?.first(where: { $0.key.lowercased() == "location" })?.value,
+            case .a(let context) = header.schemaOrContent
+        else { return "/" }
+        let value = context.example.flatMap(JSONBridge.value) ?? SampleSynthesis.value(context.schema)
+        if case .string(let text) = value, !text.isEmpty, HTTPHeaders.isValidValue(text) { return text }
+        return "/"
+    }
+
     /// A response's examples: its content's named examples, its example, else one made from
-    /// its schema; a response with no content is one empty sample.
+    /// its schema; a response with no content is one empty sample. A wildcard media type
+    /// (`*/*`) is answered as JSON, or as text for a string.
     mutating func examples(of response: DereferencedResponse, at pointer: [String]) -> [(
         name: String?, json: JSONValue?, text: String?, contentType: String?
     )] {
@@ -352,6 +373,10 @@ extension Importer {
         if found.isEmpty, let value = Examples.first(of: content) { found.append((nil, value)) }
         if found.isEmpty { found.append((nil, content.schema.map(SampleSynthesis.value) ?? .null)) }
         return found.map { example in
+            if type.contains("*") {
+                if case .string(let text) = example.value { return (example.name, nil, text, "text/plain") }
+                return (example.name, example.value, nil, nil)
+            }
             if isJSON { return (example.name, example.value, nil, nil) }
             if case .string(let text) = example.value { return (example.name, nil, text, type) }
             return (example.name, nil, example.value.serialized(escapeSlashes: false), type)

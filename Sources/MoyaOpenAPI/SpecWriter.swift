@@ -53,6 +53,7 @@ enum SpecWriter {
         if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
         if let auth = target.auth { lines.append("    auth: \(self.auth(auth))") }
         if let task = target.task { lines += self.task(task) }
+        if let validation = target.validation { lines.append("    validation: \(validation)") }
         // 200 with no body is what a target without a sample answers.
         if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {
             lines += self.sample("sample", sample, indent: 4)
@@ -138,7 +139,10 @@ enum SpecWriter {
         if sample.status != 200 || (sample.json == nil && sample.body == nil) {
             fields.append(("status", "\(sample.status)"))
         }
-        if let type = sample.contentType { fields.append(("headers", "{ Content-Type: \(scalar(type)) }")) }
+        var headers: [String] = []
+        if let type = sample.contentType { headers.append("Content-Type: \(scalar(type))") }
+        if let location = sample.location { headers.append("Location: \(scalar(template(location)))") }
+        if !headers.isEmpty { fields.append(("headers", "{ " + headers.joined(separator: ", ") + " }")) }
         if let body = sample.body { fields.append(("body", scalar(template(body)))) }
         var lines: [String] = []
         if let json = sample.json {

@@ -40,6 +40,20 @@ extension ImportOpenAPITests {
                 "\(at)/~1pets/get/responses/404/$ref: 'https://example.com/common.yaml#/NotFound' is a URL, which import does not fetch; read as a response with no content",
                 "\(at)/~1broken/get/parameters/0: Found neither a $ref nor a Parameter in .parameters[0] for the GET endpoint under '/broken'; the operation is left out",
             ])
+        // An operation that only redirects answers with its redirect and `Location`; a `*/*`
+        // response is answered with a concrete type.
+        let spec = fixtures + "/lenient-3.1.spec.yaml"
+        let rows: [(target: String, out: String)] = [
+            ("lenient.moved", "HTTP/1.1 307 Temporary Redirect\nLocation: /new\n\n"),
+            ("lenient.anything", "HTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"ok\":true}"),
+        ]
+        for row in rows {
+            let (status, out, error) = await CommandTests.run([
+                "call", row.target, "--specs", spec, "--stub", "immediate", "-i",
+            ])
+            XCTAssertEqual(status, 0, error)
+            XCTAssertEqual(out, row.out, row.target)
+        }
     }
 
     /// A JSON document is read by the JSON parser: a surrogate pair is one character, C1,
