@@ -102,8 +102,6 @@ def main():
             imported = yaml.safe_load(handle)
         base = re.match(r'\$\{([A-Z0-9_]+):-', imported["baseURL"])
         server = (document.get("servers") or [{"url": "/"}])[0]["url"]
-        for variable, spec_var in (server.get("variables") or {}).items() if isinstance(server, dict) else []:
-            pass
         base_path = urllib.parse.urlparse(re.sub(r"\{[^}]*\}", "x", server)).path.rstrip("/")
         port = free_port()
         log = open(os.path.join(work, "connexion.log"), "w")

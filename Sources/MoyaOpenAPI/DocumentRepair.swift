@@ -315,7 +315,7 @@ struct DocumentRepair {
         {
             return .keep
         }
-        guard let segments, let found = Self.resolve(segments, in: target.root) else {
+        guard let segments, let found = target.root.value(atPath: segments) else {
             warn(origin, pointer, "'\(ref)' does not resolve; \(Self.leftOut(kind))")
             return missing(kind)
         }
@@ -425,23 +425,5 @@ struct DocumentRepair {
         return fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
             String($0).replacing("~1", with: "/").replacing("~0", with: "~")
         }
-    }
-
-    /// The value at `segments` in `root`.
-    static func resolve(_ segments: [String], in root: JSONValue) -> JSONValue? {
-        var current = root
-        for segment in segments {
-            switch current {
-            case .object(let members):
-                guard let next = members.first(where: { $0.key == segment })?.value else { return nil }
-                current = next
-            case .array(let items):
-                guard let index = Int(segment), items.indices.contains(index) else { return nil }
-                current = items[index]
-            default:
-                return nil
-            }
-        }
-        return current
     }
 }

@@ -31,6 +31,7 @@ extension Importer {
         var query: [ImportedSpec.Entry] = []
         for (index, parameter) in endpoint.parameters.enumerated() {
             let at = pointer + ["parameters", String(index)]
+            let readsAsTemplate = !Template(parameter.name).params.isEmpty
             switch parameter.location {
             case .cookie:
                 warn(at, "cookie param '\(parameter.name)' has no place in a spec; left out")
@@ -42,8 +43,7 @@ extension Importer {
                 // OpenAPI: such a definition "SHALL be ignored"; the content and security say these.
                 warn(at, "OpenAPI ignores a header param named '\(parameter.name)'; left out")
                 continue
-            case .query where Template(parameter.name).params.first != nil,
-                .header where Template(parameter.name).params.first != nil:
+            case .query where readsAsTemplate, .header where readsAsTemplate:
                 warn(
                     at,
                     "a \(parameter.location.rawValue) param named '\(parameter.name)' would read as a template; left out"
@@ -117,9 +117,9 @@ extension Importer {
         case .a(let context):
             describe(context.schema, into: &param, at: pointer + ["schema"])
             let given =
-                context.example.flatMap(JSONBridge.value)
-                ?? context.examples?.sorted(by: { $0.key < $1.key }).lazy
+                context.examples?.sorted(by: { $0.key < $1.key }).lazy
                 .compactMap({ $0.value.dataOrLegacyValue.flatMap(JSONBridge.value) }).first
+                ?? context.example.flatMap(JSONBridge.value)
             if let given, let typed = Self.typed(given, as: param) { param.example = typed }
             // An array not exploded is one value; an exploded one is the block's to write.
             if param.type.hasPrefix("["), !context.explode, parameter.location == .query {
@@ -157,40 +157,26 @@ extension Importer {
         param.example = Self.typed(SampleSynthesis.value(schema), as: param)
     }
 
-    /// `value` as a check gives `param`: of its type, one of its enum values, a sequence
-    /// for an array; nil when it cannot be (a file, or text that is not a number).
+    /// `value` as a check gives `param`: read as a flow's value is for a param of its type
+    /// (`ParamSpec.value(from:)`), an enum's first value when it is not one of them; nil when
+    /// it cannot be, for a file, or for no items.
     static func typed(_ value: JSONValue, as param: ImportedSpec.Param) -> JSONValue? {
+        let type: ParamType
         if let values = param.enumValues {
-            if case .string(let text) = value, values.contains(text) { return value }
-            return values.first.map(JSONValue.string)
+            type = .enumeration(values.map { ParamType.EnumCase(key: $0, value: $0) })
+        } else if let named = ParamType.named(param.type) {
+            type = named
+        } else {
+            return nil
         }
-        if param.type.hasPrefix("["), param.type.hasSuffix("]") {
-            let element = String(param.type.dropFirst().dropLast())
-            let items: [JSONValue]
-            if case .array(let list) = value { items = list } else { items = [value] }
-            let converted = items.compactMap { typed($0, element: element) }
-            return converted.isEmpty ? nil : .array(converted)
+        let spec = ParamSpec(name: param.name, type: type)
+        guard spec.elementType != .file, let typed = try? spec.value(from: value).jsonValue,
+            typed != .array([])
+        else {
+            // An enum's example that is not one of its values gives way to its first value.
+            return param.enumValues?.first.map(JSONValue.string)
         }
-        return typed(value, element: param.type)
-    }
-
-    static func typed(_ value: JSONValue, element: String) -> JSONValue? {
-        switch (element, value) {
-        case ("int", .integer): return value
-        case ("int", .number(let number)): return Int(exactly: number).map(JSONValue.integer)
-        case ("int", .string(let text)): return Int(text).map(JSONValue.integer)
-        case ("number", .integer), ("number", .number): return value
-        case ("number", .string(let text)): return Double(text).flatMap { $0.isFinite ? .number($0) : nil }
-        case ("bool", .bool): return value
-        case ("bool", .string("true")): return .bool(true)
-        case ("bool", .string("false")): return .bool(false)
-        case ("string", .string): return value
-        case ("string", .integer(let number)): return .string(String(number))
-        case ("string", .number(let number)): return .string(JSONValue.format(number))
-        case ("string", .bool(let flag)): return .string(flag ? "true" : "false")
-        case ("string", .array), ("string", .object): return .string(value.serialized(escapeSlashes: false))
-        default: return nil
-        }
+        return typed
     }
 
     /// The spec's type for a scalar schema.
@@ -441,10 +427,12 @@ extension Importer {
 /// Examples from content: its `example`, else the first of its `examples`, else its schema's.
 enum Examples {
     static func first(of content: DereferencedContent) -> JSONValue? {
-        if let value = content.example.flatMap(JSONBridge.value) { return value }
+        // Named examples first, by name: OpenAPIKit fills `example` from one of them, which
+        // one differing between runs where its decoding does not keep their order.
         for (_, example) in (content.examples ?? [:]).sorted(by: { $0.key < $1.key }) {
             if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { return value }
         }
+        if let value = content.example.flatMap(JSONBridge.value) { return value }
         if let schema = content.schema,
             let value = SampleSynthesis.core(of: schema).examples.first.flatMap(JSONBridge.value)
         {

@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import TestSupport
 import XCTest
 
 /// `moya-cli import openapi`, run as a user runs it: the whole spec it writes is compared
@@ -9,20 +10,8 @@ final class ImportOpenAPITests: XCTestCase {
     var fixtures: String { CommandTests.root + "/Tests/Fixtures/openapi" }
     /// The OpenAPI Initiative's examples, from the shared copy beside the repository, or from
     /// `$OPENAPI_EXAMPLES`.
-    static let examples: String? = [
-        ProcessInfo.processInfo.environment["OPENAPI_EXAMPLES"], CommandTests.root + "/../shared/openapi-examples",
-    ].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
-
-    /// The examples' folder; without it the test is skipped, or fails where CI sets
-    /// MOYA_SHARED_REQUIRED, so that the examples cannot go missing there unnoticed.
     static func requireExamples() throws -> String {
-        if let examples { return examples }
-        let message = "the examples are not at ../shared/openapi-examples; set OPENAPI_EXAMPLES"
-        if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
-            XCTFail(message)
-            throw XCTSkip("failed: " + message)
-        }
-        throw XCTSkip(message)
+        try Repository.shared("openapi-examples", variable: "OPENAPI_EXAMPLES")
     }
 
     func temporaryDirectory() throws -> String {

@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import TestSupport
 import XCTest
 
 /// What real API descriptions bring: one bad spot costs only itself, JSON is read as JSON,
@@ -7,18 +8,8 @@ import XCTest
 extension ImportOpenAPITests {
     /// Public APIs' descriptions, from the shared copy beside the repository, or from
     /// `$OPENAPI_REAL`.
-    static let realCorpus: String? = [
-        ProcessInfo.processInfo.environment["OPENAPI_REAL"], CommandTests.root + "/../shared/openapi-real",
-    ].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
-
     static func requireRealCorpus() throws -> String {
-        if let realCorpus { return realCorpus }
-        let message = "the real API descriptions are not at ../shared/openapi-real; set OPENAPI_REAL"
-        if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
-            XCTFail(message)
-            throw XCTSkip("failed: " + message)
-        }
-        throw XCTSkip(message)
+        try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
     }
 
     /// Each kind of spot that used to refuse the whole document is repaired, or left out,

@@ -1,3 +1,6 @@
+import Foundation
+import XCTest
+
 /// Where the repository's files are, found from this file's path, so that tests read fixtures
 /// and specs wherever the clone is.
 public enum Repository {
@@ -14,4 +17,24 @@ public enum Repository {
     public static let fixtures = root + "/Tests/Fixtures"
     /// The bundled specs.
     public static let specs = root + "/specs"
+}
+
+extension Repository {
+    /// The shared data folder `name` beside the repository (`../shared/NAME`), or the folder
+    /// the environment variable `variable` names. Without it the test is skipped with a
+    /// one-line message, or fails where CI sets MOYA_SHARED_REQUIRED, so that the data cannot
+    /// go missing there unnoticed.
+    public static func shared(_ name: String, variable: String) throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates = [environment[variable], root + "/../shared/" + name]
+        if let found = candidates.compactMap({ $0 }).first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            return found
+        }
+        let message = "../shared/\(name) is not there; set \(variable)"
+        if environment["MOYA_SHARED_REQUIRED"] != nil {
+            XCTFail(message)
+            throw XCTSkip("failed: " + message)
+        }
+        throw XCTSkip(message)
+    }
 }

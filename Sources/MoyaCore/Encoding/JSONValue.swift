@@ -46,6 +46,31 @@ public enum JSONValue: Sendable, Hashable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The value reached by following `path`: a member's name into an object, an index into
+    /// an array; nil when a step leads nowhere.
+    public func value(atPath path: some Sequence<String>) -> JSONValue? {
+        var current = self
+        for step in path {
+            switch current {
+            case .object:
+                guard let next = current[step] else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(step), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The value as text: a string as itself, anything else as its JSON.
+    public var text: String {
+        if case .string(let text) = self { return text }
+        return serialized(escapeSlashes: false)
+    }
+
     /// Converts a parameter value (strings, numbers, booleans, arrays, dictionaries) to JSON.
     public init(parameter value: any Sendable) throws {
         try self.init(anyParameter: value)

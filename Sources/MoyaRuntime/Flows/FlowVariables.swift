@@ -40,7 +40,7 @@ public struct FlowVariables: Sendable {
 
     /// The value a reference reaches, or nil when the variable is unset or the path is not in it.
     public func lookup(_ reference: VariableTemplate.Reference) -> JSONValue? {
-        var value: JSONValue
+        let value: JSONValue
         switch reference.name {
         case "$uuid": value = .string(UUID().uuidString.lowercased())
         case "$now": value = .string(Date().ISO8601Format())
@@ -49,19 +49,7 @@ public struct FlowVariables: Sendable {
             guard let found = values[reference.name] else { return nil }
             value = found
         }
-        for part in reference.path {
-            switch value {
-            case .object:
-                guard let member = value[part] else { return nil }
-                value = member
-            case .array(let items):
-                guard let index = Int(part), items.indices.contains(index) else { return nil }
-                value = items[index]
-            default:
-                return nil
-            }
-        }
-        return value
+        return value.value(atPath: reference.path)
     }
 
     /// A template's value: a lone reference keeps its JSON type, anything else is text.
@@ -198,8 +186,7 @@ public struct FlowVariables: Sendable {
 
     /// A value as text: a string as itself, anything else as JSON.
     public static func text(of value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.serialized(escapeSlashes: false)
+        value.text
     }
 
     /// The texts a param receives for a value: one per element of an array.

@@ -180,18 +180,18 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
         guard let value else { return false }
         switch self {
         case .equals(let expected):
-            return textual ? Self.text(of: value) == Self.text(of: expected) : value == expected
+            return textual ? value.text == expected.text : value == expected
         case .type(let type):
             return type.matches(value)
         case .contains(let needle):
             switch value {
-            case .string(let text): return text.contains(Self.text(of: needle))
+            case .string(let text): return text.contains(needle.text)
             case .array(let items): return items.contains(needle)
-            case .object(let members): return members.contains { $0.key == Self.text(of: needle) }
+            case .object(let members): return members.contains { $0.key == needle.text }
             default: return false
             }
         case .matches(let pattern):
-            return try PatternMatch.matches(pattern, in: Self.text(of: value))
+            return try PatternMatch.matches(pattern, in: value.text)
         case .compare(let comparison, let bound):
             guard let number = Self.number(value, textual: textual) else { return false }
             return comparison.holds(number, bound)
@@ -213,11 +213,6 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
         case .exists, .not, .all:
             return false
         }
-    }
-
-    static func text(of value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.serialized(escapeSlashes: false)
     }
 
     static func number(_ value: JSONValue, textual: Bool) -> Double? {

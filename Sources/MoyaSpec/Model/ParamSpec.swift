@@ -25,6 +25,12 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         public var value: String
         /// Whether the value reads the environment, and so is a secret.
         public var isFromEnvironment = false
+
+        public init(key: String, value: String, isFromEnvironment: Bool = false) {
+            self.key = key
+            self.value = value
+            self.isFromEnvironment = isFromEnvironment
+        }
     }
 
     /// The type's name as the spec writes it.
@@ -50,7 +56,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     static let scalarNames = ["string", "int", "number", "bool", "file"]
 
     /// Reads a scalar type name, `[T]` included.
-    static func named(_ name: String) -> ParamType? {
+    public static func named(_ name: String) -> ParamType? {
         if name.utf8.first == UInt8(ascii: "["), name.utf8.last == UInt8(ascii: "]") {
             let inner = String(name.dropFirst().dropLast()).trimmingSpaces()
             guard let element = named(inner), !element.isArray else { return nil }
@@ -133,19 +139,10 @@ public struct ArrayStyle: Sendable, Hashable {
         }
     }
 
-    /// The items of an array as one value: each as text (booleans `true` and `false`),
-    /// joined by the separator.
+    /// The items of an array as one value: each as text (a string as itself, anything else as
+    /// its JSON, so booleans are `true` and `false`), joined by the separator.
     public func joined(_ items: [JSONValue]) -> String {
-        items.map { item in
-            switch item {
-            case .string(let text): text
-            case .integer(let int): String(int)
-            case .number(let double): JSONValue.format(double)
-            case .bool(let bool): bool ? "true" : "false"
-            case .null: ""
-            case .array, .object: item.serialized(escapeSlashes: false)
-            }
-        }.joined(separator: separator)
+        items.map(\.text).joined(separator: separator)
     }
 }
 
@@ -171,6 +168,20 @@ public struct ParamSpec: Sendable, Hashable {
     /// How an array param is written where it stands alone as a query or form entry's value,
     /// as OpenAPI's `style` and `explode` say; nil leaves it to the task's `arrays`.
     public var arrayStyle: ArrayStyle? = nil
+
+    /// A param as a spec declares it; what is not given is as a spec that leaves it out.
+    public init(
+        name: String, type: ParamType, defaultValue: ParamValue? = nil, description: String? = nil,
+        isOptional: Bool = false, isSecret: Bool = false, mark: Mark = Mark(line: 1, column: 1)
+    ) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.description = description
+        self.isOptional = isOptional
+        self.isSecret = isSecret
+        self.mark = mark
+    }
 
     /// Whether `value`, bound to this param, is a secret: a secret param's, an environment
     /// default's, or an enum case's that reads the environment.

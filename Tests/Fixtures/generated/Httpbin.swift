@@ -187,14 +187,8 @@ extension Httpbin {
         guard case .array(let items)? = value else { return value }
         return .string(
             items.map { item -> String in
-                switch item {
-                case .string(let text): return text
-                case .integer(let int): return String(int)
-                case .number(let double): return JSONValue.format(double)
-                case .bool(let bool): return bool ? "true" : "false"
-                case .null: return ""
-                case .array, .object: return item.serialized(escapeSlashes: false)
-                }
+                if case .string(let text) = item { return text }
+                return item.serialized(escapeSlashes: false)
             }.joined(separator: separator))
     }
 
