@@ -92,9 +92,12 @@ enum CallArguments {
     /// The target's params whose names are also `call`'s options (or `--help` and
     /// `--version`), which `--NAME VALUE` cannot give: `NAME=VALUE` can.
     static func shadowedParams(of target: TargetSpec) -> [ParamSpec] {
-        let taken = Set(optionNames + ["help", "version"])
-        return target.params.filter { taken.contains($0.name) }
+        target.params.filter { ownNames.contains($0.name) }
     }
+
+    /// `call`'s long option names with `help` and `version`, read once: `validate` asks for
+    /// every target of a spec.
+    static let ownNames = Set(optionNames + ["help", "version"])
 
     /// Refuses a call that leaves out a required param whose name is also an option: the
     /// user's `--NAME VALUE` went to the option, and the message says how to give the param.
