@@ -46,7 +46,7 @@ extension Exporter {
                 case .file(let file): template = file
                 }
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
-                properties.append((part.name, schema(param, of: target)))
+                properties.append((part.name, propertySchema(param, of: target)))
                 if param.isRequired { required.append(.string(part.name)) }
             }
             return body("multipart/form-data", (properties, required), target)
@@ -69,15 +69,20 @@ extension Exporter {
                 properties.append((entry.key, .object([("default", Self.render(entry.value))])))
                 continue
             }
-            var schema = self.schema(param, of: target)
-            if case .object(var members) = schema, let description = param.description {
-                members.append(("description", .string(description)))
-                schema = .object(members)
-            }
-            properties.append((entry.key, schema))
+            properties.append((entry.key, propertySchema(param, of: target)))
             if param.isRequired { required.append(.string(entry.key)) }
         }
         return (properties, required)
+    }
+
+    /// A body param's schema, with its description: a body's members have no other place
+    /// for one.
+    func propertySchema(_ param: ParamSpec, of target: TargetSpec) -> JSONValue {
+        guard case .object(var members) = schema(param, of: target), let description = param.description else {
+            return schema(param, of: target)
+        }
+        members.append(("description", .string(description)))
+        return .object(members)
     }
 
     static func param(of value: ValueTemplate, in target: TargetSpec) -> ParamSpec? {
@@ -111,28 +116,26 @@ extension Exporter {
     /// The samples as responses, grouped by status, the default sample's status first; and
     /// a response for each status a check expects that no sample gives.
     func responses(_ target: TargetSpec) -> JSONValue {
-        var groups: [(status: Int, samples: [(name: String?, status: Int, headers: [HeaderSpec], body: SampleBody)])] =
+        var groups: [(key: String, status: Int, samples: [(name: String?, headers: [HeaderSpec], body: SampleBody)])] =
             []
         let all = [(nil, target.sample)] + target.samples.map { (Optional($0.name), Optional($0.sample)) }
         for (name, sample) in all {
             guard case .response(let status, let headers, let body)? = sample else { continue }
-            if let index = groups.firstIndex(where: { $0.status == status }) {
-                groups[index].samples.append((name, status, headers, body))
+            let key = Self.responseKey(name, status: status)
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].samples.append((name, headers, body))
             } else {
-                groups.append((status, [(name, status, headers, body)]))
+                groups.append((key, status, [(name, headers, body)]))
             }
         }
-        if target.sample == nil, !groups.contains(where: { $0.status == 200 }) {
-            groups.insert((200, [(nil, 200, [], .empty)]), at: 0)
+        if target.sample == nil, !groups.contains(where: { $0.key == "200" }) {
+            groups.insert(("200", 200, [(nil, [], .empty)]), at: 0)
         }
         var responses: [(key: String, value: JSONValue)] = []
         for group in groups {
             var members: [(key: String, value: JSONValue)] = [("description", .string(Self.reason(group.status)))]
             let bodies = group.samples.filter { if case .empty = $0.body { false } else { true } }
-            // Samples named `error…` at 500 are the `default` response, which import names so.
-            let isDefault =
-                group.status == 500 && group.samples.allSatisfy { $0.name?.hasPrefix("error") == true }
-            let base = isDefault ? "error" : Self.statusName(group.status)
+            let base = Importer.statusName(OpenAPI.Response.StatusCode(rawValue: group.key) ?? 200)
             // A redirect's `Location`, as the header's example; never a secret's.
             if (300..<400).contains(group.status),
                 let location = group.samples.lazy.flatMap(\.headers).first(where: {
@@ -155,7 +158,7 @@ extension Exporter {
                 }
                 members.append(("content", .object([(type, .object(media))])))
             }
-            responses.append((isDefault ? "default" : String(group.status), .object(members)))
+            responses.append((group.key, .object(members)))
         }
         for check in target.checks {
             for assertion in check.assertions where assertion.subject == .status {
@@ -225,8 +228,19 @@ extension Exporter {
         }
     }
 
-    static func statusName(_ status: Int) -> String {
-        Importer.statusName(OpenAPI.Response.StatusCode(integerLiteral: status))
+    /// The response a sample belongs to, read back from the name import gives it: `error…`
+    /// at 500 is `default`, `clientError…` at 400 is `4XX`, `status5XX…` at 500 is `5XX`;
+    /// any other is its status.
+    static func responseKey(_ name: String?, status: Int) -> String {
+        guard let name else { return String(status) }
+        let ranges = ["1XX", "2XX", "3XX", "4XX", "5XX"]
+        for key in ["default"] + ranges {
+            guard let code = OpenAPI.Response.StatusCode(rawValue: key),
+                Importer.status(code) == status, name.hasPrefix(Importer.statusName(code))
+            else { continue }
+            return key
+        }
+        return String(status)
     }
 
     /// RFC 9110's reason phrase, as a response's description.

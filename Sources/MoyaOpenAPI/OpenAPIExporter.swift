@@ -40,7 +40,12 @@ struct Exporter {
         let prefix = Names.words(service.name).map { $0.uppercased() }
         if words.starts(with: prefix), words.count > prefix.count { words.removeFirst(prefix.count) }
         if !suffix.isEmpty, words.last == suffix, words.count > 1 { words.removeLast() }
-        return Names.lowerCamel(words.joined(separator: " ").lowercased(), fallback: variable)
+        let camel = Names.lowerCamel(words.joined(separator: " ").lowercased(), fallback: variable)
+        // `oauth20` would read back as `OAUTH20`: such a name keeps its underscores.
+        guard Names.words(camel).map({ $0.uppercased() }) == words else {
+            return words.joined(separator: "_").lowercased()
+        }
+        return camel
     }
 
     func document() -> JSONValue {
@@ -50,16 +55,24 @@ struct Exporter {
         ]
         members.append(("servers", .array(servers())))
         var paths: [(key: String, operations: [(key: String, value: JSONValue)])] = []
+        // Paths that differ only in their params' names are one path item: OpenAPI forbids
+        // both. A later target's path params take the first one's names, by position (import
+        // names `{list_id}` `list_id2` where a query param is `list_id`).
         var pathIndex: [String: Int] = [:]
         for target in service.targets {
-            let path = self.path(target.path)
-            let operation = (key: target.method.rawValue.lowercased(), value: self.operation(target))
-            if let index = pathIndex[path] {
-                paths[index].operations.append(operation)
-            } else {
-                pathIndex[path] = paths.count
-                paths.append((path, [operation]))
+            var names = Self.pathParamNames(target)
+            let path = self.path(target.path, names: names)
+            let shape = path.replacing(/\{[^}]*\}/, with: "{}")
+            guard let index = pathIndex[shape] else {
+                pathIndex[shape] = paths.count
+                paths.append((path, [(target.method.rawValue.lowercased(), operation(target, pathNames: names))]))
+                continue
             }
+            let renamed = Dictionary(
+                zip(Self.templateNames(path), Self.templateNames(paths[index].key)),
+                uniquingKeysWith: { first, _ in first })
+            for param in target.path.params { names[param] = renamed[names[param] ?? param] }
+            paths[index].operations.append((target.method.rawValue.lowercased(), operation(target, pathNames: names)))
         }
         members.append(("paths", .object(paths.map { (key: $0.key, value: .object($0.operations)) })))
         var schemes: [(key: String, value: JSONValue)] = []
@@ -172,7 +185,26 @@ struct Exporter {
 
     // MARK: - Operations
 
-    func operation(_ target: TargetSpec) -> JSONValue {
+    /// Path params import renamed because a param elsewhere in the request has their name
+    /// (`list_id2` beside a query `list_id`), under their name in the document.
+    static func pathParamNames(_ target: TargetSpec) -> [String: String] {
+        let pathParams = Set(target.path.params)
+        var names: [String: String] = [:]
+        for name in pathParams {
+            let base = String(name.reversed().drop(while: \.isNumber).reversed())
+            guard base != name, !pathParams.contains(base), target.param(named: base) != nil else { continue }
+            names[name] = base
+        }
+        return names
+    }
+
+    /// The names of a path template's params, in order.
+    static func templateNames(_ path: String) -> [String] {
+        path.matches(of: /\{([^}]*)\}/).map { String($0.1) }
+    }
+
+    /// An operation; `pathNames` renames its path params as its path item names them.
+    func operation(_ target: TargetSpec, pathNames: [String: String] = [:]) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("operationId", .string(target.name))]
         if let summary = target.summary { members.append(("summary", .string(summary))) }
         if let description = target.description { members.append(("description", .string(description))) }
@@ -184,7 +216,7 @@ struct Exporter {
         let query = queryEntries(target)
         for param in target.params {
             if pathParams.contains(param.name) {
-                parameters.append(parameter(param, key: param.name, in: "path", of: target))
+                parameters.append(parameter(param, key: pathNames[param.name] ?? param.name, in: "path", of: target))
             } else if let entry = query.first(where: { Self.param(of: $0.value, in: target)?.name == param.name }) {
                 parameters.append(parameter(param, key: entry.key, in: "query", of: target))
             } else if let header = target.headers.first(where: { $0.value.wholeParam == param.name }) {
@@ -203,7 +235,7 @@ struct Exporter {
         }
         var declared = pathParams
         for case .environment(let name, let value) in target.path.segments {
-            let variable = variableName(name)
+            let variable = pathNames[variableName(name)] ?? variableName(name)
             guard declared.insert(variable).inserted else { continue }
             var schema: [(key: String, value: JSONValue)] = [("type", .string("string"))]
             if !value.isEmpty { schema.append(("default", .string(value))) }
@@ -273,11 +305,11 @@ struct Exporter {
 
     /// A path template: each param as `{name}`, and each `${VAR}` as a path param of its own
     /// (`pathVariables`), whose default is the variable's.
-    func path(_ template: Template) -> String {
+    func path(_ template: Template, names: [String: String] = [:]) -> String {
         let text = template.segments.map { segment in
             switch segment {
             case .literal(let text): text
-            case .param(let name): "{\(name)}"
+            case .param(let name): "{\(names[name] ?? name)}"
             case .environment(let name, _): "{\(variableName(name))}"
             }
         }.joined()

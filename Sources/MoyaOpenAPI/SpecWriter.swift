@@ -42,12 +42,12 @@ enum SpecWriter {
         if let description = target.description.map(Names.oneLine), !description.isEmpty,
             description != target.summary
         {
-            lines.append("    description: \(scalar(description))")
+            lines += field("description", description, indent: 4)
         }
         if target.method != "GET" { lines.append("    method: \(target.method)") }
         if !target.params.isEmpty {
             lines.append("    params:")
-            for param in target.params { lines.append("      \(key(param.name)): \(self.param(param))") }
+            for param in target.params { lines += self.param(param) }
         }
         lines.append("    path: \(scalar(target.path))")
         if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
@@ -75,20 +75,51 @@ enum SpecWriter {
         return lines
     }
 
-    static func param(_ param: ImportedSpec.Param) -> String {
-        var fields: [String] = []
+    /// A param in flow style, `name: { type: int, … }`, or in block style when that is
+    /// longer than a line, its description folded.
+    static func param(_ param: ImportedSpec.Param) -> [String] {
+        var fields: [(key: String, value: String)] = []
         if let values = param.enumValues {
-            fields.append("enum: [\(values.map(scalar).joined(separator: ", "))]")
+            fields.append(("enum", "[\(values.map(scalar).joined(separator: ", "))]"))
         } else {
-            fields.append("type: \(param.type.hasPrefix("[") ? quoted(param.type) : param.type)")
+            fields.append(("type", param.type.hasPrefix("[") ? quoted(param.type) : param.type))
         }
-        if let value = param.defaultValue { fields.append("default: \(flow(value, templates: false))") }
-        if param.optional, param.defaultValue == nil { fields.append("optional: true") }
-        if let style = param.joinedStyle { fields.append("style: \(style), explode: false") }
-        if let description = param.description, !description.isEmpty {
-            fields.append("description: \(scalar(description))")
+        if let value = param.defaultValue { fields.append(("default", flow(value, templates: false))) }
+        if param.optional, param.defaultValue == nil { fields.append(("optional", "true")) }
+        if let style = param.joinedStyle { fields += [("style", style), ("explode", "false")] }
+        let name = "      \(key(param.name)):"
+        let description = param.description.flatMap { $0.isEmpty ? nil : $0 }
+        let flowFields = fields + (description.map { [("description", scalar($0))] } ?? [])
+        let line = name + " { " + flowFields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + " }"
+        guard line.count > lineWidth, let description else { return [line] }
+        return [name] + fields.map { "        \($0.key): \($0.value)" } + field("description", description, indent: 8)
+    }
+
+    /// The width long text is folded to.
+    static let lineWidth = 100
+
+    /// `key: text` in block style: one line, or folded (`>-`) over lines of `lineWidth`
+    /// when it is longer and folding reads back as the same text: printable, with single
+    /// spaces between its words and none at its ends.
+    static func field(_ key: String, _ text: String, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let line = pad + key + ": " + scalar(text, inFlow: false)
+        let written = literal(text)
+        guard line.count > lineWidth, !written.contains("  "), written.first != " ", written.last != " ",
+            !written.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || needsEscape($0) })
+        else { return [line] }
+        var lines = [pad + key + ": >-"]
+        var current = ""
+        for word in written.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty, indent + 2 + current.count + 1 + word.count > lineWidth {
+                lines.append(pad + "  " + current)
+                current = String(word)
+            } else {
+                current += current.isEmpty ? String(word) : " " + word
+            }
         }
-        return "{ " + fields.joined(separator: ", ") + " }"
+        lines.append(pad + "  " + current)
+        return lines
     }
 
     static func task(_ task: ImportedSpec.Task) -> [String] {
@@ -310,7 +341,7 @@ enum SpecWriter {
         var output = ""
         for scalar in json.unicodeScalars {
             if needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let hex = String(scalar.value, radix: 16, uppercase: false)
                 output += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             } else {
                 output.unicodeScalars.append(scalar)

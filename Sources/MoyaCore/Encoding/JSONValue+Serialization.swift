@@ -7,7 +7,8 @@
 extension JSONValue {
     /// The JSON text of this value. Compact by default; `pretty` indents by two spaces and
     /// writes `"key" : value`, as `JSONSerialization`'s pretty printing does. Slashes are
-    /// escaped as `\/`, as Foundation's encoders do.
+    /// escaped as `\/`, as Foundation's encoders do; control characters, C1 ones included,
+    /// as `\u`.
     public func serialized(pretty: Bool = false, escapeSlashes: Bool = true) -> String {
         var output = ""
         write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: 0)
@@ -82,7 +83,9 @@ extension JSONValue {
             case "\t": output += "\\t"
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
-            case let control where control.value < 0x20:
+            // C0, DEL and C1 controls: YAML readers refuse them raw, and a terminal may act
+            // on them (U+009B is an 8-bit CSI).
+            case let control where control.value < 0x20 || (0x7F...0x9F).contains(control.value):
                 let hex = String(control.value, radix: 16, uppercase: false)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)
