@@ -276,7 +276,7 @@ extension Importer {
 
     // MARK: - Samples
 
-    /// The success response (the lowest 2xx, else `default`) as the sample, its other examples
+    /// The success response (the lowest 2xx, else `default`, at 200) as the sample, its other examples
     /// and every other response as named samples.
     mutating func samples(
         _ responses: DereferencedResponse.Map, into target: inout ImportedSpec.Target, at pointer: [String]
@@ -301,7 +301,10 @@ extension Importer {
         }
         var used: Set<String> = []
         for outcome in outcomes {
-            let status = Self.status(outcome.code)
+            // A `default` that is the success response answers 200: it is what the
+            // operation answers when it works ("successful operation").
+            let isDefaultSuccess = outcome.code.value == .default && outcome.code.rawValue == success?.code.rawValue
+            let status = isDefaultSuccess ? 200 : Self.status(outcome.code)
             let examples = examples(of: outcome.response, at: pointer + [outcome.code.rawValue, "content"])
             if !outcome.response.links.isEmpty {
                 for name in outcome.response.links.keys.sorted() {

@@ -70,8 +70,11 @@ public enum OpenAPIImporter {
         }
         var importer = Importer(document: document, file: file)
         importer.warnings = warnings
-        let spec = importer.spec(resolved, paths: read.paths, service: service, version: read.version)
-        return OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: importer.warnings)
+        let spec = importer.spec(resolved, paths: read.paths, service: service, format: read.format)
+        // A Swagger 2.0 document's warnings name its own pointers, not the 3.0 document's.
+        let written =
+            read.format.hasPrefix("Swagger") ? importer.warnings.map(Swagger2.originalPointers) : importer.warnings
+        return OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: written)
     }
 }
 
@@ -96,7 +99,7 @@ struct Importer {
     /// The spec. OpenAPIKit's maps come out of its decoding in no fixed order, so every list
     /// is put in one: paths as the document has them, then by method; responses by status;
     /// examples, properties and content types by name.
-    mutating func spec(_ resolved: ResolvedDocument, paths: [String], service: String?, version: String)
+    mutating func spec(_ resolved: ResolvedDocument, paths: [String], service: String?, format: String)
         -> ImportedSpec
     {
         serviceName = service ?? Names.lowerCamel(document.info.title, fallback: Names.stem(of: file))
@@ -104,7 +107,7 @@ struct Importer {
         // Document text in the comment is written as scalars are, so no line break ends it.
         let (title, release) = (SpecWriter.quoted(document.info.title), SpecWriter.commentText(document.info.version))
         spec.comment = [
-            "Imported from \(SpecWriter.commentText(Names.fileName(of: file))) (OpenAPI \(SpecWriter.commentText(version)): "
+            "Imported from \(SpecWriter.commentText(Names.fileName(of: file))) (\(SpecWriter.commentText(format)): "
                 + "\(title) \(release)) by moya-cli import openapi."
         ]
         servers(document.servers, into: &spec)

@@ -23,17 +23,20 @@ public struct OpenAPIReadError: Error, Sendable, CustomStringConvertible {
 /// for each spot that was repaired or left out.
 struct ReadDocument {
     var document: OpenAPIKit.OpenAPI.Document
-    var version: String
+    /// What the document declared itself: `OpenAPI 3.0.3`, `Swagger 2.0`.
+    var format: String
     var paths: [String]
     var warnings: [String]
     /// The examples the repair took out, which `JSONBridge` puts back.
     var examples: [JSONValue]
 }
 
-/// Reads an OpenAPI 3.0, 3.1 or 3.2 document, YAML or JSON, into OpenAPIKit's 3.1+ model.
+/// Reads an OpenAPI 3.0, 3.1 or 3.2 document, or a Swagger 2.0 one, YAML or JSON, into
+/// OpenAPIKit's 3.1+ model.
 ///
 /// JSON is read by a JSON parser, YAML by moya-cli's own libyaml loader, each into one
-/// `JSONValue`. `DocumentRepair` then mends what would make OpenAPIKit refuse the whole
+/// `JSONValue`. A Swagger 2.0 document is read as the 3.0 one it describes (`Swagger2`).
+/// `DocumentRepair` then mends what would make OpenAPIKit refuse the whole
 /// document, and a 3.0 document is converted with OpenAPIKitCompat.
 enum OpenAPIReader {
     /// Reads the document in `bytes`, from `file`; `readFile` reads the other files its
@@ -42,7 +45,7 @@ enum OpenAPIReader {
         throws(OpenAPIReadError) -> ReadDocument
     {
         let json = try parse(bytes)
-        guard case .object(let members) = json else {
+        guard case .object(var members) = json else {
             throw OpenAPIReadError(message: "expected a mapping with openapi, info and paths")
         }
         // OpenAPIKit's decoding takes time steeply with nesting (250 schema levels: a minute),
@@ -52,9 +55,22 @@ enum OpenAPIReader {
                 message: "the document nests deeper than \(maximumDepth) levels at \(deepest); "
                     + "import reads documents up to that depth")
         }
+        var document = json
+        var warnings: [String] = []
+        var format: String?
+        if let swagger = members.first(where: { $0.key == "swagger" })?.value {
+            guard swagger == .string("2.0") || swagger == .number(2) else {
+                throw OpenAPIReadError(message: "Swagger \(swagger.text) is not supported; this reads Swagger 2.0")
+            }
+            var converter = Swagger2(json)
+            document = converter.convert()
+            warnings = converter.warnings.map { "\(file)#\(Names.pointer($0.pointer)): \($0.message)" }
+            format = "Swagger 2.0"
+            if case .object(let converted) = document { members = converted }
+        }
         guard let declared = members.first(where: { $0.key == "openapi" })?.value else {
             throw OpenAPIReadError(
-                message: "no 'openapi' version; this reads OpenAPI 3.0, 3.1 and 3.2 (Swagger 2.0 is not supported)")
+                message: "no 'openapi' or 'swagger' version; this reads OpenAPI 3.0, 3.1 and 3.2, and Swagger 2.0")
         }
         let version: String
         switch declared {
@@ -68,19 +84,20 @@ enum OpenAPIReader {
         var paths: [String] = []
         if case .object(let items)? = members.first(where: { $0.key == "paths" })?.value { paths = items.map(\.key) }
         var repair = DocumentRepair(
-            version: version, file: file, root: json, readFile: readFile,
+            version: version, file: file, root: document, readFile: readFile,
             parse: { bytes in
                 // Another file is held to the document's own depth.
                 guard let value = try? parse(bytes), deepest(value, limit: maximumDepth) == nil else { return nil }
                 return value
             })
         let repaired = repair.repair()
-        var warnings = repair.warnings
-        let document = try OpenAPIPieces(version: version, file: file).decode(repaired, warnings: &warnings)
+        warnings += repair.warnings
+        let decoded = try OpenAPIPieces(version: version, file: file).decode(repaired, warnings: &warnings)
         var seen: Set<String> = []
+        if format != nil { warnings = warnings.map(Swagger2.originalPointers) }
         return ReadDocument(
-            document: document, version: version, paths: paths, warnings: warnings.filter { seen.insert($0).inserted },
-            examples: repair.examples)
+            document: decoded, format: format ?? "OpenAPI \(version)", paths: paths,
+            warnings: warnings.filter { seen.insert($0).inserted }, examples: repair.examples)
     }
 
     /// A document's value: JSON, when its first character opens an object, else YAML.

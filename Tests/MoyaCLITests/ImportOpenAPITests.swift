@@ -105,14 +105,19 @@ final class ImportOpenAPITests: XCTestCase {
     func testADocumentThatIsNotOpenAPIIsOneLineAndExit65() async throws {
         let directory = try temporaryDirectory()
         let file = directory + "/swagger.yaml"
-        try "swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n".write(
+        try "swagger: '1.2'\ninfo: { title: x, version: '1' }\npaths: {}\n".write(
             toFile: file, atomically: true, encoding: .utf8)
         let (status, out, error) = try CommandTests.runProcess(["import", "openapi", file])
         XCTAssertEqual(status, 65)
         XCTAssertEqual(out, "")
+        XCTAssertEqual(error, "moya-cli: error: \(file): Swagger 1.2 is not supported; this reads Swagger 2.0\n")
+        let other = directory + "/other.yaml"
+        try "info: { title: x, version: '1' }\npaths: {}\n".write(toFile: other, atomically: true, encoding: .utf8)
+        let (otherStatus, _, otherError) = try CommandTests.runProcess(["import", "openapi", other])
+        XCTAssertEqual(otherStatus, 65)
         XCTAssertEqual(
-            error,
-            "moya-cli: error: \(file): no 'openapi' version; this reads OpenAPI 3.0, 3.1 and 3.2 (Swagger 2.0 is not supported)\n"
+            otherError,
+            "moya-cli: error: \(other): no 'openapi' or 'swagger' version; this reads OpenAPI 3.0, 3.1 and 3.2, and Swagger 2.0\n"
         )
         let (missing, _, missingError) = try CommandTests.runProcess(["import", "openapi", directory + "/none.yaml"])
         XCTAssertEqual(missing, 66)

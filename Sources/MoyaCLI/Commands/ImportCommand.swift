@@ -22,17 +22,19 @@ struct ImportCommand: ParsableCommand {
 struct ImportOpenAPICommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi",
-        abstract: "Write a spec from an OpenAPI 3.0, 3.1 or 3.2 document, YAML or JSON.",
+        abstract: "Write a spec from an OpenAPI 3.0, 3.1 or 3.2 or a Swagger 2.0 document, YAML or JSON.",
         discussion: """
             The first server is the base URL and the others environments; each operation is a \
             target named by its operationId, with its path, query and header params typed as \
             declared, its request body as a JSON, form or multipart task, and its responses' \
             examples as samples (made up from the schema where there is none). Security \
-            schemes become auth: or headers read from ${VAR}. $refs in the file are resolved. \
-            What has no place in a spec (callbacks, links, cookie params, OAuth flows) is named \
+            schemes become auth: or headers read from ${VAR}. $refs are resolved, in the file \
+            and in files beside it. A Swagger 2.0 document is read as the OpenAPI 3.0 one it \
+            describes. One spot that cannot be carried is repaired or left out, never the \
+            whole document. What has no place in a spec (callbacks, links, cookie params, OAuth flows) is named \
             in one warning line each, with its JSON pointer. The same document always gives \
             the same spec. Exits 0, 64 for a usage error, 65 for a document that cannot be \
-            read as OpenAPI, 66 for a missing file.
+            read as an API description, 66 for a missing file.
 
             Examples:
               moya-cli import openapi petstore.yaml -o specs/petstore.yaml
@@ -40,7 +42,7 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The OpenAPI document.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("The OpenAPI or Swagger document.", valueName: "file"), completion: .file())
     var file: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the spec here instead of to stdout.", valueName: "file"))
