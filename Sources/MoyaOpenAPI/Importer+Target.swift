@@ -208,7 +208,8 @@ extension Importer {
                 params += fields.params
                 return .parameters(fields.entries, encoding: "json", query: query)
             }
-            let example = Examples.first(of: content) ?? content.schema.map(SampleSynthesis.value) ?? .object([])
+            var example = Examples.first(of: content) ?? content.schema.map(SampleSynthesis.value) ?? .object([])
+            if let schema = content.schema { example = SampleSynthesis.withoutReadOnly(example, schema) }
             return .data(example.serialized(escapeSlashes: false), contentType: type, query: query)
         }
         if find({ $0 == "application/x-www-form-urlencoded" }) != nil,
@@ -253,7 +254,9 @@ extension Importer {
         guard case .object(_, let object)? = schema, !object.properties.isEmpty else { return nil }
         var entries: [ImportedSpec.Entry] = []
         var params: [ImportedSpec.Param] = []
-        for (key, property) in object.properties.sorted(by: { $0.key < $1.key }) {
+        // Read-only properties are the server's to set: never params of a request.
+        for (key, property) in object.properties.sorted(by: { $0.key < $1.key })
+        where !SampleSynthesis.core(of: property).readOnly {
             let scalar = Self.scalarType(property)
             let isArray: Bool = {
                 if case .array(_, let context) = property, let items = context.items {

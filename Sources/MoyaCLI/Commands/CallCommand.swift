@@ -83,6 +83,19 @@ struct CallCommand: CallerIsolatedCommand {
             valueName: "path"))
     var keyPath: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Send this body instead of the target's: inline text, @FILE, or @- for stdin. JSON for a JSON target.",
+            valueName: "body"))
+    var body: String?
+
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Set a value in the JSON body: PATH=TEXT for a string, PATH:=JSON for any other value, such as data.tags[0]=x or data.count:=3; repeatable.",
+            valueName: "path=value"))
+    var fields: [String] = []
+
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
 
     @OptionGroup(title: "Network") var network: NetworkOptions
@@ -162,7 +175,7 @@ struct CallCommand: CallerIsolatedCommand {
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
         let arguments = try CallArguments.parse(params, for: spec)
         try CallArguments.checkShadowed(arguments, for: spec)
-        let options = CallOptions(arguments: arguments, environment: env, sample: sample)
+        let options = CallOptions(arguments: arguments, environment: env, sample: sample, body: try bodyEdit())
         let extraHeaders = try CallArguments.headers(headers)
         let overrides = try overrides()
         let prepared: PreparedCall
@@ -347,6 +360,30 @@ struct CallCommand: CallerIsolatedCommand {
                 CommandContext.current.line(value.serialized(escapeSlashes: false))
             }
         }
+    }
+
+    /// `--body` and `--set`: the body read from where `--body` says, the paths parsed.
+    func bodyEdit() throws(CommandFailure) -> BodyEdit? {
+        guard body != nil || !fields.isEmpty else { return nil }
+        var edit = BodyEdit()
+        do {
+            edit.fields = try fields.map { field throws(JSONEditError) in try BodyEdit.field(field) }
+        } catch {
+            throw CommandFailure(error.description, status: .usage)
+        }
+        guard let body else { return edit }
+        if body == "@-" {
+            edit.whole = Data(CommandContext.current.readInput())
+        } else if body.hasPrefix("@") {
+            let path = String(body.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("--body: cannot read \(path)", status: .usage)
+            }
+            edit.whole = data
+        } else {
+            edit.whole = Data(body.utf8)
+        }
+        return edit
     }
 
     /// What the command line overrides of the spec's policy: `--sample` stubs at once unless

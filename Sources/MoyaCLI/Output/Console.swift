@@ -25,6 +25,8 @@ public struct CommandContext: Sendable {
     /// The transport's threads and connections are then left to the exit, as curl leaves
     /// its, instead of being shut down one by one first (see `release(_:)`).
     public var exitsWhenDone = false
+    /// Reads standard input to its end, for `call --body @-`.
+    public var readInput: @Sendable () -> [UInt8] = { readAll(STDIN_FILENO) }
 
     /// Creates a context.
     public init(
@@ -89,6 +91,18 @@ public struct CommandContext: Sendable {
     }
 
     /// Writes all of `bytes` to a file descriptor, retrying short writes.
+    /// Reads a descriptor to its end; a read error ends it too.
+    static func readAll(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += buffer.prefix(count)
+        }
+    }
+
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0

@@ -26,21 +26,41 @@ extension TargetResolver {
             return [:]
         }
 
+        if let edit = binding.body, !target.task.hasEditableBody {
+            throw ResolveError(
+                message: "\(service.name).\(target.name) sends \(target.task.bodyDescription); "
+                    + (edit.fields.isEmpty ? "--body" : "--set") + " changes a JSON or data body",
+                isUsageError: true)
+        }
         switch target.task {
         case .plain:
             return .requestPlain
         case .data(let source, let contentType, let query):
-            let body = try data(of: source)
-            if let contentType, let value = render(contentType), !headers.contains("Content-Type") {
-                headers.update(name: "Content-Type", value: value)
+            var body = try data(of: source)
+            let type = contentType.flatMap { render($0) }
+            if let type, !headers.contains("Content-Type") {
+                headers.update(name: "Content-Type", value: type)
             }
+            if let edit = binding.body { body = try edited(body, by: edit, isJSON: type.map(Self.isJSONType) ?? false) }
             guard let query else { return .requestData(body) }
             return .requestCompositeData(bodyData: body, urlParameters: try urlParameters(query))
         case .json(let value):
-            return .requestJSONEncodable(render(value) ?? .null)
+            guard let edit = binding.body else { return .requestJSONEncodable(render(value) ?? .null) }
+            return .requestJSONEncodable(try edited(render(value) ?? .null, by: edit))
         case .parameters(let block, let spec, let query):
             let (parameters, order) = parameters(block)
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
+            // An edited JSON body is sent as the JSON it comes to, its members in the block's order.
+            if let edit = binding.body {
+                let members = (order + parameters.keys.filter { !order.contains($0) }.sorted()).compactMap { key in
+                    parameters[key].flatMap { try? JSONValue(parameter: $0) }.map { (key: key, value: $0) }
+                }
+                let body = try edited(.object(members), by: edit)
+                guard let query else { return .requestJSONEncodable(body) }
+                headers.update(name: "Content-Type", value: "application/json")
+                return .requestCompositeData(
+                    bodyData: Data(body.serialized(escapeSlashes: false).utf8), urlParameters: try urlParameters(query))
+            }
             guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
             return .requestCompositeParameters(
                 bodyParameters: parameters, bodyEncoding: encoding, urlParameters: try urlParameters(query))
@@ -76,6 +96,49 @@ extension TargetResolver {
             return .downloadParameters(
                 parameters: parameters, encoding: encoding(spec, ordered: block.isOrdered ? order : nil),
                 destination: destination)
+        }
+    }
+
+    static func isJSONType(_ type: String) -> Bool {
+        let essence = (type.split(separator: ";").first ?? "").filter { $0 != " " && $0 != "\t" }.lowercased()
+        return essence == "application/json" || essence.hasSuffix("+json")
+    }
+
+    /// A JSON body as the caller changes it: the whole body given instead, then each value set.
+    func edited(_ body: JSONValue, by edit: BodyEdit) throws(ResolveError) -> JSONValue {
+        var result = body
+        if let whole = edit.whole { result = try Self.json(whole, from: "--body") }
+        for field in edit.fields {
+            do {
+                result = try result.setting(field.value, at: field.path)
+            } catch {
+                throw ResolveError(message: "--set '\(field.written)': \(error.description)", isUsageError: true)
+            }
+        }
+        return result
+    }
+
+    /// A data body as the caller changes it: the whole body given instead (JSON, when the
+    /// content type says so), then each value set, which needs a JSON body.
+    func edited(_ body: Data, by edit: BodyEdit, isJSON: Bool) throws(ResolveError) -> Data {
+        let base = edit.whole ?? body
+        guard !edit.fields.isEmpty else {
+            if isJSON, edit.whole != nil { _ = try Self.json(base, from: "--body") }
+            return base
+        }
+        let json = try Self.json(
+            base, from: edit.whole == nil ? "the body of \(service.name).\(target.name)" : "--body")
+        return Data(try edited(json, by: BodyEdit(fields: edit.fields)).serialized(escapeSlashes: false).utf8)
+    }
+
+    static func json(_ data: Data, from origin: String) throws(ResolveError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: data)
+        } catch let error as JSONParseError {
+            throw ResolveError(
+                message: "\(origin) is not JSON: \(error.reason) at byte \(error.offset)", isUsageError: true)
+        } catch {
+            throw ResolveError(message: "\(origin) is not JSON: \(error)", isUsageError: true)
         }
     }
 

@@ -27,16 +27,74 @@ public struct CallOptions: Sendable {
     /// Arguments whose values are secrets though their params are not declared secret: a
     /// flow's captured secrets.
     public var secretArguments: Set<String>
+    /// Changes to the request body, `call --body` and `--set`.
+    public var body: BodyEdit?
 
     /// Creates call options.
     public init(
         arguments: [String: ParamValue] = [:], environment: String? = nil, sample: String? = nil,
-        secretArguments: Set<String> = []
+        secretArguments: Set<String> = [], body: BodyEdit? = nil
     ) {
         self.arguments = arguments
         self.environment = environment
         self.sample = sample
         self.secretArguments = secretArguments
+        self.body = body
+    }
+}
+
+/// A request body as the caller changes it: a whole body in place of the task's (`--body`),
+/// then values set at paths into its JSON (`--set`). The task's body, the document's
+/// example for an imported target, is the default.
+public struct BodyEdit: Sendable {
+    /// One value at one path, and how the user wrote it, for messages.
+    public struct Field: Sendable {
+        public var path: [JSONEditStep]
+        public var value: JSONValue
+        public var written: String
+
+        public init(path: [JSONEditStep], value: JSONValue, written: String) {
+            self.path = path
+            self.value = value
+            self.written = written
+        }
+    }
+
+    /// The body sent instead of the task's, as given.
+    public var whole: Data?
+    /// The values set, in order, each on the result of the ones before.
+    public var fields: [Field]
+
+    public init(whole: Data? = nil, fields: [Field] = []) {
+        self.whole = whole
+        self.fields = fields
+    }
+
+    /// Reads `--set PATH=TEXT` (the value a string) or `--set PATH:=JSON` (the value JSON).
+    public static func field(_ argument: String) throws(JSONEditError) -> Field {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw JSONEditError(
+                description:
+                    "--set '\(argument)': write PATH=TEXT, or PATH:=JSON for a number, boolean, null, array or object")
+        }
+        var path = argument[..<equals]
+        let text = String(argument[argument.index(after: equals)...])
+        let value: JSONValue
+        if path.hasSuffix(":") {
+            path = path.dropLast()
+            do {
+                value = try JSONValue(parsing: Data(text.utf8))
+            } catch {
+                throw JSONEditError(description: "--set '\(argument)': the value after := is not JSON: \(error)")
+            }
+        } else {
+            value = .string(text)
+        }
+        do {
+            return Field(path: try JSONEditStep.parse(String(path)), value: value, written: argument)
+        } catch {
+            throw JSONEditError(description: "--set \(error.description)")
+        }
     }
 }
 
@@ -82,6 +140,8 @@ public struct TargetBinding: Sendable {
     public internal(set) var maskedParams: Set<String> = []
     var environment: EnvironmentSpec?
     var sample: SampleSpec?
+    /// The caller's changes to the body.
+    var body: BodyEdit?
 }
 
 struct TargetResolver {
@@ -115,6 +175,7 @@ struct TargetResolver {
 
     mutating func resolve(_ options: CallOptions) throws(ResolveError) -> SpecTarget {
         try bind(options.arguments, secret: options.secretArguments)
+        binding.body = options.body
         if let name = options.environment {
             guard let found = service.environment(named: name) else {
                 throw Self.missing(

@@ -30,6 +30,33 @@ public enum TaskSpec: Sendable, Hashable {
         case .download(_, let parameters, _): parameters == nil ? "downloadDestination" : "downloadParameters"
         }
     }
+
+    /// Whether `call --body` and `--set` can change the body: a data or JSON body, or
+    /// parameters sent as JSON.
+    public var hasEditableBody: Bool {
+        switch self {
+        case .data, .json: true
+        case .parameters(_, let encoding, _): encoding.kind == .json || encoding.kind == .prettyJSON
+        case .plain, .upload, .multipart, .download: false
+        }
+    }
+
+    /// What the body is, for messages: `no body`, `a multipart body`.
+    public var bodyDescription: String {
+        switch self {
+        case .plain, .download: "no body"
+        case .data: "a data body"
+        case .json: "a JSON body"
+        case .parameters(_, let encoding, _):
+            switch encoding.kind {
+            case .json, .prettyJSON: "a JSON body"
+            case .httpBody: "a form body"
+            case .url, .queryString: "its params in the URL or a form"
+            }
+        case .upload: "a file's bytes"
+        case .multipart: "a multipart body"
+        }
+    }
 }
 
 /// Where a raw body comes from.
