@@ -32,7 +32,8 @@ extension CallCommandTests {
         XCTAssertEqual(parameters["body"] as? String, #"{"b":[1,2],"a":{"c":true,"d":[1]}}"#)
         let data = await call(["calls.data", "--set", "x=1"])
         XCTAssertEqual(data.status, 64)
-        XCTAssertEqual(data.error, "moya-cli: error: the body of calls.data is not JSON: unexpected character at byte 0\n")
+        XCTAssertEqual(
+            data.error, "moya-cli: error: the body of calls.data is not JSON: unexpected character at byte 0\n")
     }
 
     /// `--body` sends a whole body instead of the target's: inline, from a file, from
