@@ -76,7 +76,15 @@ struct SampleSynthesis {
             var members: [(key: String, value: JSONValue)] = []
             for part in schemas {
                 guard case .object(let more)? = value(part, depth: depth + 1) else { continue }
-                for member in more where !members.contains(where: { $0.key == member.key }) { members.append(member) }
+                // A part that only names a member (a required name with no schema, which
+                // comes out as `null`) gives way to one that describes it.
+                for member in more {
+                    if let index = members.firstIndex(where: { $0.key == member.key }) {
+                        if members[index].value == .null { members[index].value = member.value }
+                    } else {
+                        members.append(member)
+                    }
+                }
             }
             return .object(members.sorted { $0.key < $1.key })
         case .one(let schemas, _), .any(let schemas, _):

@@ -18,13 +18,14 @@ final class ParamStyleServeTests: XCTestCase {
                   fields: { type: "[string]", optional: true, style: form, explode: false }
                   ids: { type: "[int]", optional: true, style: pipeDelimited }
                   flag: { type: bool, optional: true }
+                  n: { type: int, optional: true }
                 path: /search
                 task:
-                  parameters: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}" }
+                  parameters: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}", n: "{n}" }
                   encoding: queryString
                   arrays: noBrackets
                   bools: literal
-                sample: { json: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}" } }
+                sample: { json: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}", n: "{n}" } }
               legacy:
                 params:
                   tags: { type: "[string]" }
@@ -55,6 +56,11 @@ final class ParamStyleServeTests: XCTestCase {
             // A block with the default arrays reads `tags[]`, and only that.
             ("/legacy?tags%5B%5D=a&tags%5B%5D=b", 200, #"{"tags":["a","b"]}"#),
             ("/legacy?tags=a", 400, ""),
+            // An optional param sent empty is left out (OpenAPI's allowEmptyValue).
+            ("/search?flag=&n=", 200, "{}"),
+            // An integer past Int is an integer, taken as its digits; a fraction is not.
+            ("/search?n=-123456789012345678901234567890", 200, #"{"n":"-123456789012345678901234567890"}"#),
+            ("/search?n=1.5", 400, ""),
         ]
         for row in rows {
             let (status, body) = answer(row.uri)

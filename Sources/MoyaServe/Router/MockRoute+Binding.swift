@@ -86,6 +86,9 @@ extension MockRoute {
 
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
             guard let param = target.param(named: name), !entry.values.isEmpty || param.type.isArray else { continue }
+            // An optional param sent empty (`?pretty=`) is left out: OpenAPI's
+            // `allowEmptyValue`, a flag with no value. Text may be empty.
+            if !param.isRequired, entry.values == [""], param.type != .string { continue }
             do {
                 binding.values[name] = try Self.value(of: param, sent: entry.values)
                 binding.fit += 1
@@ -108,7 +111,15 @@ extension MockRoute {
     /// an enum's request carries a case's value, not its key.
     static func value(of param: ParamSpec, sent texts: [String]) throws(ParamValueError) -> ParamValue {
         guard case .enumeration(let cases) = param.elementType else {
-            return param.type.isArray ? try param.value(from: texts) : try param.parse(texts[0])
+            do {
+                return param.type.isArray ? try param.value(from: texts) : try param.parse(texts[0])
+            } catch {
+                // An integer past `Int` is still an integer, which OpenAPI's `integer`
+                // allows: it is taken as its digits.
+                guard param.elementType == .int, texts.allSatisfy(isWholeNumber) else { throw error }
+                let values = texts.map { text in Int(text).map(ParamValue.int) ?? .string(text) }
+                return param.type.isArray ? .array(values) : values[0]
+            }
         }
         var values: [ParamValue] = []
         for text in texts {
@@ -197,6 +208,12 @@ extension MockRoute {
         default:
             return
         }
+    }
+
+    /// `-12`, `340282366920938463463374607431768211456`: digits, after an optional sign.
+    static func isWholeNumber(_ text: String) -> Bool {
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text[...]
+        return !digits.isEmpty && digits.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     static func scalarText(_ value: JSONValue) -> String? {
