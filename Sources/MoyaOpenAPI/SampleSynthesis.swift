@@ -74,8 +74,17 @@ struct SampleSynthesis {
             return .array(Array(repeating: item, count: min(count, context.maxItems ?? count)))
         case .all(let schemas, _):
             var members: [(key: String, value: JSONValue)] = []
+            // Parts that describe a scalar (`allOf: [{type: string}, {nullable: false}]`)
+            // give the first scalar one of them makes; object parts are merged.
+            var scalar: JSONValue?
+            var hasObject = false
             for part in schemas {
-                guard case .object(let more)? = value(part, depth: depth + 1) else { continue }
+                let made = value(part, depth: depth + 1)
+                guard case .object(let more)? = made else {
+                    if scalar == nil, let made, made != .null { scalar = made }
+                    continue
+                }
+                hasObject = true
                 // A part that only names a member (a required name with no schema, which
                 // comes out as `null`) gives way to one that describes it.
                 for member in more {
@@ -86,6 +95,7 @@ struct SampleSynthesis {
                     }
                 }
             }
+            if !hasObject, let scalar { return scalar }
             return .object(members.sorted { $0.key < $1.key })
         case .one(let schemas, _), .any(let schemas, _):
             // A choice that is not `null` where there is one, and not where a cycle closes.
