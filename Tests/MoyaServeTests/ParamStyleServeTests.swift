@@ -68,4 +68,38 @@ final class ParamStyleServeTests: XCTestCase {
             if row.status == 200 { XCTAssertEqual(body, row.body, row.uri) }
         }
     }
+
+    /// A JSON body's integral number past `Int` (`-1.0012e+28`, an integer to JSON Schema)
+    /// fits an `int` param, as the digits of the double it parses to; a fraction does not.
+    func testServeTakesBigIntegralNumbersInJSONBodies() throws {
+        let service = try compile(
+            """
+            service: ips
+            baseURL: http://127.0.0.1:1
+            targets:
+              add:
+                method: POST
+                params: { count: int }
+                path: /ips
+                task: { parameters: { count: "{count}" }, encoding: json }
+                sample: { json: { count: "{count}" } }
+            """)
+        let router = MockRouter(services: [service])
+        let rows: [(body: String, status: Int, answer: String)] = [
+            (#"{"count":-1.001204642225228e+28}"#, 200, #"{"count":"-10012046422252279808000000000"}"#),
+            (#"{"count":3}"#, 200, #"{"count":3}"#),
+            (#"{"count":1.5}"#, 400, ""),
+        ]
+        for row in rows {
+            let request = MockRequest(
+                method: "POST", uri: "/ips", headers: [("Content-Type", "application/json")], body: Array(row.body.utf8)
+            )
+            guard case .respond(let status, _, let body) = router.answer(request).action else {
+                XCTFail(row.body)
+                continue
+            }
+            XCTAssertEqual(status, row.status, row.body)
+            if row.status == 200 { XCTAssertEqual(String(decoding: body, as: UTF8.self), row.answer, row.body) }
+        }
+    }
 }

@@ -220,6 +220,10 @@ extension MockRoute {
         switch value {
         case .string(let text): text
         case .integer(let int): String(int)
+        // An integral number past `Int` (`-1.0012e+28`, which JSON Schema counts as an
+        // integer) as its digits, which an `int` param takes.
+        case .number(let double) where double.isFinite && double.rounded() == double:
+            Decimal(double).description
         case .number(let double): JSONValue.format(double)
         case .bool(let bool): bool ? "true" : "false"
         case .null, .array, .object: nil
