@@ -94,7 +94,6 @@ enum OpenAPIReader {
         warnings += repair.warnings
         let decoded = try OpenAPIPieces(version: version, file: file).decode(repaired, warnings: &warnings)
         var seen: Set<String> = []
-        if format != nil { warnings = warnings.map(Swagger2.originalPointers) }
         return ReadDocument(
             document: decoded, format: format ?? "OpenAPI \(version)", paths: paths,
             warnings: warnings.filter { seen.insert($0).inserted }, examples: repair.examples)

@@ -131,7 +131,7 @@ struct Swagger2 {
         guard case .object(let members) = item, item["$ref"] == nil else { return item }
         let shared = Self.list(item["parameters"])
         var converted: [(key: String, value: JSONValue)] = []
-        let kept = shared.enumerated().filter { !isBodyLike(resolved($0.element)) }
+        let kept = shared.enumerated().filter { !Self.isBodyLike(resolved($0.element)) }
         if !kept.isEmpty {
             converted.append(
                 (
@@ -167,7 +167,7 @@ struct Swagger2 {
             case "tags", "summary", "description", "externalDocs", "operationId", "deprecated", "security":
                 converted.append((key, value))
             case "parameters":
-                let kept = own.enumerated().filter { !isBodyLike(resolved($0.element)) }
+                let kept = own.enumerated().filter { !Self.isBodyLike(resolved($0.element)) }
                 if !kept.isEmpty {
                     converted.append(
                         (
@@ -212,10 +212,11 @@ struct Swagger2 {
         let fields = parameters.filter { $0.value["in"] == .string("formData") }
         guard !fields.isEmpty else { return nil }
         let hasFile = fields.contains { $0.value["type"] == .string("file") }
+        // A file can only go in a multipart body.
         let type =
-            consumes.first(where: { Self.formTypes.contains($0) })
-            .flatMap { hasFile ? "multipart/form-data" : $0 }
-            ?? (hasFile ? "multipart/form-data" : "application/x-www-form-urlencoded")
+            hasFile
+            ? "multipart/form-data"
+            : consumes.first(where: { Self.formTypes.contains($0) }) ?? "application/x-www-form-urlencoded"
         var properties: [(key: String, value: JSONValue)] = []
         var required: [JSONValue] = []
         var encoding: [(key: String, value: JSONValue)] = []
@@ -270,11 +271,13 @@ struct Swagger2 {
             "type", "format", "default", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
             "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "enum", "multipleOf",
         ]
+        // A file is a binary string, whatever format the parameter gave it.
+        let isFile = parameter["type"] == .string("file")
         var members: [(key: String, value: JSONValue)] = []
         for (key, value) in given where keywords.contains(key) {
-            if key == "type", value == .string("file") {
+            if key == "type", isFile {
                 members += [("type", .string("string")), ("format", .string("binary"))]
-            } else if key != "format" || given.first(where: { $0.key == "type" })?.value != .string("file") {
+            } else if key != "format" || !isFile {
                 members.append((key, value))
             }
         }
@@ -398,8 +401,6 @@ struct Swagger2 {
             .replacing("~1", with: "/").replacing("~0", with: "~")
         return root["parameters"]?[name] ?? parameter
     }
-
-    func isBodyLike(_ parameter: JSONValue) -> Bool { Self.isBodyLike(parameter) }
 
     static func isBodyLike(_ parameter: JSONValue) -> Bool {
         parameter["in"] == .string("body") || parameter["in"] == .string("formData")

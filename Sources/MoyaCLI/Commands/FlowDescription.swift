@@ -72,7 +72,7 @@ struct FlowDescription {
     /// A flow value as the spec wrote it: `${NAME}` for an environment value.
     static func text(_ value: FlowValue) -> String {
         switch value {
-        case .value(let json): FlowVariables.text(of: json)
+        case .value(let json): json.text
         case .template(let template): template.description
         case .array(let items): "[" + items.map(text).joined(separator: ", ") + "]"
         case .object(let members): "{" + members.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ") + "}"

@@ -90,7 +90,6 @@ public struct CommandContext: Sendable {
         writeError(Array((text + "\n").utf8))
     }
 
-    /// Writes all of `bytes` to a file descriptor, retrying short writes.
     /// Reads a descriptor to its end; a read error ends it too.
     static func readAll(_ descriptor: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -103,6 +102,7 @@ public struct CommandContext: Sendable {
         }
     }
 
+    /// Writes all of `bytes` to a file descriptor, retrying short writes.
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0

@@ -75,10 +75,7 @@ struct ResponseRenderer {
     /// JSON by its content type (`application/json`, `…+json`), or, without one, by its
     /// first non-space byte.
     static func looksLikeJSON(_ bytes: [UInt8], contentType: String?) -> Bool {
-        if let contentType {
-            let type = contentType.split(separator: ";").first.map { $0.lowercased() } ?? ""
-            return type.hasSuffix("/json") || type.hasSuffix("+json")
-        }
+        if let contentType { return JSONValue.isJSONMediaType(contentType) }
         let first = bytes.first { !JSONFormatter.isSpace($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }

@@ -65,6 +65,13 @@ public enum JSONValue: Sendable, Hashable {
         return current
     }
 
+    /// Whether a `Content-Type` names JSON: `application/json`, `text/json`, `…+json`,
+    /// parameters and case aside.
+    public static func isJSONMediaType(_ contentType: String) -> Bool {
+        let essence = (contentType.split(separator: ";").first ?? "").filter { $0 != " " && $0 != "\t" }.lowercased()
+        return essence.hasSuffix("/json") || essence.hasSuffix("+json")
+    }
+
     /// The value as text: a string as itself, anything else as its JSON.
     public var text: String {
         if case .string(let text) = self { return text }

@@ -64,7 +64,7 @@ public struct FlowVariables: Sendable {
             switch segment {
             case .literal(let literal): text += literal
             case .reference(let reference):
-                text += Self.text(of: try value(of: reference))
+                text += try value(of: reference).text
                 isSecret = isSecret || secretNames.contains(reference.name)
             case .environment(_, let value):
                 text += value
@@ -144,7 +144,7 @@ public struct FlowVariables: Sendable {
     /// count was captured as a number or as text.
     private static func sameValue(_ left: JSONValue?, _ right: JSONValue?) -> Bool {
         guard let left, let right else { return left == nil && right == nil }
-        return left == right || text(of: left) == text(of: right)
+        return left == right || left.text == right.text
     }
 
     /// A predicate with the variables in its expected values filled in: a value that is one
@@ -184,15 +184,10 @@ public struct FlowVariables: Sendable {
         }
     }
 
-    /// A value as text: a string as itself, anything else as JSON.
-    public static func text(of value: JSONValue) -> String {
-        value.text
-    }
-
     /// The texts a param receives for a value: one per element of an array.
     public static func texts(of value: JSONValue) -> [String] {
-        if case .array(let items) = value { return items.map(text(of:)) }
-        return [text(of: value)]
+        if case .array(let items) = value { return items.map(\.text) }
+        return [value.text]
     }
 
     private static func collectText(of value: JSONValue, into secrets: inout Set<String>) {
@@ -200,7 +195,7 @@ public struct FlowVariables: Sendable {
         case .array(let items): items.forEach { collectText(of: $0, into: &secrets) }
         case .object(let members): members.forEach { collectText(of: $0.value, into: &secrets) }
         case .null: break
-        default: secrets.insert(text(of: value))
+        default: secrets.insert(value.text)
         }
     }
 }

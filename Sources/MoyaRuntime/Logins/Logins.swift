@@ -116,7 +116,7 @@ public final class Logins: Sendable {
         guard let cacheDirectory else { return nil }
         var material = [service.baseURL, environment ?? "", login.targetReference]
         for argument in login.arguments {
-            let value = (try? FlowVariables().render(argument.value).value).map(FlowVariables.text(of:)) ?? ""
+            let value = (try? FlowVariables().render(argument.value).value).map(\.text) ?? ""
             material.append("\(argument.key)=\(value)")
         }
         let digest = SHA256.hash(Array(material.joined(separator: "\n").utf8))

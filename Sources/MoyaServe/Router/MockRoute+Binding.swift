@@ -213,7 +213,12 @@ extension MockRoute {
     /// `-12`, `340282366920938463463374607431768211456`: digits, after an optional sign.
     static func isWholeNumber(_ text: String) -> Bool {
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text[...]
-        return !digits.isEmpty && digits.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return !digits.isEmpty && isDigits(digits.utf8)
+    }
+
+    /// Whether every byte is an ASCII digit.
+    static func isDigits(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     static func scalarText(_ value: JSONValue) -> String? {

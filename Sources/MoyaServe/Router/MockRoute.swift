@@ -40,7 +40,7 @@ struct EntryForm: Sendable, Hashable {
         case .brackets: return rest.elementsEqual("[]".utf8)
         case .indexed:
             guard rest.first == UInt8(ascii: "["), rest.last == UInt8(ascii: "]"), rest.count > 2 else { return false }
-            return rest.dropFirst().dropLast().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            return MockRoute.isDigits(rest.dropFirst().dropLast())
         }
     }
 }

@@ -41,7 +41,9 @@ extension TargetResolver {
             if let type, !headers.contains("Content-Type") {
                 headers.update(name: "Content-Type", value: type)
             }
-            if let edit = binding.body { body = try edited(body, by: edit, isJSON: type.map(Self.isJSONType) ?? false) }
+            if let edit = binding.body {
+                body = try edited(body, by: edit, isJSON: type.map(JSONValue.isJSONMediaType) ?? false)
+            }
             guard let query else { return .requestData(body) }
             return .requestCompositeData(bodyData: body, urlParameters: try urlParameters(query))
         case .json(let value):
@@ -52,9 +54,7 @@ extension TargetResolver {
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
             // An edited JSON body is sent as the JSON it comes to, its members in the block's order.
             if let edit = binding.body {
-                let members = (order + parameters.keys.filter { !order.contains($0) }.sorted()).compactMap { key in
-                    parameters[key].flatMap { try? JSONValue(parameter: $0) }.map { (key: key, value: $0) }
-                }
+                let members = order.compactMap { key in parameters[key].map { (key: key, value: $0) } }
                 let body = try edited(.object(members), by: edit)
                 guard let query else { return .requestJSONEncodable(body) }
                 headers.update(name: "Content-Type", value: "application/json")
@@ -99,23 +99,10 @@ extension TargetResolver {
         }
     }
 
-    static func isJSONType(_ type: String) -> Bool {
-        let essence = (type.split(separator: ";").first ?? "").filter { $0 != " " && $0 != "\t" }.lowercased()
-        return essence == "application/json" || essence.hasSuffix("+json")
-    }
-
     /// A JSON body as the caller changes it: the whole body given instead, then each value set.
     func edited(_ body: JSONValue, by edit: BodyEdit) throws(ResolveError) -> JSONValue {
-        var result = body
-        if let whole = edit.whole { result = try Self.json(whole, from: "--body") }
-        for field in edit.fields {
-            do {
-                result = try result.setting(field.value, at: field.path)
-            } catch {
-                throw ResolveError(message: "--set '\(field.written)': \(error.description)", isUsageError: true)
-            }
-        }
-        return result
+        let base = try edit.whole.map { whole throws(ResolveError) in try Self.json(whole, from: "--body") }
+        return try Self.setting(edit.fields, in: base ?? body)
     }
 
     /// A data body as the caller changes it: the whole body given instead (JSON, when the
@@ -128,7 +115,20 @@ extension TargetResolver {
         }
         let json = try Self.json(
             base, from: edit.whole == nil ? "the body of \(service.name).\(target.name)" : "--body")
-        return Data(try edited(json, by: BodyEdit(fields: edit.fields)).serialized(escapeSlashes: false).utf8)
+        return Data(try Self.setting(edit.fields, in: json).serialized(escapeSlashes: false).utf8)
+    }
+
+    /// Each `--set` value, in order, on the result of the ones before.
+    static func setting(_ fields: [BodyEdit.Field], in body: JSONValue) throws(ResolveError) -> JSONValue {
+        var result = body
+        for field in fields {
+            do {
+                result = try result.setting(field.value, at: field.path)
+            } catch {
+                throw ResolveError(message: "--set '\(field.written)': \(error.description)", isUsageError: true)
+            }
+        }
+        return result
     }
 
     static func json(_ data: Data, from origin: String) throws(ResolveError) -> JSONValue {

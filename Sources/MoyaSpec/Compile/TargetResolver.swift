@@ -383,7 +383,7 @@ struct TargetResolver {
 
     /// A block's entries as parameters, each value the `JSONValue` it renders to, which every
     /// MoyaCore encoding takes as it is; in an ordered block a repeated key gathers its values.
-    func parameters(_ block: ParameterBlock) -> (parameters: Parameters, order: [String]) {
+    func parameters(_ block: ParameterBlock) -> (parameters: [String: JSONValue], order: [String]) {
         var values: [String: JSONValue] = [:]
         var order: [String] = []
         for entry in block.entries {
