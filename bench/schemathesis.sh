@@ -3,7 +3,10 @@
 # by `moya-cli serve`, and schemathesis (PyPI) run against it with the ORIGINAL document and
 # the checks status_code_conformance, response_schema_conformance, content_type_conformance
 # and not_a_server_error. Prints one summary line per document; the full reports go to
-# bench/out/schemathesis/NAME.txt. Usage: bench/schemathesis.sh [MAX_EXAMPLES] [DOCUMENT...]
+# bench/out/schemathesis/NAME.txt, and exits 1 when any document had a failure.
+# Usage: bench/schemathesis.sh [MAX_EXAMPLES] [DOCUMENT...]. MOYA_BIN names a folder holding
+# moya-cli and moya-cli-openapi to use in place of the tuned release build (CI passes the
+# installed one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 examples=${1:-10}
@@ -11,14 +14,19 @@ shift || true
 corpus=../shared/openapi-real
 documents=("$@")
 if [ ${#documents[@]} -eq 0 ]; then documents=("$corpus"/*.yaml "$corpus"/*.json); fi
-bin=$(bash bench/build.sh moya-cli moya-cli-openapi)
+bin=${MOYA_BIN:-$(bash bench/build.sh moya-cli moya-cli-openapi)}
+failed=0
 out=bench/out/schemathesis
 mkdir -p "$out"
 port=4190
 for document in "${documents[@]}"; do
   name=$(basename "${document%.*}")
   spec=$out/$name.spec.yaml
-  "$bin/moya-cli" import openapi "$document" -o "$spec" 2>/dev/null || { echo "$name: import failed"; continue; }
+  "$bin/moya-cli" import openapi "$document" -o "$spec" 2>/dev/null || {
+    echo "$name: import failed"
+    failed=1
+    continue
+  }
   # The base URL's path: schemathesis adds each operation's path to it, as the spec does.
   base=$(sed -n 's/^baseURL: "\${[A-Z0-9_]*:-\(.*\)}"$/\1/p' "$spec" | sed -E 's#^[a-z]+://[^/]*##')
   port=$((port + 1))
@@ -29,7 +37,9 @@ for document in "${documents[@]}"; do
     --checks status_code_conformance,response_schema_conformance,content_type_conformance,not_a_server_error \
     --max-examples "$examples" --seed 1 --no-color > "$out/$name.txt" 2>&1
   status=$?
+  [ "$status" -eq 0 ] || failed=1
   kill "$server" 2>/dev/null
   wait "$server" 2>/dev/null
   echo "$name: exit $status; $(grep -E '^(Test cases:|  [0-9]+ generated)' -A1 "$out/$name.txt" | tr -s ' \n' ' ' | head -c 200); $(tail -1 "$out/$name.txt")"
 done
+exit "$failed"

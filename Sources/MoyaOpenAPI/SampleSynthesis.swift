@@ -25,8 +25,11 @@ struct SampleSynthesis {
         schema.vendorExtensions[DocumentRepair.cycleMarker] != nil
     }
 
-    /// A value for `schema`; nil where a cycle closes.
-    private mutating func value(_ schema: DereferencedJSONSchema, depth: Int) -> JSONValue? {
+    /// A value for `schema`; nil where a cycle closes. `required` adds member names that must
+    /// be made even past the depth limit: those another part of the same `allOf` requires.
+    private mutating func value(
+        _ schema: DereferencedJSONSchema, depth: Int, required alsoRequired: Set<String> = []
+    ) -> JSONValue? {
         if Self.closesCycle(schema) { return nil }
         made += 1
         let lean = depth >= Self.depthLimit || made > Self.budget
@@ -60,7 +63,7 @@ struct SampleSynthesis {
                 Self.string(format: core.formatString ?? "", minLength: context.minLength, maxLength: context.maxLength)
             )
         case .object(_, let context):
-            let required = Set(context.requiredProperties)
+            let required = alsoRequired.union(context.requiredProperties)
             var members: [(key: String, value: JSONValue)] = []
             for (name, property) in context.properties.sorted(by: { $0.key < $1.key }) {
                 guard !lean || required.contains(name), let value = value(property, depth: depth + 1) else { continue }
@@ -78,8 +81,12 @@ struct SampleSynthesis {
             // give the first scalar one of them makes; object parts are merged.
             var scalar: JSONValue?
             var hasObject = false
+            // A member one part requires and another describes is made, however deep.
+            let required = schemas.reduce(into: alsoRequired) { names, part in
+                if case .object(_, let context) = part { names.formUnion(context.requiredProperties) }
+            }
             for part in schemas {
-                let made = value(part, depth: depth + 1)
+                let made = value(part, depth: depth + 1, required: required)
                 guard case .object(let more)? = made else {
                     if scalar == nil, let made, made != .null { scalar = made }
                     continue
