@@ -363,6 +363,31 @@ extension GeneratedFile {
                     statements.append("headers[\(key)] = \(text(header.value, in: target))")
                 }
             }
+            if !target.cookies.isEmpty {
+                statements.append("var cookies: [String] = []")
+                for cookie in target.cookies {
+                    used.formUnion(params(in: cookie.value))
+                    let name = SwiftName.literal(cookie.name)
+                    if let whole = cookie.value.wholeParam, let param = target.param(named: whole),
+                        param.defaultValue == nil, param.isOptional
+                    {
+                        statements.append("if let value = \(textValue(param, orNil: true)) {")
+                        statements.append("    cookies.append(Self.cookie(\(name), value))")
+                        statements.append("}")
+                    } else if cookie.value.isOnlyEnvironment {
+                        statements.append("if let value = Self.given(\(text(cookie.value, in: target))) {")
+                        statements.append("    cookies.append(Self.cookie(\(name), value))")
+                        statements.append("}")
+                    } else {
+                        statements.append("cookies.append(Self.cookie(\(name), \(text(cookie.value, in: target))))")
+                    }
+                }
+                statements.append("if !cookies.isEmpty {")
+                statements.append(
+                    "    headers[\"Cookie\"] = ([headers[\"Cookie\"]].compactMap { $0 } + cookies).joined(separator: \"; \")"
+                )
+                statements.append("}")
+            }
             if case .data(_, let contentType?, _) = target.task {
                 used.formUnion(params(in: contentType))
                 statements.append(
@@ -486,6 +511,7 @@ extension GeneratedFile {
             (["Self.part("], Self.partHelpers),
             (["Self.appending("], Self.appendingHelper),
             (["Self.basic("], Self.basicHelper),
+            (["Self.cookie("], Self.cookieHelper),
         ]
         let used = helpers.filter { helper in helper.uses.contains { output.contains($0) } }
         let inOrder = output.contains("InOrder(") || output.contains("Self.appending(")
@@ -515,6 +541,16 @@ extension GeneratedFile {
         "/// is left out rather than sent empty.",
         "static func given(_ value: String) -> String? {",
         "    value.isEmpty ? nil : value",
+        "}",
+    ]
+
+    static let cookieHelper = [
+        "/// A cookie's `name=value`, the value percent-encoded past RFC 6265's cookie-octet (and",
+        "/// `%`), as moya-cli sends it.",
+        "static func cookie(_ name: String, _ value: String) -> String {",
+        "    let octets = CharacterSet(",
+        "        charactersIn: \"!#$&'()*+-./0123456789:<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~\")",
+        "    return name + \"=\" + (value.addingPercentEncoding(withAllowedCharacters: octets) ?? value)",
         "}",
     ]
 

@@ -97,6 +97,7 @@ struct ImportedSpec {
         var path: String
         var params: [Param] = []
         var headers: [Entry] = []
+        var cookies: [Entry] = []
         var auth: Auth?
         var task: Task?
         var sample: Sample?

@@ -33,9 +33,6 @@ extension Importer {
             let at = pointer + ["parameters", String(index)]
             let readsAsTemplate = !Template(parameter.name).params.isEmpty
             switch parameter.location {
-            case .cookie:
-                warn(at, "cookie param '\(parameter.name)' has no place in a spec; left out")
-                continue
             case .querystring:
                 warn(at, "querystring param '\(parameter.name)' has no place in a spec; left out")
                 continue
@@ -43,14 +40,26 @@ extension Importer {
                 // OpenAPI: such a definition "SHALL be ignored"; the content and security say these.
                 warn(at, "OpenAPI ignores a header param named '\(parameter.name)'; left out")
                 continue
+            case .cookie where !HTTPHeaders.isValidName(parameter.name):
+                warn(at, "cookie param '\(parameter.name)' has a name a cookie cannot have; left out")
+                continue
             case .query where readsAsTemplate, .header where readsAsTemplate:
                 warn(
                     at,
                     "a \(parameter.location.rawValue) param named '\(parameter.name)' would read as a template; left out"
                 )
                 continue
-            case .path, .query, .header:
+            case .path, .query, .header, .cookie:
                 break
+            }
+            if parameter.location == .query, let members = objectMembers(parameter, at: at) {
+                for (key, member) in members {
+                    var param = member
+                    param.name = Names.unique(Names.param(key), in: &paramNames)
+                    query.append(.init(key: key, value: "{\(param.name)}"))
+                    target.params.append(param)
+                }
+                continue
             }
             var param = self.param(parameter, at: at)
             param.name = Names.unique(Names.param(parameter.name), in: &paramNames)
@@ -78,7 +87,8 @@ extension Importer {
                 pathNames.insert(param.name)
             case .query: query.append(.init(key: parameter.name, value: "{\(param.name)}"))
             case .header: target.headers.append(.init(key: parameter.name, value: "{\(param.name)}"))
-            case .cookie, .querystring: break
+            case .cookie: target.cookies.append(.init(key: parameter.name, value: "{\(param.name)}"))
+            case .querystring: break
             }
             target.params.append(param)
         }
@@ -132,6 +142,40 @@ extension Importer {
             warn(pointer + ["content"], "param '\(parameter.name)' is described by content; it is sent as text")
         }
         return param
+    }
+
+    /// An object query param that OpenAPI sends as `deepObject` (`filter[color]=red`) or as
+    /// exploded `form` (`color=red`, the default): one param for each property, under the
+    /// key it is sent with, typed by its schema, optional unless both the parameter and the
+    /// property are required, with the parameter's example's member as its example. Nil for
+    /// any other param, and for an object with no properties to name.
+    mutating func objectMembers(
+        _ parameter: DereferencedParameter, at pointer: [String]
+    ) -> [(key: String, param: ImportedSpec.Param)]? {
+        guard case .a(let context) = parameter.schemaOrContent, case .object(_, let object) = context.schema,
+            !object.properties.isEmpty
+        else { return nil }
+        let deep = context.style == .deepObject
+        guard deep || (context.style == .form && context.explode) else { return nil }
+        let required = Set(object.requiredProperties)
+        let given =
+            context.examples?.sorted(by: { $0.key < $1.key }).lazy
+            .compactMap({ $0.value.dataOrLegacyValue.flatMap(JSONBridge.value) }).first
+            ?? context.example.flatMap(JSONBridge.value)
+        var members: [(key: String, param: ImportedSpec.Param)] = []
+        for (key, schema) in object.properties.sorted(by: { $0.key < $1.key }) {
+            var param = ImportedSpec.Param(
+                name: key, type: "string", description: schema.description.map(Names.oneLine),
+                optional: !parameter.required || !required.contains(key))
+            describe(schema, into: &param, at: pointer + ["schema", "properties", key])
+            if case .object(let values)? = given, let value = values.first(where: { $0.key == key })?.value,
+                let typed = Self.typed(value, as: param)
+            {
+                param.example = typed
+            }
+            members.append((deep ? "\(parameter.name)[\(key)]" : key, param))
+        }
+        return members
     }
 
     /// Fills a param's type, enum and default from a schema.

@@ -83,11 +83,13 @@ struct Exporter {
             schemes.append((name, scheme))
         }
         for target in service.targets {
-            for header in target.headers {
-                guard let (name, scheme) = apiKey(header.value, in: "header", key: header.name),
-                    !schemes.contains(where: { $0.key == name })
-                else { continue }
-                schemes.append((name, scheme))
+            for (place, entries) in [("header", target.headers), ("cookie", target.cookies)] {
+                for entry in entries {
+                    guard let (name, scheme) = apiKey(entry.value, in: place, key: entry.name),
+                        !schemes.contains(where: { $0.key == name })
+                    else { continue }
+                    schemes.append((name, scheme))
+                }
             }
             for entry in queryEntries(target) {
                 guard case .string(let template) = entry.value,
@@ -221,6 +223,8 @@ struct Exporter {
                 parameters.append(parameter(param, key: entry.key, in: "query", of: target))
             } else if let header = target.headers.first(where: { $0.value.wholeParam == param.name }) {
                 parameters.append(parameter(param, key: header.name, in: "header", of: target))
+            } else if let cookie = target.cookies.first(where: { $0.value.wholeParam == param.name }) {
+                parameters.append(parameter(param, key: cookie.name, in: "cookie", of: target))
             }
         }
         for entry in query {
@@ -229,9 +233,11 @@ struct Exporter {
             else { continue }
             security.append(.object([(scheme, .array([]))]))
         }
-        for header in target.headers {
-            guard let (scheme, _) = apiKey(header.value, in: "header", key: header.name) else { continue }
-            security.append(.object([(scheme, .array([]))]))
+        for (place, entries) in [("header", target.headers), ("cookie", target.cookies)] {
+            for entry in entries {
+                guard let (scheme, _) = apiKey(entry.value, in: place, key: entry.name) else { continue }
+                security.append(.object([(scheme, .array([]))]))
+            }
         }
         var declared = pathParams
         for case .environment(let name, let value) in target.path.segments {

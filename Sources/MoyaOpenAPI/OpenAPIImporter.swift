@@ -145,6 +145,7 @@ struct Importer {
             let access = credentials(for: endpoint, warn: true)
             if access.auth != common { target.auth = access.auth ?? .disabled }
             target.headers += access.headers
+            target.cookies += access.cookies
             if case .parameters(let entries, let encoding, let query)? = target.task {
                 // A query-string task is its query: the key joins its entries.
                 target.task =
@@ -242,12 +243,14 @@ struct Importer {
 
     /// How an endpoint's first security requirement sends its credentials.
     mutating func credentials(for endpoint: ResolvedEndpoint, warn: Bool) -> (
-        auth: ImportedSpec.Auth?, headers: [ImportedSpec.Entry], query: [ImportedSpec.Entry]
+        auth: ImportedSpec.Auth?, headers: [ImportedSpec.Entry], query: [ImportedSpec.Entry],
+        cookies: [ImportedSpec.Entry]
     ) {
-        guard let requirement = endpoint.security.first else { return (nil, [], []) }
+        guard let requirement = endpoint.security.first else { return (nil, [], [], []) }
         var auth: ImportedSpec.Auth?
         var headers: [ImportedSpec.Entry] = []
         var query: [ImportedSpec.Entry] = []
+        var cookies: [ImportedSpec.Entry] = []
         let pointer = ["components", "securitySchemes"]
         for (name, scoped) in requirement.schemes.sorted(by: { $0.key < $1.key }) {
             let variable = Names.environment(serviceName, name)
@@ -264,8 +267,10 @@ struct Importer {
                 switch location {
                 case .header: headers.append(.init(key: key, value: .environment(variable)))
                 case .query: query.append(.init(key: key, value: .environment(variable)))
+                case .cookie where HTTPHeaders.isValidName(key):
+                    cookies.append(.init(key: key, value: .environment(variable)))
                 case .cookie:
-                    if warn { self.warn(pointer + [name], "an API key in a cookie has no place in a spec; left out") }
+                    if warn { self.warn(pointer + [name], "'\(key)' is not a name a cookie can have; left out") }
                 }
             case .oauth2, .openIdConnect:
                 auth = auth ?? .bearer(.environment(variable + "_TOKEN"))
@@ -279,6 +284,6 @@ struct Importer {
                 if warn { self.warn(pointer + [name], "mutual TLS is set with --cert and --key, not in a spec") }
             }
         }
-        return (auth, headers, query)
+        return (auth, headers, query, cookies)
     }
 }

@@ -51,6 +51,7 @@ enum SpecWriter {
         }
         lines.append("    path: \(scalar(target.path))")
         if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
+        if !target.cookies.isEmpty { lines += entries("cookies", target.cookies, indent: 4) }
         if let auth = target.auth { lines.append("    auth: \(self.auth(auth))") }
         if let task = target.task { lines += self.task(task) }
         if let validation = target.validation { lines.append("    validation: \(validation)") }

@@ -50,6 +50,23 @@ final class GenerateSwiftTests: XCTestCase {
             String(decoding: Hostile.getUser2.sampleData, as: UTF8.self),
             try String(contentsOfFile: CommandTests.root + "/Tests/Fixtures/generate/quotes.txt", encoding: .utf8))
         XCTAssertEqual(String(decoding: Hostile.pathTarget.sampleData, as: UTF8.self), "\"\"\"\"\n\\(x)\n#\"\n")
+
+        // Cookies: one header, after the spec's own `Cookie`, each value encoded as `call`
+        // encodes it; an absent optional one and an unset credential left out.
+        let cookies: [(target: Hostile, call: [String], header: String)] = [
+            (
+                .prefs(theme: "dark mode; x=1", lang: "é"), ["--theme", "dark mode; x=1", "--lang", "é"],
+                "seen=1; theme=dark%20mode%3B%20x=1; lang=%C3%A9"
+            ),
+            (.prefs(theme: "100%\"\\,"), ["--theme", "100%\"\\,"], "seen=1; theme=100%25%22%5C%2C"),
+        ]
+        for row in cookies {
+            XCTAssertEqual(row.target.headers?["Cookie"], row.header)
+            let (status, out, error) = await CommandTests.run(
+                ["call", "hostile.prefs", "--specs", spec, "--dry-run", "--show-secrets"] + row.call)
+            XCTAssertEqual(status, 0, error)
+            XCTAssertEqual(out.split(separator: "\n").last.map(String.init), "Cookie: " + row.header)
+        }
     }
 
     /// Finding 18: a line break in the spec's file name stays inside the header comment; the

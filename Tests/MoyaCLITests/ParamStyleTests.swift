@@ -23,6 +23,15 @@ extension ImportOpenAPITests {
                 "POST https://api.example.com/items?notify=a&notify=b&dryRun=false"
             ),
             (["styles.showItem", "--id", "5", "version=v1"], "GET https://api.example.com/items/.5/;version=v1"),
+            // An object: deepObject keys, and exploded form's members as keys of their own.
+            (
+                [
+                    "styles.search", "--filter_color", "red", "--filter_size", "2", "--filter_tags", "a",
+                    "--filter_tags",
+                    "b c", "--limit", "5",
+                ],
+                "GET https://api.example.com/search?filter%5Bcolor%5D=red&filter%5Bsize%5D=2&filter%5Btags%5D=a&filter%5Btags%5D=b%20c&limit=5"
+            ),
         ]
         for row in rows {
             let (status, out, error) = await CommandTests.run(["call"] + row.call + ["--specs", spec, "--dry-run"])

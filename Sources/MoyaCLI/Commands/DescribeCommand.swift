@@ -99,6 +99,10 @@ struct TargetDescription {
             lines.append("  headers:")
             lines += headers.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
         }
+        if !target.cookies.isEmpty {
+            lines.append("  cookies:")
+            lines += target.cookies.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
+        }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
         // The policy the call would be sent with, without the command line's overrides.

@@ -25,13 +25,13 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
         abstract: "Write a spec from an OpenAPI 3.0, 3.1 or 3.2 or a Swagger 2.0 document, YAML or JSON.",
         discussion: """
             The first server is the base URL and the others environments; each operation is a \
-            target named by its operationId, with its path, query and header params typed as \
+            target named by its operationId, with its path, query, header and cookie params typed as \
             declared, its request body as a JSON, form or multipart task, and its responses' \
             examples as samples (made up from the schema where there is none). Security \
             schemes become auth: or headers read from ${VAR}. $refs are resolved, in the file \
             and in files beside it. A Swagger 2.0 document is read as the OpenAPI 3.0 one it \
             describes. One spot that cannot be carried is repaired or left out, never the \
-            whole document. What has no place in a spec (callbacks, links, cookie params, OAuth flows) is named \
+            whole document. What has no place in a spec (callbacks, links, OAuth flows) is named \
             in one warning line each, with its JSON pointer. The same document always gives \
             the same spec. Exits 0, 64 for a usage error, 65 for a document that cannot be \
             read as an API description, 66 for a missing file.

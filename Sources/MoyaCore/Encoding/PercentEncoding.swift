@@ -60,6 +60,16 @@ public enum PercentEncoding {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 
+    /// RFC 6265's cookie-octet but `%`: what a cookie's value holds as it is. The rest (space,
+    /// `"`, `,`, `;`, `\\`, `%`, controls and every byte past ASCII) is percent-encoded, so
+    /// that a value cannot end its pair or the header, and decodes back exactly.
+    public static func isCookieOctet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x23...0x24, 0x26...0x2B, 0x2D...0x3A, 0x3C...0x5B, 0x5D...0x7E: true
+        default: false
+        }
+    }
+
     /// RFC 3986's unreserved characters: letters, digits and `-._~`.
     public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

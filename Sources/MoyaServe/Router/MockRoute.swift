@@ -78,6 +78,8 @@ final class MockRoute: Sendable {
     let multipart: Bool
     /// Headers whose values hold params, `auth:` as `Authorization` included.
     let headers: [(name: String, value: [Template.Segment])]
+    /// Cookies whose values hold params, read from the `Cookie` header.
+    let cookies: [(name: String, value: [Template.Segment])]
     /// Where each param the request carries goes, for a missing one's problem.
     let places: [String: String]
     /// Literal segments rank above mixed ones, and those above a lone param.
@@ -174,6 +176,7 @@ final class MockRoute: Sendable {
         default: break
         }
         self.headers = headers
+        cookies = target.cookies.filter { !$0.value.params.isEmpty }.map { ($0.name, $0.value.segments) }
 
         var places: [String: String] = [:]
         for pattern in segments {
@@ -192,6 +195,9 @@ final class MockRoute: Sendable {
         if let json { Self.jsonPlaces(json, "$", into: &places) }
         for header in headers {
             for case .param(let name) in header.value { places[name] = places[name] ?? "header \(header.name)" }
+        }
+        for cookie in cookies {
+            for case .param(let name) in cookie.value { places[name] = places[name] ?? "cookie \(cookie.name)" }
         }
         self.places = places
     }

@@ -21,8 +21,8 @@ public struct SpecCompiler: Sendable {
     /// The keys of a sample mapping.
     static let sampleKeys = ["status", "headers", "body", "json", "file", "error"]
     static let targetKeys = [
-        "summary", "description", "params", "path", "method", "headers", "task", "sample", "samples", "validation",
-        "auth",
+        "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
+        "validation", "auth",
         "timeout", "retry", "followRedirects", "checks",
     ]
 
@@ -325,6 +325,8 @@ struct CompileContext {
             }
         }
         let headers = fields["headers"].map { self.headers($0, path() + ".headers", scope: scope) } ?? []
+        let cookies =
+            fields["cookies"].map { self.headers($0, path() + ".cookies", scope: scope, kind: "cookie") } ?? []
         let task = fields["task"].flatMap { self.task($0, path() + ".task", scope: scope, method: method) } ?? .plain
         let sample = fields["sample"].flatMap { self.sample($0, path() + ".sample", scope: scope) }
         var samples: [(name: String, sample: SampleSpec)] = []
@@ -352,17 +354,22 @@ struct CompileContext {
                 self.checks($0, path() + ".checks", params: params, sampleNames: samples.map(\.name))
             } ?? []
 
-        return TargetSpec(
+        var target = TargetSpec(
             name: name, summary: summary, description: description, params: params, path: pathTemplate, method: method,
             headers: headers,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks)
+        target.cookies = cookies
+        return target
     }
 
     // MARK: - Shared values
 
+    /// A block of headers, or with `kind` "cookie" of cookies: a cookie's name is a token, as a
+    /// header's is, and its value may not break the `Cookie` header either.
     mutating func headers(
-        _ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope = ParamScope(params: [])
+        _ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope = ParamScope(params: []),
+        kind: String = "header"
     ) -> [HeaderSpec] {
         guard let fields = reader.fields(node, path(), known: nil) else { return [] }
         var headers: [HeaderSpec] = []
@@ -372,17 +379,17 @@ struct CompileContext {
             let headerPath = SpecReader.join(path(), name)
             let mark = entry.mark
             if !HTTPHeaders.isValidName(name) {
-                reader.error(mark, headerPath, "\"\(name)\" is not a valid header name")
+                reader.error(mark, headerPath, "\"\(name)\" is not a valid \(kind) name")
                 continue
             }
             var valueNode = value
             var isSecret = false
             if case .mapping = value.content {
-                // { value: ..., secret: true }: a header whose whole value is a secret.
+                // { value: ..., secret: true }: a value that is a secret as a whole.
                 guard let fields = reader.fields(value, headerPath, known: ["value", "secret"]) else { continue }
                 guard let node = fields["value"] else {
                     reader.error(
-                        value.mark, headerPath, "a header written as a mapping needs value: and may have secret:")
+                        value.mark, headerPath, "a \(kind) written as a mapping needs value: and may have secret:")
                     continue
                 }
                 valueNode = node
@@ -394,7 +401,7 @@ struct CompileContext {
                 return !HTTPHeaders.isValidValue(text)
             }
             if hasLineBreak {
-                reader.error(value.mark, headerPath, "a header value may not contain a line break")
+                reader.error(value.mark, headerPath, "a \(kind) value may not contain a line break")
                 continue
             }
             check(template, headerPath, scope, allowArrays: true)

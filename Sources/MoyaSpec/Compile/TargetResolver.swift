@@ -227,6 +227,10 @@ struct TargetResolver {
             }
             headers.update(name: header.name, value: value)
         }
+        if let cookies = renderCookies() {
+            // A `Cookie` the headers already give comes first; both are sent as one header.
+            headers.update(name: "Cookie", value: headers["Cookie"].map { $0 + "; " + cookies } ?? cookies)
+        }
 
         let task = try makeTask(headers: &headers, baseURL: &baseURL)
         let sample = try makeSample(binding.sample)
@@ -335,6 +339,21 @@ struct TargetResolver {
             }
         }
         return output
+    }
+
+    /// The target's cookies as one `Cookie` header value (`a=1; b=2`), each value
+    /// percent-encoded past RFC 6265's cookie-octet; nil when none is sent. A cookie whose
+    /// whole value is an absent optional param, or an empty credential, is left out. The
+    /// header is a credential header, printed masked whole.
+    mutating func renderCookies() -> String? {
+        var pairs: [String] = []
+        for cookie in target.cookies {
+            guard let value = render(cookie.value) else { continue }
+            let encoded = PercentEncoding.encode(value, keeping: PercentEncoding.isCookieOctet)
+            if cookie.isSecret, !masking, !value.isEmpty { secrets.formUnion([value, encoded]) }
+            pairs.append(cookie.name + "=" + encoded)
+        }
+        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
     }
 
     /// A path with each param value encoded as one path segment.

@@ -78,6 +78,9 @@ public struct TargetSpec: Sendable {
     public var method: Method
     /// The target's own headers; they win over the service's.
     public var headers: [HeaderSpec]
+    /// The cookies the target sends, as OpenAPI's cookie params are: one `Cookie` header of
+    /// `name=value` pairs, a pair whose whole value is an absent optional param left out.
+    public var cookies: [HeaderSpec] = []
     /// How parameters and body are sent.
     public var task: TaskSpec
     /// The default sample, if declared.

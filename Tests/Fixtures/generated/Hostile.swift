@@ -12,6 +12,8 @@ public enum Hostile {
 
     case pathTarget
 
+    case prefs(theme: String, lang: String? = nil)
+
     /// The values of a `Order` param: each case sends its raw value.
     public enum Order: String, CaseIterable, Sendable {
         case created = "+created"
@@ -51,12 +53,14 @@ extension Hostile: TargetType {
             return "/user"
         case .pathTarget:
             return "/path"
+        case .prefs:
+            return "/preferences"
         }
     }
 
     public var method: Moya.Method {
         switch self {
-        case .getUser, .getUser2, .pathTarget:
+        case .getUser, .getUser2, .pathTarget, .prefs:
             return .get
         }
     }
@@ -73,18 +77,38 @@ extension Hostile: TargetType {
                     ("b", uId2.map { value -> JSONValue in .integer(value) }),
                 ]),
                 encoding: URLEncoding.queryString)
-        case .getUser2, .pathTarget:
+        case .getUser2, .pathTarget, .prefs:
             return .requestPlain
         }
     }
 
-    public var headers: [String: String]? { nil }
+    public var headers: [String: String]? {
+        var headers: [String: String] = [:]
+        switch self {
+        case .getUser, .getUser2, .pathTarget:
+            break
+        case .prefs(let theme, let lang):
+            headers["Cookie"] = "seen=1"
+            var cookies: [String] = []
+            cookies.append(Self.cookie("theme", theme))
+            if let value = lang {
+                cookies.append(Self.cookie("lang", value))
+            }
+            if let value = Self.given(Self.environment("HOSTILE_SESSION", or: "")) {
+                cookies.append(Self.cookie("SESSION", value))
+            }
+            if !cookies.isEmpty {
+                headers["Cookie"] = ([headers["Cookie"]].compactMap { $0 } + cookies).joined(separator: "; ")
+            }
+        }
+        return headers.isEmpty ? nil : headers
+    }
 
     public var validationType: ValidationType { .successCodes }
 
     public var sampleData: Data {
         switch self {
-        case .getUser:
+        case .getUser, .prefs:
             return Data()
         case .getUser2:
             return Data(
@@ -101,6 +125,17 @@ extension Hostile: TargetType {
 }
 
 extension Hostile {
+    /// An environment variable's value when the code runs, or the spec's default.
+    static func environment(_ name: String, or fallback: String) -> String {
+        ProcessInfo.processInfo.environment[name] ?? fallback
+    }
+
+    /// A value from the environment, or nil when it is empty: a credential not given, which
+    /// is left out rather than sent empty.
+    static func given(_ value: String) -> String? {
+        value.isEmpty ? nil : value
+    }
+
     /// Parameters whose values are there; `gathering` collects a repeated key's values.
     static func parameters(_ entries: [(String, JSONValue?)], gathering: Bool = false) -> [String: Any] {
         var parameters: [String: Any] = [:]
@@ -118,5 +153,13 @@ extension Hostile {
             parameters[key] = ((existing as? [Any]) ?? [existing]) + added
         }
         return parameters
+    }
+
+    /// A cookie's `name=value`, the value percent-encoded past RFC 6265's cookie-octet (and
+    /// `%`), as moya-cli sends it.
+    static func cookie(_ name: String, _ value: String) -> String {
+        let octets = CharacterSet(
+            charactersIn: "!#$&'()*+-./0123456789:<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~")
+        return name + "=" + (value.addingPercentEncoding(withAllowedCharacters: octets) ?? value)
     }
 }
