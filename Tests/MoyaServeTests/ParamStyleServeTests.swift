@@ -79,15 +79,22 @@ final class ParamStyleServeTests: XCTestCase {
             targets:
               add:
                 method: POST
-                params: { count: int }
+                params: { count: int, rate: { type: number, optional: true } }
                 path: /ips
-                task: { parameters: { count: "{count}" }, encoding: json }
-                sample: { json: { count: "{count}" } }
+                task: { parameters: { count: "{count}", rate: "{rate}" }, encoding: json }
+                sample: { json: { count: "{count}", rate: "{rate}" } }
             """)
         let router = MockRouter(services: [service])
         let rows: [(body: String, status: Int, answer: String)] = [
-            (#"{"count":-1.001204642225228e+28}"#, 200, #"{"count":"-10012046422252279808000000000"}"#),
+            (#"{"count":-1.001204642225228e+28}"#, 200, #"{"count":"-10012046422252279401598156800"}"#),
+            // The largest double, past what Foundation's Decimal holds: its exact digits.
+            (
+                #"{"count":1.7976931348623157e+308}"#, 200,
+                #"{"count":"179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368"}"#
+            ),
             (#"{"count":3}"#, 200, #"{"count":3}"#),
+            // A number param takes the largest double as it is.
+            (#"{"count":3,"rate":1.7976931348623157e+308}"#, 200, #"{"count":3,"rate":1.7976931348623157e+308}"#),
             (#"{"count":1.5}"#, 400, ""),
         ]
         for row in rows {

@@ -219,6 +219,25 @@ extension MockRoute {
         }
     }
 
+    /// The exact decimal digits of an integral, finite double, however large: its 53-bit
+    /// significand doubled once for each power of two past it (at most 971 times, for the
+    /// 309 digits of the largest double). Foundation's `Decimal` stops near 1e165.
+    static func digits(of double: Double) -> String {
+        if let int = Int(exactly: double) { return String(int) }
+        let magnitude = double.magnitude
+        var digits = String((UInt64(1) << 52) | magnitude.significandBitPattern).utf8.reversed().map { $0 - 48 }
+        for _ in 0..<max(0, magnitude.exponent - 52) {
+            var carry: UInt8 = 0
+            for index in digits.indices {
+                let doubled = digits[index] * 2 + carry
+                digits[index] = doubled % 10
+                carry = doubled / 10
+            }
+            if carry > 0 { digits.append(carry) }
+        }
+        return (double < 0 ? "-" : "") + String(decoding: digits.reversed().map { $0 + 48 }, as: UTF8.self)
+    }
+
     /// `-12`, `340282366920938463463374607431768211456`: digits, after an optional sign.
     static func isWholeNumber(_ text: String) -> Bool {
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text[...]
@@ -234,10 +253,10 @@ extension MockRoute {
         switch value {
         case .string(let text): text
         case .integer(let int): String(int)
-        // An integral number past `Int` (`-1.0012e+28`, which JSON Schema counts as an
-        // integer) as its digits, which an `int` param takes.
+        // An integral number past `Int` (`-1.0012e+28`, `1.7976931348623157e+308`, which
+        // JSON Schema counts as integers) as its digits, which an `int` param takes.
         case .number(let double) where double.isFinite && double.rounded() == double:
-            Decimal(double).description
+            digits(of: double)
         case .number(let double): JSONValue.format(double)
         case .bool(let bool): bool ? "true" : "false"
         case .null, .array, .object: nil
