@@ -351,35 +351,21 @@ extension GeneratedFile {
             for header in headers {
                 if auth.map(Self.setsAuthorization) == true, header.name.lowercased() == "authorization" { continue }
                 used.formUnion(params(in: header.value))
-                let key = SwiftName.literal(header.name)
-                if let whole = header.value.wholeParam, let param = target.param(named: whole),
-                    param.defaultValue == nil, param.isOptional
-                {
-                    let value = textValue(param, orNil: true)
-                    statements.append("headers[\(key)] = \(value)")
-                } else if header.value.isOnlyEnvironment {
-                    statements.append("headers[\(key)] = Self.given(\(text(header.value, in: target)))")
-                } else {
-                    statements.append("headers[\(key)] = \(text(header.value, in: target))")
-                }
+                // A dictionary entry set to nil is left out.
+                statements.append("headers[\(SwiftName.literal(header.name))] = \(sent(header.value, in: target).code)")
             }
             if !target.cookies.isEmpty {
                 statements.append("var cookies: [String] = []")
                 for cookie in target.cookies {
                     used.formUnion(params(in: cookie.value))
                     let name = SwiftName.literal(cookie.name)
-                    if let whole = cookie.value.wholeParam, let param = target.param(named: whole),
-                        param.defaultValue == nil, param.isOptional
-                    {
-                        statements.append("if let value = \(textValue(param, orNil: true)) {")
-                        statements.append("    cookies.append(Self.cookie(\(name), value))")
-                        statements.append("}")
-                    } else if cookie.value.isOnlyEnvironment {
-                        statements.append("if let value = Self.given(\(text(cookie.value, in: target))) {")
+                    let value = sent(cookie.value, in: target)
+                    if value.mayBeAbsent {
+                        statements.append("if let value = \(value.code) {")
                         statements.append("    cookies.append(Self.cookie(\(name), value))")
                         statements.append("}")
                     } else {
-                        statements.append("cookies.append(Self.cookie(\(name), \(text(cookie.value, in: target))))")
+                        statements.append("cookies.append(Self.cookie(\(name), \(value.code)))")
                     }
                 }
                 statements.append("if !cookies.isEmpty {")
@@ -435,6 +421,19 @@ extension GeneratedFile {
         line("        }")
         line("        return headers.isEmpty ? nil : headers")
         line("    }")
+    }
+
+    /// A header's or cookie's value as code: a `String?` when it may be left out, as `call`
+    /// leaves it out (one reference to an optional param with no default, or only
+    /// environment references, which are a credential not given when empty); else a `String`.
+    func sent(_ template: Template, in target: TargetSpec) -> (code: String, mayBeAbsent: Bool) {
+        if let whole = template.wholeParam, let param = target.param(named: whole), param.defaultValue == nil,
+            param.isOptional
+        {
+            return (textValue(param, orNil: true), true)
+        }
+        if template.isOnlyEnvironment { return ("Self.given(\(text(template, in: target)))", true) }
+        return (text(template, in: target), false)
     }
 
     /// The statements that send `token` under `scheme`; a token the environment leaves empty

@@ -126,11 +126,7 @@ extension Importer {
         switch parameter.schemaOrContent {
         case .a(let context):
             describe(context.schema, into: &param, at: pointer + ["schema"])
-            let given =
-                context.examples?.sorted(by: { $0.key < $1.key }).lazy
-                .compactMap({ $0.value.dataOrLegacyValue.flatMap(JSONBridge.value) }).first
-                ?? context.example.flatMap(JSONBridge.value)
-            if let given, let typed = Self.typed(given, as: param) { param.example = typed }
+            if let given = Self.example(of: context), let typed = Self.typed(given, as: param) { param.example = typed }
             // An array not exploded is one value; an exploded one is the block's to write.
             if param.type.hasPrefix("["), !context.explode, parameter.location == .query {
                 switch context.style {
@@ -158,10 +154,7 @@ extension Importer {
         let deep = context.style == .deepObject
         guard deep || (context.style == .form && context.explode) else { return nil }
         let required = Set(object.requiredProperties)
-        let given =
-            context.examples?.sorted(by: { $0.key < $1.key }).lazy
-            .compactMap({ $0.value.dataOrLegacyValue.flatMap(JSONBridge.value) }).first
-            ?? context.example.flatMap(JSONBridge.value)
+        let given = Self.example(of: context)
         var members: [(key: String, param: ImportedSpec.Param)] = []
         for (key, schema) in object.properties.sorted(by: { $0.key < $1.key }) {
             var param = ImportedSpec.Param(
@@ -176,6 +169,13 @@ extension Importer {
             members.append((deep ? "\(parameter.name)[\(key)]" : key, param))
         }
         return members
+    }
+
+    /// A parameter's example: its first named example by name, else `example`.
+    static func example(of context: DereferencedSchemaContext) -> JSONValue? {
+        context.examples?.sorted(by: { $0.key < $1.key }).lazy
+            .compactMap({ $0.value.dataOrLegacyValue.flatMap(JSONBridge.value) }).first
+            ?? context.example.flatMap(JSONBridge.value)
     }
 
     /// Fills a param's type, enum and default from a schema.

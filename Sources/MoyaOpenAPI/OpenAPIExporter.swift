@@ -83,13 +83,8 @@ struct Exporter {
             schemes.append((name, scheme))
         }
         for target in service.targets {
-            for (place, entries) in [("header", target.headers), ("cookie", target.cookies)] {
-                for entry in entries {
-                    guard let (name, scheme) = apiKey(entry.value, in: place, key: entry.name),
-                        !schemes.contains(where: { $0.key == name })
-                    else { continue }
-                    schemes.append((name, scheme))
-                }
+            for (name, scheme) in apiKeys(target) where !schemes.contains(where: { $0.key == name }) {
+                schemes.append((name, scheme))
             }
             for entry in queryEntries(target) {
                 guard case .string(let template) = entry.value,
@@ -178,6 +173,14 @@ struct Exporter {
         )
     }
 
+    /// The API keys a target sends in its headers, then its cookies: each scheme's name and
+    /// definition.
+    func apiKeys(_ target: TargetSpec) -> [(String, JSONValue)] {
+        [("header", target.headers), ("cookie", target.cookies)].flatMap { place, entries in
+            entries.compactMap { apiKey($0.value, in: place, key: $0.name) }
+        }
+    }
+
     func schemeName(_ template: Template, suffix: String, fallback: String) -> String {
         guard let segment = template.segments.first, case .environment(let variable, _) = segment else {
             return fallback
@@ -233,11 +236,8 @@ struct Exporter {
             else { continue }
             security.append(.object([(scheme, .array([]))]))
         }
-        for (place, entries) in [("header", target.headers), ("cookie", target.cookies)] {
-            for entry in entries {
-                guard let (scheme, _) = apiKey(entry.value, in: place, key: entry.name) else { continue }
-                security.append(.object([(scheme, .array([]))]))
-            }
+        for (scheme, _) in apiKeys(target) {
+            security.append(.object([(scheme, .array([]))]))
         }
         var declared = pathParams
         for case .environment(let name, let value) in target.path.segments {

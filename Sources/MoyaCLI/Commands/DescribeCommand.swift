@@ -95,13 +95,10 @@ struct TargetDescription {
             service.headers.filter { header in
                 !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
             } + target.headers
-        if !headers.isEmpty {
-            lines.append("  headers:")
-            lines += headers.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
-        }
-        if !target.cookies.isEmpty {
-            lines.append("  cookies:")
-            lines += target.cookies.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
+        // Values as written (`${VAR}`, `{param}`), a declared secret masked.
+        for (title, entries) in [("headers", headers), ("cookies", target.cookies)] where !entries.isEmpty {
+            lines.append("  \(title):")
+            lines += entries.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
         }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }

@@ -68,7 +68,23 @@ public struct CookieJar: Sendable {
     public func header(for url: URL, now: Date = Date()) -> String? {
         let matching = self.matching(url, now: now)
         guard !matching.isEmpty else { return nil }
-        return matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return Self.header(matching.map { ($0.name, $0.value) })
+    }
+
+    // MARK: - The Cookie header (RFC 6265 4.2.1)
+
+    /// A `Cookie` header's value: each pair as `name=value`, in order, joined by `; `.
+    public static func header(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// The pairs a `Cookie` header's value holds, in order, each name and value trimmed; a
+    /// pair without `=` is left out.
+    public static func pairs(inHeader header: String) -> [(name: String, value: String)] {
+        header.split(separator: ";").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            return (trimmed(pair[..<equals]), trimmed(pair[pair.index(after: equals)...]))
+        }
     }
 
     /// The cookies a request to `url` sends, in the order it sends them.

@@ -84,10 +84,11 @@ extension MockRoute {
             }
         }
         if !cookies.isEmpty {
-            let sent = Self.cookiePairs(request.header("cookie") ?? "")
+            // Each value percent-decoded, as `call` encodes it.
+            let sent = CookieJar.pairs(inHeader: request.header("cookie") ?? "")
             for cookie in cookies {
                 guard let value = sent.first(where: { $0.name == cookie.name })?.value else { continue }
-                for capture in Template.captures(of: cookie.value, in: value[...]) ?? [] {
+                for capture in Template.captures(of: cookie.value, in: PercentEncoding.decode(value[...])[...]) ?? [] {
                     found(capture.name, capture.text, "cookie \(cookie.name)")
                 }
             }
@@ -290,16 +291,6 @@ extension MockRoute {
                 PercentEncoding.decode(pair[..<equals], plusIsSpace: true),
                 PercentEncoding.decode(pair[pair.index(after: equals)...], plusIsSpace: true)
             )
-        }
-    }
-
-    /// The `name=value` pairs of a `Cookie` header, each value percent-decoded, as `call`
-    /// encodes it; a pair without `=` is left out.
-    static func cookiePairs(_ header: String) -> [(name: String, value: String)] {
-        header.split(separator: ";").compactMap { pair in
-            let pair = pair.drop { $0 == " " }
-            guard let equals = pair.firstIndex(of: "=") else { return nil }
-            return (String(pair[..<equals]), PercentEncoding.decode(pair[pair.index(after: equals)...]))
         }
     }
 }

@@ -354,13 +354,11 @@ struct CompileContext {
                 self.checks($0, path() + ".checks", params: params, sampleNames: samples.map(\.name))
             } ?? []
 
-        var target = TargetSpec(
+        return TargetSpec(
             name: name, summary: summary, description: description, params: params, path: pathTemplate, method: method,
-            headers: headers,
+            headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks)
-        target.cookies = cookies
-        return target
     }
 
     // MARK: - Shared values

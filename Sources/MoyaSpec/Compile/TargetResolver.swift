@@ -346,14 +346,14 @@ struct TargetResolver {
     /// whole value is an absent optional param, or an empty credential, is left out. The
     /// header is a credential header, printed masked whole.
     mutating func renderCookies() -> String? {
-        var pairs: [String] = []
+        var pairs: [(name: String, value: String)] = []
         for cookie in target.cookies {
             guard let value = render(cookie.value) else { continue }
             let encoded = PercentEncoding.encode(value, keeping: PercentEncoding.isCookieOctet)
             if cookie.isSecret, !masking, !value.isEmpty { secrets.formUnion([value, encoded]) }
-            pairs.append(cookie.name + "=" + encoded)
+            pairs.append((cookie.name, encoded))
         }
-        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
+        return pairs.isEmpty ? nil : CookieJar.header(pairs)
     }
 
     /// A path with each param value encoded as one path segment.
