@@ -1,50 +1,36 @@
 # The commands a contributor runs, and the install.
-.PHONY: build release install uninstall demo test lint format bench man fuzz
+.PHONY: build release dist install uninstall demo test lint format bench man fuzz
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-BINDIR := $(PREFIX)/bin
-MANDIR := $(PREFIX)/share/man/man1
-# Where each shell looks for completions that a package installs.
-BASHDIR := $(PREFIX)/share/bash-completion/completions
-ZSHDIR := $(PREFIX)/share/zsh/site-functions
-FISHDIR := $(PREFIX)/share/fish/vendor_completions.d
-# Everything `make install` writes, and so everything `make uninstall` removes.
-INSTALLED := $(BINDIR)/moya-cli $(BINDIR)/moya-cli-openapi $(MANDIR)/moya-cli.1 $(BASHDIR)/moya-cli $(ZSHDIR)/_moya-cli \
-	$(FISHDIR)/moya-cli.fish
 
 build:
 	swift build
 
-# The tuned release build (scripts/build-release.sh); prints the folder it is in.
+# The release build: plain `swift build -c release`, whose executables' link is tuned in
+# Package.swift. Prints the folder the binaries are in.
 release:
-	bash scripts/build-release.sh moya-cli
+	bash scripts/build-release.sh moya-cli moya-cli-openapi
 
-# Builds the tuned release, strips it, and installs it with its man page and completions.
+# A release tarball in dist/: binaries, man pages, completions, docs, LICENSE and SHA-256 sums
+# (scripts/dist.sh has the layout).
+dist:
+	bash scripts/dist.sh dist
+
+# The release tarball, built from .build/release and installed by scripts/install.sh, which
+# checks its sums: the same path a downloaded release takes.
 install:
-	@set -e; bin=$$(bash scripts/build-release.sh moya-cli moya-cli-openapi); \
-	stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; \
-	cp "$$bin/moya-cli" "$$stage/moya-cli"; strip "$$stage/moya-cli"; \
-	cp "$$bin/moya-cli-openapi" "$$stage/moya-cli-openapi"; strip "$$stage/moya-cli-openapi"; \
-	for shell in bash zsh fish; do \
-		"$$stage/moya-cli" --generate-completion-script $$shell > "$$stage/$$shell"; \
-	done; \
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" \
-		"$(DESTDIR)$(FISHDIR)"; \
-	install -m 755 "$$stage/moya-cli" "$(DESTDIR)$(BINDIR)/moya-cli"; \
-	install -m 755 "$$stage/moya-cli-openapi" "$(DESTDIR)$(BINDIR)/moya-cli-openapi"; \
-	install -m 644 man/moya-cli.1 "$(DESTDIR)$(MANDIR)/moya-cli.1"; \
-	install -m 644 "$$stage/bash" "$(DESTDIR)$(BASHDIR)/moya-cli"; \
-	install -m 644 "$$stage/zsh" "$(DESTDIR)$(ZSHDIR)/_moya-cli"; \
-	install -m 644 "$$stage/fish" "$(DESTDIR)$(FISHDIR)/moya-cli.fish"; \
-	for file in $(INSTALLED); do echo "installed $(DESTDIR)$$file"; done
+	@set -e; scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
+	tarball=$$(bash scripts/dist.sh "$$scratch"); \
+	DESTDIR="$(DESTDIR)" bash scripts/install.sh --prefix "$(PREFIX)" "$$tarball"
 
+# Removes exactly what install wrote.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@bash scripts/dist.sh --list | while read -r path; do rm -f "$(DESTDIR)$(PREFIX)/$$path"; done
 
 # The quick start's first command: a call answered from the bundled spec's sample.
 demo:
-	swift run -q moya-cli call myservice.showUser --id 1 --stub immediate
+	swift run -q -c release moya-cli call myservice.showUser --id 1 --stub immediate
 
 test:
 	swift test --disable-swift-testing

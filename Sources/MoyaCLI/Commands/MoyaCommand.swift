@@ -15,11 +15,12 @@ struct MoyaCommand: AsyncParsableCommand {
             A spec is a YAML file that declares a service in Moya's terms: a base URL, and \
             targets with a path, a method, a task, headers, sample data and a validation type. \
             moya-cli compiles specs into requests and sends them, or answers them from their \
-            samples. See docs/spec-format.md for the format.
+            samples. moya-cli-spec(5) describes the format.
 
             Specs are read from --specs PATH (repeatable), else from $MOYA_CLI_SPECS \
-            (colon-separated), else from ./specs. A service's own file, SERVICE.yaml, is read \
-            alone when it is named after the service.
+            (colon-separated), else from ./specs, else from $XDG_CONFIG_HOME/moya-cli/specs \
+            (~/.config/moya-cli/specs), the first that exists. A service's own file, \
+            SERVICE.yaml, is read alone when it is named after the service.
 
             Stubbing: `call --stub immediate` answers from the target's sample without touching \
             the network; `--stub delayed=SECONDS` waits first; `--sample NAME` picks a named \
@@ -32,8 +33,8 @@ struct MoyaCommand: AsyncParsableCommand {
             (SIGINT); 143 terminated (SIGTERM).
 
             Environment: MOYA_CLI_SPECS, the spec search path; HTTP_PROXY, HTTPS_PROXY and \
-            NO_PROXY, the proxies; NO_COLOR, no colour; XDG_CACHE_HOME, where auth logins cache \
-            tokens; any variable a spec names as ${VAR} or ${VAR:-default}.
+            NO_PROXY, the proxies; NO_COLOR, no colour; XDG_CONFIG_HOME, where specs are found \
+            last; XDG_CACHE_HOME, where auth logins cache tokens; any variable a spec names as ${VAR} or ${VAR:-default}.
 
             Flows: a spec's flows: are steps that call targets in order, passing captured \
             values along; `run SERVICE.FLOW` runs one, and check runs them all.
@@ -65,7 +66,7 @@ struct SpecOptions: ParsableArguments {
     @Option(
         name: .customLong("specs"),
         help: ArgumentHelp(
-            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs.", valueName: "path"))
+            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs, else ~/.config/moya-cli/specs.", valueName: "path"))
     var specs: [String] = []
 }
 

@@ -6,14 +6,28 @@ import MoyaCore
     import Foundation
 #endif
 
-/// A search path that does not exist.
+/// A search path that does not exist, or no specs anywhere moya-cli looks by default.
 public struct SpecNotFoundError: Error, Sendable, CustomStringConvertible {
     /// The path as given.
     public var path: String
     /// What is there instead, such as "a FIFO", when something is.
     public var found: String?
+    /// The default folders looked in, when no path was named: then the error says how to name
+    /// one.
+    public var defaults: [String]?
+
+    public init(path: String, found: String? = nil, defaults: [String]? = nil) {
+        self.path = path
+        self.found = found
+        self.defaults = defaults
+    }
 
     public var description: String {
+        if let defaults, let home = defaults.last {
+            let shown = defaults.map { $0.hasPrefix("/") ? $0 : "./" + $0 }
+            return "no specs: no folder at \(shown.joined(separator: " or ")); name one with --specs PATH or "
+                + "MOYA_CLI_SPECS, or put spec files in \(home)"
+        }
         guard let found else { return "no spec file or directory at \(path)" }
         return "\(path) is \(found), not a spec file or directory"
     }
@@ -46,13 +60,28 @@ public struct SpecLibrary: Sendable {
     }
 
     /// The search paths moya-cli uses: `--specs` if given, else `$MOYA_CLI_SPECS`
-    /// (colon-separated), else `./specs`.
+    /// (colon-separated), else the first of the default folders that exists (`defaultPaths`).
+    /// Empty when none does, which `files()` reports with the ways to name specs.
     public static func searchPaths(specs: [String], environment: Environment) -> [String] {
         if !specs.isEmpty { return specs }
         if let variable = environment["MOYA_CLI_SPECS"], !variable.isEmpty {
             return variable.split(separator: ":").map(String.init)
         }
-        return ["specs"]
+        let folder = defaultPaths(environment: environment).first { FileSystem.entry($0).kind == .directory }
+        return folder.map { [$0] } ?? []
+    }
+
+    /// Where specs are looked for when none are named: `./specs`, then the user's own folder,
+    /// `$XDG_CONFIG_HOME/moya-cli/specs` (an absolute `XDG_CONFIG_HOME` only, as the XDG
+    /// Base Directory spec says), else `~/.config/moya-cli/specs`.
+    public static func defaultPaths(environment: Environment) -> [String] {
+        var paths = ["specs"]
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            paths.append(config + "/moya-cli/specs")
+        } else if let home = environment["HOME"], !home.isEmpty {
+            paths.append(home + "/.config/moya-cli/specs")
+        }
+        return paths
     }
 
     /// Every spec file under the search paths, sorted within each directory.
@@ -60,6 +89,9 @@ public struct SpecLibrary: Sendable {
     /// Each real directory is visited once and each file read once, however many links or
     /// search paths reach it, so a symlink loop ends.
     public func files() throws(SpecNotFoundError) -> [String] {
+        if searchPaths.isEmpty {
+            throw SpecNotFoundError(path: "specs", defaults: Self.defaultPaths(environment: compiler.environment))
+        }
         var walk = Walk()
         for path in searchPaths {
             let (kind, identity) = FileSystem.entry(path)
