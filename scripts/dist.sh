@@ -47,7 +47,8 @@ while read -r path mode source; do
   esac
   chmod "$mode" "$root/$path"
 done < <(layout)
-(cd "$root" && layout | cut -d' ' -f1 | xargs sha256sum > SHA256SUMS)
+paths=$(layout | cut -d' ' -f1)
+(cd "$root" && xargs sha256sum <<< "$paths" > SHA256SUMS)
 mkdir -p "$out"
 # Written beside the destination and renamed, so that a failed run leaves no partial tarball.
 tar -C "$work" -czf "$work/$name.tar.gz" --owner=0 --group=0 "$name"

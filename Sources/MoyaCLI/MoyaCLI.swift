@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaSpec
 
 /// Runs moya-cli: parses the arguments, runs the command, prints any failure and returns the
 /// exit status. The executable and the tests both come through here.
@@ -13,6 +14,9 @@ public enum MoyaCLI {
             // on the caller's actor; without it, the closure would run on the thread pool.
             _ = isolation
             do {
+                if let unknown = unknownCommand(arguments) {
+                    throw CommandFailure(unknown, status: .usage)
+                }
                 if let help = try targetHelp(arguments) {
                     context.line(help)
                     return ExitStatus.success.rawValue
@@ -43,6 +47,13 @@ public enum MoyaCLI {
                 return report(error, context: context)
             }
         }
+    }
+
+    /// The signal the executable ends by after `run` returned `status`: SIGINT, SIGTERM or
+    /// SIGHUP when one arrived and the command ended because of it, after its cleanup. Ending
+    /// by the signal, with its default action, is what lets a shell stop a loop on Ctrl-C.
+    public static func endingSignal(for status: Int32) -> Int32? {
+        Interrupts.endingSignal(for: status)
     }
 
     /// Parses a command line. A line that starts with a subcommand's name and asks for none of
@@ -76,6 +87,19 @@ public enum MoyaCLI {
         let name = argument.prefix { $0 != "=" }
         return ["-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help"]
             .contains(name)
+    }
+
+    /// The failure for a line whose first word is not a command: `calll` is told "did you
+    /// mean 'call'?". Nil when the first word is a command or an option.
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+        let names = MoyaCommand.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let commands = names.dropLast().joined(separator: ", ")
+        if let nearest = Suggestion.nearest(to: word, in: names) {
+            return "'\(word)' is not a moya-cli command; did you mean '\(nearest)'?"
+        }
+        return "'\(word)' is not a moya-cli command; the commands are \(commands)"
     }
 
     /// `call SERVICE.TARGET --help`: the command's help followed by the target's params, types,

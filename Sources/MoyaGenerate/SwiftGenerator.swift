@@ -408,12 +408,18 @@ public enum SwiftName {
         return reserved.contains(bare) ? bare + suffix : plain
     }
 
-    /// `lowerCamelCase`, for cases and labels; a keyword in backticks.
+    /// `lowerCamelCase`, for cases and labels; a keyword in backticks. A first word in capitals
+    /// is an acronym and is lowered whole, as Swift's API guidelines ask: `GET` is `get`, and
+    /// `URLPath` is `urlPath`.
     static func member(_ name: String) -> String {
         let parts = words(name)
         guard let head = parts.first else { return "value" }
+        // The leading capitals, all of them in a word in capitals, else all but the one that
+        // begins the next word.
+        let capitals = head.prefix { $0.isUppercase }.count
+        let lowered = capitals == head.count ? capitals : max(1, capitals - 1)
         let joined =
-            head.prefix(1).lowercased() + head.dropFirst()
+            head.prefix(lowered).lowercased() + head.dropFirst(lowered)
             + parts.dropFirst().map {
                 $0.prefix(1).uppercased() + $0.dropFirst()
             }.joined()

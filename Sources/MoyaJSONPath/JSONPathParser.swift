@@ -14,6 +14,9 @@ struct JSONPathParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var depth = 0
+    /// Where the last `.name` shorthand began and ended, for the hint about names that need
+    /// brackets.
+    private var lastShorthand: Range<Int>?
     /// Whether a filter calls `match` or `search`.
     private(set) var sawRegularExpression = false
 
@@ -26,8 +29,24 @@ struct JSONPathParser {
         guard peek == "$" else { throw JSONPathError("a JSON path starts with $") }
         position += 1
         let segments = try parseSegments()
-        guard position == scalars.count else { throw failure("unexpected '\(rest)'") }
+        guard position == scalars.count else { throw failure("unexpected '\(rest)'" + bracketHint()) }
         return segments
+    }
+
+    /// When a `.name` stops at a character a shorthand name cannot hold, as `-` in
+    /// `$.headers.Content-Type`, the path with that name in brackets.
+    private func bracketHint() -> String {
+        guard let shorthand = lastShorthand, shorthand.upperBound == position, shorthand.lowerBound > 0,
+            scalars[shorthand.lowerBound - 1] == ".",
+            shorthand.lowerBound < 2 || scalars[shorthand.lowerBound - 2] != "."
+        else { return "" }
+        var end = position
+        while end < scalars.count, scalars[end] != ".", scalars[end] != "[" { end += 1 }
+        let name = String(String.UnicodeScalarView(scalars[shorthand.lowerBound..<end]))
+        guard !name.contains("'"), !name.contains("\\"), !name.contains(where: { $0.isWhitespace }) else { return "" }
+        let before = String(String.UnicodeScalarView(scalars[..<(shorthand.lowerBound - 1)]))
+        let after = String(String.UnicodeScalarView(scalars[end...]))
+        return "; a name with '\(scalars[position])' needs brackets: write \(before)['\(name)']\(after)"
     }
 
     // MARK: - Segments and selectors
@@ -82,10 +101,12 @@ struct JSONPathParser {
             position += 1
             return Segment(selectors: [.wildcard], isDescendant: isDescendant)
         }
+        let nameStart = position
         guard let name = parseShorthand() else {
             throw failure(
                 isDescendant ? "expected a name, * or [ after '..'" : "expected a name or * after '.'")
         }
+        lastShorthand = nameStart..<position
         return Segment(selectors: [.name(name)], isDescendant: isDescendant)
     }
 

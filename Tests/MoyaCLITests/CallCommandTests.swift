@@ -452,6 +452,23 @@ final class CallCommandTests: XCTestCase {
         XCTAssertTrue(
             malformed.error.hasPrefix("moya-cli: error: --key-path '$.a[': at character 5: an unclosed '['\n"),
             malformed.error)
+        // Two paths are refused, not one silently dropped.
+        let twice = await call([
+            "calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.id", "--key-path", "$.name",
+        ])
+        XCTAssertEqual(twice.status, 64)
+        XCTAssertTrue(
+            twice.error.hasPrefix(
+                "moya-cli: error: --key-path takes one path, and was given 2: a JSON path can join them, as "
+                    + "$['a','b'] or $..name\n"),
+            twice.error)
+        // A header's name in shorthand gets the path that works.
+        let header = await call(["calls.plain", "--key-path", "$.headers.Content-Type"])
+        XCTAssertTrue(
+            header.error.hasPrefix(
+                "moya-cli: error: --key-path '$.headers.Content-Type': at character 18: unexpected '-Type'; a name "
+                    + "with '-' needs brackets: write $.headers['Content-Type']\n"),
+            header.error)
     }
 
     func testDefaultHeadersGoOutUnlessTheSpecOrHSetsThem() async throws {
@@ -567,6 +584,62 @@ final class CallCommandTests: XCTestCase {
                 "Alpha: 6", "Bravo: 7", "Accept-Encoding: gzip, deflate",
                 "host: \(server.baseURL.dropFirst("http://".count))",
             ])
+    }
+
+    /// Paths a spec gives are the spec file's: a check's and a flow step's file param, a
+    /// declared default, and upload and download paths written in the task. So `check` passes
+    /// from any working directory (the tests run from the package's). A path on the command
+    /// line stays the working directory's.
+    func testPathsInASpecAreRelativeToTheSpecFile() async throws {
+        let directory = try scratchDirectory("relative")
+        try "hello".write(toFile: directory + "/note.txt", atomically: true, encoding: .utf8)
+        try """
+        service: rel
+        baseURL: ${TEST_SERVER}
+        targets:
+          upload:
+            method: POST
+            params: { file: file }
+            path: /echo/upload
+            task: { upload: "{file}" }
+            checks:
+              - params: { file: note.txt }
+                expect: { json: { $.body: hello } }
+          uploadDefault:
+            method: POST
+            params: { file: { type: file, default: note.txt } }
+            path: /echo/upload
+            task: { upload: "{file}" }
+            checks:
+              - expect: { json: { $.body: hello } }
+          uploadFixed:
+            method: POST
+            path: /echo/upload
+            task: { upload: note.txt }
+            checks:
+              - expect: { json: { $.body: hello } }
+          save:
+            path: /bytes/10
+            task: { download: saved.bin }
+        flows:
+          send:
+            steps:
+              - call: upload
+                params: { file: note.txt }
+                expect: { json: { $.body: hello } }
+        """.write(toFile: directory + "/rel.yaml", atomically: true, encoding: .utf8)
+        let environment = ["TEST_SERVER": server.baseURL]
+        let (status, out, error) = await CommandTests.run(["check", directory], environment: environment)
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertTrue(out.contains("5 passed, 0 failed, 0 skipped"), out)
+
+        let saved = await call(["rel.save", "--specs", directory])
+        XCTAssertEqual(saved.status, 0, saved.error)
+        XCTAssertEqual(FileManager.default.contents(atPath: directory + "/saved.bin")?.count, 10)
+
+        let fromTheCommandLine = await call(["rel.upload", "--file", "note.txt", "--specs", directory])
+        XCTAssertEqual(fromTheCommandLine.status, 64)
+        XCTAssertEqual(fromTheCommandLine.error, "moya-cli: error: param 'file': no file at note.txt\n")
     }
 
     /// A new directory for a test's specs, removed when the test ends.

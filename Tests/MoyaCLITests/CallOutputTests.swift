@@ -145,10 +145,10 @@ extension CallCommandTests {
 
     // MARK: - Ctrl-C
 
-    /// SIGINT, SIGTERM and SIGHUP during `-o` each cancel the download, leave no file and
-    /// exit 128 + the signal's number, in the real executable.
-    func testSignalsCancelExitWithTheirCodeAndLeaveNoFile() throws {
-        for (signal, name, status) in [(SIGINT, "SIGINT", 130), (SIGTERM, "SIGTERM", 143), (SIGHUP, "SIGHUP", 129)] {
+    /// SIGINT, SIGTERM and SIGHUP during `-o` each cancel the download, leave no file and end
+    /// the real executable by the same signal, after its one error line.
+    func testSignalsCancelEndByTheSignalAndLeaveNoFile() throws {
+        for (signal, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
             let directory = try scratchDirectory()
             let (process, out, error) = try CommandTests.launch(
                 ["call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs],
@@ -157,14 +157,52 @@ extension CallCommandTests {
             XCTAssertTrue(process.isRunning, "still downloading")
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .exit, name)
-            XCTAssertEqual(process.terminationStatus, Int32(status), name)
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, name)
+            XCTAssertEqual(process.terminationStatus, signal, name)
             XCTAssertEqual(out.fileHandleForReading.readDataToEndOfFile(), Data(), "nothing on stdout")
             XCTAssertEqual(
                 String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                 "moya-cli: error: calls.drip: the request was cancelled by \(name)\n")
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "no partial file")
         }
+    }
+
+    /// Ctrl-C in a shell loop of calls stops the loop, as it does for curl: the terminal sends
+    /// SIGINT to the loop's whole process group, moya-cli cleans up and ends by the signal, and
+    /// bash, seeing its command die of the SIGINT it got too, stops. When moya-cli exited 130
+    /// instead, bash took the interrupt as handled and ran the next call.
+    func testCtrlCStopsAShellLoop() throws {
+        let directory = try scratchDirectory()
+        let loop = """
+            echo $$ > "$1/group"
+            for i in 1 2 3; do "$0" call calls.drip --ms 300 -o "$1/body$i" --specs "$2"; echo "after $i"; done
+            """
+        let process = Process()
+        // setsid gives the loop a process group of its own, led by bash, to signal as a
+        // terminal's Ctrl-C does.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["bash", "-c", loop, CommandTests.executable.path, directory, specs]
+        process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let error = Pipe()
+        process.standardOutput = out
+        process.standardError = error
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.8)
+        let group = try XCTUnwrap(
+            Int32(
+                String(contentsOfFile: directory + "/group", encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
+        XCTAssertTrue(process.isRunning, "still in the first call")
+        kill(-group, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "",
+            "no call after the first")
+        XCTAssertEqual(
+            String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "moya-cli: error: calls.drip: the request was cancelled by SIGINT\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["group"], "no partial file")
     }
 
     // MARK: - Large bodies

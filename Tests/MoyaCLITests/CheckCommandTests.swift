@@ -153,6 +153,25 @@ final class CheckCommandTests: XCTestCase {
 
     // MARK: - Reports
 
+    /// A report that cannot be written fails the command before any check runs, not after
+    /// the whole run.
+    func testReportDestinationsAreCheckedBeforeAnythingIsSent() async throws {
+        let directory = try scratch()
+        let (status, out, error) = await check([fixtures + "/passing.yaml", "--junit", directory + "/nodir/x.xml"])
+        XCTAssertEqual(status, 64)
+        XCTAssertEqual(out, "", "no check ran")
+        XCTAssertTrue(error.hasPrefix("moya-cli: error: cannot write the report: "), error)
+        XCTAssertTrue(error.contains("\(directory)/nodir/"), error)
+        XCTAssertEqual(error.filter { $0 == "\n" }.count, 1, error)
+
+        let (intoFolder, folderOut, folderError) = await check([fixtures + "/passing.yaml", "--json", directory])
+        XCTAssertEqual(intoFolder, 64)
+        XCTAssertEqual(folderOut, "")
+        XCTAssertEqual(
+            folderError, "moya-cli: error: cannot write the report: cannot write \(directory): it is a directory\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "nothing left behind")
+    }
+
     func testJUnitReportParsesBack() async throws {
         let directory = try scratch()
         let report = directory + "/report.xml"

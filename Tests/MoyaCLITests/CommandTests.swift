@@ -59,11 +59,13 @@ final class CommandTests: XCTestCase {
     /// that hand over to another program, as `import openapi` does.
     /// With `executable`, runs that program from the test's PATH instead, as swiftc.
     /// With `at`, runs the program at that path, as the example.
+    /// With `directory`, runs it there instead of in the package's folder.
     static func runProcess(
         _ arguments: [String], environment: [String: String] = [:], executable program: String? = nil,
-        at path: URL? = nil
+        at path: URL? = nil, in directory: String? = nil
     ) throws -> (Int32, String, String) {
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if let path {
             process.executableURL = path
             process.arguments = arguments
@@ -156,6 +158,50 @@ final class CommandTests: XCTestCase {
         let (status, _, error) = await run(["validate", "/nonexistent/specs"])
         XCTAssertEqual(status, 66)
         XCTAssertEqual(error, "moya-cli: error: no spec file or directory at /nonexistent/specs\n")
+    }
+
+    /// Outside a folder with `./specs`, moya-cli reads the user's own specs from
+    /// `$XDG_CONFIG_HOME/moya-cli/specs`, else `~/.config/moya-cli/specs`; with neither, the
+    /// error says where it looked and every way to name specs.
+    func testSpecsAreFoundInTheUsersConfigFolder() throws {
+        let home = NSTemporaryDirectory() + "moya-cli-home-\(UUID().uuidString)"
+        let elsewhere = home + "/project"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+
+        let (missing, _, error) = try Self.runProcess(["list"], environment: ["HOME": home], in: elsewhere)
+        XCTAssertEqual(missing, 66)
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: no specs: no folder at ./specs or \(home)/.config/moya-cli/specs; name one with "
+                + "--specs PATH or MOYA_CLI_SPECS, or put spec files in \(home)/.config/moya-cli/specs\n")
+
+        let config = home + "/.config/moya-cli/specs"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "service: mine\nbaseURL: https://x.test\ntargets: { ping: { path: /ping } }\n"
+            .write(toFile: config + "/mine.yaml", atomically: true, encoding: .utf8)
+        let (status, out, listError) = try Self.runProcess(["list"], environment: ["HOME": home], in: elsewhere)
+        XCTAssertEqual(status, 0, listError)
+        XCTAssertEqual(out, "mine.ping  GET  /ping\n")
+
+        let xdg = home + "/xdg"
+        let (xdgStatus, _, xdgError) = try Self.runProcess(
+            ["list"], environment: ["HOME": home, "XDG_CONFIG_HOME": xdg], in: elsewhere)
+        XCTAssertEqual(xdgStatus, 66, "XDG_CONFIG_HOME wins over ~/.config")
+        XCTAssertTrue(xdgError.contains("no folder at ./specs or \(xdg)/moya-cli/specs;"), xdgError)
+    }
+
+    /// A mistyped command gets the nearest one.
+    func testAMistypedCommandGetsDidYouMean() async {
+        let (status, out, error) = await run(["calll", "myservice.showUser"])
+        XCTAssertEqual(status, 64)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(error, "moya-cli: error: 'calll' is not a moya-cli command; did you mean 'call'?\n")
+        let (_, _, far) = await run(["frobnicate"])
+        XCTAssertEqual(
+            far,
+            "moya-cli: error: 'frobnicate' is not a moya-cli command; the commands are call, run, check, validate, "
+                + "list, describe, generate, serve, import, export\n")
     }
 
     func testDuplicateServicesAreReported() async throws {

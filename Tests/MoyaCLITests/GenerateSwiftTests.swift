@@ -40,6 +40,8 @@ final class GenerateSwiftTests: XCTestCase {
         XCTAssertEqual(
             out, try String(contentsOfFile: path, encoding: .utf8),
             "\(path) is out of date: moya-cli generate swift hostile --specs \(spec) --access public -o \(path)")
+        // Values in capitals are lowerCamelCase cases, acronyms lowered whole.
+        XCTAssertEqual([Hostile.Verb.get, .post, .urlPath].map(\.rawValue), ["GET", "POST", "URLPath"])
         // The cases send what the spec says, code and all, as data.
         let target = Hostile.getUser(order: .xFuncInjectedEnumEvil, selfValue: .a, string: .c, uId: 1, uId2: 2)
         let request = try MoyaProvider<Hostile>.defaultEndpointMapping(for: target).urlRequest()

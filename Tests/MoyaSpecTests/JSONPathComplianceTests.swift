@@ -100,6 +100,16 @@ final class JSONPathComplianceTests: XCTestCase {
                 "at character 4: length() needs a value: a literal, a singular query or length/count/value()"
             ),
             ("$[01]", "at character 3: an integer has no leading zeros"),
+            // A header's name in shorthand: the hint writes it in brackets.
+            (
+                "$.headers.Content-Type",
+                "at character 18: unexpected '-Type'; a name with '-' needs brackets: write $.headers['Content-Type']"
+            ),
+            (
+                "$.a.x-y.b[0]",
+                "at character 6: unexpected '-y.b[0]'; a name with '-' needs brackets: write $.a['x-y'].b[0]"
+            ),
+            ("$..x-y", "at character 5: unexpected '-y'"),
         ]
         for (path, expected) in cases {
             XCTAssertThrowsError(try JSONPath(parsing: path), path) { error in

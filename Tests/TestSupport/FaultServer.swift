@@ -89,16 +89,16 @@ final class FaultHandler: ChannelInboundHandler, Sendable {
     func respond(to path: String, count: Int, context: ChannelHandlerContext) {
         let channel = context.channel
         let loop = context.eventLoop
-        func send(_ text: String) { channel.writeAndFlush(ByteBuffer(string: text), promise: nil) }
-        func send(_ bytes: [UInt8]) { channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil) }
-        func reset() {
+        @Sendable func send(_ text: String) { channel.writeAndFlush(ByteBuffer(string: text), promise: nil) }
+        @Sendable func send(_ bytes: [UInt8]) { channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil) }
+        @Sendable func reset() {
             // SO_LINGER with a zero timeout makes close send RST instead of FIN.
             _ = channel.getOption(.socketOption(.so_reuseaddr)).flatMap { _ in
                 (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
                     ?? channel.eventLoop.makeSucceededVoidFuture()
             }.flatMap { channel.close() }
         }
-        func close() { channel.close(promise: nil) }
+        @Sendable func close() { channel.close(promise: nil) }
         let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}"
 
         switch path {

@@ -81,7 +81,10 @@ struct CallCommand: CallerIsolatedCommand {
         help: ArgumentHelp(
             "Print only the values at this JSON path of the body, such as $.items[0].name; a.b.0.c also works.",
             valueName: "path"))
-    var keyPath: String?
+    var keyPaths: [String] = []
+
+    /// The one `--key-path`; `validate` refuses more than one rather than keep the last.
+    var keyPath: String? { keyPaths.last }
 
     @Option(
         help: ArgumentHelp(
@@ -158,6 +161,11 @@ struct CallCommand: CallerIsolatedCommand {
             throw ValidationError("call takes SERVICE.TARGET from a spec; see moya-cli list")
         }
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
+        if keyPaths.count > 1 {
+            throw ValidationError(
+                "--key-path takes one path, and was given \(keyPaths.count): a JSON path can join them, as "
+                    + "$['a','b'] or $..name")
+        }
         if keyPath != nil && outputOptions.output != nil {
             throw ValidationError("--key-path and --output cannot go together")
         }

@@ -96,6 +96,14 @@ struct CheckCommand: CallerIsolatedCommand {
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
         let plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
+        // The reports' files are opened before anything is sent, so that a destination that
+        // cannot be written fails the command at once, not after the whole run.
+        let junitFile = try junit.map(Self.openReport)
+        let jsonFile = try jsonReport.map(Self.openReport)
+        defer {
+            junitFile?.discard()
+            jsonFile?.discard()
+        }
         if network.insecure, behavior != .immediate {
             context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
         }
@@ -122,8 +130,8 @@ struct CheckCommand: CallerIsolatedCommand {
         printer.summarize(summary)
 
         if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
-        if let junit { try write(CheckReports.junit(results, summary: summary), to: junit) }
-        if let jsonReport { try write(CheckReports.json(results, summary: summary), to: jsonReport) }
+        if let junitFile { try Self.write(CheckReports.junit(results, summary: summary), to: junitFile) }
+        if let jsonFile { try Self.write(CheckReports.json(results, summary: summary), to: jsonFile) }
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)
             throw CommandFailure("interrupted by \(name)", status: status)
@@ -135,11 +143,22 @@ struct CheckCommand: CallerIsolatedCommand {
         }
     }
 
-    /// Writes a report whole or not at all.
-    func write(_ text: String, to path: String) throws(CommandFailure) {
+    /// A report's file, open for writing; nothing is at its path until it is written whole.
+    static func openReport(_ path: String) throws(CommandFailure) -> PendingFile {
         do {
-            try PendingFile.write(Array(text.utf8), to: path)
+            return try PendingFile(path: path)
         } catch {
+            throw CommandFailure("cannot write the report: \(error.message)", status: .usage)
+        }
+    }
+
+    /// Writes a report whole or not at all.
+    static func write(_ text: String, to file: PendingFile) throws(CommandFailure) {
+        do {
+            try file.write(Array(text.utf8))
+            try file.commit()
+        } catch {
+            file.discard()
             throw CommandFailure("cannot write the report: \(error.message)", status: .usage)
         }
     }

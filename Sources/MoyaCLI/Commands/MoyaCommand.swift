@@ -66,7 +66,8 @@ struct SpecOptions: ParsableArguments {
     @Option(
         name: .customLong("specs"),
         help: ArgumentHelp(
-            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs, else ~/.config/moya-cli/specs.", valueName: "path"))
+            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs, else ~/.config/moya-cli/specs.",
+            valueName: "path"))
     var specs: [String] = []
 }
 

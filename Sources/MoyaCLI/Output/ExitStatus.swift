@@ -47,10 +47,18 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: "Usage: the command line is wrong."
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec."
-        case .hungUp: "Hung up (SIGHUP) during the request."
-        case .interrupted: "Interrupted (Ctrl-C, SIGINT)."
-        case .terminated: "Terminated (SIGTERM) during the request."
+        case .hungUp: "Hung up (SIGHUP): ended by the signal, after cleanup."
+        case .interrupted: "Interrupted (Ctrl-C, SIGINT): ended by the signal, after cleanup."
+        case .terminated: "Terminated (SIGTERM): ended by the signal, after cleanup."
         }
+    }
+
+    /// The signal a status stands for: 128 + the signal's number, for the signals that cancel
+    /// a command. The executable ends by that signal once the command has cleaned up, so that
+    /// a shell sees a death by signal (and stops a loop on Ctrl-C, as it does for curl); the
+    /// shell then reports the same status.
+    public var signal: Int32? {
+        Interrupts.signals.first { $0.status == self }?.number
     }
 
     /// The status for a response that failed validation with `statusCode`; a status outside

@@ -20,6 +20,23 @@ enum Interrupts {
         (SIGINT, "SIGINT", .interrupted), (SIGTERM, "SIGTERM", .terminated), (SIGHUP, "SIGHUP", .hungUp),
     ]
 
+    /// The first of them that arrived in this process, whoever was listening.
+    private static let firstArrived = Mutex<Int32?>(nil)
+
+    /// Notes that `number` arrived.
+    static func record(_ number: Int32) {
+        firstArrived.withLock { if $0 == nil { $0 = number } }
+    }
+
+    /// The signal the process should end by once the command has cleaned up: the first that
+    /// arrived, when the command's status says it ended because of it. A sample that stands
+    /// for a cancelled request exits 130 too, but no signal arrived.
+    static func endingSignal(for status: Int32) -> Int32? {
+        guard let number = firstArrived.withLock({ $0 }), ExitStatus(rawValue: status)?.signal == number
+        else { return nil }
+        return number
+    }
+
     /// Starts a request with `start`, which hands back its `Cancellable`, and waits for its
     /// result and the signal that cancelled it, if one did. A signal that arrives before the
     /// request has started cancels it as soon as it starts.
@@ -31,6 +48,7 @@ enum Interrupts {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                Interrupts.record(number)
                 let request = state.withLock { state in
                     if state.signal == nil { state.signal = number }
                     return state.request
@@ -78,6 +96,7 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
+                Interrupts.record(number)
                 self?.received.withLock { if $0 == nil { $0 = number } }
                 signal(number, SIG_DFL)
             }

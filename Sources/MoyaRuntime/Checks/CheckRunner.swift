@@ -94,7 +94,8 @@ public struct CheckRunner: Sendable {
             let exchange = await self.exchange(
                 planned.service, target,
                 with: CallOptions(
-                    arguments: check.arguments, environment: environment, sample: check.sample))
+                    arguments: check.arguments, environment: environment, sample: check.sample,
+                    argumentsFromSpec: true))
             guard let response = exchange.response else {
                 return CheckResult(
                     planned: planned, outcome: .failed, seconds: exchange.seconds,

@@ -188,7 +188,7 @@ public struct FlowRunner: Sendable {
         }
         let options = CallOptions(
             arguments: arguments, environment: runner.environment, sample: step.sample,
-            secretArguments: secretArguments)
+            secretArguments: secretArguments, argumentsFromSpec: true)
 
         var attempt = 0
         var exchange: Exchange

@@ -78,7 +78,9 @@ public final class Logins: Sendable {
         }
         let exchange = await runner.exchange(
             loginService, target,
-            with: CallOptions(arguments: arguments, environment: runner.environment, secretArguments: secret),
+            with: CallOptions(
+                arguments: arguments, environment: runner.environment, secretArguments: secret,
+                argumentsFromSpec: true),
             authenticating: false)
         guard let response = exchange.response else { throw failed(exchange.failure ?? "no response") }
         guard (200..<300).contains(response.statusCode) else { throw failed("status \(response.statusCode)") }

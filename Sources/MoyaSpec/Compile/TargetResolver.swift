@@ -29,17 +29,23 @@ public struct CallOptions: Sendable {
     public var secretArguments: Set<String>
     /// Changes to the request body, `call --body` and `--set`.
     public var body: BodyEdit?
+    /// Whether the arguments come from the spec, as a check's or a flow step's params do: then
+    /// a relative path in a `file` param is the spec file's, so that the spec works from any
+    /// working directory. The command line's paths are the working directory's. A param's
+    /// declared default is always the spec file's.
+    public var argumentsFromSpec: Bool
 
     /// Creates call options.
     public init(
         arguments: [String: ParamValue] = [:], environment: String? = nil, sample: String? = nil,
-        secretArguments: Set<String> = [], body: BodyEdit? = nil
+        secretArguments: Set<String> = [], body: BodyEdit? = nil, argumentsFromSpec: Bool = false
     ) {
         self.arguments = arguments
         self.environment = environment
         self.sample = sample
         self.secretArguments = secretArguments
         self.body = body
+        self.argumentsFromSpec = argumentsFromSpec
     }
 }
 
@@ -174,7 +180,7 @@ struct TargetResolver {
     }
 
     mutating func resolve(_ options: CallOptions) throws(ResolveError) -> SpecTarget {
-        try bind(options.arguments, secret: options.secretArguments)
+        try bind(options.arguments, secret: options.secretArguments, fromSpec: options.argumentsFromSpec)
         binding.body = options.body
         if let name = options.environment {
             guard let found = service.environment(named: name) else {
@@ -265,7 +271,9 @@ struct TargetResolver {
 
     // MARK: - Params
 
-    mutating func bind(_ arguments: [String: ParamValue], secret: Set<String> = []) throws(ResolveError) {
+    mutating func bind(
+        _ arguments: [String: ParamValue], secret: Set<String> = [], fromSpec: Bool = false
+    ) throws(ResolveError) {
         for name in arguments.keys.sorted() where target.param(named: name) == nil {
             let names = target.params.map(\.name)
             let declared = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
@@ -275,7 +283,7 @@ struct TargetResolver {
                 isUsageError: true)
         }
         for param in target.params {
-            guard let value = arguments[param.name] ?? param.defaultValue else {
+            guard var value = arguments[param.name] ?? param.defaultValue else {
                 if param.isRequired {
                     throw ResolveError(
                         message:
@@ -285,6 +293,7 @@ struct TargetResolver {
                 continue
             }
             if param.elementType == .file {
+                if fromSpec || arguments[param.name] == nil { value = inSpecDirectory(value) }
                 let paths: [ParamValue]
                 if case .array(let items) = value { paths = items } else { paths = [value] }
                 for path in paths where !FileSystem.isRegularFile(path.description) {
@@ -300,6 +309,17 @@ struct TargetResolver {
             }
             binding.values[param.name] = value
         }
+    }
+
+    /// A path the spec gives, relative to the spec file's folder; an absolute one as it is.
+    func inSpecDirectory(_ path: String) -> String {
+        path.hasPrefix("/") ? path : specDirectory + "/" + path
+    }
+
+    /// File paths the spec gives, each relative to the spec file's folder.
+    private func inSpecDirectory(_ value: ParamValue) -> ParamValue {
+        if case .array(let items) = value { return .array(items.map(inSpecDirectory)) }
+        return .string(inSpecDirectory(value.description))
     }
 
     /// A secret value as the masked twin holds it: each item the placeholder.

@@ -10,6 +10,8 @@ public enum Hostile {
 
     case getUser2
 
+    case pick(verb: Verb)
+
     case pathTarget
 
     case prefs(theme: String, lang: String? = nil)
@@ -20,7 +22,7 @@ public enum Hostile {
         case created2 = "-created"
         case applicationJson = "application/json"
         case asc = "asc"
-        case aSC = "ASC"
+        case asc2 = "ASC"
         case xFuncInjectedEnumEvil = "x\n\tfunc injected() {}\n}\nenum Evil {"
         case rawValueValue = "rawValue"
         case value = "\"\"\""
@@ -40,6 +42,13 @@ public enum Hostile {
         case c = "c"
         case d = "d"
     }
+
+    /// The values of a `Verb` param: each case sends its raw value.
+    public enum Verb: String, CaseIterable, Sendable {
+        case get = "GET"
+        case post = "POST"
+        case urlPath = "URLPath"
+    }
 }
 
 extension Hostile: TargetType {
@@ -51,6 +60,8 @@ extension Hostile: TargetType {
             return "/users"
         case .getUser2:
             return "/user"
+        case .pick(let verb):
+            return "/pick/\(Self.pathSegment(verb.rawValue))"
         case .pathTarget:
             return "/path"
         case .prefs:
@@ -60,7 +71,7 @@ extension Hostile: TargetType {
 
     public var method: Moya.Method {
         switch self {
-        case .getUser, .getUser2, .pathTarget, .prefs:
+        case .getUser, .getUser2, .pick, .pathTarget, .prefs:
             return .get
         }
     }
@@ -77,7 +88,7 @@ extension Hostile: TargetType {
                     ("b", uId2.map { value -> JSONValue in .integer(value) }),
                 ]),
                 encoding: URLEncoding.queryString)
-        case .getUser2, .pathTarget, .prefs:
+        case .getUser2, .pick, .pathTarget, .prefs:
             return .requestPlain
         }
     }
@@ -85,7 +96,7 @@ extension Hostile: TargetType {
     public var headers: [String: String]? {
         var headers: [String: String] = [:]
         switch self {
-        case .getUser, .getUser2, .pathTarget:
+        case .getUser, .getUser2, .pick, .pathTarget:
             break
         case .prefs(let theme, let lang):
             headers["Cookie"] = "seen=1"
@@ -108,7 +119,7 @@ extension Hostile: TargetType {
 
     public var sampleData: Data {
         switch self {
-        case .getUser, .prefs:
+        case .getUser, .pick, .prefs:
             return Data()
         case .getUser2:
             return Data(
@@ -134,6 +145,17 @@ extension Hostile {
     /// is left out rather than sent empty.
     static func given(_ value: String) -> String? {
         value.isEmpty ? nil : value
+    }
+
+    /// A value as one path segment: all but unreserved characters percent-encoded, and dots
+    /// too when it is only dots, so that it can neither add a segment nor climb out of one.
+    static func pathSegment(_ value: String) -> String {
+        let unreserved = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        if !value.isEmpty, value.allSatisfy({ $0 == "." }) {
+            return String(repeating: "%2E", count: value.count)
+        }
+        return value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 
     /// Parameters whose values are there; `gathering` collects a repeated key's values.

@@ -15,7 +15,7 @@ private struct Zen: TargetType {
 
 enum CoreSide {
     static func stubbed(_ count: Int) -> Int {
-        let provider = MoyaProvider<Zen>(stubClosure: MoyaProvider.immediatelyStub)
+        let provider = MoyaProvider<Zen>(stubClosure: { _ in .immediate })
         let target = Zen(baseURL: URL(fileURLWithPath: "/"))
         let answered = Atomic(0)
         for _ in 0..<count {
