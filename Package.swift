@@ -19,16 +19,22 @@ let callerIsolated: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsend
 /// - `--no-export-dynamic` undoes the `-export-dynamic` that the static standard library
 ///   brings: exporting every Swift symbol made the dynamic symbol table 31,000 entries long,
 ///   which the loader and the runtime's own `dladdr` walk at every start.
-let tunedRelease: [LinkerSetting] = [
-    .unsafeFlags(
-        [
-            "-static-stdlib", "-lswiftSynchronization", "-l_FoundationICU", "-lCoreFoundation",
-            "-l_FoundationCShims", "-l_FoundationCollections",
-            "-L\(Context.packageDirectory)/scripts/link",
-            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-        ],
-        .when(platforms: [.linux], configuration: .release))
-]
+///
+/// A build with Swift's static Linux SDK links everything statically already; it sets
+/// `MOYA_CLI_STATIC_SDK=1` (see .github/workflows/release.yml) to leave these out.
+let tunedRelease: [LinkerSetting] =
+    Context.environment["MOYA_CLI_STATIC_SDK"] != nil
+    ? []
+    : [
+        .unsafeFlags(
+            [
+                "-static-stdlib", "-lswiftSynchronization", "-l_FoundationICU", "-lCoreFoundation",
+                "-l_FoundationCShims", "-l_FoundationCollections",
+                "-L\(Context.packageDirectory)/scripts/link",
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+            ],
+            .when(platforms: [.linux], configuration: .release))
+    ]
 
 let package = Package(
     name: "moya-cli",
@@ -120,7 +126,8 @@ let package = Package(
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that
         // OpenAPIKit does not slow every other command's start (see OpenAPITool).
         .executableTarget(
-            name: "moya-cli-openapi", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"], linkerSettings: tunedRelease),
+            name: "moya-cli-openapi", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"],
+            linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),

@@ -34,7 +34,8 @@ fi
 out=${1:?usage: scripts/dist.sh OUTDIR [BINDIR] | --list}
 bin=${2:-$(bash scripts/build-release.sh moya-cli moya-cli-openapi)}
 version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MoyaRuntime/Version.swift)
-name=moya-cli-$version-$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)
+# DIST_SUFFIX names a build for another system than this one's, such as linux-static-x86_64.
+name=moya-cli-$version-${DIST_SUFFIX:-$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=$work/$name
