@@ -257,6 +257,10 @@ final class FlowTests: XCTestCase {
         let words = ["moya-cli", "run", "--specs", spec, "flows.c"]
         let (_, completed, _) = await moya(["---completion", "run", "--", "positional@0", "4", "7"] + words)
         XCTAssertEqual(completed, "flows.cookieJar\nflows.cleanup\n")
+        // describe offers targets and flows alike.
+        let describing = ["moya-cli", "describe", "--specs", spec, "flows.c"]
+        let (_, described, _) = await moya(["---completion", "describe", "--", "positional@0", "4", "7"] + describing)
+        XCTAssertEqual(described, "flows.createPerson\nflows.cookies\nflows.cookieJar\nflows.cleanup\n")
     }
 
     func testCheckRunsFlowsAsTestCases() async throws {

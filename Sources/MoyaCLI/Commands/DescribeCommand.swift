@@ -17,8 +17,17 @@ struct DescribeCommand: CallerIsolatedCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The target or flow, as SERVICE.NAME.", valueName: "service.name"))
+    @Argument(
+        help: ArgumentHelp("The target or flow, as SERVICE.NAME.", valueName: "service.name"),
+        completion: .custom(DescribeCommand.completeNames))
     var target: String
+
+    /// Completes `SERVICE.NAME` with the targets and flows of the specs the line names.
+    @Sendable static func completeNames(_ words: [String], _: Int, _ prefix: String) -> [String] {
+        SpecOptions.completions(words, prefix) { service in
+            (service.targets.map(\.name) + service.flows.map(\.name)).map { "\(service.name).\($0)" }
+        }
+    }
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
