@@ -266,18 +266,13 @@ extension GeneratedFile {
         case .text(let template):
             return (.raw("Data(\(text(template, in: target)).utf8)"), [])
         case .file(let path):
-            let resolved = path.hasPrefix("/") ? path : specDirectory + "/" + path
+            let resolved = service.path(path)
             guard let bytes = FileManager.default.contents(atPath: resolved) else {
                 warnings.append("\(target.name): cannot read \(resolved); the body is empty")
                 return (.raw("Data()"), [])
             }
             return (embedded(bytes), [])
         }
-    }
-
-    var specDirectory: String {
-        guard let slash = service.file.lastIndex(of: "/") else { return "." }
-        return String(service.file[..<slash])
     }
 
     /// Bytes in the source: UTF-8 text as a string literal, anything else as base64.

@@ -152,13 +152,12 @@ struct CheckCommand: CallerIsolatedCommand {
         }
     }
 
-    /// Writes a report whole or not at all.
+    /// Writes a report whole; `execute` discards a file it did not finish.
     static func write(_ text: String, to file: PendingFile) throws(CommandFailure) {
         do {
             try file.write(Array(text.utf8))
             try file.commit()
         } catch {
-            file.discard()
             throw CommandFailure("cannot write the report: \(error.message)", status: .usage)
         }
     }

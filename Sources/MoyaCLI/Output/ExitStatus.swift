@@ -57,7 +57,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// a command. The executable ends by that signal once the command has cleaned up, so that
     /// a shell sees a death by signal (and stops a loop on Ctrl-C, as it does for curl); the
     /// shell then reports the same status.
-    public var signal: Int32? {
+    var signal: Int32? {
         Interrupts.signals.first { $0.status == self }?.number
     }
 

@@ -101,6 +101,6 @@ extension CompileContext {
     }
 
     func resolve(relativePath: String) -> String {
-        relativePath.hasPrefix("/") ? relativePath : directory + "/" + relativePath
+        ServiceSpec.path(relativePath, inSpec: file)
     }
 }

@@ -125,7 +125,6 @@ public struct SpecCompiler: Sendable {
 struct CompileContext {
     var reader: SpecReader
     let file: String
-    let directory: String
     /// The params the current target's templates have named so far.
     var usedParams: Set<String> = []
     /// Whether the text holds only some of the file's targets.
@@ -134,11 +133,6 @@ struct CompileContext {
     init(reader: SpecReader, file: String) {
         self.reader = reader
         self.file = file
-        if let slash = file.lastIndex(of: "/") {
-            directory = String(file[..<slash])
-        } else {
-            directory = "."
-        }
     }
 
     /// The file's name without its directory and extension.

@@ -90,7 +90,7 @@ extension TargetResolver {
         case .download(let template, let block, let spec):
             // A path the spec writes is the spec file's; a lone param's is the caller's.
             let path = render(template, environmentIsSecret: false) ?? ""
-            let url = URL(fileURLWithPath: template.wholeParam != nil ? path : inSpecDirectory(path))
+            let url = URL(fileURLWithPath: template.wholeParam != nil ? path : service.path(path))
             let destination: DownloadDestination = { _, _ in url }
             guard let block else { return .downloadDestination(destination) }
             let (parameters, order) = parameters(block)
@@ -147,7 +147,7 @@ extension TargetResolver {
     /// path is relative to the spec file.
     func fileURL(_ template: Template) throws(ResolveError) -> URL {
         let path = render(template, environmentIsSecret: false) ?? ""
-        let resolved = template.wholeParam != nil ? path : inSpecDirectory(path)
+        let resolved = template.wholeParam != nil ? path : service.path(path)
         guard FileSystem.isRegularFile(resolved) else {
             throw ResolveError(message: "no file at \(resolved)", isUsageError: template.wholeParam != nil)
         }
@@ -157,7 +157,7 @@ extension TargetResolver {
     func data(of source: DataSource) throws(ResolveError) -> Data {
         switch source {
         case .text(let template): return Data((render(template) ?? "").utf8)
-        case .file(let path): return try read(inSpecDirectory(path))
+        case .file(let path): return try read(service.path(path))
         }
     }
 

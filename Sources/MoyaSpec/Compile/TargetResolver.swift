@@ -167,11 +167,6 @@ struct TargetResolver {
         self.masking = masking
     }
 
-    var specDirectory: String {
-        guard let slash = service.file.lastIndex(of: "/") else { return "." }
-        return String(service.file[..<slash])
-    }
-
     /// The value bound to `name` as this rendering shows it: the mask's placeholder for a
     /// secret when masking.
     func value(_ name: String) -> ParamValue? {
@@ -311,15 +306,10 @@ struct TargetResolver {
         }
     }
 
-    /// A path the spec gives, relative to the spec file's folder; an absolute one as it is.
-    func inSpecDirectory(_ path: String) -> String {
-        path.hasPrefix("/") ? path : specDirectory + "/" + path
-    }
-
     /// File paths the spec gives, each relative to the spec file's folder.
     private func inSpecDirectory(_ value: ParamValue) -> ParamValue {
         if case .array(let items) = value { return .array(items.map(inSpecDirectory)) }
-        return .string(inSpecDirectory(value.description))
+        return .string(service.path(value.description))
     }
 
     /// A secret value as the masked twin holds it: each item the placeholder.

@@ -47,6 +47,20 @@ public struct ServiceSpec: Sendable {
     public func environment(named name: String) -> EnvironmentSpec? {
         environments.first { $0.name == name }
     }
+
+    /// A path this spec gives (a `file:` sample or body, an upload or download path, a file
+    /// param's value in a check), relative to the spec file; an absolute one as it is.
+    public func path(_ path: String) -> String {
+        Self.path(path, inSpec: file)
+    }
+
+    /// A path written in the spec file `file`: relative to that file's folder, so that a spec
+    /// works from any working directory.
+    public static func path(_ path: String, inSpec file: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        guard let slash = file.lastIndex(of: "/") else { return "./" + path }
+        return file[..<slash] + "/" + path
+    }
 }
 
 /// An environment's overrides of a service's base URL and headers.
