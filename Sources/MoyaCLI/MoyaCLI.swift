@@ -14,6 +14,14 @@ public enum MoyaCLI {
             // on the caller's actor; without it, the closure would run on the thread pool.
             _ = isolation
             do {
+                if let lines = paramCompletions(arguments) {
+                    for line in lines { context.line(line) }
+                    return ExitStatus.success.rawValue
+                }
+                if let script = ShellCompletion.requestedScript(arguments) {
+                    context.writeOut(Array(script.utf8))
+                    return ExitStatus.success.rawValue
+                }
                 if let unknown = unknownCommand(arguments) {
                     throw CommandFailure(unknown, status: .usage)
                 }
@@ -87,6 +95,16 @@ public enum MoyaCLI {
         let name = argument.prefix { $0 != "=" }
         return ["-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help"]
             .contains(name)
+    }
+
+    /// The words a completion script asks for with `---params SHELL INDEX WORD…`; nil for
+    /// any other line.
+    static func paramCompletions(_ arguments: [String]) -> [String]? {
+        guard arguments.first == ShellCompletion.entry else { return nil }
+        guard arguments.count >= 3, let shell = ShellCompletion.Shell(rawValue: arguments[1]),
+            let index = Int(arguments[2])
+        else { return [] }
+        return ShellCompletion.candidates(shell: shell, index: index, words: Array(arguments.dropFirst(3)))
     }
 
     /// The failure for a line whose first word is not a command: `calll` is told "did you

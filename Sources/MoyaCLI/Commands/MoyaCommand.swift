@@ -40,9 +40,9 @@ struct MoyaCommand: AsyncParsableCommand {
             values along; `run SERVICE.FLOW` runs one, and check runs them all.
 
             Completions: moya-cli --generate-completion-script bash|zsh|fish; completing `call` \
-            offers SERVICE.TARGET names from the specs, `run` offers SERVICE.FLOW names, \
-            `describe` offers both, and `generate swift` offers SERVICE names; a mistyped \
-            command gets the nearest one.
+            offers SERVICE.TARGET names from the specs and then the target's params (and an \
+            enum param's values), `run` offers SERVICE.FLOW names, `describe` offers both, and \
+            `generate swift` offers SERVICE names; a mistyped command gets the nearest one.
 
             Examples:
               moya-cli call myservice.showUser --id 1
