@@ -222,6 +222,42 @@ final class InvalidFixtureTests: XCTestCase {
                 "6:5: targets.zen.metod: unknown key 'metod'; did you mean 'method'?",
             ]
         ),
+        (
+            "unquoted-in-braces.yaml",
+            [
+                "8:39: yaml: did not find expected ',' or '}' (while parsing a flow mapping at 8:19): inside { } or [ ], a value that holds {id} needs quotes: write \"{id}\", or quote the whole text around it"
+            ]
+        ),
+        (
+            "unquoted-header.yaml",
+            [
+                "9:22: targets.t.headers.X-Id: this is a YAML mapping; write \"{id}\" with quotes to use the param"
+            ]
+        ),
+        (
+            "misindented-line.yaml",
+            [
+                "8:6: yaml: did not find expected key (while parsing a block mapping at 5:5): this line is indented 5 spaces, which lines up with no key above it (the mapping at 5:5 indents its keys 4); indent it as far as the keys or items it belongs with"
+            ]
+        ),
+        (
+            "item-among-keys.yaml",
+            [
+                "7:3: yaml: did not find expected key (while parsing a block mapping at 4:3): this '- ' item stands among the keys of the mapping at 4:3; a list goes under a key, indented further than the key"
+            ]
+        ),
+        (
+            "unclosed-quote.yaml",
+            [
+                "7:1: yaml: found unexpected end of stream (while scanning a quoted scalar at 6:13): the quote at 6:13 is never closed"
+            ]
+        ),
+        (
+            "missing-colon.yaml",
+            [
+                "7:5: yaml: could not find expected ':' (while scanning a simple key at 6:5): a key needs ':' after it, as in 'method: GET', and a value on more than one line needs quotes"
+            ]
+        ),
     ]
 
     func testEveryInvalidFixtureReportsItsProblems() throws {

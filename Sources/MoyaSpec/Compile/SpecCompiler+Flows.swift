@@ -324,10 +324,9 @@ extension CompileContext {
                 values.append(value)
             }
             return .array(values)
-        case .mapping(let pairs):
-            if pairs.count == 1, pairs[0].value.isNull, node.isFlowMapping, let name = pairs[0].key.scalar {
-                reader.error(
-                    node.mark, path, "this is a YAML mapping; write \"{\(name)}\" with quotes to use the variable")
+        case .mapping:
+            if let name = SpecReader.unquotedReference(node) {
+                reader.unquotedReferenceError(node, name, path, what: "variable")
                 return nil
             }
             guard let fields = reader.fields(node, path, known: nil) else { return nil }

@@ -27,8 +27,7 @@ extension CompileContext {
             return .array(values)
         case .mapping(let pairs):
             if let name = unquotedTemplate(node, pairs, scope: scope) {
-                reader.error(
-                    node.mark, path(), "this is a YAML mapping; write \"{\(name)}\" with quotes to use the param")
+                reader.unquotedReferenceError(node, name, path())
                 return nil
             }
             guard let fields = reader.fields(node, path(), known: nil) else { return nil }
@@ -53,10 +52,11 @@ extension CompileContext {
     private func unquotedTemplate(
         _ node: YAMLNode, _ pairs: [(key: YAMLNode, value: YAMLNode)], scope: ParamScope
     ) -> String? {
-        guard pairs.count == 1, pairs[0].value.isNull, case .scalar(let name, .plain) = pairs[0].key.content,
-            !name.isEmpty, name.utf8.enumerated().allSatisfy({ ParamSpec.isNameByte($1, first: $0 == 0) })
-        else { return nil }
-        return node.isFlowMapping || scope.params.contains(where: { $0.name == name }) ? name : nil
+        if let name = SpecReader.unquotedReference(node) { return name }
+        guard pairs.count == 1, pairs[0].value.isNull, case .scalar(let name, .plain) = pairs[0].key.content else {
+            return nil
+        }
+        return scope.params.contains(where: { $0.name == name }) ? name : nil
     }
 
     /// A query or parameter block: a mapping, or a sequence of one-key mappings.

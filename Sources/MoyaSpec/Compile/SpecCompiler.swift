@@ -376,6 +376,10 @@ struct CompileContext {
             }
             var valueNode = value
             var isSecret = false
+            if let param = SpecReader.unquotedReference(value) {
+                reader.unquotedReferenceError(value, param, headerPath)
+                continue
+            }
             if case .mapping = value.content {
                 // { value: ..., secret: true }: a value that is a secret as a whole.
                 guard let fields = reader.fields(value, headerPath, known: ["value", "secret"]) else { continue }

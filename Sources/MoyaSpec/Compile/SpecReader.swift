@@ -151,9 +151,29 @@ struct SpecReader {
         return written + rest
     }
 
+    /// The name in a `{name}` written without quotes, which YAML reads as a mapping in braces
+    /// with one key and no value; nil for any other node.
+    static func unquotedReference(_ node: YAMLNode) -> String? {
+        guard node.isFlowMapping, case .mapping(let pairs) = node.content, pairs.count == 1, pairs[0].value.isNull,
+            case .scalar(let name, .plain) = pairs[0].key.content, !name.isEmpty,
+            name.utf8.enumerated().allSatisfy({ ParamSpec.isNameByte($1, first: $0 == 0) })
+        else { return nil }
+        return name
+    }
+
+    /// Reports an unquoted `{name}` (see `unquotedReference`) that stands where a `what`, a
+    /// param or a flow variable, is meant.
+    mutating func unquotedReferenceError(_ node: YAMLNode, _ name: String, _ path: String, what: String = "param") {
+        error(node.mark, path, "this is a YAML mapping; write \"{\(name)}\" with quotes to use the \(what)")
+    }
+
     /// A scalar as a template: `{param}` references parsed in the spec's text, `${VAR}` values
     /// kept as environment segments. With `references: false` braces are plain text.
     mutating func template(_ node: YAMLNode, _ path: @autoclosure () -> String, references: Bool = true) -> Template? {
+        if references, let name = Self.unquotedReference(node) {
+            unquotedReferenceError(node, name, path())
+            return nil
+        }
         guard case .scalar(let text, _) = node.content, !node.isNull else {
             error(node.mark, path(), "expected a string, got \(node.kindDescription)")
             return nil

@@ -168,12 +168,46 @@ public enum YAMLLoader {
         return YAMLSyntaxError(
             problem: problem, mark: mark, context: context,
             contextMark: context == nil ? nil : Mark(parser.context_mark),
-            explanation: explanation(of: problem, at: character(at: mark, in: bytes)))
+            explanation: explanation(
+                of: problem, context: context, at: mark, contextMark: Mark(parser.context_mark), in: bytes))
     }
 
-    /// A plain-language sentence for the libyaml problems a hand-written spec meets most.
-    static func explanation(of problem: String, at character: Unicode.Scalar?) -> String? {
+    /// The plain-language sentence for a problem at `mark`, from the text around it.
+    static func explanation(
+        of problem: String, context: String?, at mark: Mark, contextMark: Mark, in bytes: [UInt8]
+    ) -> String? {
+        switch (problem, context) {
+        case ("did not find expected key", "while parsing a block mapping"?):
+            let mapping = "the mapping at \(contextMark.line):\(contextMark.column)"
+            if mark.column == contextMark.column {
+                // In line with the keys, but no key: most often a list item.
+                guard character(at: mark, in: bytes) == "-" else { return "a key of \(mapping) goes here" }
+                return "this '- ' item stands among the keys of \(mapping); a list goes under a key, "
+                    + "indented further than the key"
+            }
+            // The line lines up with no key of the mappings it could end or continue.
+            return "this line is indented \(mark.column - 1) spaces, which lines up with no key above it "
+                + "(the mapping at \(contextMark.line):\(contextMark.column) indents its keys "
+                + "\(contextMark.column - 1)); indent it as far as the keys or items it belongs with"
+        case ("found unexpected end of stream", "while scanning a quoted scalar"?):
+            return "the quote at \(contextMark.line):\(contextMark.column) is never closed"
+        default:
+            return explanation(of: problem, at: character(at: mark, in: bytes), line: line(of: mark, in: bytes))
+        }
+    }
+
+    /// A plain-language sentence for the libyaml problems a hand-written spec meets most;
+    /// `line` is the text of the line the problem is on.
+    static func explanation(of problem: String, at character: Unicode.Scalar?, line: Substring = "") -> String? {
         switch problem {
+        case "did not find expected ',' or '}'", "did not find expected ',' or ']'":
+            // In braces and brackets, `{`, `}`, `[`, `]` and `,` end a plain value: the usual
+            // cause is a template written without quotes, `{ id: {id} x }`.
+            if let name = reference(in: line) {
+                return "inside { } or [ ], a value that holds {\(name)} needs quotes: write \"{\(name)}\", "
+                    + "or quote the whole text around it"
+            }
+            return "inside { } or [ ], a value that holds '{', '}', '[', ']' or ',' needs quotes"
         case "found a tab character that violates indentation",
             "found a tab character where an indentation space is expected":
             return "YAML indents with spaces, and this line has a tab"
@@ -188,9 +222,37 @@ public enum YAMLLoader {
                 + "check the indentation, or put the value in quotes"
         case "did not find expected key":
             return "a line here is indented less than the keys around it, or a quote is not closed"
+        case "did not find expected '-' indicator":
+            return "the items of a list start with '- ' at one indentation, and this line lines up with none"
+        case "block sequence entries are not allowed in this context":
+            return "a '- ' item starts a line of its own, indented under its key"
+        case "could not find expected ':'":
+            return "a key needs ':' after it, as in 'method: GET', and a value on more than one line needs quotes"
         default:
             return nil
         }
+    }
+
+    /// The first `{name}` in a line, a param's or a flow variable's reference.
+    static func reference(in line: Substring) -> String? {
+        var rest = line
+        while let open = rest.firstIndex(of: "{") {
+            rest = rest[rest.index(after: open)...]
+            let name = rest.prefix { $0 != "}" }
+            if name.endIndex < rest.endIndex, !name.isEmpty,
+                name.utf8.enumerated().allSatisfy({ ParamSpec.isNameByte($1, first: $0 == 0) })
+            {
+                return String(name)
+            }
+        }
+        return nil
+    }
+
+    /// The text of the line `mark` is on, empty past the end.
+    static func line(of mark: Mark, in bytes: [UInt8]) -> Substring {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return "" }
+        return Substring(decoding: lines[mark.line - 1], as: UTF8.self)
     }
 
     /// The character at `mark` (line and column from 1), if the text has one there.
