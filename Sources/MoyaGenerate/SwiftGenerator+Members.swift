@@ -40,7 +40,7 @@ extension GeneratedFile {
         case .integer(let int): return (.raw(".integer(\(int))"), false)
         case .number(let double): return (.raw(".number(\(double))"), false)
         case .string(let template):
-            if let whole = template.wholeParam, let param = target.param(named: whole) {
+            if let whole = template.typedParam, let param = target.param(named: whole) {
                 return jsonValue(param)
             }
             // Left out when the environment leaves it empty, as `call` leaves it out.

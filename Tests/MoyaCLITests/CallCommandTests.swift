@@ -86,6 +86,16 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(typed["body"] as? String, #"{"name":"Bo","age":7,"tags":["a","b"]}"#)
     }
 
+    func testAStringTagKeepsATypedParamAsText() async throws {
+        // `!!str "{page}"` sends and answers "2" where "{page}" gives 2; an absent param is
+        // left out either way.
+        let live = try await call(["calls.echoed", "--page", "2"]).echo()
+        XCTAssertEqual(live["body"] as? String, #"{"page":"2","count":2}"#)
+        let stubbed = await call(["calls.echoed", "--page", "2", "--note", "5", "--stub", "immediate"])
+        XCTAssertEqual(stubbed.status, 0, stubbed.error)
+        XCTAssertEqual(stubbed.text, #"{"args":{"page":"2","note":"5"},"count":2}"#)
+    }
+
     func testURLEncodingInTheQueryForGet() async throws {
         let echo = try await call(["calls.query", "--q", "a b&c", "--tags", "x", "--tags", "y", "--flag", "false"])
             .echo()

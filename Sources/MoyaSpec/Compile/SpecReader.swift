@@ -174,11 +174,15 @@ struct SpecReader {
             unquotedReferenceError(node, name, path())
             return nil
         }
-        guard case .scalar(let text, _) = node.content, !node.isNull else {
+        guard case .scalar(let text, let style) = node.content, !node.isNull else {
             error(node.mark, path(), "expected a string, got \(node.kindDescription)")
             return nil
         }
-        return pieces(text, node.mark, path()).map { Template(pieces: $0, mark: node.mark, references: references) }
+        return pieces(text, node.mark, path()).map {
+            var template = Template(pieces: $0, mark: node.mark, references: references)
+            template.keepsText = style == .tagged
+            return template
+        }
     }
 
     /// A scalar as the spec wrote it, for an error message: an interpolated value is shown as

@@ -399,7 +399,7 @@ struct TargetResolver {
         case .integer(let int): return .integer(int)
         case .number(let double): return .number(double)
         case .string(let template):
-            if let whole = template.wholeParam {
+            if let whole = template.typedParam {
                 return self.value(whole).map(\.jsonValue)
             }
             return render(template).map(JSONValue.string)

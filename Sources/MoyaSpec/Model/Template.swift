@@ -23,6 +23,9 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     private var storage: Storage
     /// Where the template was written.
     public var mark: Mark
+    /// Whether the value stays text where a whole `{param}` would take the param's type: the
+    /// spec tagged it `!!str`, as a sample that echoes `"2"` for `--page 2` does.
+    public var keepsText = false
 
     /// The segments in order.
     public var segments: [Segment] {
@@ -84,7 +87,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         return segments.allSatisfy { if case .environment = $0 { true } else { false } }
     }
 
-    /// The param's name when the whole template is one reference, whose typed value is used.
+    /// The param whose typed value is the value: `wholeParam`, unless the template keeps text.
+    public var typedParam: String? { keepsText ? nil : wholeParam }
+
+    /// The param's name when the whole template is one reference: left out when that param
+    /// is, and its typed value is used unless the template keeps text.
     public var wholeParam: String? {
         if case .segments(let segments) = storage, segments.count == 1, case .param(let name) = segments[0] {
             return name

@@ -61,7 +61,7 @@ public enum YAMLLoader {
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else { return nil }
 
-            var builder = TreeBuilder(document: &document)
+            var builder = TreeBuilder(document: &document, source: buffer)
             let tree = try builder.build(root)
 
             var next = yaml_document_t()
@@ -280,10 +280,22 @@ private struct TreeBuilder {
     /// How many nodes the document itself holds; a tree larger than that came from aliases.
     let written: Int
 
-    init(document: UnsafeMutablePointer<yaml_document_t>) {
+    /// The text the document was read from, to tell a tag the spec wrote from libyaml's default.
+    let source: UnsafeBufferPointer<UInt8>
+
+    init(document: UnsafeMutablePointer<yaml_document_t>, source: UnsafeBufferPointer<UInt8>) {
+        self.source = source
         nodes = document.pointee.nodes.start
         written = document.pointee.nodes.top - document.pointee.nodes.start
         inProgress = Array(repeating: false, count: written + 1)
+    }
+
+    /// Whether a scalar is tagged `!!str` (or `!<tag:yaml.org,2002:str>`) in the text: libyaml
+    /// gives every untagged scalar that tag too, but a node the spec tagged starts at its `!`.
+    func isWrittenStringTag(_ node: yaml_node_t) -> Bool {
+        guard let tag = node.tag, String(cString: tag) == "tag:yaml.org,2002:str" else { return false }
+        let index = Int(node.start_mark.index)
+        return index >= 0 && index < source.count && source[index] == UInt8(ascii: "!")
     }
 
     mutating func build(_ node: UnsafeMutablePointer<yaml_node_t>) throws(YAMLSyntaxError) -> YAMLNode {
@@ -306,7 +318,8 @@ private struct TreeBuilder {
             let scalar = node.data.scalar
             let text = String(
                 decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-            let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+            var style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+            if isWrittenStringTag(node) { style = .tagged }
             return YAMLNode(.scalar(text, style), mark: mark)
         case YAML_SEQUENCE_NODE:
             try enter(index, mark)

@@ -37,6 +37,9 @@ public struct YAMLNode: Sendable {
         case plain
         /// Quoted or a block scalar: always a string.
         case quoted
+        /// Tagged `!!str` in the spec: always a string, and a `{param}` that is the whole of it
+        /// stays text rather than taking the param's type (`!!str "{page}"` is `"2"`).
+        case tagged
     }
 
     /// What the node holds.
