@@ -123,7 +123,7 @@ final class FlowTests: XCTestCase {
         XCTAssertTrue(
             lines.count > 1
                 && lines[1].hasPrefix(
-                    "      \(spec):114:26: job: until.json.$.state: still not met after 3 attempts in "),
+                    "      \(spec):118:26: job: until.json.$.state: still not met after 3 attempts in "),
             out)
         XCTAssertTrue(lines.count > 1 && lines[1].hasSuffix(" ms: expected \"done\", got \"running\""), out)
         XCTAssertEqual(error, "moya-cli: error: flow flows.pollingTimesOut failed\n")
@@ -149,6 +149,26 @@ final class FlowTests: XCTestCase {
         XCTAssertEqual(server.peopleIDs, [1, 2])
     }
 
+    func testAStatusExpectationTakesAVariable() async {
+        // A row's code, an integer or text, is the status expected; a variable that holds no
+        // code fails its step and says so.
+        let (status, out, error) = await run("statuses")
+        XCTAssertEqual(status, 1, out + error)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  codes[0]  200  (T)
+            PASS  codes[1]  404  (T)
+            PASS  codes[2]  418  (T)
+            FAIL  not a code  200  (T)
+                  \(spec):148:9: not a code: expect: the status {word} is 'teapot', not a status code
+
+            flows.statuses: 4 steps: 3 passed, 1 failed, 0 skipped in T s
+
+            """)
+        XCTAssertEqual(error, "moya-cli: error: flow flows.statuses failed\n")
+    }
+
     func testFinallyRunsAfterAFailure() async {
         let (status, out, _) = await run("cleanup")
         XCTAssertEqual(status, 1)
@@ -157,7 +177,7 @@ final class FlowTests: XCTestCase {
             """
             PASS  create  201  (T)
             FAIL  fails  200  (T)
-                  \(spec):145:27: fails: expect.status: expected 500, got 200
+                  \(spec):161:27: fails: expect.status: expected 500, got 200
             SKIP  never runs  (not run after a failure)
             PASS  finally: delete  204  (T)
             SKIP  finally: needs never  (variable 'never' is not set)
@@ -277,7 +297,7 @@ final class FlowTests: XCTestCase {
             """
             PASS  flows.lifecycle (flow)  (T)
             FAIL  flows.cleanup (flow)  (T)
-                  \(spec):145:27: fails: expect.status: expected 500, got 200
+                  \(spec):161:27: fails: expect.status: expected 500, got 200
 
             2 checks: 1 passed, 1 failed, 0 skipped in T s
 

@@ -270,6 +270,16 @@ public struct FlowRunner: Sendable {
         for assertion in assertions {
             var filled = assertion
             filled.predicate = try variables.substituting(assertion.predicate)
+            // A status written as a variable is compared as a code, whether the variable holds
+            // 404 or "404".
+            if assertion.subject == .status, case .equals(let value) = filled.predicate,
+                case .equals(.string(let written)) = assertion.predicate
+            {
+                guard let code = Int(value.text), (100...999).contains(code) else {
+                    throw FlowError("the status \(written) is '\(value.text)', not a status code")
+                }
+                filled.predicate = .equals(.integer(code))
+            }
             result.append(filled)
         }
         return result

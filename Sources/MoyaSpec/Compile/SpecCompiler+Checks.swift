@@ -105,7 +105,9 @@ extension CompileContext {
         }
     }
 
-    mutating func expect(_ node: YAMLNode, _ path: String) -> [Assertion] {
+    /// A check's or a step's `expect`; with `variables`, a flow step's, whose `status` may be
+    /// a variable (`"{item.code}"`), filled in when the step runs.
+    mutating func expect(_ node: YAMLNode, _ path: String, variables: Bool = false) -> [Assertion] {
         guard let fields = reader.fields(node, path, known: Self.expectKeys, nearby: Self.checkKeys) else { return [] }
         var assertions: [Assertion] = []
         for entry in fields {
@@ -113,7 +115,7 @@ extension CompileContext {
             let value = entry.value
             switch entry.key {
             case "status":
-                if let predicate = status(value, keyPath) {
+                if let predicate = status(value, keyPath, variables: variables) {
                     assertions.append(
                         Assertion(subject: .status, predicate: predicate, keyPath: keyPath, mark: value.mark))
                 }
@@ -167,11 +169,13 @@ extension CompileContext {
         return assertions
     }
 
-    /// A status: a code, a list of codes, a class such as `2xx`, or a predicate mapping.
-    private mutating func status(_ node: YAMLNode, _ path: String) -> Predicate? {
+    /// A status: a code, a list of codes, a class such as `2xx`, or a predicate mapping; with
+    /// `variables`, also text with a flow variable in it, which must come out a code.
+    private mutating func status(_ node: YAMLNode, _ path: String, variables: Bool) -> Predicate? {
         switch node.content {
         case .scalar(let text, _):
             if let code = SpecReader.parseInteger(text), (100...999).contains(code) { return .equals(.integer(code)) }
+            if variables, VariableTemplate.hasReference(text) { return .equals(.string(text)) }
             let bytes = Array(text.lowercased().utf8)
             if bytes.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(bytes[0]),
                 bytes[1] == UInt8(ascii: "x"), bytes[2] == UInt8(ascii: "x")

@@ -207,7 +207,7 @@ extension CompileContext {
         -> [Assertion]
     {
         guard let node else { return [] }
-        return expect(node, path + "." + key).map { assertion in
+        return expect(node, path + "." + key, variables: true).map { assertion in
             var short = assertion
             short.keyPath = String(assertion.keyPath.dropFirst(path.count + 1))
             let references = assertion.predicate.expectedStrings.flatMap { VariableTemplate($0).references }
