@@ -102,6 +102,10 @@ extension CallCommandTests {
         XCTAssertEqual(live.status, 0, live.error)
         XCTAssertEqual(live.text, "", "nothing on stdout")
         XCTAssertEqual(try String(contentsOfFile: directory + "/ok.txt", encoding: .utf8), "status 200")
+        // -v counts the bytes written to the file, not the empty body kept in memory.
+        let logged = await call(["calls.status", "--code", "200", "-o", directory + "/ok.txt", "-v"])
+        let responseLine = logged.error.split(separator: "\n").first { $0.hasPrefix("Response:") }
+        XCTAssertTrue(responseLine?.hasPrefix("Response: 200 (10 bytes, ") == true, logged.error)
 
         let failed = await call(["calls.status", "--code", "500", "--output", directory + "/failed.txt"])
         XCTAssertEqual(failed.status, 5)

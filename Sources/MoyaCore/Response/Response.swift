@@ -14,8 +14,8 @@ public final class Response: Sendable, CustomStringConvertible, Equatable {
     public let request: Request?
     /// The status and headers as received; nil for a stub without headers.
     public let response: ResponseHead?
-    /// How many body bytes were passed on to a `ResponseStream` instead of kept in `data`;
-    /// nil when the body was not streamed.
+    /// How many body bytes went elsewhere instead of into `data`: to a `ResponseStream`, or
+    /// into a file (a download, `saveTo`); nil when the body was kept.
     public let streamedByteCount: Int?
 
     /// Creates a response.

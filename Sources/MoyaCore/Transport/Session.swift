@@ -236,23 +236,27 @@ public final class Session: Sendable {
     public func download(
         _ request: Request, destination: @escaping DownloadDestination, progress: ProgressHandler? = nil
     ) async throws(MoyaError) -> (response: Response, file: PendingFile) {
-        let (head, file) = try await perform(request) { head, body -> PendingFile in
+        let (head, (file, count)) = try await perform(request) { head, body -> (PendingFile, Int) in
             let planned = URL(fileURLWithPath: PendingFile.temporaryPath(beside: "./download"))
             let file = try PendingFile(path: destination(planned, head).path)
             var meter = ProgressMeter(head: head, handler: progress)
+            var count = 0
             do {
                 for try await chunk in body {
                     try chunk.withUnsafeReadableBytes { try file.write($0) }
                     meter.add(chunk.readableBytes)
+                    count &+= chunk.readableBytes
                 }
                 meter.finish()
             } catch {
                 file.discard()
                 throw error
             }
-            return file
+            return (file, count)
         }
-        return (Response(statusCode: head.statusCode, data: Data(), request: request, response: head), file)
+        let response = Response(
+            statusCode: head.statusCode, data: Data(), request: request, response: head, streamedByteCount: count)
+        return (response, file)
     }
 
     /// Sends `request`, retrying as `configuration.retry` allows, and hands the final response's
