@@ -133,6 +133,35 @@ final class CheckCommandTests: XCTestCase {
             """)
     }
 
+    func testAnExpectedValueFromTheEnvironmentIsMaskedAndLiteralsAreNot() async throws {
+        let file = try scratch() + "/env.yaml"
+        try """
+        service: env
+        baseURL: ${TEST_SERVER}
+        targets:
+          user:
+            path: /json
+            checks:
+              - name: names
+                expect: { json: { $.first_name: "${EXPECTED_NAME}", $.last_name: Harry } }
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        // The environment's value is a secret, and prints as ••••, even where the server's
+        // text holds it; the spec's literal Harry prints as written.
+        let (status, out, _) = await check([file], environment: ["EXPECTED_NAME": "Potter"])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            FAIL  env.user: names  (T)
+                  \(file):8:27: expect.json.$.first_name: expected ••••, got "Harry"
+                  \(file):8:61: expect.json.$.last_name: expected "Harry", got "••••"
+
+            1 check: 0 passed, 1 failed, 0 skipped in T s
+
+            """)
+    }
+
     func testGitHubAnnotationsPointAtTheAssertion() async {
         let file = fixtures + "/failing.yaml"
         let (_, out, _) = await check([file, "--only", "failing.broken"], environment: ["GITHUB_ACTIONS": "true"])

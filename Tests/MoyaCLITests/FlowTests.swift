@@ -169,6 +169,25 @@ final class FlowTests: XCTestCase {
         XCTAssertEqual(error, "moya-cli: error: flow flows.statuses failed\n")
     }
 
+    func testAFailurePrintsTheSpecsLiteralAndMasksASecretExpectation() async {
+        // The cookie's value is s1abc. The spec's own literal s1abc prints as written; an
+        // expected value built from the secret variable prints as ••••, and so does the
+        // server's echo of it.
+        let (status, out, _) = await run("literals")
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  create  201  (T)
+            FAIL  compare  200  (T)
+                  \(spec):215:13: compare: expect.json.$.nothing: expected "s1abc", got nothing
+                  \(spec):216:13: compare: expect.json.$.headers[?@[0] == 'X-Value'][1]: expected ••••, got "••••"
+
+            flows.literals: 2 steps: 1 passed, 1 failed, 0 skipped in T s
+
+            """)
+    }
+
     func testFinallyRunsAfterAFailure() async {
         let (status, out, _) = await run("cleanup")
         XCTAssertEqual(status, 1)

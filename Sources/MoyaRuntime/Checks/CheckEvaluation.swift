@@ -42,8 +42,11 @@ extension CheckSpec {
             let failure = { (message: String) in
                 failures.append(CheckFailure(keyPath: assertion.keyPath, mark: assertion.mark, message: message))
             }
+            let secret = assertion.expectsSecret
             func check(_ predicate: Predicate, _ value: JSONValue?, textual: Bool, unit: String = "") {
-                if let message = Self.failure(of: predicate, for: value, textual: textual, unit: unit, scrub: scrub) {
+                if let message = Self.failure(
+                    of: predicate, for: value, textual: textual, unit: unit, scrub: scrub, secretExpected: secret)
+                {
                     failure(message)
                 }
             }
@@ -86,7 +89,9 @@ extension CheckSpec {
                     continue
                 }
                 for value in values {
-                    if let message = Self.failure(of: each, for: value, textual: false, scrub: scrub) {
+                    if let message = Self.failure(
+                        of: each, for: value, textual: false, scrub: scrub, secretExpected: secret)
+                    {
                         failure(message)
                         break
                     }
@@ -108,14 +113,16 @@ extension CheckSpec {
         return failures
     }
 
-    /// Why `value` fails `predicate`, or nil when it holds.
+    /// Why `value` fails `predicate`, or nil when it holds. The value is the server's, and
+    /// scrubbed; the expected side is the spec's, printed as written unless it is a secret.
     static func failure(
         of predicate: Predicate, for value: JSONValue?, textual: Bool, unit: String = "",
-        scrub: (String) -> String = { $0 }
+        scrub: (String) -> String = { $0 }, secretExpected: Bool = false
     ) -> String? {
         do {
             return try predicate.holds(for: value, textual: textual)
-                ? nil : mismatch(predicate, value.map { scrubbing($0, scrub) }, unit: unit)
+                ? nil
+                : mismatch(predicate, value.map { scrubbing($0, scrub) }, unit: unit, secretExpected: secretExpected)
         } catch {
             return "the pattern /\(error.pattern)/ took longer than 100 ms on this value; simplify it"
         }
@@ -131,14 +138,17 @@ extension CheckSpec {
         }
     }
 
-    static func mismatch(_ predicate: Predicate, _ value: JSONValue?, unit: String = "") -> String {
+    static func mismatch(
+        _ predicate: Predicate, _ value: JSONValue?, unit: String = "", secretExpected: Bool = false
+    ) -> String {
         let actual: String
         switch value {
         case nil: actual = "nothing"
         case .number(let seconds)? where unit == "s": actual = JSONValue.format((seconds * 1000).rounded() / 1000) + "s"
         case let value?: actual = preview(value.serialized(escapeSlashes: false))
         }
-        let expected = unit == "s" ? predicate.description + unit : predicate.description
+        let expected =
+            secretExpected ? Redactor.mask : unit == "s" ? predicate.description + unit : predicate.description
         guard let value, actual == expected || (predicate.isCount && !value.isCountable) else {
             return "expected \(expected), got \(actual)"
         }

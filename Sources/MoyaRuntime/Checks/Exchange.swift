@@ -24,8 +24,10 @@ public struct Exchange: Sendable {
         self.failure = failure
     }
 
-    /// What of `assertions` the response fails, redacted; a failed validation is placed at
-    /// `mark`, the check or step.
+    /// What of `assertions` the response fails; a failed validation is placed at `mark`, the
+    /// check or step. What the server sent is scrubbed of the exchange's secrets, and an
+    /// expected value is masked when the assertion says it is a secret (`expectsSecret`), so
+    /// the spec's own literals print as written.
     public func failures(of assertions: [Assertion], response: Response, mark: Mark) -> [CheckFailure] {
         guard let target else { return [] }
         let check = CheckSpec(name: "", assertions: assertions, mark: mark)
@@ -33,11 +35,6 @@ public struct Exchange: Sendable {
         let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
         return check.failures(
             of: response, seconds: seconds, validation: target.validationType, sample: sample,
-            scrub: redactor.scrub
-        ).map { failure in
-            var redacted = failure
-            redacted.message = redactor.scrub(failure.message)
-            return redacted
-        }
+            scrub: redactor.scrub)
     }
 }

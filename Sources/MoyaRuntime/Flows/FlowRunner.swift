@@ -257,12 +257,7 @@ public struct FlowRunner: Sendable {
                 }
             }
         }
-        return result(
-            failures.map { failure in
-                var redacted = failure
-                redacted.message = exchange.redactor.scrub(failure.message)
-                return redacted
-            })
+        return result(failures)
     }
 
     private func substituted(_ assertions: [Assertion], _ variables: FlowVariables) throws(FlowError) -> [Assertion] {
@@ -270,6 +265,9 @@ public struct FlowRunner: Sendable {
         for assertion in assertions {
             var filled = assertion
             filled.predicate = try variables.substituting(assertion.predicate)
+            // An expected value built from a secret variable prints as ••••.
+            let names = assertion.predicate.expectedStrings.flatMap { VariableTemplate($0).references.map(\.name) }
+            if names.contains(where: variables.secretNames.contains) { filled.expectsSecret = true }
             // A status written as a variable is compared as a code, whether the variable holds
             // 404 or "404".
             if assertion.subject == .status, case .equals(let value) = filled.predicate,

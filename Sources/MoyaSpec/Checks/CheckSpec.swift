@@ -59,6 +59,10 @@ public struct Assertion: Sendable {
     public var keyPath: String
     /// Where the assertion is written.
     public var mark: Mark
+    /// Whether the expected value holds a secret: it reads the environment, or, in a flow, a
+    /// secret variable. A failure prints it as `••••`; the spec's other literals print as
+    /// written, even where a secret's value happens to equal them.
+    public var expectsSecret = false
 
     /// Creates an assertion.
     public init(subject: Subject, predicate: Predicate, keyPath: String, mark: Mark) {

@@ -110,25 +110,30 @@ extension CompileContext {
     mutating func expect(_ node: YAMLNode, _ path: String, variables: Bool = false) -> [Assertion] {
         guard let fields = reader.fields(node, path, known: Self.expectKeys, nearby: Self.checkKeys) else { return [] }
         var assertions: [Assertion] = []
+        // What an expected value reads from the environment is a secret, as it is in a request.
+        func add(
+            _ subject: Assertion.Subject, _ predicate: Predicate?, _ keyPath: String, _ written: YAMLNode,
+            at mark: Mark? = nil
+        ) {
+            guard let predicate else { return }
+            var assertion = Assertion(
+                subject: subject, predicate: predicate, keyPath: keyPath, mark: mark ?? written.mark)
+            assertion.expectsSecret = Self.readsEnvironment(written)
+            assertions.append(assertion)
+        }
         for entry in fields {
             let keyPath = path + "." + entry.key
             let value = entry.value
             switch entry.key {
             case "status":
-                if let predicate = status(value, keyPath, variables: variables) {
-                    assertions.append(
-                        Assertion(subject: .status, predicate: predicate, keyPath: keyPath, mark: value.mark))
-                }
+                add(.status, status(value, keyPath, variables: variables), keyPath, value)
             case "headers":
                 guard let headers = reader.fields(value, keyPath, known: nil) else { continue }
                 for header in headers {
                     let headerPath = keyPath + "." + header.key
-                    if let predicate = predicate(header.value, headerPath) {
-                        assertions.append(
-                            Assertion(
-                                subject: .header(header.key), predicate: predicate, keyPath: headerPath,
-                                mark: header.mark))
-                    }
+                    add(
+                        .header(header.key), predicate(header.value, headerPath), headerPath, header.value,
+                        at: header.mark)
                 }
             case "json":
                 guard let paths = reader.fields(value, keyPath, known: nil) else { continue }
@@ -141,32 +146,28 @@ extension CompileContext {
                         reader.error(member.mark, memberPath, "bad JSON path '\(member.key)': \(error)")
                         continue
                     }
-                    if let predicate = predicate(member.value, memberPath) {
-                        assertions.append(
-                            Assertion(
-                                subject: .json(jsonPath), predicate: predicate, keyPath: memberPath, mark: member.mark)
-                        )
-                    }
+                    add(.json(jsonPath), predicate(member.value, memberPath), memberPath, member.value, at: member.mark)
                 }
             case "body":
-                if let predicate = predicate(value, keyPath) {
-                    assertions.append(
-                        Assertion(subject: .body, predicate: predicate, keyPath: keyPath, mark: value.mark))
-                }
+                add(.body, predicate(value, keyPath), keyPath, value)
             case "maxTime":
-                if let seconds = duration(value, keyPath) {
-                    assertions.append(
-                        Assertion(subject: .time, predicate: .compare(.le, seconds), keyPath: keyPath, mark: value.mark)
-                    )
-                }
+                add(.time, duration(value, keyPath).map { .compare(.le, $0) }, keyPath, value)
             default:  // matchesSample
-                if reader.bool(value, keyPath) == true {
-                    assertions.append(
-                        Assertion(subject: .sampleShape, predicate: .all([]), keyPath: keyPath, mark: value.mark))
-                }
+                add(.sampleShape, reader.bool(value, keyPath) == true ? .all([]) : nil, keyPath, value)
             }
         }
         return assertions
+    }
+
+    /// Whether any text in a node reads the environment (`${VAR}`); nesting is bounded by the
+    /// loader's depth limit.
+    static func readsEnvironment(_ node: YAMLNode?) -> Bool {
+        guard let node else { return false }
+        switch node.content {
+        case .scalar(let text, _): return SpecReader.mayInterpolate(text)
+        case .sequence(let items): return items.contains { readsEnvironment($0) }
+        case .mapping(let pairs): return pairs.contains { readsEnvironment($0.value) }
+        }
     }
 
     /// A status: a code, a list of codes, a class such as `2xx`, or a predicate mapping; with

@@ -370,7 +370,7 @@ struct FlowScope {
 
 extension Predicate {
     /// The strings among the expected values, which in a flow may hold variable references.
-    var expectedStrings: [String] {
+    public var expectedStrings: [String] {
         func strings(_ value: JSONValue) -> [String] {
             switch value {
             case .string(let text): [text]
