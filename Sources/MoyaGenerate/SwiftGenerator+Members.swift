@@ -495,7 +495,7 @@ extension GeneratedFile {
 
     mutating func writeHelpers() {
         let helpers: [(uses: [String], lines: [String])] = [
-            (["Self.environment("], Self.environmentHelper),
+            (["Self.environment(", typeName + ".environment("], Self.environmentHelper),
             (["Self.given("], Self.givenHelper),
             (["Self.pathSegment("], Self.pathSegmentHelper),
             (["Self.present("], Self.presentHelpers),
@@ -514,7 +514,11 @@ extension GeneratedFile {
         line("extension \(typeName) {")
         for (index, helper) in used.enumerated() {
             if index > 0 { line() }
-            for text in helper.lines { line(text.isEmpty ? "" : "    " + text) }
+            for text in helper.lines {
+                // A public case's default argument may call only what is public.
+                let declared = text.hasPrefix("static func environment(") ? level + text : text
+                line(declared.isEmpty ? "" : "    " + declared)
+            }
         }
         if inOrder {
             if !used.isEmpty { line() }

@@ -106,7 +106,17 @@ struct GeneratedFile {
         for (index, target) in service.targets.enumerated() {
             if index > 0 { line() }
             if let summary = target.summary { line("    /// \(SwiftName.comment(summary))") }
-            line("    case \(caseDeclaration(target))")
+            let declaration = caseDeclaration(target)
+            if declaration.values.isEmpty || 10 + declaration.single.count <= Code.width {
+                line("    case \(declaration.single)")
+            } else {
+                // One param a line, as swift-format keeps a list too long for one.
+                line("    case \(declaration.name)(")
+                for (index, value) in declaration.values.enumerated() {
+                    line("        " + value + (index < declaration.values.count - 1 ? "," : ""))
+                }
+                line("    )")
+            }
         }
         for declaration in enumDeclarations {
             line()
@@ -131,7 +141,65 @@ struct GeneratedFile {
         line()
         writeSampleData()
         line("}")
+        writeTimeouts()
+        warnOfWhatIsNotGenerated()
         writeHelpers()
+    }
+
+    /// `timeout` for each target and a plugin that sets it on the request, when the spec
+    /// sets any: Moya's `TargetType` has no timeout.
+    mutating func writeTimeouts() {
+        let timeouts = service.targets.map { $0.timeout ?? service.timeout }
+        guard timeouts.contains(where: { $0 != nil }) else { return }
+        let seconds = { (timeout: Double?) in timeout.map { "\($0)" } ?? "nil" }
+        line()
+        line("extension \(typeName) {")
+        line("    /// Seconds a request may take, from the spec's `timeout`: Moya's `TargetType` has no")
+        line("    /// timeout, so add `\(typeName).TimeoutPlugin()` to the provider's plugins to apply it.")
+        if let first = timeouts.first, timeouts.allSatisfy({ $0 == first }) {
+            line("    \(level)var timeout: TimeInterval? { \(seconds(first)) }")
+        } else {
+            writeSwitch("timeout", type: "TimeInterval?") { file, target in
+                (.raw(seconds(target.timeout ?? file.service.timeout)), [])
+            }
+        }
+        line()
+        line("    /// Sets each target's `timeout` on its request.")
+        line("    \(level)struct TimeoutPlugin: PluginType {")
+        if access == .public { line("        public init() {}"); line() }
+        line("        \(level)func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {")
+        line("            guard let timeout = (target as? \(typeName))?.timeout else { return request }")
+        line("            var request = request")
+        line("            request.timeoutInterval = timeout")
+        line("            return request")
+        line("        }")
+        line("    }")
+        line("}")
+    }
+
+    /// A warning for each part of the spec the generated code does not carry: redirects not
+    /// followed, and enum or array defaults that read the environment.
+    mutating func warnOfWhatIsNotGenerated() {
+        for target in service.targets {
+            if (target.followsRedirects ?? service.followsRedirects) == false {
+                warnings.append(
+                    "\(target.name): followRedirects: false is not generated; Moya follows redirects as its "
+                        + "Session does, so give the provider a Session that does not")
+            }
+            for param in target.params where param.writtenDefault != nil {
+                guard param.defaultValue.flatMap({ environmentDefault(param, $0, in: target) }) == nil else { continue }
+                warnings.append(
+                    "\(target.name): \(param.name)'s default \(param.writtenDefault ?? "") is read when the code is "
+                        + "generated, not when it runs")
+            }
+            for param in target.params {
+                guard case .enumeration(let cases) = param.elementType, cases.contains(where: \.isFromEnvironment)
+                else { continue }
+                warnings.append(
+                    "\(target.name): \(param.name)'s enum values that read the environment are the spec's defaults "
+                        + "in the generated code; they are raw values, fixed when it is generated")
+            }
+        }
     }
 
     mutating func writeEnum(_ name: String, _ cases: [ParamType.EnumCase], members: [String]) {
@@ -188,19 +256,23 @@ struct GeneratedFile {
 
     // MARK: - Cases
 
-    private func caseDeclaration(_ target: TargetSpec) -> String {
+    /// A case's name and its params with their types and defaults, and the whole as one line.
+    private func caseDeclaration(_ target: TargetSpec) -> (name: String, values: [String], single: String) {
         let name = caseName(target)
-        guard !target.params.isEmpty else { return name }
+        guard !target.params.isEmpty else { return (name, [], name) }
         let values = target.params.map { param in
             var text = "\(label(param)): \(swiftType(param, in: target))"
             if let value = param.defaultValue {
-                text += " = " + literal(value, param.type, param: param, in: target)
+                text +=
+                    " = "
+                    + (environmentDefault(param, value, in: target)
+                        ?? literal(value, param.type, param: param, in: target))
             } else if param.isOptional {
                 text += " = nil"
             }
             return text
         }
-        return "\(name)(\(values.joined(separator: ", ")))"
+        return (name, values, "\(name)(\(values.joined(separator: ", ")))")
     }
 
     /// `.name(let a, _)`, binding only the params `used`.
@@ -248,6 +320,25 @@ struct GeneratedFile {
         case .file: "URL"
         case .enumeration: enumName ?? "String"
         case .array(let element): "[\(scalarType(element, enumName: enumName))]"
+        }
+    }
+
+    /// A default that reads the environment, as an expression that reads it when the case is
+    /// made, the spec's fallback standing where the variable is unset or its text is not of
+    /// the param's type. Nil for other defaults, and for enum and array params, whose
+    /// generated defaults are the values at generation (`write` warns of those).
+    private func environmentDefault(_ param: ParamSpec, _ value: ParamValue, in target: TargetSpec) -> String? {
+        guard let template = param.defaultTemplate else { return nil }
+        // A case's default argument cannot say `Self`.
+        let text = self.text(template, in: target).replacing("Self.environment(", with: typeName + ".environment(")
+        let fallback = literal(value, param.type, param: param, in: target)
+        switch param.type {
+        case .string: return text
+        case .file: return "URL(fileURLWithPath: \(text))"
+        case .int: return "Int(\(text)) ?? \(fallback)"
+        case .number: return "Double(\(text)) ?? \(fallback)"
+        case .bool: return "Bool(\(text)) ?? \(fallback)"
+        case .enumeration, .array: return nil
         }
     }
 

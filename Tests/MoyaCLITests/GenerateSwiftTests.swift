@@ -71,6 +71,64 @@ final class GenerateSwiftTests: XCTestCase {
         }
     }
 
+    /// A default that reads `${VAR}` is read when the generated code runs, as the base URL is,
+    /// the spec's fallback standing where the variable is unset or not of the param's type;
+    /// a `timeout` is carried, and a plugin sets it on the request.
+    func testEnvironmentDefaultsAreReadWhenTheCodeRunsAndTimeoutsAreCarried() throws {
+        let query = {
+            try MoyaProvider<Hostile>.defaultEndpointMapping(for: Hostile.defaults()).urlRequest().url?.query
+        }
+        defer {
+            unsetenv("HOSTILE_Q")
+            unsetenv("HOSTILE_N")
+        }
+        unsetenv("HOSTILE_Q")
+        unsetenv("HOSTILE_N")
+        XCTAssertEqual(try query(), "label=pre-cats-post&n=3&q=cats")
+        setenv("HOSTILE_Q", "dogs", 1)
+        setenv("HOSTILE_N", "7", 1)
+        XCTAssertEqual(try query(), "label=pre-dogs-post&n=7&q=dogs")
+        setenv("HOSTILE_N", "seven", 1)
+        XCTAssertEqual(try query(), "label=pre-dogs-post&n=3&q=dogs")
+
+        XCTAssertEqual(Hostile.defaults().timeout, 2.5)
+        XCTAssertNil(Hostile.pick(verb: .get).timeout)
+        XCTAssertEqual(Myservice.zen.timeout, 30)
+        let request = URLRequest(url: try XCTUnwrap(URL(string: "https://api.example.com/defaults")))
+        XCTAssertEqual(Hostile.TimeoutPlugin().prepare(request, target: Hostile.defaults()).timeoutInterval, 2.5)
+        XCTAssertEqual(
+            Hostile.TimeoutPlugin().prepare(request, target: Hostile.pick(verb: .get)).timeoutInterval,
+            request.timeoutInterval)
+    }
+
+    /// What generated code cannot carry is named on stderr, one line each.
+    func testRedirectsAndEnvironmentEnumValuesAreWarnedOf() async throws {
+        let file = NSTemporaryDirectory() + "generate-\(UUID().uuidString).yaml"
+        try """
+        service: gen
+        baseURL: http://127.0.0.1:9
+        followRedirects: false
+        targets:
+          search:
+            params: { region: { enum: { eu: "${GEN_EU:-eu-1}", us: us-1 } } }
+            path: /search/{region}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (status, out, error) = await CommandTests.run(["generate", "swift", "gen", "--specs", file])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(out.contains(#"case eu = "eu-1""#), out)
+        XCTAssertEqual(
+            error,
+            """
+            moya-cli: warning: gen.search: followRedirects: false is not generated; Moya follows redirects as its \
+            Session does, so give the provider a Session that does not
+            moya-cli: warning: gen.search: region's enum values that read the environment are the spec's defaults in \
+            the generated code; they are raw values, fixed when it is generated
+
+            """)
+    }
+
     /// Finding 18: a line break in the spec's file name stays inside the header comment; the
     /// file parses with swiftc.
     func testAFileNameWithALineBreakStaysInTheComment() async throws {

@@ -55,6 +55,10 @@ extension CompileContext {
             if let defaultNode = fields["default"] {
                 spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
                 spec.writtenDefault = Self.environmentReading(defaultNode)
+                // Code generated from the spec reads the variable when it runs.
+                if reader.keepsEnvironmentReferences, spec.writtenDefault != nil, case .scalar = defaultNode.content {
+                    spec.defaultTemplate = reader.template(defaultNode, path() + ".default", references: false)
+                }
             }
             if fields["style"] != nil || fields["explode"] != nil {
                 spec.arrayStyle = arrayStyle(fields, path(), type: spec.type)

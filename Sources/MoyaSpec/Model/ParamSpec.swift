@@ -165,6 +165,10 @@ public struct ParamSpec: Sendable, Hashable {
     /// The default as the spec wrote it, when it reads the environment (`${VAR}`): printed in
     /// place of the value, which is a secret wherever it is sent.
     public var writtenDefault: String? = nil
+    /// A scalar default that reads the environment, as a template of its text and `${VAR}`
+    /// references, when the spec is compiled keeping them (`keepsEnvironmentReferences`):
+    /// what `generate swift` reads when the generated code runs.
+    public var defaultTemplate: Template? = nil
     /// How an array param is written where it stands alone as a query or form entry's value,
     /// as OpenAPI's `style` and `explode` say; nil leaves it to the task's `arrays`.
     public var arrayStyle: ArrayStyle? = nil

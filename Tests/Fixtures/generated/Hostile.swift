@@ -8,6 +8,12 @@ public enum Hostile {
     /// Ends the comment? } func injectedSummary() {}
     case getUser(order: Order = .asc, selfValue: SelfValue, string: StringValue, uId: Int? = nil, uId2: Int? = nil)
 
+    case defaults(
+        q: String = Hostile.environment("HOSTILE_Q", or: "cats"),
+        n: Int = Int(Hostile.environment("HOSTILE_N", or: "3")) ?? 3,
+        label: String = "pre-\(Hostile.environment("HOSTILE_Q", or: "cats"))-post"
+    )
+
     case getUser2
 
     case pick(verb: Verb)
@@ -58,6 +64,8 @@ extension Hostile: TargetType {
         switch self {
         case .getUser:
             return "/users"
+        case .defaults:
+            return "/defaults"
         case .getUser2:
             return "/user"
         case .pick(let verb):
@@ -71,7 +79,7 @@ extension Hostile: TargetType {
 
     public var method: Moya.Method {
         switch self {
-        case .getUser, .getUser2, .pick, .pathTarget, .prefs:
+        case .getUser, .defaults, .getUser2, .pick, .pathTarget, .prefs:
             return .get
         }
     }
@@ -88,6 +96,10 @@ extension Hostile: TargetType {
                     ("b", uId2.map { value -> JSONValue in .integer(value) }),
                 ]),
                 encoding: URLEncoding.queryString)
+        case .defaults(let q, let n, let label):
+            return .requestParameters(
+                parameters: Self.parameters([("q", .string(q)), ("n", .integer(n)), ("label", .string(label))]),
+                encoding: URLEncoding.queryString)
         case .getUser2, .pick, .pathTarget, .prefs:
             return .requestPlain
         }
@@ -96,7 +108,7 @@ extension Hostile: TargetType {
     public var headers: [String: String]? {
         var headers: [String: String] = [:]
         switch self {
-        case .getUser, .getUser2, .pick, .pathTarget:
+        case .getUser, .defaults, .getUser2, .pick, .pathTarget:
             break
         case .prefs(let theme, let lang):
             headers["Cookie"] = "seen=1"
@@ -119,7 +131,7 @@ extension Hostile: TargetType {
 
     public var sampleData: Data {
         switch self {
-        case .getUser, .pick, .prefs:
+        case .getUser, .defaults, .pick, .prefs:
             return Data()
         case .getUser2:
             return Data(
@@ -136,8 +148,33 @@ extension Hostile: TargetType {
 }
 
 extension Hostile {
+    /// Seconds a request may take, from the spec's `timeout`: Moya's `TargetType` has no
+    /// timeout, so add `Hostile.TimeoutPlugin()` to the provider's plugins to apply it.
+    public var timeout: TimeInterval? {
+        switch self {
+        case .getUser, .getUser2, .pick, .pathTarget, .prefs:
+            return nil
+        case .defaults:
+            return 2.5
+        }
+    }
+
+    /// Sets each target's `timeout` on its request.
+    public struct TimeoutPlugin: PluginType {
+        public init() {}
+
+        public func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
+            guard let timeout = (target as? Hostile)?.timeout else { return request }
+            var request = request
+            request.timeoutInterval = timeout
+            return request
+        }
+    }
+}
+
+extension Hostile {
     /// An environment variable's value when the code runs, or the spec's default.
-    static func environment(_ name: String, or fallback: String) -> String {
+    public static func environment(_ name: String, or fallback: String) -> String {
         ProcessInfo.processInfo.environment[name] ?? fallback
     }
 

@@ -129,8 +129,26 @@ extension Myservice: TargetType {
 }
 
 extension Myservice {
+    /// Seconds a request may take, from the spec's `timeout`: Moya's `TargetType` has no
+    /// timeout, so add `Myservice.TimeoutPlugin()` to the provider's plugins to apply it.
+    public var timeout: TimeInterval? { 30.0 }
+
+    /// Sets each target's `timeout` on its request.
+    public struct TimeoutPlugin: PluginType {
+        public init() {}
+
+        public func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
+            guard let timeout = (target as? Myservice)?.timeout else { return request }
+            var request = request
+            request.timeoutInterval = timeout
+            return request
+        }
+    }
+}
+
+extension Myservice {
     /// An environment variable's value when the code runs, or the spec's default.
-    static func environment(_ name: String, or fallback: String) -> String {
+    public static func environment(_ name: String, or fallback: String) -> String {
         ProcessInfo.processInfo.environment[name] ?? fallback
     }
 

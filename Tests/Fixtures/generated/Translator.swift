@@ -126,7 +126,7 @@ extension Translator: TargetType {
 
 extension Translator {
     /// An environment variable's value when the code runs, or the spec's default.
-    static func environment(_ name: String, or fallback: String) -> String {
+    public static func environment(_ name: String, or fallback: String) -> String {
         ProcessInfo.processInfo.environment[name] ?? fallback
     }
 
