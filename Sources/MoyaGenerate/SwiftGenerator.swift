@@ -263,10 +263,8 @@ struct GeneratedFile {
         let values = target.params.map { param in
             var text = "\(label(param)): \(swiftType(param, in: target))"
             if let value = param.defaultValue {
-                text +=
-                    " = "
-                    + (environmentDefault(param, value, in: target)
-                        ?? literal(value, param.type, param: param, in: target))
+                let written = environmentDefault(param, value, in: target)
+                text += " = " + (written ?? literal(value, param.type, param: param, in: target))
             } else if param.isOptional {
                 text += " = nil"
             }
