@@ -143,19 +143,22 @@ final class CheckCommandTests: XCTestCase {
             path: /json
             checks:
               - name: names
-                expect: { json: { $.first_name: "${EXPECTED_NAME}", $.last_name: Harry } }
+                expect:
+                  headers: { Set-Cookie: session=abc }
+                  json: { $.first_name: "${EXPECTED_NAME}", $.last_name: Harry }
 
         """.write(toFile: file, atomically: true, encoding: .utf8)
-        // The environment's value is a secret, and prints as ••••, even where the server's
-        // text holds it; the spec's literal Harry prints as written.
+        // The environment's value and a cookie's are secrets, and print as ••••, as does the
+        // server's text that holds one; the spec's literal Harry prints as written.
         let (status, out, _) = await check([file], environment: ["EXPECTED_NAME": "Potter"])
         XCTAssertEqual(status, 1)
         XCTAssertEqual(
             timeless(out),
             """
             FAIL  env.user: names  (T)
-                  \(file):8:27: expect.json.$.first_name: expected ••••, got "Harry"
-                  \(file):8:61: expect.json.$.last_name: expected "Harry", got "••••"
+                  \(file):9:22: expect.headers.Set-Cookie: expected ••••, got nothing
+                  \(file):10:19: expect.json.$.first_name: expected ••••, got "Harry"
+                  \(file):10:53: expect.json.$.last_name: expected "Harry", got "••••"
 
             1 check: 0 passed, 1 failed, 0 skipped in T s
 

@@ -113,12 +113,12 @@ extension CompileContext {
         // What an expected value reads from the environment is a secret, as it is in a request.
         func add(
             _ subject: Assertion.Subject, _ predicate: Predicate?, _ keyPath: String, _ written: YAMLNode,
-            at mark: Mark? = nil
+            at mark: Mark? = nil, secret: Bool = false
         ) {
             guard let predicate else { return }
             var assertion = Assertion(
                 subject: subject, predicate: predicate, keyPath: keyPath, mark: mark ?? written.mark)
-            assertion.expectsSecret = Self.readsEnvironment(written)
+            assertion.expectsSecret = secret || Self.readsEnvironment(written)
             assertions.append(assertion)
         }
         for entry in fields {
@@ -131,9 +131,10 @@ extension CompileContext {
                 guard let headers = reader.fields(value, keyPath, known: nil) else { continue }
                 for header in headers {
                     let headerPath = keyPath + "." + header.key
+                    // A credential header's value is a secret wherever it is written.
                     add(
                         .header(header.key), predicate(header.value, headerPath), headerPath, header.value,
-                        at: header.mark)
+                        at: header.mark, secret: Redactor.credentialHeaders.contains(header.key.lowercased()))
                 }
             case "json":
                 guard let paths = reader.fields(value, keyPath, known: nil) else { continue }
