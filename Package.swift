@@ -78,6 +78,8 @@ let package = Package(
         // RFC 9535 JSON paths and RFC 9485 I-Regexp patterns, with time budgets: checks' and
         // captures' query language.
         .target(name: "MoyaJSONPath", dependencies: ["MoyaCore"]),
+        // JSON Schema: draft 2020-12, draft 7, draft 4 and OpenAPI 3.0's dialect.
+        .target(name: "MoyaSchema", dependencies: ["MoyaCore"]),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
         .target(name: "MoyaGenerate", dependencies: ["MoyaCore", "MoyaSpec"]),
@@ -169,6 +171,7 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
+        .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),
         .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
         .testTarget(name: "MoyaRuntimeTests", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath"]),
         .testTarget(name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCore", "TestSupport"]),

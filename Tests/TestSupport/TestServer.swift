@@ -30,6 +30,7 @@ import Synchronization
 ///   after eight requests, so that a run sees one refresh.
 /// - `/set-cookies` sets cookies of every kind; `/cookies…` answers with the `Cookie` header it got;
 ///   `/cookies/set?NAME=VALUE` sets cookies and redirects to `/cookies`, as httpbin's does.
+/// - `/files/PATH` answers with the file at PATH in the folder `files` names, or 404.
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
     let channel: any Channel
@@ -42,7 +43,9 @@ public final class TestServer: Sendable {
 
     /// Starts the server on port `requested`; 0 picks a free one. With `compressing`, responses
     /// are gzip- or deflate-compressed for clients that accept it. With `tls`, it speaks HTTPS.
-    public init(port requested: Int = 0, compressing: Bool = false, tls: TLSConfiguration? = nil) throws {
+    public init(
+        port requested: Int = 0, compressing: Bool = false, tls: TLSConfiguration? = nil, files: String? = nil
+    ) throws {
         let counts = Counts()
         let people = People()
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
@@ -57,7 +60,8 @@ public final class TestServer: Sendable {
                     if compressing {
                         try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
                     }
-                    try channel.pipeline.syncOperations.addHandler(TestServerHandler(counts: counts, people: people))
+                    try channel.pipeline.syncOperations.addHandler(
+                        TestServerHandler(counts: counts, people: people, files: files))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: requested).wait()
@@ -128,9 +132,11 @@ private final class TestServerHandler: ChannelInboundHandler {
 
     let counts: Counts
     let people: People
-    init(counts: Counts, people: People) {
+    let files: String?
+    init(counts: Counts, people: People, files: String?) {
         self.counts = counts
         self.people = people
+        self.files = files
     }
 
     var head: HTTPRequestHead?
@@ -153,6 +159,13 @@ private final class TestServerHandler: ChannelInboundHandler {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         let parts = path.split(separator: "/").map(String.init)
         switch (parts.first, parts.count) {
+        case ("files", _) where files != nil && !parts.contains(".."):
+            let file = (files ?? "") + "/" + parts.dropFirst().joined(separator: "/")
+            if let data = FileManager.default.contents(atPath: file) {
+                respond(context, status: .ok, body: data, headers: [("Content-Type", "application/json")])
+            } else {
+                respond(context, status: .notFound, body: Data("no file".utf8))
+            }
         case ("status", 2):
             let code = Int(parts[1]) ?? 500
             respond(context, status: HTTPResponseStatus(statusCode: code), body: Data("status \(code)".utf8))

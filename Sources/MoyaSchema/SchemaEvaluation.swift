@@ -1,0 +1,510 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A place in the instance, kept as a chain so that a path is written out only for an error.
+final class InstancePath {
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    let parent: InstancePath?
+    let step: Step?
+
+    init(parent: InstancePath? = nil, step: Step? = nil) {
+        self.parent = parent
+        self.step = step
+    }
+
+    func appending(_ key: String) -> InstancePath { InstancePath(parent: self, step: .key(key)) }
+    func appending(_ index: Int) -> InstancePath { InstancePath(parent: self, step: .index(index)) }
+
+    /// The path as the JSON paths moya-cli prints elsewhere: `$.items[3].id`, and
+    /// `$['a b']` for a name that is not an identifier.
+    var description: String {
+        var steps: [Step] = []
+        var current: InstancePath? = self
+        while let node = current {
+            if let step = node.step { steps.append(step) }
+            current = node.parent
+        }
+        var text = "$"
+        for step in steps.reversed() {
+            switch step {
+            case .index(let index): text += "[\(index)]"
+            case .key(let key):
+                if Self.isIdentifier(key) {
+                    text += "." + key
+                } else {
+                    text += "['" + key.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "']"
+                }
+            }
+        }
+        return text
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}
+
+/// What the keywords of a valid schema evaluated, for `unevaluatedProperties` and
+/// `unevaluatedItems`.
+struct Annotations {
+    var properties: Set<String> = []
+    /// Items before this index were evaluated.
+    var prefix = 0
+    /// Items evaluated one by one, by `contains`.
+    var indices: Set<Int> = []
+
+    mutating func merge(_ other: Annotations) {
+        properties.formUnion(other.properties)
+        prefix = max(prefix, other.prefix)
+        indices.formUnion(other.indices)
+    }
+
+    func evaluated(_ index: Int) -> Bool { index < prefix || indices.contains(index) }
+}
+
+/// One evaluation of an instance: the dynamic scope, the depth, and where errors go.
+struct Evaluation {
+    let registry: SchemaRegistry
+    let assertsFormat: Bool
+    /// Errors are collected here; without it evaluation stops at the first failure.
+    var errors: [SchemaError]?
+    /// The resources entered, outermost first, for `$dynamicRef`.
+    var dynamicScope: [String] = []
+    var depth = 0
+
+    static let maximumDepth = 512
+
+    /// Whether `instance` satisfies `node`, adding what it evaluated to `annotations`.
+    mutating func evaluate(
+        _ node: SchemaNode, _ instance: JSONValue, at path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        if let constant = node.constant {
+            if !constant { fail(path, node, "", "no value is allowed here") }
+            return constant
+        }
+        guard depth < Self.maximumDepth else {
+            fail(path, node, "", "the schema refers to itself more than \(Self.maximumDepth) levels deep")
+            return false
+        }
+        depth += 1
+        // Entering another resource, by its root or by a reference into it, adds it to the
+        // dynamic scope.
+        let entered = dynamicScope.last != node.scope.resource
+        if entered { dynamicScope.append(node.scope.resource) }
+        defer {
+            depth -= 1
+            if entered { dynamicScope.removeLast() }
+        }
+        if node.nullable, instance == .null { return true }
+        var valid = true
+        var own = Annotations()
+        for (name, keyword) in node.keywords {
+            if !apply(keyword, name, node, instance, path, &own) {
+                valid = false
+                if errors == nil { return false }
+            }
+        }
+        if valid { annotations.merge(own) }
+        return valid
+    }
+
+    /// A subschema evaluated apart: its errors not reported, its annotations its own.
+    private mutating func quietly(
+        _ node: SchemaNode, _ instance: JSONValue, at path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        let saved = errors
+        errors = nil
+        defer { errors = saved }
+        return evaluate(node, instance, at: path, &annotations)
+    }
+
+    private mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
+        guard errors != nil else { return }
+        let schemaPath = keyword.isEmpty ? node.path : node.path + "/" + keyword
+        errors?.append(SchemaError(instancePath: path.description, schemaPath: schemaPath, message: message))
+    }
+
+    // MARK: - Keywords
+
+    private mutating func apply(
+        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
+        _ path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        switch keyword {
+        case .type(let kinds):
+            if kinds.contains(where: { Self.isOfKind(instance, $0) }) || (node.nullable && instance == .null) {
+                return true
+            }
+            fail(
+                path, node, name,
+                "expected \(kinds.map(\.rawValue).joined(separator: " or ")), got \(Self.kind(of: instance))")
+            return false
+        case .enumeration(let values):
+            if values.contains(where: { SchemaEquality.equal($0, instance) }) { return true }
+            fail(path, node, name, "expected one of \(Self.preview(.array(values))), got \(Self.preview(instance))")
+            return false
+        case .constant(let value):
+            if SchemaEquality.equal(value, instance) { return true }
+            fail(path, node, name, "expected \(Self.preview(value)), got \(Self.preview(instance))")
+            return false
+        case .multipleOf(let divisor):
+            guard let number = SchemaNode.number(instance) else { return true }
+            if Self.isMultiple(number, of: divisor, instance) { return true }
+            fail(path, node, name, "expected a multiple of \(Self.format(divisor)), got \(Self.preview(instance))")
+            return false
+        case .maximum(let bound, let exclusive):
+            guard let number = SchemaNode.number(instance) else { return true }
+            if exclusive ? number < bound : number <= bound { return true }
+            fail(
+                path, node, name,
+                "expected \(exclusive ? "<" : "<=") \(Self.format(bound)), got \(Self.preview(instance))")
+            return false
+        case .minimum(let bound, let exclusive):
+            guard let number = SchemaNode.number(instance) else { return true }
+            if exclusive ? number > bound : number >= bound { return true }
+            fail(
+                path, node, name,
+                "expected \(exclusive ? ">" : ">=") \(Self.format(bound)), got \(Self.preview(instance))")
+            return false
+        case .maxLength(let limit):
+            guard case .string(let text) = instance else { return true }
+            let length = text.unicodeScalars.count
+            if length <= limit { return true }
+            fail(path, node, name, "expected at most \(limit) characters, got \(length)")
+            return false
+        case .minLength(let limit):
+            guard case .string(let text) = instance else { return true }
+            let length = text.unicodeScalars.count
+            if length >= limit { return true }
+            fail(path, node, name, "expected at least \(limit) characters, got \(length)")
+            return false
+        case .pattern(let pattern):
+            guard case .string(let text) = instance else { return true }
+            if pattern.matches(text) { return true }
+            let why = pattern.regex == nil ? " (the pattern is not one Swift can compile)" : ""
+            fail(path, node, name, "expected to match /\(pattern.source)/\(why), got \(Self.preview(instance))")
+            return false
+        case .format(let format):
+            guard assertsFormat, !Formats.holds(format, instance) else { return true }
+            fail(path, node, name, "expected a \(format), got \(Self.preview(instance))")
+            return false
+        case .prefixItems(let nodes):
+            guard case .array(let items) = instance else { return true }
+            var valid = true
+            for (index, item) in items.prefix(nodes.count).enumerated() {
+                var ignored = Annotations()
+                if !evaluate(nodes[index], item, at: path.appending(index), &ignored) {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            if valid { annotations.prefix = max(annotations.prefix, min(items.count, nodes.count)) }
+            return valid
+        case .items(let child, let start):
+            guard case .array(let items) = instance else { return true }
+            var valid = true
+            for index in items.indices where index >= start {
+                var ignored = Annotations()
+                if !evaluate(child, items[index], at: path.appending(index), &ignored) {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            if valid { annotations.prefix = max(annotations.prefix, items.count) }
+            return valid
+        case .contains(let child, let minimum, let maximum):
+            guard case .array(let items) = instance else { return true }
+            var matched: [Int] = []
+            for (index, item) in items.enumerated() {
+                var ignored = Annotations()
+                if quietly(child, item, at: path.appending(index), &ignored) { matched.append(index) }
+            }
+            if matched.count >= minimum, maximum.map({ matched.count <= $0 }) ?? true {
+                annotations.indices.formUnion(matched)
+                return true
+            }
+            let wanted = maximum.map { minimum == 0 ? "at most \($0)" : "\(minimum) to \($0)" } ?? "at least \(minimum)"
+            fail(path, node, name, "expected \(wanted) items to match contains, got \(matched.count)")
+            return false
+        case .maxItems(let limit):
+            guard case .array(let items) = instance, items.count > limit else { return true }
+            fail(path, node, name, "expected at most \(limit) items, got \(items.count)")
+            return false
+        case .minItems(let limit):
+            guard case .array(let items) = instance, items.count < limit else { return true }
+            fail(path, node, name, "expected at least \(limit) items, got \(items.count)")
+            return false
+        case .uniqueItems:
+            guard case .array(let items) = instance else { return true }
+            for first in items.indices {
+                for second in items.indices where second > first && SchemaEquality.equal(items[first], items[second]) {
+                    fail(
+                        path, node, name,
+                        "expected unique items, got \(Self.preview(items[first])) at \(first) and \(second)")
+                    return false
+                }
+            }
+            return true
+        case .maxProperties(let limit):
+            guard case .object(let members) = instance, members.count > limit else { return true }
+            fail(path, node, name, "expected at most \(limit) properties, got \(members.count)")
+            return false
+        case .minProperties(let limit):
+            guard case .object(let members) = instance, members.count < limit else { return true }
+            fail(path, node, name, "expected at least \(limit) properties, got \(members.count)")
+            return false
+        case .required(let names):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for required in names where !members.contains(where: { $0.key == required }) {
+                fail(path, node, name, "missing required property '\(required)'")
+                valid = false
+                if errors == nil { return false }
+            }
+            return valid
+        case .dependentRequired(let dependencies):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (key, names) in dependencies where members.contains(where: { $0.key == key }) {
+                for required in names where !members.contains(where: { $0.key == required }) {
+                    fail(path, node, name, "missing property '\(required)', which '\(key)' requires")
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            return valid
+        case .properties(let nodes):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (key, value) in members {
+                guard let child = nodes[key] else { continue }
+                var ignored = Annotations()
+                if evaluate(child, value, at: path.appending(key), &ignored) {
+                    annotations.properties.insert(key)
+                } else {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            return valid
+        case .patternProperties(let patterns):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (key, value) in members {
+                for (pattern, child) in patterns where pattern.matches(key) {
+                    var ignored = Annotations()
+                    if evaluate(child, value, at: path.appending(key), &ignored) {
+                        annotations.properties.insert(key)
+                    } else {
+                        valid = false
+                        if errors == nil { return false }
+                    }
+                }
+            }
+            return valid
+        case .additionalProperties(let child, let named, let patterns):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (key, value) in members where !named.contains(key) && !patterns.contains(where: { $0.matches(key) }) {
+                var ignored = Annotations()
+                if child.constant == false {
+                    fail(path.appending(key), node, name, "unexpected property")
+                    valid = false
+                    if errors == nil { return false }
+                } else if evaluate(child, value, at: path.appending(key), &ignored) {
+                    annotations.properties.insert(key)
+                } else {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            return valid
+        case .propertyNames(let child):
+            guard case .object(let members) = instance else { return true }
+            for (key, _) in members {
+                var ignored = Annotations()
+                if !quietly(child, .string(key), at: path, &ignored) {
+                    fail(path, node, name, "the property name '\(key)' does not match propertyNames")
+                    return false
+                }
+            }
+            return true
+        case .dependentSchemas(let dependencies):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (key, child) in dependencies where members.contains(where: { $0.key == key }) {
+                if !evaluate(child, instance, at: path, &annotations) {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            return valid
+        case .allOf(let nodes):
+            var valid = true
+            for child in nodes where !evaluate(child, instance, at: path, &annotations) {
+                valid = false
+                if errors == nil { return false }
+            }
+            return valid
+        case .anyOf(let nodes):
+            var matched = false
+            for child in nodes where quietly(child, instance, at: path, &annotations) {
+                matched = true
+                // Every branch that holds adds its annotations; without them, one is enough.
+                if !registry.needsAnnotations { break }
+            }
+            if !matched { fail(path, node, name, "matches none of anyOf's \(nodes.count) schemas") }
+            return matched
+        case .oneOf(let nodes):
+            var matches = 0
+            var kept = Annotations()
+            for child in nodes {
+                var own = Annotations()
+                if quietly(child, instance, at: path, &own) {
+                    matches += 1
+                    kept = own
+                }
+            }
+            if matches == 1 {
+                annotations.merge(kept)
+                return true
+            }
+            fail(path, node, name, "matches \(matches) of oneOf's \(nodes.count) schemas; expected exactly one")
+            return false
+        case .not(let child):
+            var ignored = Annotations()
+            guard quietly(child, instance, at: path, &ignored) else { return true }
+            fail(path, node, name, "matches the schema in not")
+            return false
+        case .conditional(let condition, let then, let otherwise):
+            var own = Annotations()
+            if quietly(condition, instance, at: path, &own) {
+                annotations.merge(own)
+                guard let then else { return true }
+                return evaluate(then, instance, at: path, &annotations)
+            }
+            guard let otherwise else { return true }
+            return evaluate(otherwise, instance, at: path, &annotations)
+        case .ref(let reference):
+            guard let target = resolve(reference) else {
+                fail(path, node, name, "cannot resolve \(reference.uri)")
+                return false
+            }
+            return evaluate(target, instance, at: path, &annotations)
+        case .unevaluatedProperties(let child):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (key, value) in members where !annotations.properties.contains(key) {
+                var ignored = Annotations()
+                if child.constant == false {
+                    fail(path.appending(key), node, name, "unexpected property")
+                    valid = false
+                    if errors == nil { return false }
+                } else if evaluate(child, value, at: path.appending(key), &ignored) {
+                    annotations.properties.insert(key)
+                } else {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            return valid
+        case .unevaluatedItems(let child):
+            guard case .array(let items) = instance else { return true }
+            var valid = true
+            for index in items.indices where !annotations.evaluated(index) {
+                var ignored = Annotations()
+                if !evaluate(child, items[index], at: path.appending(index), &ignored) {
+                    valid = false
+                    if errors == nil { return false }
+                }
+            }
+            if valid { annotations.prefix = items.count }
+            return valid
+        }
+    }
+
+    /// A reference's target: resolved once; for a `$dynamicRef` whose static target is a
+    /// `$dynamicAnchor`, the outermost resource in the dynamic scope with that anchor.
+    private mutating func resolve(_ reference: SchemaNode.Reference) -> SchemaNode? {
+        if !reference.resolved {
+            reference.resolved = true
+            reference.target = registry.location(of: reference.uri).flatMap(registry.node(at:))
+        }
+        guard let target = reference.target, let name = reference.dynamicName else { return reference.target }
+        guard registry.resources[target.scope.resource]?.dynamicAnchors.contains(name) == true,
+            let dynamic = registry.dynamicTarget(name, in: dynamicScope), let node = registry.node(at: dynamic)
+        else { return target }
+        return node
+    }
+
+    // MARK: - Values
+
+    static func isOfKind(_ value: JSONValue, _ kind: SchemaNode.Kind) -> Bool {
+        switch (kind, value) {
+        case (.null, .null), (.boolean, .bool), (.object, .object), (.array, .array), (.string, .string): true
+        case (.number, .integer), (.number, .number), (.integer, .integer): true
+        case (.integer, .number(let double)): double.rounded() == double && double.isFinite
+        default: false
+        }
+    }
+
+    static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    static func isMultiple(_ number: Double, of divisor: Double, _ instance: JSONValue) -> Bool {
+        guard divisor > 0 else { return true }
+        if case .integer(let int) = instance, divisor.rounded() == divisor, abs(divisor) < 9e18 {
+            return int % Int(divisor) == 0
+        }
+        let quotient = number / divisor
+        guard quotient.isFinite else { return false }
+        return abs(quotient - quotient.rounded()) <= 1e-9 * max(1, abs(quotient))
+    }
+
+    static func format(_ number: Double) -> String { JSONValue.format(number) }
+
+    /// A value in one line of at most 60 characters.
+    static func preview(_ value: JSONValue) -> String {
+        let text = value.serialized(escapeSlashes: false)
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+}
+
+/// JSON Schema's equality: numbers by value (1 is 1.0), objects whatever their members'
+/// order, and nothing else alike (false is not 0).
+enum SchemaEquality {
+    static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            let lookup = SchemaRegistry.lookup(b)
+            return a.allSatisfy { member in lookup[member.key].map { equal(member.value, $0) } ?? false }
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
+        case (.string(let a), .string(let b)):
+            // Code points, not Swift's canonical equivalence: "é" and "e\u{301}" differ.
+            return a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        default:
+            return lhs == rhs
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import MoyaCore
+
+/// Schema documents by URI, with every resource (`$id`) and anchor in them, and their
+/// subschemas compiled on first use. A `$ref` is resolved through it: to a document added
+/// here, or to one `retrieve` supplies.
+public final class SchemaRegistry {
+    /// Where a schema stands: a document and a JSON pointer into it, as reference tokens.
+    struct Location: Hashable {
+        var document: Int
+        var pointer: [String]
+
+        func appending(_ token: String) -> Location { Location(document: document, pointer: pointer + [token]) }
+
+        /// The pointer as RFC 6901 writes it in a URI fragment: `#/properties/a~1b`.
+        var fragment: String {
+            "#" + pointer.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+        }
+    }
+
+    /// What the scan found at a schema's location: its base URI after its own `$id`, its
+    /// dialect, and the resource it belongs to.
+    struct Scope {
+        var base: URIReference
+        var dialect: SchemaDialect
+        var resource: String
+    }
+
+    /// A schema resource: a document's root or a subschema with an `$id`.
+    struct Resource {
+        var location: Location
+        var dialect: SchemaDialect
+        /// The `$schema` the resource names when it is not a dialect the validator knows: a
+        /// metaschema whose `$vocabulary` decides which keywords apply.
+        var metaschema: String?
+        /// The `$dynamicAnchor` names it declares.
+        var dynamicAnchors: Set<String> = []
+    }
+
+    private(set) var documents: [JSONValue] = []
+    private(set) var resources: [String: Resource] = [:]
+    /// Plain-name anchors by `RESOURCE#name`.
+    private var anchors: [String: Location] = [:]
+    private var scopes: [Location: Scope] = [:]
+    private var nodes: [Location: SchemaNode] = [:]
+    /// Whether any schema uses `unevaluatedProperties` or `unevaluatedItems`, which need the
+    /// annotations the other keywords leave.
+    private(set) var needsAnnotations = false
+
+    /// Supplies a document the registry does not hold, by its URI without a fragment; nil
+    /// when there is none.
+    public var retrieve: ((String) -> JSONValue?)?
+
+    /// How deeply a document's schemas may nest before the rest is ignored.
+    static let maximumDepth = 512
+
+    public init() {}
+
+    /// Adds a document under `uri` (its own `$id` wins), read in `dialect` unless its
+    /// `$schema` names another.
+    public func add(_ document: JSONValue, uri: String, dialect: SchemaDialect = .draft2020_12) {
+        let index = documents.count
+        documents.append(document)
+        let location = Location(document: index, pointer: [])
+        let base = URIReference(uri).withoutFragment
+        resources[base.description] = Resource(location: location, dialect: dialect)
+        scan(document, at: location, base: base, dialect: dialect, resource: base.description, depth: 0)
+    }
+
+    /// Whether a document or resource is registered under `uri` (without a fragment).
+    public func contains(_ uri: String) -> Bool { resources[URIReference(uri).withoutFragment.description] != nil }
+
+    /// The URIs the registered documents refer to (by `$ref`, `$dynamicRef` or `$schema`)
+    /// that no registered document holds: what has to be fetched before validating.
+    public var missingReferences: [String] {
+        var missing: Set<String> = []
+        for (location, scope) in scopes {
+            guard case .object(let members) = value(at: location) else { continue }
+            for (key, value) in members where key == "$ref" || key == "$dynamicRef" || key == "$schema" {
+                guard case .string(let text) = value else { continue }
+                if key == "$schema", SchemaDialect(metaschema: text) != nil { continue }
+                let target = URIReference(text).resolved(against: scope.base).withoutFragment.description
+                if resources[target] == nil { missing.insert(target) }
+            }
+        }
+        return missing.sorted()
+    }
+
+    // MARK: - Scanning
+
+    /// Records the scope of every schema in a document, and its resources and anchors,
+    /// descending only into keywords whose values are schemas.
+    private func scan(
+        _ value: JSONValue, at location: Location, base: URIReference, dialect: SchemaDialect, resource: String,
+        depth: Int
+    ) {
+        guard depth < Self.maximumDepth, case .object(let members) = value else {
+            scopes[location] = Scope(base: base, dialect: dialect, resource: resource)
+            return
+        }
+        let schema = Self.lookup(members)
+        var dialect = dialect
+        var metaschema: String?
+        if case .string(let text)? = schema["$schema"] {
+            if let named = SchemaDialect(metaschema: text) { dialect = named } else { metaschema = text }
+        }
+        var base = base
+        var resource = resource
+        let refStandsAlone = dialect.refIgnoresSiblings && schema["$ref"] != nil
+        if case .string(let id)? = schema[dialect.idKeyword], !refStandsAlone {
+            if dialect.idMayBeAnchor, id.hasPrefix("#") {
+                anchors[resource + id] = location
+            } else {
+                let reference = URIReference(id).resolved(against: base)
+                base = reference.withoutFragment
+                resource = base.description
+                if resources[resource] == nil || location.pointer.isEmpty {
+                    resources[resource] = Resource(location: location, dialect: dialect, metaschema: metaschema)
+                }
+                if dialect.idMayBeAnchor, let fragment = reference.fragment, !fragment.isEmpty {
+                    anchors[resource + "#" + fragment] = location
+                }
+            }
+        } else if location.pointer.isEmpty, metaschema != nil {
+            resources[resource]?.metaschema = metaschema
+        }
+        if dialect == .draft2020_12 {
+            if case .string(let name)? = schema["$anchor"] { anchors[resource + "#" + name] = location }
+            if case .string(let name)? = schema["$dynamicAnchor"] {
+                anchors[resource + "#" + name] = location
+                resources[resource]?.dynamicAnchors.insert(name)
+            }
+            if schema["unevaluatedProperties"] != nil || schema["unevaluatedItems"] != nil { needsAnnotations = true }
+        }
+        scopes[location] = Scope(base: base, dialect: dialect, resource: resource)
+        if refStandsAlone { return }
+        for (key, child) in members {
+            let here = location.appending(key)
+            if dialect.schemaKeywords.contains(key) {
+                scan(child, at: here, base: base, dialect: dialect, resource: resource, depth: depth + 1)
+            } else if key == "items" || dialect.schemaArrayKeywords.contains(key) {
+                if case .array(let items) = child {
+                    for (index, item) in items.enumerated() {
+                        scan(
+                            item, at: here.appending(String(index)), base: base, dialect: dialect, resource: resource,
+                            depth: depth + 1)
+                    }
+                } else if key == "items" {
+                    scan(child, at: here, base: base, dialect: dialect, resource: resource, depth: depth + 1)
+                }
+            } else if dialect.schemaMapKeywords.contains(key), case .object(let entries) = child {
+                for (name, entry) in entries {
+                    // `dependencies` holds schemas and arrays of names side by side.
+                    if case .array = entry { continue }
+                    scan(
+                        entry, at: here.appending(name), base: base, dialect: dialect, resource: resource,
+                        depth: depth + 1)
+                }
+            }
+        }
+    }
+
+    /// An object's members by name; the first of a repeated name wins.
+    static func lookup(_ members: [(key: String, value: JSONValue)]) -> [String: JSONValue] {
+        var lookup: [String: JSONValue] = [:]
+        lookup.reserveCapacity(members.count)
+        for (key, value) in members where lookup[key] == nil { lookup[key] = value }
+        return lookup
+    }
+
+    // MARK: - Resolving
+
+    /// The JSON value at a location, nil when the pointer leads nowhere.
+    func value(at location: Location) -> JSONValue? {
+        guard documents.indices.contains(location.document) else { return nil }
+        var current = documents[location.document]
+        for token in location.pointer {
+            switch current {
+            case .object(let members):
+                guard let next = members.first(where: { $0.key == token })?.value else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(token), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The resource registered under `uri`, retrieving its document when it is not here.
+    func resource(_ uri: String) -> Resource? {
+        if let found = resources[uri] { return found }
+        guard let document = retrieve?(uri) else { return nil }
+        add(document, uri: uri)
+        return resources[uri]
+    }
+
+    /// The location an absolute reference names: a resource, a JSON pointer into one, or an
+    /// anchor in one.
+    func location(of reference: URIReference) -> Location? {
+        let uri = reference.withoutFragment.description
+        guard let resource = resource(uri) else { return nil }
+        let fragment = URIReference.percentDecoded(reference.fragment ?? "")
+        if fragment.isEmpty { return resource.location }
+        guard fragment.hasPrefix("/") else { return anchors[uri + "#" + fragment] }
+        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
+        return Location(document: resource.location.document, pointer: resource.location.pointer + tokens)
+    }
+
+    /// The compiled schema at a location, compiled now if it is not yet; nil when nothing is
+    /// there.
+    func node(at location: Location) -> SchemaNode? {
+        if let node = nodes[location] { return node }
+        guard let value = value(at: location) else { return nil }
+        let scope = scopes[location] ?? inheritedScope(of: location)
+        let node = SchemaNode(location: location, scope: scope)
+        // Stored before its keywords are compiled, so a schema that refers to itself finds it.
+        nodes[location] = node
+        node.compile(value, registry: self)
+        return node
+    }
+
+    /// The scope of a location the scan did not reach, such as a pointer into an unknown
+    /// keyword: that of its nearest scanned ancestor.
+    private func inheritedScope(of location: Location) -> Scope {
+        var ancestor = location
+        while !ancestor.pointer.isEmpty {
+            ancestor.pointer.removeLast()
+            if let scope = scopes[ancestor] { return scope }
+        }
+        return Scope(base: URIReference(""), dialect: .draft2020_12, resource: "")
+    }
+
+    /// Whether the resource's metaschema turns on the validation vocabulary: a dialect the
+    /// validator knows always does; a custom metaschema does when its `$vocabulary` lists it
+    /// or when it has none.
+    func validates(in resource: String) -> Bool {
+        guard let metaschema = resources[resource]?.metaschema else { return true }
+        let uri = URIReference(metaschema).withoutFragment.description
+        guard let meta = self.resource(uri), case .object(let members)? = value(at: meta.location),
+            case .object(let vocabularies)? = Self.lookup(members)["$vocabulary"]
+        else { return true }
+        return vocabularies.contains { $0.key == "https://json-schema.org/draft/2020-12/vocab/validation" }
+    }
+
+    /// The outermost resource of `scope` that declares `$dynamicAnchor` `name`.
+    func dynamicTarget(_ name: String, in scope: [String]) -> Location? {
+        for resource in scope where resources[resource]?.dynamicAnchors.contains(name) == true {
+            return anchors[resource + "#" + name]
+        }
+        return nil
+    }
+}

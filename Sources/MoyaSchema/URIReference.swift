@@ -1,0 +1,148 @@
+/// A URI reference split into RFC 3986's five parts, and resolved against a base as its
+/// section 5.2 says: what `$id`, `$ref` and `$dynamicRef` are resolved with. URNs
+/// (`urn:uuid:…`) and other schemes without an authority resolve by the same rules.
+struct URIReference: Hashable, Sendable, CustomStringConvertible {
+    var scheme: String?
+    var authority: String?
+    var path: String
+    var query: String?
+    var fragment: String?
+
+    /// Splits `text` as RFC 3986's appendix B does; every string is some reference.
+    init(_ text: String) {
+        var rest = Substring(text)
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: question)...])
+            rest = rest[..<question]
+        }
+        if let colon = rest.firstIndex(of: ":"), colon != rest.startIndex,
+            !rest[..<colon].contains(where: { $0 == "/" })
+        {
+            scheme = String(rest[..<colon])
+            rest = rest[rest.index(after: colon)...]
+        }
+        if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            authority = String(rest[..<end])
+            rest = rest[end...]
+        }
+        path = String(rest)
+    }
+
+    private init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// The reference written out again (RFC 3986 section 5.3).
+    var description: String {
+        var text = ""
+        if let scheme { text += scheme + ":" }
+        if let authority { text += "//" + authority }
+        text += path
+        if let query { text += "?" + query }
+        if let fragment { text += "#" + fragment }
+        return text
+    }
+
+    /// The reference without its fragment: the URI of the document or resource it names.
+    var withoutFragment: URIReference {
+        URIReference(scheme: scheme, authority: authority, path: path, query: query, fragment: nil)
+    }
+
+    /// This reference resolved against `base` (RFC 3986 section 5.2.2).
+    func resolved(against base: URIReference) -> URIReference {
+        if scheme != nil {
+            return URIReference(
+                scheme: scheme, authority: authority, path: Self.removingDotSegments(path), query: query,
+                fragment: fragment)
+        }
+        if authority != nil {
+            return URIReference(
+                scheme: base.scheme, authority: authority, path: Self.removingDotSegments(path), query: query,
+                fragment: fragment)
+        }
+        if path.isEmpty {
+            return URIReference(
+                scheme: base.scheme, authority: base.authority, path: base.path, query: query ?? base.query,
+                fragment: fragment)
+        }
+        let merged: String
+        if path.hasPrefix("/") {
+            merged = path
+        } else if base.authority != nil, base.path.isEmpty {
+            merged = "/" + path
+        } else if let slash = base.path.lastIndex(of: "/") {
+            merged = base.path[...slash] + path
+        } else {
+            merged = path
+        }
+        return URIReference(
+            scheme: base.scheme, authority: base.authority, path: Self.removingDotSegments(merged), query: query,
+            fragment: fragment)
+    }
+
+    /// `.` and `..` segments taken out of a path (RFC 3986 section 5.2.4).
+    static func removingDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        var input = Substring(path)
+        var output: [Substring] = []
+        var absolute = false
+        if input.hasPrefix("/") {
+            absolute = true
+            input = input.dropFirst()
+        }
+        let segments = input.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            let last = index == segments.count - 1
+            switch segment {
+            case ".":
+                if last { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if last { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return (absolute ? "/" : "") + output.joined(separator: "/")
+    }
+
+    /// Percent-decoded text, as a fragment's JSON pointer or anchor is compared; an invalid
+    /// escape stays as written.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
