@@ -133,6 +133,9 @@ let package = Package(
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
+        // MoyaSchema validating instances in a loop, for bench/schema.sh.
+        .executableTarget(
+            name: "schema-bench", dependencies: ["MoyaSchema", "MoyaCore"], path: "bench/Sources/schema-bench"),
         .executableTarget(
             name: "moya-bench", dependencies: ["Moya", "MoyaCore"], path: "bench/Sources/moya-bench",
             swiftSettings: [.swiftLanguageMode(.v5)]),

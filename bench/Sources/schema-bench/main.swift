@@ -1,0 +1,54 @@
+// Validates every instance in a JSON array against a schema, RUNS times, and prints the
+// median time of one pass in milliseconds: MoyaSchema's side of bench/schema.sh.
+//
+//   schema-bench SCHEMA.json INSTANCES.json [RUNS] [DIALECT]
+
+import MoyaCore
+import MoyaSchema
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    fputs("usage: schema-bench SCHEMA.json INSTANCES.json [RUNS] [DIALECT]\n", stderr)
+    exit(64)
+}
+let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
+let dialect = arguments.count > 4 ? SchemaDialect(metaschema: arguments[4]) ?? .openAPI30 : .openAPI30
+func load(_ path: String) -> JSONValue {
+    guard let data = FileManager.default.contents(atPath: path), let value = try? JSONValue(parsing: data) else {
+        fputs("schema-bench: cannot read \(path)\n", stderr)
+        exit(66)
+    }
+    return value
+}
+let schema = load(arguments[1])
+guard case .array(let instances) = load(arguments[2]) else {
+    fputs("schema-bench: \(arguments[2]) is not an array\n", stderr)
+    exit(65)
+}
+let validator = SchemaValidator(schema: schema, dialect: dialect)
+var times: [Double] = []
+var invalid = 0
+for _ in 0..<runs {
+    let start = ContinuousClock.now
+    invalid = instances.reduce(0) { $0 + (validator.isValid($1) ? 0 : 1) }
+    let elapsed = ContinuousClock.now - start
+    times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+}
+times.sort()
+print(String(format: "%.1f", times[times.count / 2]))
+if invalid > 0 {
+    fputs("schema-bench: \(invalid) of \(instances.count) instances are invalid\n", stderr)
+    if let first = instances.first(where: { !validator.isValid($0) }) {
+        for error in validator.errors(in: first).prefix(5) { fputs("  \(error)\n", stderr) }
+    }
+    exit(1)
+}
