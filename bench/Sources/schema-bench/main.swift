@@ -22,17 +22,12 @@ guard arguments.count >= 3 else {
 }
 let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
 let dialect = arguments.count > 4 ? SchemaDialect(metaschema: arguments[4]) ?? .openAPI30 : .openAPI30
-func load(_ path: String) -> JSONValue {
-    guard let data = FileManager.default.contents(atPath: path), let value = try? JSONValue(parsing: data) else {
-        fputs("schema-bench: cannot read \(path)\n", stderr)
-        exit(66)
-    }
-    return value
+func load(_ path: String) -> JSONValue? {
+    FileManager.default.contents(atPath: path).flatMap { try? JSONValue(parsing: $0) }
 }
-let schema = load(arguments[1])
-guard case .array(let instances) = load(arguments[2]) else {
-    fputs("schema-bench: \(arguments[2]) is not an array\n", stderr)
-    exit(65)
+guard let schema = load(arguments[1]), case .array(let instances)? = load(arguments[2]) else {
+    fputs("schema-bench: cannot read the schema \(arguments[1]) or the array of instances \(arguments[2])\n", stderr)
+    exit(66)
 }
 let validator = SchemaValidator(schema: schema, dialect: dialect)
 var times: [Double] = []
