@@ -15,9 +15,15 @@ import MoyaSchema
     import Foundation
 #endif
 
+/// Writes a line to standard error.
+func complain(_ text: String) {
+    let line = Array((text + "\n").utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    fputs("usage: schema-bench SCHEMA.json INSTANCES.json [RUNS] [DIALECT]\n", stderr)
+    complain("usage: schema-bench SCHEMA.json INSTANCES.json [RUNS] [DIALECT]")
     exit(64)
 }
 let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
@@ -26,7 +32,7 @@ func load(_ path: String) -> JSONValue? {
     FileManager.default.contents(atPath: path).flatMap { try? JSONValue(parsing: $0) }
 }
 guard let schema = load(arguments[1]), case .array(let instances)? = load(arguments[2]) else {
-    fputs("schema-bench: cannot read the schema \(arguments[1]) or the array of instances \(arguments[2])\n", stderr)
+    complain("schema-bench: cannot read the schema \(arguments[1]) or the array of instances \(arguments[2])")
     exit(66)
 }
 let validator = SchemaValidator(schema: schema, dialect: dialect)
@@ -39,11 +45,11 @@ for _ in 0..<runs {
     times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
 }
 times.sort()
-print(String(format: "%.1f", times[times.count / 2]))
+print((times[times.count / 2] * 10).rounded() / 10)
 if invalid > 0 {
-    fputs("schema-bench: \(invalid) of \(instances.count) instances are invalid\n", stderr)
+    complain("schema-bench: \(invalid) of \(instances.count) instances are invalid")
     if let first = instances.first(where: { !validator.isValid($0) }) {
-        for error in validator.errors(in: first).prefix(5) { fputs("  \(error)\n", stderr) }
+        for error in validator.errors(in: first).prefix(5) { complain("  \(error)") }
     }
     exit(1)
 }
