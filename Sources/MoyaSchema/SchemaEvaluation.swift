@@ -128,6 +128,16 @@ struct Evaluation {
         return evaluate(node, instance, at: path, &annotations)
     }
 
+    /// The path one step further, written only where errors are kept: a pass that stops at
+    /// the first failure allocates none.
+    private func step(_ path: InstancePath, _ key: String) -> InstancePath {
+        errors == nil ? path : path.appending(key)
+    }
+
+    private func step(_ path: InstancePath, _ index: Int) -> InstancePath {
+        errors == nil ? path : path.appending(index)
+    }
+
     private mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
         guard errors != nil else { return }
         let schemaPath = keyword.isEmpty ? node.path : node.path + "/" + keyword
@@ -203,7 +213,7 @@ struct Evaluation {
             var valid = true
             for (index, item) in items.prefix(nodes.count).enumerated() {
                 var ignored = Annotations()
-                if !evaluate(nodes[index], item, at: path.appending(index), &ignored) {
+                if !evaluate(nodes[index], item, at: step(path, index), &ignored) {
                     valid = false
                     if errors == nil { return false }
                 }
@@ -215,7 +225,7 @@ struct Evaluation {
             var valid = true
             for index in items.indices where index >= start {
                 var ignored = Annotations()
-                if !evaluate(child, items[index], at: path.appending(index), &ignored) {
+                if !evaluate(child, items[index], at: step(path, index), &ignored) {
                     valid = false
                     if errors == nil { return false }
                 }
@@ -227,7 +237,7 @@ struct Evaluation {
             var matched: [Int] = []
             for (index, item) in items.enumerated() {
                 var ignored = Annotations()
-                if quietly(child, item, at: path.appending(index), &ignored) { matched.append(index) }
+                if quietly(child, item, at: step(path, index), &ignored) { matched.append(index) }
             }
             if matched.count >= minimum, maximum.map({ matched.count <= $0 }) ?? true {
                 annotations.indices.formUnion(matched)
@@ -289,7 +299,7 @@ struct Evaluation {
             for (key, value) in members {
                 guard let child = nodes[key] else { continue }
                 var ignored = Annotations()
-                if evaluate(child, value, at: path.appending(key), &ignored) {
+                if evaluate(child, value, at: step(path, key), &ignored) {
                     annotations.properties.insert(key)
                 } else {
                     valid = false
@@ -303,7 +313,7 @@ struct Evaluation {
             for (key, value) in members {
                 for (pattern, child) in patterns where pattern.matches(key) {
                     var ignored = Annotations()
-                    if evaluate(child, value, at: path.appending(key), &ignored) {
+                    if evaluate(child, value, at: step(path, key), &ignored) {
                         annotations.properties.insert(key)
                     } else {
                         valid = false
@@ -318,10 +328,10 @@ struct Evaluation {
             for (key, value) in members where !named.contains(key) && !patterns.contains(where: { $0.matches(key) }) {
                 var ignored = Annotations()
                 if child.constant == false {
-                    fail(path.appending(key), node, name, "unexpected property")
+                    fail(step(path, key), node, name, "unexpected property")
                     valid = false
                     if errors == nil { return false }
-                } else if evaluate(child, value, at: path.appending(key), &ignored) {
+                } else if evaluate(child, value, at: step(path, key), &ignored) {
                     annotations.properties.insert(key)
                 } else {
                     valid = false
@@ -407,10 +417,10 @@ struct Evaluation {
             for (key, value) in members where !annotations.properties.contains(key) {
                 var ignored = Annotations()
                 if child.constant == false {
-                    fail(path.appending(key), node, name, "unexpected property")
+                    fail(step(path, key), node, name, "unexpected property")
                     valid = false
                     if errors == nil { return false }
-                } else if evaluate(child, value, at: path.appending(key), &ignored) {
+                } else if evaluate(child, value, at: step(path, key), &ignored) {
                     annotations.properties.insert(key)
                 } else {
                     valid = false
@@ -423,7 +433,7 @@ struct Evaluation {
             var valid = true
             for index in items.indices where !annotations.evaluated(index) {
                 var ignored = Annotations()
-                if !evaluate(child, items[index], at: path.appending(index), &ignored) {
+                if !evaluate(child, items[index], at: step(path, index), &ignored) {
                     valid = false
                     if errors == nil { return false }
                 }
