@@ -78,8 +78,18 @@ struct Evaluation {
     let assertsFormat: Bool
     /// Errors are collected here; without it evaluation stops at the first failure.
     var errors: [SchemaError]?
+
+    init(registry: SchemaRegistry, assertsFormat: Bool, errors: [SchemaError]?) {
+        self.registry = registry
+        self.assertsFormat = assertsFormat
+        self.errors = errors
+        collects = registry.needsAnnotations
+    }
     /// The resources entered, outermost first, for `$dynamicRef`.
     var dynamicScope: [String] = []
+    /// Whether annotations are gathered: only a registry with `unevaluated…` keywords reads
+    /// them.
+    let collects: Bool
     var depth = 0
 
     static let maximumDepth = 512
@@ -240,7 +250,7 @@ struct Evaluation {
                 if quietly(child, item, at: step(path, index), &ignored) { matched.append(index) }
             }
             if matched.count >= minimum, maximum.map({ matched.count <= $0 }) ?? true {
-                annotations.indices.formUnion(matched)
+                if collects { annotations.indices.formUnion(matched) }
                 return true
             }
             let wanted = maximum.map { minimum == 0 ? "at most \($0)" : "\(minimum) to \($0)" } ?? "at least \(minimum)"
@@ -300,7 +310,7 @@ struct Evaluation {
                 guard let child = nodes[key] else { continue }
                 var ignored = Annotations()
                 if evaluate(child, value, at: step(path, key), &ignored) {
-                    annotations.properties.insert(key)
+                    if collects { annotations.properties.insert(key) }
                 } else {
                     valid = false
                     if errors == nil { return false }
@@ -314,7 +324,7 @@ struct Evaluation {
                 for (pattern, child) in patterns where pattern.matches(key) {
                     var ignored = Annotations()
                     if evaluate(child, value, at: step(path, key), &ignored) {
-                        annotations.properties.insert(key)
+                        if collects { annotations.properties.insert(key) }
                     } else {
                         valid = false
                         if errors == nil { return false }
@@ -332,7 +342,7 @@ struct Evaluation {
                     valid = false
                     if errors == nil { return false }
                 } else if evaluate(child, value, at: step(path, key), &ignored) {
-                    annotations.properties.insert(key)
+                    if collects { annotations.properties.insert(key) }
                 } else {
                     valid = false
                     if errors == nil { return false }
@@ -421,7 +431,7 @@ struct Evaluation {
                     valid = false
                     if errors == nil { return false }
                 } else if evaluate(child, value, at: step(path, key), &ignored) {
-                    annotations.properties.insert(key)
+                    if collects { annotations.properties.insert(key) }
                 } else {
                     valid = false
                     if errors == nil { return false }
