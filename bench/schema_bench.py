@@ -17,7 +17,7 @@ import time
 
 import yaml
 
-CORPUS = "../shared/openapi-real/asana.yaml"
+CORPUS = "../shared/openapi-real/asana.yaml"  # from the repository root
 NAME = "ProjectResponse"
 COUNT = 10_000
 
