@@ -200,13 +200,13 @@ struct Evaluation {
             guard case .string(let text) = instance else { return true }
             let length = text.unicodeScalars.count
             if length <= limit { return true }
-            fail(path, node, name, "expected at most \(limit) characters, got \(length)")
+            fail(path, node, name, "expected at most \(Self.count(limit, "character")), got \(length)")
             return false
         case .minLength(let limit):
             guard case .string(let text) = instance else { return true }
             let length = text.unicodeScalars.count
             if length >= limit { return true }
-            fail(path, node, name, "expected at least \(limit) characters, got \(length)")
+            fail(path, node, name, "expected at least \(Self.count(limit, "character")), got \(length)")
             return false
         case .pattern(let pattern):
             guard case .string(let text) = instance else { return true }
@@ -258,11 +258,11 @@ struct Evaluation {
             return false
         case .maxItems(let limit):
             guard case .array(let items) = instance, items.count > limit else { return true }
-            fail(path, node, name, "expected at most \(limit) items, got \(items.count)")
+            fail(path, node, name, "expected at most \(Self.count(limit, "item")), got \(items.count)")
             return false
         case .minItems(let limit):
             guard case .array(let items) = instance, items.count < limit else { return true }
-            fail(path, node, name, "expected at least \(limit) items, got \(items.count)")
+            fail(path, node, name, "expected at least \(Self.count(limit, "item")), got \(items.count)")
             return false
         case .uniqueItems:
             guard case .array(let items) = instance else { return true }
@@ -277,11 +277,11 @@ struct Evaluation {
             return true
         case .maxProperties(let limit):
             guard case .object(let members) = instance, members.count > limit else { return true }
-            fail(path, node, name, "expected at most \(limit) properties, got \(members.count)")
+            fail(path, node, name, "expected at most \(Self.count(limit, "property")), got \(members.count)")
             return false
         case .minProperties(let limit):
             guard case .object(let members) = instance, members.count < limit else { return true }
-            fail(path, node, name, "expected at least \(limit) properties, got \(members.count)")
+            fail(path, node, name, "expected at least \(Self.count(limit, "property")), got \(members.count)")
             return false
         case .required(let names):
             guard case .object(let members) = instance else { return true }
@@ -501,6 +501,12 @@ struct Evaluation {
     }
 
     static func format(_ number: Double) -> String { JSONValue.format(number) }
+
+    /// `1 item`, `2 items`, `1 property`, `2 properties`.
+    static func count(_ count: Int, _ noun: String) -> String {
+        guard count != 1 else { return "1 \(noun)" }
+        return noun.hasSuffix("y") ? "\(count) \(noun.dropLast())ies" : "\(count) \(noun)s"
+    }
 
     /// A value in one line of at most 60 characters.
     static func preview(_ value: JSONValue) -> String {

@@ -4,10 +4,14 @@ extension SpecOptions {
     /// The library these options and the context's environment describe.
     /// With `keepingEnvironmentReferences`, `${VAR}` stays a reference: see
     /// `SpecCompiler.keepsEnvironmentReferences`.
-    func library(paths: [String]? = nil, keepingEnvironmentReferences: Bool = false) -> SpecLibrary {
+    /// With `checkingSamples`, each sample is checked against its schema, as `validate` does.
+    func library(
+        paths: [String]? = nil, keepingEnvironmentReferences: Bool = false, checkingSamples: Bool = false
+    ) -> SpecLibrary {
         let environment = CommandContext.current.environment
         var compiler = SpecCompiler(environment: environment)
         compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
+        compiler.checksSamples = checkingSamples
         return SpecLibrary(
             searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
     }
@@ -24,10 +28,12 @@ extension SpecOptions {
     }
 
     /// Every service, or a failure carrying every diagnostic.
-    func loadCatalog(paths: [String]? = nil) throws(CommandFailure) -> SpecLibrary.Catalog {
+    func loadCatalog(paths: [String]? = nil, checkingSamples: Bool = false) throws(CommandFailure)
+        -> SpecLibrary.Catalog
+    {
         let catalog: SpecLibrary.Catalog
         do {
-            catalog = try library(paths: paths).loadAll()
+            catalog = try library(paths: paths, checkingSamples: checkingSamples).loadAll()
         } catch {
             throw CommandFailure(error.description, status: .missingSpec)
         }

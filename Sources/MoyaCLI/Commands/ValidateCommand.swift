@@ -9,7 +9,8 @@ struct ValidateCommand: CallerIsolatedCommand {
         abstract: "Check spec files and report every problem with its file:line:col.",
         discussion: """
             Prints "ok: N services, M targets, F flows", or each problem as \
-            file:line:col: error: key.path: message. Warnings, such as a declared param that \
+            file:line:col: error: key.path: message. A sample that breaks its schema is a \
+            problem, one line per violation: key.path: $.id: expected integer, got string. Warnings, such as a declared param that \
             the target never uses, go to stderr as file:line:col: warning: key.path: message \
             and do not fail validation. Exits 0 when valid, 65 when a spec is invalid, 66 when \
             a path does not exist.
@@ -26,7 +27,7 @@ struct ValidateCommand: CallerIsolatedCommand {
     @OptionGroup var specOptions: SpecOptions
 
     func execute() async throws {
-        let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
+        let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths, checkingSamples: true)
         // Warnings are likely mistakes that still compile: they go to stderr and leave the
         // exit status at 0.
         for service in catalog.services {

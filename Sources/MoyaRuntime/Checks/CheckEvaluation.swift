@@ -27,7 +27,7 @@ extension CheckSpec {
     /// message, so that no escaping added for the message hides a secret from it.
     public func failures(
         of response: Response, seconds: Double, validation: ValidationType, sample: JSONValue?,
-        scrub: (String) -> String = { $0 }
+        schema targetSchema: SchemaSpec? = nil, scrub: (String) -> String = { $0 }
     ) -> [CheckFailure] {
         var failures: [CheckFailure] = []
         if !assertsStatus, !validation.accepts(response.statusCode) {
@@ -96,6 +96,17 @@ extension CheckSpec {
                         break
                     }
                 }
+            case .schema(let written):
+                guard let schema = written ?? targetSchema else {
+                    failure("the target has no schema to validate against; give it schema:")
+                    continue
+                }
+                guard let json else {
+                    failure("expected a JSON body, got \(Self.preview(scrub(text)))")
+                    continue
+                }
+                // Each violation is a line of its own, its instance path first.
+                for error in schema.errors(in: json) { failure(scrub(error.description)) }
             case .sampleShape:
                 guard let sample else {
                     failure("the target has no JSON sample to compare with")

@@ -35,6 +35,6 @@ public struct Exchange: Sendable {
         let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
         return check.failures(
             of: response, seconds: seconds, validation: target.validationType, sample: sample,
-            scrub: redactor.scrub)
+            schema: target.responseSchema, scrub: redactor.scrub)
     }
 }

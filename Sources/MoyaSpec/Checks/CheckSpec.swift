@@ -49,6 +49,9 @@ public struct Assertion: Sendable {
         case time
         /// The body's structure against the target's JSON sample.
         case sampleShape
+        /// The JSON body against a schema: one written in the expectation, or nil for the
+        /// target's (`schema: true`).
+        case schema(SchemaSpec?)
     }
 
     /// What is looked at.

@@ -3,7 +3,7 @@ import MoyaJSONPath
 
 extension CompileContext {
     static let checkKeys = ["name", "params", "sample", "expect"]
-    static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample"]
+    static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample", "schema"]
     static let predicateKeys = [
         "equals", "exists", "type", "contains", "matches", "lt", "le", "gt", "ge", "count", "oneOf", "not",
     ]
@@ -153,6 +153,13 @@ extension CompileContext {
                 add(.body, predicate(value, keyPath), keyPath, value)
             case "maxTime":
                 add(.time, duration(value, keyPath).map { .compare(.le, $0) }, keyPath, value)
+            case "schema":
+                // `true` for the target's schema, or a schema of its own.
+                if case .scalar = value.content {
+                    add(.schema(nil), reader.bool(value, keyPath) == true ? .all([]) : nil, keyPath, value)
+                } else if let schema = schema(value, keyPath) {
+                    add(.schema(schema), .all([]), keyPath, value)
+                }
             default:  // matchesSample
                 add(.sampleShape, reader.bool(value, keyPath) == true ? .all([]) : nil, keyPath, value)
             }

@@ -13,17 +13,20 @@ public struct SpecCompiler: Sendable {
     /// Whether `${VAR}` is kept as a reference with its default, and the environment is not
     /// read: for generating code from a spec.
     public var keepsEnvironmentReferences = false
+    /// Whether each sample is checked against its schema, as `validate` does: a sample that
+    /// breaks it is an error at the sample, one per violation.
+    public var checksSamples = false
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
         "environments", "targets", "flows",
     ]
     /// The keys of a sample mapping.
-    static let sampleKeys = ["status", "headers", "body", "json", "file", "error"]
+    static let sampleKeys = ["status", "headers", "body", "json", "file", "error", "schema"]
     static let targetKeys = [
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
-        "timeout", "retry", "followRedirects", "checks",
+        "timeout", "retry", "followRedirects", "checks", "schema",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -108,6 +111,7 @@ public struct SpecCompiler: Sendable {
         }
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
+        reader.checksSamples = checksSamples
         var context = CompileContext(reader: reader, file: file)
         context.isPartial = partial != nil
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
@@ -323,13 +327,28 @@ struct CompileContext {
             fields["cookies"].map { self.headers($0, path() + ".cookies", scope: scope, kind: "cookie") } ?? []
         let task = fields["task"].flatMap { self.task($0, path() + ".task", scope: scope, method: method) } ?? .plain
         let sample = fields["sample"].flatMap { self.sample($0, path() + ".sample", scope: scope) }
+        // The target's schema, then the samples' own: the default sample's stands in for the
+        // target's when the target has none.
+        var schema = fields["schema"].flatMap { self.schema($0, path() + ".schema") }
+        var sampleSchemas: [String: SchemaSpec] = [:]
+        if let node = fields["sample"], let own = sampleSchema(node, path() + ".sample") { schema = schema ?? own }
+        if reader.checksSamples, let node = fields["sample"], let sample, let schema {
+            checkSample(sample, node, path() + ".sample", schema, params: params)
+        }
         var samples: [(name: String, sample: SampleSpec)] = []
         if let node = fields["samples"], let sampleFields = reader.fields(node, path() + ".samples", known: nil) {
             for entry in sampleFields {
                 let sampleName = entry.key
                 let value = entry.value
-                if let parsed = self.sample(value, path() + ".samples." + sampleName, scope: scope) {
-                    samples.append((name: sampleName, sample: parsed))
+                let samplePath = path() + ".samples." + sampleName
+                let parsed = self.sample(value, samplePath, scope: scope)
+                if let parsed { samples.append((name: sampleName, sample: parsed)) }
+                sampleSchemas[sampleName] = sampleSchema(value, samplePath)
+                // A named sample meets its own schema, or, answering with success, the target's.
+                let own = sampleSchemas[sampleName]
+                let success = (200..<300).contains(parsed?.status ?? 0)
+                if reader.checksSamples, let parsed, let schema = own ?? (success ? schema : nil) {
+                    checkSample(parsed, value, samplePath, schema, params: params)
                 }
             }
         }
@@ -352,7 +371,15 @@ struct CompileContext {
             name: name, summary: summary, description: description, params: params, path: pathTemplate, method: method,
             headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
-            retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks)
+            retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks, schema: schema,
+            sampleSchemas: sampleSchemas)
+    }
+
+    /// The `schema:` of a sample written as a mapping.
+    private mutating func sampleSchema(_ node: YAMLNode, _ path: String) -> SchemaSpec? {
+        guard case .mapping(let pairs) = node.content, let entry = pairs.first(where: { $0.key.scalar == "schema" })
+        else { return nil }
+        return schema(entry.value, path + ".schema")
     }
 
     // MARK: - Shared values

@@ -31,6 +31,8 @@ struct SpecReader {
     /// the environment holds: for code generated from a spec, which reads the variable when
     /// it runs and must never hold a value, a token least of all.
     var keepsEnvironmentReferences = false
+    /// Whether samples are checked against their schemas (`SpecCompiler.checksSamples`).
+    var checksSamples = false
     var diagnostics: [Diagnostic] = []
     /// Likely mistakes that do not stop the spec from compiling.
     var warnings: [Diagnostic] = []

@@ -66,6 +66,10 @@ public struct SpecTarget: AccessTokenAuthorizable {
     /// The `SERVICE.TARGET` name.
     public var qualifiedName: String { "\(service).\(name)" }
 
+    /// The schema its responses must match, for `expect.schema: true`: the chosen sample's,
+    /// else the target's.
+    public var responseSchema: SchemaSpec? { binding.target.schema(forSample: binding.sampleName) }
+
     /// The sample in use, so that `MoyaProvider<SpecTarget>` stubs a target as
     /// `moya-cli call --stub` does.
     public var stubResponse: EndpointSampleResponse { sampleResponse }

@@ -146,6 +146,8 @@ public struct TargetBinding: Sendable {
     public internal(set) var maskedParams: Set<String> = []
     var environment: EnvironmentSpec?
     var sample: SampleSpec?
+    /// The named sample chosen, nil for the default.
+    var sampleName: String?
     /// The caller's changes to the body.
     var body: BodyEdit?
 }
@@ -190,6 +192,7 @@ struct TargetResolver {
                     "sample", name, of: "target '\(service.name).\(target.name)'", has: target.samples.map(\.name))
             }
             binding.sample = named
+            binding.sampleName = name
         } else {
             binding.sample = target.sample
         }

@@ -115,6 +115,16 @@ public struct TargetSpec: Sendable {
     public var mark: Mark
     /// The checks `moya-cli check` runs, in spec order.
     public var checks: [CheckSpec] = []
+    /// The schema of the target's responses (`schema:`, or its default sample's).
+    public var schema: SchemaSpec? = nil
+    /// The schemas named samples give their bodies, by sample name.
+    public var sampleSchemas: [String: SchemaSpec] = [:]
+
+    /// The schema a response answered from `sample` (nil: the default) must match: the
+    /// named sample's own, else the target's.
+    public func schema(forSample sample: String?) -> SchemaSpec? {
+        sample.flatMap { sampleSchemas[$0] } ?? schema
+    }
 
     /// The param called `name`.
     public func param(named name: String) -> ParamSpec? {

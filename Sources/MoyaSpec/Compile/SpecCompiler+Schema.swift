@@ -1,0 +1,129 @@
+import MoyaCore
+import MoyaSchema
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension CompileContext {
+    /// A `schema:`: a JSON Schema written in the spec, whose `$ref`s may reach files beside
+    /// it (JSON or YAML, an OpenAPI document's components among them). Every file it reaches
+    /// is read now, so a missing one is a spec error at the schema.
+    mutating func schema(_ node: YAMLNode, _ path: @autoclosure () -> String) -> SchemaSpec? {
+        let value = node.jsonValue
+        switch value {
+        case .object, .bool: break
+        default:
+            reader.error(node.mark, path(), "a schema is a mapping, such as { type: object }, or true or false")
+            return nil
+        }
+        let uri = "file://" + Self.absolute(file)
+        let registry = SchemaRegistry()
+        registry.add(value, uri: uri)
+        var documents: [SchemaSpec.Document] = []
+        var tried: Set<String> = []
+        while let reference = registry.missingReferences.first(where: { !tried.contains($0) }) {
+            tried.insert(reference)
+            guard reference.hasPrefix("file://") else {
+                reader.error(
+                    node.mark, path(), "\(reference) is not a file; a schema's $ref reaches files beside the spec")
+                continue
+            }
+            let target = String(reference.dropFirst("file://".count))
+            guard let document = Self.document(at: target) else {
+                // Named as the spec would name it, relative to the spec's folder.
+                let folder =
+                    Self.absolute(file).split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                    .joined(separator: "/") + "/"
+                let shown = target.hasPrefix(folder) ? String(target.dropFirst(folder.count)) : target
+                reader.error(
+                    node.mark, path(), "cannot read \(shown) as JSON or YAML, which a $ref in the schema names")
+                continue
+            }
+            registry.add(document, uri: reference)
+            documents.append(SchemaSpec.Document(uri: reference, value: document))
+        }
+        return SchemaSpec(schema: value, uri: uri, documents: documents, dialect: .draft2020_12, mark: node.mark)
+    }
+
+    /// A JSON or YAML document in a file, as JSON.
+    private static func document(at path: String) -> JSONValue? {
+        guard let bytes = FileSystem.contents(path) else { return nil }
+        if path.hasSuffix(".json") { return try? JSONValue(parsing: Data(bytes)) }
+        return (try? YAMLLoader.load(bytes))?.flatMap { $0 }?.jsonValue
+    }
+
+    /// A path made absolute against the working directory, for the schema's file URI.
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let directory = FileManager.default.currentDirectoryPath
+        return directory + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+}
+
+extension CompileContext {
+    /// Reports each way a sample's JSON body breaks its schema, at the sample. A body with
+    /// `{param}`s in it is checked with each param's default, else an example of its type.
+    mutating func checkSample(
+        _ sample: SampleSpec, _ node: YAMLNode, _ path: String, _ schema: SchemaSpec, params: [ParamSpec]
+    ) {
+        guard case .response(_, _, let body) = sample else { return }
+        let json: JSONValue?
+        switch body {
+        case .json(let value): json = Self.example(value, params)
+        case .text(let template): json = try? JSONValue(parsing: Self.text(template, params))
+        case .file(let file): json = FileSystem.contents(file).flatMap { try? JSONValue(parsing: Data($0)) }
+        case .empty: json = nil
+        }
+        guard let json else { return }
+        for error in schema.errors(in: json) { reader.error(node.mark, path, error.description) }
+    }
+
+    /// A JSON body with each param's example in place of its references.
+    static func example(_ value: ValueTemplate, _ params: [ParamSpec]) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .integer(let int): return .integer(int)
+        case .number(let double): return .number(double)
+        case .string(let template):
+            if let name = template.typedParam, let param = params.first(where: { $0.name == name }) {
+                return param.example.jsonValue
+            }
+            return .string(text(template, params))
+        case .array(let items): return .array(items.map { example($0, params) })
+        case .object(let members): return .object(members.map { (key: $0.key, value: example($0.value, params)) })
+        }
+    }
+
+    /// A template's text with each param's example in place of its reference.
+    static func text(_ template: Template, _ params: [ParamSpec]) -> String {
+        template.segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .param(let name): params.first { $0.name == name }?.example.description ?? ""
+            case .environment(_, let value): value
+            }
+        }.joined()
+    }
+}
+
+extension ParamSpec {
+    /// A value to check samples with: the default, else one of the param's type.
+    var example: ParamValue {
+        if let defaultValue { return defaultValue }
+        func scalar(_ type: ParamType) -> ParamValue {
+            switch type {
+            case .string, .file: .string("example")
+            case .int: .int(1)
+            case .number: .number(1.5)
+            case .bool: .bool(true)
+            case .enumeration(let cases): .string(cases.first?.value ?? "")
+            case .array(let element): .array([scalar(element)])
+            }
+        }
+        return scalar(type)
+    }
+}
