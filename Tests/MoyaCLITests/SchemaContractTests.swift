@@ -24,6 +24,23 @@ extension CheckCommandTests {
             """)
     }
 
+    func testAFlowStepExpectsASchema() async {
+        let file = CommandTests.root + "/Tests/Fixtures/schemas/contract.yaml"
+        let (status, out, _) = await CommandTests.run(
+            ["run", "contract.profile", "--specs", file], environment: ["TEST_SERVER": server.baseURL])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            timeless(out),
+            """
+            PASS  conforms  200  (T)
+            FAIL  has an email  200  (T)
+                  \(file):40:27: has an email: expect.schema: $: missing required property 'email'
+
+            contract.profile: 2 steps: 1 passed, 1 failed, 0 skipped in T s
+
+            """)
+    }
+
     func testValidateChecksEverySampleAgainstItsSchema() async {
         let folder = CommandTests.root + "/Tests/Fixtures/schemas"
         let (status, out, error) = await CommandTests.run(["validate", folder + "/drifted.yaml"])
@@ -47,6 +64,6 @@ extension CheckCommandTests {
         let (valid, said, _) = await CommandTests.run(
             ["validate", folder + "/contract.yaml"], environment: ["TEST_SERVER": "http://127.0.0.1:9"])
         XCTAssertEqual(valid, 0)
-        XCTAssertEqual(said, "ok: 1 service, 2 targets\n")
+        XCTAssertEqual(said, "ok: 1 service, 2 targets, 1 flow\n")
     }
 }
