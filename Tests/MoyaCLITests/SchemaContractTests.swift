@@ -41,6 +41,8 @@ extension CheckCommandTests {
             """)
     }
 
+    /// Every sample against its schema; the schemas of an OpenAPI 3.0 document (api.yaml) are
+    /// read in 3.0's dialect, so its `nullable` name may be null.
     func testValidateChecksEverySampleAgainstItsSchema() async {
         let folder = CommandTests.root + "/Tests/Fixtures/schemas"
         let (status, out, error) = await CommandTests.run(["validate", folder + "/drifted.yaml"])
@@ -57,7 +59,8 @@ extension CheckCommandTests {
             \(file):13:9: error: targets.user.samples.other: $.first_name: expected string, got integer
             \(file):19:13: error: targets.broken.schema: cannot read nowhere.json as JSON or YAML, which a $ref in the \
             schema names
-            moya-cli: error: invalid spec: 6 problems in 1 file
+            \(file):23:13: error: targets.pet.sample: $.tag: expected string, got integer
+            moya-cli: error: invalid spec: 7 problems in 1 file
 
             """)
         // Samples that meet their schemas, a 404 sample with its own among them, pass.

@@ -32,7 +32,7 @@ extension CompileContext {
                 continue
             }
             let target = String(reference.dropFirst("file://".count))
-            guard let document = Self.document(at: target) else {
+            guard let document = schemaDocuments[target] ?? Self.document(at: target) else {
                 // Named as the spec would name it, relative to the spec's folder.
                 let folder =
                     Self.absolute(file).split(separator: "/", omittingEmptySubsequences: false).dropLast()
@@ -42,10 +42,19 @@ extension CompileContext {
                     node.mark, path(), "cannot read \(shown) as JSON or YAML, which a $ref in the schema names")
                 continue
             }
-            registry.add(document, uri: reference)
-            documents.append(SchemaSpec.Document(uri: reference, value: document))
+            schemaDocuments[target] = document
+            let dialect = Self.dialect(of: document)
+            registry.add(document, uri: reference, dialect: dialect)
+            documents.append(SchemaSpec.Document(uri: reference, value: document, dialect: dialect))
         }
         return SchemaSpec(schema: value, uri: uri, documents: documents, dialect: .draft2020_12, mark: node.mark)
+    }
+
+    /// The dialect of a document's schemas: OpenAPI 3.0's for an OpenAPI 3.0 document, else
+    /// 2020-12 unless its `$schema` says otherwise.
+    private static func dialect(of document: JSONValue) -> SchemaDialect {
+        if case .string(let version)? = document["openapi"], version.hasPrefix("3.0") { return .openAPI30 }
+        return .draft2020_12
     }
 
     /// A JSON or YAML document in a file, as JSON.

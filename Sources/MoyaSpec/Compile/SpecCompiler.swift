@@ -133,6 +133,9 @@ struct CompileContext {
     var usedParams: Set<String> = []
     /// Whether the text holds only some of the file's targets.
     var isPartial = false
+    /// The documents schemas' `$ref`s have read, by path: a large OpenAPI document is read
+    /// once for all its targets.
+    var schemaDocuments: [String: JSONValue] = [:]
 
     init(reader: SpecReader, file: String) {
         self.reader = reader
@@ -344,10 +347,11 @@ struct CompileContext {
                 let parsed = self.sample(value, samplePath, scope: scope)
                 if let parsed { samples.append((name: sampleName, sample: parsed)) }
                 sampleSchemas[sampleName] = sampleSchema(value, samplePath)
-                // A named sample meets its own schema, or, answering with success, the target's.
+                // A named sample meets its own schema, or, answering with the default sample's
+                // status (another example of the same response), the target's.
                 let own = sampleSchemas[sampleName]
-                let success = (200..<300).contains(parsed?.status ?? 0)
-                if reader.checksSamples, let parsed, let schema = own ?? (success ? schema : nil) {
+                let sameResponse = parsed?.status == (sample?.status ?? 200)
+                if reader.checksSamples, let parsed, let schema = own ?? (sameResponse ? schema : nil) {
                     checkSample(parsed, value, samplePath, schema, params: params)
                 }
             }

@@ -9,6 +9,8 @@ public struct SchemaSpec: Sendable, Hashable {
     public struct Document: Sendable, Hashable {
         public var uri: String
         public var value: JSONValue
+        /// Its schemas' dialect: an OpenAPI 3.0 document's are 3.0's.
+        public var dialect: SchemaDialect
     }
 
     /// The schema as written.
@@ -34,7 +36,7 @@ public struct SchemaSpec: Sendable, Hashable {
     /// use, so one is never shared between tasks.
     public func validator() -> SchemaValidator {
         let registry = SchemaRegistry()
-        for document in documents { registry.add(document.value, uri: document.uri, dialect: dialect) }
+        for document in documents { registry.add(document.value, uri: document.uri, dialect: document.dialect) }
         return SchemaValidator(schema: schema, uri: uri, dialect: dialect, registry: registry)
     }
 
