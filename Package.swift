@@ -79,7 +79,7 @@ let package = Package(
         // captures' query language.
         .target(name: "MoyaJSONPath", dependencies: ["MoyaCore"]),
         // JSON Schema: draft 2020-12, draft 7, draft 4 and OpenAPI 3.0's dialect.
-        .target(name: "MoyaSchema", dependencies: ["MoyaCore"]),
+        .target(name: "MoyaSchema", dependencies: ["MoyaCore", "MoyaJSONPath"]),
         .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath", "MoyaSchema"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
         .target(name: "MoyaGenerate", dependencies: ["MoyaCore", "MoyaSpec"]),

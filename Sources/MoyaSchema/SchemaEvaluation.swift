@@ -210,7 +210,13 @@ struct Evaluation {
             return false
         case .pattern(let pattern):
             guard case .string(let text) = instance else { return true }
-            if pattern.matches(text) { return true }
+            guard let matched = pattern.matches(text) else {
+                fail(
+                    path, node, name,
+                    "the pattern /\(pattern.source)/ took longer than 100 ms on this value; simplify it")
+                return false
+            }
+            if matched { return true }
             let why = pattern.regex == nil ? " (the pattern is not one Swift can compile)" : ""
             fail(path, node, name, "expected to match /\(pattern.source)/\(why), got \(Self.preview(instance))")
             return false
@@ -321,7 +327,16 @@ struct Evaluation {
             guard case .object(let members) = instance else { return true }
             var valid = true
             for (key, value) in members {
-                for (pattern, child) in patterns where pattern.matches(key) {
+                for (pattern, child) in patterns {
+                    guard let matched = pattern.matches(key) else {
+                        fail(
+                            step(path, key), node, name,
+                            "the pattern /\(pattern.source)/ took longer than 100 ms on this name")
+                        valid = false
+                        if errors == nil { return false }
+                        continue
+                    }
+                    guard matched else { continue }
                     var ignored = Annotations()
                     if evaluate(child, value, at: step(path, key), &ignored) {
                         if collects { annotations.properties.insert(key) }
@@ -335,7 +350,9 @@ struct Evaluation {
         case .additionalProperties(let child, let named, let patterns):
             guard case .object(let members) = instance else { return true }
             var valid = true
-            for (key, value) in members where !named.contains(key) && !patterns.contains(where: { $0.matches(key) }) {
+            // A name whose pattern ran past its budget was reported by patternProperties.
+            for (key, value) in members
+            where !named.contains(key) && !patterns.contains(where: { $0.matches(key) != false }) {
                 var ignored = Annotations()
                 if child.constant == false {
                     fail(step(path, key), node, name, "unexpected property")

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaJSONPath
 
 /// One schema, its keywords read once into what evaluation needs.
 final class SchemaNode {
@@ -65,15 +66,21 @@ final class SchemaNode {
     struct Pattern {
         let source: String
         let regex: Regex<AnyRegexOutput>?
+        /// Whether it quantifies a group, as `(a+)+` does: what can make a backtracking
+        /// engine take exponential time, so such a pattern runs under MoyaJSONPath's budget.
+        let mayBacktrack: Bool
 
         init(_ source: String) {
             self.source = source
             regex = try? Regex(source)
+            mayBacktrack = [")*", ")+", ")?", "){"].contains { source.contains($0) }
         }
 
-        func matches(_ text: String) -> Bool {
+        /// Whether the pattern matches somewhere in `text`; nil when it ran past the budget.
+        func matches(_ text: String) -> Bool? {
             guard let regex else { return false }
-            return (try? regex.firstMatch(in: text)) != nil
+            guard mayBacktrack else { return (try? regex.firstMatch(in: text)) != nil }
+            return try? PatternMatch.matches(source, in: text)
         }
     }
 

@@ -44,6 +44,19 @@ final class SchemaErrorTests: XCTestCase {
         XCTAssertEqual(validator.errors(in: try JSONValue(parsing: #"{"id": 1, "items": []}"#)), [])
     }
 
+    /// A pattern that backtracks without end on server text fails within its budget, as a
+    /// check's `matches` does, rather than hang the run.
+    func testACatastrophicPatternFailsWithinItsBudget() {
+        let validator = SchemaValidator(schema: .object([(key: "pattern", value: .string("^(a+)+$"))]))
+        let start = ContinuousClock.now
+        XCTAssertEqual(
+            validator.errors(in: .string(String(repeating: "a", count: 30) + "!")).map(\.description),
+            ["$: the pattern /^(a+)+$/ took longer than 100 ms on this value; simplify it"])
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+        XCTAssertTrue(
+            SchemaValidator(schema: .object([(key: "pattern", value: .string("^(a+)+$"))])).isValid(.string("aaa")))
+    }
+
     /// OpenAPI 3.0's dialect: `nullable`, and draft 4's boolean `exclusiveMinimum`.
     func testOpenAPI30Dialect() throws {
         let schema = try JSONValue(
