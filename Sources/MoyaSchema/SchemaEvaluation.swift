@@ -349,23 +349,11 @@ struct Evaluation {
             return valid
         case .additionalProperties(let child, let named, let patterns):
             guard case .object(let members) = instance else { return true }
-            var valid = true
             // A name whose pattern ran past its budget was reported by patternProperties.
-            for (key, value) in members
-            where !named.contains(key) && !patterns.contains(where: { $0.matches(key) != false }) {
-                var ignored = Annotations()
-                if child.constant == false {
-                    fail(step(path, key), node, name, "unexpected property")
-                    valid = false
-                    if errors == nil { return false }
-                } else if evaluate(child, value, at: step(path, key), &ignored) {
-                    if collects { annotations.properties.insert(key) }
-                } else {
-                    valid = false
-                    if errors == nil { return false }
-                }
+            let rest = members.filter { key, _ in
+                !named.contains(key) && !patterns.contains(where: { $0.matches(key) != false })
             }
-            return valid
+            return restOfProperties(rest, child, node, name, path, &annotations)
         case .propertyNames(let child):
             guard case .object(let members) = instance else { return true }
             for (key, _) in members {
@@ -440,21 +428,8 @@ struct Evaluation {
             return evaluate(target, instance, at: path, &annotations)
         case .unevaluatedProperties(let child):
             guard case .object(let members) = instance else { return true }
-            var valid = true
-            for (key, value) in members where !annotations.properties.contains(key) {
-                var ignored = Annotations()
-                if child.constant == false {
-                    fail(step(path, key), node, name, "unexpected property")
-                    valid = false
-                    if errors == nil { return false }
-                } else if evaluate(child, value, at: step(path, key), &ignored) {
-                    if collects { annotations.properties.insert(key) }
-                } else {
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            return valid
+            let rest = members.filter { !annotations.properties.contains($0.key) }
+            return restOfProperties(rest, child, node, name, path, &annotations)
         case .unevaluatedItems(let child):
             guard case .array(let items) = instance else { return true }
             var valid = true
@@ -468,6 +443,27 @@ struct Evaluation {
             if valid { annotations.prefix = items.count }
             return valid
         }
+    }
+
+    /// The properties no other keyword took, held to `child` (`additionalProperties`,
+    /// `unevaluatedProperties`): with `false`, each is unexpected.
+    private mutating func restOfProperties(
+        _ members: [(key: String, value: JSONValue)], _ child: SchemaNode, _ node: SchemaNode, _ name: String,
+        _ path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        var valid = true
+        for (key, value) in members {
+            var ignored = Annotations()
+            if child.constant == false {
+                fail(step(path, key), node, name, "unexpected property")
+            } else if evaluate(child, value, at: step(path, key), &ignored) {
+                if collects { annotations.properties.insert(key) }
+                continue
+            }
+            valid = false
+            if errors == nil { return false }
+        }
+        return valid
     }
 
     /// A reference's target: resolved once; for a `$dynamicRef` whose static target is a

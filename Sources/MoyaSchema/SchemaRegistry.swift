@@ -1,8 +1,8 @@
 import MoyaCore
 
 /// Schema documents by URI, with every resource (`$id`) and anchor in them, and their
-/// subschemas compiled on first use. A `$ref` is resolved through it: to a document added
-/// here, or to one `retrieve` supplies.
+/// subschemas compiled on first use. A `$ref` is resolved through it, to a document added
+/// here: `missingReferences` names the ones to add first.
 public final class SchemaRegistry {
     /// Where a schema stands: a document and a JSON pointer into it, as reference tokens.
     struct Location: Hashable {
@@ -46,10 +46,6 @@ public final class SchemaRegistry {
     /// annotations the other keywords leave.
     private(set) var needsAnnotations = false
 
-    /// Supplies a document the registry does not hold, by its URI without a fragment; nil
-    /// when there is none.
-    public var retrieve: ((String) -> JSONValue?)?
-
     /// How deeply a document's schemas may nest before the rest is ignored.
     static let maximumDepth = 512
 
@@ -65,9 +61,6 @@ public final class SchemaRegistry {
         resources[base.description] = Resource(location: location, dialect: dialect)
         scan(document, at: location, base: base, dialect: dialect, resource: base.description, depth: 0)
     }
-
-    /// Whether a document or resource is registered under `uri` (without a fragment).
-    public func contains(_ uri: String) -> Bool { resources[URIReference(uri).withoutFragment.description] != nil }
 
     /// The URIs the registered documents refer to (by `$ref`, `$dynamicRef` or `$schema`)
     /// that no registered document holds: what has to be fetched before validating.
@@ -188,20 +181,12 @@ public final class SchemaRegistry {
         return current
     }
 
-    /// The resource registered under `uri`, retrieving its document when it is not here.
-    func resource(_ uri: String) -> Resource? {
-        if let found = resources[uri] { return found }
-        guard let document = retrieve?(uri) else { return nil }
-        add(document, uri: uri)
-        return resources[uri]
-    }
-
     /// The location an absolute reference names: a resource, a JSON pointer into one, or an
     /// anchor in one.
     func location(of reference: URIReference) -> Location? {
         let uri = reference.withoutFragment.description
-        guard let resource = resource(uri) else { return nil }
-        let fragment = URIReference.percentDecoded(reference.fragment ?? "")
+        guard let resource = resources[uri] else { return nil }
+        let fragment = PercentEncoding.decode(Substring(reference.fragment ?? ""))
         if fragment.isEmpty { return resource.location }
         guard fragment.hasPrefix("/") else { return anchors[uri + "#" + fragment] }
         let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
@@ -240,7 +225,7 @@ public final class SchemaRegistry {
     func validates(in resource: String) -> Bool {
         guard let metaschema = resources[resource]?.metaschema else { return true }
         let uri = URIReference(metaschema).withoutFragment.description
-        guard let meta = self.resource(uri), case .object(let members)? = value(at: meta.location),
+        guard let meta = resources[uri], case .object(let members)? = value(at: meta.location),
             case .object(let vocabularies)? = Self.lookup(members)["$vocabulary"]
         else { return true }
         return vocabularies.contains { $0.key == "https://json-schema.org/draft/2020-12/vocab/validation" }

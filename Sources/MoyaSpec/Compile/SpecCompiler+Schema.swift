@@ -72,50 +72,31 @@ extension CompileContext {
     }
 }
 
+/// A sample to hold to its schema once the service is compiled (`SpecCompiler.checksSamples`).
+struct SampleCheck {
+    var target: String
+    /// The named sample, nil for the default.
+    var sample: String?
+    var schema: SchemaSpec
+    var mark: Mark
+    var path: String
+}
+
 extension CompileContext {
-    /// Reports each way a sample's JSON body breaks its schema, at the sample. A body with
-    /// `{param}`s in it is checked with each param's default, else an example of its type.
-    mutating func checkSample(
-        _ sample: SampleSpec, _ node: YAMLNode, _ path: String, _ schema: SchemaSpec, params: [ParamSpec]
-    ) {
-        guard case .response(_, _, let body) = sample else { return }
-        let json: JSONValue?
-        switch body {
-        case .json(let value): json = Self.example(value, params)
-        case .text(let template): json = try? JSONValue(parsing: Self.text(template, params))
-        case .file(let file): json = FileSystem.contents(file).flatMap { try? JSONValue(parsing: Data($0)) }
-        case .empty: json = nil
-        }
-        guard let json else { return }
-        for error in schema.errors(in: json) { reader.error(node.mark, path, error.description) }
-    }
-
-    /// A JSON body with each param's example in place of its references.
-    static func example(_ value: ValueTemplate, _ params: [ParamSpec]) -> JSONValue {
-        switch value {
-        case .null: return .null
-        case .bool(let bool): return .bool(bool)
-        case .integer(let int): return .integer(int)
-        case .number(let double): return .number(double)
-        case .string(let template):
-            if let name = template.typedParam, let param = params.first(where: { $0.name == name }) {
-                return param.example.jsonValue
+    /// Reports each way a sample's JSON body breaks its schema, at the sample. The body is
+    /// rendered as `serve` answers it, with each param's default, else an example of its type.
+    mutating func checkSamples(of service: ServiceSpec) {
+        for check in sampleChecks {
+            guard let target = service.target(named: check.target) else { continue }
+            let values = Dictionary(uniqueKeysWithValues: target.params.map { ($0.name, $0.example) })
+            let body: Data
+            switch try? service.sample(of: target, named: check.sample, values: values) {
+            case .networkResponse(_, let data)?, .response(_, let data)?: body = data
+            default: continue
             }
-            return .string(text(template, params))
-        case .array(let items): return .array(items.map { example($0, params) })
-        case .object(let members): return .object(members.map { (key: $0.key, value: example($0.value, params)) })
+            guard let json = try? JSONValue(parsing: body) else { continue }
+            for error in check.schema.errors(in: json) { reader.error(check.mark, check.path, error.description) }
         }
-    }
-
-    /// A template's text with each param's example in place of its reference.
-    static func text(_ template: Template, _ params: [ParamSpec]) -> String {
-        template.segments.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .param(let name): params.first { $0.name == name }?.example.description ?? ""
-            case .environment(_, let value): value
-            }
-        }.joined()
     }
 }
 

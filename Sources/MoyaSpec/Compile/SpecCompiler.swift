@@ -136,6 +136,8 @@ struct CompileContext {
     /// The documents schemas' `$ref`s have read, by path: a large OpenAPI document is read
     /// once for all its targets.
     var schemaDocuments: [String: JSONValue] = [:]
+    /// The samples to hold to their schemas once the service is compiled.
+    var sampleChecks: [SampleCheck] = []
 
     init(reader: SpecReader, file: String) {
         self.reader = reader
@@ -226,11 +228,13 @@ struct CompileContext {
                 "unknown target '\(login.target)'" + Suggestion.hint(for: login.target, in: targets.map(\.name)))
         }
 
-        return ServiceSpec(
+        let service = ServiceSpec(
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
             timeout: timeout, retry: retry, followsRedirects: followsRedirects,
             stub: stub, auth: auth, environments: environments, targets: targets, flows: flows,
             secretValues: reader.secretValues, baseURLSource: baseURLSource ?? Template(literal: baseURL))
+        checkSamples(of: service)
+        return service
     }
 
     mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
@@ -335,8 +339,8 @@ struct CompileContext {
         var schema = fields["schema"].flatMap { self.schema($0, path() + ".schema") }
         var sampleSchemas: [String: SchemaSpec] = [:]
         if let node = fields["sample"], let own = sampleSchema(node, path() + ".sample") { schema = schema ?? own }
-        if reader.checksSamples, let node = fields["sample"], let sample, let schema {
-            checkSample(sample, node, path() + ".sample", schema, params: params)
+        if reader.checksSamples, let node = fields["sample"], sample != nil, let schema {
+            sampleChecks.append(SampleCheck(target: name, schema: schema, mark: node.mark, path: path() + ".sample"))
         }
         var samples: [(name: String, sample: SampleSpec)] = []
         if let node = fields["samples"], let sampleFields = reader.fields(node, path() + ".samples", known: nil) {
@@ -351,8 +355,10 @@ struct CompileContext {
                 // status (another example of the same response), the target's.
                 let own = sampleSchemas[sampleName]
                 let sameResponse = parsed?.status == (sample?.status ?? 200)
-                if reader.checksSamples, let parsed, let schema = own ?? (sameResponse ? schema : nil) {
-                    checkSample(parsed, value, samplePath, schema, params: params)
+                if reader.checksSamples, parsed != nil, let schema = own ?? (sameResponse ? schema : nil) {
+                    sampleChecks.append(
+                        SampleCheck(
+                            target: name, sample: sampleName, schema: schema, mark: value.mark, path: samplePath))
                 }
             }
         }
