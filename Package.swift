@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "MoyaServe",
             dependencies: [
-                "MoyaCore", "MoyaSpec", "MoyaJSONPath",
+                "MoyaCore", "MoyaSpec", "MoyaJSONPath", "MoyaSchema",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -55,6 +55,23 @@ extension Exporter {
         }
     }
 
+    /// A request body or response whose JSON content has `schema` as its schema; a wildcard
+    /// (`*/*`) is JSON here, as import reads it.
+    func withSchema(_ body: JSONValue, _ schema: JSONValue) -> JSONValue {
+        guard case .object(var members) = body, let index = members.firstIndex(where: { $0.key == "content" }),
+            case .object(var contents) = members[index].value
+        else { return body }
+        for (position, content) in contents.enumerated()
+        where JSONValue.isJSONMediaType(content.key) || content.key.contains("*") {
+            guard case .object(var media) = content.value else { continue }
+            media.removeAll { $0.key == "schema" }
+            media.insert(("schema", schema), at: 0)
+            contents[position].value = .object(media)
+        }
+        members[index].value = .object(contents)
+        return .object(members)
+    }
+
     static let binary = JSONValue.object([("type", .string("string")), ("format", .string("binary"))])
 
     /// The properties of a parameters block or a JSON object, each a param's schema, and the
@@ -158,7 +175,17 @@ extension Exporter {
                 }
                 members.append(("content", .object([(type, .object(media))])))
             }
-            responses.append((group.key, .object(members)))
+            // The target's schema for its default sample's response; another's, the first
+            // schema its samples give.
+            let isDefault = group.status == (target.sample?.status ?? 200)
+            let schema =
+                !writesSchemas
+                ? nil
+                : isDefault
+                    ? target.schema
+                    : group.samples.lazy.compactMap { $0.name.flatMap { target.sampleSchemas[$0] } }.first
+            let response = JSONValue.object(members)
+            responses.append((group.key, schema.map { withSchema(response, bundle.schema($0)) } ?? response))
         }
         for check in target.checks {
             for assertion in check.assertions where assertion.subject == .status {

@@ -86,6 +86,8 @@ struct ImportedSpec {
         var contentType: String?
         /// A redirect's `Location`.
         var location: String? = nil
+        /// The `$ref` to its response's schema, for a response other than the target's.
+        var schema: String? = nil
     }
 
     /// One target.
@@ -101,6 +103,10 @@ struct ImportedSpec {
         var auth: Auth?
         var task: Task?
         var sample: Sample?
+        /// The `$ref` to the success response's schema in the document, relative to the spec.
+        var schema: String? = nil
+        /// The `$ref` to the JSON request body's schema.
+        var requestSchema: String? = nil
         var samples: [(name: String, sample: Sample)] = []
         /// `successAndRedirectCodes` for an operation that only redirects; nil leaves the default.
         var validation: String? = nil

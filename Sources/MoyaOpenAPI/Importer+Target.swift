@@ -111,10 +111,13 @@ extension Importer {
         if let body = endpoint.requestBody {
             target.task = task(
                 body, query: query, params: &target.params, names: &paramNames, at: pointer + ["requestBody"])
+            if let schema = schemas?.requestSchema(operation: pointer, content: body.content.keys.map(\.rawValue)) {
+                target.requestSchema = schemas?.reference(to: schema)
+            }
         } else if !query.isEmpty {
             target.task = .parameters(query, encoding: "queryString", query: [])
         }
-        samples(endpoint.responses, into: &target, at: pointer + ["responses"])
+        samples(endpoint.responses, into: &target, operation: pointer)
         return target
     }
 
@@ -324,10 +327,12 @@ extension Importer {
     // MARK: - Samples
 
     /// The success response (the lowest 2xx, else `default`, at 200) as the sample, its other examples
-    /// and every other response as named samples.
+    /// and every other response as named samples. The success response's schema is the
+    /// target's; another response's is its samples' own.
     mutating func samples(
-        _ responses: DereferencedResponse.Map, into target: inout ImportedSpec.Target, at pointer: [String]
+        _ responses: DereferencedResponse.Map, into target: inout ImportedSpec.Target, operation: [String]
     ) {
+        let pointer = operation + ["responses"]
         var outcomes = responses.map { (code: $0.key, response: $0.value) }.sorted {
             (Self.order($0.code), $0.code.rawValue) < (Self.order($1.code), $1.code.rawValue)
         }
@@ -352,7 +357,12 @@ extension Importer {
             // operation answers when it works ("successful operation").
             let isDefaultSuccess = outcome.code.value == .default && outcome.code.rawValue == success?.code.rawValue
             let status = isDefaultSuccess ? 200 : Self.status(outcome.code)
-            let examples = examples(of: outcome.response, at: pointer + [outcome.code.rawValue, "content"])
+            let schema = schemas?.responseSchema(
+                operation: operation, status: outcome.code.rawValue,
+                content: outcome.response.content.keys.map(\.rawValue))
+            let isSuccess = outcome.code.rawValue == success?.code.rawValue
+            let examples = examples(
+                of: outcome.response, at: pointer + [outcome.code.rawValue, "content"], schema: schema)
             if !outcome.response.links.isEmpty {
                 for name in outcome.response.links.keys.sorted() {
                     warn(
@@ -360,13 +370,15 @@ extension Importer {
                         "link '\(name)' has no place in a spec; left out")
                 }
             }
-            let isSuccess = outcome.code.rawValue == success?.code.rawValue
             let location = (300..<400).contains(status) ? Self.location(of: outcome.response) : nil
             for (index, example) in examples.enumerated() {
-                let sample = ImportedSpec.Sample(
+                var sample = ImportedSpec.Sample(
                     status: status, json: example.json, body: example.text, contentType: example.contentType,
                     location: location)
+                if !isSuccess, example.json != nil { sample.schema = schema.flatMap { schemas?.reference(to: $0) } }
                 if isSuccess, index == 0 {
+                    // The schema holds a JSON body: a text one (a wildcard's string) has none.
+                    if example.json != nil { target.schema = schema.flatMap { schemas?.reference(to: $0) } }
                     target.sample = sample
                     continue
                 }
@@ -391,8 +403,10 @@ extension Importer {
 
     /// A response's examples: its content's named examples, its example, else one made from
     /// its schema; a response with no content is one empty sample. A wildcard media type
-    /// (`*/*`) is answered as JSON, or as text for a string.
-    mutating func examples(of response: DereferencedResponse, at pointer: [String]) -> [(
+    /// (`*/*`) is answered as JSON, or as text for a string. A JSON example that breaks the
+    /// schema at `schema` is left out, with a warning; with none left, the sample is made
+    /// from the schema.
+    mutating func examples(of response: DereferencedResponse, at pointer: [String], schema: [String]?) -> [(
         name: String?, json: JSONValue?, text: String?, contentType: String?
     )] {
         let contents = mediaTypes(response.content, at: pointer)
@@ -407,7 +421,32 @@ extension Importer {
             if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { found.append((name, value)) }
         }
         if found.isEmpty, let value = Examples.first(of: content) { found.append((nil, value)) }
-        if found.isEmpty { found.append((nil, content.schema.map(SampleSynthesis.value) ?? .null)) }
+        let answersJSON = isJSON || type.contains("*")
+        if answersJSON, let schema, let schemas {
+            found = found.filter { example in
+                guard let errors = schemas.errors(in: example.value, schema: schema), let first = errors.first else {
+                    return true
+                }
+                let place = example.name.map { pointer + [type, "examples", $0] } ?? pointer + [type]
+                let more = errors.count > 1 ? " and \(errors.count - 1) more" : ""
+                warn(
+                    place,
+                    "\(example.name.map { "example '\($0)'" } ?? "the example") breaks its schema "
+                        + "(\(first)\(more)); it is left out")
+                return false
+            }
+        }
+        if found.isEmpty {
+            var made = content.schema.map(SampleSynthesis.value) ?? .null
+            // OpenAPIKit's reading of the schema loses keywords; the document as written does not.
+            if answersJSON, let schema, let schemas, schemas.errors(in: made, schema: schema)?.isEmpty == false {
+                made = schemas.value(at: schema) ?? made
+                if let first = schemas.errors(in: made, schema: schema)?.first {
+                    warn(pointer + [type], "the sample made from the schema breaks it (\(first)); check the schema")
+                }
+            }
+            found.append((nil, made))
+        }
         return found.map { example in
             if type.contains("*") {
                 if case .string(let text) = example.value { return (example.name, nil, text, "text/plain") }

@@ -1,6 +1,12 @@
 import MoyaCore
 import MoyaSpec
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The names `import openapi` gives: targets, params, samples and environment variables,
 /// each valid in a spec, and the JSON pointers its warnings name.
 enum Names {
@@ -89,6 +95,24 @@ enum Names {
     }
 
     /// An RFC 6901 JSON pointer: `~` as `~0`, `/` as `~1`.
+    /// `target`'s path relative to the folder `directory`, both relative to the working
+    /// directory or absolute: `../docs/api.yaml`.
+    static func relativePath(of target: String, from directory: String) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        func parts(_ path: String) -> [Substring] {
+            var resolved: [Substring] = []
+            for part in (path.hasPrefix("/") ? path : current + "/" + path).split(separator: "/") where part != "." {
+                if part == ".." { _ = resolved.popLast() } else { resolved.append(part) }
+            }
+            return resolved
+        }
+        let to = parts(target)
+        let from = parts(directory)
+        let common = zip(to, from).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: from.count - common) + to.dropFirst(common).map(String.init))
+            .joined(separator: "/")
+    }
+
     static func pointer(_ parts: [String]) -> String {
         "/" + parts.map { $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined(separator: "/")
     }

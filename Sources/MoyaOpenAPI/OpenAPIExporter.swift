@@ -17,9 +17,13 @@ public enum OpenAPIExporter {
     /// The document for `service`, compiled with `keepsEnvironmentReferences`, so that no value
     /// from the environment is written: a credential becomes a security scheme, and a
     /// variable in the base URL a server variable with its default.
+    ///
+    /// The schemas the spec refers to are checked without: they are the documents' own,
+    /// written as they are, and OpenAPIKit refuses some that JSON Schema allows (`type: array`
+    /// beside `properties`, `nullable` in a 3.1 document).
     public static func export(_ service: ServiceSpec) throws(OpenAPIReadError) -> String {
         let document = Exporter(service: service).document()
-        let data = document.data(pretty: true)
+        let data = Exporter(service: service, writesSchemas: false).document().data(pretty: true)
         do {
             let decoded = try JSONDecoder().decode(OpenAPI.Document.self, from: data)
             try decoded.validate()
@@ -32,6 +36,15 @@ public enum OpenAPIExporter {
 
 struct Exporter {
     let service: ServiceSpec
+    /// Whether the spec's schemas are written; without, what OpenAPIKit checks.
+    var writesSchemas = true
+    /// The schemas the targets refer to, written under `components.schemas`.
+    let bundle = SchemaBundle()
+
+    init(service: ServiceSpec, writesSchemas: Bool = true) {
+        self.service = service
+        self.writesSchemas = writesSchemas
+    }
 
     /// A variable's name without the service's words, as import names them:
     /// `LAMP_SHOP_REGION` is `region` for `lampShop`.
@@ -94,7 +107,10 @@ struct Exporter {
                 schemes.append((name, scheme))
             }
         }
-        if !schemes.isEmpty { members.append(("components", .object([("securitySchemes", .object(schemes))]))) }
+        var components: [(key: String, value: JSONValue)] = []
+        if !bundle.components.isEmpty { components.append(("schemas", .object(bundle.components))) }
+        if !schemes.isEmpty { components.append(("securitySchemes", .object(schemes))) }
+        if !components.isEmpty { members.append(("components", .object(components))) }
         if let (name, _) = securityScheme(service.auth) {
             members.append(("security", .array([.object([(name, .array([]))])])))
         }
@@ -253,7 +269,10 @@ struct Exporter {
                 ]))
         }
         if !parameters.isEmpty { members.append(("parameters", .array(parameters))) }
-        if let body = requestBody(target) { members.append(("requestBody", body)) }
+        if let body = requestBody(target) {
+            let schema = writesSchemas ? target.requestSchema : nil
+            members.append(("requestBody", schema.map { withSchema(body, bundle.schema($0)) } ?? body))
+        }
         members.append(("responses", responses(target)))
         if case .none? = target.auth {
             members.append(("security", .array(security)))

@@ -22,15 +22,23 @@ public struct OpenAPIImport: Sendable {
 /// Turns an OpenAPI document into a spec (docs/openapi.md has the mapping).
 public enum OpenAPIImporter {
     /// Imports the document in `bytes`, read from `file`; `service` names the service, else
-    /// the document's title does.
+    /// the document's title does. With `spec`, the path the spec will be written to, each
+    /// target's schema is a `$ref` into the document relative to it (else to the working
+    /// directory).
     public static func importSpec(
-        _ bytes: [UInt8], file: String, service: String? = nil,
+        _ bytes: [UInt8], file: String, service: String? = nil, spec: String? = nil,
         readFile: @escaping (String) -> [UInt8]? = { _ in nil }
     ) throws(OpenAPIReadError) -> OpenAPIImport {
         let read = try OpenAPIReader.read(bytes, file: file, readFile: readFile)
+        let folder =
+            spec.map { path in path.split(separator: "/", omittingEmptySubsequences: false).dropLast() }
+            .map { $0.joined(separator: "/") } ?? ""
+        let schemas = SchemaSource(
+            raw: read.raw, isSwagger2: read.version == "2.0",
+            reference: Names.relativePath(of: file, from: folder.isEmpty ? "." : folder), version: read.version)
         let outcome: Result<OpenAPIImport, OpenAPIReadError> = JSONBridge.$examples.withValue(read.examples) {
             do throws(OpenAPIReadError) {
-                return .success(try importSpec(read, file: file, service: service))
+                return .success(try importSpec(read, file: file, service: service, schemas: schemas))
             } catch {
                 return .failure(error)
             }
@@ -38,7 +46,8 @@ public enum OpenAPIImporter {
         return try outcome.get()
     }
 
-    static func importSpec(_ read: ReadDocument, file: String, service: String?) throws(OpenAPIReadError)
+    static func importSpec(_ read: ReadDocument, file: String, service: String?, schemas: SchemaSource)
+        throws(OpenAPIReadError)
         -> OpenAPIImport
     {
         var document = read.document
@@ -70,6 +79,7 @@ public enum OpenAPIImporter {
         }
         var importer = Importer(document: document, file: file)
         importer.warnings = warnings
+        importer.schemas = schemas
         let spec = importer.spec(resolved, paths: read.paths, service: service, format: read.format)
         // A Swagger 2.0 document's warnings name its own pointers, not the 3.0 document's.
         let written =
@@ -82,6 +92,8 @@ public enum OpenAPIImporter {
 struct Importer {
     let document: OpenAPI.Document
     let file: String
+    /// The document as written, whose schemas targets and samples refer to.
+    var schemas: SchemaSource?
     var warnings: [String] = []
     var serviceName = ""
 
@@ -105,7 +117,7 @@ struct Importer {
         serviceName = service ?? Names.lowerCamel(document.info.title, fallback: Names.stem(of: file))
         var spec = ImportedSpec(service: serviceName, baseURL: "")
         // Document text in the comment is written as scalars are, so no line break ends it.
-        let (title, release) = (SpecWriter.quoted(document.info.title), SpecWriter.commentText(document.info.version))
+        let (title, release) = (YAMLText.quoted(document.info.title), SpecWriter.commentText(document.info.version))
         spec.comment = [
             "Imported from \(SpecWriter.commentText(Names.fileName(of: file))) (\(SpecWriter.commentText(format)): "
                 + "\(title) \(release)) by moya-cli import openapi."

@@ -29,6 +29,10 @@ struct ReadDocument {
     var warnings: [String]
     /// The examples the repair took out, which `JSONBridge` puts back.
     var examples: [JSONValue]
+    /// The document as written, for pointers to its schemas.
+    var raw: JSONValue = .null
+    /// Its version: `3.0.3`, or `2.0` for Swagger.
+    var version = ""
 }
 
 /// Reads an OpenAPI 3.0, 3.1 or 3.2 document, or a Swagger 2.0 one, YAML or JSON, into
@@ -96,7 +100,8 @@ enum OpenAPIReader {
         var seen: Set<String> = []
         return ReadDocument(
             document: decoded, format: format ?? "OpenAPI \(version)", paths: paths,
-            warnings: warnings.filter { seen.insert($0).inserted }, examples: repair.examples)
+            warnings: warnings.filter { seen.insert($0).inserted }, examples: repair.examples,
+            raw: json, version: format == nil ? version : "2.0")
     }
 
     /// A document's value: JSON, when its first character opens an object, else YAML.

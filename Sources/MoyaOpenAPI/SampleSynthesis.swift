@@ -3,6 +3,8 @@ import OpenAPIKit
 
 /// A value that fits a schema, for a response that has no example: the schema's own example,
 /// default or first enum value where it has one, else a value of its type, format and bounds.
+/// Import checks the value against the document as written, and makes another from it where
+/// this one breaks the schema (`SchemaSource.value(at:)`).
 ///
 /// A recursive schema stops at the cycle (`DocumentRepair.cycleMarker`): the member is left
 /// out, an array is empty. Past `depthLimit`, or once `budget` values are made, only required

@@ -10,16 +10,16 @@ import MoyaSpec
 /// every character YAML could read as a line break or a control.
 enum SpecWriter {
     /// Lines longer than this are written in block style.
-    static let width = 100
+    static let width = YAMLText.width
 
     static func write(_ spec: ImportedSpec) -> String {
         var lines = spec.comment.map { "# " + $0 }
-        lines.append("service: \(scalar(spec.service))")
+        lines.append("service: \(YAMLText.scalar(spec.service))")
         lines.append("baseURL: \(text(spec.baseURL))")
         if !spec.environments.isEmpty {
             lines.append("environments:")
             for environment in spec.environments {
-                lines.append("  \(key(environment.name)): { baseURL: \(text(environment.baseURL)) }")
+                lines.append("  \(YAMLText.key(environment.name)): { baseURL: \(text(environment.baseURL)) }")
             }
         }
         if let auth = spec.auth { lines.append("auth: \(self.auth(auth))") }
@@ -37,8 +37,8 @@ enum SpecWriter {
     }
 
     static func target(_ target: ImportedSpec.Target) -> [String] {
-        var lines = ["  \(key(target.name)):"]
-        if let summary = target.summary, !summary.isEmpty { lines.append("    summary: \(scalar(summary))") }
+        var lines = ["  \(YAMLText.key(target.name)):"]
+        if let summary = target.summary, !summary.isEmpty { lines.append("    summary: \(YAMLText.scalar(summary))") }
         if let description = target.description.map(Names.oneLine), !description.isEmpty,
             description != target.summary
         {
@@ -49,19 +49,21 @@ enum SpecWriter {
             lines.append("    params:")
             for param in target.params { lines += self.param(param) }
         }
-        lines.append("    path: \(scalar(target.path))")
+        lines.append("    path: \(YAMLText.scalar(target.path))")
         if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
         if !target.cookies.isEmpty { lines += entries("cookies", target.cookies, indent: 4) }
         if let auth = target.auth { lines.append("    auth: \(self.auth(auth))") }
         if let task = target.task { lines += self.task(task) }
+        if let schema = target.requestSchema { lines.append("    requestSchema: \(reference(schema))") }
         if let validation = target.validation { lines.append("    validation: \(validation)") }
         // 200 with no body is what a target without a sample answers.
         if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {
             lines += self.sample("sample", sample, indent: 4)
         }
+        if let schema = target.schema { lines.append("    schema: \(reference(schema))") }
         if !target.samples.isEmpty {
             lines.append("    samples:")
-            for (name, sample) in target.samples { lines += self.sample(key(name), sample, indent: 6) }
+            for (name, sample) in target.samples { lines += self.sample(YAMLText.key(name), sample, indent: 6) }
         }
         // A target that needs params gets a check that gives them, so that `check` runs it.
         let required = target.params.filter { !$0.optional && $0.defaultValue == nil }
@@ -70,7 +72,7 @@ enum SpecWriter {
             if examples.count == required.count {
                 lines.append("    checks:")
                 lines.append("      - name: example")
-                lines += block("params", .object(examples), indent: 8, templates: false)
+                lines += YAMLText.block("params", .object(examples), indent: 8, templates: false)
             }
         }
         return lines
@@ -81,16 +83,16 @@ enum SpecWriter {
     static func param(_ param: ImportedSpec.Param) -> [String] {
         var fields: [(key: String, value: String)] = []
         if let values = param.enumValues {
-            fields.append(("enum", "[\(values.map(scalar).joined(separator: ", "))]"))
+            fields.append(("enum", "[\(values.map { YAMLText.scalar($0) }.joined(separator: ", "))]"))
         } else {
-            fields.append(("type", param.type.hasPrefix("[") ? quoted(param.type) : param.type))
+            fields.append(("type", param.type.hasPrefix("[") ? YAMLText.quoted(param.type) : param.type))
         }
-        if let value = param.defaultValue { fields.append(("default", flow(value, templates: false))) }
+        if let value = param.defaultValue { fields.append(("default", YAMLText.flow(value, templates: false))) }
         if param.optional, param.defaultValue == nil { fields.append(("optional", "true")) }
         if let style = param.joinedStyle { fields += [("style", style), ("explode", "false")] }
-        let name = "      \(key(param.name)):"
+        let name = "      \(YAMLText.key(param.name)):"
         let description = param.description.flatMap { $0.isEmpty ? nil : $0 }
-        let flowFields = fields + (description.map { [("description", scalar($0))] } ?? [])
+        let flowFields = fields + (description.map { [("description", YAMLText.scalar($0))] } ?? [])
         let line = name + " { " + flowFields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + " }"
         guard line.count > lineWidth, let description else { return [line] }
         return [name] + fields.map { "        \($0.key): \($0.value)" } + field("description", description, indent: 8)
@@ -104,10 +106,10 @@ enum SpecWriter {
     /// spaces between its words and none at its ends.
     static func field(_ key: String, _ text: String, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        let line = pad + key + ": " + scalar(text, inFlow: false)
-        let written = literal(text)
+        let line = pad + key + ": " + YAMLText.scalar(text, inFlow: false)
+        let written = YAMLText.literal(text)
         guard line.count > lineWidth, !written.contains("  "), written.first != " ", written.last != " ",
-            !written.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || needsEscape($0) })
+            !written.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || YAMLText.needsEscape($0) })
         else { return [line] }
         var lines = [pad + key + ": >-"]
         var current = ""
@@ -145,14 +147,14 @@ enum SpecWriter {
             }
             query = extra
         case .data(let text, let contentType, let extra):
-            lines.append("      data: \(quoted(text))")
-            lines.append("      contentType: \(scalar(contentType))")
+            lines.append("      data: \(YAMLText.quoted(text))")
+            lines.append("      contentType: \(YAMLText.scalar(contentType))")
             query = extra
         case .multipart(let parts, let extra):
             lines.append("      multipart:")
             for part in parts {
                 lines.append(
-                    "        - { name: \(scalar(part.name)), \(part.isFile ? "file" : "value"): \(text(part.template)) }"
+                    "        - { name: \(YAMLText.scalar(part.name)), \(part.isFile ? "file" : "value"): \(text(part.template)) }"
                 )
             }
             query = extra
@@ -160,7 +162,7 @@ enum SpecWriter {
         // A list of one-key mappings, which repeats an array's key as OpenAPI's form style does.
         if !query.isEmpty {
             lines.append("      query:")
-            lines += query.map { "        - \(key($0.key)): \(text($0.value))" }
+            lines += query.map { "        - \(YAMLText.key($0.key)): \(text($0.value))" }
         }
         return lines
     }
@@ -172,186 +174,58 @@ enum SpecWriter {
             fields.append(("status", "\(sample.status)"))
         }
         var headers: [String] = []
-        if let type = sample.contentType { headers.append("Content-Type: \(scalar(type))") }
-        if let location = sample.location { headers.append("Location: \(scalar(template(location)))") }
+        if let type = sample.contentType { headers.append("Content-Type: \(YAMLText.scalar(type))") }
+        if let location = sample.location {
+            headers.append("Location: \(YAMLText.scalar(YAMLText.template(location)))")
+        }
         if !headers.isEmpty { fields.append(("headers", "{ " + headers.joined(separator: ", ") + " }")) }
-        if let body = sample.body { fields.append(("body", scalar(template(body)))) }
+        if let body = sample.body { fields.append(("body", YAMLText.scalar(YAMLText.template(body)))) }
         var lines: [String] = []
         if let json = sample.json {
-            let inline = flow(json, templates: true)
+            let inline = YAMLText.flow(json, templates: true)
+            let schema = sample.schema.map { [("schema", reference($0))] } ?? []
             let one =
-                "\(pad)\(name): { " + (fields + [("json", inline)]).map { "\($0): \($1)" }.joined(separator: ", ")
-                + " }"
+                "\(pad)\(name): { "
+                + (fields + [("json", inline)] + schema).map { "\($0): \($1)" }.joined(separator: ", ") + " }"
             if one.count <= width { return [one] }
             lines.append("\(pad)\(name):")
             for (field, value) in fields { lines.append("\(pad)  \(field): \(value)") }
-            lines += block("json", json, indent: indent + 2)
+            lines += YAMLText.block("json", json, indent: indent + 2)
+            for (field, value) in schema { lines.append("\(pad)  \(field): \(value)") }
             return lines
         }
         return ["\(pad)\(name): { " + fields.map { "\($0): \($1)" }.joined(separator: ", ") + " }"]
     }
 
+    /// A schema `$ref` into the document: `{ $ref: "api.yaml#/components/schemas/Pet" }`.
+    static func reference(_ target: String) -> String { "{ $ref: \(YAMLText.scalar(target)) }" }
+
     static func entries(_ name: String, _ entries: [ImportedSpec.Entry], indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let inline =
-            "\(pad)\(name): { " + entries.map { "\(key($0.key)): \(text($0.value))" }.joined(separator: ", ") + " }"
+            "\(pad)\(name): { " + entries.map { "\(YAMLText.key($0.key)): \(text($0.value))" }.joined(separator: ", ")
+            + " }"
         if inline.count <= width { return [inline] }
-        return ["\(pad)\(name):"] + entries.map { "\(pad)  \(key($0.key)): \(text($0.value))" }
-    }
-
-    // MARK: - JSON as YAML
-
-    /// A JSON value in flow style. With `templates`, braces in strings are doubled, as a
-    /// sample's text is read for `{param}` references.
-    static func flow(_ value: JSONValue, templates: Bool) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let bool): return bool ? "true" : "false"
-        case .integer(let int): return String(int)
-        case .number(let double): return JSONValue.format(double)
-        case .string(let text): return scalar(templates ? template(text) : text, inFlow: true)
-        case .array(let items):
-            return items.isEmpty
-                ? "[]" : "[ " + items.map { flow($0, templates: templates) }.joined(separator: ", ") + " ]"
-        case .object(let members):
-            return members.isEmpty
-                ? "{}"
-                : "{ "
-                    + members.map { "\(key($0.key, of: members)): \(flow($0.value, templates: templates))" }
-                    .joined(separator: ", ")
-                    + " }"
-        }
-    }
-
-    /// A JSON value in block style under `name`; nested values that fit a line stay in flow
-    /// style. The depth is the value's, which the JSON parser bounds.
-    static func block(_ name: String, _ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
-        let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)\(name): \(flow(value, templates: templates))"
-        if inline.count <= width { return [inline] }
-        switch value {
-        case .object(let members):
-            return ["\(pad)\(name):"]
-                + members.flatMap {
-                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
-                }
-        case .array(let items):
-            return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
-        default:
-            return [inline]
-        }
-    }
-
-    /// One item of a sequence in block style: `- value`, or `-` over its block.
-    static func item(_ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
-        let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)- \(flow(value, templates: templates))"
-        if inline.count <= width { return [inline] }
-        switch value {
-        case .object(let members):
-            return ["\(pad)-"]
-                + members.flatMap {
-                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
-                }
-        case .array(let items):
-            return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
-        default:
-            return [inline]
-        }
+        return ["\(pad)\(name):"] + entries.map { "\(pad)  \(YAMLText.key($0.key)): \(text($0.value))" }
     }
 
     // MARK: - Scalars
-
-    /// Text with `{` and `}` doubled, so that no brace reads as a reference.
-    static func template(_ text: String) -> String {
-        guard text.contains(where: { $0 == "{" || $0 == "}" }) else { return text }
-        return text.replacing("{", with: "{{").replacing("}", with: "}}")
-    }
-
-    /// A key of a sample's object. The one key of an object whose value is null is quoted:
-    /// plain, `{ name: null }` reads as `{name}` written without quotes, a mistake the
-    /// compiler refuses.
-    static func key(_ text: String, of members: [(key: String, value: JSONValue)]) -> String {
-        members.count == 1 && members[0].value == .null ? yamlQuoted(text) : key(text)
-    }
-
-    /// A mapping key: plain when it is a name, else quoted. Keys are never expanded.
-    static func key(_ text: String) -> String {
-        isPlain(text, inFlow: true) ? text : yamlQuoted(text)
-    }
-
-    /// Document text as a scalar: plain when YAML reads it back as the same string, else
-    /// double-quoted; never expanded.
-    static func scalar(_ text: String) -> String {
-        scalar(text, inFlow: true)
-    }
-
-    static func scalar(_ text: String, inFlow: Bool) -> String {
-        isPlain(text, inFlow: inFlow) ? text : quoted(text)
-    }
 
     /// A string import made: document text escaped, its own references as they are.
     static func text(_ text: ImportedSpec.Text) -> String {
         let written = text.pieces.map { piece in
             switch piece {
-            case .data(let text): literal(text)
+            case .data(let text): YAMLText.literal(text)
             case .environment(let name, let fallback): "${\(name):-\(fallback)}"
             }
         }.joined()
-        return isPlain(written, inFlow: true) ? written : yamlQuoted(written)
+        return YAMLText.isPlain(written, inFlow: true) ? written : YAMLText.yamlQuoted(written)
     }
 
     /// Document text in a comment: as it is when it is printable ASCII, else quoted, so that
     /// nothing ends the comment's line.
     static func commentText(_ text: String) -> String {
-        text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") }) ? text : quoted(text)
+        text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") }) ? text : YAMLText.quoted(text)
     }
 
-    /// Text that the spec reads as it is: every `${` written `$${`.
-    static func literal(_ text: String) -> String {
-        text.contains("${") ? text.replacing("${", with: "$${") : text
-    }
-
-    /// Letters, digits and a few safe marks, starting with a letter or `/`, and not a word
-    /// YAML reads as a boolean or null.
-    static func isPlain(_ text: String, inFlow: Bool) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCII,
-            (first.properties.isAlphabetic || first == "/"), text.last != " "
-        else { return false }
-        let keywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
-        guard !keywords.contains(text.lowercased()) else { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                    || " _./()+-".unicodeScalars.contains(scalar))
-        } && !text.contains("  ")
-    }
-
-    /// Document text, double-quoted and never expanded.
-    static func quoted(_ text: String) -> String {
-        yamlQuoted(literal(text))
-    }
-
-    /// A double-quoted scalar: JSON's escaping, which YAML reads the same way, and `\u`
-    /// escapes for what YAML takes as a line break (NEL, U+2028, U+2029) or refuses raw
-    /// (C1 controls, DEL, the byte order mark), and for bidirectional controls, which would
-    /// reorder the text a reader sees.
-    static func yamlQuoted(_ text: String) -> String {
-        let json = JSONValue.string(text).serialized(escapeSlashes: false)
-        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
-        var output = ""
-        for scalar in json.unicodeScalars {
-            if needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                output += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            } else {
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        TerminalText.isControl(scalar) || scalar.value == 0xFEFF
-    }
 }

@@ -62,6 +62,29 @@ public final class SchemaRegistry {
         scan(document, at: location, base: base, dialect: dialect, resource: base.description, depth: 0)
     }
 
+    /// Every `$ref` written anywhere in `document`, schema or not (an OpenAPI document's
+    /// operations hold schemas where a schema's keywords do not reach), to a depth of
+    /// `maximumDepth`.
+    public static func references(in document: JSONValue) -> [String] {
+        var found: [String] = []
+        var pending: [(value: JSONValue, depth: Int)] = [(document, 0)]
+        while let (value, depth) = pending.popLast() {
+            guard depth < maximumDepth else { continue }
+            switch value {
+            case .object(let members):
+                for member in members {
+                    if member.key == "$ref", case .string(let reference) = member.value { found.append(reference) }
+                    pending.append((member.value, depth + 1))
+                }
+            case .array(let items):
+                pending += items.map { ($0, depth + 1) }
+            default:
+                break
+            }
+        }
+        return found
+    }
+
     /// The URIs the registered documents refer to (by `$ref`, `$dynamicRef` or `$schema`)
     /// that no registered document holds: what has to be fetched before validating.
     public var missingReferences: [String] {

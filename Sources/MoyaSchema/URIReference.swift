@@ -1,15 +1,15 @@
 /// A URI reference split into RFC 3986's five parts, and resolved against a base as its
 /// section 5.2 says: what `$id`, `$ref` and `$dynamicRef` are resolved with. URNs
 /// (`urn:uuid:…`) and other schemes without an authority resolve by the same rules.
-struct URIReference: Hashable, Sendable, CustomStringConvertible {
-    var scheme: String?
-    var authority: String?
-    var path: String
-    var query: String?
-    var fragment: String?
+public struct URIReference: Hashable, Sendable, CustomStringConvertible {
+    public var scheme: String?
+    public var authority: String?
+    public var path: String
+    public var query: String?
+    public var fragment: String?
 
     /// Splits `text` as RFC 3986's appendix B does; every string is some reference.
-    init(_ text: String) {
+    public init(_ text: String) {
         var rest = Substring(text)
         if let hash = rest.firstIndex(of: "#") {
             fragment = String(rest[rest.index(after: hash)...])
@@ -43,7 +43,7 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The reference written out again (RFC 3986 section 5.3).
-    var description: String {
+    public var description: String {
         var text = ""
         if let scheme { text += scheme + ":" }
         if let authority { text += "//" + authority }
@@ -54,12 +54,12 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The reference without its fragment: the URI of the document or resource it names.
-    var withoutFragment: URIReference {
+    public var withoutFragment: URIReference {
         URIReference(scheme: scheme, authority: authority, path: path, query: query, fragment: nil)
     }
 
     /// This reference resolved against `base` (RFC 3986 section 5.2.2).
-    func resolved(against base: URIReference) -> URIReference {
+    public func resolved(against base: URIReference) -> URIReference {
         if scheme != nil {
             return URIReference(
                 scheme: scheme, authority: authority, path: Self.removingDotSegments(path), query: query,

@@ -53,7 +53,7 @@ enum OpenAPITool {
         let imported: OpenAPIImport
         do {
             imported = try OpenAPIImporter.importSpec(
-                Array(data), file: file, service: service,
+                Array(data), file: file, service: service, spec: output,
                 readFile: { path in FileManager.default.contents(atPath: path).map { Array($0) } })
         } catch {
             fail(TerminalText.escapingControls("\(file): \(error.message)"))

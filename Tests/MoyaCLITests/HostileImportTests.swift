@@ -27,11 +27,11 @@ final class HostileImportTests: XCTestCase {
     /// title's line breaks inside the comment's quotes, the media type with CR LF left out.
     func testTheSpecIsTheGoldenFile() throws {
         let (status, out, error) = try CommandTests.runProcess(
-            ["import", "openapi", document], environment: Self.secrets)
+            ["import", "openapi", document], environment: Self.secrets, in: fixtures)
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(
             out, try String(contentsOfFile: golden, encoding: .utf8),
-            "regenerate with: moya-cli import openapi \(document) > \(golden)")
+            "regenerate with: moya-cli import openapi \(document) -o \(golden)")
         // One comment line, then the service: nothing the title held became a key.
         let lines = out.split(separator: "\n")
         XCTAssertTrue(lines[0].hasPrefix("# Imported from hostile-3.0.yaml"))

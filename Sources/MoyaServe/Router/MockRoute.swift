@@ -59,6 +59,8 @@ final class MockRoute: Sendable {
     /// sample's name is "". A `file:` sample is read each time, so that edits show at once.
     let fixedAnswers: [String: FixedAnswer]
     let target: TargetSpec
+    /// The schemas its requests and answers are held to.
+    let contract: RouteContract
     let method: Method
     /// One pattern per path segment, the mount's prefix first.
     let segments: [[Template.Segment]]
@@ -89,6 +91,7 @@ final class MockRoute: Sendable {
         self.service = index
         serviceName = service.name
         self.target = target
+        contract = RouteContract(target: target)
         qualifiedName = "\(service.name).\(target.name)"
         method = target.method
         segments = prefix + Self.pathSegments(target.path.segments)

@@ -293,6 +293,7 @@ public struct MockRouter: Sendable {
                         ? "; it has only its default sample" : "; it has \(names.joined(separator: ", "))"),
                 extra: [("target", .string(route.qualifiedName))])
         }
+        if let problem = requestProblem(request, route, answer) { return problem }
         answer.sample = preferred ?? "default"
         if case .delayed(let seconds)? = service.stub { answer.delay = seconds }
         if let fixed = route.fixedAnswers[preferred ?? ""] {
@@ -319,6 +320,20 @@ public struct MockRouter: Sendable {
                 }
             }
         }
+        // Only a sample that meets its schema is sent: one that does not is the spec's fault.
+        if case .respond(_, let headers, let body) = answer.action, !body.isEmpty,
+            headers.contains(where: { $0.name.lowercased() == "content-type" && JSONValue.isJSONMediaType($0.value) }),
+            let json = try? JSONValue(parsing: Data(body))
+        {
+            let errors = route.contract.sampleErrors(json, sample: preferred)
+            if !errors.isEmpty {
+                return Self.problem(
+                    answer, status: 500, title: "Internal Server Error",
+                    detail: "the sample '\(preferred ?? "default")' of \(route.qualifiedName) breaks its schema: "
+                        + errors.map(\.description).joined(separator: "; "),
+                    extra: [("target", .string(route.qualifiedName))])
+            }
+        }
         // A HEAD answer keeps its body, whose length the server sends without sending it.
         // A header a request's value made unsendable (a line break) is the sample's fault.
         if case .respond(_, let headers, _) = answer.action,
@@ -330,6 +345,37 @@ public struct MockRouter: Sendable {
                     + "a value filled into it holds a line break or a control character", extra: [])
         }
         return answer
+    }
+
+    /// A 400 problem for a JSON request body that breaks the target's `requestSchema:`, one
+    /// entry for each violation with its place in the body; nil for a body that meets it, an
+    /// empty one, and one whose content type is not JSON.
+    private func requestProblem(_ request: MockRequest, _ route: MockRoute, _ answer: MockAnswer) -> MockAnswer? {
+        guard route.contract.checksRequests, !request.body.isEmpty else { return nil }
+        if let type = request.header("content-type"), !JSONValue.isJSONMediaType(type) { return nil }
+        let errors: [(path: String, detail: String)]
+        if let json = try? JSONValue(parsing: Data(request.body)) {
+            errors = route.contract.requestErrors(json).map { ($0.instancePath, $0.message) }
+        } else {
+            errors = [("$", "the body is not JSON")]
+        }
+        guard !errors.isEmpty else { return nil }
+        return Self.problem(
+            answer, status: 400, title: "Bad Request",
+            detail: "the request body does not meet the schema of \(route.qualifiedName): "
+                + errors.map { "\($0.path): \($0.detail)" }.joined(separator: "; "),
+            extra: [
+                ("target", .string(route.qualifiedName)),
+                (
+                    "errors",
+                    .array(
+                        errors.map {
+                            .object([
+                                ("in", .string("body")), ("path", .string($0.path)), ("detail", .string($0.detail)),
+                            ])
+                        })
+                ),
+            ])
     }
 
     /// How a sample answers: a response with its headers, the content type added when the

@@ -23,8 +23,34 @@ extension CompileContext {
         let registry = SchemaRegistry()
         registry.add(value, uri: uri)
         var documents: [SchemaSpec.Document] = []
+        var read: [String: JSONValue] = [:]
         var tried: Set<String> = []
-        while let reference = registry.missingReferences.first(where: { !tried.contains($0) }) {
+        // What the schema reaches: the targets of its `$ref`s, and of theirs in turn. A `$ref`
+        // in an OpenAPI operation's schema lies outside any keyword the registry reads, so
+        // the registry's own list is not enough; it still names those the schema's own `$id`s
+        // resolve. The documents are not added to it: scanning a large one for every schema
+        // that refers to it made compiling an imported spec quadratic.
+        var reached: [(base: String, value: JSONValue)] = [(uri, value)]
+        var visited: Set<String> = []
+        var waiting: [String: [URIReference]] = [:]
+        var named: [String] = []
+        while true {
+            while let (base, value) = reached.popLast() {
+                for text in SchemaRegistry.references(in: value) {
+                    let target = URIReference(text).resolved(against: URIReference(base))
+                    let document = target.withoutFragment.description
+                    guard document != uri, visited.insert(target.description).inserted else { continue }
+                    guard let held = read[document] else {
+                        waiting[document, default: []].append(target)
+                        if !named.contains(document) { named.append(document) }
+                        continue
+                    }
+                    if let part = Self.value(in: held, at: target) { reached.append((document, part)) }
+                }
+            }
+            guard let reference = (named + registry.missingReferences).first(where: { !tried.contains($0) }) else {
+                break
+            }
             tried.insert(reference)
             guard reference.hasPrefix("file://") else {
                 reader.error(
@@ -43,18 +69,33 @@ extension CompileContext {
                 continue
             }
             schemaDocuments[target] = document
+            read[reference] = document
+            for waiter in waiting.removeValue(forKey: reference) ?? [] {
+                if let part = Self.value(in: document, at: waiter) { reached.append((reference, part)) }
+            }
             let dialect = Self.dialect(of: document)
-            registry.add(document, uri: reference, dialect: dialect)
             documents.append(SchemaSpec.Document(uri: reference, value: document, dialect: dialect))
         }
         return SchemaSpec(schema: value, uri: uri, documents: documents, dialect: .draft2020_12, mark: node.mark)
     }
 
-    /// The dialect of a document's schemas: OpenAPI 3.0's for an OpenAPI 3.0 document, else
-    /// 2020-12 unless its `$schema` says otherwise.
+    /// The dialect of a document's schemas: OpenAPI 3.0's for an OpenAPI 3.0 or Swagger 2.0
+    /// document (draft 4's, and `nullable`), else 2020-12 unless its `$schema` says otherwise.
     private static func dialect(of document: JSONValue) -> SchemaDialect {
         if case .string(let version)? = document["openapi"], version.hasPrefix("3.0") { return .openAPI30 }
+        if document["swagger"] != nil { return .openAPI30 }
         return .draft2020_12
+    }
+
+    /// The value a reference's fragment points at in `document`: all of it without one; nil
+    /// for an anchor (`#name`), whose schema the registry finds.
+    private static func value(in document: JSONValue, at reference: URIReference) -> JSONValue? {
+        guard let fragment = reference.fragment, !fragment.isEmpty else { return document }
+        guard fragment.hasPrefix("/") else { return nil }
+        let tokens = fragment.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            PercentEncoding.decode($0).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
+        return document.value(atPath: tokens)
     }
 
     /// A JSON or YAML document in a file, as JSON.
@@ -77,7 +118,6 @@ struct SampleCheck {
     var target: String
     /// The named sample, nil for the default.
     var sample: String?
-    var schema: SchemaSpec
     var mark: Mark
     var path: String
 }
@@ -87,7 +127,9 @@ extension CompileContext {
     /// rendered as `serve` answers it, with each param's default, else an example of its type.
     mutating func checkSamples(of service: ServiceSpec) {
         for check in sampleChecks {
-            guard let target = service.target(named: check.target) else { continue }
+            guard let target = service.target(named: check.target),
+                let schema = target.contract(forSample: check.sample)
+            else { continue }
             let values = Dictionary(uniqueKeysWithValues: target.params.map { ($0.name, $0.example) })
             let body: Data
             switch try? service.sample(of: target, named: check.sample, values: values) {
@@ -95,8 +137,30 @@ extension CompileContext {
             default: continue
             }
             guard let json = try? JSONValue(parsing: body) else { continue }
-            for error in check.schema.errors(in: json) { reader.error(check.mark, check.path, error.description) }
+            for error in sampleValidator(schema).errors(in: json) {
+                reader.error(check.mark, check.path, error.description)
+            }
         }
+    }
+}
+
+extension CompileContext {
+    /// A validator for a sample check, on one registry for the whole compile: each document
+    /// is added to it once, and each schema under a URI of its own beside the spec's
+    /// (`spec.yaml?schema=3`), against which its relative `$ref`s resolve as against the
+    /// spec's.
+    mutating func sampleValidator(_ schema: SchemaSpec) -> SchemaValidator {
+        for document in schema.documents where sampleDocuments.insert(document.uri).inserted {
+            sampleRegistry.add(document.value, uri: document.uri, dialect: document.dialect)
+        }
+        return SchemaValidator(
+            schema: schema.schema, uri: schema.uri + "?schema=\(sampleDocuments.count)-\(sampleChecked())",
+            dialect: schema.dialect, registry: sampleRegistry)
+    }
+
+    private mutating func sampleChecked() -> Int {
+        sampleSchemaCount += 1
+        return sampleSchemaCount
     }
 }
 

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSchema
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -26,7 +27,7 @@ public struct SpecCompiler: Sendable {
     static let targetKeys = [
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
-        "timeout", "retry", "followRedirects", "checks", "schema",
+        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -138,6 +139,10 @@ struct CompileContext {
     var schemaDocuments: [String: JSONValue] = [:]
     /// The samples to hold to their schemas once the service is compiled.
     var sampleChecks: [SampleCheck] = []
+    /// The registry sample checks share, the documents added to it, and how many schemas.
+    let sampleRegistry = SchemaRegistry()
+    var sampleDocuments: Set<String> = []
+    var sampleSchemaCount = 0
 
     init(reader: SpecReader, file: String) {
         self.reader = reader
@@ -337,10 +342,11 @@ struct CompileContext {
         // The target's schema, then the samples' own: the default sample's stands in for the
         // target's when the target has none.
         var schema = fields["schema"].flatMap { self.schema($0, path() + ".schema") }
+        let requestSchema = fields["requestSchema"].flatMap { self.schema($0, path() + ".requestSchema") }
         var sampleSchemas: [String: SchemaSpec] = [:]
         if let node = fields["sample"], let own = sampleSchema(node, path() + ".sample") { schema = schema ?? own }
-        if reader.checksSamples, let node = fields["sample"], sample != nil, let schema {
-            sampleChecks.append(SampleCheck(target: name, schema: schema, mark: node.mark, path: path() + ".sample"))
+        if reader.checksSamples, let node = fields["sample"], sample != nil {
+            sampleChecks.append(SampleCheck(target: name, mark: node.mark, path: path() + ".sample"))
         }
         var samples: [(name: String, sample: SampleSpec)] = []
         if let node = fields["samples"], let sampleFields = reader.fields(node, path() + ".samples", known: nil) {
@@ -351,14 +357,9 @@ struct CompileContext {
                 let parsed = self.sample(value, samplePath, scope: scope)
                 if let parsed { samples.append((name: sampleName, sample: parsed)) }
                 sampleSchemas[sampleName] = sampleSchema(value, samplePath)
-                // A named sample meets its own schema, or, answering with the default sample's
-                // status (another example of the same response), the target's.
-                let own = sampleSchemas[sampleName]
-                let sameResponse = parsed?.status == (sample?.status ?? 200)
-                if reader.checksSamples, parsed != nil, let schema = own ?? (sameResponse ? schema : nil) {
+                if reader.checksSamples, parsed != nil {
                     sampleChecks.append(
-                        SampleCheck(
-                            target: name, sample: sampleName, schema: schema, mark: value.mark, path: samplePath))
+                        SampleCheck(target: name, sample: sampleName, mark: value.mark, path: samplePath))
                 }
             }
         }
@@ -382,7 +383,7 @@ struct CompileContext {
             headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks, schema: schema,
-            sampleSchemas: sampleSchemas)
+            sampleSchemas: sampleSchemas, requestSchema: requestSchema)
     }
 
     /// The `schema:` of a sample written as a mapping.

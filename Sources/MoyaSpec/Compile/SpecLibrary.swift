@@ -125,7 +125,8 @@ public struct SpecLibrary: Sendable {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 let (kind, identity) = FileSystem.entry(path)
                 switch kind {
-                case .file where SpecLibrary.isSpecFile(name): add(path, identity)
+                case .file where SpecLibrary.isSpecFile(name) && !SpecLibrary.isSchemaDocument(path):
+                    add(path, identity)
                 case .directory: visit(path, identity)
                 default: break
                 }
@@ -135,6 +136,21 @@ public struct SpecLibrary: Sendable {
 
     static func isSpecFile(_ name: String) -> Bool {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+    }
+
+    /// Whether a YAML file found in a folder is an OpenAPI or Swagger document or a JSON
+    /// Schema, which the specs' schemas refer to, not a spec: one of its top-level keys is
+    /// `openapi`, `swagger` or `$schema`, which no spec has.
+    static func isSchemaDocument(_ path: String) -> Bool {
+        guard let bytes = FileSystem.contents(path) else { return false }
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line.prefix(12), as: UTF8.self)
+            for key in ["openapi", "swagger", "$schema"]
+            where text.hasPrefix(key + ":") || text.hasPrefix("\"\(key)\":") || text.hasPrefix("'\(key)':") {
+                return true
+            }
+        }
+        return false
     }
 
     /// The result of loading every spec: the services that compiled and every problem found.
@@ -266,7 +282,7 @@ public struct SpecLibrary: Sendable {
             }
             for ext in [".yaml", ".yml"] {
                 let candidate = (path.hasSuffix("/") ? path : path + "/") + name + ext
-                guard FileSystem.isRegularFile(candidate) else { continue }
+                guard FileSystem.isRegularFile(candidate), !Self.isSchemaDocument(candidate) else { continue }
                 let service =
                     try target.map { target throws(SpecError) in try compiler.compile(file: candidate, target: target) }
                     ?? compiler.compile(file: candidate)

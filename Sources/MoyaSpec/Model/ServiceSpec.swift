@@ -119,11 +119,26 @@ public struct TargetSpec: Sendable {
     public var schema: SchemaSpec? = nil
     /// The schemas named samples give their bodies, by sample name.
     public var sampleSchemas: [String: SchemaSpec] = [:]
+    /// The schema of the target's JSON request bodies (`requestSchema:`), which `serve` holds
+    /// requests to.
+    public var requestSchema: SchemaSpec? = nil
 
     /// The schema a response answered from `sample` (nil: the default) must match: the
     /// named sample's own, else the target's.
     public func schema(forSample sample: String?) -> SchemaSpec? {
         sample.flatMap { sampleSchemas[$0] } ?? schema
+    }
+
+    /// The schema a sample's body must meet, as `validate` and `serve` hold it: its own,
+    /// else the target's, for the default sample and for a named one that answers with the
+    /// default sample's status (another example of the same response).
+    public func contract(forSample name: String?) -> SchemaSpec? {
+        guard let name else { return schema }
+        if let own = sampleSchemas[name] { return own }
+        guard let named = sample(named: name), named.status != nil, named.status == (sample?.status ?? 200) else {
+            return nil
+        }
+        return schema
     }
 
     /// The param called `name`.

@@ -1,0 +1,150 @@
+import MoyaCore
+
+/// JSON values and text written as YAML that reads back the same: what `import openapi`
+/// writes a spec with, and what recording writes a sample with. A string is plain where YAML
+/// reads it back unchanged, else double-quoted; with `templates`, braces are doubled, as a
+/// sample's text is read for `{param}` references; `${` is written `$${`, never expanded.
+public enum YAMLText {
+    /// The width a line is kept to where a value can be folded.
+    public static let width = 100
+
+    // MARK: - JSON as YAML
+
+    /// A JSON value in flow style. With `templates`, braces in strings are doubled, as a
+    /// sample's text is read for `{param}` references.
+    public static func flow(_ value: JSONValue, templates: Bool) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let bool): return bool ? "true" : "false"
+        case .integer(let int): return String(int)
+        case .number(let double): return JSONValue.format(double)
+        case .string(let text): return scalar(templates ? template(text) : text, inFlow: true)
+        case .array(let items):
+            return items.isEmpty
+                ? "[]" : "[ " + items.map { flow($0, templates: templates) }.joined(separator: ", ") + " ]"
+        case .object(let members):
+            return members.isEmpty
+                ? "{}"
+                : "{ "
+                    + members.map { "\(key($0.key, of: members)): \(flow($0.value, templates: templates))" }
+                    .joined(separator: ", ")
+                    + " }"
+        }
+    }
+
+    /// A JSON value in block style under `name`; nested values that fit a line stay in flow
+    /// style. The depth is the value's, which the JSON parser bounds.
+    public static func block(_ name: String, _ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inline = "\(pad)\(name): \(flow(value, templates: templates))"
+        if inline.count <= width { return [inline] }
+        switch value {
+        case .object(let members):
+            return ["\(pad)\(name):"]
+                + members.flatMap {
+                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
+                }
+        case .array(let items):
+            return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
+        default:
+            return [inline]
+        }
+    }
+
+    /// One item of a sequence in block style: `- value`, or `-` over its block.
+    public static func item(_ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inline = "\(pad)- \(flow(value, templates: templates))"
+        if inline.count <= width { return [inline] }
+        switch value {
+        case .object(let members):
+            return ["\(pad)-"]
+                + members.flatMap {
+                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
+                }
+        case .array(let items):
+            return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
+        default:
+            return [inline]
+        }
+    }
+
+    // MARK: - Scalars
+
+    /// Text with `{` and `}` doubled, so that no brace reads as a reference.
+    public static func template(_ text: String) -> String {
+        guard text.contains(where: { $0 == "{" || $0 == "}" }) else { return text }
+        return text.replacing("{", with: "{{").replacing("}", with: "}}")
+    }
+
+    /// A key of a sample's object. The one key of an object whose value is null is quoted:
+    /// plain, `{ name: null }` reads as `{name}` written without quotes, a mistake the
+    /// compiler refuses.
+    public static func key(_ text: String, of members: [(key: String, value: JSONValue)]) -> String {
+        members.count == 1 && members[0].value == .null ? yamlQuoted(text) : key(text)
+    }
+
+    /// A mapping key: plain when it is a name, else quoted. Keys are never expanded.
+    public static func key(_ text: String) -> String {
+        isPlain(text, inFlow: true) ? text : yamlQuoted(text)
+    }
+
+    /// Document text as a scalar: plain when YAML reads it back as the same string, else
+    /// double-quoted; never expanded.
+    public static func scalar(_ text: String) -> String {
+        scalar(text, inFlow: true)
+    }
+
+    public static func scalar(_ text: String, inFlow: Bool) -> String {
+        isPlain(text, inFlow: inFlow) ? text : quoted(text)
+    }
+
+    /// Text that the spec reads as it is: every `${` written `$${`.
+    public static func literal(_ text: String) -> String {
+        text.contains("${") ? text.replacing("${", with: "$${") : text
+    }
+
+    /// Letters, digits and a few safe marks, starting with a letter or `/`, and not a word
+    /// YAML reads as a boolean or null.
+    public static func isPlain(_ text: String, inFlow: Bool) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII,
+            (first.properties.isAlphabetic || first == "/"), text.last != " "
+        else { return false }
+        let keywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
+        guard !keywords.contains(text.lowercased()) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || " _./()+-".unicodeScalars.contains(scalar))
+        } && !text.contains("  ")
+    }
+
+    /// Document text, double-quoted and never expanded.
+    public static func quoted(_ text: String) -> String {
+        yamlQuoted(literal(text))
+    }
+
+    /// A double-quoted scalar: JSON's escaping, which YAML reads the same way, and `\u`
+    /// escapes for what YAML takes as a line break (NEL, U+2028, U+2029) or refuses raw
+    /// (C1 controls, DEL, the byte order mark), and for bidirectional controls, which would
+    /// reorder the text a reader sees.
+    public static func yamlQuoted(_ text: String) -> String {
+        let json = JSONValue.string(text).serialized(escapeSlashes: false)
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var output = ""
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                output += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    /// Whether a double-quoted scalar writes `scalar` as a `\u` escape.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        TerminalText.isControl(scalar) || scalar.value == 0xFEFF
+    }
+}
