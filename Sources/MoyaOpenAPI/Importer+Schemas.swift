@@ -94,7 +94,9 @@ final class SchemaSource {
 
     /// The `$ref` a spec writes to the schema at `pointer`: `api.yaml#/components/schemas/Pet`.
     func reference(to pointer: [String]) -> String {
-        reference + "#" + Names.pointer(pointer).replacing("%", with: "%25")
+        // A URI reference: what would end the path or start a query or fragment is escaped.
+        let path = PercentEncoding.encode(reference) { byte in !" #%?".utf8.contains(byte) }
+        return path + "#" + Names.pointer(pointer).replacing("%", with: "%25")
     }
 
     /// Each way `value` breaks the schema at `pointer`; nil when the schema reaches another

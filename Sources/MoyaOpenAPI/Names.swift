@@ -94,7 +94,6 @@ enum Names {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    /// An RFC 6901 JSON pointer: `~` as `~0`, `/` as `~1`.
     /// `target`'s path relative to the folder `directory`, both relative to the working
     /// directory or absolute: `../docs/api.yaml`.
     static func relativePath(of target: String, from directory: String) -> String {
@@ -113,6 +112,7 @@ enum Names {
             .joined(separator: "/")
     }
 
+    /// An RFC 6901 JSON pointer: `~` as `~0`, `/` as `~1`.
     static func pointer(_ parts: [String]) -> String {
         "/" + parts.map { $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined(separator: "/")
     }

@@ -51,6 +51,16 @@ final class ServeContractTests: XCTestCase {
 
             """)
 
+        // A target with secret params: each violation names its keyword, not the value.
+        let (login, withheld) = answer(router, "POST", "/login", body: #"{"user":"eve","password":"hunter2"}"#)
+        XCTAssertEqual(login, 400)
+        XCTAssertFalse(withheld.contains("hunter2") || withheld.contains("eve"), withheld)
+        XCTAssertTrue(
+            withheld.contains(
+                #""detail" : "the request body does not meet the schema of pets.logIn: "#
+                    + #"$.user: breaks its schema's enum (the value is not shown); "#
+                    + #"$.password: breaks its schema's minLength (the value is not shown)""#), withheld)
+
         // The sample fills a string id where the schema wants an integer: never sent.
         let (broken, why) = answer(router, "GET", "/pets/7")
         XCTAssertEqual(broken, 500)

@@ -349,13 +349,21 @@ public struct MockRouter: Sendable {
 
     /// A 400 problem for a JSON request body that breaks the target's `requestSchema:`, one
     /// entry for each violation with its place in the body; nil for a body that meets it, an
-    /// empty one, and one whose content type is not JSON.
+    /// empty one, and one whose content type is not JSON. For a target with secret params,
+    /// each violation names its keyword but not the value, which may be the secret.
     private func requestProblem(_ request: MockRequest, _ route: MockRoute, _ answer: MockAnswer) -> MockAnswer? {
         guard route.contract.checksRequests, !request.body.isEmpty else { return nil }
         if let type = request.header("content-type"), !JSONValue.isJSONMediaType(type) { return nil }
         let errors: [(path: String, detail: String)]
         if let json = try? JSONValue(parsing: Data(request.body)) {
-            errors = route.contract.requestErrors(json).map { ($0.instancePath, $0.message) }
+            let withholds = route.target.params.contains { $0.isSecret }
+            errors = route.contract.requestErrors(json).map { error in
+                let keyword = error.schemaPath.split(separator: "/").last.map(String.init) ?? "schema"
+                return (
+                    error.instancePath,
+                    withholds ? "breaks its schema's \(keyword) (the value is not shown)" : error.message
+                )
+            }
         } else {
             errors = [("$", "the body is not JSON")]
         }

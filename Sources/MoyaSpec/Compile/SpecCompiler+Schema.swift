@@ -19,7 +19,8 @@ extension CompileContext {
             reader.error(node.mark, path(), "a schema is a mapping, such as { type: object }, or true or false")
             return nil
         }
-        let uri = "file://" + Self.absolute(file)
+        // A URI: what would end its path is escaped, and unescaped again to read a file.
+        let uri = "file://" + PercentEncoding.encode(Self.absolute(file)) { !" #%?".utf8.contains($0) }
         let registry = SchemaRegistry()
         registry.add(value, uri: uri)
         var documents: [SchemaSpec.Document] = []
@@ -57,7 +58,7 @@ extension CompileContext {
                     node.mark, path(), "\(reference) is not a file; a schema's $ref reaches files beside the spec")
                 continue
             }
-            let target = String(reference.dropFirst("file://".count))
+            let target = PercentEncoding.decode(reference.dropFirst("file://".count))
             guard let document = schemaDocuments[target] ?? Self.document(at: target) else {
                 // Named as the spec would name it, relative to the spec's folder.
                 let folder =
