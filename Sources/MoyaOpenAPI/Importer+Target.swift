@@ -422,6 +422,10 @@ extension Importer {
         }
         if found.isEmpty, let value = Examples.first(of: content) { found.append((nil, value)) }
         let answersJSON = isJSON || type.contains("*")
+        // A response carries no `writeOnly` member, whatever the document's example says.
+        if answersJSON, let schema = content.schema {
+            found = found.map { ($0.name, SampleSynthesis.withoutReadOnly($0.value, schema, writeOnly: true)) }
+        }
         if answersJSON, let schema, let schemas {
             found = found.filter { example in
                 guard let errors = schemas.errors(in: example.value, schema: schema), let first = errors.first else {
@@ -437,10 +441,15 @@ extension Importer {
             }
         }
         if found.isEmpty {
-            var made = content.schema.map(SampleSynthesis.value) ?? .null
+            var made =
+                content.schema.map { SampleSynthesis.withoutReadOnly(SampleSynthesis.value($0), $0, writeOnly: true) }
+                ?? .null
             // OpenAPIKit's reading of the schema loses keywords; the document as written does not.
             if answersJSON, let schema, let schemas, schemas.errors(in: made, schema: schema)?.isEmpty == false {
-                made = schemas.value(at: schema) ?? made
+                made =
+                    schemas.value(at: schema).map { value in
+                        content.schema.map { SampleSynthesis.withoutReadOnly(value, $0, writeOnly: true) } ?? value
+                    } ?? made
                 if let first = schemas.errors(in: made, schema: schema)?.first {
                     warn(pointer + [type], "the sample made from the schema breaks it (\(first)); check the schema")
                 }

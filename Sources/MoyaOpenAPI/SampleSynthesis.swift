@@ -124,10 +124,13 @@ struct SampleSynthesis {
 
     /// The schema's own keywords. OpenAPIKit's accessors on `DereferencedJSONSchema` rebuild
     /// the whole subschema for each read, which made samples quadratic in a schema's size.
-    /// A request body's value without the members its schema marks `readOnly`, at any depth
-    /// the schema describes (through objects, array items and `allOf`): they are the
-    /// server's to set, never sent.
-    static func withoutReadOnly(_ value: JSONValue, _ schema: DereferencedJSONSchema, depth: Int = 0) -> JSONValue {
+    /// A request body's value without the members its schema marks `readOnly`, or with
+    /// `writeOnly` a response's without those it marks `writeOnly`, at any depth the schema
+    /// describes (through objects, array items and `allOf`): OpenAPI says neither is sent
+    /// that way.
+    static func withoutReadOnly(
+        _ value: JSONValue, _ schema: DereferencedJSONSchema, writeOnly: Bool = false, depth: Int = 0
+    ) -> JSONValue {
         // The value's depth bounds the walk; the document's depth bounds the value's.
         guard depth < OpenAPIReader.maximumDepth else { return value }
         switch (schema, value) {
@@ -135,14 +138,18 @@ struct SampleSynthesis {
             return .object(
                 members.compactMap { member in
                     guard let property = context.properties[member.key] else { return member }
-                    guard !core(of: property).readOnly else { return nil }
-                    return (member.key, withoutReadOnly(member.value, property, depth: depth + 1))
+                    let core = core(of: property)
+                    guard !(writeOnly ? core.writeOnly : core.readOnly) else { return nil }
+                    return (
+                        member.key,
+                        withoutReadOnly(member.value, property, writeOnly: writeOnly, depth: depth + 1)
+                    )
                 })
         case (.array(_, let context), .array(let items)):
             guard let itemSchema = context.items else { return value }
-            return .array(items.map { withoutReadOnly($0, itemSchema, depth: depth + 1) })
+            return .array(items.map { withoutReadOnly($0, itemSchema, writeOnly: writeOnly, depth: depth + 1) })
         case (.all(let schemas, _), _):
-            return schemas.reduce(value) { withoutReadOnly($0, $1, depth: depth + 1) }
+            return schemas.reduce(value) { withoutReadOnly($0, $1, writeOnly: writeOnly, depth: depth + 1) }
         default:
             return value
         }
