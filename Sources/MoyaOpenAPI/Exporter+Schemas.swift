@@ -21,7 +21,7 @@ final class SchemaBundle {
     func schema(_ spec: SchemaSpec) -> JSONValue {
         let documents = Dictionary(
             spec.documents.map { ($0.uri, $0) }, uniquingKeysWith: { first, _ in first })
-        var writer = Writer(bundle: self, documents: documents)
+        let writer = Writer(bundle: self, documents: documents)
         return writer.rewrite(spec.schema, base: URIReference(spec.uri), dialect: spec.dialect, depth: 0)
     }
 
@@ -45,7 +45,7 @@ final class SchemaBundle {
         let bundle: SchemaBundle
         let documents: [String: SchemaSpec.Document]
 
-        mutating func rewrite(_ value: JSONValue, base: URIReference, dialect: SchemaDialect, depth: Int) -> JSONValue {
+        func rewrite(_ value: JSONValue, base: URIReference, dialect: SchemaDialect, depth: Int) -> JSONValue {
             switch value {
             case .array(let items):
                 return .array(items.map { rewrite($0, base: base, dialect: dialect, depth: depth) })
@@ -82,7 +82,7 @@ final class SchemaBundle {
 
         /// A `$ref` into this document, or the schema it names; one to a document the spec
         /// did not read stays as written.
-        mutating func reference(_ text: String, base: URIReference, depth: Int) -> Resolved {
+        func reference(_ text: String, base: URIReference, depth: Int) -> Resolved {
             let target = URIReference(text).resolved(against: base)
             let uri = target.withoutFragment
             guard let document = documents[uri.description] else { return .reference(text) }
@@ -92,14 +92,15 @@ final class SchemaBundle {
             // The component a pointer lies in, and the rest of the pointer inside it.
             var name: String?
             var rest: [String] = []
-            if tokens.count >= 3, tokens[0] == "components", tokens[1] == "schemas" {
+            if tokens.isEmpty || depth >= SchemaBundle.maximumDepth {
+                // A whole file, or a chain of pointers written in place that has gone deep
+                // enough to be a cycle: a component, which ends it.
+                let file = uri.path.split(separator: "/").last.map(String.init) ?? "schema"
+                name = tokens.last ?? String(file.prefix { $0 != "." })
+            } else if tokens.count >= 3, tokens[0] == "components", tokens[1] == "schemas" {
                 (name, rest) = (tokens[2], Array(tokens.dropFirst(3)))
             } else if tokens.count >= 2, tokens[0] == "definitions", document.value["swagger"] != nil {
                 (name, rest) = (tokens[1], Array(tokens.dropFirst(2)))
-            } else if tokens.isEmpty || depth >= SchemaBundle.maximumDepth {
-                let file = uri.path.split(separator: "/").last.map(String.init) ?? "schema"
-                name = tokens.last ?? String(file.prefix { $0 != "." })
-                rest = []
             }
             guard let name, rest.isEmpty else {
                 // Any other pointer (an operation's own schema, a component's property) is
@@ -109,10 +110,9 @@ final class SchemaBundle {
             }
             let start = Array(tokens.dropLast(rest.count))
             let key = uri.description + "#" + start.joined(separator: "/")
-            var writer = self
             let given = bundle.component(named: name, key: key) {
                 let value = document.value.value(atPath: start) ?? .object([])
-                return writer.rewrite(value, base: uri, dialect: document.dialect, depth: depth + 1)
+                return rewrite(value, base: uri, dialect: document.dialect, depth: depth + 1)
             }
             let fragment = (["components", "schemas", given] + rest).map {
                 $0.replacing("~", with: "~0").replacing("/", with: "~1")

@@ -37,6 +37,24 @@ final class ExportOpenAPITests: XCTestCase {
             spec2.contains(#"parameters: { token: "{token}", region: "{region}", k: "${KEYS_API_KEY:-}" }"#), spec2)
     }
 
+    /// A schema that refers to itself through pointers written in place (not components)
+    /// ends in a component once the chain is deep, rather than recursing without end.
+    func testASelfReferringPointerEndsInAComponent() throws {
+        let specs = CommandTests.root + "/Tests/Fixtures/export-cycle"
+        let (status, out, error) = try CommandTests.runProcess(["export", "openapi", "cycle", "--specs", specs])
+        XCTAssertEqual(status, 0, error)
+        let document = try JSONValue(parsing: Data(out.utf8))
+        guard case .object(let components)? = document.value(atPath: ["components", "schemas"]) else {
+            return XCTFail(out)
+        }
+        XCTAssertEqual(components.map(\.key), ["next"])
+        XCTAssertEqual(
+            document.value(atPath: [
+                "paths", "/", "get", "responses", "200", "content", "application/json", "schema", "properties", "next",
+                "$ref",
+            ]), .string("#/components/schemas/next"))
+    }
+
     func testRoundTripsOfTheImportFixtures() async throws {
         try await assertRoundTrip(fixtures + "/shop-3.0.yaml")
         try await assertRoundTrip(fixtures + "/forms-3.1.json")
