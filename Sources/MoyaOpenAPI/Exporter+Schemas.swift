@@ -86,9 +86,8 @@ final class SchemaBundle {
             let target = URIReference(text).resolved(against: base)
             let uri = target.withoutFragment
             guard let document = documents[uri.description] else { return .reference(text) }
-            let pointer = (target.fragment ?? "").split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-                .map { PercentEncoding.decode($0).replacing("~1", with: "/").replacing("~0", with: "~") }
-            let tokens = Array(pointer)
+            // A plain-name anchor is not a place to copy from: the whole document stands in.
+            let tokens = target.pointer ?? []
             // The component a pointer lies in, and the rest of the pointer inside it.
             var name: String?
             var rest: [String] = []
@@ -114,10 +113,7 @@ final class SchemaBundle {
                 let value = document.value.value(atPath: start) ?? .object([])
                 return rewrite(value, base: uri, dialect: document.dialect, depth: depth + 1)
             }
-            let fragment = (["components", "schemas", given] + rest).map {
-                $0.replacing("~", with: "~0").replacing("/", with: "~1")
-            }
-            return .reference("#/" + fragment.joined(separator: "/"))
+            return .reference("#" + Names.pointer(["components", "schemas", given] + rest))
         }
 
         /// OpenAPI 3.0's keywords as 3.1 writes them.

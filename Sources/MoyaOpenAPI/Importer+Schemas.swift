@@ -45,10 +45,10 @@ final class SchemaSource {
     private func follow(_ value: JSONValue, _ path: inout [String]) -> JSONValue? {
         var current = value
         for _ in 0..<32 {
-            guard case .string(let reference)? = current["$ref"], reference.hasPrefix("#/") else { return current }
-            path = reference.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
-                PercentEncoding.decode($0).replacing("~1", with: "/").replacing("~0", with: "~")
-            }
+            guard case .string(let reference)? = current["$ref"], reference.hasPrefix("#/"),
+                let tokens = URIReference(reference).pointer
+            else { return current }
+            path = tokens
             guard let target = raw.value(atPath: path) else { return nil }
             current = target
         }
@@ -96,7 +96,13 @@ final class SchemaSource {
     func reference(to pointer: [String]) -> String {
         // A URI reference: what would end the path or start a query or fragment is escaped.
         let path = PercentEncoding.encode(reference) { byte in !" #%?".utf8.contains(byte) }
-        return path + "#" + Names.pointer(pointer).replacing("%", with: "%25")
+        return path + Self.fragment(pointer)
+    }
+
+    /// A pointer as a URI fragment: `#/components/schemas/Pet`, `%` escaped as the
+    /// registry unescapes it.
+    private static func fragment(_ pointer: [String]) -> String {
+        "#" + Names.pointer(pointer).replacing("%", with: "%25")
     }
 
     /// Each way `value` breaks the schema at `pointer`; nil when the schema reaches another
@@ -104,9 +110,8 @@ final class SchemaSource {
     func errors(in value: JSONValue, schema pointer: [String]) -> [SchemaError]? {
         guard isSelfContained else { return nil }
         checked += 1
-        let fragment = "#" + Names.pointer(pointer).replacing("%", with: "%25")
         var validator = SchemaValidator(
-            schema: .object([("$ref", .string(uri + fragment))]), uri: "urn:moya-cli:example:\(checked)",
+            schema: .object([("$ref", .string(uri + Self.fragment(pointer)))]), uri: "urn:moya-cli:example:\(checked)",
             dialect: dialect, registry: registry)
         // Formats too: a sample is what a mock answers, and a client's validator may assert them.
         validator.assertsFormat = true

@@ -188,20 +188,7 @@ public final class SchemaRegistry {
     /// The JSON value at a location, nil when the pointer leads nowhere.
     func value(at location: Location) -> JSONValue? {
         guard documents.indices.contains(location.document) else { return nil }
-        var current = documents[location.document]
-        for token in location.pointer {
-            switch current {
-            case .object(let members):
-                guard let next = members.first(where: { $0.key == token })?.value else { return nil }
-                current = next
-            case .array(let items):
-                guard let index = Int(token), items.indices.contains(index) else { return nil }
-                current = items[index]
-            default:
-                return nil
-            }
-        }
-        return current
+        return documents[location.document].value(atPath: location.pointer)
     }
 
     /// The location an absolute reference names: a resource, a JSON pointer into one, or an
@@ -209,11 +196,8 @@ public final class SchemaRegistry {
     func location(of reference: URIReference) -> Location? {
         let uri = reference.withoutFragment.description
         guard let resource = resources[uri] else { return nil }
-        let fragment = PercentEncoding.decode(Substring(reference.fragment ?? ""))
-        if fragment.isEmpty { return resource.location }
-        guard fragment.hasPrefix("/") else { return anchors[uri + "#" + fragment] }
-        let tokens = fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+        guard let tokens = reference.pointer else {
+            return anchors[uri + "#" + PercentEncoding.decode(Substring(reference.fragment ?? ""))]
         }
         return Location(document: resource.location.document, pointer: resource.location.pointer + tokens)
     }

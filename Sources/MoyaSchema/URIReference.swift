@@ -1,3 +1,5 @@
+import MoyaCore
+
 /// A URI reference split into RFC 3986's five parts, and resolved against a base as its
 /// section 5.2 says: what `$id`, `$ref` and `$dynamicRef` are resolved with. URNs
 /// (`urn:uuid:…`) and other schemes without an authority resolve by the same rules.
@@ -114,5 +116,19 @@ public struct URIReference: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return (absolute ? "/" : "") + output.joined(separator: "/")
+    }
+}
+
+extension URIReference {
+    /// The fragment as a JSON pointer's reference tokens (RFC 6901: percent-decoded, then
+    /// split, then `~1` and `~0` read): empty for no fragment or an empty one, nil for a
+    /// plain-name anchor (`#foo`).
+    public var pointer: [String]? {
+        let fragment = PercentEncoding.decode(Substring(self.fragment ?? ""))
+        if fragment.isEmpty { return [] }
+        guard fragment.hasPrefix("/") else { return nil }
+        return fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
     }
 }

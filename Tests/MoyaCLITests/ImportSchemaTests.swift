@@ -24,4 +24,28 @@ extension ImportOpenAPITests {
             ])
         try await assertRoundTrip(document)
     }
+
+    /// The document can live in the specs folder beside the spec import wrote: a folder's
+    /// YAML file with a top-level `openapi` key is not read as a spec, even one named like
+    /// the service (`drift.yaml` for the service `drift`), and the spec's `$ref`s name it
+    /// from there.
+    func testTheDocumentLivesBesideItsSpec() async throws {
+        let specs = try temporaryDirectory()
+        try FileManager.default.copyItem(atPath: fixtures + "/drift-3.0.yaml", toPath: specs + "/drift.yaml")
+        let (imported, _, importError) = try CommandTests.runProcess([
+            "import", "openapi", specs + "/drift.yaml", "-o", specs + "/drift.moya.yaml",
+        ])
+        XCTAssertEqual(imported, 0, importError)
+        let spec = try String(contentsOfFile: specs + "/drift.moya.yaml", encoding: .utf8)
+        XCTAssertTrue(spec.contains(#"schema: { $ref: "drift.yaml#/components/schemas/Pet" }"#), spec)
+
+        let (valid, out, error) = await CommandTests.run(["validate", specs])
+        XCTAssertEqual(valid, 0, error)
+        XCTAssertEqual(out, "ok: 1 service, 2 targets\n")
+        let (called, body, callError) = await CommandTests.run([
+            "call", "drift.showPet", "--id", "1", "--stub", "immediate", "--specs", specs,
+        ])
+        XCTAssertEqual(called, 0, callError)
+        XCTAssertEqual(body, #"{"id":1,"kind":"dog","name":"Rex"}"#)
+    }
 }

@@ -321,7 +321,8 @@ public struct MockRouter: Sendable {
             }
         }
         // Only a sample that meets its schema is sent: one that does not is the spec's fault.
-        if case .respond(_, let headers, let body) = answer.action, !body.isEmpty,
+        if route.contract.checksSample(preferred), case .respond(_, let headers, let body) = answer.action,
+            !body.isEmpty,
             headers.contains(where: { $0.name.lowercased() == "content-type" && JSONValue.isJSONMediaType($0.value) }),
             let json = try? JSONValue(parsing: Data(body))
         {

@@ -24,6 +24,9 @@ final class RouteContract: Sendable {
         return errors(body, key: "request", schema: schema)
     }
 
+    /// Whether a sample has a schema to meet; without, its body is not even parsed.
+    func checksSample(_ name: String?) -> Bool { target.contract(forSample: name) != nil }
+
     /// Each way a sample's JSON body breaks the schema it must meet; empty without one.
     func sampleErrors(_ body: JSONValue, sample name: String?) -> [SchemaError] {
         guard let schema = target.contract(forSample: name) else { return [] }

@@ -91,12 +91,7 @@ extension CompileContext {
     /// The value a reference's fragment points at in `document`: all of it without one; nil
     /// for an anchor (`#name`), whose schema the registry finds.
     private static func value(in document: JSONValue, at reference: URIReference) -> JSONValue? {
-        guard let fragment = reference.fragment, !fragment.isEmpty else { return document }
-        guard fragment.hasPrefix("/") else { return nil }
-        let tokens = fragment.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            PercentEncoding.decode($0).replacing("~1", with: "/").replacing("~0", with: "~")
-        }
-        return document.value(atPath: tokens)
+        reference.pointer.flatMap { document.value(atPath: $0) }
     }
 
     /// A JSON or YAML document in a file, as JSON.
@@ -154,14 +149,10 @@ extension CompileContext {
         for document in schema.documents where sampleDocuments.insert(document.uri).inserted {
             sampleRegistry.add(document.value, uri: document.uri, dialect: document.dialect)
         }
-        return SchemaValidator(
-            schema: schema.schema, uri: schema.uri + "?schema=\(sampleDocuments.count)-\(sampleChecked())",
-            dialect: schema.dialect, registry: sampleRegistry)
-    }
-
-    private mutating func sampleChecked() -> Int {
         sampleSchemaCount += 1
-        return sampleSchemaCount
+        return SchemaValidator(
+            schema: schema.schema, uri: schema.uri + "?schema=\(sampleSchemaCount)", dialect: schema.dialect,
+            registry: sampleRegistry)
     }
 }
 

@@ -89,6 +89,11 @@ public struct SpecLibrary: Sendable {
     /// Each real directory is visited once and each file read once, however many links or
     /// search paths reach it, so a symlink loop ends.
     public func files() throws(SpecNotFoundError) -> [String] {
+        try walk().files
+    }
+
+    /// The discovery `files()` reports, with which files a directory listed.
+    func walk() throws(SpecNotFoundError) -> Walk {
         if searchPaths.isEmpty {
             throw SpecNotFoundError(path: "specs", defaults: Self.defaultPaths(environment: compiler.environment))
         }
@@ -102,12 +107,14 @@ public struct SpecLibrary: Sendable {
             case .other(let what): throw SpecNotFoundError(path: path, found: what)
             }
         }
-        return walk.files
+        return walk
     }
 
     /// The state of one discovery: files found, and what has been seen.
     struct Walk {
         var files: [String] = []
+        /// The files found by listing a directory, rather than named as a search path.
+        var listed: Set<String> = []
         var seenFiles: Set<FileSystem.Identity> = []
         var seenDirectories: Set<FileSystem.Identity> = []
 
@@ -125,8 +132,9 @@ public struct SpecLibrary: Sendable {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 let (kind, identity) = FileSystem.entry(path)
                 switch kind {
-                case .file where SpecLibrary.isSpecFile(name) && !SpecLibrary.isSchemaDocument(path):
+                case .file where SpecLibrary.isSpecFile(name):
                     add(path, identity)
+                    listed.insert(path)
                 case .directory: visit(path, identity)
                 default: break
                 }
@@ -138,19 +146,24 @@ public struct SpecLibrary: Sendable {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml")
     }
 
-    /// Whether a YAML file found in a folder is an OpenAPI or Swagger document or a JSON
-    /// Schema, which the specs' schemas refer to, not a spec: one of its top-level keys is
-    /// `openapi`, `swagger` or `$schema`, which no spec has.
+    /// Whether a YAML file is an OpenAPI or Swagger document or a JSON Schema, which the
+    /// specs' schemas refer to, not a spec: one of its top-level keys is `openapi`, `swagger`
+    /// or `$schema`, which no spec has. Asked only of a file a directory listed and that did
+    /// not compile, so a spec is never read twice for it.
     static func isSchemaDocument(_ path: String) -> Bool {
-        guard let bytes = FileSystem.contents(path) else { return false }
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            let text = String(decoding: line.prefix(12), as: UTF8.self)
-            for key in ["openapi", "swagger", "$schema"]
-            where text.hasPrefix(key + ":") || text.hasPrefix("\"\(key)\":") || text.hasPrefix("'\(key)':") {
-                return true
-            }
+        let keys = ["openapi", "swagger", "$schema"].flatMap { key in
+            [key + ":", "\"\(key)\":", "'\(key)':"].map { Array($0.utf8) }
         }
-        return false
+        return FileSystem.withContents(path) { bytes in
+            var start = 0
+            while start < bytes.count {
+                let line = bytes[start...]
+                if keys.contains(where: { line.starts(with: $0) }) { return true }
+                guard let newline = line.firstIndex(of: UInt8(ascii: "\n")) else { return false }
+                start = newline + 1
+            }
+            return false
+        } ?? false
     }
 
     /// The result of loading every spec: the services that compiled and every problem found.
@@ -159,7 +172,7 @@ public struct SpecLibrary: Sendable {
         public var services: [ServiceSpec]
         /// Problems in file order.
         public var diagnostics: [Diagnostic]
-        /// How many files were read.
+        /// How many spec files were read (an OpenAPI document beside them is not one).
         public var fileCount: Int
     }
 
@@ -167,10 +180,11 @@ public struct SpecLibrary: Sendable {
     public func loadAll() throws(SpecNotFoundError) -> Catalog {
         var catalog = Catalog(services: [], diagnostics: [], fileCount: 0)
         var seen: [String: String] = [:]
-        for file in try files() {
-            catalog.fileCount += 1
+        let walk = try walk()
+        for file in walk.files {
             do {
                 let service = try compiler.compile(file: file)
+                catalog.fileCount += 1
                 if let other = seen[service.name] {
                     catalog.diagnostics.append(
                         Diagnostic(
@@ -181,6 +195,9 @@ public struct SpecLibrary: Sendable {
                 seen[service.name] = file
                 catalog.services.append(service)
             } catch {
+                // An OpenAPI document beside the specs that refer to it is not one of them.
+                if walk.listed.contains(file), Self.isSchemaDocument(file) { continue }
+                catalog.fileCount += 1
                 catalog.diagnostics += error.diagnostics
             }
         }
@@ -282,10 +299,18 @@ public struct SpecLibrary: Sendable {
             }
             for ext in [".yaml", ".yml"] {
                 let candidate = (path.hasSuffix("/") ? path : path + "/") + name + ext
-                guard FileSystem.isRegularFile(candidate), !Self.isSchemaDocument(candidate) else { continue }
-                let service =
-                    try target.map { target throws(SpecError) in try compiler.compile(file: candidate, target: target) }
-                    ?? compiler.compile(file: candidate)
+                guard FileSystem.isRegularFile(candidate) else { continue }
+                let service: ServiceSpec
+                do {
+                    service =
+                        try target.map { target throws(SpecError) in
+                            try compiler.compile(file: candidate, target: target)
+                        } ?? compiler.compile(file: candidate)
+                } catch {
+                    // An OpenAPI document that happens to bear the service's name.
+                    if Self.isSchemaDocument(candidate) { continue }
+                    throw error
+                }
                 if service.name == name { return service }
             }
         }

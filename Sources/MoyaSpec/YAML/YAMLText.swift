@@ -35,35 +35,27 @@ public enum YAMLText {
     /// A JSON value in block style under `name`; nested values that fit a line stay in flow
     /// style. The depth is the value's, which the JSON parser bounds.
     public static func block(_ name: String, _ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
-        let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)\(name): \(flow(value, templates: templates))"
-        if inline.count <= width { return [inline] }
-        switch value {
-        case .object(let members):
-            return ["\(pad)\(name):"]
-                + members.flatMap {
-                    block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
-                }
-        case .array(let items):
-            return ["\(pad)\(name):"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
-        default:
-            return [inline]
-        }
+        nested(name + ":", value, indent: indent, templates: templates)
     }
 
     /// One item of a sequence in block style: `- value`, or `-` over its block.
-    public static func item(_ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
+    static func item(_ value: JSONValue, indent: Int, templates: Bool = true) -> [String] {
+        nested("-", value, indent: indent, templates: templates)
+    }
+
+    /// `head value` on one line where it fits, else `head` over the value's members or items.
+    private static func nested(_ head: String, _ value: JSONValue, indent: Int, templates: Bool) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)- \(flow(value, templates: templates))"
+        let inline = "\(pad)\(head) \(flow(value, templates: templates))"
         if inline.count <= width { return [inline] }
         switch value {
         case .object(let members):
-            return ["\(pad)-"]
+            return ["\(pad)\(head)"]
                 + members.flatMap {
                     block(key($0.key, of: members), $0.value, indent: indent + 2, templates: templates)
                 }
         case .array(let items):
-            return ["\(pad)-"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
+            return ["\(pad)\(head)"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
         default:
             return [inline]
         }
