@@ -97,7 +97,7 @@ enum CallArguments {
 
     /// `call`'s long option names with `help` and `version`, read once: `validate` asks for
     /// every target of a spec.
-    static let ownNames = Set(optionNames + ["help", "version"])
+    static let ownNames = Set(optionNames + ["help", "version", "record"])
 
     /// Refuses a call that leaves out a required param whose name is also an option: the
     /// user's `--NAME VALUE` went to the option, and the message says how to give the param.

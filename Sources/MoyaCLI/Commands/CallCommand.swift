@@ -26,6 +26,11 @@ struct CallCommand: CallerIsolatedCommand {
             On a terminal, JSON bodies are pretty-printed and coloured; piped or redirected, the \
             body is written byte for byte. NO_COLOR turns colour off.
 
+            --record [NAME] writes the live response into the spec: the target's sample, or \
+            its sample NAME, with the status, the headers a client reads and the body, never a \
+            secret; the rest of the file stays as it is, and the change is shown as a diff on \
+            stderr. It refuses where CI is set, unless --force.
+
             Examples:
               moya-cli call myservice.showUser --id 1
               moya-cli call myservice.showUser id=1 --stub immediate
@@ -34,6 +39,7 @@ struct CallCommand: CallerIsolatedCommand {
               moya-cli call httpbin.post --name Ann -H 'X-Trace: 1' --dry-run --json
               moya-cli call myservice.showUser --id 1 -i --retry 3
               moya-cli call github.zen -o zen.txt
+              moya-cli call myservice.showUser --id 999 --record notFound
               moya-cli call myservice.showUser --help
             """
     )
@@ -67,6 +73,9 @@ struct CallCommand: CallerIsolatedCommand {
 
     @Flag(name: .customLong("show-secrets"), help: "Print secrets instead of ••••.")
     var showSecrets = false
+
+    @Flag(help: "With --record [NAME], record even where the CI variable is set.")
+    var force = false
 
     @Flag(
         name: .customShort("v"),
@@ -181,11 +190,14 @@ struct CallCommand: CallerIsolatedCommand {
     func execute() async throws {
         let context = CommandContext.current
         let (service, spec) = try specOptions.loadTarget(target, lazily: true)
-        let arguments = try CallArguments.parse(params, for: spec)
+        var words = params
+        let record = try RecordRequest.take(from: &words)
+        try check(record)
+        let arguments = try CallArguments.parse(words, for: spec)
         try CallArguments.checkShadowed(arguments, for: spec)
         let options = CallOptions(arguments: arguments, environment: env, sample: sample, body: try bodyEdit())
         let extraHeaders = try CallArguments.headers(headers)
-        let overrides = try overrides()
+        let overrides = record == nil ? try overrides() : network.overrides(stub: .never)
         let prepared: PreparedCall
         do {
             prepared = try PreparedCall.prepare(
@@ -216,8 +228,9 @@ struct CallCommand: CallerIsolatedCommand {
                     "moya-cli: \(target): \(reason); retrying in \(FixedPoint.format(delay, places: 1)) s (retry \(attempt))"
                 )
             })
-        // -vv logs the response body, so it is held, but never without bound.
-        if verbosity >= 2 { configuration.maximumBodyBytes = BodyOutput.limit }
+        // -vv logs the response body, and --record writes it, so it is held, but never without
+        // bound.
+        if verbosity >= 2 || record != nil { configuration.maximumBodyBytes = BodyOutput.limit }
         // One request needs one event loop, which also runs the request's async work; a loop
         // per core, and the thread pool, would only slow the start.
         configuration.eventLoopThreads = 1
@@ -225,7 +238,8 @@ struct CallCommand: CallerIsolatedCommand {
         // A call the command line or the spec stubs never starts the transport.
         if prepared.policy.stub == .never { session.prepare() }
         do {
-            try await send(prepared, of: service, session: session, overrides: overrides)
+            try await send(
+                prepared, of: service, session: session, overrides: overrides, record: record.map { ($0, spec) })
         } catch {
             await CommandContext.current.release(session)
             throw error
@@ -234,7 +248,8 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// Sends the prepared call and presents what came back.
     private func send(
-        _ prepared: PreparedCall, of service: ServiceSpec, session: Session, overrides: CallPolicy.Overrides
+        _ prepared: PreparedCall, of service: ServiceSpec, session: Session, overrides: CallPolicy.Overrides,
+        record: (request: RecordRequest, target: TargetSpec)?
     ) async throws {
         let context = CommandContext.current
         let call = prepared.call
@@ -246,6 +261,11 @@ struct CallCommand: CallerIsolatedCommand {
                     + "anyone between you and it can read and change this traffic")
         }
 
+        if record != nil, Self.savesItself(resolved.task) {
+            throw CommandFailure(
+                "\(resolved.qualifiedName): --record keeps the body in the spec, and this target downloads it to a file",
+                status: .usage)
+        }
         let destination = outputOptions.output.map { path in URL(fileURLWithPath: path) }
         let bar =
             showsProgress(for: resolved, stubbed: behavior != .never) ? ProgressBar(write: context.writeError) : nil
@@ -256,7 +276,9 @@ struct CallCommand: CallerIsolatedCommand {
         // A live body that is not saved to a file goes out as it arrives: straight through
         // when printed raw, else held up to a limit (see `BodyOutput`). A body that may be
         // refused for a stale login token is held, so that the replay alone is printed.
-        let holdsOutput = behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
+        let holdsOutput =
+            behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
+            && record == nil
         let streams = !renderer.pretty && keyPath == nil && resolved.login == nil
         if holdsOutput {
             delivery.sink = { BodyOutput(context: context, renderer: renderer, streaming: streams) }
@@ -271,6 +293,11 @@ struct CallCommand: CallerIsolatedCommand {
         let (result, signal, redactor) = (delivered.result, delivered.signal, delivered.redactor)
         let output = delivered.sink as? BodyOutput
         await context.release(session)
+        if let record {
+            try self.record(
+                result, record.request, target: record.target, service: service, redactor: redactor,
+                secrets: prepared.secrets.union(delivered.tokens))
+        }
         switch result {
         case .success(let streamed):
             if output?.hasStreamed == true { return }
@@ -299,6 +326,47 @@ struct CallCommand: CallerIsolatedCommand {
             }
             throw failure
         }
+    }
+
+    /// Refuses `--record` beside what it cannot go with, and in CI without `--force`.
+    private func check(_ record: RecordRequest?) throws(CommandFailure) {
+        guard record != nil else {
+            if force { throw CommandFailure("--force goes with --record", status: .usage) }
+            return
+        }
+        let others = [
+            stub.map { _ in "--stub" }, sample.map { _ in "--sample" }, dryRun ? "--dry-run" : nil,
+            outputOptions.output.map { _ in "--output" },
+        ].compactMap { $0 }
+        if let other = others.first {
+            throw CommandFailure(
+                "--record writes the live response into the spec, and cannot go with \(other)", status: .usage)
+        }
+        try RecordRequest.checkAllowed(force: force, environment: CommandContext.current.environment)
+    }
+
+    /// Writes the response into the target's sample. The default sample takes only a response
+    /// that passes the target's validation; a named one takes any, such as a 404 to stub.
+    private func record(
+        _ result: Result<Response, MoyaError>, _ record: RecordRequest, target: TargetSpec, service: ServiceSpec,
+        redactor: Redactor, secrets: Set<String>
+    ) throws(CommandFailure) {
+        let response: Response
+        switch result {
+        case .success(let value): response = value
+        case .failure(.statusCode(let value)) where record.sample != nil: response = value
+        case .failure(.statusCode(let value)):
+            CommandContext.current.errorLine(
+                "moya-cli: \(service.name).\(target.name): status \(value.statusCode) fails the target's "
+                    + "validation, so it is not recorded as the default sample; name a sample: --record NAME")
+            return
+        case .failure: return
+        }
+        let recorder = SampleRecorder(
+            compiler: SpecCompiler(environment: CommandContext.current.environment), services: [service])
+        try RecordRequest.record(
+            response, redactor: redactor, secrets: secrets, target: target, of: service, named: record.sample,
+            recorder: recorder, context: CommandContext.current)
     }
 
     /// Whether a task writes its body to its own destination, as a download does.

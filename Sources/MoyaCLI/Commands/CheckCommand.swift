@@ -80,6 +80,12 @@ struct CheckCommand: CallerIsolatedCommand {
     @Flag(name: .customLong("show-secrets"), help: "Print secrets in failures and reports instead of ••••.")
     var showSecrets = false
 
+    @Flag(help: "Write each target check's live response into its sample in the spec, showing a diff.")
+    var record = false
+
+    @Flag(help: "With --record, record even where the CI variable is set.")
+    var force = false
+
     @OptionGroup(title: "Network") var network: NetworkOptions
 
     @OptionGroup var specOptions: SpecOptions
@@ -89,11 +95,14 @@ struct CheckCommand: CallerIsolatedCommand {
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard takes I/N with 1 <= I <= N, not '\(shard)'")
         }
+        if record, stub != nil { throw ValidationError("--record writes live responses, and cannot go with --stub") }
+        if force, !record { throw ValidationError("--force goes with --record") }
     }
 
     func execute() async throws {
         let context = CommandContext.current
-        let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let behavior = record ? .never : try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        if record { try RecordRequest.checkAllowed(force: force, environment: context.environment) }
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
         let plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
         // The reports' files are opened before anything is sent, so that a destination that
@@ -114,11 +123,22 @@ struct CheckCommand: CallerIsolatedCommand {
         let session = Session(configuration: configuration)
         // The first Ctrl-C starts nothing new and lets flows run their finally steps.
         let interrupts = InterruptFlag()
-        let runner = CheckRunner(
+        var runner = CheckRunner(
             overrides: network.overrides(stub: behavior), environment: env, session: session, parallel: parallel,
             bail: bail,
             showSecrets: showSecrets, services: catalog.services, interrupts: interrupts,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
+        let heard = Mutex<[HeardResponse]>([])
+        if record {
+            runner.heard = { index, check, exchange, response in
+                guard let target = exchange.target,
+                    SampleRecorder.records(response, for: check, validation: target.validationType)
+                else { return }
+                heard.withLock {
+                    $0.append(HeardResponse(index: index, check: check, exchange: exchange, response: response))
+                }
+            }
+        }
         let printer = CheckPrinter(
             context: context, total: plan.count, toStandardError: tap,
             annotates: context.environment["GITHUB_ACTIONS"] == "true", color: color)
@@ -128,6 +148,8 @@ struct CheckCommand: CallerIsolatedCommand {
         await session.shutdown()
         let summary = CheckSummary(results: results, seconds: (ContinuousClock.now - start) / .seconds(1))
         printer.summarize(summary)
+
+        let recordingFailure = record ? recordAll(heard.withLock { $0 }, plan: plan, services: catalog.services) : nil
 
         if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
         if let junitFile { try Self.write(CheckReports.junit(results, summary: summary), to: junitFile) }
@@ -141,6 +163,43 @@ struct CheckCommand: CallerIsolatedCommand {
                 "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed",
                 status: .transportFailure)
         }
+        if let recordingFailure { throw recordingFailure }
+    }
+
+    /// A target check's response that `--record` writes.
+    struct HeardResponse: Sendable {
+        let index: Int
+        let check: CheckSpec
+        let exchange: Exchange
+        let response: Response
+    }
+
+    /// Records the responses in plan order, the first for each sample; a sample that cannot
+    /// be recorded prints its error and the others are still recorded. Returns the failure the
+    /// command ends with when every check passed, with the last error's status.
+    func recordAll(_ heard: [HeardResponse], plan: [PlannedCheck], services: [ServiceSpec]) -> CommandFailure? {
+        let context = CommandContext.current
+        let recorder = SampleRecorder(compiler: SpecCompiler(environment: context.environment), services: services)
+        var written: Set<[String]> = []
+        var failures: [CommandFailure] = []
+        for item in heard.sorted(by: { $0.index < $1.index }) {
+            let planned = plan[item.index]
+            guard case .check(let target, _) = planned.subject,
+                written.insert([planned.service.file, target.name, item.check.sample ?? ""]).inserted
+            else { continue }
+            do {
+                try RecordRequest.record(
+                    item.response, redactor: item.exchange.redactor, secrets: item.exchange.target?.secretValues ?? [],
+                    target: target, of: planned.service,
+                    named: item.check.sample, recorder: recorder, context: context)
+            } catch {
+                context.errorLine("moya-cli: error: \(error.message)")
+                failures.append(error)
+            }
+        }
+        guard let last = failures.last else { return nil }
+        let count = failures.count == 1 ? "a sample" : "\(failures.count) samples"
+        return CommandFailure("\(count) could not be recorded", status: last.status)
     }
 
     /// A report's file, open for writing; nothing is at its path until it is written whole.

@@ -25,6 +25,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case invalidSpec = 65
     /// A spec file or directory is missing.
     case missingSpec = 66
+    /// `--record` could not write the spec or a sample's file.
+    case cannotWrite = 73
     /// The terminal hung up (SIGHUP) during the request.
     case hungUp = 129
     /// Interrupted with Ctrl-C (SIGINT).
@@ -47,6 +49,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: "Usage: the command line is wrong."
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec."
+        case .cannotWrite: "--record could not write the spec or a sample's file."
         case .hungUp: "Hung up (SIGHUP): ended by the signal, after cleanup."
         case .interrupted: "Interrupted (Ctrl-C, SIGINT): ended by the signal, after cleanup."
         case .terminated: "Terminated (SIGTERM): ended by the signal, after cleanup."

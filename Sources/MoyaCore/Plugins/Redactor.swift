@@ -119,6 +119,33 @@ public struct Redactor: Sendable {
         return result
     }
 
+    /// Bytes from a server that may not be text, such as a body `--record` writes to a file,
+    /// with each secret's forms (as `scrub(_:)` finds them) replaced by the mask's bytes.
+    public func scrub(bytes: [UInt8]) -> [UInt8] {
+        guard isEnabled, !secretValues.isEmpty, !bytes.isEmpty else { return bytes }
+        let forms = secretValues.filter { $0.utf8.count <= bytes.count }.flatMap(Self.encodedForms)
+        var result = bytes
+        let mask = Array(Self.mask.utf8)
+        for form in forms.map({ Array($0.utf8) }) where form.count <= result.count {
+            var output: [UInt8] = []
+            output.reserveCapacity(result.count)
+            var index = 0
+            while index < result.count {
+                if result[index] == form[0], index + form.count <= result.count,
+                    result[index..<(index + form.count)].elementsEqual(form)
+                {
+                    output += mask
+                    index += form.count
+                } else {
+                    output.append(result[index])
+                    index += 1
+                }
+            }
+            result = output
+        }
+        return result
+    }
+
     /// Every form a secret may take in text, longest first: raw, percent-encoded (as a path
     /// segment, a query value and a form value, either case of hex), JSON-escaped (with and
     /// without `\/`, once or twice), base64 and base64url, and each URL form inside JSON, as a

@@ -26,6 +26,11 @@ public struct CheckRunner: Sendable {
     public var logOptions: NetworkLoggerPlugin.LogOptions = []
     /// Where the log's lines go.
     public var log: @Sendable (String) -> Void = { _ in }
+    /// Hears of each response a target's check gets, before its assertions are judged: what
+    /// `check --record` records. Flows' steps are not reported.
+    public var heard:
+        (@Sendable (_ index: Int, _ check: CheckSpec, _ exchange: Exchange, _ response: Response) -> Void)? =
+            nil
 
     /// A runner; what is not given is left out: no other services, no interrupts, no logins
     /// and no log.
@@ -56,7 +61,7 @@ public struct CheckRunner: Sendable {
             var stopped = false
             while next < plan.count, next < parallel {
                 let index = next
-                group.addTask { (index, await run(plan[index])) }
+                group.addTask { (index, await run(plan[index], index: index)) }
                 next += 1
             }
             for await (index, result) in group {
@@ -66,7 +71,7 @@ public struct CheckRunner: Sendable {
                 if interrupts?.arrived != nil { stopped = true }
                 if !stopped, next < plan.count {
                     let index = next
-                    group.addTask { (index, await run(plan[index])) }
+                    group.addTask { (index, await run(plan[index], index: index)) }
                     next += 1
                 }
             }
@@ -81,8 +86,8 @@ public struct CheckRunner: Sendable {
         }
     }
 
-    /// Runs one entry of a plan: a check, a flow, or a skip.
-    public func run(_ planned: PlannedCheck) async -> CheckResult {
+    /// Runs one entry of a plan, the `index`-th: a check, a flow, or a skip.
+    public func run(_ planned: PlannedCheck, index: Int = 0) async -> CheckResult {
         if let reason = planned.skipReason {
             return CheckResult(planned: planned, outcome: .skipped, seconds: 0, failures: [], reason: reason)
         }
@@ -102,6 +107,7 @@ public struct CheckRunner: Sendable {
                     failures: [CheckFailure(keyPath: "request", mark: check.mark, message: exchange.failure ?? "")],
                     reason: nil)
             }
+            heard?(index, check, exchange, response)
             let failures = exchange.failures(of: check.assertions, response: response, mark: check.mark)
             return CheckResult(
                 planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,

@@ -1,0 +1,65 @@
+import MoyaCore
+import MoyaRuntime
+import MoyaSpec
+
+/// `--record`, for `call` and `check`: live responses written into the spec's samples, each
+/// change shown as a diff on stderr.
+struct RecordRequest: Sendable {
+    /// The sample to write for `call`: nil for the default.
+    var sample: String?
+
+    /// Pulls `--record [NAME]` out of `call`'s param words: NAME is the next word when it is
+    /// neither an option nor a `NAME=VALUE` param. Nil when the words do not ask to record.
+    static func take(from words: inout [String]) throws(CommandFailure) -> RecordRequest? {
+        guard let index = words.firstIndex(where: { $0 == "--record" || $0.hasPrefix("--record=") }) else {
+            return nil
+        }
+        var request = RecordRequest()
+        let word = words.remove(at: index)
+        if word.hasPrefix("--record=") {
+            request.sample = String(word.dropFirst("--record=".count))
+        } else if index < words.count, !words[index].hasPrefix("-"), !words[index].contains("=") {
+            request.sample = words.remove(at: index)
+        }
+        if request.sample?.isEmpty == true { throw CommandFailure("--record= needs a sample's name", status: .usage) }
+        if words.contains(where: { $0 == "--record" || $0.hasPrefix("--record=") }) {
+            throw CommandFailure("--record is given more than once", status: .usage)
+        }
+        return request
+    }
+
+    /// Refuses to record where `CI` is set (to anything but empty, `0` or `false`), unless
+    /// `--force`: a recording changes the spec, which a CI run should only check.
+    static func checkAllowed(force: Bool, environment: Environment) throws(CommandFailure) {
+        guard !force, let value = environment["CI"], !["", "0", "false"].contains(value.lowercased()) else { return }
+        throw CommandFailure(
+            "--record changes the spec, and CI is set, so nothing is recorded; add --force to record in CI",
+            status: .usage)
+    }
+
+    /// Records `response` and shows what changed; a spec that cannot be edited as written is
+    /// an invalid-spec failure, a file that cannot be written a `cannotWrite` one.
+    static func record(
+        _ response: Response, redactor: Redactor, secrets: Set<String>, target: TargetSpec, of service: ServiceSpec,
+        named name: String?, recorder: SampleRecorder, context: CommandContext
+    ) throws(CommandFailure) {
+        let recording: SampleRecorder.Recording
+        do {
+            recording = try recorder.record(
+                response, redactor: redactor, secrets: secrets, target: target, of: service, named: name)
+        } catch {
+            throw CommandFailure(error.message, status: error.isSpecProblem ? .invalidSpec : .cannotWrite)
+        }
+        let place = "\(recording.keyPath) in \(recording.file)"
+        if recording.diff.isEmpty {
+            context.errorLine("moya-cli: \(place) is unchanged")
+            return
+        }
+        // The diff quotes the spec's own lines: no control character in them reaches the terminal.
+        for line in recording.diff.split(separator: "\n") {
+            context.errorLine(TerminalText.escapingControls(String(line)))
+        }
+        let body = recording.bodyFile.map { "; the body is in \($0)" } ?? ""
+        context.errorLine("moya-cli: recorded \(place)\(body)")
+    }
+}

@@ -1,0 +1,335 @@
+import MoyaCore
+import MoyaJSONPath
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes live responses into a spec's samples, as `call --record` and `check --record` do.
+///
+/// What is written is decided from the structure of the exchange, never by searching the
+/// spec's text: the status; the headers a client reads (`keptHeaders`) and those the sample
+/// already lists, less the volatile ones and any the request or the spec holds secret; and the
+/// body, scrubbed of every secret value the request carried in each encoding (`Redactor`),
+/// with the token a login reads from this target masked too. A body that is not text, or is
+/// larger than `largestInlineBody`, goes to a file beside the spec.
+///
+/// The spec file is edited in place (`SampleEdit`), read back and compiled before it is
+/// written: the sample must answer with the very bytes that came, or nothing is written.
+public struct SampleRecorder: Sendable {
+    /// The largest body written into the spec itself.
+    public static let largestInlineBody = 1 << 20
+    /// Headers recorded whenever a response has them: what a client of the sample reads.
+    public static let keptHeaders = [
+        "Content-Type", "Content-Disposition", "Content-Language", "Location", "Link", "Allow", "WWW-Authenticate",
+        "Deprecation", "Sunset",
+    ]
+    /// Headers never recorded, even when a sample lists them: they change with every response,
+    /// or belong to the connection rather than the resource.
+    public static let volatileHeaders: Set<String> = [
+        "date", "age", "expires", "last-modified", "etag", "set-cookie", "content-length", "transfer-encoding",
+        "connection", "keep-alive", "server-timing", "x-request-id", "request-id", "x-correlation-id", "x-trace-id",
+        "traceparent", "tracestate", "x-amzn-requestid", "x-amz-request-id", "x-amz-id-2", "x-amzn-trace-id",
+        "cf-ray", "x-runtime", "x-response-time", "x-github-request-id", "x-ratelimit-remaining",
+        "x-ratelimit-reset", "x-ratelimit-used", "ratelimit-remaining", "ratelimit-reset", "retry-after",
+    ]
+
+    /// Compiles the edited spec to check it before it is written.
+    public let compiler: SpecCompiler
+    /// Every loaded service, for the logins that read a token from the target recorded.
+    public let services: [ServiceSpec]
+
+    /// A recorder.
+    public init(compiler: SpecCompiler, services: [ServiceSpec]) {
+        self.compiler = compiler
+        self.services = services
+    }
+
+    /// What one recording did.
+    public struct Recording: Sendable {
+        /// The spec file.
+        public let file: String
+        /// The sample's key path, such as `targets.user.samples.missing`.
+        public let keyPath: String
+        /// The unified diff of the spec; empty when nothing changed.
+        public let diff: String
+        /// The file the body went to, if it went to one.
+        public let bodyFile: String?
+    }
+
+    /// Why a response was not recorded.
+    public struct Failure: Error, Sendable {
+        /// One line.
+        public let message: String
+        /// Whether the spec cannot be edited as it is written (a flow-style target, say),
+        /// rather than a file that could not be written.
+        public let isSpecProblem: Bool
+    }
+
+    /// Records `response` into `target`'s default sample, or its sample `name`. `secrets` are
+    /// the values the request carried as secrets and the login tokens it was sent with, any
+    /// length: a JSON string that is one of them is masked whole.
+    public func record(
+        _ response: Response, redactor: Redactor, secrets: Set<String>, target: TargetSpec, of service: ServiceSpec,
+        named name: String?
+    ) throws(Failure) -> Recording {
+        let edit = SampleEdit(file: service.file, target: target.name, sample: name)
+        guard let original = FileManager.default.contents(atPath: service.file) else {
+            throw Failure(message: "cannot read \(service.file)", isSpecProblem: false)
+        }
+        let text = String(decoding: original, as: UTF8.self)
+        let existing: SampleSpec? = if let name { target.sample(named: name) } else { target.sample }
+        // A call compiles only the target it sends: the logins are looked for in the whole file.
+        let whole = (try? compiler.compile(Array(original), file: service.file)) ?? service
+        let tokens = loginTokens(in: response, target: target, of: whole).union(secrets)
+            .union(Self.credentials(sentWith: response.request, secretHeaders: redactor.secretHeaders))
+        let scrubber = Redactor(
+            isEnabled: true, secretHeaders: redactor.secretHeaders,
+            secretValues: Set(redactor.secretValues).union(tokens))
+        let bytes = Array(response.data)
+        let headers = recordedHeaders(response.headers, existing: existing, redactor: scrubber)
+        var bodyFile: (path: String, written: String, bytes: [UInt8])?
+        var bodies: [RecordedSample.Body] = []
+        if bytes.isEmpty {
+            bodies = [.empty]
+        } else if bytes.count <= Self.largestInlineBody, !bytes.contains(0),
+            let raw = String(validating: bytes, as: UTF8.self)
+        {
+            let scrubbed = scrubber.scrub(raw)
+            let json = try? JSONValue(parsing: Data(scrubbed.utf8))
+            if let json, !tokens.isEmpty {
+                // A secret, and a token a login reads from here, is masked wherever the JSON
+                // holds it whole, however short.
+                let masked = Self.masking(tokens, in: json)
+                bodies = [.json(masked), .text(masked.serialized(escapeSlashes: false))]
+            } else {
+                if let json, json.serialized(escapeSlashes: false) == scrubbed { bodies.append(.json(json)) }
+                bodies.append(.text(scrubbed))
+            }
+        } else {
+            let file = bodyPath(for: existing, target: target, of: service, name: name, headers: response.headers)
+            bodyFile = (file.path, file.written, scrubber.scrub(bytes: bytes))
+            bodies = [.file(file.written)]
+        }
+
+        // A body file is in place before the spec is compiled, which reads it; it is removed
+        // again if the spec is not written.
+        var removesBodyFile = false
+        if let bodyFile {
+            removesBodyFile = !FileManager.default.fileExists(atPath: bodyFile.path)
+            try write(bodyFile.bytes, to: bodyFile.path, like: nil)
+        }
+        // The first form that reads back as the bytes that came is written: `json:` where the
+        // stub serializes the value to them, else the text.
+        var lastProblem = ""
+        for body in bodies {
+            let sample = RecordedSample(status: response.statusCode, headers: headers, body: body)
+            let edited: String
+            do {
+                edited = try edit.apply(sample, to: text)
+            } catch {
+                if removesBodyFile, let bodyFile { unlink(bodyFile.path) }
+                throw Failure(message: error.description, isSpecProblem: true)
+            }
+            if let problem = verify(edited, edit: edit, sample: sample, service: service) {
+                lastProblem = problem
+                continue
+            }
+            if edited != text {
+                do {
+                    try write(Array(edited.utf8), to: service.file, like: service.file)
+                } catch {
+                    if removesBodyFile, let bodyFile { unlink(bodyFile.path) }
+                    throw error
+                }
+            }
+            return Recording(
+                file: service.file, keyPath: edit.keyPath,
+                diff: UnifiedDiff.between(text, edited, path: service.file), bodyFile: bodyFile?.path)
+        }
+        if removesBodyFile, let bodyFile { unlink(bodyFile.path) }
+        throw Failure(
+            message: "\(service.file): \(edit.keyPath): the recorded sample would not read back as the response "
+                + "(\(lastProblem)); nothing was written",
+            isSpecProblem: false)
+    }
+
+    /// Whether `check --record` records a check's response, into the check's named sample or
+    /// else the default one: its status must be one the check expects (its `status`
+    /// assertion, else the target's validation), and the default sample takes only a status
+    /// the target's validation accepts.
+    public static func records(_ response: Response, for check: CheckSpec, validation: ValidationType) -> Bool {
+        let status = CheckSpec(
+            name: "", assertions: check.assertions.filter { $0.subject == .status }, mark: check.mark)
+        guard status.failures(of: response, seconds: 0, validation: validation, sample: nil).isEmpty else {
+            return false
+        }
+        return check.sample != nil || validation.accepts(response.statusCode)
+    }
+
+    /// The tokens that logins calling this target read from its response: secrets, which the
+    /// request itself did not carry.
+    func loginTokens(in response: Response, target: TargetSpec, of service: ServiceSpec) -> Set<String> {
+        let paths = logins(calling: target, of: service).map(\.tokenPath)
+        guard !paths.isEmpty, let json = try? response.mapJSON() else { return [] }
+        var tokens: Set<String> = []
+        for path in paths {
+            for case .string(let token) in (try? path.values(in: json)) ?? [] where !token.isEmpty {
+                tokens.insert(token)
+            }
+        }
+        return tokens
+    }
+
+    /// The values of the request's credential and secret headers, which a server may echo:
+    /// each whole, an Authorization's credentials after its scheme, and each cookie's value.
+    static func credentials(sentWith request: Request?, secretHeaders: Set<String>) -> Set<String> {
+        var values: Set<String> = []
+        for field in request?.headers ?? HTTPHeaders() where secretHeaders.contains(field.name.lowercased()) {
+            values.insert(field.value)
+            if let space = field.value.firstIndex(of: " ") {
+                values.insert(String(field.value[field.value.index(after: space)...]))
+            }
+            if field.name.lowercased() == "cookie" {
+                for pair in field.value.split(separator: ";") {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    values.insert(String(pair[pair.index(after: equals)...]))
+                }
+            }
+        }
+        return values.filter { !$0.isEmpty }
+    }
+
+    /// `json` with every string that is one of `secrets` replaced by the mask. The depth is
+    /// the parsed value's, which the JSON parser bounds.
+    static func masking(_ secrets: Set<String>, in json: JSONValue) -> JSONValue {
+        switch json {
+        case .string(let text) where secrets.contains(text): .string(Redactor.mask)
+        case .array(let items): .array(items.map { masking(secrets, in: $0) })
+        case .object(let members): .object(members.map { (key: $0.key, value: masking(secrets, in: $0.value)) })
+        default: json
+        }
+    }
+
+    /// The logins, of any loaded service, whose token comes from `target`.
+    func logins(calling target: TargetSpec, of service: ServiceSpec) -> [LoginSpec] {
+        let all = services.filter { $0.file != service.file } + [service]
+        return all.flatMap { other in
+            ([other.auth] + other.targets.map(\.auth)).compactMap { auth -> LoginSpec? in
+                guard case .login(let login)? = auth, login.target == target.name,
+                    (login.service ?? other.name) == service.name
+                else { return nil }
+                return login
+            }
+        }
+    }
+
+    /// The response's headers that are written: `keptHeaders` and those the existing sample
+    /// lists, in that order and spelled as there, less volatile and secret ones; a header sent
+    /// more than once is joined with commas.
+    func recordedHeaders(_ headers: HTTPHeaders, existing: SampleSpec?, redactor: Redactor) -> [RecordedSample.Header] {
+        var names = Self.keptHeaders
+        if case .response(_, let listed, _)? = existing {
+            for header in listed where !names.contains(where: { $0.lowercased() == header.name.lowercased() }) {
+                names.append(header.name)
+            }
+        }
+        return names.compactMap { name in
+            let lowered = name.lowercased()
+            guard !Self.volatileHeaders.contains(lowered), !redactor.secretHeaders.contains(lowered) else { return nil }
+            let values = headers.values(for: name)
+            guard !values.isEmpty else { return nil }
+            return RecordedSample.Header(name: name, value: redactor.scrub(values.joined(separator: ", ")))
+        }
+    }
+
+    /// Where a body that is not written inline goes: the existing sample's file, else
+    /// `SERVICE.TARGET[.NAME].EXT` beside the spec. `written` is the path as the spec gives it.
+    func bodyPath(
+        for existing: SampleSpec?, target: TargetSpec, of service: ServiceSpec, name: String?, headers: HTTPHeaders
+    ) -> (path: String, written: String) {
+        let folder = service.file.lastIndex(of: "/").map { String(service.file[...$0]) } ?? ""
+        if case .response(_, _, .file(let path))? = existing {
+            let written = !folder.isEmpty && path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path
+            return (path, written.hasPrefix("./") ? String(written.dropFirst(2)) : written)
+        }
+        let parts = [service.name, target.name] + (name.map { [$0] } ?? [])
+        let stem = parts.map(Self.fileSafe).joined(separator: ".")
+        let written = stem + "." + Self.fileExtension(forContentType: headers["Content-Type"])
+        return (folder + written, written)
+    }
+
+    /// A name part with only letters, digits, `-` and `_`; anything else becomes `_`.
+    static func fileSafe(_ text: String) -> String {
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+                    ? Character(scalar) : "_"
+            })
+    }
+
+    /// The extension for a body's media type; `bin` for one not listed. Never `yaml`: a YAML
+    /// file in a specs folder is read as a spec.
+    static func fileExtension(forContentType contentType: String?) -> String {
+        let media = (contentType ?? "").split(separator: ";").first.map {
+            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
+        }
+        let known: [String: String] = [
+            "application/json": "json", "text/plain": "txt", "text/html": "html", "text/csv": "csv",
+            "application/xml": "xml", "text/xml": "xml", "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif",
+            "image/webp": "webp", "image/svg+xml": "svg", "application/pdf": "pdf", "application/zip": "zip",
+            "application/gzip": "gz",
+        ]
+        guard let media else { return "bin" }
+        if let found = known[media] { return found }
+        return media.hasSuffix("+json") ? "json" : "bin"
+    }
+
+    /// Nil when `edited` compiles and its sample answers with `sample`'s status and body,
+    /// else what differs.
+    func verify(_ edited: String, edit: SampleEdit, sample: RecordedSample, service: ServiceSpec) -> String? {
+        let compiled: ServiceSpec
+        do {
+            compiled = try compiler.compile(Array(edited.utf8), file: service.file, target: edit.target)
+        } catch {
+            return "the edited spec does not compile: \(error.diagnostics.first?.description ?? "")"
+        }
+        guard let target = compiled.target(named: edit.target) else { return "the target is gone" }
+        let rendered: EndpointSampleResponse
+        do {
+            rendered = try compiled.sample(of: target, named: edit.sample, values: [:])
+        } catch {
+            return error.message
+        }
+        guard case .response(let head, let body) = rendered else { return "it is not a response" }
+        if head.statusCode != sample.status { return "status \(head.statusCode)" }
+        switch sample.body {
+        case .empty: return body.isEmpty ? nil : "a body"
+        case .json(let value): return body == Data(value.serialized(escapeSlashes: false).utf8) ? nil : "JSON"
+        case .text(let text): return body == Data(text.utf8) ? nil : "text"
+        case .file: return nil
+        }
+    }
+
+    /// Writes a file whole; a spec keeps its permissions.
+    private func write(_ bytes: [UInt8], to path: String, like existing: String?) throws(Failure) {
+        var mode: mode_t = 0o644
+        var info = stat()
+        if let existing, stat(existing, &info) == 0 { mode = info.st_mode & 0o7777 }
+        do {
+            try PendingFile.write(bytes, to: path, mode: mode)
+        } catch {
+            throw Failure(message: error.message, isSpecProblem: false)
+        }
+    }
+}

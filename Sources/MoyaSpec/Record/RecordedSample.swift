@@ -1,0 +1,110 @@
+import MoyaCore
+
+/// A live response made into a sample, as `--record` writes it into a spec: its status, the
+/// headers chosen to keep, and its body, already free of secrets.
+public struct RecordedSample: Sendable, Hashable {
+    /// How the body is written.
+    public enum Body: Sendable, Hashable {
+        /// No body.
+        case empty
+        /// JSON that the stub serializes back to the very bytes that came: `json:`.
+        case json(JSONValue)
+        /// Text, written as it came: `body:`.
+        case text(String)
+        /// A file beside the spec holding the bytes, the path as the spec writes it: `file:`.
+        case file(String)
+    }
+
+    /// A header to keep.
+    public struct Header: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The status.
+    public var status: Int
+    /// The headers, in the order written.
+    public var headers: [Header]
+    /// The body.
+    public var body: Body
+
+    /// A sample to write.
+    public init(status: Int, headers: [Header], body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The sample's keys, each written at `indent`, in the order `status`, `headers`, then the
+    /// body's: every value reads back as written, with no `{param}` or `${VAR}` in it.
+    func lines(indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        var lines = ["\(pad)status: \(status)"]
+        if !headers.isEmpty {
+            lines.append("\(pad)headers:")
+            for header in headers {
+                lines.append(
+                    "\(pad)  \(YAMLText.key(header.name)): \(YAMLText.scalar(Self.literal(header.value), inFlow: false))"
+                )
+            }
+        }
+        switch body {
+        case .empty:
+            break
+        case .json(let value):
+            lines += YAMLText.block("json", value, indent: indent)
+        case .text(let text):
+            lines += Self.textLines("body", Self.literal(text), indent: indent)
+        case .file(let path):
+            lines.append("\(pad)file: \(YAMLText.scalar(path, inFlow: false))")
+        }
+        return lines
+    }
+
+    /// Text a sample reads as it is: braces doubled where the text would otherwise hold a
+    /// `{param}` reference or a doubled brace. `${` is left to the writer of the scalar.
+    static func literal(_ text: String) -> String {
+        let template = Template(text)
+        if template.segments.isEmpty || template.segments == [.literal(text)] { return text }
+        return YAMLText.template(text)
+    }
+
+    /// `name: text` where the text is plain, else a literal block scalar, which keeps JSON
+    /// and lines readable as they came; text a block cannot hold exactly (a carriage return,
+    /// a control character, a first line that starts with a space, a line with trailing
+    /// space, no text but line breaks) is one double-quoted scalar.
+    static func textLines(_ name: String, _ text: String, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let literal = YAMLText.literal(text)
+        guard !YAMLText.isPlain(text, inFlow: false), fitsBlock(text) else {
+            return ["\(pad)\(name): \(YAMLText.scalar(text, inFlow: false))"]
+        }
+        var body = Substring(literal)
+        var newlines = 0
+        while body.last == "\n" {
+            body = body.dropLast()
+            newlines += 1
+        }
+        let chomp = newlines == 0 ? "-" : newlines == 1 ? "" : "+"
+        let content = body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.isEmpty ? "" : "\(pad)  \(line)"
+        }
+        return ["\(pad)\(name): |\(chomp)"] + content + Array(repeating: "", count: max(0, newlines - 1))
+    }
+
+    /// Whether a literal block holds `text` exactly.
+    private static func fitsBlock(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first != " ", first != "\t", first != "\n" else { return false }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // A line of only spaces or trailing space reads back the same, but editors strip it.
+        guard lines.allSatisfy({ $0.last != " " && $0.last != "\t" }) else { return false }
+        return !text.unicodeScalars.contains { scalar in
+            scalar != "\n" && scalar != "\t" && (YAMLText.needsEscape(scalar) || scalar == "\r")
+        }
+    }
+}

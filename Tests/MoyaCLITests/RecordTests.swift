@@ -1,0 +1,334 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import MoyaRuntime
+import TestSupport
+import XCTest
+
+/// `--record`: live responses from the in-process server written into a spec's samples, then
+/// answered by the stub byte for byte; the rest of the file untouched, a second recording a
+/// no-op, and no secret written in any encoding.
+final class RecordTests: XCTestCase {
+    var server: TestServer!
+    var folder = ""
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        folder = NSTemporaryDirectory() + "moya-cli-record-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
+        var env = ["TEST_SERVER": server.baseURL]
+        env.merge(environment) { $1 }
+        return await CommandTests.run(arguments, environment: env)
+    }
+
+    func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    static let spec = """
+        # Recorded from the test server.
+        service: rec
+        baseURL: ${TEST_SERVER}
+        targets:
+          user:
+            path: /json   # compact JSON, which the stub writes back as it came
+            sample: { json: { id: 0 } }
+
+          # The server echoes the request as JSON with escaped slashes: kept as text.
+          echo:
+            method: POST
+            params: { name: string }
+            path: /echo
+            task: { json: { name: "{name}" } }
+          bytes:
+            path: /bytes/300
+          person:
+            params: { id: int }
+            path: /people/{id}
+            samples:
+              gone:
+                status: 404
+                schema: { type: object, required: [message] }
+
+        """
+
+    /// Each form of body: JSON, text, binary to a file, and a 404 into a named sample.
+    func testARecordedSampleAnswersWithTheLiveBodyByteForByte() async throws {
+        let file = folder + "/rec.yaml"
+        try Self.spec.write(toFile: file, atomically: true, encoding: .utf8)
+        let calls: [(words: [String], stub: [String], status: Int32)] = [
+            (["rec.user"], ["--stub", "immediate"], 0),
+            (["rec.echo", "--name", "Ann {x} ${HOME}"], ["--stub", "immediate"], 0),
+            (["rec.bytes"], ["--stub", "immediate"], 0),
+            (["rec.person", "--id", "999", "--record", "gone"], ["--sample", "gone"], 4),
+        ]
+        for call in calls {
+            let words = ["call"] + call.words + ["--specs", file]
+            let recordWords = words.contains("--record") ? words : words + ["--record"]
+            let (status, live, error) = await run(recordWords)
+            XCTAssertEqual(status, call.status, error)
+            XCTAssertTrue(error.contains("moya-cli: recorded targets."), error)
+            let stubWords = words.filter { $0 != "--record" && $0 != "gone" } + call.stub
+            let (stubStatus, stubbed, stubError) = await run(stubWords)
+            XCTAssertEqual(stubStatus, call.status, stubError)
+            XCTAssertEqual(Array(stubbed.utf8), Array(live.utf8), call.words.joined(separator: " "))
+        }
+        let port = URL(string: server.baseURL)?.port ?? 0
+        XCTAssertEqual(
+            read(file),
+            """
+            # Recorded from the test server.
+            service: rec
+            baseURL: ${TEST_SERVER}
+            targets:
+              user:
+                path: /json   # compact JSON, which the stub writes back as it came
+                sample:
+                  status: 200
+                  headers:
+                    Content-Type: application/json
+                  json:
+                    id: 1
+                    first_name: Harry
+                    last_name: Potter
+                    score: 9.5
+                    admin: false
+                    tags: []
+                    friends: [ { id: 2, name: Ron }, { id: 3, name: Hermione } ]
+                    a.b: dotted
+                    house: null
+
+              # The server echoes the request as JSON with escaped slashes: kept as text.
+              echo:
+                method: POST
+                params: { name: string }
+                path: /echo
+                task: { json: { name: "{name}" } }
+                sample:
+                  status: 200
+                  headers:
+                    Content-Type: application/json
+                  body: |-
+                    {{"body":"{{\\"name\\":\\"Ann {{x}} $${{HOME}}\\"}}","headers":[["User-Agent","moya-cli\\/\(Version.current)"],\
+            ["Accept","*\\/*"],["Content-Type","application\\/json"],["Accept-Encoding","gzip, deflate"],\
+            ["host","127.0.0.1:\(port)"],["Content-Length","26"]],"method":"POST","uri":"\\/echo"}}
+              bytes:
+                path: /bytes/300
+                sample:
+                  status: 200
+                  file: rec.bytes.bin
+              person:
+                params: { id: int }
+                path: /people/{id}
+                samples:
+                  gone:
+                    status: 404
+                    headers:
+                      Content-Type: application/json
+                    json: { message: no person 999 }
+                    schema: { type: object, required: [message] }
+
+            """)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: folder + "/rec.bytes.bin"), Data((0..<300).map { UInt8($0 % 251) }))
+
+        // A second recording with no change leaves every file as it was.
+        let before = read(file)
+        for call in calls {
+            let words = ["call"] + call.words + ["--specs", file]
+            let (_, _, error) = await run(words.contains("--record") ? words : words + ["--record"])
+            XCTAssertTrue(error.contains(" is unchanged\n"), error)
+        }
+        XCTAssertEqual(read(file), before)
+        let (valid, said, problems) = await run(["validate", file])
+        XCTAssertEqual(valid, 0, problems)
+        XCTAssertEqual(said, "ok: 1 service, 4 targets\n")
+    }
+}
+
+extension RecordTests {
+    /// Each form a secret could be written in: raw, percent-encoded, JSON-escaped, base64.
+    func forms(of secret: String) -> [String] {
+        let percent = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret
+        let json = String(
+            decoding: (try? JSONSerialization.data(withJSONObject: [secret], options: [])) ?? Data(), as: UTF8.self)
+        return [secret, percent, json.dropFirst(2).dropLast(2).description, Data(secret.utf8).base64EncodedString()]
+    }
+
+    /// The server echoes every header, the query and the body: the bearer token, a declared
+    /// secret header, a secret param, a `-H` Authorization and Cookie, and a login's token
+    /// are none of them written.
+    func testNoSecretIsRecordedInAnyEncoding() async throws {
+        let file = folder + "/secret.yaml"
+        try """
+        service: secret
+        baseURL: ${TEST_SERVER}
+        auth: { bearer: "${TOKEN}" }
+        headers:
+          X-Api-Key: { value: "${KEY}", secret: true }
+        targets:
+          echo:
+            method: POST
+            params: { code: { type: string, secret: true } }
+            path: /echo
+            task:
+              parameters: { code: "{code}" }
+              encoding: queryString
+          token:
+            method: POST
+            auth: none
+            params: { user: string, password: { type: string, secret: true } }
+            path: /token
+            task: { json: { user: "{user}", password: "{password}" } }
+          protected:
+            path: /protected
+            auth:
+              login: { call: token, params: { user: ann, password: "${PASSWORD}" }, token: $.access_token }
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let environment = ["TOKEN": "tok/en+1=x?", "KEY": "k3y&v@lue/2", "PASSWORD": "pw"]
+        let (status, _, error) = await run(
+            [
+                "call", "secret.echo", "--code", "p1n#c0de%", "-H", "Authorization: Basic dXNlcjpzM2NyZXQ=",
+                "-H", "Cookie: session=c00kieValue", "--record", "--specs", file,
+            ], environment: environment)
+        XCTAssertEqual(status, 0, error)
+        let (loginStatus, _, loginError) = await run(
+            ["call", "secret.token", "--user", "ann", "--password", "pw", "--record", "--specs", file],
+            environment: environment)
+        XCTAssertEqual(loginStatus, 0, loginError)
+        let (protectedStatus, _, protectedError) = await run(
+            ["call", "secret.protected", "--record", "--specs", file], environment: environment)
+        XCTAssertEqual(protectedStatus, 0, protectedError)
+
+        let written = read(file)
+        for secret in ["tok/en+1=x?", "k3y&v@lue/2", "p1n#c0de%", "dXNlcjpzM2NyZXQ=", "c00kieValue"] {
+            for form in forms(of: secret) {
+                XCTAssertFalse(written.contains(form), "\(secret) is written as \(form)")
+            }
+        }
+        // The login token, "t1" and "t2", is masked where the JSON holds it.
+        XCTAssertTrue(written.contains(#"json: { access_token: "••••", expires_in: 3600 }"#), written)
+        XCTAssertTrue(written.contains(#"json: { ok: true, token: "••••" }"#), written)
+        XCTAssertTrue(written.contains(#"- [ Authorization, "••••" ]"#), written)
+        XCTAssertTrue(written.contains(#"uri: "/echo?code=••••""#), written)
+        let (valid, _, problems) = await run(["validate", file], environment: environment)
+        XCTAssertEqual(valid, 0, problems)
+    }
+}
+
+extension RecordTests {
+    /// `check --record`: each target check's response goes to the check's sample, the first
+    /// for each; Location is kept, ETag and Set-Cookie are not; a 404 that fails the target's
+    /// validation is not made the default sample. The diff is printed whole.
+    func testCheckRecordsChecksResponsesAndShowsTheDiff() async throws {
+        let file = folder + "/people.yaml"
+        try """
+        service: people
+        baseURL: ${TEST_SERVER}
+        targets:
+          create:
+            method: POST
+            path: /people
+            task: { json: { first_name: Ann } }
+            checks:
+              - expect: { status: 201 }
+          missing:
+            path: /people/999
+            samples:
+              gone: { status: 410 }   # refreshed below
+            checks:
+              - name: as a sample
+                sample: gone
+                expect: { status: 404 }
+              - name: plain
+                expect: { status: 404 }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, out, error) = await run(["check", "--record", file])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(
+            error,
+            """
+            --- \(file)
+            +++ \(file)
+            @@ -7,6 +7,12 @@
+                 task: { json: { first_name: Ann } }
+                 checks:
+                   - expect: { status: 201 }
+            +    sample:
+            +      status: 201
+            +      headers:
+            +        Content-Type: application/json
+            +        Location: /people/1
+            +      json: { first_name: Ann, id: 1 }
+               missing:
+                 path: /people/999
+                 samples:
+            moya-cli: recorded targets.create.sample in \(file)
+            --- \(file)
+            +++ \(file)
+            @@ -16,7 +16,11 @@
+               missing:
+                 path: /people/999
+                 samples:
+            -      gone: { status: 410 }   # refreshed below
+            +      gone:
+            +        status: 404
+            +        headers:
+            +          Content-Type: application/json
+            +        json: { message: no person 999 }   # refreshed below
+                 checks:
+                   - name: as a sample
+                     sample: gone
+            moya-cli: recorded targets.missing.samples.gone in \(file)
+
+            """)
+
+        // In CI nothing is recorded without --force; --record goes without --stub.
+        let before = read(file)
+        let (ci, _, ciError) = await run(["check", "--record", file], environment: ["CI": "true"])
+        XCTAssertEqual(ci, 64)
+        XCTAssertEqual(
+            ciError,
+            "moya-cli: error: --record changes the spec, and CI is set, so nothing is recorded; "
+                + "add --force to record in CI\n")
+        let (stubbed, _, _) = await run(["check", "--record", "--stub", "immediate", file])
+        XCTAssertEqual(stubbed, 64)
+        XCTAssertEqual(read(file), before)
+        let (forced, _, forcedError) = await run(["check", "--record", "--force", file], environment: ["CI": "true"])
+        XCTAssertEqual(forced, 0, forcedError)
+    }
+
+    /// A target written in flow style is refused at its place, and the file is left as it was.
+    func testAFlowStyleTargetIsRefusedWhereItIsWritten() async throws {
+        let file = folder + "/flow.yaml"
+        let text = """
+            service: flow
+            baseURL: ${TEST_SERVER}
+            targets:
+              user: { path: /json }
+
+            """
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, _, error) = await run(["call", "flow.user", "--record", "--specs", file])
+        XCTAssertEqual(status, 65)
+        XCTAssertTrue(
+            error.hasSuffix(
+                "moya-cli: error: \(file):4:9: error: targets.user: is written in flow style, { … }; --record edits "
+                    + "block style: write it as a block\n"), error)
+        XCTAssertEqual(read(file), text)
+        let (named, _, namedError) = await run(["call", "flow.user", "--record", "x", "--sample", "x", "--specs", file])
+        XCTAssertEqual(named, 64)
+        XCTAssertEqual(
+            namedError,
+            "moya-cli: error: --record writes the live response into the spec, and cannot go with --sample\n")
+    }
+}
