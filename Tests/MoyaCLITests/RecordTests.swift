@@ -218,8 +218,8 @@ extension RecordTests {
         // The login token, "t1" and "t2", is masked where the JSON holds it.
         XCTAssertTrue(written.contains(#"json: { access_token: "••••", expires_in: 3600 }"#), written)
         XCTAssertTrue(written.contains(#"json: { ok: true, token: "••••" }"#), written)
-        XCTAssertTrue(written.contains(#"- [ Authorization, "••••" ]"#), written)
-        XCTAssertTrue(written.contains(#"uri: "/echo?code=••••""#), written)
+        XCTAssertTrue(written.contains(#"["Authorization","••••"],["Cookie","••••"]"#), written)
+        XCTAssertTrue(written.contains(#""uri":"\/echo?code=••••"}"#), written)
         let (valid, _, problems) = await run(["validate", file], environment: environment)
         XCTAssertEqual(valid, 0, problems)
     }
@@ -330,5 +330,63 @@ extension RecordTests {
         XCTAssertEqual(
             namedError,
             "moya-cli: error: --record writes the live response into the spec, and cannot go with --sample\n")
+    }
+}
+
+extension RecordTests {
+    /// A response that breaks the target's schema is recorded, and each violation is said as
+    /// a warning at the sample, as `validate` then reports it.
+    func testARecordingThatBreaksItsSchemaIsSaid() async throws {
+        let file = folder + "/drift.yaml"
+        try """
+        service: drift
+        baseURL: ${TEST_SERVER}
+        targets:
+          user:
+            path: /json
+            schema: { type: object, required: [email] }
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, _, error) = await run(["call", "drift.user", "--record", "--specs", file])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(
+            error.hasSuffix(
+                "moya-cli: recorded targets.user.sample in \(file)\n"
+                    + "\(file):8:7: warning: targets.user.sample: $: missing required property 'email'\n"), error)
+        let (again, _, said) = await run(["call", "drift.user", "--record", "--specs", file])
+        XCTAssertEqual(again, 0)
+        XCTAssertEqual(
+            said,
+            "moya-cli: targets.user.sample in \(file) is unchanged\n"
+                + "\(file):8:7: warning: targets.user.sample: $: missing required property 'email'\n")
+    }
+}
+
+extension RecordTests {
+    /// Text over 1 MiB goes to a file beside the spec, which a later recording rewrites only
+    /// when its bytes change.
+    func testALargeBodyGoesToAFile() async throws {
+        let file = folder + "/big.yaml"
+        try """
+        service: big
+        baseURL: ${TEST_SERVER}
+        targets:
+          stream:
+            params: { size: int }
+            path: /stream/{size}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let body = folder + "/big.stream.bin"
+        let (status, live, error) = await run(["call", "big.stream", "--size", "1100000", "--record", "--specs", file])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(error.hasSuffix("moya-cli: recorded targets.stream.sample in \(file); the body is in \(body)\n"))
+        XCTAssertEqual(FileManager.default.contents(atPath: body)?.count, 1_100_000)
+        let (_, stubbed, _) = await run(["call", "big.stream", "--size", "1", "--stub", "immediate", "--specs", file])
+        XCTAssertEqual(stubbed, live)
+        let spec = read(file)
+        let (_, _, again) = await run(["call", "big.stream", "--size", "1048577", "--record", "--specs", file])
+        XCTAssertEqual(again, "moya-cli: recorded targets.stream.sample in \(file); the body in \(body) changed\n")
+        XCTAssertEqual(read(file), spec)
+        XCTAssertEqual(FileManager.default.contents(atPath: body)?.count, 1_048_577)
     }
 }

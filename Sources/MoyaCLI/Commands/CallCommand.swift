@@ -143,7 +143,8 @@ struct CallCommand: CallerIsolatedCommand {
     /// Whether a command line is a `call` that may send a request, read from the words
     /// alone, before they are parsed: a stub, a sample, a dry run or help sends nothing, nor
     /// does a call of a service whose spec says `stub:`. Any word that reads `SERVICE.NAME`
-    /// is taken for the target here, since the words are not parsed yet.
+    /// is taken for the target here, since the words are not parsed yet. A recording is
+    /// always live.
     static func mayGoLive(_ arguments: [String], environment: Environment) -> Bool {
         guard arguments.first == "call" else { return false }
         let options = arguments.dropFirst().prefix { $0 != "--" }
@@ -153,6 +154,8 @@ struct CallCommand: CallerIsolatedCommand {
             }
         }
         guard !stubbed else { return false }
+        // A recording is always live.
+        if options.contains(where: { $0 == "--record" || $0.hasPrefix("--record=") }) { return true }
         let library = SpecLibrary(
             searchPaths: SpecLibrary.searchPaths(specs: specPaths(in: Array(options)), environment: environment),
             compiler: SpecCompiler(environment: environment))

@@ -51,8 +51,14 @@ struct RecordRequest: Sendable {
             throw CommandFailure(error.message, status: error.isSpecProblem ? .invalidSpec : .cannotWrite)
         }
         let place = "\(recording.keyPath) in \(recording.file)"
+        // The live API breaks the schema the spec states: said, not hidden.
+        defer { for warning in recording.warnings { context.errorLine(TerminalText.escapingControls(warning)) } }
         if recording.diff.isEmpty {
-            context.errorLine("moya-cli: \(place) is unchanged")
+            if recording.bodyChanged, let file = recording.bodyFile {
+                context.errorLine("moya-cli: recorded \(place); the body in \(file) changed")
+            } else {
+                context.errorLine("moya-cli: \(place) is unchanged")
+            }
             return
         }
         // The diff quotes the spec's own lines: no control character in them reaches the terminal.

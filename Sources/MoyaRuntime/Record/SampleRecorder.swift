@@ -65,6 +65,11 @@ public struct SampleRecorder: Sendable {
         public let diff: String
         /// The file the body went to, if it went to one.
         public let bodyFile: String?
+        /// Whether that file's bytes changed.
+        public var bodyChanged = false
+        /// Where the recorded sample breaks its schema, each as `file:line:col: warning: …`:
+        /// the live API no longer meets the contract the spec states.
+        public var warnings: [String] = []
     }
 
     /// Why a response was not recorded.
@@ -105,29 +110,22 @@ public struct SampleRecorder: Sendable {
         } else if bytes.count <= Self.largestInlineBody, !bytes.contains(0),
             let raw = String(validating: bytes, as: UTF8.self)
         {
-            let scrubbed = scrubber.scrub(raw)
-            let json = try? JSONValue(parsing: Data(scrubbed.utf8))
-            if let json, !tokens.isEmpty {
-                // A secret, and a token a login reads from here, is masked wherever the JSON
-                // holds it whole, however short.
-                let masked = Self.masking(tokens, in: json)
-                bodies = [.json(masked), .text(masked.serialized(escapeSlashes: false))]
-            } else {
-                if let json, json.serialized(escapeSlashes: false) == scrubbed { bodies.append(.json(json)) }
-                bodies.append(.text(scrubbed))
-            }
+            bodies = Self.inlineBodies(scrubber.scrub(raw), masking: tokens)
         } else {
             let file = bodyPath(for: existing, target: target, of: service, name: name, headers: response.headers)
             bodyFile = (file.path, file.written, scrubber.scrub(bytes: bytes))
             bodies = [.file(file.written)]
         }
 
-        // A body file is in place before the spec is compiled, which reads it; it is removed
-        // again if the spec is not written.
+        // A body file is in place before the spec is compiled, which reads it; a new one is
+        // removed again if the spec is not written.
         var removesBodyFile = false
+        var bodyChanged = false
         if let bodyFile {
-            removesBodyFile = !FileManager.default.fileExists(atPath: bodyFile.path)
-            try write(bodyFile.bytes, to: bodyFile.path, like: nil)
+            let before = FileManager.default.contents(atPath: bodyFile.path)
+            removesBodyFile = before == nil
+            bodyChanged = before.map(Array.init) != bodyFile.bytes
+            if bodyChanged { try write(bodyFile.bytes, to: bodyFile.path, like: nil) }
         }
         // The first form that reads back as the bytes that came is written: `json:` where the
         // stub serializes the value to them, else the text.
@@ -155,13 +153,27 @@ public struct SampleRecorder: Sendable {
             }
             return Recording(
                 file: service.file, keyPath: edit.keyPath,
-                diff: UnifiedDiff.between(text, edited, path: service.file), bodyFile: bodyFile?.path)
+                diff: UnifiedDiff.between(text, edited, path: service.file), bodyFile: bodyFile?.path,
+                bodyChanged: bodyChanged, warnings: drift(in: edited, edit: edit, file: service.file))
         }
         if removesBodyFile, let bodyFile { unlink(bodyFile.path) }
         throw Failure(
             message: "\(service.file): \(edit.keyPath): the recorded sample would not read back as the response "
                 + "(\(lastProblem)); nothing was written",
             isSpecProblem: false)
+    }
+
+    /// The forms text may be written in, in the order tried: `json:` where the stub writes
+    /// the value back as the very text, then the text itself. With `secrets`, a JSON string
+    /// that is one of them is masked whole, however short: the value the JSON then holds is
+    /// written, and its serialization is the text.
+    static func inlineBodies(_ text: String, masking secrets: Set<String>) -> [RecordedSample.Body] {
+        guard let json = try? JSONValue(parsing: Data(text.utf8)) else { return [.text(text)] }
+        if !secrets.isEmpty {
+            let masked = masking(secrets, in: json)
+            if masked != json { return [.json(masked), .text(masked.serialized(escapeSlashes: false))] }
+        }
+        return json.serialized(escapeSlashes: false) == text ? [.json(json), .text(text)] : [.text(text)]
     }
 
     /// Whether `check --record` records a check's response, into the check's named sample or
@@ -318,6 +330,22 @@ public struct SampleRecorder: Sendable {
         case .json(let value): return body == Data(value.serialized(escapeSlashes: false).utf8) ? nil : "JSON"
         case .text(let text): return body == Data(text.utf8) ? nil : "text"
         case .file: return nil
+        }
+    }
+
+    /// The recorded sample's violations of its schema, as `validate` would report them.
+    func drift(in edited: String, edit: SampleEdit, file: String) -> [String] {
+        var checking = compiler
+        checking.checksSamples = true
+        do {
+            _ = try checking.compile(Array(edited.utf8), file: file, target: edit.target)
+            return []
+        } catch {
+            return error.diagnostics.filter { $0.keyPath == edit.keyPath }.map { diagnostic in
+                var warning = diagnostic
+                warning.severity = .warning
+                return warning.description
+            }
         }
     }
 

@@ -68,7 +68,7 @@ public struct SampleEdit: Sendable {
             let inner = recorded.lines(indent: keyColumn + 4)
             let lines = [indent(keyColumn + 2) + YAMLText.key(sample) + ":"] + inner
             let start = valueStart(after: samples.key, scalars)
-            return (start..<samples.value.end, newline + lines.joined(separator: newline))
+            return (start..<max(start, samples.value.end), newline + lines.joined(separator: newline))
         }
         samplesNode = try blockMapping(samples.value, at: samples.key, "targets.\(target).samples")
         let column = childColumn(of: samplesNode, parent: samples.key)
@@ -108,7 +108,8 @@ public struct SampleEdit: Sendable {
         }
         let lines = recorded.lines(indent: column) + kept
         let start = valueStart(after: existing.key, scalars)
-        return (start..<trimmedEnd(value, scalars), newline + lines.joined(separator: newline))
+        // An empty value ends before a comment after its key, which stays.
+        return (start..<max(start, trimmedEnd(value, scalars)), newline + lines.joined(separator: newline))
     }
 
     /// Where a new key goes: at the end of the last line of `mapping`'s content.
