@@ -81,7 +81,7 @@ final class SampleEditTests: XCTestCase {
     /// and an anchored sample others use, which is refused.
     func testSamplesMappingsAliasesAndAnchors() throws {
         XCTAssertEqual(
-            try edited("targets:\n  t:\n    samples:\n    path: /x\n", sample: "a"),
+            try edited("targets:\n  t:\n    samples: ~\n    path: /x\n", sample: "a"),
             """
             targets:
               t:
@@ -130,5 +130,28 @@ final class SampleEditTests: XCTestCase {
         XCTAssertEqual(RecordedSample.textLines("body", "plain text", indent: 2), ["  body: plain text"])
         XCTAssertEqual(RecordedSample.textLines("body", "a\n\n\n", indent: 0), ["body: |+", "  a", "", ""])
         XCTAssertEqual(RecordedSample.textLines("body", "x: ${HOME}", indent: 0), ["body: |-", "  x: $${HOME}"])
+    }
+
+    /// Texts of every shape read back from the edited spec as the very bytes: pretty JSON
+    /// with its indentation, trailing line breaks, tabs, braces, `${`, quotes and controls.
+    func testEveryTextReadsBackAsItCame() throws {
+        let texts = [
+            "{\n  \"args\": {\n    \"q\": \"hi\"\n  }\n}\n", "a\n\n\n", "no break", "\ttabbed\n\tlines",
+            "{id} and {{x}} and ${HOME} and $${y}", "quote \" and \\ back", "bell \u{07} and \r\n", "  lead",
+            "trail  \nx", "- item\n- two\n", "# not a comment\n", "key: value", "null", "123", "\u{2028}sep",
+        ]
+        for text in texts {
+            let recorded = RecordedSample(
+                status: 201, headers: [.init(name: "X-Note", value: "{v} ${V}")], body: .text(text))
+            let spec = try SampleEdit(file: "s.yaml", target: "t", sample: nil).apply(
+                recorded, to: "baseURL: https://x.test\ntargets:\n  t:\n    path: /t\n")
+            let service = try compile(spec)
+            guard let target = service.target(named: "t"),
+                case .response(let head, let body) = try service.sample(of: target, named: nil, values: [:])
+            else { return XCTFail("no sample in\n\(spec)") }
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), text, spec)
+            XCTAssertEqual(head.statusCode, 201)
+            XCTAssertEqual(head.headers["X-Note"], "{v} ${V}", spec)
+        }
     }
 }

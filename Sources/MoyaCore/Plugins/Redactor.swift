@@ -98,6 +98,25 @@ public struct Redactor: Sendable {
         return scrub(value)
     }
 
+    /// The values of `headers` that are credentials or secrets (see `secretHeaders`), as a
+    /// server may echo them: each whole, an Authorization's credentials after its scheme, and
+    /// each cookie's value.
+    public func credentials(in headers: HTTPHeaders) -> Set<String> {
+        var values: Set<String> = []
+        for field in headers where secretHeaders.contains(field.name.lowercased()) {
+            values.insert(field.value)
+            if let space = field.value.firstIndex(of: " ") {
+                values.insert(String(field.value[field.value.index(after: space)...]))
+            }
+            guard field.name.lowercased() == "cookie" else { continue }
+            for pair in field.value.split(separator: ";") {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                values.insert(String(pair[pair.index(after: equals)...]))
+            }
+        }
+        return values.filter { !$0.isEmpty }
+    }
+
     // MARK: - Server text
 
     /// Text from a server, or any text not built from a twin, with every secret removed in each

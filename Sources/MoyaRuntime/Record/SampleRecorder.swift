@@ -97,7 +97,7 @@ public struct SampleRecorder: Sendable {
         // A call compiles only the target it sends: the logins are looked for in the whole file.
         let whole = (try? compiler.compile(Array(original), file: service.file)) ?? service
         let tokens = loginTokens(in: response, target: target, of: whole).union(secrets)
-            .union(Self.credentials(sentWith: response.request, secretHeaders: redactor.secretHeaders))
+            .union(redactor.credentials(in: response.request?.headers ?? HTTPHeaders()))
         let scrubber = Redactor(
             isEnabled: true, secretHeaders: redactor.secretHeaders,
             secretValues: Set(redactor.secretValues).union(tokens))
@@ -201,25 +201,6 @@ public struct SampleRecorder: Sendable {
             }
         }
         return tokens
-    }
-
-    /// The values of the request's credential and secret headers, which a server may echo:
-    /// each whole, an Authorization's credentials after its scheme, and each cookie's value.
-    static func credentials(sentWith request: Request?, secretHeaders: Set<String>) -> Set<String> {
-        var values: Set<String> = []
-        for field in request?.headers ?? HTTPHeaders() where secretHeaders.contains(field.name.lowercased()) {
-            values.insert(field.value)
-            if let space = field.value.firstIndex(of: " ") {
-                values.insert(String(field.value[field.value.index(after: space)...]))
-            }
-            if field.name.lowercased() == "cookie" {
-                for pair in field.value.split(separator: ";") {
-                    guard let equals = pair.firstIndex(of: "=") else { continue }
-                    values.insert(String(pair[pair.index(after: equals)...]))
-                }
-            }
-        }
-        return values.filter { !$0.isEmpty }
     }
 
     /// `json` with every string that is one of `secrets` replaced by the mask. The depth is

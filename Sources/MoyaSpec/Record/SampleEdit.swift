@@ -63,12 +63,12 @@ public struct SampleEdit: Sendable {
             return (appendRange(after: targetNode, scalars), newline + lines.joined(separator: newline))
         }
         let samplesNode: YAMLLayout.Node
-        if case .scalar("") = samples.value.kind {
-            // `samples:` with nothing under it.
+        if case .scalar(let text) = samples.value.kind, ["", "~", "null", "Null", "NULL"].contains(text) {
+            // `samples:` with nothing under it, or null.
             let inner = recorded.lines(indent: keyColumn + 4)
             let lines = [indent(keyColumn + 2) + YAMLText.key(sample) + ":"] + inner
             let start = valueStart(after: samples.key, scalars)
-            return (start..<max(start, samples.value.end), newline + lines.joined(separator: newline))
+            return (start..<max(start, trimmedEnd(samples.value, scalars)), newline + lines.joined(separator: newline))
         }
         samplesNode = try blockMapping(samples.value, at: samples.key, "targets.\(target).samples")
         let column = childColumn(of: samplesNode, parent: samples.key)
