@@ -33,3 +33,19 @@ final class YAMLLoaderTests: XCTestCase {
         XCTAssertThrowsError(try YAMLLoader.load([0x61, 0x3A, 0x20, 0xFF, 0xFE]))
     }
 }
+
+extension YAMLLoaderTests {
+    /// A `!!str` tag is found where the text has it, after text outside ASCII too: libyaml
+    /// counts a node's place in characters, not bytes.
+    func testAStringTagAfterTextOutsideASCII() throws {
+        let text = "a: \"héllo wörld ✓ 𝄞\"\nb: !!str 12\nc: 12\nd: '!x'\ne: x!\n"
+        guard case .mapping(let pairs)? = try YAMLLoader.load(Array(text.utf8))?.content else {
+            return XCTFail("not a mapping")
+        }
+        let styles = pairs.map { pair -> String in
+            guard case .scalar(_, let style) = pair.value.content else { return "?" }
+            return "\(style)"
+        }
+        XCTAssertEqual(styles, ["quoted", "tagged", "plain", "quoted", "plain"])
+    }
+}

@@ -283,19 +283,41 @@ private struct TreeBuilder {
     /// The text the document was read from, to tell a tag the spec wrote from libyaml's default.
     let source: UnsafeBufferPointer<UInt8>
 
+    /// Where the last lookup of a character's byte ended, to go on from.
+    private var cursor: (character: Int, byte: Int)
+    /// The bytes of a leading byte order mark, which libyaml's count leaves out.
+    private let markLength: Int
+
     init(document: UnsafeMutablePointer<yaml_document_t>, source: UnsafeBufferPointer<UInt8>) {
         self.source = source
         nodes = document.pointee.nodes.start
         written = document.pointee.nodes.top - document.pointee.nodes.start
         inProgress = Array(repeating: false, count: written + 1)
+        markLength = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        cursor = (0, markLength)
     }
 
     /// Whether a scalar is tagged `!!str` (or `!<tag:yaml.org,2002:str>`) in the text: libyaml
     /// gives every untagged scalar that tag too, but a node the spec tagged starts at its `!`.
-    func isWrittenStringTag(_ node: yaml_node_t) -> Bool {
+    mutating func isWrittenStringTag(_ node: yaml_node_t) -> Bool {
         guard let tag = node.tag, String(cString: tag) == "tag:yaml.org,2002:str" else { return false }
-        let index = Int(node.start_mark.index)
-        return index >= 0 && index < source.count && source[index] == UInt8(ascii: "!")
+        let index = byteOffset(ofCharacter: Int(node.start_mark.index))
+        return index < source.count && source[index] == UInt8(ascii: "!")
+    }
+
+    /// The byte where libyaml's character `index` starts: its marks count characters, not
+    /// bytes. Nodes come mostly in text order, so the walk goes on from the last lookup, and
+    /// starts again only for one before it (an alias's).
+    private mutating func byteOffset(ofCharacter index: Int) -> Int {
+        if index < cursor.character { cursor = (0, markLength) }
+        var (character, byte) = cursor
+        while character < index, byte < source.count {
+            byte += 1
+            while byte < source.count, source[byte] & 0xC0 == 0x80 { byte += 1 }
+            character += 1
+        }
+        cursor = (character, byte)
+        return byte
     }
 
     mutating func build(_ node: UnsafeMutablePointer<yaml_node_t>) throws(YAMLSyntaxError) -> YAMLNode {
