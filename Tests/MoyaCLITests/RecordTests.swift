@@ -29,6 +29,13 @@ final class RecordTests: XCTestCase {
         return await CommandTests.run(arguments, environment: env)
     }
 
+    /// Writes `text` to `name` in the scratch folder and returns its path.
+    func write(_ text: String, to name: String) throws -> String {
+        let file = folder + "/" + name
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     func read(_ path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
@@ -62,8 +69,7 @@ final class RecordTests: XCTestCase {
 
     /// Each form of body: JSON, text, binary to a file, and a 404 into a named sample.
     func testARecordedSampleAnswersWithTheLiveBodyByteForByte() async throws {
-        let file = folder + "/rec.yaml"
-        try Self.spec.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try write(Self.spec, to: "rec.yaml")
         let calls: [(words: [String], stub: [String], status: Int32)] = [
             (["rec.user"], ["--stub", "immediate"], 0),
             (["rec.echo", "--name", "Ann {x} ${HOME}"], ["--stub", "immediate"], 0),
@@ -167,33 +173,33 @@ extension RecordTests {
     /// secret header, a secret param, a `-H` Authorization and Cookie, and a login's token
     /// are none of them written.
     func testNoSecretIsRecordedInAnyEncoding() async throws {
-        let file = folder + "/secret.yaml"
-        try """
-        service: secret
-        baseURL: ${TEST_SERVER}
-        auth: { bearer: "${TOKEN}" }
-        headers:
-          X-Api-Key: { value: "${KEY}", secret: true }
-        targets:
-          echo:
-            method: POST
-            params: { code: { type: string, secret: true } }
-            path: /echo
-            task:
-              parameters: { code: "{code}" }
-              encoding: queryString
-          token:
-            method: POST
-            auth: none
-            params: { user: string, password: { type: string, secret: true } }
-            path: /token
-            task: { json: { user: "{user}", password: "{password}" } }
-          protected:
-            path: /protected
-            auth:
-              login: { call: token, params: { user: ann, password: "${PASSWORD}" }, token: $.access_token }
+        let file = try write(
+            """
+            service: secret
+            baseURL: ${TEST_SERVER}
+            auth: { bearer: "${TOKEN}" }
+            headers:
+              X-Api-Key: { value: "${KEY}", secret: true }
+            targets:
+              echo:
+                method: POST
+                params: { code: { type: string, secret: true } }
+                path: /echo
+                task:
+                  parameters: { code: "{code}" }
+                  encoding: queryString
+              token:
+                method: POST
+                auth: none
+                params: { user: string, password: { type: string, secret: true } }
+                path: /token
+                task: { json: { user: "{user}", password: "{password}" } }
+              protected:
+                path: /protected
+                auth:
+                  login: { call: token, params: { user: ann, password: "${PASSWORD}" }, token: $.access_token }
 
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+            """, to: "secret.yaml")
         let environment = ["TOKEN": "tok/en+1=x?", "KEY": "k3y&v@lue/2", "PASSWORD": "pw"]
         let (status, _, error) = await run(
             [
@@ -230,28 +236,28 @@ extension RecordTests {
     /// for each; Location is kept, ETag and Set-Cookie are not; a 404 that fails the target's
     /// validation is not made the default sample. The diff is printed whole.
     func testCheckRecordsChecksResponsesAndShowsTheDiff() async throws {
-        let file = folder + "/people.yaml"
-        try """
-        service: people
-        baseURL: ${TEST_SERVER}
-        targets:
-          create:
-            method: POST
-            path: /people
-            task: { json: { first_name: Ann } }
-            checks:
-              - expect: { status: 201 }
-          missing:
-            path: /people/999
-            samples:
-              gone: { status: 410 }   # refreshed below
-            checks:
-              - name: as a sample
-                sample: gone
-                expect: { status: 404 }
-              - name: plain
-                expect: { status: 404 }
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try write(
+            """
+            service: people
+            baseURL: ${TEST_SERVER}
+            targets:
+              create:
+                method: POST
+                path: /people
+                task: { json: { first_name: Ann } }
+                checks:
+                  - expect: { status: 201 }
+              missing:
+                path: /people/999
+                samples:
+                  gone: { status: 410 }   # refreshed below
+                checks:
+                  - name: as a sample
+                    sample: gone
+                    expect: { status: 404 }
+                  - name: plain
+                    expect: { status: 404 }
+            """, to: "people.yaml")
         let (status, out, error) = await run(["check", "--record", file])
         XCTAssertEqual(status, 0, out + error)
         XCTAssertEqual(
@@ -309,7 +315,6 @@ extension RecordTests {
 
     /// A target written in flow style is refused at its place, and the file is left as it was.
     func testAFlowStyleTargetIsRefusedWhereItIsWritten() async throws {
-        let file = folder + "/flow.yaml"
         let text = """
             service: flow
             baseURL: ${TEST_SERVER}
@@ -317,7 +322,7 @@ extension RecordTests {
               user: { path: /json }
 
             """
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try write(text, to: "flow.yaml")
         let (status, _, error) = await run(["call", "flow.user", "--record", "--specs", file])
         XCTAssertEqual(status, 65)
         XCTAssertTrue(
@@ -337,16 +342,16 @@ extension RecordTests {
     /// A response that breaks the target's schema is recorded, and each violation is said as
     /// a warning at the sample, as `validate` then reports it.
     func testARecordingThatBreaksItsSchemaIsSaid() async throws {
-        let file = folder + "/drift.yaml"
-        try """
-        service: drift
-        baseURL: ${TEST_SERVER}
-        targets:
-          user:
-            path: /json
-            schema: { type: object, required: [email] }
+        let file = try write(
+            """
+            service: drift
+            baseURL: ${TEST_SERVER}
+            targets:
+              user:
+                path: /json
+                schema: { type: object, required: [email] }
 
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+            """, to: "drift.yaml")
         let (status, _, error) = await run(["call", "drift.user", "--record", "--specs", file])
         XCTAssertEqual(status, 0, error)
         XCTAssertTrue(
@@ -366,16 +371,16 @@ extension RecordTests {
     /// Text over 1 MiB goes to a file beside the spec, which a later recording rewrites only
     /// when its bytes change.
     func testALargeBodyGoesToAFile() async throws {
-        let file = folder + "/big.yaml"
-        try """
-        service: big
-        baseURL: ${TEST_SERVER}
-        targets:
-          stream:
-            params: { size: int }
-            path: /stream/{size}
+        let file = try write(
+            """
+            service: big
+            baseURL: ${TEST_SERVER}
+            targets:
+              stream:
+                params: { size: int }
+                path: /stream/{size}
 
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+            """, to: "big.yaml")
         let body = folder + "/big.stream.bin"
         let (status, live, error) = await run(["call", "big.stream", "--size", "1100000", "--record", "--specs", file])
         XCTAssertEqual(status, 0, error)

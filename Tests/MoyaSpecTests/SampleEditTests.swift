@@ -7,7 +7,7 @@ import XCTest
 /// lines and compares whole.
 final class SampleEditTests: XCTestCase {
     let sample = RecordedSample(
-        status: 200, headers: [.init(name: "Content-Type", value: "text/plain")], body: .text("hi {there}\n"))
+        status: 200, headers: ["Content-Type": "text/plain"], body: .text("hi {there}\n"))
 
     func edited(_ text: String, target: String = "t", sample name: String? = nil) throws -> String {
         try SampleEdit(file: "s.yaml", target: target, sample: name).apply(sample, to: text)
@@ -142,7 +142,7 @@ final class SampleEditTests: XCTestCase {
         ]
         for text in texts {
             let recorded = RecordedSample(
-                status: 201, headers: [.init(name: "X-Note", value: "{v} ${V}")], body: .text(text))
+                status: 201, headers: ["X-Note": "{v} ${V}"], body: .text(text))
             let spec = try SampleEdit(file: "s.yaml", target: "t", sample: nil).apply(
                 recorded, to: "baseURL: https://x.test\ntargets:\n  t:\n    path: /t\n")
             let service = try compile(spec)

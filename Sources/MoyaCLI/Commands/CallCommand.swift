@@ -365,8 +365,11 @@ struct CallCommand: CallerIsolatedCommand {
             return
         case .failure: return
         }
+        // A call compiles only the target it sends; the logins that read a token from it are
+        // looked for in the whole file.
+        let compiler = SpecCompiler(environment: CommandContext.current.environment)
         let recorder = SampleRecorder(
-            compiler: SpecCompiler(environment: CommandContext.current.environment), services: [service])
+            compiler: compiler, services: [(try? compiler.compile(file: service.file)) ?? service])
         try RecordRequest.record(
             response, redactor: redactor, secrets: secrets, target: target, of: service, named: record.sample,
             recorder: recorder, context: CommandContext.current)

@@ -128,15 +128,14 @@ struct CheckCommand: CallerIsolatedCommand {
             bail: bail,
             showSecrets: showSecrets, services: catalog.services, interrupts: interrupts,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
-        let heard = Mutex<[HeardResponse]>([])
+        let heard = Mutex<[(index: Int, exchange: Exchange)]>([])
         if record {
-            runner.heard = { index, check, exchange, response in
-                guard let target = exchange.target,
+            runner.heard = { index, exchange in
+                guard case .check(_, let check) = plan[index].subject, let target = exchange.target,
+                    let response = exchange.response,
                     SampleRecorder.records(response, for: check, validation: target.validationType)
                 else { return }
-                heard.withLock {
-                    $0.append(HeardResponse(index: index, check: check, exchange: exchange, response: response))
-                }
+                heard.withLock { $0.append((index, exchange)) }
             }
         }
         let printer = CheckPrinter(
@@ -166,32 +165,25 @@ struct CheckCommand: CallerIsolatedCommand {
         if let recordingFailure { throw recordingFailure }
     }
 
-    /// A target check's response that `--record` writes.
-    struct HeardResponse: Sendable {
-        let index: Int
-        let check: CheckSpec
-        let exchange: Exchange
-        let response: Response
-    }
-
     /// Records the responses in plan order, the first for each sample; a sample that cannot
     /// be recorded prints its error and the others are still recorded. Returns the failure the
     /// command ends with when every check passed, with the last error's status.
-    func recordAll(_ heard: [HeardResponse], plan: [PlannedCheck], services: [ServiceSpec]) -> CommandFailure? {
+    func recordAll(_ heard: [(index: Int, exchange: Exchange)], plan: [PlannedCheck], services: [ServiceSpec])
+        -> CommandFailure?
+    {
         let context = CommandContext.current
         let recorder = SampleRecorder(compiler: SpecCompiler(environment: context.environment), services: services)
         var written: Set<[String]> = []
         var failures: [CommandFailure] = []
-        for item in heard.sorted(by: { $0.index < $1.index }) {
-            let planned = plan[item.index]
-            guard case .check(let target, _) = planned.subject,
-                written.insert([planned.service.file, target.name, item.check.sample ?? ""]).inserted
+        for (index, exchange) in heard.sorted(by: { $0.index < $1.index }) {
+            let planned = plan[index]
+            guard case .check(let target, let check) = planned.subject, let response = exchange.response,
+                written.insert([planned.service.file, target.name, check.sample ?? ""]).inserted
             else { continue }
             do {
                 try RecordRequest.record(
-                    item.response, redactor: item.exchange.redactor, secrets: item.exchange.target?.secretValues ?? [],
-                    target: target, of: planned.service,
-                    named: item.check.sample, recorder: recorder, context: context)
+                    response, redactor: exchange.redactor, secrets: exchange.target?.secretValues ?? [],
+                    target: target, of: planned.service, named: check.sample, recorder: recorder, context: context)
             } catch {
                 context.errorLine("moya-cli: error: \(error.message)")
                 failures.append(error)

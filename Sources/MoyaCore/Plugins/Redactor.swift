@@ -125,42 +125,26 @@ public struct Redactor: Sendable {
     public func scrub(_ text: String) -> String {
         guard isEnabled, !scrubbedForms.isEmpty || !longSecrets.isEmpty, !text.isEmpty else { return text }
         var result = text
-        let length = text.utf8.count
-        for secret in longSecrets where secret.utf8.count <= length {
-            for form in Self.encodedForms(of: secret)
-            where form.utf8.count <= result.utf8.count && result.contains(form) {
-                result = result.replacing(form, with: Self.mask)
-            }
-        }
-        for form in scrubbedForms where form.utf8.count <= result.utf8.count && result.contains(form) {
+        for form in forms(fitting: text.utf8.count) where form.utf8.count <= result.utf8.count && result.contains(form)
+        {
             result = result.replacing(form, with: Self.mask)
         }
         return result
+    }
+
+    /// The forms `scrub` removes that fit in `length` bytes: the long secrets' worked out now,
+    /// then the others', worked out once.
+    private func forms(fitting length: Int) -> [String] {
+        longSecrets.filter { $0.utf8.count <= length }.flatMap(Self.encodedForms) + scrubbedForms
     }
 
     /// Bytes from a server that may not be text, such as a body `--record` writes to a file,
     /// with each secret's forms (as `scrub(_:)` finds them) replaced by the mask's bytes.
     public func scrub(bytes: [UInt8]) -> [UInt8] {
         guard isEnabled, !secretValues.isEmpty, !bytes.isEmpty else { return bytes }
-        let forms = secretValues.filter { $0.utf8.count <= bytes.count }.flatMap(Self.encodedForms)
         var result = bytes
-        let mask = Array(Self.mask.utf8)
-        for form in forms.map({ Array($0.utf8) }) where form.count <= result.count {
-            var output: [UInt8] = []
-            output.reserveCapacity(result.count)
-            var index = 0
-            while index < result.count {
-                if result[index] == form[0], index + form.count <= result.count,
-                    result[index..<(index + form.count)].elementsEqual(form)
-                {
-                    output += mask
-                    index += form.count
-                } else {
-                    output.append(result[index])
-                    index += 1
-                }
-            }
-            result = output
+        for form in forms(fitting: bytes.count).map({ Array($0.utf8) }) where form.count <= result.count {
+            result = result.replacing(form, with: Self.mask.utf8)
         }
         return result
     }

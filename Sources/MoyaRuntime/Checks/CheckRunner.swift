@@ -26,11 +26,10 @@ public struct CheckRunner: Sendable {
     public var logOptions: NetworkLoggerPlugin.LogOptions = []
     /// Where the log's lines go.
     public var log: @Sendable (String) -> Void = { _ in }
-    /// Hears of each response a target's check gets, before its assertions are judged: what
-    /// `check --record` records. Flows' steps are not reported.
-    public var heard:
-        (@Sendable (_ index: Int, _ check: CheckSpec, _ exchange: Exchange, _ response: Response) -> Void)? =
-            nil
+    /// Hears of each exchange of a target's check that got a response, with the check's index
+    /// in the plan, before its assertions are judged: what `check --record` records. Flows'
+    /// steps are not reported.
+    public var heard: (@Sendable (_ index: Int, _ exchange: Exchange) -> Void)? = nil
 
     /// A runner; what is not given is left out: no other services, no interrupts, no logins
     /// and no log.
@@ -107,7 +106,7 @@ public struct CheckRunner: Sendable {
                     failures: [CheckFailure(keyPath: "request", mark: check.mark, message: exchange.failure ?? "")],
                     reason: nil)
             }
-            heard?(index, check, exchange, response)
+            heard?(index, exchange)
             let failures = exchange.failures(of: check.assertions, response: response, mark: check.mark)
             return CheckResult(
                 planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,

@@ -46,7 +46,8 @@ public struct SampleRecorder: Sendable {
 
     /// Compiles the edited spec to check it before it is written.
     public let compiler: SpecCompiler
-    /// Every loaded service, for the logins that read a token from the target recorded.
+    /// Every loaded service, compiled whole, for the logins that read a token from the target
+    /// recorded.
     public let services: [ServiceSpec]
 
     /// A recorder.
@@ -94,13 +95,11 @@ public struct SampleRecorder: Sendable {
         }
         let text = String(decoding: original, as: UTF8.self)
         let existing: SampleSpec? = if let name { target.sample(named: name) } else { target.sample }
-        // A call compiles only the target it sends: the logins are looked for in the whole file.
-        let whole = (try? compiler.compile(Array(original), file: service.file)) ?? service
-        let tokens = loginTokens(in: response, target: target, of: whole).union(secrets)
+        let allSecrets = loginTokens(in: response, target: target, of: service).union(secrets)
             .union(redactor.credentials(in: response.request?.headers ?? HTTPHeaders()))
         let scrubber = Redactor(
             isEnabled: true, secretHeaders: redactor.secretHeaders,
-            secretValues: Set(redactor.secretValues).union(tokens))
+            secretValues: Set(redactor.secretValues).union(allSecrets))
         let bytes = Array(response.data)
         let headers = recordedHeaders(response.headers, existing: existing, redactor: scrubber)
         var bodyFile: (path: String, written: String, bytes: [UInt8])?
@@ -110,7 +109,7 @@ public struct SampleRecorder: Sendable {
         } else if bytes.count <= Self.largestInlineBody, !bytes.contains(0),
             let raw = String(validating: bytes, as: UTF8.self)
         {
-            bodies = Self.inlineBodies(scrubber.scrub(raw), masking: tokens)
+            bodies = Self.inlineBodies(scrubber.scrub(raw), masking: allSecrets)
         } else {
             let file = bodyPath(for: existing, target: target, of: service, name: name, headers: response.headers)
             bodyFile = (file.path, file.written, scrubber.scrub(bytes: bytes))
@@ -154,7 +153,10 @@ public struct SampleRecorder: Sendable {
             return Recording(
                 file: service.file, keyPath: edit.keyPath,
                 diff: UnifiedDiff.between(text, edited, path: service.file), bodyFile: bodyFile?.path,
-                bodyChanged: bodyChanged, warnings: drift(in: edited, edit: edit, file: service.file))
+                bodyChanged: bodyChanged,
+                // Only a sample with a schema to meet is compiled again to find where it breaks it.
+                warnings: target.contract(forSample: name) == nil
+                    ? [] : drift(in: edited, edit: edit, file: service.file))
         }
         if removesBodyFile, let bodyFile { unlink(bodyFile.path) }
         throw Failure(
@@ -216,8 +218,7 @@ public struct SampleRecorder: Sendable {
 
     /// The logins, of any loaded service, whose token comes from `target`.
     func logins(calling target: TargetSpec, of service: ServiceSpec) -> [LoginSpec] {
-        let all = services.filter { $0.file != service.file } + [service]
-        return all.flatMap { other in
+        services.flatMap { other in
             ([other.auth] + other.targets.map(\.auth)).compactMap { auth -> LoginSpec? in
                 guard case .login(let login)? = auth, login.target == target.name,
                     (login.service ?? other.name) == service.name
@@ -230,20 +231,22 @@ public struct SampleRecorder: Sendable {
     /// The response's headers that are written: `keptHeaders` and those the existing sample
     /// lists, in that order and spelled as there, less volatile and secret ones; a header sent
     /// more than once is joined with commas.
-    func recordedHeaders(_ headers: HTTPHeaders, existing: SampleSpec?, redactor: Redactor) -> [RecordedSample.Header] {
+    func recordedHeaders(_ headers: HTTPHeaders, existing: SampleSpec?, redactor: Redactor) -> HTTPHeaders {
         var names = Self.keptHeaders
         if case .response(_, let listed, _)? = existing {
             for header in listed where !names.contains(where: { $0.lowercased() == header.name.lowercased() }) {
                 names.append(header.name)
             }
         }
-        return names.compactMap { name in
+        var recorded = HTTPHeaders()
+        for name in names {
             let lowered = name.lowercased()
-            guard !Self.volatileHeaders.contains(lowered), !redactor.secretHeaders.contains(lowered) else { return nil }
+            guard !Self.volatileHeaders.contains(lowered), !redactor.secretHeaders.contains(lowered) else { continue }
             let values = headers.values(for: name)
-            guard !values.isEmpty else { return nil }
-            return RecordedSample.Header(name: name, value: redactor.scrub(values.joined(separator: ", ")))
+            guard !values.isEmpty else { continue }
+            recorded.add(name: name, value: redactor.scrub(values.joined(separator: ", ")))
         }
+        return recorded
     }
 
     /// Where a body that is not written inline goes: the existing sample's file, else
@@ -258,7 +261,7 @@ public struct SampleRecorder: Sendable {
         }
         let parts = [service.name, target.name] + (name.map { [$0] } ?? [])
         let stem = parts.map(Self.fileSafe).joined(separator: ".")
-        let written = stem + "." + Self.fileExtension(forContentType: headers["Content-Type"])
+        let written = stem + "." + SampleFileType.fileExtension(forContentType: headers["Content-Type"])
         return (folder + written, written)
     }
 
@@ -269,23 +272,6 @@ public struct SampleRecorder: Sendable {
                 scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
                     ? Character(scalar) : "_"
             })
-    }
-
-    /// The extension for a body's media type; `bin` for one not listed. Never `yaml`: a YAML
-    /// file in a specs folder is read as a spec.
-    static func fileExtension(forContentType contentType: String?) -> String {
-        let media = (contentType ?? "").split(separator: ";").first.map {
-            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
-        }
-        let known: [String: String] = [
-            "application/json": "json", "text/plain": "txt", "text/html": "html", "text/csv": "csv",
-            "application/xml": "xml", "text/xml": "xml", "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif",
-            "image/webp": "webp", "image/svg+xml": "svg", "application/pdf": "pdf", "application/zip": "zip",
-            "application/gzip": "gz",
-        ]
-        guard let media else { return "bin" }
-        if let found = known[media] { return found }
-        return media.hasSuffix("+json") ? "json" : "bin"
     }
 
     /// Nil when `edited` compiles and its sample answers with `sample`'s status and body,

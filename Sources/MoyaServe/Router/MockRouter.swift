@@ -433,22 +433,7 @@ public struct MockRouter: Sendable {
     /// else text. (A `json:` sample declares its own.)
     static func contentType(of target: TargetSpec, sample name: String?, body: Data) -> String {
         let spec = name.flatMap { target.sample(named: $0) } ?? target.sample
-        if case .response(_, _, .file(let path))? = spec {
-            let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            switch ext {
-            case "json": return "application/json"
-            case "html", "htm": return "text/html; charset=utf-8"
-            case "xml": return "application/xml"
-            case "csv": return "text/csv; charset=utf-8"
-            case "txt", "text", "md": return "text/plain; charset=utf-8"
-            case "png": return "image/png"
-            case "jpg", "jpeg": return "image/jpeg"
-            case "gif": return "image/gif"
-            case "svg": return "image/svg+xml"
-            case "pdf": return "application/pdf"
-            default: return "application/octet-stream"
-            }
-        }
+        if case .response(_, _, .file(let path))? = spec { return SampleFileType.mediaType(ofFile: path) }
         return "text/plain; charset=utf-8"
     }
 

@@ -15,26 +15,15 @@ public struct RecordedSample: Sendable, Hashable {
         case file(String)
     }
 
-    /// A header to keep.
-    public struct Header: Sendable, Hashable {
-        public var name: String
-        public var value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
-
     /// The status.
     public var status: Int
     /// The headers, in the order written.
-    public var headers: [Header]
+    public var headers: HTTPHeaders
     /// The body.
     public var body: Body
 
     /// A sample to write.
-    public init(status: Int, headers: [Header], body: Body) {
+    public init(status: Int, headers: HTTPHeaders, body: Body) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -45,7 +34,7 @@ public struct RecordedSample: Sendable, Hashable {
     func lines(indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         var lines = ["\(pad)status: \(status)"]
-        if !headers.isEmpty {
+        if !headers.fields.isEmpty {
             lines.append("\(pad)headers:")
             for header in headers {
                 lines.append(

@@ -55,24 +55,25 @@ public struct SampleEdit: Sendable {
         guard let sample else {
             return try place(recorded, key: "sample", in: targetNode, column: keyColumn, scalars, newline)
         }
+        let named = entryLines(sample, recorded, column: keyColumn + 2)
         guard let samples = targetNode.entry("samples") else {
             // No `samples:` yet: the mapping and its one entry are added together.
-            let inner = recorded.lines(indent: keyColumn + 4)
-            let lines =
-                [indent(keyColumn) + "samples:", indent(keyColumn + 2) + YAMLText.key(sample) + ":"] + inner
+            let lines = [indent(keyColumn) + "samples:"] + named
             return (appendRange(after: targetNode, scalars), newline + lines.joined(separator: newline))
         }
-        let samplesNode: YAMLLayout.Node
-        if case .scalar(let text) = samples.value.kind, ["", "~", "null", "Null", "NULL"].contains(text) {
-            // `samples:` with nothing under it, or null.
-            let inner = recorded.lines(indent: keyColumn + 4)
-            let lines = [indent(keyColumn + 2) + YAMLText.key(sample) + ":"] + inner
+        if samples.value.isNull {
+            // `samples:` with nothing under it.
             let start = valueStart(after: samples.key, scalars)
-            return (start..<max(start, trimmedEnd(samples.value, scalars)), newline + lines.joined(separator: newline))
+            return (start..<max(start, trimmedEnd(samples.value, scalars)), newline + named.joined(separator: newline))
         }
-        samplesNode = try blockMapping(samples.value, at: samples.key, "targets.\(target).samples")
+        let samplesNode = try blockMapping(samples.value, at: samples.key, "targets.\(target).samples")
         let column = childColumn(of: samplesNode, parent: samples.key)
         return try place(recorded, key: sample, in: samplesNode, column: column, scalars, newline)
+    }
+
+    /// `key:` at `column` over the recorded sample's lines.
+    private func entryLines(_ key: String, _ recorded: RecordedSample, column: Int) -> [String] {
+        [indent(column) + YAMLText.key(key) + ":"] + recorded.lines(indent: column + 2)
     }
 
     /// Replaces the value under `key` in `mapping`, or adds the key at the mapping's end.
@@ -81,7 +82,7 @@ public struct SampleEdit: Sendable {
         _ newline: String
     ) throws(Diagnostic) -> (Range<Int>, String) {
         guard let existing = mapping.entry(key) else {
-            let lines = [indent(column) + YAMLText.key(key) + ":"] + recorded.lines(indent: column + 2)
+            let lines = entryLines(key, recorded, column: column)
             return (appendRange(after: mapping, scalars), newline + lines.joined(separator: newline))
         }
         let value = existing.value

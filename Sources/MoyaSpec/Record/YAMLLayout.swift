@@ -27,6 +27,14 @@ struct YAMLLayout {
         var isFlow = false
         /// An anchor, `&name`, on the node: others may refer to it.
         var isAnchored = false
+        /// Whether a scalar is written plain, without quotes.
+        var isPlain = false
+
+        /// Whether the node is a plain scalar YAML reads as null.
+        var isNull: Bool {
+            guard isPlain, case .scalar(let text) = kind else { return false }
+            return YAMLNode.isNull(plain: text)
+        }
 
         /// The value under `key` in a mapping.
         func value(_ key: String) -> Node? {
@@ -92,6 +100,7 @@ struct YAMLLayout {
                     decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
                 var node = Node(kind: .scalar(text), start: start, end: end, mark: mark)
                 node.isAnchored = scalar.anchor != nil
+                node.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
                 finished = node
             case YAML_ALIAS_EVENT:
                 finished = Node(kind: .alias, start: start, end: end, mark: mark)

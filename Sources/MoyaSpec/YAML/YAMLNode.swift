@@ -74,6 +74,11 @@ public struct YAMLNode: Sendable {
     /// Whether this is a plain scalar that YAML reads as null (`null`, `~` or nothing).
     public var isNull: Bool {
         guard case .scalar(let text, .plain) = content else { return false }
+        return Self.isNull(plain: text)
+    }
+
+    /// Whether a plain scalar's text is one YAML reads as null: nothing, `~` or `null`.
+    static func isNull(plain text: String) -> Bool {
         switch text.utf8.count {
         case 0: return true
         case 1: return text == "~"
