@@ -78,6 +78,9 @@ struct Evaluation {
     let assertsFormat: Bool
     /// Errors are collected here; without it evaluation stops at the first failure.
     var errors: [SchemaError]?
+    /// The most errors collected: a large body that breaks its schema everywhere makes a
+    /// bounded report, not one larger than itself.
+    var errorLimit = SchemaValidator.errorLimit
 
     init(registry: SchemaRegistry, assertsFormat: Bool, errors: [SchemaError]?) {
         self.registry = registry
@@ -149,7 +152,7 @@ struct Evaluation {
     }
 
     private mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
-        guard errors != nil else { return }
+        guard let count = errors?.count, count < errorLimit else { return }
         let schemaPath = keyword.isEmpty ? node.path : node.path + "/" + keyword
         errors?.append(SchemaError(instancePath: path.description, schemaPath: schemaPath, message: message))
     }
@@ -271,16 +274,11 @@ struct Evaluation {
             fail(path, node, name, "expected at least \(Self.count(limit, "item")), got \(items.count)")
             return false
         case .uniqueItems:
-            guard case .array(let items) = instance else { return true }
-            for first in items.indices {
-                for second in items.indices where second > first && SchemaEquality.equal(items[first], items[second]) {
-                    fail(
-                        path, node, name,
-                        "expected unique items, got \(Self.preview(items[first])) at \(first) and \(second)")
-                    return false
-                }
-            }
-            return true
+            guard case .array(let items) = instance,
+                let (first, second) = SchemaEquality.firstRepeat(in: items)
+            else { return true }
+            fail(path, node, name, "expected unique items, got \(Self.preview(items[first])) at \(first) and \(second)")
+            return false
         case .maxProperties(let limit):
             guard case .object(let members) = instance, members.count > limit else { return true }
             fail(path, node, name, "expected at most \(Self.count(limit, "property")), got \(members.count)")
@@ -531,6 +529,49 @@ struct Evaluation {
 /// JSON Schema's equality: numbers by value (1 is 1.0), objects whatever their members'
 /// order, and nothing else alike (false is not 0).
 enum SchemaEquality {
+    /// The first item of `items` equal to an earlier one, and that earlier one; nil when every
+    /// item is unique. Items are bucketed by a hash that agrees with `equal`, so a large array
+    /// costs linear time, not a comparison of every pair.
+    static func firstRepeat(in items: [JSONValue]) -> (Int, Int)? {
+        var buckets: [Int: [Int]] = [:]
+        for (index, item) in items.enumerated() {
+            let key = hash(item)
+            if let earlier = buckets[key]?.first(where: { equal(items[$0], item) }) { return (earlier, index) }
+            buckets[key, default: []].append(index)
+        }
+        return nil
+    }
+
+    /// A hash on which values that `equal` calls equal agree: numbers by their `Double`
+    /// value (`1` and `1.0` are one), strings by code points, objects whatever their order.
+    static func hash(_ value: JSONValue) -> Int {
+        var hasher = Hasher()
+        switch value {
+        case .null: hasher.combine(0)
+        case .bool(let flag): hasher.combine(flag)
+        case .integer(let number): hasher.combine(Double(number))
+        case .number(let number): hasher.combine(number)
+        case .string(let text):
+            hasher.combine(1)
+            for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
+        case .array(let items):
+            hasher.combine(2)
+            for item in items { hasher.combine(hash(item)) }
+        case .object(let members):
+            // A sum, which no order of the members changes.
+            var sum = 0
+            for member in members {
+                var pair = Hasher()
+                for scalar in member.key.unicodeScalars { pair.combine(scalar.value) }
+                pair.combine(hash(member.value))
+                sum &+= pair.finalize()
+            }
+            hasher.combine(3)
+            hasher.combine(sum)
+        }
+        return hasher.finalize()
+    }
+
     static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)):

@@ -22,6 +22,9 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
 
 /// Validates instances against one schema of a registry.
 public struct SchemaValidator {
+    /// The most errors `errors(in:)` reports by default: the first ones in the instance's
+    /// order of evaluation.
+    public static let errorLimit = 100
     private let registry: SchemaRegistry
     private let uri: String
     /// Whether `format` is asserted; by default it is an annotation, as the drafts say.
@@ -51,11 +54,12 @@ public struct SchemaValidator {
 
     /// Every way `instance` breaks the schema, in the order the schema's keywords are
     /// written; empty when it is valid.
-    public func errors(in instance: JSONValue) -> [SchemaError] {
+    public func errors(in instance: JSONValue, limit: Int = errorLimit) -> [SchemaError] {
         guard let root else {
             return [SchemaError(instancePath: "$", schemaPath: "#", message: "cannot resolve the schema \(uri)")]
         }
         var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat, errors: [])
+        evaluation.errorLimit = max(limit, 1)
         var annotations = Annotations()
         _ = evaluation.evaluate(root, instance, at: InstancePath(), &annotations)
         return evaluation.errors ?? []

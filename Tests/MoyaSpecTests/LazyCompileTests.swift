@@ -178,9 +178,9 @@ final class LazyCompileTests: XCTestCase {
         XCTAssertEqual(compared, 160)
     }
 
-    /// A spec larger than `FileSystem.mappedSize` is mapped rather than read: its targets
-    /// alone are still its targets, first, middle and last.
-    func testALargeMappedSpecGivesTheSameTargets() throws {
+    /// A large spec (256 KiB and more, which was once mapped): its targets alone are still
+    /// its targets, first, middle and last.
+    func testALargeSpecGivesTheSameTargets() throws {
         var text = "service: big\nbaseURL: https://x.test\ntargets:\n"
         for index in 0..<3000 {
             text += "  t\(index):\n    path: /items/{id}\n    params: { id: int }\n"

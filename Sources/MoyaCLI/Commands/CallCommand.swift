@@ -367,7 +367,7 @@ struct CallCommand: CallerIsolatedCommand {
         }
         // A call compiles only the target it sends; the logins that read a token from it are
         // looked for in the whole file.
-        let compiler = SpecCompiler(environment: CommandContext.current.environment)
+        let compiler = specOptions.compiler()
         let recorder = SampleRecorder(
             compiler: compiler, services: [(try? compiler.compile(file: service.file)) ?? service])
         try RecordRequest.record(

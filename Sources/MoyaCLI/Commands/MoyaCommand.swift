@@ -57,7 +57,7 @@ struct MoyaCommand: AsyncParsableCommand {
         subcommands: [
             CallCommand.self, RunCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self,
             DescribeCommand.self, GenerateCommand.self, ServeCommand.self, ImportCommand.self,
-            ExportCommand.self,
+            ExportCommand.self, TrustCommand.self,
         ]
     )
 }
@@ -70,6 +70,12 @@ struct SpecOptions: ParsableArguments {
             "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs, else ~/.config/moya-cli/specs.",
             valueName: "path"))
     var specs: [String] = []
+    @Option(
+        name: .customLong("file-root"),
+        help: ArgumentHelp(
+            "The folder every file a spec reads or writes must be in. Defaults to each spec's own folder.",
+            valueName: "dir"))
+    var fileRoot: String?
 }
 
 /// A subcommand whose work runs on its caller's actor, as this module's async functions do.

@@ -84,7 +84,10 @@ enum ShellCompletion {
         var options = SpecOptions()
         options.specs = specs
         for word in words where !word.hasPrefix("-") && word.contains(".") && !word.contains("/") {
-            if let (_, target) = try? options.loadTarget(word, lazily: true) { return target }
+            // Completion reads no environment: a target's params do not depend on it.
+            if let (_, target) = try? options.loadTarget(word, lazily: true, keepingEnvironmentReferences: true) {
+                return target
+            }
         }
         return nil
     }
@@ -105,11 +108,14 @@ enum ShellCompletion {
     }
 
     /// One line of output: the word alone for bash, with its description for zsh and fish,
-    /// each on one line, with zsh's `:` in the word escaped.
+    /// each on one line, with zsh's `:` in the word escaped. Every other control character a
+    /// spec's text holds is escaped (`\u{1b}`) for every shell: zsh prints a description as
+    /// it is, so an escape sequence in it would drive the terminal (a clipboard write, a
+    /// title, a cleared screen).
     private static func line(_ word: String, _ description: String?, _ shell: Shell) -> String {
         let oneLine = { (text: String) in
-            text.split(whereSeparator: \.isNewline).joined(separator: " ")
-                .replacing("\t", with: " ")
+            TerminalText.escapingControls(
+                text.split(whereSeparator: \.isNewline).joined(separator: " ").replacing("\t", with: " "))
         }
         switch shell {
         case .bash:

@@ -9,11 +9,24 @@ extension SpecOptions {
         paths: [String]? = nil, keepingEnvironmentReferences: Bool = false, checkingSamples: Bool = false
     ) -> SpecLibrary {
         let environment = CommandContext.current.environment
-        var compiler = SpecCompiler(environment: environment)
+        var compiler = compiler()
         compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
         compiler.checksSamples = checkingSamples
         return SpecLibrary(
             searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
+    }
+
+    /// The compiler these options and the context's environment describe.
+    /// Specs found in the working directory read no set variable until the user trusts
+    /// their folder (`SpecTrust`).
+    func compiler() -> SpecCompiler {
+        let environment = CommandContext.current.environment
+        var compiler = SpecCompiler(environment: environment)
+        compiler.fileRoot = fileRoot
+        if let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
+            compiler.refusesEnvironment = SpecTrust(environment: environment).refusal(forFound: found)
+        }
+        return compiler
     }
 
     /// Shell completions from the specs a command line (or the environment) names: `names`
@@ -23,7 +36,8 @@ extension SpecOptions {
     ) -> [String] {
         var options = SpecOptions()
         options.specs = CallCommand.specPaths(in: words)
-        guard let catalog = try? options.library().loadAll() else { return [] }
+        // Completion reads no environment: it names targets, which no variable changes.
+        guard let catalog = try? options.library(keepingEnvironmentReferences: true).loadAll() else { return [] }
         return catalog.services.flatMap(names).filter { $0.hasPrefix(prefix) }
     }
 
@@ -61,10 +75,14 @@ extension SpecOptions {
     /// A service and one of its targets from `SERVICE.TARGET`. With `lazily`, the service
     /// holds only that target and what it needs, as `call` wants; the rest of the file is not
     /// compiled.
-    func loadTarget(_ qualifiedName: String, lazily: Bool = false) throws(CommandFailure) -> (ServiceSpec, TargetSpec) {
+    func loadTarget(_ qualifiedName: String, lazily: Bool = false, keepingEnvironmentReferences: Bool = false)
+        throws(CommandFailure) -> (ServiceSpec, TargetSpec)
+    {
         let (serviceName, targetName) = try Self.split(qualifiedName, "SERVICE.TARGET")
         // A target the file does not have gets the whole service, which names the others.
-        let service = try loadService(named: serviceName, target: lazily ? targetName : nil)
+        let service = try loadService(
+            named: serviceName, target: lazily ? targetName : nil,
+            keepingEnvironmentReferences: keepingEnvironmentReferences)
         guard let target = service.target(named: targetName) else {
             let names = service.targets.map(\.name)
             throw CommandFailure(

@@ -36,9 +36,10 @@ public struct Redactor: Sendable {
     public var secretHeaders: Set<String>
     /// The secret values themselves, to scrub from text a server sent, longest first.
     public let secretValues: [String]
-    /// Every encoded form of every secret up to `eagerLength` bytes, worked out once: a
-    /// redactor scrubs many texts.
-    private let scrubbedForms: [String]
+    /// Every encoded form of every secret up to `eagerLength` bytes, worked out once into one
+    /// automaton that finds them all in a single pass, JSON's `\u` spellings included: a
+    /// redactor scrubs many texts, some of them megabytes.
+    private let matcher: SecretMatcher?
     /// Longer secrets, whose forms are worked out only for a text long enough to hold one
     /// (every form is at least as long as its secret), so that a secret of megabytes costs
     /// nothing for the many short texts printed after it.
@@ -62,7 +63,10 @@ public struct Redactor: Sendable {
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
         }
-        scrubbedForms = self.secretValues.filter { $0.utf8.count <= Self.eagerLength }.flatMap(Self.encodedForms)
+        matcher = SecretMatcher(
+            self.secretValues.filter { $0.utf8.count <= Self.eagerLength }.flatMap(Self.encodedForms).map {
+                Array($0.utf8)
+            })
         longSecrets = self.secretValues.filter { $0.utf8.count > Self.eagerLength }
         self.maskedRequest = maskedRequest
     }
@@ -99,54 +103,61 @@ public struct Redactor: Sendable {
     }
 
     /// The values of `headers` that are credentials or secrets (see `secretHeaders`), as a
-    /// server may echo them: each whole, an Authorization's credentials after its scheme, and
-    /// each cookie's value.
+    /// server may echo them: each whole, an Authorization's credentials after its scheme, each
+    /// cookie's value, and the value each `Set-Cookie` sets.
     public func credentials(in headers: HTTPHeaders) -> Set<String> {
         var values: Set<String> = []
         for field in headers where secretHeaders.contains(field.name.lowercased()) {
             values.insert(field.value)
-            if let space = field.value.firstIndex(of: " ") {
-                values.insert(String(field.value[field.value.index(after: space)...]))
-            }
-            guard field.name.lowercased() == "cookie" else { continue }
-            for pair in field.value.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                values.insert(String(pair[pair.index(after: equals)...]))
+            switch field.name.lowercased() {
+            case "cookie":
+                for pair in field.value.split(separator: ";") {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    values.insert(String(pair[pair.index(after: equals)...]))
+                }
+            case "set-cookie":
+                if let pair = CookieJar.nameAndValue(field.value) { values.insert(pair.value) }
+            default:
+                if let space = field.value.firstIndex(of: " ") {
+                    values.insert(String(field.value[field.value.index(after: space)...]))
+                }
             }
         }
         return values.filter { !$0.isEmpty }
+    }
+
+    /// Every credential `response` saw (see `credentials(in:)`): in the request, in each
+    /// redirect's response, whose cookies the later hops carried, and in the response itself.
+    public func credentials(seenIn response: Response) -> Set<String> {
+        var values = credentials(in: response.request?.headers ?? HTTPHeaders())
+        for hop in response.response?.redirects ?? [] { values.formUnion(credentials(in: hop.head.headers)) }
+        return values.union(credentials(in: response.headers))
     }
 
     // MARK: - Server text
 
     /// Text from a server, or any text not built from a twin, with every secret removed in each
     /// form an encoder could have given it: raw, percent-encoded (RFC 3986 and form), JSON-escaped
-    /// and base64.
+    /// (any character as `\uXXXX` too) and base64.
     public func scrub(_ text: String) -> String {
-        guard isEnabled, !scrubbedForms.isEmpty || !longSecrets.isEmpty, !text.isEmpty else { return text }
-        var result = text
-        for form in forms(fitting: text.utf8.count) where form.utf8.count <= result.utf8.count && result.contains(form)
-        {
-            result = result.replacing(form, with: Self.mask)
-        }
-        return result
-    }
-
-    /// The forms `scrub` removes that fit in `length` bytes: the long secrets' worked out now,
-    /// then the others', worked out once.
-    private func forms(fitting length: Int) -> [String] {
-        longSecrets.filter { $0.utf8.count <= length }.flatMap(Self.encodedForms) + scrubbedForms
+        guard isEnabled, matcher != nil || !longSecrets.isEmpty, !text.isEmpty else { return text }
+        return String(decoding: scrub(bytes: Array(text.utf8)), as: UTF8.self)
     }
 
     /// Bytes from a server that may not be text, such as a body `--record` writes to a file,
-    /// with each secret's forms (as `scrub(_:)` finds them) replaced by the mask's bytes.
+    /// with each secret's forms (as `scrub(_:)` finds them) replaced by the mask's bytes, in
+    /// one pass for all of them, however large the bytes.
     public func scrub(bytes: [UInt8]) -> [UInt8] {
         guard isEnabled, !secretValues.isEmpty, !bytes.isEmpty else { return bytes }
         var result = bytes
-        for form in forms(fitting: bytes.count).map({ Array($0.utf8) }) where form.count <= result.count {
+        // Secrets longer than `eagerLength` first, one form at a time: a shorter secret inside
+        // one masked first would leave the rest of it unmatched.
+        for form in longSecrets.filter({ $0.utf8.count <= bytes.count }).flatMap(Self.encodedForms).map({
+            Array($0.utf8)
+        }) where form.count <= result.count {
             result = result.replacing(form, with: Self.mask.utf8)
         }
-        return result
+        return matcher?.masking(result, with: Array(Self.mask.utf8)) ?? result
     }
 
     /// Every form a secret may take in text, longest first: raw, percent-encoded (as a path

@@ -1,3 +1,5 @@
+import CLibPSL
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -44,6 +46,12 @@ public struct CookieJar: Sendable {
                 cookie.hostOnly = true
             } else if !Self.domainMatches(host, cookie.domain) {
                 continue
+            } else if PublicSuffixList.isPublicSuffix(cookie.domain) {
+                // RFC 6265 5.3 step 5: a public suffix (`com`, `co.uk`, `github.io`) is no
+                // cookie's domain. Set by that very host, the cookie is the host's alone;
+                // otherwise it is ignored, or `a.evil.com` could set one for `b.victim.com`.
+                guard cookie.domain == host else { continue }
+                cookie.hostOnly = true
             }
             let existing = cookies.firstIndex {
                 $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
@@ -228,4 +236,22 @@ enum CookieDate {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
+/// The Public Suffix List, through libpsl (as curl reads it): the list built into libpsl, or
+/// the system's newer copy when it has one.
+enum PublicSuffixList {
+    /// libpsl's context, loaded once; its functions only read it.
+    private nonisolated(unsafe) static let context: OpaquePointer? = psl_latest(nil) ?? psl_builtin()
+
+    /// `PSL_TYPE_ICANN | PSL_TYPE_PRIVATE`: a suffix ICANN's part lists, or a private one
+    /// (`github.io`), whose sites are other people's too.
+    private static let anyType: Int32 = 1 << 0 | 1 << 1
+
+    /// Whether `domain` (lowercase, no leading dot) is a public suffix. Without a list, a
+    /// domain of one label (`com`) is taken as one.
+    static func isPublicSuffix(_ domain: String) -> Bool {
+        guard let context else { return !domain.contains(".") }
+        return psl_is_public_suffix2(context, domain, anyType) != 0
+    }
 }

@@ -90,13 +90,17 @@ public struct SampleRecorder: Sendable {
         named name: String?
     ) throws(Failure) -> Recording {
         let edit = SampleEdit(file: service.file, target: target.name, sample: name)
+        try Self.checkWritable(service.file)
+        // Recordings into one folder take turns, so that none is lost to another's write.
+        let lock = try FolderLock(folderOf: service.file)
+        defer { lock.release() }
         guard let original = FileManager.default.contents(atPath: service.file) else {
             throw Failure(message: "cannot read \(service.file)", isSpecProblem: false)
         }
         let text = String(decoding: original, as: UTF8.self)
         let existing: SampleSpec? = if let name { target.sample(named: name) } else { target.sample }
         let allSecrets = loginTokens(in: response, target: target, of: service).union(secrets)
-            .union(redactor.credentials(in: response.request?.headers ?? HTTPHeaders()))
+            .union(redactor.credentials(seenIn: response))
         let scrubber = Redactor(
             isEnabled: true, secretHeaders: redactor.secretHeaders,
             secretValues: Set(redactor.secretValues).union(allSecrets))
@@ -112,7 +116,13 @@ public struct SampleRecorder: Sendable {
             bodies = Self.inlineBodies(scrubber.scrub(raw), masking: allSecrets)
         } else {
             let file = bodyPath(for: existing, target: target, of: service, name: name, headers: response.headers)
-            bodyFile = (file.path, file.written, scrubber.scrub(bytes: bytes))
+            let confined: String
+            do {
+                confined = try service.fileRoot.destination(file.path)
+            } catch {
+                throw Failure(message: "\(service.file): \(edit.keyPath): \(error)", isSpecProblem: false)
+            }
+            bodyFile = (confined, file.written, scrubber.scrub(bytes: bytes))
             bodies = [.file(file.written)]
         }
 
@@ -192,7 +202,9 @@ public struct SampleRecorder: Sendable {
     }
 
     /// The tokens that logins calling this target read from its response: secrets, which the
-    /// request itself did not carry.
+    /// request itself did not carry. Beside the token a login reads, a login's response holds
+    /// others it does not (OAuth's `refresh_token` and `id_token`): every string member whose
+    /// name says it is a token or a secret is one too.
     func loginTokens(in response: Response, target: TargetSpec, of service: ServiceSpec) -> Set<String> {
         let paths = logins(calling: target, of: service).map(\.tokenPath)
         guard !paths.isEmpty, let json = try? response.mapJSON() else { return [] }
@@ -202,7 +214,27 @@ public struct SampleRecorder: Sendable {
                 tokens.insert(token)
             }
         }
+        Self.credentialMembers(of: json, into: &tokens)
         return tokens
+    }
+
+    /// The string members of `json`, at any depth the parser allows, whose names say they hold
+    /// a credential: a token, a secret, a password, a key.
+    static func credentialMembers(of json: JSONValue, into tokens: inout Set<String>) {
+        switch json {
+        case .object(let members):
+            for member in members {
+                let name = member.key.lowercased()
+                if case .string(let value) = member.value, !value.isEmpty,
+                    ["token", "secret", "password", "credential"].contains(where: name.contains)
+                {
+                    tokens.insert(value)
+                }
+                credentialMembers(of: member.value, into: &tokens)
+            }
+        case .array(let items): for item in items { credentialMembers(of: item, into: &tokens) }
+        default: break
+        }
     }
 
     /// `json` with every string that is one of `secrets` replaced by the mask. The depth is
@@ -316,6 +348,25 @@ public struct SampleRecorder: Sendable {
         }
     }
 
+    /// Refuses a spec that is a link, or that nobody may write (`0444`): a recording never
+    /// writes through a link, nor replaces a file its owner made read-only. The mode is read
+    /// rather than asked with `access(2)`, which says yes to root.
+    static func checkWritable(_ file: String) throws(Failure) {
+        var info = stat()
+        guard lstat(file, &info) == 0 else { throw Failure(message: "cannot read \(file)", isSpecProblem: false) }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw Failure(
+                message:
+                    "\(file) is a symbolic link, which a recording never writes through; record into the file it names",
+                isSpecProblem: false)
+        }
+        if info.st_mode & 0o222 == 0 {
+            throw Failure(
+                message: "\(file) is read-only (\(String(info.st_mode & 0o777, radix: 8))); nothing was recorded",
+                isSpecProblem: false)
+        }
+    }
+
     /// Writes a file whole; a spec keeps its permissions.
     private func write(_ bytes: [UInt8], to path: String, like existing: String?) throws(Failure) {
         var mode: mode_t = 0o644
@@ -326,5 +377,30 @@ public struct SampleRecorder: Sendable {
         } catch {
             throw Failure(message: error.message, isSpecProblem: false)
         }
+    }
+}
+
+/// An exclusive `flock(2)` on a spec's folder, held while a recording reads, edits and writes
+/// the spec: concurrent recordings into one folder are serialised, and none loses another's
+/// edit. The folder is locked rather than the spec, which each write replaces with a new file.
+struct FolderLock {
+    private let descriptor: Int32
+
+    init(folderOf file: String) throws(SampleRecorder.Failure) {
+        let folder = file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SampleRecorder.Failure(message: "cannot open \(folder) to record into it", isSpecProblem: false)
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(descriptor)
+                throw SampleRecorder.Failure(message: "cannot lock \(folder) to record into it", isSpecProblem: false)
+            }
+        }
+    }
+
+    func release() {
+        close(descriptor)
     }
 }

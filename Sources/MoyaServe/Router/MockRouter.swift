@@ -369,22 +369,53 @@ public struct MockRouter: Sendable {
             errors = [("$", "the body is not JSON")]
         }
         guard !errors.isEmpty else { return nil }
+        let shown = Self.bounded(errors)
+        let more = shown.count < errors.count ? "; and more (\(errors.count - shown.count) left out)" : ""
         return Self.problem(
             answer, status: 400, title: "Bad Request",
             detail: "the request body does not meet the schema of \(route.qualifiedName): "
-                + errors.map { "\($0.path): \($0.detail)" }.joined(separator: "; "),
+                + shown.map { "\($0.path): \($0.detail)" }.joined(separator: "; ") + more,
             extra: [
                 ("target", .string(route.qualifiedName)),
                 (
                     "errors",
                     .array(
-                        errors.map {
+                        shown.map {
                             .object([
                                 ("in", .string("body")), ("path", .string($0.path)), ("detail", .string($0.detail)),
                             ])
                         })
                 ),
             ])
+    }
+
+    /// The most a 400 problem's errors take, twice over (its detail and its list): a body
+    /// that breaks its schema in many places, or with a long key, gets a bounded answer.
+    static let problemBudget = 32 << 10
+
+    /// The first of `errors` that fit in `problemBudget` bytes, each path and detail cut to
+    /// 512 bytes; the validator already stops at `SchemaValidator.errorLimit`.
+    static func bounded(_ errors: [(path: String, detail: String)]) -> [(path: String, detail: String)] {
+        func cut(_ text: String) -> String {
+            guard text.utf8.count > 512 else { return text }
+            var result = ""
+            var bytes = 0
+            for scalar in text.unicodeScalars {
+                bytes += UTF8.width(scalar)
+                if bytes > 509 { break }
+                result.unicodeScalars.append(scalar)
+            }
+            return result + "…"
+        }
+        var used = 0
+        var shown: [(path: String, detail: String)] = []
+        for error in errors {
+            let entry = (path: cut(error.path), detail: cut(error.detail))
+            used += entry.path.utf8.count + entry.detail.utf8.count + 4
+            guard used <= problemBudget else { break }
+            shown.append(entry)
+        }
+        return shown
     }
 
     /// How a sample answers: a response with its headers, the content type added when the

@@ -39,23 +39,49 @@ enum FileSystem {
         }
     }
 
-    /// The whole contents of the file at `path`, read with `read(2)` into an array sized by
-    /// `fstat`, with no copy; nil when it cannot be opened or read. A file that grows while it
-    /// is read is read to its end.
-    static func contents(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        return contents(of: descriptor, size: Int(clamping: info.st_size))
+    /// The most a spec file may hold. The largest spec an import has made (Stripe's, 6,000
+    /// targets) is under 10 MiB; a file past this is refused before it is read.
+    static let specLimit = 64 << 20
+
+    /// Why a spec file could not be read.
+    enum ReadFailure: Error {
+        case unreadable
+        case tooLarge(Int)
+
+        var message: String {
+            switch self {
+            case .unreadable: "cannot read the file"
+            case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most a spec may be"
+            }
+        }
     }
 
-    /// What is left to read of `descriptor`, whose file `fstat` gave as `size` bytes.
-    private static func contents(of descriptor: Int32, size: Int) -> [UInt8]? {
+    /// The whole contents of the file at `path`, at most `limit` bytes, read with `read(2)`
+    /// into an array sized by `fstat`, with no copy. The file is never mapped: a mapping of a
+    /// file that an editor or another process cuts short while it is read ends the process
+    /// with SIGBUS. A file that grows while it is read is read to its end or its limit.
+    static func contents(_ path: String, limit: Int = specLimit) throws(ReadFailure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .unreadable }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable }
+        // A FIFO or a device is never waited on or read without end.
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable }
+        guard Int(clamping: info.st_size) <= limit else { throw .tooLarge(limit) }
+        guard let bytes = contents(of: descriptor, size: Int(clamping: info.st_size), limit: limit) else {
+            throw .unreadable
+        }
+        guard bytes.count <= limit else { throw .tooLarge(limit) }
+        return bytes
+    }
+
+    /// What is left to read of `descriptor`, whose file `fstat` gave as `size` bytes; at most
+    /// one byte past `limit`, which says the file is over it.
+    static func contents(of descriptor: Int32, size: Int, limit: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         // One byte more than the size, so that a full buffer says the file grew.
-        var room = max(size, 0) + 1
+        var room = min(max(size, 0), limit) + 1
         while true {
             var failed = false
             let part = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
@@ -75,36 +101,16 @@ enum FileSystem {
             }
             if failed { return nil }
             if bytes.isEmpty { bytes = part } else { bytes += part }
-            if part.count < room { return bytes }
+            if part.count < room || bytes.count > limit { return bytes }
             room = 64 << 10
         }
     }
 
-    /// `body` on the whole contents of the regular file at `path`; nil when it cannot be read.
-    ///
-    /// A file of `mappedSize` or more is mapped from the page cache rather than copied: a large
-    /// spec that a call needs a few lines of then costs no copy and no fresh memory (a
-    /// 1.2 MB spec took 450 page faults more read than mapped). The price is the one every
-    /// mapping pays: a file cut short by another process during the millisecond it is read
-    /// ends the process with SIGBUS. Smaller files, which cost little to copy, are read.
+    /// `body` on the whole contents of the spec file at `path`, read as `contents` reads it.
     static func withContents<Result>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        let size = Int(clamping: info.st_size)
-        guard info.st_mode & S_IFMT == S_IFREG, size >= mappedSize,
-            let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
-        else {
-            return contents(of: descriptor, size: size).map { $0.withUnsafeBufferPointer(body) }
-        }
-        defer { munmap(address, size) }
-        return body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
+        guard let bytes = try? contents(path) else { return nil }
+        return bytes.withUnsafeBufferPointer(body)
     }
-
-    /// The size from which `withContents` maps a file.
-    static let mappedSize = 256 << 10
 
     static func isRegularFile(_ path: String) -> Bool {
         kind(path) == .file

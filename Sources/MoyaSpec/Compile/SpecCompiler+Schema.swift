@@ -59,16 +59,27 @@ extension CompileContext {
                 continue
             }
             let target = PercentEncoding.decode(reference.dropFirst("file://".count))
-            guard let document = schemaDocuments[target] ?? Self.document(at: target) else {
-                // Named as the spec would name it, relative to the spec's folder.
-                let folder =
-                    Self.absolute(file).split(separator: "/", omittingEmptySubsequences: false).dropLast()
-                    .joined(separator: "/") + "/"
-                let shown = target.hasPrefix(folder) ? String(target.dropFirst(folder.count)) : target
+            // Named as the spec would name it, relative to the spec's folder.
+            let folder =
+                Self.absolute(file).split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                .joined(separator: "/") + "/"
+            let shown = target.hasPrefix(folder) ? String(target.dropFirst(folder.count)) : target
+            let document: JSONValue
+            var found = schemaDocuments[target]
+            if found == nil {
+                do {
+                    found = try Self.document(at: target, in: fileRoot)
+                } catch {
+                    reader.error(node.mark, path(), "$ref: " + FileRootError(error.reason, path: shown).description)
+                    continue
+                }
+            }
+            guard let found else {
                 reader.error(
                     node.mark, path(), "cannot read \(shown) as JSON or YAML, which a $ref in the schema names")
                 continue
             }
+            document = found
             schemaDocuments[target] = document
             read[reference] = document
             for waiter in waiting.removeValue(forKey: reference) ?? [] {
@@ -94,9 +105,9 @@ extension CompileContext {
         reference.pointer.flatMap { document.value(atPath: $0) }
     }
 
-    /// A JSON or YAML document in a file, as JSON.
-    private static func document(at path: String) -> JSONValue? {
-        guard let bytes = FileSystem.contents(path) else { return nil }
+    /// A JSON or YAML document in a file inside `root`, as JSON; nil when it reads as neither.
+    private static func document(at path: String, in root: FileRoot) throws(FileRootError) -> JSONValue? {
+        let bytes = try root.read(path)
         if path.hasSuffix(".json") { return try? JSONValue(parsing: Data(bytes)) }
         return (try? YAMLLoader.load(bytes))?.flatMap { $0 }?.jsonValue
     }

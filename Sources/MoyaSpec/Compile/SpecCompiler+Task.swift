@@ -81,6 +81,7 @@ extension CompileContext {
         case "upload":
             guard let template = reader.template(body, bodyPath) else { return nil }
             check(template, bodyPath, scope, allowArrays: false)
+            checkSource(template, body, bodyPath)
             return .upload(template)
         case "multipart":
             if !method.supportsMultipart {
@@ -92,6 +93,7 @@ extension CompileContext {
         default:
             guard let destination = reader.template(body, bodyPath) else { return nil }
             check(destination, bodyPath, scope, allowArrays: false)
+            checkDestination(destination, body, bodyPath)
             let parameters = fields["parameters"].flatMap { parameterBlock($0, path() + ".parameters", scope: scope) }
             return .download(destination, parameters: parameters, encoding: encodingSpec(fields, path()))
         }
@@ -180,7 +182,9 @@ extension CompileContext {
             let content: MultipartPartSpec.Content
             switch (templates["value"], templates["file"]) {
             case (let value?, nil): content = .value(value)
-            case (nil, let file?): content = .file(file)
+            case (nil, let file?):
+                if let node = fields["file"] { checkSource(file, node, itemPath + ".file") }
+                content = .file(file)
             case (.some, .some):
                 reader.error(item.mark, itemPath, "a part has either value or file, not both")
                 continue

@@ -89,15 +89,47 @@ extension CompileContext {
         }
     }
 
-    /// A path relative to the spec file, reported when it does not exist.
+    /// A path relative to the spec file, reported when it does not exist or lies outside the
+    /// spec's file root.
     mutating func existingFile(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
         guard let text = reader.string(node, path()) else { return nil }
-        let resolved = resolve(relativePath: text)
-        guard FileSystem.isRegularFile(resolved) else {
-            reader.error(node.mark, path(), "no file at \(resolved); paths are relative to the spec file")
+        do {
+            _ = try fileRoot.file(resolve(relativePath: text))
+        } catch {
+            reader.error(node.mark, path(), error.description)
             return nil
         }
         return text
+    }
+
+    /// A file the spec reads when it is sent (an upload, a multipart part), reported when it
+    /// lies outside the spec's file root. One that is missing now is reported when it is sent.
+    mutating func checkSource(_ template: Template, _ node: YAMLNode, _ path: @autoclosure () -> String) {
+        guard let text = template.literalText else { return }
+        let resolved = resolve(relativePath: text)
+        do {
+            if FileRoot.realPath(resolved) != nil {
+                _ = try fileRoot.file(resolved)
+            } else {
+                _ = try fileRoot.destination(resolved)
+            }
+        } catch {
+            guard error.reason != .noFolder else { return }
+            reader.error(node.mark, path(), error.description)
+        }
+    }
+
+    /// A path the spec writes to, relative to the spec file, reported when it lies outside the
+    /// spec's file root or a link is there. A template with params or variables is checked
+    /// when it is rendered.
+    mutating func checkDestination(_ template: Template, _ node: YAMLNode, _ path: @autoclosure () -> String) {
+        guard let text = template.literalText else { return }
+        do {
+            _ = try fileRoot.destination(resolve(relativePath: text))
+        } catch {
+            guard error.reason != .noFolder else { return }
+            reader.error(node.mark, path(), error.description)
+        }
     }
 
     func resolve(relativePath: String) -> String {

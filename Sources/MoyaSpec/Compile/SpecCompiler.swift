@@ -17,6 +17,13 @@ public struct SpecCompiler: Sendable {
     /// Whether each sample is checked against its schema, as `validate` does: a sample that
     /// breaks it is an error at the sample, one per violation.
     public var checksSamples = false
+    /// The folder `--file-root` names, where every file a spec reads or writes must be; nil
+    /// for each spec's own folder (see `FileRoot`).
+    public var fileRoot: String?
+    /// Why the specs may read no environment variable that is set, when they may not: specs
+    /// found in the working directory that the user has not trusted. A `${VAR}` that names a
+    /// set variable is then a spec error saying this; an unset one takes its default.
+    public var refusesEnvironment: String?
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
@@ -37,9 +44,12 @@ public struct SpecCompiler: Sendable {
 
     /// Reads and compiles the spec file at `path`.
     public func compile(file path: String) throws(SpecError) -> ServiceSpec {
-        guard let bytes = FileSystem.contents(path) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.contents(path)
+        } catch {
             throw SpecError([
-                Diagnostic(file: path, mark: Mark(line: 1, column: 1), keyPath: "spec", message: "cannot read the file")
+                Diagnostic(file: path, mark: Mark(line: 1, column: 1), keyPath: "spec", message: error.message)
             ])
         }
         return try compile(bytes, file: path)
@@ -51,8 +61,7 @@ public struct SpecCompiler: Sendable {
     /// When the file's layout is not one the outline reads, or the partial compile finds a
     /// problem, the whole file is compiled, so that problems are reported as `validate` would.
     public func compile(file path: String, target: String) throws(SpecError) -> ServiceSpec {
-        // The file read (or mapped, when large), its outline made, and only the lines the target
-        // needs copied out.
+        // The file read, its outline made, and only the lines the target needs copied out.
         let partial = FileSystem.withContents(path) { bytes in
             SpecOutline(bytes).flatMap { outline in
                 compilePartially(bytes, outline: outline, file: path, target: target)
@@ -113,7 +122,8 @@ public struct SpecCompiler: Sendable {
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
         reader.checksSamples = checksSamples
-        var context = CompileContext(reader: reader, file: file)
+        reader.refusesEnvironment = refusesEnvironment
+        var context = CompileContext(reader: reader, file: file, fileRoot: FileRoot(spec: file, given: fileRoot))
         context.isPartial = partial != nil
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
         if let partial { tree = tree.remapped(partial) }
@@ -130,6 +140,8 @@ public struct SpecCompiler: Sendable {
 struct CompileContext {
     var reader: SpecReader
     let file: String
+    /// Where the files the spec names must be.
+    let fileRoot: FileRoot
     /// The params the current target's templates have named so far.
     var usedParams: Set<String> = []
     /// Whether the text holds only some of the file's targets.
@@ -144,9 +156,10 @@ struct CompileContext {
     var sampleDocuments: Set<String> = []
     var sampleSchemaCount = 0
 
-    init(reader: SpecReader, file: String) {
+    init(reader: SpecReader, file: String, fileRoot: FileRoot) {
         self.reader = reader
         self.file = file
+        self.fileRoot = fileRoot
     }
 
     /// The file's name without its directory and extension.
@@ -233,11 +246,12 @@ struct CompileContext {
                 "unknown target '\(login.target)'" + Suggestion.hint(for: login.target, in: targets.map(\.name)))
         }
 
-        let service = ServiceSpec(
+        var service = ServiceSpec(
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
             timeout: timeout, retry: retry, followsRedirects: followsRedirects,
             stub: stub, auth: auth, environments: environments, targets: targets, flows: flows,
             secretValues: reader.secretValues, baseURLSource: baseURLSource ?? Template(literal: baseURL))
+        service.givenFileRoot = fileRoot.isGiven ? fileRoot.directory : nil
         checkSamples(of: service)
         return service
     }

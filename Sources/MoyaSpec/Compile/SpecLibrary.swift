@@ -39,10 +39,13 @@ public struct UnknownServiceError: Error, Sendable, CustomStringConvertible {
     public var name: String
     /// The services that do exist.
     public var known: [String]
+    /// Where specs were read from.
+    public var searched: [String] = []
 
     public var description: String {
-        "no service named '\(name)'" + (known.isEmpty ? "" : " in \(known.joined(separator: ", "))")
-            + Suggestion.hint(for: name, in: known)
+        let place = searched.isEmpty ? "" : " (specs read from \(searched.joined(separator: ", ")))"
+        return "no service named '\(name)'" + (known.isEmpty ? "" : " in \(known.joined(separator: ", "))")
+            + place + Suggestion.hint(for: name, in: known)
     }
 }
 
@@ -69,6 +72,16 @@ public struct SpecLibrary: Sendable {
         }
         let folder = defaultPaths(environment: environment).first { FileSystem.entry($0).kind == .directory }
         return folder.map { [$0] } ?? []
+    }
+
+    /// The folder the search paths are when they were found in the working directory
+    /// (`./specs`) rather than named by `--specs`, `MOYA_CLI_SPECS` or the user's own folder:
+    /// specs the user may not have written, such as a cloned repository's.
+    public static func foundFolder(specs: [String], environment: Environment) -> String? {
+        guard specs.isEmpty, (environment["MOYA_CLI_SPECS"] ?? "").isEmpty,
+            let first = defaultPaths(environment: environment).first, FileSystem.entry(first).kind == .directory
+        else { return nil }
+        return first
     }
 
     /// Where specs are looked for when none are named: `./specs`, then the user's own folder,
@@ -317,6 +330,6 @@ public struct SpecLibrary: Sendable {
         let catalog = try loadAll()
         if let service = catalog.services.first(where: { $0.name == name }) { return service }
         if !catalog.diagnostics.isEmpty { throw SpecError(catalog.diagnostics) }
-        throw UnknownServiceError(name: name, known: catalog.services.map(\.name))
+        throw UnknownServiceError(name: name, known: catalog.services.map(\.name), searched: searchPaths)
     }
 }

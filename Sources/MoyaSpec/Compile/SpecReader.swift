@@ -33,6 +33,8 @@ struct SpecReader {
     var keepsEnvironmentReferences = false
     /// Whether samples are checked against their schemas (`SpecCompiler.checksSamples`).
     var checksSamples = false
+    /// Why no set variable may be read, when none may (`SpecCompiler.refusesEnvironment`).
+    var refusesEnvironment: String?
     var diagnostics: [Diagnostic] = []
     /// Likely mistakes that do not stop the spec from compiling.
     var warnings: [Diagnostic] = []
@@ -372,6 +374,9 @@ struct SpecReader {
                 failed = true
             } else if keepsEnvironmentReferences {
                 pieces.append(.environment(name: String(name), value: fallback.map(String.init) ?? ""))
+            } else if let refusal = refusesEnvironment, environment[String(name)] != nil {
+                error(mark, path(), "${\(name)}: \(refusal)")
+                failed = true
             } else if let value = environment[String(name)] {
                 if !value.isEmpty { secretValues.insert(value) }
                 pieces.append(.environment(name: String(name), value: value))

@@ -89,8 +89,7 @@ extension TargetResolver {
             return .uploadCompositeMultipartFormData(form, urlParameters: try urlParameters(query))
         case .download(let template, let block, let spec):
             // A path the spec writes is the spec file's; a lone param's is the caller's.
-            let path = render(template, environmentIsSecret: false) ?? ""
-            let url = URL(fileURLWithPath: template.wholeParam != nil ? path : service.path(path))
+            let url = try destinationURL(template)
             let destination: DownloadDestination = { _, _ in url }
             guard let block else { return .downloadDestination(destination) }
             let (parameters, order) = parameters(block)
@@ -143,15 +142,45 @@ extension TargetResolver {
         }
     }
 
-    /// A file a task reads: a path from a lone param is taken as the user gave it; any other
-    /// path is relative to the spec file.
-    func fileURL(_ template: Template) throws(ResolveError) -> URL {
+    /// Whether `template` is a lone param the caller gave on the command line: then the path
+    /// is the caller's own, taken as given and not confined to the spec's file root.
+    private func isCallersPath(_ template: Template) -> Bool {
+        template.wholeParam.map { binding.callerParams.contains($0) } ?? false
+    }
+
+    /// A path a task names, rendered: the caller's as given, any other relative to the spec
+    /// file (a param's default is already the spec file's).
+    private func taskPath(_ template: Template) -> String {
         let path = render(template, environmentIsSecret: false) ?? ""
-        let resolved = template.wholeParam != nil ? path : service.path(path)
-        guard FileSystem.isRegularFile(resolved) else {
-            throw ResolveError(message: "no file at \(resolved)", isUsageError: template.wholeParam != nil)
+        return template.wholeParam != nil ? path : service.path(path)
+    }
+
+    /// A file a task reads: the caller's path as given; any other inside the spec's file root.
+    func fileURL(_ template: Template) throws(ResolveError) -> URL {
+        let path = taskPath(template)
+        if isCallersPath(template) {
+            guard FileSystem.isRegularFile(path) else {
+                throw ResolveError(message: "no file at \(path)", isUsageError: true)
+            }
+            return URL(fileURLWithPath: path)
         }
-        return URL(fileURLWithPath: resolved)
+        do {
+            return URL(fileURLWithPath: try service.fileRoot.file(path))
+        } catch {
+            throw ResolveError(message: error.description, isUsageError: false)
+        }
+    }
+
+    /// Where a download is written: the caller's path as given; any other inside the spec's
+    /// file root, never through a link.
+    func destinationURL(_ template: Template) throws(ResolveError) -> URL {
+        let path = taskPath(template)
+        if isCallersPath(template) { return URL(fileURLWithPath: path) }
+        do {
+            return URL(fileURLWithPath: try service.fileRoot.destination(path))
+        } catch {
+            throw ResolveError(message: "download: \(error)", isUsageError: false)
+        }
     }
 
     func data(of source: DataSource) throws(ResolveError) -> Data {
@@ -161,11 +190,13 @@ extension TargetResolver {
         }
     }
 
+    /// A file the spec names, read whole from inside its file root.
     func read(_ path: String) throws(ResolveError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ResolveError(message: "cannot read \(path)", isUsageError: false)
+        do {
+            return Data(try service.fileRoot.read(path))
+        } catch {
+            throw ResolveError(message: error.description, isUsageError: false)
         }
-        return data
     }
 
     /// The sample as MoyaCore answers a stub with it: its status, its headers in the order

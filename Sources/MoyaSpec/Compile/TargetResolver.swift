@@ -150,6 +150,9 @@ public struct TargetBinding: Sendable {
     var sampleName: String?
     /// The caller's changes to the body.
     var body: BodyEdit?
+    /// The params the caller gave on the command line: a path that is one of them whole is
+    /// the caller's own, and is not confined to the spec's file root.
+    var callerParams: Set<String> = []
 }
 
 struct TargetResolver {
@@ -290,13 +293,25 @@ struct TargetResolver {
                 }
                 continue
             }
+            let isCallers = !fromSpec && arguments[param.name] != nil
+            if isCallers { binding.callerParams.insert(param.name) }
             if param.elementType == .file {
-                if fromSpec || arguments[param.name] == nil { value = inSpecDirectory(value) }
+                if !isCallers { value = inSpecDirectory(value) }
                 let paths: [ParamValue]
                 if case .array(let items) = value { paths = items } else { paths = [value] }
-                for path in paths where !FileSystem.isRegularFile(path.description) {
-                    throw ResolveError(
-                        message: "param '\(param.name)': no file at \(path.description)", isUsageError: true)
+                for path in paths {
+                    if isCallers {
+                        guard FileSystem.isRegularFile(path.description) else {
+                            throw ResolveError(
+                                message: "param '\(param.name)': no file at \(path.description)", isUsageError: true)
+                        }
+                    } else {
+                        do {
+                            _ = try service.fileRoot.file(path.description)
+                        } catch {
+                            throw ResolveError(message: "param '\(param.name)': \(error)", isUsageError: false)
+                        }
+                    }
                 }
             }
             let isSecret =

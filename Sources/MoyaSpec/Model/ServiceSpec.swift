@@ -37,6 +37,13 @@ public struct ServiceSpec: Sendable {
     public var baseURLSource = Template(literal: "")
     /// What `validate` warns about: likely mistakes that still compile.
     public var warnings: [Diagnostic] = []
+    /// The folder `--file-root` named when the spec was compiled; nil for the spec's own.
+    public var givenFileRoot: String?
+
+    /// Where every file this spec names must be (see `FileRoot`).
+    public var fileRoot: FileRoot {
+        FileRoot(spec: file, given: givenFileRoot)
+    }
 
     /// The target called `name`.
     public func target(named name: String) -> TargetSpec? {

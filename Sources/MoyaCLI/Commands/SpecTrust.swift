@@ -1,0 +1,139 @@
+import MoyaCore
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The spec folders the user trusts to read the environment, as mise's `trust` and direnv's
+/// `allow` keep theirs: a folder found in the working directory (`./specs`, a cloned
+/// repository's, say) reads no set `${VAR}` until the user runs `moya-cli trust`, and again
+/// after any of its spec files changes.
+///
+/// The list is `$XDG_STATE_HOME/moya-cli/trusted` (else `~/.local/state/moya-cli/trusted`):
+/// one line per folder, the SHA-256 of its spec files and the folder's real path.
+struct SpecTrust {
+    /// The list's path; nil when neither `XDG_STATE_HOME` nor `HOME` says where it is.
+    let file: String?
+
+    init(environment: Environment) {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            file = state + "/moya-cli/trusted"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            file = home + "/.local/state/moya-cli/trusted"
+        } else {
+            file = nil
+        }
+    }
+
+    /// What the list says of a folder.
+    enum Standing: Equatable {
+        case trusted
+        case unknown
+        /// Trusted once, and a spec file has changed since.
+        case changed
+    }
+
+    /// The folder's standing; its files are read only when the list names it.
+    func standing(of folder: String) -> Standing {
+        guard let real = FileRoot.realPath(folder), let recorded = entries()[real] else { return .unknown }
+        return recorded == Self.digest(of: real) ? .trusted : .changed
+    }
+
+    /// Why a found folder may read no environment variable, or nil when it may.
+    func refusal(forFound folder: String) -> String? {
+        let shown = folder.hasPrefix("/") ? folder : "./" + folder
+        switch standing(of: folder) {
+        case .trusted: return nil
+        case .unknown:
+            return "\(shown) was found in the working directory and is not trusted, so its specs read no "
+                + "environment variable; run 'moya-cli trust \(folder)' once you have read them"
+        case .changed:
+            return "a spec in \(shown) changed since you trusted the folder, so its specs read no environment "
+                + "variable; run 'moya-cli trust \(folder)' again once you have read them"
+        }
+    }
+
+    /// Records `folder` as trusted with its spec files as they are now; returns the real
+    /// path and how many spec files it has.
+    func trust(_ folder: String) throws(CommandFailure) -> (path: String, files: Int) {
+        guard let real = FileRoot.realPath(folder) else {
+            throw CommandFailure("no folder at \(folder)", status: .missingSpec)
+        }
+        var entries = entries()
+        entries[real] = Self.digest(of: real)
+        try write(entries)
+        return (real, Self.specFiles(in: real).count)
+    }
+
+    /// Forgets `folder`; whether the list had it.
+    func revoke(_ folder: String) throws(CommandFailure) -> Bool {
+        let real = FileRoot.realPath(folder) ?? folder
+        var entries = entries()
+        guard entries.removeValue(forKey: real) != nil else { return false }
+        try write(entries)
+        return true
+    }
+
+    /// The list: digest by real path. A line that does not read as one is ignored.
+    private func entries() -> [String: String] {
+        guard let file, let data = FileManager.default.contents(atPath: file) else { return [:] }
+        var entries: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let digest = String(line[..<space])
+            let path = String(line[line.index(after: space)...])
+            guard digest.utf8.count == 64, path.hasPrefix("/") else { continue }
+            entries[path] = digest
+        }
+        return entries
+    }
+
+    private func write(_ entries: [String: String]) throws(CommandFailure) {
+        guard let file else {
+            throw CommandFailure("no place for the trust list: set HOME or XDG_STATE_HOME", status: .cannotWrite)
+        }
+        let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CommandFailure("cannot make \(folder) for the trust list", status: .cannotWrite)
+        }
+        let text = entries.keys.sorted().map { "\(entries[$0] ?? "") \($0)\n" }.joined()
+        do {
+            try PendingFile.write(Array(text.utf8), to: file, mode: 0o600, followsLinks: false)
+        } catch {
+            throw CommandFailure("cannot write the trust list \(file): \(error.message)", status: .cannotWrite)
+        }
+    }
+
+    /// The spec files of `folder`, as the spec library finds them.
+    private static func specFiles(in folder: String) -> [String] {
+        (try? SpecLibrary(searchPaths: [folder], compiler: SpecCompiler(environment: Environment([:]))).files()) ?? []
+    }
+
+    /// The SHA-256 of the folder's spec files: each one's path in the folder and the SHA-256
+    /// of its bytes, in the library's order.
+    static func digest(of folder: String) -> String {
+        var listing = ""
+        for file in specFiles(in: folder) {
+            let bytes = FileManager.default.contents(atPath: file) ?? Data()
+            let relative = file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
+            listing += relative + "\u{0} " + hex(SHA256.hash(Array(bytes))) + "\n"
+        }
+        return hex(SHA256.hash(Array(listing.utf8)))
+    }
+
+    private static func hex(_ digest: [UInt8]) -> String {
+        digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
