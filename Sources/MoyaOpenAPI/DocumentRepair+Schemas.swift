@@ -217,6 +217,65 @@ extension DocumentRepair {
         root = .object(members)
     }
 
+    /// The longest chain of component schemas, each reaching the next through a `$ref`, that
+    /// is kept. OpenAPIKit follows a chain by recursion, so 10,000 of them overflowed the
+    /// stack; real descriptions chain at most 22.
+    static let longestChain = 64
+
+    /// Cuts the component schemas' `$ref`s, now acyclic, so that no chain is longer than
+    /// `longestChain`: a `$ref` that would make one longer becomes the cycle marker, where
+    /// samples and params stop, as at a cycle.
+    mutating func boundChains(_ root: inout JSONValue) {
+        guard case .object(var members) = root,
+            let at = members.firstIndex(where: { $0.key == "components" }),
+            case .object(var components) = members[at].value,
+            let schemasAt = components.firstIndex(where: { $0.key == "schemas" }),
+            case .object(var schemas) = components[schemasAt].value
+        else { return }
+        var position: [String: Int] = [:]
+        for (index, entry) in schemas.enumerated() where position[entry.key] == nil { position[entry.key] = index }
+        let edges = schemas.map { Self.schemaReferences($0.value) }
+        // Each schema's chain length, worked out after its targets', without recursion.
+        var length = [Int?](repeating: nil, count: schemas.count)
+        var cut: [Int: Set<String>] = [:]
+        for start in schemas.indices where length[start] == nil {
+            var stack: [(node: Int, expanded: Bool)] = [(start, false)]
+            while let (node, expanded) = stack.popLast() {
+                guard length[node] == nil else { continue }
+                let targets = edges[node].compactMap { name in position[name].map { (name, $0) } }
+                if !expanded {
+                    stack.append((node, true))
+                    for (_, target) in targets where length[target] == nil { stack.append((target, false)) }
+                    continue
+                }
+                var longest = 0
+                for (name, target) in targets {
+                    // A target not yet measured is on this walk's path: a cycle, already broken.
+                    let through = (length[target] ?? 0) + 1
+                    if through > Self.longestChain {
+                        cut[node, default: []].insert(name)
+                    } else {
+                        longest = max(longest, through)
+                    }
+                }
+                length[node] = longest
+            }
+        }
+        guard !cut.isEmpty else { return }
+        let count = cut.values.reduce(0) { $0 + $1.count }
+        warn(
+            main, ["components", "schemas"],
+            "\(count == 1 ? "1 $ref makes" : "\(count) $refs make") a chain of schemas longer than "
+                + "\(Self.longestChain); cut there, where samples and params stop")
+        root = .null
+        members[at].value = .null
+        components[schemasAt].value = .null
+        for (node, names) in cut { Self.markCycles(&schemas[node].value, closing: names, depth: 0) }
+        components[schemasAt].value = .object(schemas)
+        members[at].value = .object(components)
+        root = .object(members)
+    }
+
     /// The component schemas `value` names in its `$ref`s, each once, in order.
     static func schemaReferences(_ value: JSONValue) -> [String] {
         var found: [String] = []

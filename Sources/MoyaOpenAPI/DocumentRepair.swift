@@ -11,7 +11,8 @@ import MoyaCore
 ///   what the keyword holds, 3.0's boolean `exclusiveMinimum` in a 3.1 document and 3.1's
 ///   number in a 3.0 one.
 /// - Recursive schemas: the `$ref` that closes a cycle becomes a schema marked with
-///   `x-moya-cycle`, where samples and params stop.
+///   `x-moya-cycle`, where samples and params stop; so does one that makes a chain of
+///   component schemas longer than `longestChain`.
 ///
 /// The walk follows the document's structure, so that it knows the kind of every object it
 /// meets; its depth is the document's, which the reader bounds.
@@ -143,6 +144,7 @@ struct DocumentRepair {
             root = .object(members)
         }
         breakCycles(&root)
+        boundChains(&root)
         return root
     }
 

@@ -24,9 +24,10 @@ public enum OpenAPIImporter {
     /// Imports the document in `bytes`, read from `file`; `service` names the service, else
     /// the document's title does. With `spec`, the path the spec will be written to, each
     /// target's schema is a `$ref` into the document relative to it (else to the working
-    /// directory).
+    /// directory). With `copy`, the `$ref`s name that copy of the document instead, a path
+    /// from the spec's folder.
     public static func importSpec(
-        _ bytes: [UInt8], file: String, service: String? = nil, spec: String? = nil,
+        _ bytes: [UInt8], file: String, service: String? = nil, spec: String? = nil, copy: String? = nil,
         readFile: @escaping (String) -> [UInt8]? = { _ in nil }
     ) throws(OpenAPIReadError) -> OpenAPIImport {
         let read = try OpenAPIReader.read(bytes, file: file, readFile: readFile)
@@ -35,7 +36,7 @@ public enum OpenAPIImporter {
             .map { $0.joined(separator: "/") } ?? ""
         let schemas = SchemaSource(
             raw: read.raw, isSwagger2: read.version == "2.0",
-            reference: Names.relativePath(of: file, from: folder.isEmpty ? "." : folder), version: read.version)
+            reference: copy ?? Names.relativePath(of: file, from: folder.isEmpty ? "." : folder), version: read.version)
         let outcome: Result<OpenAPIImport, OpenAPIReadError> = JSONBridge.$examples.withValue(read.examples) {
             do throws(OpenAPIReadError) {
                 return .success(try importSpec(read, file: file, service: service, schemas: schemas))
@@ -153,6 +154,14 @@ struct Importer {
 
         var names: Set<String> = []
         for endpoint in endpoints {
+            // A method outside the spec's (LINK, say) has no target to be.
+            guard Method.allKnown.contains(Method(rawValue: endpoint.method.rawValue.uppercased())) else {
+                warnings.append(
+                    "\(file)#\(Names.pointer(["paths", endpoint.path.rawValue, endpoint.method.rawValue])): "
+                        + "the method \(endpoint.method.rawValue.uppercased()) has no place in a spec, which takes "
+                        + Method.allKnown.map(\.rawValue).joined(separator: ", ") + "; the operation is left out")
+                continue
+            }
             var target = self.target(endpoint, names: &names)
             let access = credentials(for: endpoint, warn: true)
             if access.auth != common { target.auth = access.auth ?? .disabled }

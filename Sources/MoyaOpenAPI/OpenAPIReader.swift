@@ -59,8 +59,8 @@ enum OpenAPIReader {
                 message: "the document nests deeper than \(maximumDepth) levels at \(deepest); "
                     + "import reads documents up to that depth")
         }
-        var document = json
         var warnings: [String] = []
+        var document = json
         var format: String?
         if let swagger = members.first(where: { $0.key == "swagger" })?.value {
             guard swagger == .string("2.0") || swagger == .number(2) else {
@@ -94,14 +94,58 @@ enum OpenAPIReader {
                 guard let value = try? parse(bytes), deepest(value, limit: maximumDepth) == nil else { return nil }
                 return value
             })
-        let repaired = repair.repair()
+        var repaired = repair.repair()
         warnings += repair.warnings
+        // What the repair left of numbers no spec holds (a default, an example, an enum value).
+        var outOfRange: [[String]] = []
+        Self.leaveOutUnholdableNumbers(&repaired, at: [], found: &outOfRange)
+        for pointer in outOfRange {
+            warnings.append(
+                "\(file)#\(Names.pointer(pointer)): a number past what a spec holds (infinite, or an integer "
+                    + "past 64 bits); left out")
+        }
         let decoded = try OpenAPIPieces(version: version, file: file).decode(repaired, warnings: &warnings)
         var seen: Set<String> = []
         return ReadDocument(
             document: decoded, format: format ?? "OpenAPI \(version)", paths: paths,
             warnings: warnings.filter { seen.insert($0).inserted }, examples: repair.examples,
             raw: json, version: format == nil ? version : "2.0")
+    }
+
+    /// Leaves out every number that no spec value can hold: one too large for a `Double`
+    /// (`1e999`, which would print as `inf`), or an integer past 64 bits, which would be
+    /// clamped. `found` gets each one's pointer. The depth is the document's, bounded before.
+    static func leaveOutUnholdableNumbers(_ value: inout JSONValue, at pointer: [String], found: inout [[String]]) {
+        func unholdable(_ value: JSONValue) -> Bool {
+            guard case .number(let number) = value else { return false }
+            return !number.isFinite || (number.rounded() == number && abs(number) >= 9.223_372_036_854_775_807e18)
+        }
+        switch value {
+        case .object(var members):
+            value = .null
+            members.removeAll { member in
+                guard unholdable(member.value) else { return false }
+                found.append(pointer + [member.key])
+                return true
+            }
+            for index in members.indices {
+                leaveOutUnholdableNumbers(&members[index].value, at: pointer + [members[index].key], found: &found)
+            }
+            value = .object(members)
+        case .array(var items):
+            value = .null
+            var kept: [JSONValue] = []
+            for (index, item) in items.enumerated() {
+                if unholdable(item) { found.append(pointer + [String(index)]) } else { kept.append(item) }
+            }
+            items = kept
+            for index in items.indices {
+                leaveOutUnholdableNumbers(&items[index], at: pointer + [String(index)], found: &found)
+            }
+            value = .array(items)
+        default:
+            break
+        }
     }
 
     /// A document's value: JSON, when its first character opens an object, else YAML.

@@ -1,6 +1,7 @@
 import MoyaCore
 import MoyaOpenAPI
 import MoyaSpec
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -50,27 +51,107 @@ enum OpenAPITool {
             fail("cannot read \(file)")
             return 66  // missingSpec
         }
+        // A spec reads files only in its own folder (its file root), so a spec written with -o
+        // refers to a copy of the document there when the document lies elsewhere, and to
+        // copies of the files the document's `$ref`s read, each at its place beside it.
+        let read = Mutex<[String]>([])
+        let readFile: @Sendable (String) -> [UInt8]? = { path in
+            read.withLock { $0.append(path) }
+            return FileManager.default.contents(atPath: path).map { Array($0) }
+        }
+        let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
         let imported: OpenAPIImport
         do {
             imported = try OpenAPIImporter.importSpec(
-                Array(data), file: file, service: service, spec: output,
-                readFile: { path in FileManager.default.contents(atPath: path).map { Array($0) } })
+                Array(data), file: file, service: service, spec: output, copy: copy?.name, readFile: readFile)
         } catch {
             fail(TerminalText.escapingControls("\(file): \(error.message)"))
             return 65  // invalidSpec
         }
         // A document's text is printed with its controls escaped, never raw.
         for warning in imported.warnings { line("moya-cli: warning: " + TerminalText.escapingControls(warning)) }
-        // What is written must compile; a spec that would not is refused whole.
+        var copies: [(from: String, to: String)] = []
+        if let copy, let output {
+            copies = [(file, copy.path)]
+            let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
+            let target = output.lastIndex(of: "/").map { String(output[...$0]) } ?? ""
+            for path in read.withLock({ $0 }) {
+                let relative = path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path
+                guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else {
+                    line(
+                        "moya-cli: warning: \(TerminalText.escapingControls(path)) is outside the document's folder, "
+                            + "so it is not copied beside the spec; use the spec with --file-root")
+                    continue
+                }
+                copies.append((path, target + relative))
+            }
+        }
+        // The copies are in place before the spec is compiled, which reads them; those that are
+        // new are removed again when the spec is not written.
+        var made: [(from: String, to: String)] = []
+        func undo() { for copy in made.reversed() { unlink(copy.to) } }
+        for (from, to) in copies where !FileManager.default.fileExists(atPath: to) {
+            let folder = to.lastIndex(of: "/").map { String(to[..<$0]) } ?? "."
+            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
+                let bytes = FileManager.default.contents(atPath: from)
+            else {
+                undo()
+                fail("cannot copy \(from) to \(to)")
+                return 73  // cannotWrite
+            }
+            do {
+                try PendingFile.write(Array(bytes), to: to)
+            } catch {
+                undo()
+                fail("cannot write \(to): \(error.message)")
+                return 73
+            }
+            made.append((from, to))
+        }
+        // What is written must compile; a spec that would not is refused whole. Printed, the
+        // spec names the document from the working directory, wherever that is.
+        var compiler = SpecCompiler(environment: .process)
+        if output == nil { compiler.fileRoot = "/" }
         do {
-            _ = try SpecCompiler(environment: .process).compile(
-                Array(imported.spec.utf8), file: output ?? "\(imported.service).yaml")
+            _ = try compiler.compile(Array(imported.spec.utf8), file: output ?? "\(imported.service).yaml")
         } catch {
+            undo()
             for diagnostic in error.diagnostics { line(TerminalText.escapingControls(diagnostic.description)) }
             fail("the spec made from \(file) does not validate; this is a bug in import openapi")
             return 65
         }
-        return write(imported.spec, to: output)
+        let status = write(imported.spec, to: output)
+        guard status == 0 else {
+            undo()
+            return status
+        }
+        for copy in made {
+            line(
+                "moya-cli: copied \(TerminalText.escapingControls(copy.from)) to \(copy.to), beside the spec: "
+                    + "a spec reads files only in its folder")
+        }
+        return status
+    }
+
+    /// Where the document's copy goes when the spec `output` is written outside the
+    /// document's folder tree: beside the spec, under the document's name, or that name
+    /// numbered when another file has it. Nil when the spec's folder holds the document
+    /// already.
+    static func copyPlace(for document: String, beside output: String, bytes: [UInt8]) -> (path: String, name: String)?
+    {
+        let folder = output.lastIndex(of: "/").map { String(output[..<$0]) } ?? "."
+        guard let root = FileRoot.realPath(folder.isEmpty ? "/" : folder), let real = FileRoot.realPath(document)
+        else { return nil }
+        if real.hasPrefix(root == "/" ? "/" : root + "/") { return nil }
+        let name = String(real[real.index(after: real.lastIndex(of: "/") ?? real.startIndex)...])
+        let dot = name.lastIndex(of: ".") ?? name.endIndex
+        for number in 1...1000 {
+            let candidate = number == 1 ? name : name[..<dot] + "-\(number)" + name[dot...]
+            let path = (folder.isEmpty ? "" : folder + "/") + candidate
+            guard let existing = FileManager.default.contents(atPath: path) else { return (path, String(candidate)) }
+            if Array(existing) == bytes { return (path, String(candidate)) }
+        }
+        return nil
     }
 
     static func exportService(_ name: String, output: String?, paths: [String]) -> Int32 {

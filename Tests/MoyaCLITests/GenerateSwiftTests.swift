@@ -167,7 +167,9 @@ final class GenerateSwiftTests: XCTestCase {
         let (missing, _, missingError) = await CommandTests.run(["generate", "swift", "nosuch", "--specs", specs])
         XCTAssertEqual(missing, 64)
         XCTAssertEqual(
-            missingError, "moya-cli: error: no service named 'nosuch' in github, httpbin, myservice, translator\n")
+            missingError,
+            "moya-cli: error: no service named 'nosuch' in github, httpbin, myservice, translator "
+                + "(specs read from \(specs))\n")
         let (bad, _, badError) = await CommandTests.run([
             "generate", "swift", "myservice", "--specs", specs, "--access", "open",
         ])

@@ -395,3 +395,116 @@ extension RecordTests {
         XCTAssertEqual(FileManager.default.contents(atPath: body)?.count, 1_048_577)
     }
 }
+
+extension RecordTests {
+    /// A recording never writes through a link, nor over a read-only spec, and says so with
+    /// exit 73; the files they name are untouched.
+    func testARecordingNeverWritesThroughALinkNorOverAReadOnlySpec() async throws {
+        let file = try write(Self.spec, to: "rec.yaml")
+        let victim = try write("keep", to: "victim.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/rec.bytes.bin", withDestinationPath: victim)
+        let (linked, _, linkError) = await run(["call", "rec.bytes", "--record", "--specs", file])
+        XCTAssertEqual(linked, 73)
+        XCTAssertEqual(
+            linkError,
+            "moya-cli: error: \(file): targets.bytes.sample: \(folder)/rec.bytes.bin is a symbolic link, which a "
+                + "spec's file is never written through\n")
+        XCTAssertEqual(read(victim), "keep")
+        XCTAssertEqual(read(file), Self.spec)
+
+        let locked = try write(Self.spec, to: "locked.yaml")
+        XCTAssertEqual(chmod(locked, 0o444), 0)
+        let (refused, _, refusal) = await run(["call", "rec.user", "--record", "--specs", locked])
+        XCTAssertEqual(refused, 73)
+        XCTAssertEqual(refusal, "moya-cli: error: \(locked) is read-only (444); nothing was recorded\n")
+        XCTAssertEqual(read(locked), Self.spec)
+    }
+
+    /// Recordings into one spec from several processes at once take turns: every one is
+    /// written.
+    func testConcurrentRecordingsIntoOneSpecLoseNothing() async throws {
+        let names = (0..<12).map { "t\($0)" }
+        let file = try write(
+            "service: many\nbaseURL: ${TEST_SERVER}\ntargets:\n"
+                + names.map { "  \($0):\n    path: /echo/\($0)\n" }.joined(), to: "many.yaml")
+        let environment = ["TEST_SERVER": server.baseURL]
+        let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for name in names {
+                group.addTask {
+                    try CommandTests.runProcess(
+                        ["call", "many.\(name)", "--record", "--specs", file], environment: environment
+                    ).0
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses, Array(repeating: 0, count: names.count))
+        let written = read(file)
+        for name in names {
+            XCTAssertTrue(written.contains("  \(name):\n    path: /echo/\(name)\n    sample:\n"), written)
+        }
+    }
+
+    /// What a run saw is secret however it comes back: a secret the server echoes with JSON's
+    /// `\u` escapes, a login's refresh and id tokens, a `Set-Cookie` value the body repeats,
+    /// and a cookie a redirect set.
+    func testSecretsSeenInTheRunAreNeverRecorded() async throws {
+        let file = try write(
+            """
+            service: seen
+            baseURL: ${TEST_SERVER}
+            targets:
+              ascii:
+                method: POST
+                headers:
+                  X-Key: { value: "${KEY}", secret: true }
+                path: /ascii/echo
+              login:
+                method: POST
+                path: /oauth
+              protected:
+                path: /echo/protected
+                auth:
+                  login: { call: login, token: $.access_token }
+              cookie:
+                path: /cookie-echo
+              redirected:
+                path: /cookies/set
+                task:
+                  parameters: { sid: "{sid}" }
+                  encoding: queryString
+                params: { sid: { type: string, default: redirect-c00kie } }
+
+            """, to: "seen.yaml")
+        let environment = ["KEY": "grün-schlüssel-🔑"]
+        for target in ["ascii", "login", "cookie", "redirected"] {
+            let (status, _, error) = await run(
+                ["call", "seen.\(target)", "--record", "--specs", file], environment: environment)
+            XCTAssertEqual(status, 0, "\(target): \(error)")
+        }
+        let written = read(file)
+        for secret in [
+            "grün-schlüssel-🔑", "gr\\u00fcn", "r3fresh-t0ken-secret", "id-t0ken-secret", "acc3ss-t0ken",
+            "c00kie-in-body",
+        ] {
+            XCTAssertFalse(written.contains(secret), "\(secret) is written:\n\(written)")
+        }
+        // The cookie the redirect set is the spec's own default too, so it is looked for in
+        // the sample alone.
+        XCTAssertTrue(written.contains(#"json: { cookie: "sid=••••" }"#), written)
+        let (valid, _, problems) = await run(["validate", file], environment: environment)
+        XCTAssertEqual(valid, 0, problems)
+    }
+
+    /// A body that ends in blank lines is recorded, and answers with the very bytes.
+    func testABodyEndingInBlankLinesIsRecorded() async throws {
+        let file = try write(
+            "service: blank\nbaseURL: ${TEST_SERVER}\ntargets:\n  text:\n    path: /blank-lines\n\n  other:\n    path: /json\n",
+            to: "blank.yaml")
+        let (status, live, error) = await run(["call", "blank.text", "--record", "--specs", file])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(live, "first\nsecond\n\n\n")
+        let (_, stubbed, _) = await run(["call", "blank.text", "--stub", "immediate", "--specs", file])
+        XCTAssertEqual(stubbed, live)
+    }
+}

@@ -22,6 +22,21 @@ final class CookieJarTests: XCTestCase {
         XCTAssertNil(header(["a=1; Domain=0.1"], from: "http://127.0.0.1/", to: "http://127.0.0.1/"))
     }
 
+    /// RFC 6265 5.3 step 5, by the Public Suffix List: a cookie for `com`, `co.uk` or a
+    /// private suffix such as `github.io` is no cookie of a site's, and another site never
+    /// gets it; set by the suffix's own host, it stays that host's.
+    func testAPublicSuffixIsNoCookiesDomain() {
+        XCTAssertNil(header(["a=1; Domain=com"], from: "http://a.evil.com/", to: "http://b.victim.com/"))
+        XCTAssertNil(header(["a=1; Domain=com"], from: "http://a.evil.com/", to: "http://a.evil.com/"))
+        XCTAssertNil(header(["a=1; Domain=.co.uk"], from: "http://a.evil.co.uk/", to: "http://b.victim.co.uk/"))
+        XCTAssertNil(
+            header(["a=1; Domain=github.io"], from: "https://evil.github.io/", to: "https://victim.github.io/"))
+        XCTAssertEqual(
+            header(["a=1; Domain=evil.com"], from: "http://a.evil.com/", to: "http://b.evil.com/"), "a=1")
+        XCTAssertEqual(header(["a=1; Domain=co.uk"], from: "http://co.uk/", to: "http://co.uk/"), "a=1")
+        XCTAssertNil(header(["a=1; Domain=co.uk"], from: "http://co.uk/", to: "http://x.co.uk/"))
+    }
+
     func testPathsSecureAndOrder() {
         let cookies = ["a=1; Path=/", "b=2; Path=/docs", "c=3; Path=/docs/", "d=4; Secure"]
         XCTAssertEqual(header(cookies, from: "http://h/", to: "http://h/docs/x"), "c=3; b=2; a=1")

@@ -46,6 +46,31 @@ final class SchemaErrorTests: XCTestCase {
 
     /// A pattern that backtracks without end on server text fails within its budget, as a
     /// check's `matches` does, rather than hang the run.
+    /// `uniqueItems` is decided by hashing, not by comparing every pair: an array of 200,000
+    /// items (40 billion pairs) is checked, and equal values of another spelling (`1` and
+    /// `1.0`, members in another order) are still the same item.
+    func testUniqueItemsOfAHugeArray() throws {
+        let validator = SchemaValidator(schema: .object([("uniqueItems", .bool(true))]))
+        var items = (0..<200_000).map { JSONValue.integer($0) }
+        XCTAssertTrue(validator.isValid(.array(items)))
+        items.append(.number(199_999))
+        XCTAssertEqual(
+            validator.errors(in: .array(items)).map(\.description),
+            ["$: expected unique items, got 199999 at 199999 and 200000"])
+        let objects = try JSONValue(parsing: #"[{"a":1,"b":[1,"x"]},{"b":[1,"x"],"a":1.0}]"#)
+        XCTAssertFalse(validator.isValid(objects))
+        XCTAssertTrue(validator.isValid(try JSONValue(parsing: #"[{"a":1},{"a":"1"},[1],["1"],"e\u0301","é"]"#)))
+    }
+
+    /// A body that breaks its schema everywhere gets the first 100 errors, not one per item.
+    func testErrorsStopAtTheLimit() {
+        let validator = SchemaValidator(schema: .object([("items", .object([("type", .string("string"))]))]))
+        let errors = validator.errors(in: .array((0..<50_000).map { JSONValue.integer($0) }))
+        XCTAssertEqual(errors.count, SchemaValidator.errorLimit)
+        XCTAssertEqual(errors.first?.description, "$[0]: expected string, got integer")
+        XCTAssertEqual(errors.last?.description, "$[99]: expected string, got integer")
+    }
+
     func testACatastrophicPatternFailsWithinItsBudget() {
         let validator = SchemaValidator(schema: .object([(key: "pattern", value: .string("^(a+)+$"))]))
         let start = ContinuousClock.now

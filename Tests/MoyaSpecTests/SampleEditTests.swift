@@ -128,7 +128,9 @@ final class SampleEditTests: XCTestCase {
         XCTAssertEqual(RecordedSample.textLines("body", "a\r\nb", indent: 0), [#"body: "a\r\nb""#])
         XCTAssertEqual(RecordedSample.textLines("body", " lead\n", indent: 0), [#"body: " lead\n""#])
         XCTAssertEqual(RecordedSample.textLines("body", "plain text", indent: 2), ["  body: plain text"])
-        XCTAssertEqual(RecordedSample.textLines("body", "a\n\n\n", indent: 0), ["body: |+", "  a", "", ""])
+        // Blank lines at the end: a `|+` block would take in the spec's blank lines after it.
+        XCTAssertEqual(RecordedSample.textLines("body", "a\n\n\n", indent: 0), [#"body: "a\n\n\n""#])
+        XCTAssertEqual(RecordedSample.textLines("body", "a\nb\n", indent: 0), ["body: |", "  a", "  b"])
         XCTAssertEqual(RecordedSample.textLines("body", "x: ${HOME}", indent: 0), ["body: |-", "  x: $${HOME}"])
     }
 

@@ -300,6 +300,23 @@ private final class TestServerHandler: ChannelInboundHandler {
             head.headers.add(name: "Content-Length", value: String(count))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             stream(context, remaining: count, chunk: ByteBuffer(repeating: UInt8(ascii: "s"), count: 1 << 16))
+        case ("oauth", 1) where head.method == .POST:
+            // An OAuth token response: the token a login reads, and two it does not.
+            respondJSON(
+                context, status: .ok,
+                [
+                    "access_token": "acc3ss-t0ken", "refresh_token": "r3fresh-t0ken-secret",
+                    "id_token": "id-t0ken-secret", "expires_in": 3600,
+                ])
+        case ("cookie-echo", 1):
+            // A cookie set, and its value in the body too.
+            respond(
+                context, status: .ok, body: Data(#"{"sid":"c00kie-in-body"}"#.utf8),
+                headers: [("Content-Type", "application/json"), ("Set-Cookie", "sid=c00kie-in-body; Path=/")])
+        case ("blank-lines", 1):
+            respond(
+                context, status: .ok, body: Data("first\nsecond\n\n\n".utf8),
+                headers: [("Content-Type", "text/plain")])
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             respond(context, status: .ok, body: Data((0..<count).map { UInt8($0 % 251) }))
@@ -314,7 +331,20 @@ private final class TestServerHandler: ChannelInboundHandler {
             } else {
                 object["bodyBase64"] = body.base64EncodedString()
             }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            // Under /ascii, as Python's json.dumps writes by default: every character past
+            // ASCII as a \u escape (a pair past the Basic Multilingual Plane).
+            if parts.first == "ascii" {
+                var text = ""
+                for unit in String(decoding: data, as: UTF8.self).utf16 {
+                    if unit < 0x80 {
+                        text.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+                    } else {
+                        text += String(format: "\\u%04x", unit)
+                    }
+                }
+                data = Data(text.utf8)
+            }
             respond(context, status: .ok, body: data, headers: [("Content-Type", "application/json")])
         }
     }

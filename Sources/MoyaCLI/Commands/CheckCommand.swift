@@ -172,7 +172,7 @@ struct CheckCommand: CallerIsolatedCommand {
         -> CommandFailure?
     {
         let context = CommandContext.current
-        let recorder = SampleRecorder(compiler: specOptions.compiler(), services: services)
+        let recorder = SampleRecorder(compiler: specOptions.compiler(explicitPaths: !paths.isEmpty), services: services)
         var written: Set<[String]> = []
         var failures: [CommandFailure] = []
         for (index, exchange) in heard.sorted(by: { $0.index < $1.index }) {

@@ -81,8 +81,7 @@ enum ShellCompletion {
 
     /// The first word of the line that names a target of the specs, lazily loaded.
     private static func target(in words: [String], specs: [String]) -> TargetSpec? {
-        var options = SpecOptions()
-        options.specs = specs
+        let options = SpecOptions(naming: specs)
         for word in words where !word.hasPrefix("-") && word.contains(".") && !word.contains("/") {
             // Completion reads no environment: a target's params do not depend on it.
             if let (_, target) = try? options.loadTarget(word, lazily: true, keepingEnvironmentReferences: true) {

@@ -9,7 +9,7 @@ extension SpecOptions {
         paths: [String]? = nil, keepingEnvironmentReferences: Bool = false, checkingSamples: Bool = false
     ) -> SpecLibrary {
         let environment = CommandContext.current.environment
-        var compiler = compiler()
+        var compiler = compiler(explicitPaths: paths != nil)
         compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
         compiler.checksSamples = checkingSamples
         return SpecLibrary(
@@ -18,15 +18,23 @@ extension SpecOptions {
 
     /// The compiler these options and the context's environment describe.
     /// Specs found in the working directory read no set variable until the user trusts
-    /// their folder (`SpecTrust`).
-    func compiler() -> SpecCompiler {
+    /// their folder (`SpecTrust`); `explicitPaths` says a command named its own paths.
+    func compiler(explicitPaths: Bool = false) -> SpecCompiler {
         let environment = CommandContext.current.environment
         var compiler = SpecCompiler(environment: environment)
         compiler.fileRoot = fileRoot
-        if let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
+        if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
             compiler.refusesEnvironment = SpecTrust(environment: environment).refusal(forFound: found)
         }
         return compiler
+    }
+
+    /// Options for completion, which parses no flags: the `--specs` a command line names,
+    /// and each spec's own folder as its file root.
+    init(naming specs: [String]) {
+        self.init()
+        self.specs = specs
+        fileRoot = nil
     }
 
     /// Shell completions from the specs a command line (or the environment) names: `names`
@@ -34,8 +42,7 @@ extension SpecOptions {
     static func completions(
         _ words: [String], _ prefix: String, _ names: (ServiceSpec) -> [String]
     ) -> [String] {
-        var options = SpecOptions()
-        options.specs = CallCommand.specPaths(in: words)
+        let options = SpecOptions(naming: CallCommand.specPaths(in: words))
         // Completion reads no environment: it names targets, which no variable changes.
         guard let catalog = try? options.library(keepingEnvironmentReferences: true).loadAll() else { return [] }
         return catalog.services.flatMap(names).filter { $0.hasPrefix(prefix) }

@@ -70,7 +70,11 @@ extension CompileContext {
                 do {
                     found = try Self.document(at: target, in: fileRoot)
                 } catch {
-                    reader.error(node.mark, path(), "$ref: " + FileRootError(error.reason, path: shown).description)
+                    let problem =
+                        error.reason == .missing
+                        ? "cannot read \(shown) as JSON or YAML, which a $ref in the schema names"
+                        : "$ref: " + FileRootError(error.reason, path: shown).description
+                    reader.error(node.mark, path(), problem)
                     continue
                 }
             }

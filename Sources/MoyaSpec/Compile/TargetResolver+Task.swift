@@ -149,10 +149,12 @@ extension TargetResolver {
     }
 
     /// A path a task names, rendered: the caller's as given, any other relative to the spec
-    /// file (a param's default is already the spec file's).
+    /// file (a file param's value from the spec is that already: see `bind`).
     private func taskPath(_ template: Template) -> String {
         let path = render(template, environmentIsSecret: false) ?? ""
-        return template.wholeParam != nil ? path : service.path(path)
+        if isCallersPath(template) { return path }
+        if let name = template.wholeParam, target.param(named: name)?.elementType == .file { return path }
+        return service.path(path)
     }
 
     /// A file a task reads: the caller's path as given; any other inside the spec's file root.

@@ -66,29 +66,29 @@ public struct RecordedSample: Sendable, Hashable {
     /// `name: text` where the text is plain, else a literal block scalar, which keeps JSON
     /// and lines readable as they came; text a block cannot hold exactly (a carriage return,
     /// a control character, a first line that starts with a space, a line with trailing
-    /// space, no text but line breaks) is one double-quoted scalar.
+    /// space, no text but line breaks, two or more line breaks at the end) is one
+    /// double-quoted scalar.
     static func textLines(_ name: String, _ text: String, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let literal = YAMLText.literal(text)
         guard !YAMLText.isPlain(text, inFlow: false), fitsBlock(text) else {
             return ["\(pad)\(name): \(YAMLText.scalar(text, inFlow: false))"]
         }
-        var body = Substring(literal)
-        var newlines = 0
-        while body.last == "\n" {
-            body = body.dropLast()
-            newlines += 1
-        }
-        let chomp = newlines == 0 ? "-" : newlines == 1 ? "" : "+"
+        // At most one line break ends the text (`fitsBlock`): clipped, or stripped with `|-`.
+        let endsWithBreak = literal.hasSuffix("\n")
+        let body = endsWithBreak ? Substring(literal).dropLast() : Substring(literal)
         let content = body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.isEmpty ? "" : "\(pad)  \(line)"
         }
-        return ["\(pad)\(name): |\(chomp)"] + content + Array(repeating: "", count: max(0, newlines - 1))
+        return ["\(pad)\(name): |\(endsWithBreak ? "" : "-")"] + content
     }
 
     /// Whether a literal block holds `text` exactly.
     private static func fitsBlock(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first != " ", first != "\t", first != "\n" else { return false }
+        // Blank lines at a block's end are kept only with `|+`, which also takes in every blank
+        // line the spec has after it, before the next key: the body would not read back.
+        guard !text.hasSuffix("\n\n") else { return false }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         // A line of only spaces or trailing space reads back the same, but editors strip it.
         guard lines.allSatisfy({ $0.last != " " && $0.last != "\t" }) else { return false }

@@ -53,7 +53,10 @@ public enum YAMLLoader {
 
         try checkFlowDepth(bytes)
         return try bytes.withUnsafeBufferPointer { buffer throws(YAMLSyntaxError) -> YAMLNode? in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            // A byte order mark is skipped here: with the encoding set, libyaml would read it
+            // as text. The builder's offsets count it (`markLength`).
+            let mark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            yaml_parser_set_input_string(&parser, buffer.baseAddress.map { $0 + mark }, buffer.count - mark)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
 
             var document = yaml_document_t()

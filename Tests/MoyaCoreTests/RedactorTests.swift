@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+@testable import MoyaCore
+
+/// Server text scrubbed of secrets: every spelling JSON allows, in one pass over any size.
+final class RedactorTests: XCTestCase {
+    func scrub(_ text: String, _ secrets: Set<String>) -> String {
+        Redactor(secretValues: secrets).scrub(text)
+    }
+
+    /// A secret echoed with `\u` escapes, in either case of hex, wholly or in part, past the
+    /// Basic Multilingual Plane as a surrogate pair, and with `\/` for a slash.
+    func testJSONEscapesOfASecretAreMasked() {
+        let secrets: Set<String> = ["grün-schlüssel", "key🔑/x"]
+        XCTAssertEqual(scrub(#"{"k":"gr\u00fcn-schl\u00fcssel"}"#, secrets), #"{"k":"••••"}"#)
+        XCTAssertEqual(scrub(#"{"k":"gr\u00FCn-schl\u00FCssel"}"#, secrets), #"{"k":"••••"}"#)
+        XCTAssertEqual(
+            scrub(
+                #"{"k":"\u0067\u0072\u00fc\u006e\u002d\u0073\u0063\u0068\u006c\u00fc\u0073\u0073\u0065\u006c!"}"#,
+                secrets),
+            #"{"k":"••••!"}"#)
+        XCTAssertEqual(scrub(#"["key\ud83d\udd11\/x", "key🔑/x"]"#, secrets), #"["••••", "••••"]"#)
+        // What is not the secret stays: an escape of another character, a lone surrogate.
+        XCTAssertEqual(scrub(#"{"k":"gr\u00fdn","l":"\ud83d"}"#, secrets), #"{"k":"gr\u00fdn","l":"\ud83d"}"#)
+    }
+
+    /// The forms an encoder gives are masked as before: percent-encoded, form-encoded,
+    /// base64, JSON inside JSON.
+    func testEncodedFormsAreMasked() {
+        let secret = "tok/en+1=x?"
+        let text =
+            "a=tok%2Fen%2B1%3Dx%3F b=tok%2fen%2b1%3dx%3f c=\(Data(secret.utf8).base64EncodedString()) "
+            + #"d="{\"t\":\"tok\/en+1=x?\"}""#
+        XCTAssertEqual(scrub(text, [secret]), #"a=•••• b=•••• c=•••• d="{\"t\":\"••••\"}""#)
+    }
+
+    /// A body of 30 MB with two secrets here and there is scrubbed whole, each one found.
+    func testALargeBodyIsScrubbedInOnePass() {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 30 << 20)
+        let secrets = ["s3cret-one", "s3cret-two"]
+        for (index, offset) in stride(from: 1000, to: bytes.count - 100, by: 5 << 20).enumerated() {
+            let secret = Array(secrets[index % 2].utf8)
+            bytes.replaceSubrange(offset..<(offset + secret.count), with: secret)
+        }
+        let scrubbed = Redactor(secretValues: Set(secrets)).scrub(bytes: bytes)
+        let text = String(decoding: scrubbed, as: UTF8.self)
+        XCTAssertFalse(text.contains("s3cret"))
+        XCTAssertEqual(text.components(separatedBy: "••••").count - 1, 6)
+    }
+}
