@@ -26,7 +26,8 @@ import TestSupport
 /// OpenAPI document and compiles the spec it writes, which must compile, `generate` compiles
 /// them as a spec and generates Swift for it, which must parse with `swiftc -parse`,
 /// `serve-wire` sends them raw to a running `serve` while up to 63 idle connections are held,
-/// after which a normal request must be answered. Every input must end without a
+/// after which a normal request must be answered, `record` records them as a response's body
+/// into a spec (see `RecordFuzz`). Every input must end without a
 /// crash; errors are fine. `spec` also compiles each target of a spec that compiles on its
 /// own, as `call` does, and stops when that differs from the whole compile's target.
 enum FuzzTargets {
@@ -95,6 +96,8 @@ enum FuzzTargets {
             if !SwiftParse.parses(source) { fatalError("generate swift wrote a file swiftc cannot parse:\n\(source)") }
         case "serve-wire":
             ServeWire.exchange(bytes)
+        case "record":
+            RecordFuzz.record(bytes)
         case "json":
             if let value = try? JSONValue(parsing: Data(bytes)) {
                 _ = value.serialized(pretty: true)
@@ -126,6 +129,77 @@ enum FuzzTargets {
         default:
             break
         }
+    }
+}
+
+/// `record`: the bytes as a live response's body (its content type chosen by the first
+/// byte), recorded into a spec by `--record`'s recorder. A recording that is written must
+/// compile, answer with the body it recorded and hold no secret of the request's in any
+/// encoding; one that is refused is fine.
+enum RecordFuzz {
+    static let folder: String = {
+        let folder = NSTemporaryDirectory() + "moya-fuzz-record-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+    static let secret = "s3cr\u{e4}t-t0k/en"
+    static let spec = """
+        # A spec the fuzzer records into.
+        service: rec
+        baseURL: http://127.0.0.1:9
+        headers:
+          X-Key: { value: "${KEY}", secret: true }
+        targets:
+          body:
+            path: /body
+
+          other:
+            path: /other
+            sample: { json: { id: 1 } }
+
+        """
+    static let types = ["application/json", "text/plain", "application/octet-stream", "text/html", ""]
+
+    static func record(_ bytes: [UInt8]) {
+        let file = folder + "/rec.yaml"
+        guard (try? spec.write(toFile: file, atomically: true, encoding: .utf8)) != nil else { return }
+        let compiler = SpecCompiler(environment: ["KEY": secret])
+        guard let service = try? compiler.compile(file: file), let target = service.target(named: "body"),
+            let url = URL(string: "http://127.0.0.1:9/body")
+        else { fatalError("the fuzz spec does not compile") }
+        var headers = HTTPHeaders()
+        let type = types[Int(bytes.first ?? 0) % types.count]
+        if !type.isEmpty { headers.add(name: "Content-Type", value: type) }
+        var requestHeaders = HTTPHeaders()
+        requestHeaders.add(name: "X-Key", value: secret)
+        let response = Response(
+            statusCode: 200, data: Data(bytes.dropFirst()), request: Request(url: url, headers: requestHeaders),
+            response: ResponseHead(statusCode: 200, headers: headers))
+        let redactor = Redactor(secretHeaders: ["X-Key"], secretValues: [secret])
+        let recorder = SampleRecorder(compiler: compiler, services: [service])
+        guard
+            let recording = try? recorder.record(
+                response, redactor: redactor, secrets: [secret], target: target, of: service, named: nil)
+        else { return }
+        guard let written = FileManager.default.contents(atPath: file),
+            let again = try? compiler.compile(file: file), let recorded = again.target(named: "body")
+        else { fatalError("a recorded spec does not compile:\n\(recording.diff)") }
+        let text = String(decoding: written, as: UTF8.self)
+        for form in [secret, "s3cr\\u00e4t", "s3cr%C3%A4t"] where text.contains(form) {
+            fatalError("a secret is recorded as \(form):\n\(text)")
+        }
+        guard case .response(_, let body)? = try? again.sample(of: recorded, named: nil, values: [:]) else {
+            fatalError("a recorded sample does not answer:\n\(text)")
+        }
+        let expected = redactor.scrub(bytes: Array(bytes.dropFirst()))
+        // A JSON body with a string that was a secret whole is written as the masked value,
+        // whose serialization may be spelled otherwise; any other body answers with the very
+        // bytes, scrubbed.
+        let bothJSON = (try? JSONValue(parsing: body)) != nil && (try? JSONValue(parsing: Data(expected))) != nil
+        if Array(body) != expected, !bothJSON {
+            fatalError("a recorded sample answers with other bytes:\n\(text)")
+        }
+        if String(decoding: body, as: UTF8.self).contains(secret) { fatalError("a secret is in the recorded body") }
     }
 }
 

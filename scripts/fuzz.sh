@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath flow serve openapi generate serve-wire}
+targets=${FUZZ_TARGETS:-spec json url jsonpath flow serve openapi generate serve-wire record}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz
@@ -30,6 +30,10 @@ for target in $targets; do
     serve-wire)
       printf '\x05GET /api/v2/items HTTP/1.1\r\nHost: x\r\n\r\n' > "$corpus/seed.txt"
       printf '\x3fPOST /api/v2/login HTTP/1.1\r\nContent-Length: 100\r\n\r\nuser=a' > "$corpus/seed2.txt" ;;
+    record)
+      printf '\x00{"id":1,"token":"s3cr\\u00e4t-t0k\\/en","n":[1,2.5]}' > "$corpus/seed.json"
+      printf '\x01line one\n\n\n' > "$corpus/seed.txt"
+      printf '\x02\x00\x01\xff binary' > "$corpus/seed.bin" ;;
     flow)
       printf "not exists {a.a.0} or ({x} == 'y' and {a.d.e.1} != 2)" > "$corpus/seed.txt"
       printf 'sid=1; Path=/a; Domain=example.com; Max-Age=60; Secure' > "$corpus/seed2.txt" ;;

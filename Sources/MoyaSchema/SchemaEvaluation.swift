@@ -81,6 +81,12 @@ struct Evaluation {
     /// The most errors collected: a large body that breaks its schema everywhere makes a
     /// bounded report, not one larger than itself.
     var errorLimit = SchemaValidator.errorLimit
+    /// Schema nodes evaluated so far, and the most allowed: `oneOf`, `anyOf` and `$ref`s that
+    /// nest in them multiply the work per level of the instance, so the budget counts work,
+    /// never time. Past it, the value fails (`exhausted`).
+    var steps = 0
+    var stepLimit = Int.max
+    private(set) var exhausted = false
 
     init(registry: SchemaRegistry, assertsFormat: Bool, errors: [SchemaError]?) {
         self.registry = registry
@@ -107,6 +113,11 @@ struct Evaluation {
         }
         guard depth < Self.maximumDepth else {
             fail(path, node, "", "the schema refers to itself more than \(Self.maximumDepth) levels deep")
+            return false
+        }
+        steps += 1
+        guard steps <= stepLimit else {
+            exhausted = true
             return false
         }
         depth += 1

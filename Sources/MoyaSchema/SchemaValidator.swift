@@ -48,8 +48,26 @@ public struct SchemaValidator {
     public func isValid(_ instance: JSONValue) -> Bool {
         guard let root else { return false }
         var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat, errors: nil)
+        evaluation.stepLimit = Self.stepLimit(for: instance)
         var annotations = Annotations()
-        return evaluation.evaluate(root, instance, at: InstancePath(), &annotations)
+        return evaluation.evaluate(root, instance, at: InstancePath(), &annotations) && !evaluation.exhausted
+    }
+
+    /// The schema nodes one validation may evaluate: a million, and 64 more for each value
+    /// in the instance, so that a large valid body is never cut short while a small one that
+    /// makes nested `oneOf`s double their work per level is stopped in well under a second.
+    public static func stepLimit(for instance: JSONValue) -> Int {
+        var count = 0
+        var stack = [instance]
+        while let value = stack.popLast() {
+            count += 1
+            switch value {
+            case .array(let items): stack.append(contentsOf: items)
+            case .object(let members): stack.append(contentsOf: members.map(\.value))
+            default: break
+            }
+        }
+        return 1_000_000 + 64 * count
     }
 
     /// Every way `instance` breaks the schema, in the order the schema's keywords are
@@ -60,8 +78,16 @@ public struct SchemaValidator {
         }
         var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat, errors: [])
         evaluation.errorLimit = max(limit, 1)
+        evaluation.stepLimit = Self.stepLimit(for: instance)
         var annotations = Annotations()
         _ = evaluation.evaluate(root, instance, at: InstancePath(), &annotations)
-        return evaluation.errors ?? []
+        guard evaluation.exhausted else { return evaluation.errors ?? [] }
+        // What failed after the budget ran out failed for that alone: only the budget is said.
+        return [
+            SchemaError(
+                instancePath: "$", schemaPath: "#",
+                message: "validating this value takes more than \(evaluation.stepLimit) schema steps "
+                    + "(oneOf and anyOf multiply them); it is taken as invalid")
+        ]
     }
 }

@@ -126,6 +126,62 @@
             XCTAssertTrue(log.hasSuffix("moya-cli: stopped with requests unanswered after 5 s\n"), log)
         }
 
+        /// Round three, finding 16: a `timeout` sample's connection is closed at the idle
+        /// deadline, as an idle one is: any client can ask for one.
+        func testATimeoutSampleIsClosedAtTheIdleDeadline() throws {
+            let server = try Server([spec, "--idle-timeout", "0.5"])
+            let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
+            socket.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+            Thread.sleep(forTimeInterval: 2.5)
+            XCTAssertTrue(socket.isClosedByPeer)
+            _ = server.stop()
+        }
+
+        /// Round three, finding 16: connections that wait on a `timeout` sample or send their
+        /// body slowly do not fill the cap: they make room for a new client as idle ones do.
+        func testWaitingConnectionsPastTheCapMakeRoomForANewClient() throws {
+            let server = try Server([spec], descriptorLimit: 128)
+            var held: [LoopbackSocket] = []
+            for index in 0..<100 {
+                guard let socket = LoopbackSocket(port: server.port) else { break }
+                socket.send(
+                    index.isMultiple(of: 2)
+                        ? "GET /never HTTP/1.1\r\nHost: x\r\n\r\n"
+                        : "POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"v\"")
+                held.append(socket)
+            }
+            XCTAssertEqual(held.count, 100)
+            Thread.sleep(forTimeInterval: 0.5)
+            let client = try XCTUnwrap(LoopbackSocket(port: server.port))
+            client.send("GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(client.readAll().hasPrefix("HTTP/1.1 200 OK\r\n"))
+            let (status, _, log) = server.stop()
+            XCTAssertEqual(status, 0, log)
+        }
+
+        /// Round three, finding 14: a body that takes seconds to hold to its schema is worked on
+        /// off the event loops: requests on other connections, whichever loop they are on, are
+        /// answered meanwhile.
+        func testAnExpensiveBodyStallsNoOtherRequest() throws {
+            let server = try Server([spec])
+            let slow = try XCTUnwrap(LoopbackSocket(port: server.port, timeout: 60))
+            let body = #"{"v":""# + String(repeating: "1", count: 15_000) + #""}"#
+            slow.send(
+                "POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            Thread.sleep(forTimeInterval: 0.3)
+            // One connection per event loop and more: round robin puts one on the slow body's.
+            for _ in 0..<4 {
+                let client = try XCTUnwrap(LoopbackSocket(port: server.port, timeout: 60))
+                client.send("GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                XCTAssertTrue(client.readAll().hasPrefix("HTTP/1.1 200 OK\r\n"))
+            }
+            // Still at work on the body when the others were answered.
+            XCTAssertEqual(slow.read(upTo: 1, waiting: false), [])
+            XCTAssertTrue(slow.readAll().hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+            _ = server.stop()
+        }
+
         /// Finding 20: an IPv6 address is announced in brackets.
         func testAnIPv6AddressIsAnnouncedInBrackets() throws {
             let server: Server

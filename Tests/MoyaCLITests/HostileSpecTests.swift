@@ -216,6 +216,45 @@ final class HostileSpecTests: XCTestCase {
             changedError)
     }
 
+    /// `./specs` and the user's own folder are layers: a service of the nearer hides the
+    /// farther's of the same name and says so; `list` says where each came from; the user's
+    /// own specs read the environment while an untrusted `./specs` does not.
+    func testTheDefaultFoldersLayerAndSayWhereEachServiceCameFrom() throws {
+        let home = folder + "/home"
+        let own = home + "/.config/moya-cli/specs"
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+        try write(
+            "service: gh\nbaseURL: http://repo.test\ntargets:\n  user:\n    path: /user\n", to: "repo/specs/gh.yaml")
+        try write(
+            "service: gh\nbaseURL: https://api.github.com\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n"
+                + "  user:\n    path: /user\n", to: "home/.config/moya-cli/specs/gh.yaml")
+        try write(
+            "service: mine\nbaseURL: https://mine.test\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n"
+                + "  ping:\n    path: /ping\n", to: "home/.config/moya-cli/specs/mine.yaml")
+        let repo = folder + "/repo"
+        let environment = ["HOME": home, "XDG_STATE_HOME": folder + "/state", "GITHUB_TOKEN": "ghp_users0wnToken"]
+        let hides = "moya-cli: note: service 'gh' is read from specs/gh.yaml, which hides \(own)/gh.yaml\n"
+
+        let (listed, out, error) = try CommandTests.runProcess(["list"], environment: environment, in: repo)
+        XCTAssertEqual(listed, 0, error)
+        XCTAssertEqual(
+            out,
+            "gh.user    GET  /user\nmine.ping  GET  /ping\n\nfrom specs: gh\nfrom \(own): mine\n")
+        XCTAssertEqual(error, hides)
+
+        let (called, calledOut, calledError) = try CommandTests.runProcess(
+            ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(called, 0, calledError)
+        XCTAssertTrue(calledOut.hasPrefix("GET http://repo.test/user\n"), calledOut)
+        XCTAssertEqual(calledError, hides)
+
+        // The user's own spec reads the token; the untrusted ./specs would not.
+        let (mine, mineOut, mineError) = try CommandTests.runProcess(
+            ["call", "mine.ping", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(mine, 0, mineError)
+        XCTAssertTrue(mineOut.hasSuffix("Authorization: ••••\n"), mineOut)
+    }
+
     // MARK: - Output
 
     /// `-vv` prints the server's body scrubbed of a secret it echoes in JSON's `\u` escapes.

@@ -71,6 +71,34 @@ final class SchemaErrorTests: XCTestCase {
         XCTAssertEqual(errors.last?.description, "$[99]: expected string, got integer")
     }
 
+    /// A recursive `oneOf` whose every level tries both branches doubles the work per level
+    /// of the body: 2^40 evaluations for this small one. The budget counts schema steps, so
+    /// the value fails, on any machine, instead of hanging the run.
+    func testARecursiveOneOfFailsWithinItsStepBudget() throws {
+        let schema = try JSONValue(
+            parsing: """
+                {"$ref": "#/$defs/n", "$defs": {"n": {"oneOf": [
+                  {"title": "one", "properties": {"a": {"$ref": "#/$defs/n"}}},
+                  {"title": "two", "properties": {"a": {"$ref": "#/$defs/n"}}}
+                ]}}}
+                """)
+        var body = JSONValue.object([])
+        for _ in 0..<40 { body = .object([("a", body)]) }
+        let validator = SchemaValidator(schema: schema)
+        XCTAssertFalse(validator.isValid(body))
+        let limit = SchemaValidator.stepLimit(for: body)
+        XCTAssertEqual(
+            validator.errors(in: body).map(\.description),
+            [
+                "$: validating this value takes more than \(limit) schema steps (oneOf and anyOf multiply them); "
+                    + "it is taken as invalid"
+            ])
+        // Ten levels are 2^10 steps: validated, whatever the outcome.
+        var small = JSONValue.object([])
+        for _ in 0..<10 { small = .object([("a", small)]) }
+        XCTAssertFalse(validator.errors(in: small).contains { $0.message.contains("schema steps") })
+    }
+
     func testACatastrophicPatternFailsWithinItsBudget() {
         let validator = SchemaValidator(schema: .object([(key: "pattern", value: .string("^(a+)+$"))]))
         let start = ContinuousClock.now

@@ -40,10 +40,11 @@
         /// Sends the text's UTF-8.
         public func send(_ text: String) { send(Array(text.utf8)) }
 
-        /// Up to `count` bytes, or fewer when the peer closes or the timeout passes.
-        public func read(upTo count: Int) -> [UInt8] {
+        /// Up to `count` bytes, or fewer when the peer closes or the timeout passes; without
+        /// `waiting`, only what has already arrived.
+        public func read(upTo count: Int, waiting: Bool = true) -> [UInt8] {
             var buffer = [UInt8](repeating: 0, count: count)
-            let read = recv(descriptor, &buffer, count, 0)
+            let read = recv(descriptor, &buffer, count, waiting ? 0 : Int32(MSG_DONTWAIT))
             return read > 0 ? Array(buffer[..<read]) : []
         }
 

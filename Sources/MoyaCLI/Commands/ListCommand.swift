@@ -53,6 +53,14 @@ struct ListCommand: CallerIsolatedCommand {
             }
         }
         for line in TextTable.render(rows) { context.line(line) }
+        // Read from the default folders, layered: where each service came from.
+        let library = specOptions.library()
+        guard service == nil, library.layered, library.searchPaths.count > 1 else { return }
+        context.line("")
+        for path in library.searchPaths {
+            let names = services.filter { $0.file.hasPrefix(path + "/") }.map(\.name)
+            context.line("from \(path): " + (names.isEmpty ? "no service" : names.joined(separator: ", ")))
+        }
     }
 
     static func json(_ service: ServiceSpec) -> JSONValue {

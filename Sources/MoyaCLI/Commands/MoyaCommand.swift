@@ -18,9 +18,12 @@ struct MoyaCommand: AsyncParsableCommand {
             samples. moya-cli-spec(5) describes the format.
 
             Specs are read from --specs PATH (repeatable), else from $MOYA_CLI_SPECS \
-            (colon-separated), else from ./specs, else from $XDG_CONFIG_HOME/moya-cli/specs \
-            (~/.config/moya-cli/specs), the first that exists. A service's own file, \
-            SERVICE.yaml, is read alone when it is named after the service.
+            (colon-separated), else from ./specs and $XDG_CONFIG_HOME/moya-cli/specs \
+            (~/.config/moya-cli/specs) together, a service in ./specs hiding one of the same \
+            name in the other. A service's own file, SERVICE.yaml, is read alone when it is \
+            named after the service. Specs found in ./specs read no set environment variable \
+            until you run moya-cli trust; every file a spec reads or writes must be in its folder, \
+            or under --file-root.
 
             Stubbing: `call --stub immediate` answers from the target's sample without touching \
             the network; `--stub delayed=SECONDS` waits first; `--sample NAME` picks a named \
@@ -67,7 +70,7 @@ struct SpecOptions: ParsableArguments {
     @Option(
         name: .customLong("specs"),
         help: ArgumentHelp(
-            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs, else ~/.config/moya-cli/specs.",
+            "A spec file or directory; repeat for more. Defaults to $MOYA_CLI_SPECS, else ./specs and ~/.config/moya-cli/specs.",
             valueName: "path"))
     var specs: [String] = []
     @Option(

@@ -12,8 +12,10 @@ extension SpecOptions {
         var compiler = compiler(explicitPaths: paths != nil)
         compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
         compiler.checksSamples = checkingSamples
-        return SpecLibrary(
+        var library = SpecLibrary(
             searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
+        library.layered = paths == nil && SpecLibrary.isLayered(specs: specs, environment: environment)
+        return library
     }
 
     /// The compiler these options and the context's environment describe.
@@ -23,8 +25,10 @@ extension SpecOptions {
         let environment = CommandContext.current.environment
         var compiler = SpecCompiler(environment: environment)
         compiler.fileRoot = fileRoot
-        if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
-            compiler.refusesEnvironment = SpecTrust(environment: environment).refusal(forFound: found)
+        if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment),
+            let reason = SpecTrust(environment: environment).refusal(forFound: found)
+        {
+            compiler.refusesEnvironment = EnvironmentRefusal(folder: found, reason: reason)
         }
         return compiler
     }
@@ -59,6 +63,11 @@ extension SpecOptions {
             throw CommandFailure(error.description, status: .missingSpec)
         }
         guard catalog.diagnostics.isEmpty else { throw Self.invalid(catalog.diagnostics) }
+        for shadowing in catalog.shadowed {
+            CommandContext.current.errorLine(
+                "moya-cli: note: service '\(shadowing.service)' is read from \(shadowing.kept), which hides "
+                    + shadowing.hidden)
+        }
         return catalog
     }
 
@@ -68,8 +77,13 @@ extension SpecOptions {
         throws(CommandFailure) -> ServiceSpec
     {
         do {
-            return try library(keepingEnvironmentReferences: keepingEnvironmentReferences).service(
-                named: name, target: target)
+            let library = library(keepingEnvironmentReferences: keepingEnvironmentReferences)
+            let service = try library.service(named: name, target: target)
+            for hidden in library.shadowedFiles(of: name, keptIn: service.file) {
+                CommandContext.current.errorLine(
+                    "moya-cli: note: service '\(name)' is read from \(service.file), which hides \(hidden)")
+            }
+            return service
         } catch let error as SpecError {
             throw Self.invalid(error.diagnostics)
         } catch let error as SpecNotFoundError {

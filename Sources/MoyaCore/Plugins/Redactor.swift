@@ -39,7 +39,7 @@ public struct Redactor: Sendable {
     /// Every encoded form of every secret up to `eagerLength` bytes, worked out once into one
     /// automaton that finds them all in a single pass, JSON's `\u` spellings included: a
     /// redactor scrubs many texts, some of them megabytes.
-    private let matcher: SecretMatcher?
+    private let matcher: SharedSecretMatcher
     /// Longer secrets, whose forms are worked out only for a text long enough to hold one
     /// (every form is at least as long as its secret), so that a secret of megabytes costs
     /// nothing for the many short texts printed after it.
@@ -63,8 +63,8 @@ public struct Redactor: Sendable {
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
         }
-        matcher = SecretMatcher(
-            self.secretValues.filter { $0.utf8.count <= Self.eagerLength }.flatMap(Self.encodedForms).map {
+        matcher = SharedSecretMatcher(
+            patterns: self.secretValues.filter { $0.utf8.count <= Self.eagerLength }.flatMap(Self.encodedForms).map {
                 Array($0.utf8)
             })
         longSecrets = self.secretValues.filter { $0.utf8.count > Self.eagerLength }
@@ -140,7 +140,7 @@ public struct Redactor: Sendable {
     /// form an encoder could have given it: raw, percent-encoded (RFC 3986 and form), JSON-escaped
     /// (any character as `\uXXXX` too) and base64.
     public func scrub(_ text: String) -> String {
-        guard isEnabled, matcher != nil || !longSecrets.isEmpty, !text.isEmpty else { return text }
+        guard isEnabled, !matcher.isEmpty || !longSecrets.isEmpty, !text.isEmpty else { return text }
         return String(decoding: scrub(bytes: Array(text.utf8)), as: UTF8.self)
     }
 
@@ -157,7 +157,7 @@ public struct Redactor: Sendable {
         }) where form.count <= result.count {
             result = result.replacing(form, with: Self.mask.utf8)
         }
-        return matcher?.masking(result, with: Array(Self.mask.utf8)) ?? result
+        return matcher.matcher?.masking(result, with: Array(Self.mask.utf8)) ?? result
     }
 
     /// Every form a secret may take in text, longest first: raw, percent-encoded (as a path

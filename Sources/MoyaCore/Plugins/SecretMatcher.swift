@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Finds every occurrence of a set of byte strings (a secret's encoded forms) in one pass,
 /// and masks them: an Aho–Corasick automaton, made a full transition table once.
 ///
@@ -6,7 +8,12 @@
 /// spellings JSON allows is found, not only in the spellings an encoder would choose. What
 /// matches in the decoded reading is masked over the escapes it was spelled with.
 struct SecretMatcher: Sendable {
-    /// The transitions, 256 per state.
+    /// Each byte's class: the bytes the patterns use each have one, every other byte shares
+    /// class 0, so a state's row is as wide as the patterns' alphabet, not 256.
+    private let classes: [UInt8]
+    /// How many classes there are: the width of a row.
+    private let width: Int
+    /// The transitions, `width` per state.
     private let table: [Int32]
     /// For each state, the length of the longest pattern that ends there (0 for none).
     private let matchLength: [Int32]
@@ -17,6 +24,20 @@ struct SecretMatcher: Sendable {
     init?(_ patterns: [[UInt8]]) {
         let patterns = patterns.filter { !$0.isEmpty }
         guard !patterns.isEmpty else { return nil }
+        var used = [Bool](repeating: false, count: 256)
+        for pattern in patterns { for byte in pattern { used[Int(byte)] = true } }
+        var classes = [UInt8](repeating: 0, count: 256)
+        var width = 1
+        if used.count(where: { $0 }) < 255 {
+            for byte in 0..<256 where used[byte] {
+                classes[byte] = UInt8(width)
+                width += 1
+            }
+        } else {
+            // Nearly every byte is used: each is its own class.
+            for byte in 0..<256 { classes[byte] = UInt8(byte) }
+            width = 256
+        }
         // The trie, sparse while it is built.
         var children: [[UInt8: Int32]] = [[:]]
         var lengths: [Int32] = [0]
@@ -34,12 +55,17 @@ struct SecretMatcher: Sendable {
             }
             lengths[state] = max(lengths[state], Int32(pattern.count))
         }
+        // The trie's edges by class; a byte of class 0 is in no pattern.
+        var edges: [[Int: Int32]] = children.map { row in
+            Dictionary(uniqueKeysWithValues: row.map { (Int(classes[Int($0.key)]), $0.value) })
+        }
+        children = []
         // Breadth first: each state's failure link, and its full row of transitions.
-        var table = [Int32](repeating: 0, count: children.count * 256)
-        var fail = [Int32](repeating: 0, count: children.count)
+        var table = [Int32](repeating: 0, count: edges.count * width)
+        var fail = [Int32](repeating: 0, count: edges.count)
         var queue: [Int32] = []
-        for (byte, child) in children[0] {
-            table[Int(byte)] = child
+        for (symbol, child) in edges[0] {
+            table[symbol] = child
             queue.append(child)
         }
         var head = 0
@@ -48,16 +74,19 @@ struct SecretMatcher: Sendable {
             head += 1
             let failure = Int(fail[state])
             lengths[state] = max(lengths[state], lengths[failure])
-            for byte in 0..<256 {
-                if let child = children[state][UInt8(byte)] {
-                    fail[Int(child)] = table[failure * 256 + byte]
-                    table[state * 256 + byte] = child
+            for symbol in 0..<width {
+                if let child = edges[state][symbol] {
+                    fail[Int(child)] = table[failure * width + symbol]
+                    table[state * width + symbol] = child
                     queue.append(child)
                 } else {
-                    table[state * 256 + byte] = table[failure * 256 + byte]
+                    table[state * width + symbol] = table[failure * width + symbol]
                 }
             }
+            edges[state] = [:]
         }
+        self.classes = classes
+        self.width = width
         self.table = table
         matchLength = lengths
         longest = patterns.map(\.count).max() ?? 0
@@ -86,7 +115,7 @@ struct SecretMatcher: Sendable {
         // The raw reading.
         var state = 0
         for (index, byte) in bytes.enumerated() {
-            state = Int(table[state &* 256 &+ Int(byte)])
+            state = Int(table[state &* width &+ Int(classes[Int(byte)])])
             let length = Int(matchLength[state])
             if length > 0 { spans.append((index + 1 - length)..<(index + 1)) }
         }
@@ -118,7 +147,7 @@ struct SecretMatcher: Sendable {
             for byte in scalarBytes {
                 starts[decodedCount % ringSize] = start
                 decodedCount += 1
-                state = Int(table[state &* 256 &+ Int(byte)])
+                state = Int(table[state &* width &+ Int(classes[Int(byte)])])
                 let length = Int(matchLength[state])
                 if length > 0 {
                     let first = starts[(decodedCount - length) % ringSize]
@@ -187,5 +216,37 @@ struct SecretMatcher: Sendable {
             }
         }
         return result
+    }
+}
+
+/// A redactor's matcher, built the first time it is needed and shared by the redactors of
+/// one run that hold the same secrets: a check run prepares a redactor per request, most of
+/// which never scrub anything.
+final class SharedSecretMatcher: Sendable {
+    private let patterns: [[UInt8]]
+    private let built = Mutex<SecretMatcher??>(nil)
+    /// Matchers already built, by their patterns; a few, for the secrets of one run.
+    private static let cache = Mutex<[[[UInt8]]: SecretMatcher]>([:])
+
+    init(patterns: [[UInt8]]) {
+        self.patterns = patterns
+    }
+
+    var isEmpty: Bool { patterns.isEmpty }
+
+    /// The matcher, built once.
+    var matcher: SecretMatcher? {
+        if let done = built.withLock({ $0 }) { return done }
+        let matcher =
+            Self.cache.withLock { $0[patterns] }
+            ?? SecretMatcher(patterns).map { made in
+                Self.cache.withLock { cache in
+                    if cache.count >= 16 { cache.removeAll() }
+                    cache[patterns] = made
+                }
+                return made
+            }
+        built.withLock { $0 = .some(matcher) }
+        return matcher
     }
 }

@@ -2,6 +2,7 @@ import MoyaCore
 import MoyaSpec
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -58,7 +59,7 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             body = nil
             tooLarge = false
             started = .now
-            limit.setBusy(context.channel, true)
+            // Until the body is in, the connection is not answering: it may be evicted.
             wait(options.bodyTimeout, context: context)
         case .body(var chunk):
             guard !tooLarge else { return }
@@ -75,6 +76,7 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             deadline?.cancel()
             deadline = nil
+            limit.setBusy(context.channel, true)
             answer(head, context: context)
         }
     }
@@ -84,17 +86,47 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) },
             body: body.map { Array($0.readableBytesView) } ?? [])
         body = nil
-        let answer =
-            tooLarge
-            ? MockRouter.contentTooLarge(uri: head.uri, limit: MockHTTPServer.maximumBodyBytes)
-            : router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
         let keepAlive = head.isKeepAlive && !tooLarge
         let started = self.started
+        if tooLarge {
+            let answer = MockRouter.contentTooLarge(uri: head.uri, limit: MockHTTPServer.maximumBodyBytes)
+            respond(answer, head: head, keepAlive: keepAlive, started: started, context: context)
+            return
+        }
+        let (router, options) = (self.router, self.options)
+        let work = { router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets) }
+        guard !request.body.isEmpty else {
+            respond(work(), head: head, keepAlive: keepAlive, started: started, context: context)
+            return
+        }
+        // A body is held to its schema, at a cost the client chooses: the work is done off the
+        // event loop, so that no other connection on it waits while it is.
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        NIOThreadPool.singleton.runIfActive(eventLoop: loop, work).whenComplete { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let answer):
+                handler.respond(answer, head: head, keepAlive: keepAlive, started: started, context: context)
+            case .failure:
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Answers now, or after the sample's delay; a connection waiting on a delay or on a
+    /// sample that never answers may be evicted, and one that never answers is closed at the
+    /// idle deadline, as an idle connection is: any client can ask for a `timeout` sample.
+    private func respond(
+        _ answer: MockAnswer, head: HTTPRequestHead, keepAlive: Bool, started: ContinuousClock.Instant,
+        context: ChannelHandlerContext
+    ) {
         if let delay = answer.delay, delay > 0, case .respond = answer.action {
             // Bounded by the spec's check of `delayed`, and again here so the conversion is exact.
             let nanoseconds = Int64((min(delay, 86_400) * 1e9).rounded())
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
+            limit.setBusy(context.channel, false)
             loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
                 let (handler, context) = bound.value
                 handler.perform(answer, head: head, keepAlive: keepAlive, started: started, context: context)
@@ -114,6 +146,8 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.close(promise: nil)
         case .hang:
             log(answer, head, outcome: "no answer", started: started)
+            limit.setBusy(context.channel, false)
+            wait(options.headTimeout, context: context)
         case .respond(let status, let headers, let body):
             var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
             fields.add(name: "Content-Length", value: String(body.count))

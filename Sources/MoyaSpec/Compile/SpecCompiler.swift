@@ -20,10 +20,10 @@ public struct SpecCompiler: Sendable {
     /// The folder `--file-root` names, where every file a spec reads or writes must be; nil
     /// for each spec's own folder (see `FileRoot`).
     public var fileRoot: String?
-    /// Why the specs may read no environment variable that is set, when they may not: specs
-    /// found in the working directory that the user has not trusted. A `${VAR}` that names a
+    /// The specs that may read no environment variable that is set, and why: those found in
+    /// the working directory that the user has not trusted. A `${VAR}` in them that names a
     /// set variable is then a spec error saying this; an unset one takes its default.
-    public var refusesEnvironment: String?
+    public var refusesEnvironment: EnvironmentRefusal?
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
@@ -122,7 +122,7 @@ public struct SpecCompiler: Sendable {
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
         reader.checksSamples = checksSamples
-        reader.refusesEnvironment = refusesEnvironment
+        reader.refusesEnvironment = refusesEnvironment.flatMap { $0.covers(file) ? $0.reason : nil }
         var context = CompileContext(reader: reader, file: file, fileRoot: FileRoot(spec: file, given: fileRoot))
         context.isPartial = partial != nil
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
@@ -579,4 +579,22 @@ struct CompileContext {
 /// The params a target's templates may name.
 struct ParamScope {
     var params: [ParamSpec]
+}
+
+/// Spec files that may read no set environment variable, and why (`SpecCompiler.refusesEnvironment`).
+public struct EnvironmentRefusal: Sendable {
+    /// The folder whose spec files it covers, as the search path names it.
+    public var folder: String
+    /// The reason, with what to do: one sentence.
+    public var reason: String
+
+    public init(folder: String, reason: String) {
+        self.folder = folder
+        self.reason = reason
+    }
+
+    /// Whether `file` is one of the folder's.
+    func covers(_ file: String) -> Bool {
+        file == folder || file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
 }

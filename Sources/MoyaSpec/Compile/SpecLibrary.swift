@@ -55,6 +55,10 @@ public struct SpecLibrary: Sendable {
     public var searchPaths: [String]
     /// The compiler, with its environment.
     public var compiler: SpecCompiler
+    /// Whether the search paths are layers, nearest first (the default folders: `./specs`
+    /// over the user's own): a service a nearer layer declares shadows one of the same name
+    /// in a farther one, rather than being a duplicate.
+    public var layered = false
 
     /// Creates a library over explicit search paths.
     public init(searchPaths: [String], compiler: SpecCompiler) {
@@ -63,15 +67,19 @@ public struct SpecLibrary: Sendable {
     }
 
     /// The search paths moya-cli uses: `--specs` if given, else `$MOYA_CLI_SPECS`
-    /// (colon-separated), else the first of the default folders that exists (`defaultPaths`).
-    /// Empty when none does, which `files()` reports with the ways to name specs.
+    /// (colon-separated), else every default folder that exists (`defaultPaths`), as layers
+    /// (`isLayered`). Empty when none does, which `files()` reports with the ways to name specs.
     public static func searchPaths(specs: [String], environment: Environment) -> [String] {
         if !specs.isEmpty { return specs }
         if let variable = environment["MOYA_CLI_SPECS"], !variable.isEmpty {
             return variable.split(separator: ":").map(String.init)
         }
-        let folder = defaultPaths(environment: environment).first { FileSystem.entry($0).kind == .directory }
-        return folder.map { [$0] } ?? []
+        return defaultPaths(environment: environment).filter { FileSystem.entry($0).kind == .directory }
+    }
+
+    /// Whether the search paths are the default folders, which layer (see `layered`).
+    public static func isLayered(specs: [String], environment: Environment) -> Bool {
+        specs.isEmpty && (environment["MOYA_CLI_SPECS"] ?? "").isEmpty
     }
 
     /// The folder the search paths are when they were found in the working directory
@@ -111,7 +119,8 @@ public struct SpecLibrary: Sendable {
             throw SpecNotFoundError(path: "specs", defaults: Self.defaultPaths(environment: compiler.environment))
         }
         var walk = Walk()
-        for path in searchPaths {
+        for (layer, path) in searchPaths.enumerated() {
+            walk.layer = layer
             let (kind, identity) = FileSystem.entry(path)
             switch kind {
             case .file: walk.add(path, identity)
@@ -126,6 +135,10 @@ public struct SpecLibrary: Sendable {
     /// The state of one discovery: files found, and what has been seen.
     struct Walk {
         var files: [String] = []
+        /// The search path each file was found under, by index.
+        var layers: [String: Int] = [:]
+        /// The search path being walked.
+        var layer = 0
         /// The files found by listing a directory, rather than named as a search path.
         var listed: Set<String> = []
         var seenFiles: Set<FileSystem.Identity> = []
@@ -134,6 +147,7 @@ public struct SpecLibrary: Sendable {
         mutating func add(_ path: String, _ identity: FileSystem.Identity?) {
             guard let identity, seenFiles.insert(identity).inserted else { return }
             files.append(path)
+            layers[path] = layer
         }
 
         /// Every spec file under `directory`, depth first, sorted within each directory. The
@@ -187,9 +201,22 @@ public struct SpecLibrary: Sendable {
         public var diagnostics: [Diagnostic]
         /// How many spec files were read (an OpenAPI document beside them is not one).
         public var fileCount: Int
+        /// In a layered library, the services a nearer layer's hid.
+        public var shadowed: [Shadowing] = []
     }
 
-    /// Loads every spec, reporting duplicate service names.
+    /// A service of a farther layer that a nearer layer's service of the same name hides.
+    public struct Shadowing: Sendable, Equatable {
+        /// The service's name.
+        public var service: String
+        /// The spec file that is read.
+        public var kept: String
+        /// The spec file that is not.
+        public var hidden: String
+    }
+
+    /// Loads every spec, reporting duplicate service names; in a layered library, the
+    /// nearer of two is kept and the other reported as shadowed.
     public func loadAll() throws(SpecNotFoundError) -> Catalog {
         var catalog = Catalog(services: [], diagnostics: [], fileCount: 0)
         var seen: [String: String] = [:]
@@ -198,6 +225,10 @@ public struct SpecLibrary: Sendable {
             do {
                 let service = try compiler.compile(file: file)
                 catalog.fileCount += 1
+                if let other = seen[service.name], layered, walk.layers[other] != walk.layers[file] {
+                    catalog.shadowed.append(Shadowing(service: service.name, kept: other, hidden: file))
+                    continue
+                }
                 if let other = seen[service.name] {
                     catalog.diagnostics.append(
                         Diagnostic(
@@ -263,6 +294,16 @@ public struct SpecLibrary: Sendable {
         return problems
     }
 
+    /// The spec files of farther layers named after `service` (`SERVICE.yaml`), which the
+    /// nearer layer's `file` hides: said when a call uses it.
+    public func shadowedFiles(of service: String, keptIn file: String) -> [String] {
+        guard layered, let layer = searchPaths.firstIndex(where: { file == $0 || file.hasPrefix($0 + "/") })
+        else { return [] }
+        return searchPaths.dropFirst(layer + 1).flatMap { path in
+            [".yaml", ".yml"].map { (path.hasSuffix("/") ? path : path + "/") + service + $0 }
+        }.filter(FileSystem.isRegularFile)
+    }
+
     /// Whether the spec of service `name` stubs its calls (`stub:` is there and not `never`),
     /// read from its top-level lines without compiling: so that `call` can tell, before it
     /// parses its command line, that starting the transport early would be wasted. False when
@@ -298,6 +339,24 @@ public struct SpecLibrary: Sendable {
     /// With `target`, only what a call of that target needs is compiled (see
     /// `SpecCompiler.compile(file:target:)`); the service then has that target, and its login's.
     public func service(named name: String, target: String? = nil) throws -> ServiceSpec {
+        if layered, searchPaths.count > 1 {
+            // Layer by layer, nearest first: the first layer that declares the service has it.
+            for (index, path) in searchPaths.enumerated() {
+                var layer = self
+                layer.searchPaths = [path]
+                layer.layered = false
+                do {
+                    return try layer.service(named: name, target: target)
+                } catch is UnknownServiceError {
+                    continue
+                } catch is SpecNotFoundError where index > 0 {
+                    continue
+                }
+            }
+            let catalog = try loadAll()
+            if !catalog.diagnostics.isEmpty { throw SpecError(catalog.diagnostics) }
+            throw UnknownServiceError(name: name, known: catalog.services.map(\.name), searched: searchPaths)
+        }
         for path in searchPaths {
             switch FileSystem.kind(path) {
             case .directory: break
