@@ -66,20 +66,20 @@ final class SchemaNode {
     struct Pattern {
         let source: String
         let regex: Regex<AnyRegexOutput>?
-        /// Whether it quantifies a group, as `(a+)+` does: what can make a backtracking
-        /// engine take exponential time, so such a pattern runs under MoyaJSONPath's budget.
-        let mayBacktrack: Bool
+        /// The pattern as an NFA, which matches in linear time (`LinearPattern`); nil for one
+        /// that needs backtracking, which runs under MoyaJSONPath's budget instead.
+        let linear: LinearPattern?
 
         init(_ source: String) {
             self.source = source
             regex = try? Regex(source)
-            mayBacktrack = [")*", ")+", ")?", "){"].contains { source.contains($0) }
+            linear = regex == nil ? nil : try? LinearPattern(source)
         }
 
         /// Whether the pattern matches somewhere in `text`; nil when it ran past the budget.
         func matches(_ text: String) -> Bool? {
-            guard let regex else { return false }
-            guard mayBacktrack else { return (try? regex.firstMatch(in: text)) != nil }
+            guard regex != nil else { return false }
+            if let linear { return linear.matches(text) }
             return try? PatternMatch.matches(source, in: text)
         }
     }
