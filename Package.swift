@@ -63,17 +63,9 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // The Public Suffix List, as curl uses it: a cookie's Domain may not be one (RFC 6265
-        // 5.3 step 5).
-        .systemLibrary(
-            name: "CLibPSL",
-            pkgConfig: "libpsl",
-            providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]
-        ),
         .target(
             name: "MoyaCore",
             dependencies: [
-                "CLibPSL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

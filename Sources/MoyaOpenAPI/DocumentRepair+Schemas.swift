@@ -168,15 +168,7 @@ extension DocumentRepair {
     /// Makes the component schemas' `$ref`s acyclic: a depth-first walk from each component
     /// in order replaces every `$ref` to a schema still being walked with the cycle marker.
     func breakCycles(_ root: inout JSONValue) {
-        guard case .object(var members) = root,
-            let at = members.firstIndex(where: { $0.key == "components" }),
-            case .object(var components) = members[at].value,
-            let schemasAt = components.firstIndex(where: { $0.key == "schemas" }),
-            case .object(var schemas) = components[schemasAt].value
-        else { return }
-        var position: [String: Int] = [:]
-        for (index, entry) in schemas.enumerated() where position[entry.key] == nil { position[entry.key] = index }
-        let edges = schemas.map { Self.schemaReferences($0.value) }
+        guard let (schemas, position, edges) = Self.schemaGraph(root) else { return }
 
         // Iterative: the component graph may be as deep as it has components.
         enum State { case new, active, done }
@@ -205,13 +197,37 @@ extension DocumentRepair {
                 }
             }
         }
-        guard !closing.isEmpty else { return }
+        Self.cut(closing, in: &root)
+    }
+
+    /// The component schemas of `root`, each one's position by name, and the schemas each
+    /// names in its `$ref`s; nil without any.
+    static func schemaGraph(_ root: JSONValue) -> (
+        schemas: [(key: String, value: JSONValue)], position: [String: Int], edges: [[String]]
+    )? {
+        guard case .object(let members) = root,
+            case .object(let components)? = members.first(where: { $0.key == "components" })?.value,
+            case .object(let schemas)? = components.first(where: { $0.key == "schemas" })?.value
+        else { return nil }
+        var position: [String: Int] = [:]
+        for (index, entry) in schemas.enumerated() where position[entry.key] == nil { position[entry.key] = index }
+        return (schemas, position, schemas.map { schemaReferences($0.value) })
+    }
+
+    /// Replaces, in the component schema at each index of `cuts`, each `$ref` to a schema it
+    /// names there with the cycle marker. The tree is taken apart and put back, so that the
+    /// rest of the document is not copied.
+    static func cut(_ cuts: [Int: Set<String>], in root: inout JSONValue) {
+        guard !cuts.isEmpty, case .object(var members) = root,
+            let at = members.firstIndex(where: { $0.key == "components" }),
+            case .object(var components) = members[at].value,
+            let schemasAt = components.firstIndex(where: { $0.key == "schemas" }),
+            case .object(var schemas) = components[schemasAt].value
+        else { return }
         root = .null
         members[at].value = .null
         components[schemasAt].value = .null
-        for (node, names) in closing {
-            Self.markCycles(&schemas[node].value, closing: names, depth: 0)
-        }
+        for (node, names) in cuts { markCycles(&schemas[node].value, closing: names, depth: 0) }
         components[schemasAt].value = .object(schemas)
         members[at].value = .object(components)
         root = .object(members)
@@ -226,15 +242,7 @@ extension DocumentRepair {
     /// `longestChain`: a `$ref` that would make one longer becomes the cycle marker, where
     /// samples and params stop, as at a cycle.
     mutating func boundChains(_ root: inout JSONValue) {
-        guard case .object(var members) = root,
-            let at = members.firstIndex(where: { $0.key == "components" }),
-            case .object(var components) = members[at].value,
-            let schemasAt = components.firstIndex(where: { $0.key == "schemas" }),
-            case .object(var schemas) = components[schemasAt].value
-        else { return }
-        var position: [String: Int] = [:]
-        for (index, entry) in schemas.enumerated() where position[entry.key] == nil { position[entry.key] = index }
-        let edges = schemas.map { Self.schemaReferences($0.value) }
+        guard let (schemas, position, edges) = Self.schemaGraph(root) else { return }
         // Each schema's chain length, worked out after its targets', without recursion.
         var length = [Int?](repeating: nil, count: schemas.count)
         var cut: [Int: Set<String>] = [:]
@@ -267,13 +275,7 @@ extension DocumentRepair {
             main, ["components", "schemas"],
             "\(count == 1 ? "1 $ref makes" : "\(count) $refs make") a chain of schemas longer than "
                 + "\(Self.longestChain); cut there, where samples and params stop")
-        root = .null
-        members[at].value = .null
-        components[schemasAt].value = .null
-        for (node, names) in cut { Self.markCycles(&schemas[node].value, closing: names, depth: 0) }
-        components[schemasAt].value = .object(schemas)
-        members[at].value = .object(components)
-        root = .object(members)
+        Self.cut(cut, in: &root)
     }
 
     /// The component schemas `value` names in its `$ref`s, each once, in order.

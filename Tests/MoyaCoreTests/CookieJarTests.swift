@@ -25,9 +25,13 @@ final class CookieJarTests: XCTestCase {
     /// RFC 6265 5.3 step 5, by the Public Suffix List: a cookie for `com`, `co.uk` or a
     /// private suffix such as `github.io` is no cookie of a site's, and another site never
     /// gets it; set by the suffix's own host, it stays that host's.
-    func testAPublicSuffixIsNoCookiesDomain() {
+    func testAPublicSuffixIsNoCookiesDomain() throws {
         XCTAssertNil(header(["a=1; Domain=com"], from: "http://a.evil.com/", to: "http://b.victim.com/"))
         XCTAssertNil(header(["a=1; Domain=com"], from: "http://a.evil.com/", to: "http://a.evil.com/"))
+        // The rest needs the list itself: libpsl, which CI installs.
+        guard PublicSuffixList.isAvailable || ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] == "1" else {
+            throw XCTSkip("libpsl.so.5 is not installed: only one-label domains are taken as public suffixes")
+        }
         XCTAssertNil(header(["a=1; Domain=.co.uk"], from: "http://a.evil.co.uk/", to: "http://b.victim.co.uk/"))
         XCTAssertNil(
             header(["a=1; Domain=github.io"], from: "https://evil.github.io/", to: "https://victim.github.io/"))

@@ -1,5 +1,10 @@
-import CLibPSL
-
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -238,20 +243,42 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-/// The Public Suffix List, through libpsl (as curl reads it): the list built into libpsl, or
-/// the system's newer copy when it has one.
+/// The Public Suffix List, through libpsl (curl's choice), loaded with `dlopen` the first
+/// time a cookie names a `Domain`: most runs store no such cookie, and linking libpsl (with
+/// libidn2 and libunistring) made every start 2.6 ms slower (bench/RESULTS.md). libpsl's own
+/// list is used, or the system's newer copy when it has one.
 enum PublicSuffixList {
-    /// libpsl's context, loaded once; its functions only read it.
-    private nonisolated(unsafe) static let context: OpaquePointer? = psl_latest(nil) ?? psl_builtin()
+    private typealias Latest = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    private typealias Builtin = @convention(c) () -> OpaquePointer?
+    private typealias IsPublicSuffix = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+
+    /// libpsl's context and its lookup, when libpsl is there; its functions only read them.
+    private nonisolated(unsafe) static let library: (context: OpaquePointer, lookup: IsPublicSuffix)? = {
+        guard let handle = dlopen("libpsl.so.5", RTLD_NOW | RTLD_LOCAL) ?? dlopen("libpsl.dylib", RTLD_NOW | RTLD_LOCAL),
+            let lookup = dlsym(handle, "psl_is_public_suffix2")
+        else { return nil }
+        var context: OpaquePointer?
+        if let latest = dlsym(handle, "psl_latest") {
+            context = unsafeBitCast(latest, to: Latest.self)(nil)
+        }
+        if context == nil, let builtin = dlsym(handle, "psl_builtin") {
+            context = unsafeBitCast(builtin, to: Builtin.self)()
+        }
+        guard let context else { return nil }
+        return (context, unsafeBitCast(lookup, to: IsPublicSuffix.self))
+    }()
 
     /// `PSL_TYPE_ICANN | PSL_TYPE_PRIVATE`: a suffix ICANN's part lists, or a private one
     /// (`github.io`), whose sites are other people's too.
     private static let anyType: Int32 = 1 << 0 | 1 << 1
 
-    /// Whether `domain` (lowercase, no leading dot) is a public suffix. Without a list, a
+    /// Whether libpsl could be loaded.
+    static var isAvailable: Bool { library != nil }
+
+    /// Whether `domain` (lowercase, no leading dot) is a public suffix. Without libpsl, a
     /// domain of one label (`com`) is taken as one.
     static func isPublicSuffix(_ domain: String) -> Bool {
-        guard let context else { return !domain.contains(".") }
-        return psl_is_public_suffix2(context, domain, anyType) != 0
+        guard let library else { return !domain.contains(".") }
+        return library.lookup(library.context, domain, anyType) != 0
     }
 }
