@@ -127,4 +127,51 @@ final class HostileImportTests: XCTestCase {
             "moya-cli: error: \(file): the document nests deeper than 64 levels at \(pointer); import reads documents up to that depth\n"
         )
     }
+
+    /// Round three, findings 10 and 24: a chain of 10,000 component `$ref`s (a stack overflow
+    /// in OpenAPIKit's lookup) is cut at 64 with one warning; a `LINK` operation, which no spec
+    /// method holds, is left out with a warning, not a crash of import; `1e999` and an integer
+    /// past 64 bits are left out with a warning each, not written as `inf` or clamped.
+    func testChainsMethodsAndNumbersNoSpecHolds() throws {
+        let folder = NSTemporaryDirectory() + "hostile-import-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var schemas = (0..<10_000).map { "\"S\($0)\":{\"$ref\":\"#/components/schemas/S\($0 + 1)\"}" }
+        schemas.append(#""S10000":{"type":"string"}"#)
+        let chain = #"{"openapi":"3.0.3","info":{"title":"chain","version":"1"},"paths":{"/a":{"get":{"#
+            + #""operationId":"a","responses":{"200":{"description":"ok","content":{"application/json":"#
+            + ##"{"schema":{"$ref":"#/components/schemas/S0"}}}}}}}},"components":{"schemas":{"##
+            + schemas.joined(separator: ",") + "}}}"
+        try chain.write(toFile: folder + "/chain.json", atomically: true, encoding: .utf8)
+        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", "chain.json"], in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(out.contains("targets:\n  a:\n"), out)
+        XCTAssertTrue(
+            error.contains(
+                "chain.json#/components/schemas: 153 $refs make a chain of schemas longer than 64; cut there, "
+                    + "where samples and params stop"), error)
+
+        let odd = #"{"openapi":"3.2.0","info":{"title":"odd","version":"1"},"paths":{"/a":{"#
+            + #""additionalOperations":{"LINK":{"operationId":"linkA","responses":{"200":{"description":"ok"}}}},"#
+            + #""get":{"operationId":"getA","parameters":[{"name":"big","in":"query","schema":{"type":"number","#
+            + #""default":1e999}},{"name":"huge","in":"query","schema":{"type":"integer","#
+            + #""default":-9223372036854775809}}],"responses":{"200":{"description":"ok"}}}}}}"#
+        try odd.write(toFile: folder + "/odd.json", atomically: true, encoding: .utf8)
+        let (oddStatus, oddOut, oddError) = try CommandTests.runProcess(["import", "openapi", "odd.json"], in: folder)
+        XCTAssertEqual(oddStatus, 0, oddError)
+        XCTAssertTrue(oddOut.contains("  getA:\n"), oddOut)
+        XCTAssertFalse(oddOut.contains("linkA") || oddOut.contains("inf") || oddOut.contains("9223372036854775808"), oddOut)
+        XCTAssertEqual(
+            oddError.split(separator: "\n").map(String.init),
+            [
+                "moya-cli: warning: odd.json#/paths/~1a/get/parameters/0/schema/default: a number past what a spec "
+                    + "holds (infinite, or an integer past 64 bits); left out",
+                "moya-cli: warning: odd.json#/paths/~1a/get/parameters/1/schema/default: a number past what a spec "
+                    + "holds (infinite, or an integer past 64 bits); left out",
+                "moya-cli: warning: odd.json#/servers: no servers; the base URL is http://127.0.0.1:4010, where "
+                    + "moya-cli serve listens",
+                "moya-cli: warning: odd.json#/paths/~1a/LINK: the method LINK has no place in a spec, which takes "
+                    + "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY; the operation is left out",
+            ])
+    }
 }

@@ -254,7 +254,8 @@ enum PublicSuffixList {
 
     /// libpsl's context and its lookup, when libpsl is there; its functions only read them.
     private nonisolated(unsafe) static let library: (context: OpaquePointer, lookup: IsPublicSuffix)? = {
-        guard let handle = dlopen("libpsl.so.5", RTLD_NOW | RTLD_LOCAL) ?? dlopen("libpsl.dylib", RTLD_NOW | RTLD_LOCAL),
+        guard
+            let handle = dlopen("libpsl.so.5", RTLD_NOW | RTLD_LOCAL) ?? dlopen("libpsl.dylib", RTLD_NOW | RTLD_LOCAL),
             let lookup = dlsym(handle, "psl_is_public_suffix2")
         else { return nil }
         var context: OpaquePointer?

@@ -94,7 +94,9 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let (router, options) = (self.router, self.options)
-        let work = { router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets) }
+        let work: @Sendable () -> MockAnswer = {
+            router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
+        }
         guard !request.body.isEmpty else {
             respond(work(), head: head, keepAlive: keepAlive, started: started, context: context)
             return
