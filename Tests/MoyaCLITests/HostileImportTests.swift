@@ -138,7 +138,8 @@ final class HostileImportTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var schemas = (0..<10_000).map { "\"S\($0)\":{\"$ref\":\"#/components/schemas/S\($0 + 1)\"}" }
         schemas.append(#""S10000":{"type":"string"}"#)
-        let chain = #"{"openapi":"3.0.3","info":{"title":"chain","version":"1"},"paths":{"/a":{"get":{"#
+        let chain =
+            #"{"openapi":"3.0.3","info":{"title":"chain","version":"1"},"paths":{"/a":{"get":{"#
             + #""operationId":"a","responses":{"200":{"description":"ok","content":{"application/json":"#
             + ##"{"schema":{"$ref":"#/components/schemas/S0"}}}}}}}},"components":{"schemas":{"##
             + schemas.joined(separator: ",") + "}}}"
@@ -151,7 +152,8 @@ final class HostileImportTests: XCTestCase {
                 "chain.json#/components/schemas: 153 $refs make a chain of schemas longer than 64; cut there, "
                     + "where samples and params stop"), error)
 
-        let odd = #"{"openapi":"3.2.0","info":{"title":"odd","version":"1"},"paths":{"/a":{"#
+        let odd =
+            #"{"openapi":"3.2.0","info":{"title":"odd","version":"1"},"paths":{"/a":{"#
             + #""additionalOperations":{"LINK":{"operationId":"linkA","responses":{"200":{"description":"ok"}}}},"#
             + #""get":{"operationId":"getA","parameters":[{"name":"big","in":"query","schema":{"type":"number","#
             + #""default":1e999}},{"name":"huge","in":"query","schema":{"type":"integer","#
@@ -160,7 +162,8 @@ final class HostileImportTests: XCTestCase {
         let (oddStatus, oddOut, oddError) = try CommandTests.runProcess(["import", "openapi", "odd.json"], in: folder)
         XCTAssertEqual(oddStatus, 0, oddError)
         XCTAssertTrue(oddOut.contains("  getA:\n"), oddOut)
-        XCTAssertFalse(oddOut.contains("linkA") || oddOut.contains("inf") || oddOut.contains("9223372036854775808"), oddOut)
+        XCTAssertFalse(
+            oddOut.contains("linkA") || oddOut.contains("inf") || oddOut.contains("9223372036854775808"), oddOut)
         XCTAssertEqual(
             oddError.split(separator: "\n").map(String.init),
             [
