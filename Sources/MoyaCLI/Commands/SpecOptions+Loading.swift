@@ -25,10 +25,9 @@ extension SpecOptions {
         let environment = CommandContext.current.environment
         var compiler = SpecCompiler(environment: environment)
         compiler.fileRoot = fileRoot
-        if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment),
-            let reason = SpecTrust(environment: environment).refusal(forFound: found)
-        {
-            compiler.refusesEnvironment = EnvironmentRefusal(folder: found, reason: reason)
+        if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
+            let trust = SpecTrust(environment: environment)
+            compiler.refusesEnvironment = EnvironmentRefusal(folder: found) { trust.refusal(forFound: found) }
         }
         return compiler
     }

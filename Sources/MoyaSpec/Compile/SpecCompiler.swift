@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaSchema
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -122,7 +123,7 @@ public struct SpecCompiler: Sendable {
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
         reader.checksSamples = checksSamples
-        reader.refusesEnvironment = refusesEnvironment.flatMap { $0.covers(file) ? $0.reason : nil }
+        reader.refusesEnvironment = refusesEnvironment.flatMap { $0.covers(file) ? $0 : nil }
         var context = CompileContext(reader: reader, file: file, fileRoot: FileRoot(spec: file, given: fileRoot))
         context.isPartial = partial != nil
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
@@ -585,16 +586,41 @@ struct ParamScope {
 public struct EnvironmentRefusal: Sendable {
     /// The folder whose spec files it covers, as the search path names it.
     public var folder: String
-    /// The reason, with what to do: one sentence.
-    public var reason: String
+    /// The reason, with what to do, worked out the first time a spec reads a set variable:
+    /// deciding may read and hash every spec file of the folder (`moya-cli trust`), which a
+    /// spec that reads no variable never needs. Nil when the folder may read them after all.
+    private let decide: Decision
 
-    public init(folder: String, reason: String) {
+    /// `reason` is asked at most once.
+    public init(folder: String, reason: @escaping @Sendable () -> String?) {
         self.folder = folder
-        self.reason = reason
+        decide = Decision(reason)
     }
+
+    /// Why the covered specs may not read a set variable; nil when they may.
+    public var reason: String? { decide.value }
 
     /// Whether `file` is one of the folder's.
     func covers(_ file: String) -> Bool {
         file == folder || file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// A reason decided once, on first use.
+    private final class Decision: Sendable {
+        private let make: @Sendable () -> String?
+        private let made = Mutex<String??>(nil)
+
+        init(_ make: @escaping @Sendable () -> String?) {
+            self.make = make
+        }
+
+        var value: String? {
+            made.withLock { made in
+                if let done = made { return done }
+                let value = make()
+                made = .some(value)
+                return value
+            }
+        }
     }
 }

@@ -34,7 +34,7 @@ struct SpecReader {
     /// Whether samples are checked against their schemas (`SpecCompiler.checksSamples`).
     var checksSamples = false
     /// Why no set variable may be read, when none may (`SpecCompiler.refusesEnvironment`).
-    var refusesEnvironment: String?
+    var refusesEnvironment: EnvironmentRefusal?
     var diagnostics: [Diagnostic] = []
     /// Likely mistakes that do not stop the spec from compiling.
     var warnings: [Diagnostic] = []
@@ -374,7 +374,7 @@ struct SpecReader {
                 failed = true
             } else if keepsEnvironmentReferences {
                 pieces.append(.environment(name: String(name), value: fallback.map(String.init) ?? ""))
-            } else if let refusal = refusesEnvironment, environment[String(name)] != nil {
+            } else if environment[String(name)] != nil, let refusal = refusesEnvironment?.reason {
                 error(mark, path(), "${\(name)}: \(refusal)")
                 failed = true
             } else if let value = environment[String(name)] {
