@@ -90,6 +90,7 @@ enum OpenAPITool {
         // new are removed again when the spec is not written.
         var made: [(from: String, to: String)] = []
         func undo() { for copy in made.reversed() { unlink(copy.to) } }
+        // `fileExists` follows links: a dangling one is not there, and the write refuses it.
         for (from, to) in copies where !FileManager.default.fileExists(atPath: to) {
             let folder = to.lastIndex(of: "/").map { String(to[..<$0]) } ?? "."
             guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
@@ -100,7 +101,8 @@ enum OpenAPITool {
                 return 73  // cannotWrite
             }
             do {
-                try PendingFile.write(Array(bytes), to: to)
+                // Never through a link planted where the copy goes.
+                try PendingFile.write(Array(bytes), to: to, followsLinks: false)
             } catch {
                 undo()
                 fail("cannot write \(to): \(error.message)")

@@ -116,13 +116,21 @@ struct SpecTrust {
     }
 
     /// The SHA-256 of the folder's spec files: each one's path in the folder and the SHA-256
-    /// of its bytes, in the library's order.
+    /// of its bytes, in the library's order. The folder may be anyone's: its files are read
+    /// as a spec's are (`FileRoot`), inside it, never a device, at most 64 MiB; one that
+    /// cannot be read so counts by what is wrong with it.
     static func digest(of folder: String) -> String {
+        let root = FileRoot(spec: folder + "/", given: folder)
         var listing = ""
         for file in specFiles(in: folder) {
-            let bytes = FileManager.default.contents(atPath: file) ?? Data()
             let relative = file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
-            listing += relative + "\u{0} " + hex(SHA256.hash(Array(bytes))) + "\n"
+            let content: String
+            do {
+                content = hex(SHA256.hash(try root.read(file)))
+            } catch {
+                content = error.description
+            }
+            listing += relative + "\u{0} " + content + "\n"
         }
         return hex(SHA256.hash(Array(listing.utf8)))
     }

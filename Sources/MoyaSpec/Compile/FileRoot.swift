@@ -49,7 +49,9 @@ public struct FileRoot: Sendable, Hashable {
         guard contains(resolved) else { throw FileRootError(.outside(self, resolved), path: path) }
         var info = stat()
         guard stat(resolved, &info) == 0 else { throw FileRootError(.missing, path: path) }
-        if let what = Self.notRegular(info) { throw FileRootError(.notRegular(what), path: path) }
+        if let what = FileSystem.describe(notRegular: info.st_mode) {
+            throw FileRootError(.notRegular(what), path: path)
+        }
         if Self.isPseudo(resolved) { throw FileRootError(.pseudo, path: path) }
         return resolved
     }
@@ -59,18 +61,15 @@ public struct FileRoot: Sendable, Hashable {
     /// again once open, so a file swapped for a FIFO or a link in between is refused.
     public func read(_ path: String, limit: Int = readLimit) throws(FileRootError) -> [UInt8] {
         let resolved = try file(path)
-        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else { throw FileRootError(.unreadable, path: path) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileRootError(.unreadable, path: path) }
-        if let what = Self.notRegular(info) { throw FileRootError(.notRegular(what), path: path) }
-        guard Int(clamping: info.st_size) <= limit else { throw FileRootError(.tooLarge(limit), path: path) }
-        guard let bytes = FileSystem.contents(of: descriptor, size: Int(clamping: info.st_size), limit: limit) else {
-            throw FileRootError(.unreadable, path: path)
+        do {
+            return try FileSystem.contents(resolved, limit: limit, followsLinks: false)
+        } catch {
+            switch error {
+            case .unreadable: throw FileRootError(.unreadable, path: path)
+            case .notRegular(let what): throw FileRootError(.notRegular(what), path: path)
+            case .tooLarge(let limit): throw FileRootError(.tooLarge(limit), path: path)
+            }
         }
-        guard bytes.count <= limit else { throw FileRootError(.tooLarge(limit), path: path) }
-        return bytes
     }
 
     /// Where a file may be written at `path`: its folder exists and lies inside the root, and
@@ -90,7 +89,9 @@ public struct FileRoot: Sendable, Hashable {
         var info = stat()
         if lstat(resolved, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFLNK { throw FileRootError(.link, path: path) }
-            if let what = Self.notRegular(info) { throw FileRootError(.notRegular(what), path: path) }
+            if let what = FileSystem.describe(notRegular: info.st_mode) {
+                throw FileRootError(.notRegular(what), path: path)
+            }
         }
         return resolved
     }
@@ -100,19 +101,6 @@ public struct FileRoot: Sendable, Hashable {
         guard let pointer = realpath(path, nil) else { return nil }
         defer { free(pointer) }
         return String(cString: pointer)
-    }
-
-    /// What the file `info` describes is, when it is not a regular file.
-    private static func notRegular(_ info: stat) -> String? {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a folder"
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
-        default: "not a regular file"
-        }
     }
 
     /// Whether `path` (links resolved) is a file of `/proc` or `/sys`, the kernel's views:

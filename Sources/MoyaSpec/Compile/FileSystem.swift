@@ -32,10 +32,21 @@ enum FileSystem {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return (.file, identity)
         case S_IFDIR: return (.directory, identity)
-        case S_IFIFO: return (.other("a FIFO"), identity)
-        case S_IFCHR, S_IFBLK: return (.other("a device"), identity)
-        case S_IFSOCK: return (.other("a socket"), identity)
-        default: return (.other("not a regular file"), identity)
+        default: return (.other(describe(notRegular: info.st_mode) ?? "not a regular file"), identity)
+        }
+    }
+
+    /// What a file of mode `mode` is, in words ("a FIFO", "a device"), when it is not a
+    /// regular file; nil for one.
+    static func describe(notRegular mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
         }
     }
 
@@ -43,31 +54,38 @@ enum FileSystem {
     /// targets) is under 10 MiB; a file past this is refused before it is read.
     static let specLimit = 64 << 20
 
-    /// Why a spec file could not be read.
+    /// Why a file could not be read.
     enum ReadFailure: Error {
         case unreadable
+        /// Not a regular file: what it is instead.
+        case notRegular(String)
         case tooLarge(Int)
 
+        /// As a spec file's problem.
         var message: String {
             switch self {
             case .unreadable: "cannot read the file"
+            case .notRegular(let what): "the file is \(what), not a regular file"
             case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most a spec may be"
             }
         }
     }
 
     /// The whole contents of the file at `path`, at most `limit` bytes, read with `read(2)`
-    /// into an array sized by `fstat`, with no copy. The file is never mapped: a mapping of a
-    /// file that an editor or another process cuts short while it is read ends the process
-    /// with SIGBUS. A file that grows while it is read is read to its end or its limit.
-    static func contents(_ path: String, limit: Int = specLimit) throws(ReadFailure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// into an array sized by `fstat`, with no copy. The file is opened without waiting (a FIFO
+    /// is never waited on), and without following a link unless `followsLinks`; its type is
+    /// checked once open. It is never mapped: a mapping of a file that an editor or another
+    /// process cuts short while it is read ends the process with SIGBUS. A file that grows
+    /// while it is read is read to its end or its limit.
+    static func contents(_ path: String, limit: Int = specLimit, followsLinks: Bool = true) throws(ReadFailure)
+        -> [UInt8]
+    {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followsLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw .unreadable }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .unreadable }
-        // A FIFO or a device is never waited on or read without end.
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable }
+        if let what = describe(notRegular: info.st_mode) { throw .notRegular(what) }
         guard Int(clamping: info.st_size) <= limit else { throw .tooLarge(limit) }
         guard let bytes = contents(of: descriptor, size: Int(clamping: info.st_size), limit: limit) else {
             throw .unreadable
@@ -78,7 +96,7 @@ enum FileSystem {
 
     /// What is left to read of `descriptor`, whose file `fstat` gave as `size` bytes; at most
     /// one byte past `limit`, which says the file is over it.
-    static func contents(of descriptor: Int32, size: Int, limit: Int) -> [UInt8]? {
+    private static func contents(of descriptor: Int32, size: Int, limit: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         // One byte more than the size, so that a full buffer says the file grew.
         var room = min(max(size, 0), limit) + 1
