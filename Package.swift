@@ -75,17 +75,22 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        // RFC 9535 JSON paths and RFC 9485 I-Regexp patterns, with time budgets: checks' and
-        // captures' query language.
-        .target(name: "MoyaJSONPath", dependencies: ["MoyaCore"]),
+        // The one regex service: ECMA-262 patterns as a Pike VM, or backtracking under a step
+        // budget. No dependencies.
+        .target(name: "MoyaRegex"),
+        // RFC 9535 JSON paths and RFC 9485 I-Regexp patterns: checks' and captures' query
+        // language.
+        .target(name: "MoyaJSONPath", dependencies: ["MoyaCore", "MoyaRegex"]),
         // JSON Schema: draft 2020-12, draft 7, draft 4 and OpenAPI 3.0's dialect.
-        .target(name: "MoyaSchema", dependencies: ["MoyaCore", "MoyaJSONPath"]),
-        .target(name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath", "MoyaSchema"]),
+        .target(name: "MoyaSchema", dependencies: ["MoyaCore", "MoyaJSONPath", "MoyaRegex"]),
+        .target(
+            name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
         .target(name: "MoyaGenerate", dependencies: ["MoyaCore", "MoyaSpec"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
         .target(
-            name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec", "MoyaJSONPath"], swiftSettings: callerIsolated),
+            name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec", "MoyaJSONPath", "MoyaRegex"],
+            swiftSettings: callerIsolated),
         // `serve`: the mock router (a pure function from a request to an answer) and the
         // SwiftNIO server that asks it, already in the graph through AsyncHTTPClient.
         .target(
@@ -101,7 +106,7 @@ let package = Package(
         .target(
             name: "MoyaOpenAPI",
             dependencies: [
-                "MoyaCore", "MoyaSpec", "MoyaJSONPath",
+                "MoyaCore", "MoyaSpec", "MoyaJSONPath", "MoyaSchema", "MoyaRegex",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -172,6 +177,7 @@ let package = Package(
         // a test keeps the files the same as the command's output.
         .target(name: "GeneratedServices", dependencies: ["Moya"], path: "Tests/Fixtures/generated"),
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
+        .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),

@@ -1,28 +1,32 @@
+import MoyaRegex
+
 /// A regular expression in RFC 9485's I-Regexp, the interoperable subset JSONPath's `match` and
-/// `search` use. It is checked against I-Regexp's grammar, then run as a Swift `Regex` over
-/// Unicode scalars, with every literal escaped so no Swift-only syntax can slip through. `^` and
-/// `$` are anchors, as the compliance suite expects.
+/// `search` use. It is checked against I-Regexp's grammar, then written in ECMA-262's syntax,
+/// every literal as a `\u{…}` escape, and run by MoyaRegex. I-Regexp has no back-references or
+/// lookaround, so it never backtracks: matching is linear in the text and needs no budget. `^`
+/// and `$` are anchors, as the compliance suite expects.
 struct IRegexp {
     /// How deeply groups may nest.
     static let maximumDepth = 64
 
-    private let regex: Regex<AnyRegexOutput>
+    private let regex: RegularExpression
 
     /// Checks and compiles `pattern`; throws when it is not an I-Regexp.
     init(_ pattern: String) throws {
         var translator = Translator(scalars: Array(pattern.unicodeScalars))
         let translated = try translator.translate()
-        regex = try Regex(translated).matchingSemantics(.unicodeScalar)
+        regex = try RegularExpression(translated)
     }
 
     /// Whether the whole of `text` matches.
     func matchesWhole(_ text: String) -> Bool {
-        (try? regex.wholeMatch(in: text)) != nil
+        // Only a back-reference or lookaround spends a budget, and I-Regexp has neither.
+        (try? regex.matchesWhole(text)) ?? false
     }
 
     /// Whether some part of `text` matches.
     func matchesPart(of text: String) -> Bool {
-        (try? regex.firstMatch(in: text)) != nil
+        (try? regex.matches(in: text)) ?? false
     }
 }
 
@@ -32,7 +36,7 @@ struct IRegexpError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Reads I-Regexp's grammar and writes the equivalent Swift regex syntax.
+/// Reads I-Regexp's grammar and writes the equivalent ECMA-262 syntax.
 private struct Translator {
     let scalars: [Unicode.Scalar]
     var position = 0
@@ -81,9 +85,9 @@ private struct Translator {
         // RFC 9485 lists '^' and '$' as ordinary characters, but the JSONPath compliance suite
         // (and every regex engine JSONPath implementations use) reads them as anchors.
         case "^":
-            output += "\\A"
+            output += "^"
         case "$":
-            output += "\\z"
+            output += "$"
         case "[":
             try characterClass()
         case "\\":
@@ -224,12 +228,12 @@ private struct Translator {
         }
     }
 
-    /// A scalar written so that Swift's regex syntax reads it as itself.
+    /// A scalar written so that ECMA-262's syntax reads it as itself.
     static func literal(_ scalar: Unicode.Scalar) -> String {
         if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) {
             return String(scalar)
         }
-        return "\\x{\(String(scalar.value, radix: 16))}"
+        return "\\u{\(String(scalar.value, radix: 16))}"
     }
 
     /// The characters a backslash makes literal (RFC 9485's SingleCharEsc, less n, r and t).

@@ -1,4 +1,3 @@
-import Dispatch
 import MoyaCore
 
 /// A JSON path as RFC 9535 defines it: name, wildcard, index, slice and filter selectors,
@@ -14,29 +13,18 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// per segment, and no descendant segment.
     public var isSingular: Bool { segments.allSatisfy(\.isSingular) }
 
-    /// Whether a filter calls `match` or `search`, whose regular expressions can backtrack.
-    public let usesRegularExpressions: Bool
-
-    /// How long an evaluation with regular expressions may take.
-    public static let budget = DispatchTimeInterval.seconds(1)
-
     /// Parses a path; the error says what is wrong and where.
     public init(parsing text: String) throws(JSONPathError) {
         var parser = JSONPathParser(text)
         segments = try parser.parseQuery()
         description = text
-        usesRegularExpressions = parser.sawRegularExpression
     }
 
     /// Every value the path reaches in `root`, in document order; empty when it reaches none.
-    /// A path with `match` or `search` runs under `budget`, as a check's `matches:` does, and
-    /// throws past it: Swift's `Regex` backtracks, and a hostile body must not hang a run.
-    public func values(in root: JSONValue) throws(PatternMatch.OverBudget) -> [JSONValue] {
-        let segments = segments
-        guard usesRegularExpressions else { return JSONPathEvaluator(root: root).select(segments, from: [root]) }
-        return try PatternMatch.withinBudget(description, budget: Self.budget) {
-            JSONPathEvaluator(root: root).select(segments, from: [root])
-        }
+    /// `match` and `search` run I-Regexp patterns, which cannot backtrack (see `IRegexp`), so
+    /// an evaluation is bounded by the document and the path, and needs no budget.
+    public func values(in root: JSONValue) -> [JSONValue] {
+        JSONPathEvaluator(root: root).select(segments, from: [root])
     }
 }
 
@@ -157,13 +145,6 @@ extension JSONPath {
         case nodes
         /// True or false.
         case logical
-    }
-}
-
-extension JSONPath {
-    /// What a failure says when `values(in:)` ran past its budget.
-    public static func overBudgetMessage(_ path: JSONPath) -> String {
-        "the JSON path \(path) took longer than 1 s; a regular expression in it backtracks"
     }
 }
 

@@ -17,8 +17,6 @@ struct JSONPathParser {
     /// Where the last `.name` shorthand began and ended, for the hint about names that need
     /// brackets.
     private var lastShorthand: Range<Int>?
-    /// Whether a filter calls `match` or `search`.
-    private(set) var sawRegularExpression = false
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -432,7 +430,6 @@ struct JSONPathParser {
                 "unknown function '\(name)'; the functions are length, count, match, search and value", at: start)
         }
         position += 1  // "("
-        if function == .match || function == .search { sawRegularExpression = true }
         let arguments = try nested { (parser: inout Self) throws(JSONPathError) -> [Expression] in
             var arguments: [Expression] = []
             parser.skipBlanks()

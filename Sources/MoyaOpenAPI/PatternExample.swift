@@ -1,4 +1,4 @@
-import MoyaJSONPath
+import MoyaRegex
 
 /// A short string that a schema's `pattern` matches, for the common shapes real documents
 /// use (`^AC[0-9a-fA-F]{32}$`, `^\d{4}-\d{2}$`, `^(draft|live)$`): literals, classes, `\d`,
@@ -14,7 +14,7 @@ enum PatternExample {
         guard pattern.unicodeScalars.count <= maximumLength else { return nil }
         var scanner = Scanner(scalars: Array(pattern.unicodeScalars))
         guard let text = scanner.alternatives(depth: 0), scanner.position == scanner.scalars.count else { return nil }
-        let matches = (try? PatternMatch.matches(pattern, in: text)) ?? false
+        let matches = (try? RegularExpression(pattern).matches(in: text)) ?? false
         return matches ? text : nil
     }
 

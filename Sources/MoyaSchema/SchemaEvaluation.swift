@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRegex
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -224,14 +225,16 @@ struct Evaluation {
             return false
         case .pattern(let pattern):
             guard case .string(let text) = instance else { return true }
-            guard let matched = pattern.matches(text) else {
-                fail(
-                    path, node, name,
-                    "the pattern /\(pattern.source)/ took longer than 100 ms on this value; simplify it")
+            let matched: Bool
+            do throws(RegularExpression.BudgetExceeded) {
+                matched = try pattern.matches(text)
+            } catch {
+                fail(path, node, name, "\(error)")
                 return false
             }
             if matched { return true }
-            let why = pattern.regex == nil ? " (the pattern is not one Swift can compile)" : ""
+            var why = ""
+            if case .failure(let problem) = pattern.regex { why = " (the pattern cannot be compiled: \(problem))" }
             fail(path, node, name, "expected to match /\(pattern.source)/\(why), got \(Self.preview(instance))")
             return false
         case .format(let format):
@@ -337,10 +340,11 @@ struct Evaluation {
             var valid = true
             for (key, value) in members {
                 for (pattern, child) in patterns {
-                    guard let matched = pattern.matches(key) else {
-                        fail(
-                            step(path, key), node, name,
-                            "the pattern /\(pattern.source)/ took longer than 100 ms on this name")
+                    let matched: Bool
+                    do throws(RegularExpression.BudgetExceeded) {
+                        matched = try pattern.matches(key)
+                    } catch {
+                        fail(step(path, key), node, name, "\(error) (the name)")
                         valid = false
                         if errors == nil { return false }
                         continue
@@ -358,9 +362,9 @@ struct Evaluation {
             return valid
         case .additionalProperties(let child, let named, let patterns):
             guard case .object(let members) = instance else { return true }
-            // A name whose pattern ran past its budget was reported by patternProperties.
+            // A name whose pattern ran out of steps was reported by patternProperties.
             let rest = members.filter { key, _ in
-                !named.contains(key) && !patterns.contains(where: { $0.matches(key) != false })
+                !named.contains(key) && !patterns.contains(where: { (try? $0.matches(key)) != false })
             }
             return restOfProperties(rest, child, node, name, path, &annotations)
         case .propertyNames(let child):

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRegex
 
 /// One schema, its keywords read once into what evaluation needs.
 final class SchemaNode {
@@ -61,26 +62,22 @@ final class SchemaNode {
         case unevaluatedItems(SchemaNode)
     }
 
-    /// A `pattern`'s regular expression, compiled once; one Swift cannot compile matches
-    /// nothing and is reported when the schema is used.
+    /// A `pattern`'s regular expression, compiled once by MoyaRegex; one it cannot compile
+    /// matches nothing and is reported when the schema is used.
     struct Pattern {
         let source: String
-        let regex: Regex<AnyRegexOutput>?
-        /// The pattern as an NFA, which matches in linear time (`LinearPattern`); nil for one
-        /// that needs backtracking, which runs under MoyaJSONPath's budget instead.
-        let linear: LinearPattern?
+        let regex: Result<RegularExpression, RegularExpression.SyntaxError>
 
         init(_ source: String) {
             self.source = source
-            regex = try? Regex(source)
-            linear = regex == nil ? nil : try? LinearPattern(source)
+            regex = Result { () throws(RegularExpression.SyntaxError) in try RegularExpression(source) }
         }
 
-        /// Whether the pattern matches somewhere in `text`; nil when it ran past the budget.
-        func matches(_ text: String) -> Bool? {
-            guard regex != nil else { return false }
-            if let linear { return linear.matches(text) }
-            return try? PatternMatch.matches(source, in: text)
+        /// Whether the pattern matches somewhere in `text`; throws when a backtracking
+        /// pattern ran out of steps.
+        func matches(_ text: String) throws(RegularExpression.BudgetExceeded) -> Bool {
+            guard case .success(let regex) = regex else { return false }
+            return try regex.matches(in: text)
         }
     }
 

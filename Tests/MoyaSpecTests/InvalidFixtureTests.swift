@@ -18,7 +18,7 @@ final class InvalidFixtureTests: XCTestCase {
                 "26:41: targets.showUser.checks[3].expect.maxTime: expected a duration such as 500ms or 2s, got \"soon\"",
                 "26:47: targets.showUser.checks[3].expect.matchesSampel: unknown key 'matchesSampel'; did you mean 'matchesSample'?",
                 "27:9: targets.showUser.checks[4].params: the check does not give required param 'id'",
-                "29:28: targets.showUser.checks[4].expect.body.matches: '(' is not a valid regular expression",
+                "29:28: targets.showUser.checks[4].expect.body.matches: '(' is not a valid regular expression: an unclosed '(' at offset 1",
                 "30:33: targets.showUser.checks[4].expect.json.$.id.type: unknown type \"str\"; expected string | number | integer | bool | array | object | null",
             ]
         ),

@@ -44,7 +44,7 @@ final class JSONPathComplianceTests: XCTestCase {
                 continue
             }
             guard let document = testCase["document"] else { continue }
-            let found = JSONValue.array(try path.values(in: document))
+            let found = JSONValue.array(path.values(in: document))
             var expected: [JSONValue] = []
             if let result = testCase["result"] { expected = [result] }
             if case .array(let alternatives)? = testCase["results"] { expected = alternatives }
@@ -78,15 +78,12 @@ final class JSONPathComplianceTests: XCTestCase {
         XCTAssertFalse(try JSONPath(parsing: "$.friends[*]").isSingular)
     }
 
-    /// A backtracking pattern in a filter runs out of its budget instead of hanging the run.
-    func testABacktrackingFilterRunsOutOfBudget() throws {
+    /// A pattern that makes a backtracking engine take exponential time is matched in linear
+    /// time: I-Regexp runs on MoyaRegex's Pike VM.
+    func testABacktrackingFilterIsMatchedInLinearTime() throws {
         let path = try JSONPath(parsing: "$[?match(@, '(a|aa)+b')]")
-        XCTAssertTrue(path.usesRegularExpressions)
-        let document = JSONValue.array([.string(String(repeating: "a", count: 40))])
-        let start = ContinuousClock.now
-        XCTAssertThrowsError(try path.values(in: document))
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
-        XCTAssertFalse(try JSONPath(parsing: "$[?@.a == 1]").usesRegularExpressions)
+        let document = JSONValue.array([.string(String(repeating: "a", count: 5_000)), .string("aab")])
+        XCTAssertEqual(JSONValue.array(path.values(in: document)).serialized(), #"["aab"]"#)
     }
 
     /// Errors say what is wrong and where.

@@ -422,12 +422,7 @@ struct CallCommand: CallerIsolatedCommand {
         let values: [JSONValue]
         // `validate()` has parsed a JSON path already.
         if keyPath.hasPrefix("$"), let path = try? JSONPath(parsing: keyPath) {
-            do {
-                values = try path.values(in: json)
-            } catch {
-                throw CommandFailure(
-                    "\(target.qualifiedName): \(JSONPath.overBudgetMessage(path))", status: .keyPathMissing)
-            }
+            values = path.values(in: json)
         } else {
             values = json.value(atKeyPath: keyPath).map { [$0] } ?? []
         }

@@ -64,13 +64,7 @@ extension CheckSpec {
                     failure("expected a JSON body, got \(Self.preview(scrub(text)))")
                     continue
                 }
-                let values: [JSONValue]
-                do {
-                    values = try path.values(in: json)
-                } catch {
-                    failure(JSONPath.overBudgetMessage(path))
-                    continue
-                }
+                let values = path.values(in: json)
                 guard !path.isSingular else {
                     check(assertion.predicate, values.first, textual: false)
                     continue
@@ -135,7 +129,7 @@ extension CheckSpec {
                 ? nil
                 : mismatch(predicate, value.map { scrubbing($0, scrub) }, unit: unit, secretExpected: secretExpected)
         } catch {
-            return "the pattern /\(error.pattern)/ took longer than 100 ms on this value; simplify it"
+            return "\(error)"
         }
     }
 

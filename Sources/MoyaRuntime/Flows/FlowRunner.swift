@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRegex
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -295,9 +296,7 @@ public struct FlowRunner: Sendable {
             guard let json = try? JSONValue(parsing: response.data) else {
                 return .failure(FlowError("the body is not JSON, so \(path) cannot be read"))
             }
-            guard let values = try? path.values(in: json) else {
-                return .failure(FlowError(JSONPath.overBudgetMessage(path)))
-            }
+            let values = path.values(in: json)
             if path.isSingular { return .success(values.first) }
             return .success(values.isEmpty ? nil : .array(values))
         case .status:
@@ -315,10 +314,13 @@ public struct FlowRunner: Sendable {
             text = String(decoding: response.data, as: UTF8.self)
         }
         guard let pattern = capture.pattern else { return .success(.string(text)) }
-        do {
-            return .success(try PatternMatch.capture(pattern, in: text).map(JSONValue.string))
+        do throws(RegularExpression.BudgetExceeded) {
+            // The first group, else the whole match.
+            guard let match = try pattern.firstMatch(in: text) else { return .success(nil) }
+            let value = match.groups.dropFirst().first.flatMap { $0 } ?? match.groups.first.flatMap { $0 }
+            return .success(value.map { .string(String($0)) })
         } catch {
-            return .failure(FlowError("the regular expression /\(pattern)/ took too long"))
+            return .failure(FlowError("\(error)"))
         }
     }
 }

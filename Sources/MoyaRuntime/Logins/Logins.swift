@@ -85,12 +85,12 @@ public final class Logins: Sendable {
         guard let response = exchange.response else { throw failed(exchange.failure ?? "no response") }
         guard (200..<300).contains(response.statusCode) else { throw failed("status \(response.statusCode)") }
         guard let json = try? JSONValue(parsing: response.data) else { throw failed("the response is not JSON") }
-        guard case .string(let token)? = (try? login.tokenPath.values(in: json))?.first, !token.isEmpty else {
+        guard case .string(let token)? = login.tokenPath.values(in: json).first, !token.isEmpty else {
             throw failed("no token at \(login.tokenPath)")
         }
         var seconds: Double?
         if let path = login.expiresInPath {
-            switch (try? path.values(in: json))?.first {
+            switch path.values(in: json).first {
             case .integer(let value)?: seconds = Double(value)
             case .number(let value)?: seconds = value
             default: break

@@ -210,7 +210,7 @@ public struct SampleRecorder: Sendable {
         guard !paths.isEmpty, let json = try? response.mapJSON() else { return [] }
         var tokens: Set<String> = []
         for path in paths {
-            for case .string(let token) in (try? path.values(in: json)) ?? [] where !token.isEmpty {
+            for case .string(let token) in path.values(in: json) where !token.isEmpty {
                 tokens.insert(token)
             }
         }

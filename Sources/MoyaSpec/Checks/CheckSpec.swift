@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRegex
 
 /// One check of a target: params to call it with, the sample it answers with when stubbed,
 /// and what the response must satisfy.
@@ -115,7 +116,7 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
     /// A string containing the text, an array holding the value, or an object with the key.
     case contains(JSONValue)
     /// Text matching the regular expression.
-    case matches(String)
+    case matches(RegularExpression)
     /// A number in relation to the bound.
     case compare(Comparison, Double)
     /// An array, object or string with this many elements, members or characters.
@@ -159,7 +160,7 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
         case .exists(let present): present ? "to exist" : "to be absent"
         case .type(let type): "type \(type.rawValue)"
         case .contains(let value): "to contain \(value.serialized(escapeSlashes: false))"
-        case .matches(let pattern): "to match /\(pattern)/"
+        case .matches(let pattern): "to match /\(pattern.source)/"
         case .compare(let comparison, let bound): "\(comparison.symbol) \(JSONValue.format(bound))"
         case .count(let count): "count \(count)"
         case .oneOf(let values):
@@ -171,8 +172,9 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `value` (nil when missing) satisfies the predicate. `textual` subjects, headers
-    /// and bodies, compare by text. A regular expression that runs past its time budget throws.
-    public func holds(for value: JSONValue?, textual: Bool = false) throws(PatternMatch.OverBudget) -> Bool {
+    /// and bodies, compare by text. A backtracking regular expression that runs out of steps
+    /// throws.
+    public func holds(for value: JSONValue?, textual: Bool = false) throws(RegularExpression.BudgetExceeded) -> Bool {
         switch self {
         case .exists(let present):
             return (value != nil) == present
@@ -198,7 +200,7 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
             default: return false
             }
         case .matches(let pattern):
-            return try PatternMatch.matches(pattern, in: value.text)
+            return try pattern.matches(in: value.text)
         case .compare(let comparison, let bound):
             guard let number = Self.number(value, textual: textual) else { return false }
             return comparison.holds(number, bound)

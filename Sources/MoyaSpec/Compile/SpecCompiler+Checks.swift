@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRegex
 
 extension CompileContext {
     static let checkKeys = ["name", "params", "sample", "expect"]
@@ -236,11 +237,10 @@ extension CompileContext {
                 if let literal = literal(value, keyPath) { predicates.append(.contains(literal)) }
             case "matches":
                 guard let pattern = reader.string(value, keyPath) else { continue }
-                do {
-                    _ = try Regex(pattern)
-                    predicates.append(.matches(pattern))
+                do throws(RegularExpression.SyntaxError) {
+                    predicates.append(.matches(try RegularExpression(pattern)))
                 } catch {
-                    reader.error(value.mark, keyPath, "'\(pattern)' is not a valid regular expression")
+                    reader.error(value.mark, keyPath, "'\(pattern)' is not a valid regular expression: \(error)")
                 }
             case "lt", "le", "gt", "ge":
                 if let bound = reader.number(value, keyPath), let comparison = Predicate.Comparison(rawValue: entry.key)

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRegex
 
 extension CompileContext {
     static let flowKeys = ["summary", "vars", "steps", "finally"]
@@ -239,12 +240,13 @@ extension CompileContext {
         for (key, source) in [("status", CaptureSpec.Source.status), ("body", .body), ("duration", .duration)] {
             if let node = fields[key], reader.bool(node, path + "." + key) == true { sources.append(source) }
         }
-        var pattern: String?
+        var pattern: RegularExpression?
         if let node = fields["regex"], let text = reader.string(node, path + ".regex") {
-            if (try? Regex(text)) == nil {
-                reader.error(node.mark, path + ".regex", "'\(text)' is not a valid regular expression")
+            do throws(RegularExpression.SyntaxError) {
+                pattern = try RegularExpression(text)
+            } catch {
+                reader.error(node.mark, path + ".regex", "'\(text)' is not a valid regular expression: \(error)")
             }
-            pattern = text
         }
         if sources.isEmpty, pattern != nil { sources.append(.body) }
         guard sources.count == 1, let source = sources.first else {

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaJSONPath
+import MoyaRegex
 
 /// A flow: named steps that call targets in order, passing captured values along, with steps
 /// that always run at the end.
@@ -88,7 +89,7 @@ public struct CaptureSpec: Sendable {
     public var source: Source
     /// A regular expression applied to the text read; its first group, else its whole match, is
     /// the value.
-    public var pattern: String?
+    public var pattern: RegularExpression?
     /// Whether the value is a secret, redacted wherever it is printed.
     public var isSecret: Bool
     /// Whether finding nothing leaves the variable unset instead of failing the step.
