@@ -141,6 +141,8 @@ let package = Package(
         // MoyaSchema validating instances in a loop, for bench/schema.sh.
         .executableTarget(
             name: "schema-bench", dependencies: ["MoyaSchema", "MoyaCore"], path: "bench/Sources/schema-bench"),
+        // MoyaRegex on pathological patterns, beside PCRE2 in bench/regex.sh.
+        .executableTarget(name: "regex-bench", dependencies: ["MoyaRegex"], path: "bench/Sources/regex-bench"),
         .executableTarget(
             name: "moya-bench", dependencies: ["Moya", "MoyaCore"], path: "bench/Sources/moya-bench",
             swiftSettings: [.swiftLanguageMode(.v5)]),

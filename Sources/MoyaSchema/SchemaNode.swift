@@ -119,7 +119,9 @@ final class SchemaNode {
         }
         func reference(_ text: String, dynamic: Bool) -> Reference {
             let uri = URIReference(text).resolved(against: scope.base)
-            return Reference(uri: uri, dynamicName: dynamic ? uri.fragment : nil)
+            let reference = Reference(uri: uri, dynamicName: dynamic ? uri.fragment : nil)
+            registry.unresolved.append(reference)
+            return reference
         }
         if dialect.refIgnoresSiblings, case .string(let text)? = schema["$ref"] {
             keywords = [("$ref", .ref(reference(text, dynamic: false)))]

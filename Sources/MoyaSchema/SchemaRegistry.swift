@@ -42,6 +42,10 @@ public final class SchemaRegistry {
     private var anchors: [String: Location] = [:]
     private var scopes: [Location: Scope] = [:]
     private var nodes: [Location: SchemaNode] = [:]
+    /// References compiled and not yet resolved, which `freeze` resolves.
+    var unresolved: [SchemaNode.Reference] = []
+    /// Whether every schema a validation can reach is compiled, and nothing changes any more.
+    private(set) var isFrozen = false
     /// Whether any schema uses `unevaluatedProperties` or `unevaluatedItems`, which need the
     /// annotations the other keywords leave.
     private(set) var needsAnnotations = false
@@ -99,6 +103,23 @@ public final class SchemaRegistry {
             }
         }
         return missing.sorted()
+    }
+
+    /// Every `$ref` and `$dynamicRef` in the registered documents, resolved against the
+    /// resource it is written in, whose document no registered resource holds: the
+    /// references that leave the schema, fragments kept. One to an embedded resource (`$id`,
+    /// relative, absolute or a URN) stays inside.
+    public var externalReferences: [String] {
+        var found: Set<String> = []
+        for (location, scope) in scopes {
+            guard case .object(let members) = value(at: location) else { continue }
+            for (key, value) in members where key == "$ref" || key == "$dynamicRef" {
+                guard case .string(let text) = value else { continue }
+                let target = URIReference(text).resolved(against: scope.base)
+                if resources[target.withoutFragment.description] == nil { found.insert(target.description) }
+            }
+        }
+        return found.sorted()
     }
 
     // MARK: - Scanning
@@ -206,13 +227,38 @@ public final class SchemaRegistry {
     /// there.
     func node(at location: Location) -> SchemaNode? {
         if let node = nodes[location] { return node }
-        guard let value = value(at: location) else { return nil }
+        guard !isFrozen, let value = value(at: location) else { return nil }
         let scope = scopes[location] ?? inheritedScope(of: location)
         let node = SchemaNode(location: location, scope: scope)
         // Stored before its keywords are compiled, so a schema that refers to itself finds it.
         nodes[location] = node
         node.compile(value, registry: self)
         return node
+    }
+
+    /// Compiles the schema at `location` and everything it can reach: its subschemas, every
+    /// reference's target, and every `$dynamicAnchor` a `$dynamicRef` may land on. From then
+    /// on the registry and its nodes are never written, so tasks can share them.
+    func freeze(from location: Location?) {
+        guard !isFrozen else { return }
+        if let location { _ = node(at: location) }
+        resolvePending()
+        for (uri, resource) in resources {
+            for name in resource.dynamicAnchors {
+                if let anchor = anchors[uri + "#" + name] { _ = node(at: anchor) }
+            }
+        }
+        resolvePending()
+        isFrozen = true
+    }
+
+    /// Resolves every reference compiled so far, compiling their targets, and theirs.
+    private func resolvePending() {
+        while let reference = unresolved.popLast() {
+            guard !reference.resolved else { continue }
+            reference.resolved = true
+            reference.target = self.location(of: reference.uri).flatMap(node(at:))
+        }
     }
 
     /// The scope of a location the scan did not reach, such as a pointer into an unknown

@@ -91,3 +91,48 @@ public struct SchemaValidator {
         ]
     }
 }
+
+/// A schema compiled whole when it is built: every subschema compiled and every reference
+/// resolved, in a registry of its own that is never written again. Validating only reads it,
+/// so one `CompiledSchema` serves any number of tasks at once, with no lock: `serve`'s event
+/// loops and a run's checks share it.
+public final class CompiledSchema: @unchecked Sendable {
+    // Unchecked: the registry and its nodes are classes, written only in `init` (by
+    // `SchemaRegistry.freeze`) and read after; `SchemaRegistry.node(at:)` no longer compiles
+    // once it is frozen.
+    private let validator: SchemaValidator
+
+    /// A document a schema refers to, by its URI.
+    public struct Document: Sendable {
+        public var value: JSONValue
+        public var uri: String
+        public var dialect: SchemaDialect
+
+        public init(value: JSONValue, uri: String, dialect: SchemaDialect) {
+            self.value = value
+            self.uri = uri
+            self.dialect = dialect
+        }
+    }
+
+    /// Compiles `schema`, registered under `uri`, with the documents its references reach.
+    public init(
+        schema: JSONValue, uri: String = "urn:moya-cli:schema", dialect: SchemaDialect = .draft2020_12,
+        documents: [Document] = [], assertsFormat: Bool = false
+    ) {
+        let registry = SchemaRegistry()
+        for document in documents { registry.add(document.value, uri: document.uri, dialect: document.dialect) }
+        var validator = SchemaValidator(schema: schema, uri: uri, dialect: dialect, registry: registry)
+        validator.assertsFormat = assertsFormat
+        registry.freeze(from: registry.location(of: URIReference(uri)))
+        self.validator = validator
+    }
+
+    /// Whether `instance` is valid, stopping at the first failure.
+    public func isValid(_ instance: JSONValue) -> Bool { validator.isValid(instance) }
+
+    /// Every way `instance` breaks the schema, up to `limit`; empty when it is valid.
+    public func errors(in instance: JSONValue, limit: Int = SchemaValidator.errorLimit) -> [SchemaError] {
+        validator.errors(in: instance, limit: limit)
+    }
+}

@@ -26,28 +26,34 @@ extension CompileContext {
         var documents: [SchemaSpec.Document] = []
         var read: [String: JSONValue] = [:]
         var tried: Set<String> = []
-        // What the schema reaches: the targets of its `$ref`s, and of theirs in turn. A `$ref`
-        // in an OpenAPI operation's schema lies outside any keyword the registry reads, so
-        // the registry's own list is not enough; it still names those the schema's own `$id`s
-        // resolve. The documents are not added to it: scanning a large one for every schema
-        // that refers to it made compiling an imported spec quadratic.
-        var reached: [(base: String, value: JSONValue)] = [(uri, value)]
+        // What the schema reaches: the targets of its `$ref`s that leave it, and of theirs in
+        // turn. The schema's own are resolved by the registry, against the resource each is
+        // written in, so one to an embedded resource (`$id`, `$anchor`) never reaches a file.
+        // The documents' are walked as JSON: a `$ref` in an OpenAPI operation's schema lies
+        // outside any keyword the registry reads. The documents are not added to the registry:
+        // scanning a large one for every schema that refers to it made compiling an imported
+        // spec quadratic.
+        var targets = registry.externalReferences.reversed().map { URIReference($0) }
+        var reached: [(base: String, value: JSONValue)] = []
         var visited: Set<String> = []
         var waiting: [String: [URIReference]] = [:]
         var named: [String] = []
         while true {
-            while let (base, value) = reached.popLast() {
-                for text in SchemaRegistry.references(in: value) {
-                    let target = URIReference(text).resolved(against: URIReference(base))
-                    let document = target.withoutFragment.description
-                    guard document != uri, visited.insert(target.description).inserted else { continue }
-                    guard let held = read[document] else {
-                        waiting[document, default: []].append(target)
-                        if !named.contains(document) { named.append(document) }
-                        continue
+            while true {
+                while let (base, value) = reached.popLast() {
+                    for text in SchemaRegistry.references(in: value) {
+                        targets.append(URIReference(text).resolved(against: URIReference(base)))
                     }
-                    if let part = Self.value(in: held, at: target) { reached.append((document, part)) }
                 }
+                guard let target = targets.popLast() else { break }
+                let document = target.withoutFragment.description
+                guard document != uri, visited.insert(target.description).inserted else { continue }
+                guard let held = read[document] else {
+                    waiting[document, default: []].append(target)
+                    if !named.contains(document) { named.append(document) }
+                    continue
+                }
+                if let part = Self.value(in: held, at: target) { reached.append((document, part)) }
             }
             guard let reference = (named + registry.missingReferences).first(where: { !tried.contains($0) }) else {
                 break

@@ -1,5 +1,6 @@
 import MoyaCore
 import MoyaSchema
+import Synchronization
 
 /// A JSON Schema a spec gives a target or a sample (`schema:`), with every document it
 /// refers to, read when the spec is compiled: files beside the spec, or an OpenAPI
@@ -23,6 +24,8 @@ public struct SchemaSpec: Sendable, Hashable {
     public var dialect: SchemaDialect
     /// Where the schema is written.
     public var mark: Mark
+    /// The compiled schema, built on first use and then shared by every copy of this value.
+    private let cache = CompiledCache()
 
     public init(schema: JSONValue, uri: String, documents: [Document], dialect: SchemaDialect, mark: Mark) {
         self.schema = schema
@@ -32,14 +35,37 @@ public struct SchemaSpec: Sendable, Hashable {
         self.mark = mark
     }
 
-    /// A validator for the schema, on a registry of its own: a registry compiles on first
-    /// use, so one is never shared between tasks.
-    public func validator() -> SchemaValidator {
-        let registry = SchemaRegistry()
-        for document in documents { registry.add(document.value, uri: document.uri, dialect: document.dialect) }
-        return SchemaValidator(schema: schema, uri: uri, dialect: dialect, registry: registry)
+    /// The schema compiled whole, once: every check and every `serve` request that validates
+    /// against it shares one, with no lock while validating.
+    public var compiled: CompiledSchema {
+        cache.value.withLock { cached in
+            if let cached { return cached }
+            let made = CompiledSchema(
+                schema: schema, uri: uri, dialect: dialect,
+                documents: documents.map { .init(value: $0.value, uri: $0.uri, dialect: $0.dialect) })
+            cached = made
+            return made
+        }
     }
 
     /// Every way `value` breaks the schema.
-    public func errors(in value: JSONValue) -> [SchemaError] { validator().errors(in: value) }
+    public func errors(in value: JSONValue) -> [SchemaError] { compiled.errors(in: value) }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.schema == rhs.schema && lhs.uri == rhs.uri && lhs.documents == rhs.documents && lhs.dialect == rhs.dialect
+            && lhs.mark == rhs.mark
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(schema)
+        hasher.combine(uri)
+        hasher.combine(documents)
+        hasher.combine(dialect)
+        hasher.combine(mark)
+    }
+}
+
+/// Where a `SchemaSpec` keeps its compiled schema.
+private final class CompiledCache: Sendable {
+    let value = Mutex<CompiledSchema?>(nil)
 }
