@@ -63,9 +63,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // JSON values, their parsing and serialisation, and percent-encoding: no transport.
+        .target(name: "MoyaJSON"),
         .target(
             name: "MoyaCore",
             dependencies: [
+                "MoyaJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -80,9 +83,9 @@ let package = Package(
         .target(name: "MoyaRegex"),
         // RFC 9535 JSON paths and RFC 9485 I-Regexp patterns: checks' and captures' query
         // language.
-        .target(name: "MoyaJSONPath", dependencies: ["MoyaCore", "MoyaRegex"]),
+        .target(name: "MoyaJSONPath", dependencies: ["MoyaJSON", "MoyaRegex"]),
         // JSON Schema: draft 2020-12, draft 7, draft 4 and OpenAPI 3.0's dialect.
-        .target(name: "MoyaSchema", dependencies: ["MoyaCore", "MoyaJSONPath", "MoyaRegex"]),
+        .target(name: "MoyaSchema", dependencies: ["MoyaJSON", "MoyaRegex"]),
         .target(
             name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
@@ -180,6 +183,7 @@ let package = Package(
         .target(name: "GeneratedServices", dependencies: ["Moya"], path: "Tests/Fixtures/generated"),
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
+        .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// A JSON path as RFC 9535 defines it: name, wildcard, index, slice and filter selectors,
 /// descendant segments, and filter expressions with the functions `length`, `count`, `match`,

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// Applies a parsed `JSONPath` to a document, with RFC 9535's semantics for each selector,
 /// comparison and function.

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// Reads RFC 9535's grammar into a `JSONPath`, checking that filter expressions are well-typed.
 struct JSONPathParser {

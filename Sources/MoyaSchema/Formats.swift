@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// The `format`s asserted when asked: what each name allows. A format not listed here, and
 /// any value that is not a string, passes.

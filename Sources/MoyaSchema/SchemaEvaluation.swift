@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 import MoyaRegex
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,4 @@
-import MoyaCore
-import MoyaJSONPath
+import MoyaJSON
 import MoyaRegex
 
 /// One schema, its keywords read once into what evaluation needs.

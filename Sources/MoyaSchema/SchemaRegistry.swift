@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// Schema documents by URI, with every resource (`$id`) and anchor in them, and their
 /// subschemas compiled on first use. A `$ref` is resolved through it, to a document added

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// One way an instance breaks a schema: where in the instance, which keyword, and why.
 public struct SchemaError: Sendable, Hashable, CustomStringConvertible {

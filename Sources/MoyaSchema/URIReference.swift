@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaJSON
 
 /// A URI reference split into RFC 3986's five parts, and resolved against a base as its
 /// section 5.2 says: what `$id`, `$ref` and `$dynamicRef` are resolved with. URNs

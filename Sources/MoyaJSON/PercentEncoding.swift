@@ -50,7 +50,7 @@ public enum PercentEncoding {
     }
 
     /// Appends `%XX` for `byte`.
-    static func append(_ byte: UInt8, to output: inout [UInt8]) {
+    public static func append(_ byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "%"))
         output.append(hexDigit(byte >> 4))
         output.append(hexDigit(byte & 0x0F))
