@@ -37,6 +37,7 @@ test:
 
 lint:
 	swift format lint --strict -r Sources Tests bench/Sources fuzz Examples
+	python3 scripts/folder-cycles.py Sources/MoyaRuntime
 
 format:
 	swift format format -i -r Sources Tests bench/Sources fuzz Examples Package.swift

@@ -176,7 +176,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // MoyaRuntime from Swift: the bundled myservice spec sent as `moya-cli call` sends it.
         .executableTarget(
-            name: "spec-client-example", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore"],
+            name: "spec-client-example", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaSchema"],
             path: "Examples/SpecClient", swiftSettings: callerIsolated),
         // What `moya-cli generate swift` writes for the bundled specs, compiled against Moya;
         // a test keeps the files the same as the command's output.

@@ -89,12 +89,19 @@ struct Evaluation {
     var stepLimit = Int.max
     private(set) var exhausted = false
 
+    /// The instance whose size raises the budget, counted only if the first million steps
+    /// run out (see `SchemaValidator.stepLimit(for:)`).
+    var sizedBy: JSONValue?
+
     init(registry: SchemaRegistry, assertsFormat: Bool, errors: [SchemaError]?) {
         self.registry = registry
         self.assertsFormat = assertsFormat
         self.errors = errors
         collects = registry.needsAnnotations
+        tracksDynamicScope = registry.hasDynamicAnchors
     }
+    /// Whether the dynamic scope is kept: only a registry with `$dynamicAnchor`s reads it.
+    let tracksDynamicScope: Bool
     /// The resources entered, outermost first, for `$dynamicRef`.
     var dynamicScope: [String] = []
     /// Whether annotations are gathered: only a registry with `unevaluated…` keywords reads
@@ -117,14 +124,21 @@ struct Evaluation {
             return false
         }
         steps += 1
-        guard steps <= stepLimit else {
-            exhausted = true
-            return false
+        if steps > stepLimit {
+            // Counting the instance costs a pass over it, so it is done only when needed.
+            if let instance = sizedBy {
+                sizedBy = nil
+                stepLimit = SchemaValidator.stepLimit(for: instance)
+            }
+            guard steps <= stepLimit else {
+                exhausted = true
+                return false
+            }
         }
         depth += 1
         // Entering another resource, by its root or by a reference into it, adds it to the
         // dynamic scope.
-        let entered = dynamicScope.last != node.scope.resource
+        let entered = tracksDynamicScope && dynamicScope.last != node.scope.resource
         if entered { dynamicScope.append(node.scope.resource) }
         defer {
             depth -= 1
@@ -139,7 +153,7 @@ struct Evaluation {
                 if errors == nil { return false }
             }
         }
-        if valid { annotations.merge(own) }
+        if valid, collects { annotations.merge(own) }
         return valid
     }
 

@@ -50,6 +50,10 @@ public final class SchemaRegistry {
     /// annotations the other keywords leave.
     private(set) var needsAnnotations = false
 
+    /// Whether any resource declares a `$dynamicAnchor`, without which no `$dynamicRef` is
+    /// dynamic.
+    var hasDynamicAnchors: Bool { resources.values.contains { !$0.dynamicAnchors.isEmpty } }
+
     /// How deeply a document's schemas may nest before the rest is ignored.
     static let maximumDepth = 512
 

@@ -48,7 +48,8 @@ public struct SchemaValidator {
     public func isValid(_ instance: JSONValue) -> Bool {
         guard let root else { return false }
         var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat, errors: nil)
-        evaluation.stepLimit = Self.stepLimit(for: instance)
+        evaluation.stepLimit = Self.baseStepLimit
+        evaluation.sizedBy = instance
         var annotations = Annotations()
         return evaluation.evaluate(root, instance, at: InstancePath(), &annotations) && !evaluation.exhausted
     }
@@ -67,8 +68,11 @@ public struct SchemaValidator {
             default: break
             }
         }
-        return 1_000_000 + 64 * count
+        return baseStepLimit + 64 * count
     }
+
+    /// The steps any validation may take, whatever the instance's size.
+    static let baseStepLimit = 1_000_000
 
     /// Every way `instance` breaks the schema, in the order the schema's keywords are
     /// written; empty when it is valid.
@@ -78,7 +82,8 @@ public struct SchemaValidator {
         }
         var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat, errors: [])
         evaluation.errorLimit = max(limit, 1)
-        evaluation.stepLimit = Self.stepLimit(for: instance)
+        evaluation.stepLimit = Self.baseStepLimit
+        evaluation.sizedBy = instance
         var annotations = Annotations()
         _ = evaluation.evaluate(root, instance, at: InstancePath(), &annotations)
         guard evaluation.exhausted else { return evaluation.errors ?? [] }

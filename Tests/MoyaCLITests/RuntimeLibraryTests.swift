@@ -29,7 +29,8 @@ final class RuntimeLibraryTests: XCTestCase {
     }
 
     func body(_ exchange: Exchange) -> String {
-        exchange.response.map { String(decoding: $0.data, as: UTF8.self) } ?? "no response: \(exchange.failure ?? "")"
+        exchange.response.map { String(decoding: $0.data, as: UTF8.self) }
+            ?? "no response: \(exchange.failure?.message ?? "")"
     }
 
     func testShowUserGoesOutAsCallSendsIt() async throws {
@@ -159,6 +160,12 @@ final class RuntimeLibraryTests: XCTestCase {
         XCTAssertEqual(lines.first.map { $0 + "\n" }, dry)
         XCTAssertTrue(lines.count > 1 && lines[1].contains(#""uri":"\/myservice\/users\/1""#), out)
         XCTAssertEqual(
-            Array(lines.dropFirst(2)), ["PASS create", "PASS read back", "PASS rename", "PASS finally: delete"])
+            Array(lines.dropFirst(2)),
+            [
+                "guarded.whoami: status 200, sent a token: true",
+                "invalid call: no target or flow 'guarded.nothing'",
+                "valid: 2 of 3",
+                "PASS create", "PASS read back", "PASS rename", "PASS finally: delete",
+            ])
     }
 }

@@ -286,13 +286,12 @@ struct CallCommand: CallerIsolatedCommand {
         if holdsOutput {
             delivery.sink = { BodyOutput(context: context, renderer: renderer, streaming: streams) }
         }
-        let runner = CheckRunner(
-            overrides: overrides, environment: env, session: session, parallel: 1, bail: false,
-            showSecrets: showSecrets, services: [service],
+        let client = SpecClient(
+            services: [service], environment: env, overrides: overrides, session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
             logOptions: Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : []),
             log: { context.errorLine($0) })
-        let delivered = await runner.deliver(prepared, of: service, delivery)
+        let delivered = await client.deliver(prepared, of: service, delivery)
         let (result, signal, redactor) = (delivered.result, delivered.signal, delivered.redactor)
         let output = delivered.sink as? BodyOutput
         await context.release(session)

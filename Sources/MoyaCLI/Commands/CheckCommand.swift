@@ -123,11 +123,11 @@ struct CheckCommand: CallerIsolatedCommand {
         let session = Session(configuration: configuration)
         // The first Ctrl-C starts nothing new and lets flows run their finally steps.
         let interrupts = InterruptFlag()
-        var runner = CheckRunner(
-            overrides: network.overrides(stub: behavior), environment: env, session: session, parallel: parallel,
-            bail: bail,
-            showSecrets: showSecrets, services: catalog.services, interrupts: interrupts,
+        let client = SpecClient(
+            services: catalog.services, environment: env, overrides: network.overrides(stub: behavior),
+            session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
+        var runner = CheckRunner(client: client, parallel: parallel, bail: bail, interrupts: interrupts)
         let heard = Mutex<[(index: Int, exchange: Exchange)]>([])
         if record {
             runner.heard = { index, exchange in

@@ -76,16 +76,14 @@ struct RunCommand: CallerIsolatedCommand {
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
         let interrupts = InterruptFlag()
-        let runner = CheckRunner(
-            overrides: network.overrides(stub: behavior), environment: env, session: session, parallel: 1, bail: false,
-            showSecrets: showSecrets,
-            services: catalog.services, interrupts: interrupts,
+        let client = SpecClient(
+            services: catalog.services, environment: env, overrides: network.overrides(stub: behavior),
+            session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
-            logOptions: CallCommand.logOptions(verbosity: verbosity),
-            log: { context.errorLine($0) })
+            logOptions: CallCommand.logOptions(verbosity: verbosity), log: { context.errorLine($0) })
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
-        var flowRunner = FlowRunner(runner: runner, overrides: overrides)
+        var flowRunner = FlowRunner(client: client, interrupts: interrupts, overrides: overrides)
         flowRunner.stepFinished = { step in
             for line in Self.lines(for: step, file: service.file, colored: colored) { context.line(line) }
         }

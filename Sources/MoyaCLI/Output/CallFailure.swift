@@ -20,8 +20,8 @@ struct CallFailure {
             case .network(.timedOut?): .timeout
             case .network(.tooManyRedirects?): .tooManyRedirects
             case .network(.cancelled?): .interrupted
-            case .network: .transportFailure
-            case .encoding: .invalidSpec
+            case .network, .login: .transportFailure
+            case .encoding, .invalidCall: .invalidSpec
             }
         return CommandFailure(failure.message, status: status)
     }

@@ -1,9 +1,9 @@
 import MoyaCore
 import MoyaSpec
 
-/// Why a spec call ended without a response that passed validation: one line that names the
-/// target, with its secrets scrubbed, and the kind of failure, from which a command chooses
-/// its exit status.
+/// Why a spec call ended without a response that passed validation: its kind, which a
+/// command maps to an exit status and a library user switches on, the target, the server
+/// when the network failed, and one line of reason with the call's secrets scrubbed.
 public struct SendFailure: Error, Sendable, CustomStringConvertible {
     /// What kind of failure it is.
     public enum Kind: Sendable, Hashable {
@@ -13,48 +13,67 @@ public struct SendFailure: Error, Sendable, CustomStringConvertible {
         case network(NetworkError.Code?)
         /// The spec's params or body could not be encoded into a request.
         case encoding
+        /// The call could not be made as asked: an unknown target, a param missing or of the
+        /// wrong type, a file outside the spec's folder.
+        case invalidCall
+        /// The target's login failed, so it was not sent.
+        case login
     }
 
-    /// `service.target: what happened`.
-    public var message: String
     /// What kind of failure it is.
     public var kind: Kind
+    /// `service.target`; nil when the call named no target the client has.
+    public var target: String?
+    /// The server the request went to, `host:port`, when the failure is about it.
+    public var server: String?
+    /// What happened, without the target: `status 500 did not pass validation: 2xx`.
+    public var reason: String
+    /// The response, for a status that did not pass validation.
+    public var response: Response?
 
-    /// A failure with its message and kind.
-    public init(message: String, kind: Kind) {
-        self.message = message
+    /// A failure of `kind` for `target`.
+    public init(
+        kind: Kind, target: String?, reason: String, server: String? = nil, response: Response? = nil
+    ) {
         self.kind = kind
+        self.target = target
+        self.reason = reason
+        self.server = server
+        self.response = response
     }
+
+    /// `service.target: what happened`: the one line a command prints.
+    public var message: String { target.map { "\($0): \(reason)" } ?? reason }
 
     /// The failure `error` is for `target`, its text scrubbed by `redactor`.
     public init(error: MoyaError, target: SpecTarget, redactor: Redactor) {
-        let name = target.qualifiedName
+        self.target = target.qualifiedName
         switch error {
         case .statusCode(let response):
-            message = "\(name): status \(response.statusCode) did not pass validation: \(target.validationType.summary)"
+            reason = "status \(response.statusCode) did not pass validation: \(target.validationType.summary)"
             kind = .status(response.statusCode)
+            self.response = response
         case .underlying(let underlying, _):
             let network = underlying as? NetworkError
             var text = redactor.scrub(network?.message ?? "\(underlying)")
             // The server is where requests go, never a secret.
-            if let network, Self.namesServer(network.code), let server = NetworkError.address(of: target.baseURL),
-                !text.contains(server)
-            {
-                text += " (\(server))"
+            if let network, Self.namesServer(network.code), let server = NetworkError.address(of: target.baseURL) {
+                self.server = server
+                if !text.contains(server) { text += " (\(server))" }
             }
-            message = "\(name): \(text)"
-            kind = .network(network?.code)
+            reason = text
+            kind = underlying is LoginError ? .login : .network(network?.code)
         case .parameterEncoding(let underlying):
-            message = "\(name): cannot encode the parameters: \(underlying)"
+            reason = "cannot encode the parameters: \(underlying)"
             kind = .encoding
         case .encodableMapping(let underlying):
-            message = "\(name): cannot encode the body: \(underlying)"
+            reason = "cannot encode the body: \(underlying)"
             kind = .encoding
         case .requestMapping(let url):
-            message = "\(name): cannot build a request for \(redactor.scrub(url))"
+            reason = "cannot build a request for \(redactor.scrub(url))"
             kind = .encoding
         default:
-            message = "\(name): \(error.errorDescription)"
+            reason = error.errorDescription
             kind = .network(nil)
         }
     }

@@ -104,7 +104,7 @@ public struct SpecCall: Sendable {
         do {
             shown.target = try target.masked()
         } catch {
-            throw SendFailure(message: "\(target.qualifiedName): \(error.message)", kind: .encoding)
+            throw SendFailure(kind: .encoding, target: target.qualifiedName, reason: error.message)
         }
         return try shown.preparedRequest()
     }

@@ -249,3 +249,19 @@ extension JSONValue {
         }
     }
 }
+
+extension Exchange {
+    /// What of `assertions` the response fails; a failed validation is placed at `mark`, the
+    /// check or step. What the server sent is scrubbed of the exchange's secrets, and an
+    /// expected value is masked when the assertion says it is a secret (`expectsSecret`), so
+    /// the spec's own literals print as written.
+    public func failures(of assertions: [Assertion], response: Response, mark: Mark) -> [CheckFailure] {
+        guard let target else { return [] }
+        let check = CheckSpec(name: "", assertions: assertions, mark: mark)
+        let needsSample = assertions.contains { $0.subject == .sampleShape }
+        let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
+        return check.failures(
+            of: response, seconds: seconds, validation: target.validationType, sample: sample,
+            schema: target.responseSchema, scrub: redactor.scrub)
+    }
+}

@@ -57,7 +57,7 @@ public struct Delivered: Sendable {
     public var tokens: [String]
 }
 
-extension CheckRunner {
+extension SpecClient {
     /// Sends `prepared`, a target of `service`, or answers from its sample as its policy says:
     /// the one way a spec call reaches the wire, for `call`, checks, flows, logins and
     /// `SpecClient`. A target whose `auth:` is a login carries the shared token, and is
@@ -70,7 +70,12 @@ extension CheckRunner {
         guard authenticating, let login = prepared.call.target.login, let logins else {
             return await attempt(prepared, credential: nil, delivery)
         }
-        let authenticator = logins.authenticator(for: login, in: service, environment: environment, runner: self)
+        let authenticator = logins.authenticator(for: login, in: service, environment: environment) {
+            loginService, target, options in
+            await exchange(loginService, target, with: options, authenticating: false)
+        } serviceNamed: { [services] name in
+            services.first { $0.name == name }
+        }
         let last = Mutex<Delivered?>(nil)
         let tokens = Mutex<[String]>([])
         let result = await authenticator.perform(refreshOn: login.refreshOn) { credential in
@@ -120,5 +125,23 @@ extension CheckRunner {
         let result = await provider.result(
             for: target, progress: delivery.progress, saveTo: delivery.saveTo, streamTo: sink)
         return Delivered(result: result, sink: sink, signal: nil, redactor: redactor, tokens: tokens)
+    }
+}
+
+/// What of a response is a secret before it arrives: the headers, lowercased, and whether the
+/// body, that a flow step's secret captures read; the log masks them.
+public struct ResponseSecrets: Sendable {
+    public var headers: Set<String> = []
+    public var body = false
+
+    /// The parts of a response that `captures` take secrets from.
+    public init(_ captures: [CaptureSpec] = []) {
+        for capture in captures where capture.isSecret {
+            switch capture.source {
+            case .header(let name): headers.insert(name.lowercased())
+            case .json, .body: body = true
+            case .cookie, .status, .duration: break
+            }
+        }
     }
 }

@@ -1,36 +1,63 @@
 import MoyaCore
 import MoyaSpec
 
-/// Sends spec targets and runs flows from Swift code as `moya-cli` does: one session, the
-/// policy `CallPolicy.decide` gives, the default headers, logins with one refresh and replay,
-/// and a cookie jar per flow run.
+/// Sends spec targets as `moya-cli` does, and owns everything that takes: the session (one
+/// HTTP client and connection pool), the logins, the command line's overrides, the
+/// environment, and where `-v` logs. Its `deliver` is the one way a spec call reaches the
+/// wire, for `call`, checks, flows, logins and library users; it is `Sendable`, and one
+/// client serves any number of tasks.
 ///
 /// ```swift
 /// let compiler = SpecCompiler(environment: .process)
 /// let catalog = try SpecLibrary(searchPaths: ["specs"], compiler: compiler).loadAll()
 /// let client = SpecClient(services: catalog.services)
-/// let user = await client.send("myservice.showUser", ["id": .int(1)])
+/// let user = try await client.response("myservice.showUser", ["id": .int(1)])
 /// let flow = await client.run(flow: "myservice.userLifecycle")
 /// await client.shutdown()
 /// ```
 public struct SpecClient: Sendable {
-    /// The services the client knows, by name.
+    /// The services the client knows, by name; flow steps and logins may name any of them.
     public let services: [ServiceSpec]
-    /// What sends each request, with the client's settings.
-    public let runner: CheckRunner
+    /// `--env`: each service's environment of that name, else its own base URL.
+    public let environment: String?
+    /// What the command line overrides of each target's policy (see `CallPolicy.decide`).
+    public let overrides: CallPolicy.Overrides
+    /// The shared transport, carrying the TLS options.
+    public let session: Session
+    /// Whether secrets print as they are (`--show-secrets`).
+    public let showSecrets: Bool
+    /// The logins shared by every request; nil sends a login target's requests without one.
+    public let logins: Logins?
+    /// What `-v` logs of each request; nothing by default.
+    public let logOptions: NetworkLoggerPlugin.LogOptions
+    /// Where the log's lines go.
+    public let log: @Sendable (String) -> Void
 
-    /// A client for `services`, in the environment named `environment` (each service's own
-    /// base URL when nil), with `overrides` in place of the spec's settings where given, as a
-    /// command line's flags are. `processEnvironment` is where the login token cache is
-    /// found; tokens are cached only when `cachesTokens` and the login asks for it.
+    /// A client for `services`, in the environment named `environment`, with `overrides` in
+    /// place of the spec's settings where given, as a command line's flags are.
+    public init(
+        services: [ServiceSpec], environment: String? = nil, overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
+        session: Session = Session(), showSecrets: Bool = false, logins: Logins?,
+        logOptions: NetworkLoggerPlugin.LogOptions = [], log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.services = services
+        self.environment = environment
+        self.overrides = overrides
+        self.session = session
+        self.showSecrets = showSecrets
+        self.logins = logins
+        self.logOptions = logOptions
+        self.log = log
+    }
+
+    /// A client as a library user makes one: `processEnvironment` is where the login token
+    /// cache is found; tokens are cached only when `cachesTokens` and the login asks for it.
     public init(
         services: [ServiceSpec], environment: String? = nil, overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
         session: Session = Session(), processEnvironment: Environment = .process, cachesTokens: Bool = false
     ) {
-        self.services = services
-        runner = CheckRunner(
-            overrides: overrides, environment: environment, session: session, parallel: 1, bail: false,
-            showSecrets: false, services: services,
+        self.init(
+            services: services, environment: environment, overrides: overrides, session: session,
             logins: Logins(environment: processEnvironment, usesCache: cachesTokens))
     }
 
@@ -50,10 +77,15 @@ public struct SpecClient: Sendable {
     }
 
     /// The service `SERVICE.NAME` names, and `NAME`.
-    private func split(_ name: String) -> (ServiceSpec, String)? {
+    func split(_ name: String) -> (ServiceSpec, String)? {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let service = services.first(where: { $0.name == parts[0] }) else { return nil }
         return (service, parts[1])
+    }
+
+    /// The service called `name`, else `fallback`.
+    public func service(named name: String?, else fallback: ServiceSpec) -> ServiceSpec {
+        name.flatMap { name in services.first { $0.name == name } } ?? fallback
     }
 
     /// `SERVICE.TARGET` with `arguments` prepared as `call --dry-run` prints it.
@@ -62,8 +94,8 @@ public struct SpecClient: Sendable {
     ) throws -> PreparedCall {
         let (service, target) = try target(name)
         return try PreparedCall.prepare(
-            target, of: service, with: CallOptions(arguments: arguments, environment: runner.environment),
-            headers: headers, overrides: runner.overrides)
+            target, of: service, with: CallOptions(arguments: arguments, environment: environment),
+            headers: headers, overrides: overrides)
     }
 
     /// Sends `SERVICE.TARGET` with `arguments` and `headers`, or answers from its sample when
@@ -76,24 +108,72 @@ public struct SpecClient: Sendable {
         do {
             (service, target) = try self.target(name)
         } catch {
-            return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: error.description)
+            let failure = SendFailure(kind: .invalidCall, target: nil, reason: error.description)
+            return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: failure)
         }
-        return await runner.exchange(
-            service, target, with: CallOptions(arguments: arguments, environment: runner.environment),
-            headers: headers)
+        return await exchange(
+            service, target, with: CallOptions(arguments: arguments, environment: environment), headers: headers)
     }
 
-    /// Runs the flow `SERVICE.FLOW`, with `variables` in place of its `vars`; its steps are the
-    /// result's.
-    public func run(flow name: String, variables: [(name: String, value: JSONValue)] = []) async -> CheckResult? {
-        guard let (service, member) = split(name), let flow = service.flows.first(where: { $0.name == member })
-        else { return nil }
-        let planned = PlannedCheck(service: service, subject: .flow(flow), skipReason: nil)
-        return await FlowRunner(runner: runner, overrides: variables).run(flow, of: planned)
+    /// Resolves `target` with `options` and sends it (or answers from its sample), through the
+    /// same provider and redaction a call uses. `headers` are added as `call -H` adds them;
+    /// `cookies` are sent and kept, as a flow's are; `secrets` are more values to redact. A
+    /// target whose `auth:` is a login carries the shared token, and is replayed once after a
+    /// refresh when its status asks for one; `authenticating: false` sends the login call itself.
+    public func exchange(
+        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: HTTPHeaders = [:],
+        cookies: CookieStore? = nil, secrets: Set<String> = [],
+        responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
+    ) async -> Exchange {
+        let prepared: PreparedCall
+        do {
+            prepared = try PreparedCall.prepare(
+                target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
+                showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty, keepsDownloadsInMemory: true)
+        } catch {
+            let failure = SendFailure(
+                kind: .invalidCall, target: service.name + "." + target.name, reason: error.message)
+            return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: failure)
+        }
+        var resolved = prepared.call.target
+
+        let start = ContinuousClock.now
+        let delivered = await deliver(
+            prepared, of: service, Delivery(cookies: cookies, responseSecrets: responseSecrets),
+            authenticating: authenticating)
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        resolved.secretValues.formUnion(delivered.tokens)
+        let redactor = delivered.redactor
+
+        switch delivered.result {
+        case .success(let value), .failure(.statusCode(let value)):
+            return Exchange(target: resolved, redactor: redactor, response: value, seconds: seconds, failure: nil)
+        case .failure(let error):
+            return Exchange(
+                target: resolved, redactor: redactor, response: nil, seconds: seconds,
+                failure: SendFailure(error: error, target: resolved, redactor: redactor))
+        }
+    }
+
+    /// Sends `SERVICE.TARGET` with `arguments` and `headers`, or answers from its sample when
+    /// the policy stubs it, and returns the response that passed the target's validation.
+    /// Anything else throws, typed: switch on `SendFailure.kind`.
+    public func response(
+        _ name: String, _ arguments: [String: ParamValue] = [:], headers: HTTPHeaders = [:]
+    ) async throws(SendFailure) -> Response {
+        let exchange = await send(name, arguments, headers: headers)
+        if let failure = exchange.failure { throw failure }
+        guard let response = exchange.response, let target = exchange.target else {
+            throw SendFailure(kind: .invalidCall, target: name, reason: "no response")
+        }
+        guard target.validationType.accepts(response.statusCode) else {
+            throw SendFailure(error: .statusCode(response), target: target, redactor: exchange.redactor)
+        }
+        return response
     }
 
     /// Closes the session's connections; call once, when every request has finished.
     public func shutdown() async {
-        await runner.session.shutdown()
+        await session.shutdown()
     }
 }

@@ -9,21 +9,24 @@ import MoyaSpec
     import Foundation
 #endif
 
-/// Runs one flow: its steps in order, each through the check runner's provider and session,
-/// with variables and cookies carried from step to step, then its `finally` steps whatever
-/// happened.
+/// Runs one flow: its steps in order, each through the client, with variables and cookies
+/// carried from step to step, then its `finally` steps whatever happened.
 public struct FlowRunner: Sendable {
-    /// The check runner, whose settings, services and interrupt flag the steps share: after
-    /// Ctrl-C no further step starts, and `finally` runs.
-    public let runner: CheckRunner
+    /// What sends each step; its services are the ones a step may name.
+    public let client: SpecClient
+    /// Ctrl-C and its kin: after one, no further step starts, and `finally` runs.
+    public let interrupts: (any InterruptSource)?
     /// `--var` and `--vars`, which replace the flow's `vars`.
     public let overrides: [(name: String, value: JSONValue)]
     /// Hears of each step as it ends, for `run`'s lines.
     public var stepFinished: @Sendable (StepResult) -> Void = { _ in }
 
-    /// A flow runner on `runner`'s settings, with `overrides` for the flow's variables.
-    public init(runner: CheckRunner, overrides: [(name: String, value: JSONValue)]) {
-        self.runner = runner
+    /// A flow runner on `client`, with `overrides` for the flow's variables.
+    public init(
+        client: SpecClient, interrupts: (any InterruptSource)? = nil, overrides: [(name: String, value: JSONValue)] = []
+    ) {
+        self.client = client
+        self.interrupts = interrupts
         self.overrides = overrides
     }
 
@@ -69,9 +72,9 @@ public struct FlowRunner: Sendable {
 
         var stopped = !failures.isEmpty
         for (index, step) in flow.steps.enumerated() {
-            if stopped || runner.interrupts?.arrived != nil {
+            if stopped || interrupts?.arrived != nil {
                 let reason =
-                    runner.interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure"
+                    interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure"
                 let skipped = StepResult.skipped(step.name, because: reason, isFinally: false)
                 steps.append(skipped)
                 stepFinished(skipped)
@@ -130,7 +133,7 @@ public struct FlowRunner: Sendable {
         // Each row is `item` while its request runs, and `skip` is asked of each row.
         for (index, item) in items.enumerated() {
             // An interrupt stops the rows of any step but a `finally` one, which must finish.
-            if !isFinally, runner.interrupts?.arrived != nil { break }
+            if !isFinally, interrupts?.arrived != nil { break }
             run.variables.set("item", to: item)
             let name = "\(step.name)[\(index)]"
             if let skip = step.skip, run.variables.holds(skip) {
@@ -161,7 +164,7 @@ public struct FlowRunner: Sendable {
             [CheckFailure(keyPath: "\(name): \(keyPath)", mark: mark ?? step.mark, message: message)]
         }
 
-        guard let service = step.service.map({ name in runner.services.first { $0.name == name } }) ?? run.service
+        guard let service = step.service.map({ name in client.services.first { $0.name == name } }) ?? run.service
         else {
             return result(failure("no service '\(step.service ?? "")' is loaded", keyPath: path + ".call"))
         }
@@ -188,7 +191,7 @@ public struct FlowRunner: Sendable {
             }
         }
         let options = CallOptions(
-            arguments: arguments, environment: runner.environment, sample: step.sample,
+            arguments: arguments, environment: client.environment, sample: step.sample,
             secretArguments: secretArguments, argumentsFromSpec: true)
 
         var attempt = 0
@@ -196,12 +199,12 @@ public struct FlowRunner: Sendable {
         var response: Response
         while true {
             attempt += 1
-            exchange = await runner.exchange(
+            exchange = await client.exchange(
                 service, target, with: options, cookies: run.cookies,
                 secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
                 responseSecrets: ResponseSecrets(step.captures))
             guard let received = exchange.response else {
-                return result(failure(exchange.failure ?? "the request failed"))
+                return result(failure(exchange.failure?.reason ?? "the request failed"))
             }
             response = received
             status = response.statusCode
@@ -217,7 +220,7 @@ public struct FlowRunner: Sendable {
             let elapsed = (ContinuousClock.now - start) / .seconds(1)
             let outOfTime = poll.timeLimit.map { elapsed + poll.interval > $0 } ?? false
             let outOfTries = poll.attempts.map { attempt >= $0 } ?? false
-            if outOfTime || outOfTries || runner.interrupts?.arrived != nil {
+            if outOfTime || outOfTries || interrupts?.arrived != nil {
                 let first = unmet[0]
                 let waited = Int((elapsed * 1000).rounded())
                 return result([
@@ -343,5 +346,16 @@ extension CaptureSpec {
             }
         guard let pattern else { return base }
         return base == "nothing" ? "/\(pattern)/ does not match the body" : "\(base) matching /\(pattern)/"
+    }
+}
+
+extension SpecClient {
+    /// Runs the flow `SERVICE.FLOW`, with `variables` in place of its `vars`; its steps are the
+    /// result's.
+    public func run(flow name: String, variables: [(name: String, value: JSONValue)] = []) async -> CheckResult? {
+        guard let (service, member) = split(name), let flow = service.flows.first(where: { $0.name == member })
+        else { return nil }
+        let planned = PlannedCheck(service: service, subject: .flow(flow), skipReason: nil)
+        return await FlowRunner(client: self, overrides: variables).run(flow, of: planned)
     }
 }

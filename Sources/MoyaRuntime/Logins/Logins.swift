@@ -39,9 +39,14 @@ public final class Logins: Sendable {
         }
     }
 
-    /// The authenticator for `login` in `service`, made the first time it is asked for.
+    /// Sends a login target, itself without a login: the client's `exchange`.
+    public typealias Send = @Sendable (ServiceSpec, TargetSpec, CallOptions) async -> Exchange
+
+    /// The authenticator for `login` in `service`, made the first time it is asked for; its
+    /// login call goes through `send`, and `serviceNamed` finds a login target's service.
     public func authenticator(
-        for login: LoginSpec, in service: ServiceSpec, environment: String?, runner: CheckRunner
+        for login: LoginSpec, in service: ServiceSpec, environment: String?, send: @escaping Send,
+        serviceNamed: @escaping @Sendable (String) -> ServiceSpec?
     ) -> Authenticator {
         let key = "\(service.name)/\(environment ?? "")"
         return authenticators.withLock { authenticators in
@@ -49,7 +54,8 @@ public final class Logins: Sendable {
             let cacheFile = login.cache ? cacheFile(for: login, in: service, environment: environment) : nil
             let cached = cacheFile.flatMap(Self.readCache)
             let made = Authenticator(cached: cached) {
-                let credential = try await Self.logIn(login, in: service, runner: runner)
+                let credential = try await Self.logIn(
+                    login, in: service, environment: environment, send: send, serviceNamed: serviceNamed)
                 if let cacheFile { Self.writeCache(credential, to: cacheFile) }
                 return credential
             }
@@ -59,11 +65,14 @@ public final class Logins: Sendable {
     }
 
     /// Calls the login target, without any login of its own, and reads the token from it.
-    public static func logIn(_ login: LoginSpec, in service: ServiceSpec, runner: CheckRunner) async throws
+    public static func logIn(
+        _ login: LoginSpec, in service: ServiceSpec, environment: String?, send: Send,
+        serviceNamed: (String) -> ServiceSpec?
+    ) async throws
         -> Authenticator.Credential
     {
         let failed = { (message: String) in LoginError("login with \(login.targetReference) failed: \(message)") }
-        let loginService = login.service.flatMap { name in runner.services.first { $0.name == name } } ?? service
+        let loginService = login.service.flatMap(serviceNamed) ?? service
         guard let target = loginService.target(named: login.target) else {
             throw failed("there is no target \(login.targetReference)")
         }
@@ -76,13 +85,11 @@ public final class Logins: Sendable {
             arguments[param.name] = try param.value(from: rendered.value)
             if rendered.isSecret { secret.insert(param.name) }
         }
-        let exchange = await runner.exchange(
+        let exchange = await send(
             loginService, target,
-            with: CallOptions(
-                arguments: arguments, environment: runner.environment, secretArguments: secret,
-                argumentsFromSpec: true),
-            authenticating: false)
-        guard let response = exchange.response else { throw failed(exchange.failure ?? "no response") }
+            CallOptions(
+                arguments: arguments, environment: environment, secretArguments: secret, argumentsFromSpec: true))
+        guard let response = exchange.response else { throw failed(exchange.failure?.reason ?? "no response") }
         guard (200..<300).contains(response.statusCode) else { throw failed("status \(response.statusCode)") }
         guard let json = try? JSONValue(parsing: response.data) else { throw failed("the response is not JSON") }
         guard case .string(let token)? = login.tokenPath.values(in: json).first, !token.isEmpty else {
@@ -190,14 +197,5 @@ public final class Logins: Sendable {
         }
         try? PendingFile.write(
             Array(JSONValue.object(members).serialized().utf8), to: path, mode: 0o600, followsLinks: false)
-    }
-}
-
-/// A login that did not give a token.
-public struct LoginError: Error, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) {
-        self.description = description
     }
 }
