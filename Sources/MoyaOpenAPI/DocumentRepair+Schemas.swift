@@ -13,6 +13,34 @@ extension DocumentRepair {
     mutating func repairSchema(
         _ members: inout [(key: String, value: JSONValue)], at pointer: [String], in origin: Origin
     ) {
+        let type = repairTypeAndEnum(&members, at: pointer, in: origin)
+        repairNumbers(&members, type: type, at: pointer, in: origin)
+        func index(_ key: String) -> Int? { members.firstIndex { $0.key == key } }
+        func remove(_ key: String) { members.removeAll { $0.key == key } }
+
+        // `required` in a schema lists names.
+        if let at = index("required") {
+            if case .array(let names) = members[at].value,
+                names.allSatisfy({ if case .string = $0 { true } else { false } })
+            {
+            } else {
+                warn(origin, pointer + ["required"], "required is not a list of names; left out")
+                remove("required")
+            }
+        }
+        for key in ["format", "pattern", "title", "description"] {
+            guard let at = index(key) else { continue }
+            if case .string = members[at].value { continue }
+            warn(origin, pointer + [key], "\(key) is not a string; left out")
+            remove(key)
+        }
+    }
+
+    /// `type` (names OpenAPI knows; one of them in 3.0) and `enum` (values of that type);
+    /// returns the type, when it is one name.
+    private mutating func repairTypeAndEnum(
+        _ members: inout [(key: String, value: JSONValue)], at pointer: [String], in origin: Origin
+    ) -> String? {
         func index(_ key: String) -> Int? { members.firstIndex { $0.key == key } }
         func remove(_ key: String) { members.removeAll { $0.key == key } }
 
@@ -66,6 +94,16 @@ extension DocumentRepair {
                 if kept.isEmpty { remove("enum") }
             }
         }
+        return type
+    }
+
+    /// Counts, numeric bounds, and `exclusiveMinimum`/`exclusiveMaximum` as the document's
+    /// version writes them.
+    private mutating func repairNumbers(
+        _ members: inout [(key: String, value: JSONValue)], type: String?, at pointer: [String], in origin: Origin
+    ) {
+        func index(_ key: String) -> Int? { members.firstIndex { $0.key == key } }
+        func remove(_ key: String) { members.removeAll { $0.key == key } }
 
         // Counts are non-negative integers.
         for key in Self.counts {
@@ -127,23 +165,6 @@ extension DocumentRepair {
                 warn(origin, pointer + [exclusive], "\(exclusive) is neither a number nor a boolean; left out")
                 remove(exclusive)
             }
-        }
-
-        // `required` in a schema lists names.
-        if let at = index("required") {
-            if case .array(let names) = members[at].value,
-                names.allSatisfy({ if case .string = $0 { true } else { false } })
-            {
-            } else {
-                warn(origin, pointer + ["required"], "required is not a list of names; left out")
-                remove("required")
-            }
-        }
-        for key in ["format", "pattern", "title", "description"] {
-            guard let at = index(key) else { continue }
-            if case .string = members[at].value { continue }
-            warn(origin, pointer + [key], "\(key) is not a string; left out")
-            remove(key)
         }
     }
 

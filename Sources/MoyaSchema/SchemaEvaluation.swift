@@ -185,7 +185,28 @@ struct Evaluation {
 
     // MARK: - Keywords
 
+    /// Applies one keyword, by what it constrains: the value itself, an array's items, an
+    /// object's members, or the subschemas it applies. Each group's function handles only its
+    /// own keywords; this switch is the exhaustive one.
     private mutating func apply(
+        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
+        _ path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        switch keyword {
+        case .type, .enumeration, .constant, .multipleOf, .maximum, .minimum, .maxLength, .minLength, .pattern, .format:
+            return applyToValue(keyword, name, node, instance, path, &annotations)
+        case .prefixItems, .items, .contains, .maxItems, .minItems, .uniqueItems:
+            return applyToItems(keyword, name, node, instance, path, &annotations)
+        case .maxProperties, .minProperties, .required, .dependentRequired, .properties, .patternProperties,
+            .additionalProperties, .propertyNames, .dependentSchemas:
+            return applyToMembers(keyword, name, node, instance, path, &annotations)
+        case .allOf, .anyOf, .oneOf, .not, .conditional, .ref, .unevaluatedProperties, .unevaluatedItems:
+            return applySubschemas(keyword, name, node, instance, path, &annotations)
+        }
+    }
+
+    /// The keywords of any value: type, enum, const, numbers' bounds, strings' length, pattern and format.
+    private mutating func applyToValue(
         _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
         _ path: InstancePath, _ annotations: inout Annotations
     ) -> Bool {
@@ -255,6 +276,17 @@ struct Evaluation {
             guard assertsFormat, !Formats.holds(format, instance) else { return true }
             fail(path, node, name, "expected a \(format), got \(Self.preview(instance))")
             return false
+        default:
+            return true
+        }
+    }
+
+    /// The keywords of an array's items.
+    private mutating func applyToItems(
+        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
+        _ path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        switch keyword {
         case .prefixItems(let nodes):
             guard case .array(let items) = instance else { return true }
             var valid = true
@@ -307,6 +339,17 @@ struct Evaluation {
             else { return true }
             fail(path, node, name, "expected unique items, got \(Self.preview(items[first])) at \(first) and \(second)")
             return false
+        default:
+            return true
+        }
+    }
+
+    /// The keywords of an object's members.
+    private mutating func applyToMembers(
+        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
+        _ path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        switch keyword {
         case .maxProperties(let limit):
             guard case .object(let members) = instance, members.count > limit else { return true }
             fail(path, node, name, "expected at most \(Self.count(limit, "property")), got \(members.count)")
@@ -401,6 +444,17 @@ struct Evaluation {
                 }
             }
             return valid
+        default:
+            return true
+        }
+    }
+
+    /// The keywords that apply subschemas to the value: allOf, anyOf, oneOf, not, if, $ref, and the unevaluated ones.
+    private mutating func applySubschemas(
+        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
+        _ path: InstancePath, _ annotations: inout Annotations
+    ) -> Bool {
+        switch keyword {
         case .allOf(let nodes):
             var valid = true
             for child in nodes where !evaluate(child, instance, at: path, &annotations) {
@@ -469,6 +523,8 @@ struct Evaluation {
             }
             if valid { annotations.prefix = items.count }
             return valid
+        default:
+            return true
         }
     }
 

@@ -39,7 +39,7 @@ enum OpenAPITool {
             status = exportService(arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
         default:
             fail("moya-cli-openapi is run by moya-cli; use moya-cli import openapi or moya-cli export openapi")
-            status = 64
+            status = ExitStatus.usage.rawValue
         }
         exit(status)
     }
@@ -49,7 +49,7 @@ enum OpenAPITool {
     static func importDocument(_ file: String, output: String?, service: String?) -> Int32 {
         guard let data = FileManager.default.contents(atPath: file) else {
             fail("cannot read \(file)")
-            return 66  // missingSpec
+            return ExitStatus.missingSpec.rawValue
         }
         // A spec reads files only in its own folder (its file root), so a spec written with -o
         // refers to a copy of the document there when the document lies elsewhere, and to
@@ -66,7 +66,7 @@ enum OpenAPITool {
                 Array(data), file: file, service: service, spec: output, copy: copy?.name, readFile: readFile)
         } catch {
             fail(TerminalText.escapingControls("\(file): \(error.message)"))
-            return 65  // invalidSpec
+            return ExitStatus.invalidSpec.rawValue
         }
         // A document's text is printed with its controls escaped, never raw.
         for warning in imported.warnings { line("moya-cli: warning: " + TerminalText.escapingControls(warning)) }
@@ -98,7 +98,7 @@ enum OpenAPITool {
             else {
                 undo()
                 fail("cannot copy \(from) to \(to)")
-                return 73  // cannotWrite
+                return ExitStatus.cannotWrite.rawValue
             }
             do {
                 // Never through a link planted where the copy goes.
@@ -106,7 +106,7 @@ enum OpenAPITool {
             } catch {
                 undo()
                 fail("cannot write \(to): \(error.message)")
-                return 73
+                return ExitStatus.cannotWrite.rawValue
             }
             made.append((from, to))
         }
@@ -120,7 +120,7 @@ enum OpenAPITool {
             undo()
             for diagnostic in error.diagnostics { line(TerminalText.escapingControls(diagnostic.description)) }
             fail("the spec made from \(file) does not validate; this is a bug in import openapi")
-            return 65
+            return ExitStatus.invalidSpec.rawValue
         }
         let status = write(imported.spec, to: output)
         guard status == 0 else {
@@ -167,19 +167,19 @@ enum OpenAPITool {
             let files = Set(error.diagnostics.map(\.file)).count
             let problems = error.diagnostics.count == 1 ? "1 problem" : "\(error.diagnostics.count) problems"
             fail("invalid spec: \(problems) in \(files == 1 ? "1 file" : "\(files) files")")
-            return 65
+            return ExitStatus.invalidSpec.rawValue
         } catch let error as SpecNotFoundError {
             fail(error.description)
-            return 66
+            return ExitStatus.missingSpec.rawValue
         } catch {
             fail("\(error)")
-            return 64
+            return ExitStatus.usage.rawValue
         }
         do {
             return write(try OpenAPIExporter.export(service), to: output)
         } catch {
             fail("\(name): \(error.message)")
-            return 65
+            return ExitStatus.invalidSpec.rawValue
         }
     }
 
@@ -187,14 +187,14 @@ enum OpenAPITool {
     static func write(_ text: String, to output: String?) -> Int32 {
         guard let output else {
             writeAll(STDOUT_FILENO, Array(text.utf8))
-            return 0
+            return ExitStatus.success.rawValue
         }
         do {
             try PendingFile.write(Array(text.utf8), to: output)
-            return 0
+            return ExitStatus.success.rawValue
         } catch {
             fail("cannot write \(output): \(error.message)")
-            return 64
+            return ExitStatus.usage.rawValue
         }
     }
 

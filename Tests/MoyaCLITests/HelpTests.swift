@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import MoyaSpec
 import XCTest
 
 /// Per-target help, completions, examples in every help, and the exit-code table in the docs.

@@ -1,6 +1,7 @@
 import Dispatch
 import MoyaCore
 import MoyaRuntime
+import MoyaSpec
 import Synchronization
 
 #if canImport(Glibc)

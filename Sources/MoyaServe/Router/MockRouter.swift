@@ -162,18 +162,61 @@ public struct MockRouter: Sendable {
 
     // MARK: - Answering
 
-    /// Answers `request`. With `verbose`, the answer carries the bodies for the log, secrets
-    /// masked unless `showSecrets`.
-    public func answer(_ request: MockRequest, verbose: Bool = false, showSecrets: Bool = false) -> MockAnswer {
-        var uri = Substring(request.uri)
-        if let hash = uri.firstIndex(of: "#") { uri = uri[..<hash] }
-        let question = uri.firstIndex(of: "?")
-        let path = uri[..<(question ?? uri.endIndex)]
-        let queryText = question.map { uri[uri.index(after: $0)...] } ?? ""
-        let query = MockRoute.pairs(queryText)
-        let segments = path.split(separator: "/")
+    /// A route that fits a request's path, with what its templates captured.
+    typealias Candidate = (route: MockRoute, captures: [(name: String, text: Substring)])
+    /// A route the request's method fits, with its params bound from the request.
+    typealias Bound = (route: MockRoute, binding: MockBinding)
 
-        let candidates = routes.compactMap { route -> (MockRoute, [(name: String, text: Substring)])? in
+    /// A request's URI, read once: the path, its segments and the query, without a fragment.
+    struct RequestURI {
+        let path: Substring
+        let segments: [Substring]
+        let query: [(key: String, value: String)]
+
+        init(_ uri: String) {
+            var uri = Substring(uri)
+            if let hash = uri.firstIndex(of: "#") { uri = uri[..<hash] }
+            let question = uri.firstIndex(of: "?")
+            path = uri[..<(question ?? uri.endIndex)]
+            query = MockRoute.pairs(question.map { uri[uri.index(after: $0)...] } ?? "")
+            segments = path.split(separator: "/")
+        }
+    }
+
+    /// Answers `request`: finds the routes its path fits (404 when none), those its method
+    /// fits (405, or a preflight's 204, when none), chooses one, and answers from it. With
+    /// `verbose`, the answer carries the bodies for the log, secrets masked unless
+    /// `showSecrets`.
+    public func answer(_ request: MockRequest, verbose: Bool = false, showSecrets: Bool = false) -> MockAnswer {
+        let uri = RequestURI(request.uri)
+        let candidates = self.candidates(for: uri.segments)
+        // Only a request no target answers needs it: every query value masked for the log,
+        // and each path segment a matching route fills from a secret param.
+        var unmatched: MockAnswer {
+            let shown = showSecrets ? String(uri.path) : Self.maskedPath(uri.segments, candidates.map(\.route))
+            return MockAnswer(action: .abort, loggedURI: shown + Self.maskedQuery(uri.query, secret: { _ in true }))
+        }
+        guard !candidates.isEmpty else {
+            return Self.problem(
+                unmatched, status: 404, title: "Not Found", detail: "no target answers \(request.method) \(uri.path)",
+                extra: [("closest", .array(closest(to: String(uri.path), uri.segments).map(JSONValue.string)))])
+        }
+        let method = request.method == "HEAD" ? ["HEAD", "GET"] : [request.method]
+        let allowed = candidates.filter { method.contains($0.route.method.rawValue) }
+        guard !allowed.isEmpty else {
+            return methodNotAllowed(request, uri, candidates, unmatched, showSecrets: showSecrets)
+        }
+        let preferred = Self.preferredExample(request)
+        let bound = allowed.map { route, captures in
+            (route: route, binding: route.bind(captures: captures, query: uri.query, request: request))
+        }
+        guard let chosen = Self.choose(bound, preferring: preferred) else { return unmatched }
+        return answer(request, uri, from: chosen, preferring: preferred, verbose: verbose, showSecrets: showSecrets)
+    }
+
+    /// The routes whose path fits `segments`, with what their templates captured.
+    private func candidates(for segments: [Substring]) -> [Candidate] {
+        routes.compactMap { route -> Candidate? in
             guard route.segments.count == segments.count else { return nil }
             var captures: [(name: String, text: Substring)] = []
             for (pattern, segment) in zip(route.segments, segments) {
@@ -186,52 +229,41 @@ public struct MockRouter: Sendable {
             }
             return (route, captures)
         }
-        // Only a request no target answers needs it: every query value masked for the log,
-        // and each path segment a matching route fills from a secret param.
-        var unmatched: MockAnswer {
-            let shown = showSecrets ? String(path) : Self.maskedPath(segments, candidates.map(\.0))
-            return MockAnswer(action: .abort, loggedURI: shown + Self.maskedQuery(query, secret: { _ in true }))
-        }
-        guard !candidates.isEmpty else {
-            return Self.problem(
-                unmatched, status: 404, title: "Not Found", detail: "no target answers \(request.method) \(path)",
-                extra: [("closest", .array(closest(to: String(path), segments).map(JSONValue.string)))])
-        }
-        let method = request.method == "HEAD" ? ["HEAD", "GET"] : [request.method]
-        let allowed = candidates.filter { method.contains($0.0.method.rawValue) }
-        guard !allowed.isEmpty else {
-            let allow = Set(candidates.map(\.0.method.rawValue)).sorted().joined(separator: ", ")
-            if request.method == "OPTIONS" {
-                var answer = unmatched
-                answer.action = .respond(
-                    status: 204,
-                    headers: [
-                        ("Allow", allow), ("Access-Control-Allow-Methods", allow),
-                        ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? "*"),
-                        ("Access-Control-Max-Age", "600"),
-                    ], body: [])
-                return answer
-            }
-            var answer = Self.problem(
-                unmatched, status: 405, title: "Method Not Allowed",
-                detail: "\(showSecrets ? String(path) : Self.maskedPath(segments, candidates.map(\.0))) answers "
-                    + "\(allow), not \(request.method)", extra: [])
-            if case .respond(let status, var headers, let body) = answer.action {
-                headers.append(("Allow", allow))
-                answer.action = .respond(status: status, headers: headers, body: body)
-            }
+    }
+
+    /// A 405 naming the methods the path answers, or a preflight's 204 for `OPTIONS`.
+    private func methodNotAllowed(
+        _ request: MockRequest, _ uri: RequestURI, _ candidates: [Candidate], _ unmatched: MockAnswer,
+        showSecrets: Bool
+    ) -> MockAnswer {
+        let allow = Set(candidates.map(\.route.method.rawValue)).sorted().joined(separator: ", ")
+        if request.method == "OPTIONS" {
+            var answer = unmatched
+            answer.action = .respond(
+                status: 204,
+                headers: [
+                    ("Allow", allow), ("Access-Control-Allow-Methods", allow),
+                    ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? "*"),
+                    ("Access-Control-Max-Age", "600"),
+                ], body: [])
             return answer
         }
-
-        let bound = allowed.map { route, captures in
-            (route: route, binding: route.bind(captures: captures, query: query, request: request))
+        let shownPath = showSecrets ? String(uri.path) : Self.maskedPath(uri.segments, candidates.map(\.route))
+        var answer = Self.problem(
+            unmatched, status: 405, title: "Method Not Allowed",
+            detail: "\(shownPath) answers \(allow), not \(request.method)", extra: [])
+        if case .respond(let status, var headers, let body) = answer.action {
+            headers.append(("Allow", allow))
+            answer.action = .respond(status: status, headers: headers, body: body)
         }
-        // A target with the sample `Prefer` names first, then the most specific path, then the
-        // target the request fits best, then the first declared.
-        let preferred = Self.preferredExample(request)
-        func better(_ a: (route: MockRoute, binding: MockBinding), _ b: (route: MockRoute, binding: MockBinding))
-            -> Bool
-        {
+        return answer
+    }
+
+    /// The route to answer from: one with the sample `Prefer` names first, then the most
+    /// specific path, then the one the request fits best, then the first declared; one whose
+    /// binding has no problems before any that has.
+    private static func choose(_ bound: [Bound], preferring preferred: String?) -> Bound? {
+        func better(_ a: Bound, _ b: Bound) -> Bool {
             if let preferred {
                 let (aHas, bHas) = (
                     a.route.target.sample(named: preferred) != nil, b.route.target.sample(named: preferred) != nil
@@ -249,40 +281,27 @@ public struct MockRouter: Sendable {
             if better(rhs.element, lhs.element) { return false }
             return lhs.offset < rhs.offset
         }.map(\.element)
-        guard let chosen = ranked.first(where: { $0.binding.problems.isEmpty }) ?? ranked.first else {
-            return unmatched
-        }
+        return ranked.first(where: { $0.binding.problems.isEmpty }) ?? ranked.first
+    }
+
+    /// The answer of the chosen route: a 400 for a request that does not fit it or names a
+    /// sample it lacks, else its sample, unless the sample breaks its schema or cannot be sent.
+    private func answer(
+        _ request: MockRequest, _ uri: RequestURI, from chosen: Bound, preferring preferred: String?, verbose: Bool,
+        showSecrets: Bool
+    ) -> MockAnswer {
         let route = chosen.route
-        let service = services[route.service]
         var answer = MockAnswer(
             action: .abort, target: route.qualifiedName,
-            loggedURI: (showSecrets ? String(path) : Self.maskedPath(segments, [route]))
-                + Self.maskedQuery(query) { key in
+            loggedURI: (showSecrets ? String(uri.path) : Self.maskedPath(uri.segments, [route]))
+                + Self.maskedQuery(uri.query) { key in
                     !showSecrets
                         && route.query.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
                 })
         if verbose { answer.loggedRequestBody = loggedBody(request, route, showSecrets: showSecrets) }
         guard chosen.binding.problems.isEmpty else {
-            let problems = chosen.binding.problems
-            return Self.problem(
-                answer, status: 400, title: "Bad Request",
-                detail: "the request does not fit \(route.qualifiedName) (\(route.pattern)): "
-                    + problems.map(\.sentence).joined(separator: "; "),
-                extra: [
-                    ("target", .string(route.qualifiedName)),
-                    (
-                        "errors",
-                        .array(
-                            problems.map { problem in
-                                .object(
-                                    (problem.param.map { [("param", JSONValue.string($0))] } ?? []) + [
-                                        ("in", .string(problem.place)), ("detail", .string(problem.detail)),
-                                    ])
-                            })
-                    ),
-                ])
+            return Self.badRequest(answer, route, chosen.binding.problems)
         }
-
         if let preferred, route.target.sample(named: preferred) == nil {
             let names = route.target.samples.map(\.name)
             return Self.problem(
@@ -295,57 +314,98 @@ public struct MockRouter: Sendable {
         }
         if let problem = requestProblem(request, route, answer) { return problem }
         answer.sample = preferred ?? "default"
-        if case .delayed(let seconds)? = service.stub { answer.delay = seconds }
+        if case .delayed(let seconds)? = services[route.service].stub { answer.delay = seconds }
+        if let problem = fillSample(
+            into: &answer, route, chosen.binding, preferring: preferred, verbose: verbose, showSecrets: showSecrets)
+        {
+            return problem
+        }
+        return Self.unsendable(answer, route, sample: preferred) ?? answer
+    }
+
+    /// A 400 for a request that does not fit the route, one entry for each problem.
+    private static func badRequest(_ answer: MockAnswer, _ route: MockRoute, _ problems: [MockProblem])
+        -> MockAnswer
+    {
+        problem(
+            answer, status: 400, title: "Bad Request",
+            detail: "the request does not fit \(route.qualifiedName) (\(route.pattern)): "
+                + problems.map(\.sentence).joined(separator: "; "),
+            extra: [
+                ("target", .string(route.qualifiedName)),
+                (
+                    "errors",
+                    .array(
+                        problems.map { problem in
+                            .object(
+                                (problem.param.map { [("param", JSONValue.string($0))] } ?? []) + [
+                                    ("in", .string(problem.place)), ("detail", .string(problem.detail)),
+                                ])
+                        })
+                ),
+            ])
+    }
+
+    /// Puts the route's sample into `answer`, from its fixed answer or made with the
+    /// request's values, and its body into the log when `verbose`; a 500 when it cannot be
+    /// made.
+    private func fillSample(
+        into answer: inout MockAnswer, _ route: MockRoute, _ binding: MockBinding, preferring preferred: String?,
+        verbose: Bool, showSecrets: Bool
+    ) -> MockAnswer? {
         if let fixed = route.fixedAnswers[preferred ?? ""] {
             answer.action = fixed.action
             if verbose { answer.loggedResponseBody = showSecrets ? fixed.body : fixed.loggedBody }
-        } else {
-            let sample: EndpointSampleResponse
-            do {
-                sample = try service.sample(of: route.target, named: preferred, values: chosen.binding.values)
-            } catch {
-                return Self.problem(
-                    answer, status: 500, title: "Internal Server Error",
-                    detail: "the sample of \(route.qualifiedName) could not be made: \(error.message)", extra: [])
-            }
-            answer.action = Self.action(for: sample, of: route.target, named: preferred)
-            if verbose {
-                let shown =
-                    showSecrets
-                    ? sample
-                    : (try? service.sample(
-                        of: route.target, named: preferred, values: chosen.binding.values, masking: true))
-                if case .response(_, let shownBody)? = shown {
-                    answer.loggedResponseBody = Redactor.showPlaceholders(String(decoding: shownBody, as: UTF8.self))
-                }
+            return nil
+        }
+        let service = services[route.service]
+        let sample: EndpointSampleResponse
+        do {
+            sample = try service.sample(of: route.target, named: preferred, values: binding.values)
+        } catch {
+            return Self.problem(
+                answer, status: 500, title: "Internal Server Error",
+                detail: "the sample of \(route.qualifiedName) could not be made: \(error.message)", extra: [])
+        }
+        answer.action = Self.action(for: sample, of: route.target, named: preferred)
+        if verbose {
+            let shown =
+                showSecrets
+                ? sample
+                : (try? service.sample(of: route.target, named: preferred, values: binding.values, masking: true))
+            if case .response(_, let shownBody)? = shown {
+                answer.loggedResponseBody = Redactor.showPlaceholders(String(decoding: shownBody, as: UTF8.self))
             }
         }
-        // Only a sample that meets its schema is sent: one that does not is the spec's fault.
-        if route.contract.checksSample(preferred), case .respond(_, let headers, let body) = answer.action,
-            !body.isEmpty,
+        return nil
+    }
+
+    /// A 500 for an answer that must not be sent: a sample that breaks its schema (the spec's
+    /// fault), or a header that a request's value made unsendable (a line break). A HEAD
+    /// answer keeps its body, whose length the server sends without sending it.
+    private static func unsendable(_ answer: MockAnswer, _ route: MockRoute, sample preferred: String?) -> MockAnswer? {
+        guard case .respond(_, let headers, let body) = answer.action else { return nil }
+        if route.contract.checksSample(preferred), !body.isEmpty,
             headers.contains(where: { $0.name.lowercased() == "content-type" && JSONValue.isJSONMediaType($0.value) }),
             let json = try? JSONValue(parsing: Data(body))
         {
             let errors = route.contract.sampleErrors(json, sample: preferred)
             if !errors.isEmpty {
-                return Self.problem(
+                return problem(
                     answer, status: 500, title: "Internal Server Error",
                     detail: "the sample '\(preferred ?? "default")' of \(route.qualifiedName) breaks its schema: "
                         + errors.map(\.description).joined(separator: "; "),
                     extra: [("target", .string(route.qualifiedName))])
             }
         }
-        // A HEAD answer keeps its body, whose length the server sends without sending it.
-        // A header a request's value made unsendable (a line break) is the sample's fault.
-        if case .respond(_, let headers, _) = answer.action,
-            let bad = headers.first(where: { !HTTPHeaders.isValidName($0.name) || !HTTPHeaders.isValidValue($0.value) })
+        if let bad = headers.first(where: { !HTTPHeaders.isValidName($0.name) || !HTTPHeaders.isValidValue($0.value) })
         {
-            return Self.problem(
+            return problem(
                 answer, status: 500, title: "Internal Server Error",
                 detail: "the sample of \(route.qualifiedName) has a header \(bad.name) that cannot be sent: "
                     + "a value filled into it holds a line break or a control character", extra: [])
         }
-        return answer
+        return nil
     }
 
     /// A 400 problem for a JSON request body that breaks the target's `requestSchema:`, one

@@ -125,33 +125,7 @@ extension CompileContext {
             }
         }
 
-        var arguments: [(name: String, value: FlowValue)] = []
-        var given: Set<String> = []
-        if let node = fields["params"], let entries = reader.fields(node, path + ".params", known: nil) {
-            for entry in entries {
-                let paramPath = path + ".params." + entry.key
-                given.insert(entry.key)
-                if let target, target.param(named: entry.key) == nil {
-                    let names = target.params.map(\.name)
-                    reader.error(
-                        entry.mark, paramPath,
-                        "unknown param '\(entry.key)'"
-                            + (names.isEmpty
-                                ? "; the target takes no params" : Suggestion.hint(for: entry.key, in: names)))
-                    continue
-                }
-                guard let value = flowValue(entry.value, paramPath) else { continue }
-                checkReferences(value.references, in: stepScope, mark: entry.value.mark, paramPath)
-                arguments.append((entry.key, value))
-            }
-        }
-        if let target {
-            for param in target.params where param.isRequired && !given.contains(param.name) {
-                reader.error(
-                    fields["params"]?.mark ?? fields.mark, path + ".params",
-                    "the step does not give required param '\(param.name)'")
-            }
-        }
+        let arguments = stepArguments(fields, path, target: target, scope: stepScope)
         var sample: String?
         if let node = fields["sample"], let text = reader.string(node, path + ".sample") {
             sample = text
@@ -200,6 +174,41 @@ extension CompileContext {
             name: name, service: stepService, target: targetName, arguments: arguments, sample: sample,
             assertions: assertions, captures: captures, until: until, retry: retry, each: each, skip: skip,
             mark: node.mark)
+    }
+
+    /// A step's `params`: each a param of its target, written as a flow value whose variables
+    /// are defined; every required param of the target given.
+    private mutating func stepArguments(
+        _ fields: SpecReader.Fields, _ path: String, target: TargetSpec?, scope stepScope: FlowScope
+    ) -> [(name: String, value: FlowValue)] {
+        var arguments: [(name: String, value: FlowValue)] = []
+        var given: Set<String> = []
+        if let node = fields["params"], let entries = reader.fields(node, path + ".params", known: nil) {
+            for entry in entries {
+                let paramPath = path + ".params." + entry.key
+                given.insert(entry.key)
+                if let target, target.param(named: entry.key) == nil {
+                    let names = target.params.map(\.name)
+                    reader.error(
+                        entry.mark, paramPath,
+                        "unknown param '\(entry.key)'"
+                            + (names.isEmpty
+                                ? "; the target takes no params" : Suggestion.hint(for: entry.key, in: names)))
+                    continue
+                }
+                guard let value = flowValue(entry.value, paramPath) else { continue }
+                checkReferences(value.references, in: stepScope, mark: entry.value.mark, paramPath)
+                arguments.append((entry.key, value))
+            }
+        }
+        if let target {
+            for param in target.params where param.isRequired && !given.contains(param.name) {
+                reader.error(
+                    fields["params"]?.mark ?? fields.mark, path + ".params",
+                    "the step does not give required param '\(param.name)'")
+            }
+        }
+        return arguments
     }
 
     /// `expect` or `until`, with the key paths failures name starting there, and the variables

@@ -1,4 +1,5 @@
-/// Every exit status moya-cli uses, in one place. The man page and the README list the same.
+/// Every exit status moya-cli and moya-cli-openapi use, in one place, which both share. The
+/// man page and the README list the same.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything worked.
     case success = 0
@@ -56,14 +57,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The signal a status stands for: 128 + the signal's number, for the signals that cancel
-    /// a command. The executable ends by that signal once the command has cleaned up, so that
-    /// a shell sees a death by signal (and stops a loop on Ctrl-C, as it does for curl); the
-    /// shell then reports the same status.
-    var signal: Int32? {
-        Interrupts.signals.first { $0.status == self }?.number
-    }
-
     /// The status for a response that failed validation with `statusCode`; a status outside
     /// 300–599 can fail only a custom list, and gets a code of its own.
     public static func forFailedStatus(_ statusCode: Int) -> ExitStatus {
@@ -74,23 +67,4 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         default: .unexpectedStatus
         }
     }
-}
-
-/// A failure that ends a command: one line for stderr and the status to exit with.
-public struct CommandFailure: Error, Sendable, CustomStringConvertible {
-    /// What happened, as one sentence.
-    public var message: String
-    /// The exit status.
-    public var status: ExitStatus
-    /// Lines printed before the error line, such as spec diagnostics.
-    public var details: [String]
-
-    /// Creates a failure.
-    public init(_ message: String, status: ExitStatus, details: [String] = []) {
-        self.message = message
-        self.status = status
-        self.details = details
-    }
-
-    public var description: String { message }
 }
