@@ -104,7 +104,12 @@ struct CheckCommand: CallerIsolatedCommand {
         let behavior = record ? .never : try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
         if record { try RecordRequest.checkAllowed(force: force, environment: context.environment) }
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
-        let plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
+        let plan: [PlannedCheck]
+        do {
+            plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
+        } catch {
+            throw CommandFailure(error.description, status: .usage)
+        }
         // The reports' files are opened before anything is sent, so that a destination that
         // cannot be written fails the command at once, not after the whole run.
         let junitFile = try junit.map(Self.openReport)

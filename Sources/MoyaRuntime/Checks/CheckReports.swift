@@ -1,18 +1,17 @@
 import MoyaCore
-import MoyaRuntime
 import MoyaSpec
 
 /// The reports a `check` run writes: JUnit XML, TAP, JSON and GitHub Actions annotations.
-enum CheckReports {
+public enum CheckReports {
     /// Seconds with three decimals, as JUnit's `time` and the summary show them.
-    static func seconds(_ value: Double) -> String {
+    public static func seconds(_ value: Double) -> String {
         FixedPoint.format(value, places: 3)
     }
 
     // MARK: - JUnit
 
     /// JUnit XML: a test suite per service, a test case per check, failures with their messages.
-    static func junit(_ results: [CheckResult], summary: CheckSummary) -> String {
+    public static func junit(_ results: [CheckResult], summary: CheckSummary) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"moya-cli check\" tests=\"\(summary.total)\" failures=\"\(summary.failed)\" "
         xml += "skipped=\"\(summary.skipped)\" time=\"\(seconds(summary.seconds))\">\n"
@@ -53,7 +52,7 @@ enum CheckReports {
     }
 
     /// Text escaped for XML content and attributes, without the characters XML 1.0 forbids.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -76,7 +75,7 @@ enum CheckReports {
     // MARK: - TAP
 
     /// TAP version 14: a test point per check, failures in a YAML diagnostic block.
-    static func tap(_ results: [CheckResult]) -> String {
+    public static func tap(_ results: [CheckResult]) -> String {
         var lines = ["TAP version 14", "1..\(results.count)"]
         for (index, result) in results.enumerated() {
             let number = index + 1
@@ -116,7 +115,7 @@ enum CheckReports {
     // MARK: - JSON
 
     /// Every result and the summary as one JSON document.
-    static func json(_ results: [CheckResult], summary: CheckSummary) -> String {
+    public static func json(_ results: [CheckResult], summary: CheckSummary) -> String {
         let checks: [JSONValue] = results.map { result in
             var members: [(key: String, value: JSONValue)] = [
                 ("target", .string(result.planned.qualifiedName)),
@@ -176,7 +175,7 @@ enum CheckReports {
     // MARK: - GitHub Actions
 
     /// `::error file=…,line=…,col=…::message` for each failure, pointing at the assertion.
-    static func githubAnnotations(_ result: CheckResult) -> [String] {
+    public static func githubAnnotations(_ result: CheckResult) -> [String] {
         result.failures.map { failure in
             var properties = "file=\(property(result.file))"
             if let mark = failure.mark { properties += ",line=\(mark.line),col=\(mark.column)" }

@@ -1,15 +1,13 @@
-import MoyaRuntime
-
 /// Counts and time of a run.
-struct CheckSummary: Sendable {
-    var passed = 0
-    var failed = 0
-    var skipped = 0
-    var seconds = 0.0
+public struct CheckSummary: Sendable {
+    public var passed = 0
+    public var failed = 0
+    public var skipped = 0
+    public var seconds = 0.0
 
-    var total: Int { passed + failed + skipped }
+    public var total: Int { passed + failed + skipped }
 
-    init(results: [CheckResult], seconds: Double) {
+    public init(results: [CheckResult], seconds: Double) {
         for result in results {
             switch result.outcome {
             case .passed: passed += 1
@@ -20,7 +18,8 @@ struct CheckSummary: Sendable {
         self.seconds = seconds
     }
 
-    var line: String {
+    /// `3 checks: 2 passed, 1 failed, 0 skipped in 0.012 s`.
+    public var line: String {
         "\(total) \(total == 1 ? "check" : "checks"): \(passed) passed, \(failed) failed, \(skipped) skipped "
             + "in \(CheckReports.seconds(seconds)) s"
     }

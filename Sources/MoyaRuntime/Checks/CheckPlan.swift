@@ -1,4 +1,3 @@
-import MoyaRuntime
 import MoyaSpec
 
 #if canImport(Glibc)
@@ -9,12 +8,23 @@ import MoyaSpec
     import Darwin
 #endif
 
-/// Which checks a `check` run has, in spec order, after `--only` and `--shard`.
-enum CheckPlan {
-    /// The plan; a pattern of `--only` that matches no target is a usage error, since a
-    /// mistyped pattern would otherwise pass by running nothing.
-    static func make(services: [ServiceSpec], only patterns: [String], shard: Shard?) throws(CommandFailure)
-        -> [PlannedCheck]
+/// Which checks a run has, in spec order, after the name patterns (`--only`) and the shard.
+public enum CheckPlan {
+    /// Patterns that select nothing.
+    public struct UnmatchedPatterns: Error, Sendable, CustomStringConvertible {
+        /// The patterns, as given.
+        public var patterns: [String]
+        public var description: String {
+            let names = patterns.map { "'\(TerminalText.escapingControls($0))'" }.joined(separator: ", ")
+            return "--only \(names) \(patterns.count == 1 ? "matches" : "match") no target or flow; see moya-cli list"
+        }
+    }
+
+    /// The plan: every check of every target and every flow whose `SERVICE.NAME` a
+    /// shell-style pattern selects (all, without patterns), in the shard. A pattern that
+    /// selects nothing throws, since a mistyped one would otherwise pass by running nothing.
+    public static func make(services: [ServiceSpec], only patterns: [String] = [], shard: Shard? = nil)
+        throws(UnmatchedPatterns) -> [PlannedCheck]
     {
         var plan: [PlannedCheck] = []
         var unmatched = Set(patterns)
@@ -48,23 +58,19 @@ enum CheckPlan {
             }
         }
         let missed = patterns.filter(unmatched.contains)
-        if !missed.isEmpty {
-            let names = missed.map { "'\(TerminalText.escapingControls($0))'" }.joined(separator: ", ")
-            throw CommandFailure(
-                "--only \(names) \(missed.count == 1 ? "matches" : "match") no target or flow; see moya-cli list",
-                status: .usage)
-        }
+        if !missed.isEmpty { throw UnmatchedPatterns(patterns: missed) }
         guard let shard else { return plan }
         return plan.filter { shard.contains($0.identity) }
     }
 }
 
 /// `--shard I/N`: the I-th of N stable parts of a run, by a hash of each check's identity.
-struct Shard: Sendable, Equatable {
-    let index: Int
-    let count: Int
+public struct Shard: Sendable, Equatable {
+    public let index: Int
+    public let count: Int
 
-    init?(_ text: String) {
+    /// `I/N`, with 1 ≤ I ≤ N; nil for anything else.
+    public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
             (1...count).contains(index)
@@ -73,7 +79,8 @@ struct Shard: Sendable, Equatable {
         self.count = count
     }
 
-    func contains(_ identity: String) -> Bool {
+    /// Whether the check with `identity` is in this shard.
+    public func contains(_ identity: String) -> Bool {
         Int(Self.fnv1a(identity) % UInt64(count)) == index - 1
     }
 
