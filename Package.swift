@@ -154,7 +154,7 @@ let package = Package(
             name: "moya-fuzz",
             dependencies: [
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "MoyaServe",
-                "MoyaRuntime",
+                "MoyaRuntime", "MoyaRegex",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -5,6 +5,7 @@ import MoyaCore
 import MoyaGenerate
 import MoyaJSONPath
 import MoyaOpenAPI
+import MoyaRegex
 import MoyaRuntime
 import MoyaServe
 import MoyaSpec
@@ -112,6 +113,17 @@ enum FuzzTargets {
             _ = URLEncoding.escape(text)
             _ = Redactor(secretValues: [text]).scrub("prefix " + text + " suffix")
             _ = PrintableRequest.maskingPassword(text)
+        case "regex":
+            // The first line is a pattern, the rest a text: both matchers, every entry point.
+            let text = String(decoding: bytes, as: UTF8.self)
+            let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let pattern = try? RegularExpression(String(parts[0])) else { return }
+            let subject = parts.count > 1 ? String(parts[1]) : ""
+            _ = try? pattern.matches(in: subject)
+            _ = try? pattern.matchesWhole(subject)
+            if let match = try? pattern.firstMatch(in: subject), match.groups.first??.isEmpty == nil {
+                fatalError("a match without group 0 for /\(pattern)/")
+            }
         case "jsonpath":
             let text = String(decoding: bytes, as: UTF8.self)
             if let path = try? JSONPath(parsing: text) { _ = path.values(in: document) }

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath flow serve openapi generate serve-wire record}
+targets=${FUZZ_TARGETS:-spec json url jsonpath regex flow serve openapi generate serve-wire record}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz

@@ -180,7 +180,10 @@ struct Evaluation {
     private mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
         guard let count = errors?.count, count < errorLimit else { return }
         let schemaPath = keyword.isEmpty ? node.path : node.path + "/" + keyword
-        errors?.append(SchemaError(instancePath: path.description, schemaPath: schemaPath, message: message))
+        errors?.append(
+            SchemaError(
+                instancePath: path.description, schemaPath: schemaPath, message: message,
+                keyword: keyword.isEmpty ? "schema" : keyword))
     }
 
     // MARK: - Keywords

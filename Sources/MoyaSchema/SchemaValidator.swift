@@ -9,11 +9,15 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     public var schemaPath: String
     /// What was expected and what came: `expected integer, got string`.
     public var message: String
+    /// The keyword that failed (`type`, `required`); `schema` for a schema that allows
+    /// nothing or could not be evaluated.
+    public var keyword: String
 
-    public init(instancePath: String, schemaPath: String, message: String) {
+    public init(instancePath: String, schemaPath: String, message: String, keyword: String = "schema") {
         self.instancePath = instancePath
         self.schemaPath = schemaPath
         self.message = message
+        self.keyword = keyword
     }
 
     /// `$.items[3].id: expected integer, got string`.

@@ -146,6 +146,18 @@ final class SchemaErrorTests: XCTestCase {
             [#"$: expected to match /^(a+)+$/, got "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!""#])
     }
 
+    /// Each error carries its keyword, its instance path and its schema path, typed: no one
+    /// splits a path to find the keyword.
+    func testAnErrorCarriesItsKeywordAndBothPaths() throws {
+        let schema = try JSONValue(
+            parsing: #"{"type": "object", "required": ["id"], "properties": {"name": {"type": "string"}}}"#)
+        let errors = CompiledSchema(schema: schema).errors(in: try JSONValue(parsing: #"{"name": 3}"#))
+        XCTAssertEqual(errors.map(\.keyword), ["required", "type"])
+        XCTAssertEqual(errors.map(\.instancePath), ["$", "$.name"])
+        XCTAssertEqual(errors.map(\.schemaPath), ["#/required", "#/properties/name/type"])
+        XCTAssertEqual(CompiledSchema(schema: .bool(false)).errors(in: .null).map(\.keyword), ["schema"])
+    }
+
     /// OpenAPI 3.0's dialect: `nullable`, and draft 4's boolean `exclusiveMinimum`.
     func testOpenAPI30Dialect() throws {
         let schema = try JSONValue(

@@ -419,10 +419,9 @@ public struct MockRouter: Sendable {
         if let json = try? JSONValue(parsing: Data(request.body)) {
             let withholds = route.target.params.contains { $0.isSecret }
             errors = route.contract.requestErrors(json).map { error in
-                let keyword = error.schemaPath.split(separator: "/").last.map(String.init) ?? "schema"
-                return (
+                (
                     error.instancePath,
-                    withholds ? "breaks its schema's \(keyword) (the value is not shown)" : error.message
+                    withholds ? "breaks its schema's \(error.keyword) (the value is not shown)" : error.message
                 )
             }
         } else {
