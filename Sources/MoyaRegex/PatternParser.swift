@@ -11,15 +11,18 @@ indirect enum PatternNode: Sendable {
     case repeated(PatternNode, minimum: Int, maximum: Int?, lazy: Bool)
     /// A capturing group, numbered from 1 in the order the groups open.
     case group(PatternNode, number: Int)
-    /// `\1` or `\k<name>`: the text a group captured.
+    /// `\1`: the text a group captured.
     case backReference(Int)
+    /// `\k<name>`: the text a named group captured; the name is checked once every group is
+    /// known.
+    case namedReference(String)
     /// `(?=…)`, `(?!…)`, `(?<=…)` or `(?<!…)`.
     case look(PatternNode, behind: Bool, negated: Bool)
 
     /// Whether the node can match without reading a scalar.
     var matchesEmpty: Bool {
         switch self {
-        case .empty, .start, .end, .wordBoundary, .backReference, .look: true
+        case .empty, .start, .end, .wordBoundary, .backReference, .namedReference, .look: true
         case .scalars: false
         case .sequence(let items): items.allSatisfy(\.matchesEmpty)
         case .choice(let branches): branches.contains(where: \.matchesEmpty)
@@ -45,7 +48,7 @@ struct PatternParser {
     var groupCount = 0
     var groupNames: [String: Int] = [:]
     /// Back-references by name, checked once every group is known.
-    var namedReferences: [(name: String, at: Int)] = []
+    var namedReferences: [String] = []
     var highestReference = 0
 
     init(_ pattern: String) {
@@ -69,8 +72,8 @@ struct PatternParser {
             throw RegularExpression.SyntaxError(
                 description: "\\\(highestReference) refers to a group that does not exist")
         }
-        for reference in namedReferences where groupNames[reference.name] == nil {
-            throw RegularExpression.SyntaxError(description: "\\k<\(reference.name)> names no group")
+        for name in namedReferences where groupNames[name] == nil {
+            throw RegularExpression.SyntaxError(description: "\\k<\(name)> names no group")
         }
         return node
     }
@@ -253,8 +256,8 @@ struct PatternParser {
         case "k" where position + 1 < scalars.count && scalars[position + 1] == "<":
             position += 2
             let name = try groupName()
-            namedReferences.append((name, position))
-            return .backReference(-1 - namedReferences.count)
+            namedReferences.append(name)
+            return .namedReference(name)
         case let digit? where ("1"..."9").contains(digit):
             guard let number = number() else { throw failure("a bad back-reference") }
             highestReference = max(highestReference, number)
@@ -263,14 +266,6 @@ struct PatternParser {
             let set = try escape(inClass: false)
             return .scalars(caseless ? set.caseless() : set)
         }
-    }
-
-    /// The group a named back-reference (numbered `-1 - index` while parsing) refers to.
-    func resolved(_ reference: Int) -> Int {
-        guard reference < 0 else { return reference }
-        let index = -1 - reference - 1
-        guard namedReferences.indices.contains(index) else { return 0 }
-        return groupNames[namedReferences[index].name] ?? 0
     }
 
     mutating func characterClass() throws(RegularExpression.SyntaxError) -> ScalarSet {

@@ -88,9 +88,12 @@ struct PatternCompiler {
             code.append(.save(2 * number))
             try emit(inner, into: &code)
             code.append(.save(2 * number + 1))
-        case .backReference(let reference):
+        case .backReference(let group):
             program.backtracks = true
-            code.append(.backReference(parser.resolved(reference)))
+            code.append(.backReference(group))
+        case .namedReference(let name):
+            program.backtracks = true
+            code.append(.backReference(parser.groupNames[name] ?? 0))
         case .look(let inner, let behind, let negated):
             program.backtracks = true
             var body: [PatternProgram.Instruction] = []

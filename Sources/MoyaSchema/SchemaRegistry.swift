@@ -52,7 +52,7 @@ public final class SchemaRegistry {
 
     /// Whether any resource declares a `$dynamicAnchor`, without which no `$dynamicRef` is
     /// dynamic.
-    var hasDynamicAnchors: Bool { resources.values.contains { !$0.dynamicAnchors.isEmpty } }
+    private(set) var hasDynamicAnchors = false
 
     /// How deeply a document's schemas may nest before the rest is ignored.
     static let maximumDepth = 512
@@ -169,6 +169,7 @@ public final class SchemaRegistry {
             if case .string(let name)? = schema["$dynamicAnchor"] {
                 anchors[resource + "#" + name] = location
                 resources[resource]?.dynamicAnchors.insert(name)
+                hasDynamicAnchors = true
             }
             if schema["unevaluatedProperties"] != nil || schema["unevaluatedItems"] != nil { needsAnnotations = true }
         }

@@ -31,6 +31,9 @@ public struct SchemaValidator {
     public static let errorLimit = 100
     private let registry: SchemaRegistry
     private let uri: String
+    /// The root, found once the registry is frozen (`freeze()`); until then it is looked up
+    /// at each validation, since documents it refers to may still be added.
+    private var frozenRoot: SchemaNode?
     /// Whether `format` is asserted; by default it is an annotation, as the drafts say.
     public var assertsFormat = false
 
@@ -46,7 +49,16 @@ public struct SchemaValidator {
 
     /// The schema, compiled on first use, once the documents it refers to may have been
     /// added to the registry.
-    private var root: SchemaNode? { registry.location(of: URIReference(uri)).flatMap(registry.node(at:)) }
+    private var root: SchemaNode? {
+        frozenRoot ?? registry.location(of: URIReference(uri)).flatMap(registry.node(at:))
+    }
+
+    /// Compiles everything the schema can reach and freezes the registry (see
+    /// `SchemaRegistry.freeze`), keeping the root.
+    mutating func freeze() {
+        registry.freeze(from: registry.location(of: URIReference(uri)))
+        frozenRoot = root
+    }
 
     /// Whether `instance` is valid, stopping at the first failure.
     public func isValid(_ instance: JSONValue) -> Bool {
@@ -112,14 +124,15 @@ public final class CompiledSchema: @unchecked Sendable {
     private let validator: SchemaValidator
 
     /// A document a schema refers to, by its URI.
-    public struct Document: Sendable {
-        public var value: JSONValue
+    public struct Document: Sendable, Hashable {
         public var uri: String
+        public var value: JSONValue
+        /// Its schemas' dialect: an OpenAPI 3.0 document's are 3.0's.
         public var dialect: SchemaDialect
 
-        public init(value: JSONValue, uri: String, dialect: SchemaDialect) {
-            self.value = value
+        public init(uri: String, value: JSONValue, dialect: SchemaDialect) {
             self.uri = uri
+            self.value = value
             self.dialect = dialect
         }
     }
@@ -133,7 +146,7 @@ public final class CompiledSchema: @unchecked Sendable {
         for document in documents { registry.add(document.value, uri: document.uri, dialect: document.dialect) }
         var validator = SchemaValidator(schema: schema, uri: uri, dialect: dialect, registry: registry)
         validator.assertsFormat = assertsFormat
-        registry.freeze(from: registry.location(of: URIReference(uri)))
+        validator.freeze()
         self.validator = validator
     }
 

@@ -83,11 +83,6 @@ public struct SpecClient: Sendable {
         return (service, parts[1])
     }
 
-    /// The service called `name`, else `fallback`.
-    public func service(named name: String?, else fallback: ServiceSpec) -> ServiceSpec {
-        name.flatMap { name in services.first { $0.name == name } } ?? fallback
-    }
-
     /// `SERVICE.TARGET` with `arguments` prepared as `call --dry-run` prints it.
     public func prepare(
         _ name: String, _ arguments: [String: ParamValue] = [:], headers: HTTPHeaders = [:]

@@ -7,12 +7,7 @@ import Synchronization
 /// document's components.
 public struct SchemaSpec: Sendable, Hashable {
     /// A document the schema refers to, by its URI.
-    public struct Document: Sendable, Hashable {
-        public var uri: String
-        public var value: JSONValue
-        /// Its schemas' dialect: an OpenAPI 3.0 document's are 3.0's.
-        public var dialect: SchemaDialect
-    }
+    public typealias Document = CompiledSchema.Document
 
     /// The schema as written.
     public var schema: JSONValue
@@ -40,9 +35,7 @@ public struct SchemaSpec: Sendable, Hashable {
     public var compiled: CompiledSchema {
         cache.value.withLock { cached in
             if let cached { return cached }
-            let made = CompiledSchema(
-                schema: schema, uri: uri, dialect: dialect,
-                documents: documents.map { .init(value: $0.value, uri: $0.uri, dialect: $0.dialect) })
+            let made = CompiledSchema(schema: schema, uri: uri, dialect: dialect, documents: documents)
             cached = made
             return made
         }
