@@ -191,7 +191,7 @@ enum RecordFuzz {
         let recorder = SampleRecorder(compiler: compiler, services: [service])
         guard
             let recording = try? recorder.record(
-                response, redactor: redactor, secrets: [secret], target: target, of: service, named: nil)
+                response, redactor: redactor, target: target, of: service, named: nil)
         else { return }
         guard let written = FileManager.default.contents(atPath: file),
             let again = try? compiler.compile(file: file), let recorded = again.target(named: "body")

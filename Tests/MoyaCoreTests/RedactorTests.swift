@@ -48,4 +48,53 @@ final class RedactorTests: XCTestCase {
         XCTAssertFalse(text.contains("s3cret"))
         XCTAssertEqual(text.components(separatedBy: "••••").count - 1, 6)
     }
+
+    /// A redactor grows as values are bound after it was made (a login's token), keeping what
+    /// it held; `--show-secrets` (disabled) stays disabled.
+    func testAddingKeepsWhatWasBound() {
+        let first = Redactor(secretHeaders: ["X-Key"], secretValues: ["first-secret"])
+        let grown = first.adding(["second-secret", "ab"], headers: ["X-Other"])
+        XCTAssertEqual(grown.scrub("first-secret second-secret"), "•••• ••••")
+        XCTAssertEqual(grown.header(name: "x-other", value: "v"), "••••")
+        XCTAssertEqual(grown.header(name: "X-Key", value: "v"), "••••")
+        // A short secret is not searched for in text, but a JSON string that is one is masked.
+        XCTAssertEqual(grown.scrub("ab"), "ab")
+        XCTAssertEqual(
+            grown.masking(.object([(key: "t", value: .string("ab")), (key: "u", value: .string("abc"))])),
+            .object([(key: "t", value: .string("••••")), (key: "u", value: .string("abc"))]))
+        let showing = Redactor(isEnabled: false).adding(["first-secret"])
+        XCTAssertEqual(showing.scrub("first-secret"), "first-secret")
+    }
+
+    /// The credentials an exchange carried are secrets of everything printed of it: the
+    /// request's Authorization after its scheme, its cookies, and what the server set.
+    func testAnExchangesCredentialsAreItsSecrets() {
+        var request = Request(url: URL(string: "http://127.0.0.1/x")!)
+        request.headers.add(name: "Authorization", value: "Bearer bearer-v4lue")
+        request.headers.add(name: "Cookie", value: "a=cookie-v4lue")
+        let response = Response(
+            statusCode: 200, data: Data(), request: request,
+            response: ResponseHead(
+                statusCode: 200, headers: HTTPHeaders(fields: [(name: "Set-Cookie", value: "sid=set-v4lue; Path=/")])))
+        let redactor = Redactor().exchanged(response)
+        XCTAssertEqual(
+            redactor.scrub(#"{"auth":"bearer-v4lue","c":"cookie-v4lue","s":"set-v4lue"}"#),
+            #"{"auth":"••••","c":"••••","s":"••••"}"#)
+    }
+
+    /// What makes a name a credential's, for `-H` and a login's response: one rule.
+    func testCredentialNames() {
+        for name in ["Authorization", "X-Api-Key", "X-Auth-Token", "client_secret", "sessionId", "Cookie", "password"] {
+            XCTAssertTrue(CredentialNames.isCredential(name: name), name)
+        }
+        for name in ["Accept", "Content-Type", "X-Request-Id", "author", "User-Agent"] {
+            XCTAssertFalse(CredentialNames.isCredential(name: name), name)
+        }
+        let json = JSONValue.object([
+            (key: "access_token", value: .string("a")),
+            (key: "user", value: .object([(key: "password", value: .string("p"))])),
+            (key: "name", value: .string("n")),
+        ])
+        XCTAssertEqual(CredentialNames.members(of: json), ["a", "p"])
+    }
 }

@@ -297,8 +297,7 @@ struct CallCommand: CallerIsolatedCommand {
         await context.release(session)
         if let record {
             try self.record(
-                result, record.request, target: record.target, service: service, redactor: redactor,
-                secrets: prepared.secrets.union(delivered.tokens))
+                result, record.request, target: record.target, service: service, redactor: redactor)
         }
         switch result {
         case .success(let streamed):
@@ -351,7 +350,7 @@ struct CallCommand: CallerIsolatedCommand {
     /// that passes the target's validation; a named one takes any, such as a 404 to stub.
     private func record(
         _ result: Result<Response, MoyaError>, _ record: RecordRequest, target: TargetSpec, service: ServiceSpec,
-        redactor: Redactor, secrets: Set<String>
+        redactor: Redactor
     ) throws(CommandFailure) {
         let response: Response
         switch result {
@@ -370,7 +369,7 @@ struct CallCommand: CallerIsolatedCommand {
         let recorder = SampleRecorder(
             compiler: compiler, services: [(try? compiler.compile(file: service.file)) ?? service])
         try RecordRequest.record(
-            response, redactor: redactor, secrets: secrets, target: target, of: service, named: record.sample,
+            response, redactor: redactor, target: target, of: service, named: record.sample,
             recorder: recorder, context: CommandContext.current)
     }
 

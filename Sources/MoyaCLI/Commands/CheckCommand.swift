@@ -187,8 +187,8 @@ struct CheckCommand: CallerIsolatedCommand {
             else { continue }
             do {
                 try RecordRequest.record(
-                    response, redactor: exchange.redactor, secrets: exchange.target?.secretValues ?? [],
-                    target: target, of: planned.service, named: check.sample, recorder: recorder, context: context)
+                    response, redactor: exchange.redactor, target: target, of: planned.service, named: check.sample,
+                    recorder: recorder, context: context)
             } catch {
                 context.errorLine("moya-cli: error: \(error.message)")
                 failures.append(error)

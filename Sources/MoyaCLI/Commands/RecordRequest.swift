@@ -40,13 +40,13 @@ struct RecordRequest: Sendable {
     /// Records `response` and shows what changed; a spec that cannot be edited as written is
     /// an invalid-spec failure, a file that cannot be written a `cannotWrite` one.
     static func record(
-        _ response: Response, redactor: Redactor, secrets: Set<String>, target: TargetSpec, of service: ServiceSpec,
-        named name: String?, recorder: SampleRecorder, context: CommandContext
+        _ response: Response, redactor: Redactor, target: TargetSpec, of service: ServiceSpec, named name: String?,
+        recorder: SampleRecorder, context: CommandContext
     ) throws(CommandFailure) {
         let recording: SampleRecorder.Recording
         do {
             recording = try recorder.record(
-                response, redactor: redactor, secrets: secrets, target: target, of: service, named: name)
+                response, redactor: redactor, target: target, of: service, named: name)
         } catch {
             throw CommandFailure(error.message, status: error.isSpecProblem ? .invalidSpec : .cannotWrite)
         }

@@ -91,11 +91,17 @@ public final class NetworkLoggerPlugin: PluginType {
         }
         let time = milliseconds.map { ", \($0) ms" } ?? ""
         let options = configuration.logOptions
-        let redactor = configuration.redactor
+        // The exchange's own credentials (the cookies the server set, say) are secrets too.
+        let answered: Response? =
+            switch result {
+            case .success(let response): response
+            case .failure(let error): error.response
+            }
+        let redactor = answered.map(configuration.redactor.exchanged) ?? configuration.redactor
         switch result {
         case .success(let response):
             let size = response.streamedByteCount ?? response.data.count
-            var lines = redirectLines(response.response)
+            var lines = redirectLines(response.response, redactor)
             lines.append("Response: \(response.statusCode) (\(size) bytes\(time))")
             if options.contains(.requestHeaders) {
                 for field in response.headers {
@@ -109,7 +115,7 @@ public final class NetworkLoggerPlugin: PluginType {
             }
             configuration.output(lines.joined(separator: "\n"))
         case .failure(let error):
-            var lines = redirectLines(error.response?.response)
+            var lines = redirectLines(error.response?.response, redactor)
             lines.append("Error: \(redactor.scrub(error.errorDescription))\(time)")
             if options.contains(.errorResponseBody), let response = error.response,
                 let body = Self.describe(response.data, redactor: redactor)
@@ -123,9 +129,8 @@ public final class NetworkLoggerPlugin: PluginType {
 
     /// Each redirect followed: its status and headers, then the request that followed it,
     /// as `curl -L -v` shows every hop. URLs and header values are scrubbed of secrets.
-    func redirectLines(_ head: ResponseHead?) -> [String] {
+    func redirectLines(_ head: ResponseHead?, _ redactor: Redactor) -> [String] {
         guard let head, configuration.logOptions.contains(.requestMethod) else { return [] }
-        let redactor = configuration.redactor
         var lines: [String] = []
         for hop in head.redirects {
             lines.append("Response: \(hop.head.statusCode) (redirect)")

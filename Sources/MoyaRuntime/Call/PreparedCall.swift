@@ -55,6 +55,13 @@ public struct PreparedCall: Sendable {
     ) throws(ResolveError) -> PreparedCall {
         var resolved = try service.resolve(target, with: options)
         resolved.secretValues.formUnion(secrets)
+        // `-H` binds its credentials here: the header is masked whole, and its value is
+        // scrubbed from what the server echoes.
+        for field in headers where CredentialNames.isCredential(name: field.name) {
+            resolved.secretHeaders.insert(field.name.lowercased())
+            resolved.secretValues.formUnion(Redactor().credentials(in: [field.name: field.value]))
+            resolved.secretValues.insert(field.value)
+        }
         let policy = CallPolicy.decide(overrides, target: target, service: service)
         var headers = headers
         if let sample = options.sample, policy.stub == .never, !resolved.headerFields.contains("Prefer"),
@@ -70,9 +77,6 @@ public struct PreparedCall: Sendable {
 
     /// The redactor for an exchange that also sent `secrets`, such as a login's token.
     public func redactor(adding secrets: Set<String>) -> Redactor {
-        guard !secrets.isSubset(of: call.target.secretValues) else { return redactor }
-        return Redactor(
-            isEnabled: redactor.isEnabled, secretHeaders: call.target.secretHeaders,
-            secretValues: call.target.secretValues.union(secrets), maskedRequest: redactor.maskedRequest)
+        redactor.adding(secrets)
     }
 }

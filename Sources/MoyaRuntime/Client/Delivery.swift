@@ -72,7 +72,10 @@ extension SpecClient {
         }
         let authenticator = logins.authenticator(for: login, in: service, environment: environment) {
             loginService, target, options in
-            await exchange(loginService, target, with: options, authenticating: false)
+            // The body a login reads its token from is a secret's source: the log leaves it out.
+            await exchange(
+                loginService, target, with: options, responseSecrets: ResponseSecrets(body: true),
+                authenticating: false)
         } serviceNamed: { [services] name in
             services.first { $0.name == name }
         }
@@ -91,6 +94,7 @@ extension SpecClient {
         delivered.result = result
         delivered.tokens = sent
         delivered.redactor = prepared.redactor(adding: Set(sent))
+        if let response = result.answered { delivered.redactor = delivered.redactor.exchanged(response) }
         return delivered
     }
 
@@ -120,11 +124,16 @@ extension SpecClient {
             let (result, signal) = await waiting { handler in
                 provider.request(target, progress: progress, saveTo: saveTo, streamTo: sink, completion: handler)
             }
-            return Delivered(result: result, sink: sink, signal: signal, redactor: redactor, tokens: tokens)
+            return Delivered(
+                result: result, sink: sink, signal: signal,
+                redactor: result.answered.map(redactor.exchanged) ?? redactor,
+                tokens: tokens)
         }
         let result = await provider.result(
             for: target, progress: delivery.progress, saveTo: delivery.saveTo, streamTo: sink)
-        return Delivered(result: result, sink: sink, signal: nil, redactor: redactor, tokens: tokens)
+        return Delivered(
+            result: result, sink: sink, signal: nil, redactor: result.answered.map(redactor.exchanged) ?? redactor,
+            tokens: tokens)
     }
 }
 
@@ -133,6 +142,12 @@ extension SpecClient {
 public struct ResponseSecrets: Sendable {
     public var headers: Set<String> = []
     public var body = false
+
+    /// Secrets in `headers`, and in the body when `body` is set.
+    public init(headers: Set<String> = [], body: Bool) {
+        self.headers = headers
+        self.body = body
+    }
 
     /// The parts of a response that `captures` take secrets from.
     public init(_ captures: [CaptureSpec] = []) {

@@ -20,8 +20,8 @@ import MoyaSpec
 /// What is written is decided from the structure of the exchange, never by searching the
 /// spec's text: the status; the headers a client reads (`keptHeaders`) and those the sample
 /// already lists, less the volatile ones and any the request or the spec holds secret; and the
-/// body, scrubbed of every secret value the request carried in each encoding (`Redactor`),
-/// with the token a login reads from this target masked too. A body that is not text, or is
+/// body, scrubbed of every secret the exchange's redactor holds in each encoding, with the
+/// tokens a login binds from this target masked too (`Logins.tokens`). A body that is not text, or is
 /// larger than `largestInlineBody`, goes to a file beside the spec.
 ///
 /// The spec file is edited in place (`SampleEdit`), read back and compiled before it is
@@ -82,12 +82,12 @@ public struct SampleRecorder: Sendable {
         public let isSpecProblem: Bool
     }
 
-    /// Records `response` into `target`'s default sample, or its sample `name`. `secrets` are
-    /// the values the request carried as secrets and the login tokens it was sent with, any
-    /// length: a JSON string that is one of them is masked whole.
+    /// Records `response` into `target`'s default sample, or its sample `name`. `redactor` is
+    /// the exchange's (`Delivered.redactor`): what it holds secret, with the tokens a login
+    /// binds from this response (`Logins.tokens`), is masked in the sample, `--show-secrets`
+    /// or not.
     public func record(
-        _ response: Response, redactor: Redactor, secrets: Set<String>, target: TargetSpec, of service: ServiceSpec,
-        named name: String?
+        _ response: Response, redactor: Redactor, target: TargetSpec, of service: ServiceSpec, named name: String?
     ) throws(Failure) -> Recording {
         let edit = SampleEdit(file: service.file, target: target.name, sample: name)
         try Self.checkWritable(service.file)
@@ -99,11 +99,10 @@ public struct SampleRecorder: Sendable {
         }
         let text = String(decoding: original, as: UTF8.self)
         let existing: SampleSpec? = if let name { target.sample(named: name) } else { target.sample }
-        let allSecrets = loginTokens(in: response, target: target, of: service).union(secrets)
-            .union(redactor.credentials(seenIn: response))
-        let scrubber = Redactor(
-            isEnabled: true, secretHeaders: redactor.secretHeaders,
-            secretValues: Set(redactor.secretValues).union(allSecrets))
+        var always = redactor
+        always.isEnabled = true
+        let scrubber = always.exchanged(response).adding(
+            Logins.tokens(in: response, of: target, of: service, among: services))
         let bytes = Array(response.data)
         let headers = recordedHeaders(response.headers, existing: existing, redactor: scrubber)
         var bodyFile: (path: String, written: String, bytes: [UInt8])?
@@ -113,7 +112,7 @@ public struct SampleRecorder: Sendable {
         } else if bytes.count <= Self.largestInlineBody, !bytes.contains(0),
             let raw = String(validating: bytes, as: UTF8.self)
         {
-            bodies = Self.inlineBodies(scrubber.scrub(raw), masking: allSecrets)
+            bodies = Self.inlineBodies(scrubber.scrub(raw), masking: scrubber)
         } else {
             let file = bodyPath(for: existing, target: target, of: service, name: name, headers: response.headers)
             let confined: String
@@ -162,7 +161,7 @@ public struct SampleRecorder: Sendable {
             }
             return Recording(
                 file: service.file, keyPath: edit.keyPath,
-                diff: UnifiedDiff.between(text, edited, path: service.file), bodyFile: bodyFile?.path,
+                diff: shownDiff(text, edited, of: service, redactor: redactor), bodyFile: bodyFile?.path,
                 bodyChanged: bodyChanged,
                 // Only a sample with a schema to meet is compiled again to find where it breaks it.
                 warnings: target.contract(forSample: name) == nil
@@ -175,16 +174,23 @@ public struct SampleRecorder: Sendable {
             isSpecProblem: false)
     }
 
-    /// The forms text may be written in, in the order tried: `json:` where the stub writes
-    /// the value back as the very text, then the text itself. With `secrets`, a JSON string
-    /// that is one of them is masked whole, however short: the value the JSON then holds is
-    /// written, and its serialization is the text.
-    static func inlineBodies(_ text: String, masking secrets: Set<String>) -> [RecordedSample.Body] {
-        guard let json = try? JSONValue(parsing: Data(text.utf8)) else { return [.text(text)] }
-        if !secrets.isEmpty {
-            let masked = masking(secrets, in: json)
-            if masked != json { return [.json(masked), .text(masked.serialized(escapeSlashes: false))] }
+    /// The diff of the spec as it may be printed: its context is the spec's own text, with the
+    /// secrets the spec writes (`ServiceSpec.writtenSecrets`) masked unless secrets are shown.
+    func shownDiff(_ text: String, _ edited: String, of service: ServiceSpec, redactor: Redactor) -> String {
+        let written = services.filter { $0.file == service.file }.reduce(service.writtenSecrets) {
+            $0.union($1.writtenSecrets)
         }
+        return redactor.adding(written).scrub(UnifiedDiff.between(text, edited, path: service.file))
+    }
+
+    /// The forms text may be written in, in the order tried: `json:` where the stub writes
+    /// the value back as the very text, then the text itself. A JSON string that is a secret
+    /// of `redactor` is masked whole, however short (`Redactor.masking(_:)`): the value the
+    /// JSON then holds is written, and its serialization is the text.
+    static func inlineBodies(_ text: String, masking redactor: Redactor) -> [RecordedSample.Body] {
+        guard let json = try? JSONValue(parsing: Data(text.utf8)) else { return [.text(text)] }
+        let masked = redactor.masking(json)
+        if masked != json { return [.json(masked), .text(masked.serialized(escapeSlashes: false))] }
         return json.serialized(escapeSlashes: false) == text ? [.json(json), .text(text)] : [.text(text)]
     }
 
@@ -199,65 +205,6 @@ public struct SampleRecorder: Sendable {
             return false
         }
         return check.sample != nil || validation.accepts(response.statusCode)
-    }
-
-    /// The tokens that logins calling this target read from its response: secrets, which the
-    /// request itself did not carry. Beside the token a login reads, a login's response holds
-    /// others it does not (OAuth's `refresh_token` and `id_token`): every string member whose
-    /// name says it is a token or a secret is one too.
-    func loginTokens(in response: Response, target: TargetSpec, of service: ServiceSpec) -> Set<String> {
-        let paths = logins(calling: target, of: service).map(\.tokenPath)
-        guard !paths.isEmpty, let json = try? response.mapJSON() else { return [] }
-        var tokens: Set<String> = []
-        for path in paths {
-            for case .string(let token) in path.values(in: json) where !token.isEmpty {
-                tokens.insert(token)
-            }
-        }
-        Self.credentialMembers(of: json, into: &tokens)
-        return tokens
-    }
-
-    /// The string members of `json`, at any depth the parser allows, whose names say they hold
-    /// a credential: a token, a secret, a password, a key.
-    static func credentialMembers(of json: JSONValue, into tokens: inout Set<String>) {
-        switch json {
-        case .object(let members):
-            for member in members {
-                let name = member.key.lowercased()
-                if case .string(let value) = member.value, !value.isEmpty,
-                    ["token", "secret", "password", "credential"].contains(where: name.contains)
-                {
-                    tokens.insert(value)
-                }
-                credentialMembers(of: member.value, into: &tokens)
-            }
-        case .array(let items): for item in items { credentialMembers(of: item, into: &tokens) }
-        default: break
-        }
-    }
-
-    /// `json` with every string that is one of `secrets` replaced by the mask. The depth is
-    /// the parsed value's, which the JSON parser bounds.
-    static func masking(_ secrets: Set<String>, in json: JSONValue) -> JSONValue {
-        switch json {
-        case .string(let text) where secrets.contains(text): .string(Redactor.mask)
-        case .array(let items): .array(items.map { masking(secrets, in: $0) })
-        case .object(let members): .object(members.map { (key: $0.key, value: masking(secrets, in: $0.value)) })
-        default: json
-        }
-    }
-
-    /// The logins, of any loaded service, whose token comes from `target`.
-    func logins(calling target: TargetSpec, of service: ServiceSpec) -> [LoginSpec] {
-        services.flatMap { other in
-            ([other.auth] + other.targets.map(\.auth)).compactMap { auth -> LoginSpec? in
-                guard case .login(let login)? = auth, login.target == target.name,
-                    (login.service ?? other.name) == service.name
-                else { return nil }
-                return login
-            }
-        }
     }
 
     /// The response's headers that are written: `keptHeaders` and those the existing sample

@@ -103,11 +103,18 @@ public struct MockRouter: Sendable {
 
     /// The routes' character pairs, for a 404's closest routes.
     let closeness: RouteIndex
+    /// Renders the log with the secrets the services bind: their environment values and the
+    /// secrets their text writes.
+    let logRedactor: Redactor
 
     /// Routes every target of `services`. With `environment`, each service that has it is
     /// served under that environment's base URL path; with `atRoot`, under `/`.
     public init(services: [ServiceSpec], environment: String? = nil, atRoot: Bool = false) {
         self.services = services
+        logRedactor = Redactor(
+            secretValues: services.reduce(into: Set<String>()) {
+                $0.formUnion($1.secretValues.union($1.writtenSecrets))
+            })
         var routes: [MockRoute] = []
         var mounts: [(service: String, prefix: String)] = []
         for (index, service) in services.enumerated() {
@@ -188,6 +195,18 @@ public struct MockRouter: Sendable {
     /// `verbose`, the answer carries the bodies for the log, secrets masked unless
     /// `showSecrets`.
     public func answer(_ request: MockRequest, verbose: Bool = false, showSecrets: Bool = false) -> MockAnswer {
+        var answer = routed(request, verbose: verbose, showSecrets: showSecrets)
+        guard !showSecrets else { return answer }
+        // What the spec binds as secret (environment values, secret literals) is rendered by the
+        // one redactor, wherever a client placed it.
+        answer.loggedURI = logRedactor.scrub(answer.loggedURI)
+        answer.loggedRequestBody = answer.loggedRequestBody.map(logRedactor.scrub)
+        answer.loggedResponseBody = answer.loggedResponseBody.map(logRedactor.scrub)
+        return answer
+    }
+
+    /// The answer, with the log's values masked by where the route binds them.
+    private func routed(_ request: MockRequest, verbose: Bool, showSecrets: Bool) -> MockAnswer {
         let uri = RequestURI(request.uri)
         let candidates = self.candidates(for: uri.segments)
         // Only a request no target answers needs it: every query value masked for the log,
@@ -617,9 +636,20 @@ public struct MockRouter: Sendable {
             }.joined(separator: "&")
     }
 
-    /// Whether an entry's value holds a secret param.
+    /// Whether an entry's value holds a secret param or an environment value.
     private func holdsSecret(_ value: ValueTemplate, _ route: MockRoute) -> Bool {
-        value.templates.flatMap(\.params).contains { route.target.param(named: $0)?.isSecret == true }
+        value.templates.contains { Self.holdsSecret($0, route) }
+    }
+
+    /// Whether `template` is filled from a secret param or an environment value.
+    static func holdsSecret(_ template: Template, _ route: MockRoute) -> Bool {
+        template.segments.contains { segment in
+            switch segment {
+            case .param(let name): route.target.param(named: name)?.isSecret == true
+            case .environment(_, let value): !value.isEmpty
+            default: false
+            }
+        }
     }
 
     /// The request's body for the log: a form's secret fields and a JSON body's secret
@@ -653,8 +683,7 @@ public struct MockRouter: Sendable {
     /// (the target has some), each part the shape does not place is masked too.
     private func masked(_ value: JSONValue, _ shape: ValueTemplate, _ route: MockRoute, secrets: Bool) -> JSONValue {
         switch (shape, value) {
-        case (.string(let template), _)
-        where template.params.contains { route.target.param(named: $0)?.isSecret == true }:
+        case (.string(let template), _) where Self.holdsSecret(template, route):
             return .string(Redactor.mask)
         case (.object(let members), .object(let given)):
             return .object(

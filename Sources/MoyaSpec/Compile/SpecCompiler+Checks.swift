@@ -135,7 +135,7 @@ extension CompileContext {
                     // A credential header's value is a secret wherever it is written.
                     add(
                         .header(header.key), predicate(header.value, headerPath), headerPath, header.value,
-                        at: header.mark, secret: Redactor.credentialHeaders.contains(header.key.lowercased()))
+                        at: header.mark, secret: CredentialNames.headers.contains(header.key.lowercased()))
                 }
             case "json":
                 guard let paths = reader.fields(value, keyPath, known: nil) else { continue }

@@ -4,16 +4,23 @@
     import Foundation
 #endif
 
-/// Decides what of a request or a response may be printed.
+/// The one renderer of secrets: every output (logs, `--curl`, `--dry-run`, reports, failures,
+/// recorded samples, serve's log) prints through it.
 ///
-/// A request is printed from its masked twin: the same request, built by the same code, with
-/// each secret value replaced by `Redactor.placeholder` before any encoding. The placeholder
-/// is letters and digits only, so every encoder (percent, form, JSON, multipart) passes it
-/// through unchanged, and the printer shows each one as the mask. No secret, in any encoded
-/// form, is ever in the twin, and nothing that is not a secret is masked.
+/// What is secret is decided where a value is bound, never here: the resolver marks a spec's
+/// secret params, headers, `auth:` and environment values, `-H` binds credential headers
+/// (`CredentialNames`), a flow marks its secret captures and cookies, a login its tokens. The
+/// redactor holds the values and header names so marked, and renders with them:
 ///
-/// Text that came from a server may echo a secret; `scrub(_:)` removes each secret's encoded
-/// forms from it.
+/// - A request is printed from its masked twin: the same request, built by the same code, with
+///   each secret value replaced by `Redactor.placeholder` before any encoding. The placeholder
+///   is letters and digits only, so every encoder (percent, form, JSON, multipart) passes it
+///   through unchanged, and the printer shows each one as the mask. No secret, in any encoded
+///   form, is ever in the twin, and nothing that is not a secret is masked.
+/// - Text a server sent may echo a secret; `scrub(_:)` removes each secret's encoded forms from
+///   it. It is the only text searched.
+/// - A JSON document a server sent is masked whole string by whole string (`masking(_:)`),
+///   however short a secret is, before it is written anywhere that lasts.
 public struct Redactor: Sendable {
     /// What a secret prints as.
     public static let mask = "••••"
@@ -24,8 +31,6 @@ public struct Redactor: Sendable {
         let nonce = String(generator.next() as UInt64, radix: 36)
         return "moyasecret" + nonce + "z"
     }()
-    /// Headers whose values are always secret.
-    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
     /// Secrets shorter than this are never scrubbed from server text: they would mask
     /// innocent characters everywhere.
     public static let shortestScrubbed = 4
@@ -36,6 +41,8 @@ public struct Redactor: Sendable {
     public var secretHeaders: Set<String>
     /// The secret values themselves, to scrub from text a server sent, longest first.
     public let secretValues: [String]
+    /// Every secret value, however short: a JSON string that is one is masked whole.
+    public let allValues: Set<String>
     /// Every encoded form of every secret up to `eagerLength` bytes, worked out once into one
     /// automaton that finds them all in a single pass, JSON's `\u` spellings included: a
     /// redactor scrubs many texts, some of them megabytes.
@@ -58,7 +65,8 @@ public struct Redactor: Sendable {
         maskedRequest: Request? = nil
     ) {
         self.isEnabled = isEnabled
-        self.secretHeaders = Self.credentialHeaders.union(secretHeaders.map { $0.lowercased() })
+        self.secretHeaders = CredentialNames.headers.union(secretHeaders.map { $0.lowercased() })
+        allValues = secretValues.filter { !$0.isEmpty }
         // Longest first, so that a secret containing another is hidden whole.
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
@@ -69,6 +77,26 @@ public struct Redactor: Sendable {
             })
         longSecrets = self.secretValues.filter { $0.utf8.count > Self.eagerLength }
         self.maskedRequest = maskedRequest
+    }
+
+    /// This redactor with more secrets: `values` bound after it was made (a login's token, a
+    /// flow's captures), and `headers` whose values are secret whole.
+    public func adding(_ values: Set<String>, headers: Set<String> = []) -> Redactor {
+        let lowered = Set(headers.map { $0.lowercased() })
+        guard !values.isSubset(of: allValues) || !lowered.isSubset(of: secretHeaders) else { return self }
+        var made = Redactor(
+            isEnabled: isEnabled, secretHeaders: secretHeaders.union(lowered), secretValues: allValues.union(values),
+            maskedRequest: maskedRequest)
+        made.hidesResponseBody = hidesResponseBody
+        return made
+    }
+
+    /// The redactor for everything printed of `response`'s exchange: with the credentials it
+    /// carried (see `credentials(seenIn:)`), which the request's headers, the cookie jar and
+    /// the server's `Set-Cookie` bound.
+    public func exchanged(_ response: Response) -> Redactor {
+        guard isEnabled else { return self }
+        return adding(credentials(seenIn: response))
     }
 
     // MARK: - Requests
@@ -160,6 +188,19 @@ public struct Redactor: Sendable {
         return matcher.matcher?.masking(result, with: Array(Self.mask.utf8)) ?? result
     }
 
+    /// `json` with every string that is a secret, whole, replaced by the mask, however short
+    /// the secret: the value the JSON then holds is the secret itself, not text that may
+    /// merely contain it. The depth is the parser's.
+    public func masking(_ json: JSONValue) -> JSONValue {
+        guard isEnabled, !allValues.isEmpty else { return json }
+        switch json {
+        case .string(let text) where allValues.contains(text): return .string(Self.mask)
+        case .array(let items): return .array(items.map(masking))
+        case .object(let members): return .object(members.map { (key: $0.key, value: masking($0.value)) })
+        default: return json
+        }
+    }
+
     /// Every form a secret may take in text, longest first: raw, percent-encoded (as a path
     /// segment, a query value and a form value, either case of hex), JSON-escaped (with and
     /// without `\/`, once or twice), base64 and base64url, and each URL form inside JSON, as a
@@ -202,58 +243,5 @@ public struct Redactor: Sendable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// A request as it may be printed: every part as text, secrets already masked.
-public struct PrintableRequest: Sendable {
-    /// A body as it may be printed.
-    public enum Body: Sendable, Equatable {
-        /// UTF-8 text.
-        case text(String)
-        /// Bytes that are not UTF-8, with their base64.
-        case binary(count: Int, base64: String)
-        /// An upload from a local file.
-        case file(path: String)
-    }
-
-    /// The method.
-    public var method: Method
-    /// The URL, with a password in it masked.
-    public var url: String
-    /// The header fields in order.
-    public var headers: [(name: String, value: String)]
-    /// The body, if any.
-    public var body: Body?
-
-    /// With `masking`, a URL's password is masked; `text` turns each part's text into what
-    /// may be printed, and `header` each header's value.
-    init(_ request: Request, masking: Bool, text unmask: (String) -> String, header: (String, String) -> String) {
-        method = request.method
-        let url = request.url.absoluteString
-        self.url = unmask(masking ? Self.maskingPassword(url) : url)
-        headers = request.headers.map { field in (name: field.name, value: unmask(header(field.name, field.value))) }
-        switch request.body {
-        case nil: body = nil
-        case .file(let url)?: body = .file(path: url.path)
-        case .data(let data)?:
-            if let text = String(validating: data, as: UTF8.self) {
-                body = .text(unmask(text))
-            } else {
-                body = .binary(count: data.count, base64: data.base64EncodedString())
-            }
-        }
-    }
-
-    /// `scheme://user:password@host/...` with the password masked; the rest as it is.
-    public static func maskingPassword(_ url: String) -> String {
-        guard let schemeEnd = url.firstRange(of: "://") else { return url }
-        let authorityStart = schemeEnd.upperBound
-        let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
-        let authority = url[authorityStart..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
-            return url
-        }
-        return String(url[..<authority.index(after: colon)]) + Redactor.mask + String(url[at...])
     }
 }

@@ -1,0 +1,38 @@
+extension ServiceSpec {
+    /// The secret values the spec's own text binds: what a header marked `secret` says
+    /// literally, and what a secret param takes as its default, in a check's `params` or in a
+    /// flow step's literal `params`. Shown spec text (a recording's diff) is rendered with
+    /// them masked; environment values are in `secretValues`.
+    public var writtenSecrets: Set<String> {
+        var values: Set<String> = []
+        for header in headers + targets.flatMap(\.headers) where header.isSecret {
+            for case .literal(let text) in header.value.segments where !text.isEmpty { values.insert(text) }
+        }
+        for target in targets {
+            let secretParams = Set(target.params.filter(\.isSecret).map(\.name))
+            guard !secretParams.isEmpty else { continue }
+            for param in target.params where param.isSecret {
+                if let value = param.defaultValue { Self.collect(value, into: &values) }
+            }
+            for check in target.checks {
+                for (name, value) in check.arguments where secretParams.contains(name) {
+                    Self.collect(value, into: &values)
+                }
+            }
+            for step in flows.flatMap(\.steps) where step.target == target.name {
+                for argument in step.arguments where secretParams.contains(argument.name) {
+                    if case .value(let json) = argument.value { values.insert(json.text) }
+                }
+            }
+        }
+        return values.filter { !$0.isEmpty }
+    }
+
+    private static func collect(_ value: ParamValue, into values: inout Set<String>) {
+        if case .array(let items) = value {
+            for item in items { collect(item, into: &values) }
+        } else {
+            values.insert(value.description)
+        }
+    }
+}
