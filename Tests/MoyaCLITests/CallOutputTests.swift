@@ -152,12 +152,12 @@ extension CallCommandTests {
     /// SIGINT, SIGTERM and SIGHUP during `-o` each cancel the download, leave no file and end
     /// the real executable by the same signal, after its one error line.
     func testSignalsCancelEndByTheSignalAndLeaveNoFile() throws {
-        for (signal, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
+        for (index, (signal, name)) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")].enumerated() {
             let directory = try scratchDirectory()
             let (process, out, error) = try CommandTests.launch(
                 ["call", "calls.drip", "--ms", "300", "-o", directory + "/partial.bin", "--specs", specs],
                 server: server.baseURL)
-            Thread.sleep(forTimeInterval: 0.8)
+            XCTAssertTrue(server.waitForRequests(to: "/drip/", count: index + 1), "downloading")
             XCTAssertTrue(process.isRunning, "still downloading")
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
@@ -192,7 +192,7 @@ extension CallCommandTests {
         process.standardOutput = out
         process.standardError = error
         try process.run()
-        Thread.sleep(forTimeInterval: 0.8)
+        XCTAssertTrue(server.waitForRequests(to: "/drip/"), "in the first call")
         let group = try XCTUnwrap(
             Int32(
                 String(contentsOfFile: directory + "/group", encoding: .utf8).trimmingCharacters(
@@ -252,19 +252,26 @@ extension CallCommandTests {
         let directory = try scratchDirectory()
         let fifo = directory + "/pipe"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // The reader has the FIFO open before the call (a FIFO nothing reads is an error): a
+        // non-blocking open returns at once, then reads block again. A writer of the test's own
+        // keeps the reader from an end of file until the call has written.
+        let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        let holder = open(fifo, O_WRONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(holder, 0)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         let received = Mutex<Data?>(nil)
+        let done = DispatchSemaphore(value: 0)
         let reader = Thread {
-            let data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile()
+            let data = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readDataToEndOfFile()
             received.withLock { $0 = data }
+            done.signal()
         }
         reader.start()
-        // The reader must have the FIFO open first: a FIFO nothing reads is an error.
-        try await _Concurrency.Task.sleep(for: .milliseconds(100))
         let outcome = await call(["calls.json", "--name", "Ann", "-o", fifo])
         XCTAssertEqual(outcome.status, 0, outcome.error)
-        for _ in 0..<100 where received.withLock({ $0 }) == nil {
-            try await _Concurrency.Task.sleep(for: .milliseconds(20))
-        }
+        close(holder)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the reader saw the end")
         let echo = try XCTUnwrap(received.withLock { $0 })
         XCTAssertEqual(
             (try JSONSerialization.jsonObject(with: echo) as? [String: Any])?["body"] as? String,

@@ -245,7 +245,7 @@ final class FlowTests: XCTestCase {
     func testCtrlCRunsFinallyAndEndsBySIGINT() throws {
         let (process, out, error) = try CommandTests.launch(
             ["run", "flows.interrupted", "--specs", spec], server: server.baseURL)
-        Thread.sleep(forTimeInterval: 0.7)
+        XCTAssertTrue(server.waitForRequests(to: "/slow/"), "in the slow step")
         XCTAssertTrue(process.isRunning, "still in the slow step")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

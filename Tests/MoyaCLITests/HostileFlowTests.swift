@@ -118,7 +118,7 @@ final class HostileFlowTests: XCTestCase {
             """)
         let (process, out, error) = try CommandTests.launch(
             ["run", "hf.rows", "--specs", file], server: server.baseURL)
-        Thread.sleep(forTimeInterval: 0.7)
+        XCTAssertTrue(server.waitForRequests(to: "/slow/", count: 2), "in the rows")
         XCTAssertTrue(process.isRunning)
         let interrupted = Date()
         kill(process.processIdentifier, SIGINT)

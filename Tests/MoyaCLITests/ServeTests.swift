@@ -35,6 +35,22 @@ final class ServeTests: XCTestCase {
             url = found ?? ""
         }
 
+        /// Reads the log until it holds `text`, for at most `timeout` seconds: readiness on what
+        /// serve says, instead of a sleep. Returns whether it came.
+        func waitForLog(_ text: String, timeout: Double = 10) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            let descriptor = error.fileHandleForReading.fileDescriptor
+            while !log.contains(text) {
+                let left = deadline.timeIntervalSinceNow
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard left > 0, poll(&ready, 1, Int32(left * 1000)) > 0 else { return false }
+                let chunk = error.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { return false }
+                log += String(decoding: chunk, as: UTF8.self)
+            }
+            return true
+        }
+
         /// Sends `signal` and waits for the exit: the status and the whole log.
         func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, log: String) {
             kill(process.processIdentifier, signal)
@@ -225,16 +241,13 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(Self.text(fetched6), "one")
 
         try write("two")
-        var body = ""
-        for _ in 0..<40 where body != "two" {
-            try await _Concurrency.Task.sleep(for: .milliseconds(100))
-            body = Self.text(try await Self.get(served, "/hi"))
-        }
-        XCTAssertEqual(body, "two")
+        XCTAssertTrue(served.waitForLog("moya-cli: reloaded: 1 service, 1 target\n"))
+        let fetchedTwo = try await Self.get(served, "/hi")
+        XCTAssertEqual(Self.text(fetchedTwo), "two")
 
         try "service: w\nbaseURL: https://w.test\ntargets:\n  hi: { pth: /hi }\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
-        try await _Concurrency.Task.sleep(for: .milliseconds(1500))
+        XCTAssertTrue(served.waitForLog("unknown key 'pth'"))
         let fetched7 = try await Self.get(served, "/hi")
         XCTAssertEqual(Self.text(fetched7), "two")
         let log = served.stop().log

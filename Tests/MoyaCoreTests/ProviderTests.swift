@@ -235,7 +235,7 @@ final class ProviderTests: XCTestCase {
             result.withLock { $0 = outcome }
             finished.fulfill()
         }
-        try await _Concurrency.Task.sleep(for: .milliseconds(50))
+        // Cancelled during the stub's five seconds.
         cancellable.cancel()
         await fulfillment(of: [finished], timeout: 2)
         XCTAssertTrue(cancellable.isCancelled)
@@ -265,7 +265,7 @@ final class ProviderTests: XCTestCase {
         var slow = Target(baseURL: URL(string: server.baseURL)!)
         slow.path = "/slow/5000"
         let task = _Concurrency.Task { try await provider.request(slow) }
-        try await _Concurrency.Task.sleep(for: .milliseconds(100))
+        XCTAssertTrue(server.waitForRequests(to: "/slow/"))
         task.cancel()
         do {
             _ = try await task.value

@@ -125,7 +125,7 @@ final class MoyaBehaviourTests: XCTestCase {
         let target = Call(server, "/slow/5000")
         let started = ContinuousClock.now
         let task = _Concurrency.Task { try await provider.request(target) }
-        try await _Concurrency.Task.sleep(for: .milliseconds(200))
+        XCTAssertTrue(server.waitForRequests(to: "/slow/"))
         task.cancel()
         do {
             _ = try await task.value
@@ -152,7 +152,7 @@ final class MoyaBehaviourTests: XCTestCase {
             }
             done.fulfill()
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertTrue(server.waitForRequests(to: "/slow/"))
         cancellable.cancel()
         XCTAssertTrue(cancellable.isCancelled)
         wait(for: [done], timeout: 3)

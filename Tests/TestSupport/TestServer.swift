@@ -36,6 +36,7 @@ public final class TestServer: Sendable {
     let channel: any Channel
     let counts: Counts
     let people: People
+    let arrivals: Arrivals
     public let port: Int
     public let isTLS: Bool
 
@@ -48,6 +49,7 @@ public final class TestServer: Sendable {
     ) throws {
         let counts = Counts()
         let people = People()
+        let arrivals = Arrivals()
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -61,7 +63,7 @@ public final class TestServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
                     }
                     try channel.pipeline.syncOperations.addHandler(
-                        TestServerHandler(counts: counts, people: people, files: files))
+                        TestServerHandler(counts: counts, people: people, files: files, arrivals: arrivals))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: requested).wait()
@@ -69,6 +71,15 @@ public final class TestServer: Sendable {
         isTLS = tls != nil
         self.counts = counts
         self.people = people
+        self.arrivals = arrivals
+    }
+
+    /// Waits until `count` requests whose path starts with `prefix` have arrived (their heads
+    /// read), or `timeout` seconds pass: readiness for a test that acts while a request is in
+    /// flight, instead of a sleep. Returns whether they arrived.
+    @discardableResult
+    public func waitForRequests(to prefix: String, count: Int = 1, timeout: Double = 10) -> Bool {
+        arrivals.wait(for: prefix, count: count, timeout: timeout)
     }
 
     /// The ids of the people in the store.
@@ -109,6 +120,29 @@ public final class TestServer: Sendable {
     }
 }
 
+/// The paths of the requests that arrived, and a condition to wait on them.
+final class Arrivals: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var paths: [String] = []
+
+    func arrived(_ path: String) {
+        condition.lock()
+        paths.append(path)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(for prefix: String, count: Int, timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while paths.count(where: { $0.hasPrefix(prefix) }) < count {
+            guard condition.wait(until: deadline) else { return false }
+        }
+        return true
+    }
+}
+
 /// The `/people` store.
 final class People: Sendable {
     let value = Mutex<(people: [Int: [String: String]], next: Int)>(([:], 1))
@@ -133,10 +167,12 @@ private final class TestServerHandler: ChannelInboundHandler {
     let counts: Counts
     let people: People
     let files: String?
-    init(counts: Counts, people: People, files: String?) {
+    let arrivals: Arrivals
+    init(counts: Counts, people: People, files: String?, arrivals: Arrivals) {
         self.counts = counts
         self.people = people
         self.files = files
+        self.arrivals = arrivals
     }
 
     var head: HTTPRequestHead?
@@ -147,6 +183,7 @@ private final class TestServerHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body = Data()
+            arrivals.arrived(head.uri)
         case .body(var buffer):
             body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
         case .end:
