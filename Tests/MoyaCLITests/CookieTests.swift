@@ -41,7 +41,7 @@ extension ServeTests {
             "Cookie: seen=1; theme=dark%20mode%3B%20x=1; lang=%C3%A9; SESSION=s3cr3t")
 
         // Through serve: each value decoded back, an absent one left out.
-        let served = try Served([spec])
+        let served = try await ServeTests.Served([spec])
         let live = ["PREFS_URL": served.url]
         let (status, out, error) = await CommandTests.run(
             ["call", "prefs.show", "--specs", spec] + given, environment: live)
@@ -59,6 +59,7 @@ extension ServeTests {
             Self.text(missing).contains(
                 #""detail" : "the request does not fit prefs.show (GET /preferences): param 'theme' in cookie theme is required""#
             ), Self.text(missing))
-        XCTAssertEqual(served.stop().status, 0)
+        let stopped = await served.stop()
+        XCTAssertEqual(stopped.status, 0)
     }
 }

@@ -99,12 +99,13 @@ final class ImportOpenAPITests: XCTestCase {
             guard let match = text.firstMatch(of: /\nbaseURL: "\$\{([A-Z_]+):-[a-z]+:\/\/[^\/"]*([^"]*)\}"/) else {
                 continue
             }
-            let served = try ServeTests.Served([written])
+            let served = try await ServeTests.Served([written])
             let environment = [String(match.1): served.url + match.2]
             let (live, liveOut, liveError) = await CommandTests.run(["check", written], environment: environment)
             XCTAssertEqual(live, 0, "\(name): \(liveOut) \(liveError)")
             XCTAssertEqual(ServeTests.untimed(liveOut), ServeTests.untimed(checkOut), name)
-            XCTAssertEqual(served.stop().status, 0)
+            let stopped = await served.stop()
+            XCTAssertEqual(stopped.status, 0)
         }
     }
 

@@ -6,14 +6,95 @@ import XCTest
     import Glibc
 #endif
 
-/// `moya-cli serve`, started as a user starts it and called with moya-cli's own client: the
-/// `call`, `check` and `run` commands, and MoyaCore's provider for requests no spec declares.
+/// `moya-cli serve`, run in-process as the executable runs it (port 0, its log read until the
+/// line a test waits for, stopped through the command's context) and called with moya-cli's
+/// own client: the `call`, `check` and `run` commands, and MoyaCore's provider for requests no
+/// spec declares. What only a process shows, a signal, is tested on the executable.
 final class ServeTests: XCTestCase {
     var specs: String { CommandTests.root + "/specs" }
     var fixtures: String { CommandTests.root + "/Tests/Fixtures/serve" }
 
-    /// A running `moya-cli serve`, its log read as it goes.
+    /// `moya-cli serve` run in-process, as the executable runs it, on port 0: its log is read
+    /// as it comes, and it is stopped as a signal stops it, through the command's context.
     final class Served: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var text = ""
+        private let stops: AsyncStream<Int32>.Continuation
+        private var running: _Concurrency.Task<Int32, Never>?
+        private(set) var url = ""
+
+        /// The log so far.
+        var log: String {
+            condition.lock()
+            defer { condition.unlock() }
+            return text
+        }
+
+        init(_ arguments: [String], environment: [String: String] = [:]) async throws {
+            let (signals, stops) = AsyncStream.makeStream(of: Int32.self)
+            self.stops = stops
+            let box = Box()
+            box.served = self
+            var context = CommandContext(
+                environment: Environment(environment), writeOut: { _ in },
+                writeError: { bytes in box.served?.append(bytes) })
+            context.stopSignal = {
+                var iterator = signals.makeAsyncIterator()
+                return await iterator.next() ?? SIGTERM
+            }
+            let started = context
+            running = _Concurrency.Task { await MoyaCLI.run(["serve", "--port", "0"] + arguments, context: started) }
+            guard waitForLog(/on (http:\/\/127\.0\.0\.1:\d+)\n/) else {
+                throw Failure(message: "serve did not start: \(log)")
+            }
+            url = log.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)\n/).map { String($0.output.1) } ?? ""
+        }
+
+        /// Where the log goes before `self` is whole.
+        private final class Box: @unchecked Sendable { weak var served: Served? }
+
+        private func append(_ bytes: [UInt8]) {
+            condition.lock()
+            text += String(decoding: bytes, as: UTF8.self)
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits until the log holds `text`, for at most `timeout` seconds: readiness on what
+        /// serve says, instead of a sleep. Returns whether it came.
+        func waitForLog(_ text: String, timeout: Double = 10) -> Bool {
+            waitForLog(timeout: timeout) { $0.contains(text) }
+        }
+
+        func waitForLog(_ pattern: Regex<(Substring, Substring)>, timeout: Double = 10) -> Bool {
+            waitForLog(timeout: timeout) { $0.firstMatch(of: pattern) != nil }
+        }
+
+        private func waitForLog(timeout: Double, until done: (String) -> Bool) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            condition.lock()
+            defer { condition.unlock() }
+            while !done(text) {
+                guard condition.wait(until: deadline) else { return false }
+            }
+            return true
+        }
+
+        /// Stops serve as `signal` would, and waits for the command's end: its status and the
+        /// whole log.
+        func stop(_ signal: Int32 = SIGTERM) async -> (status: Int32, log: String) {
+            stops.yield(signal)
+            let status = await running?.value ?? 0
+            return (status, log)
+        }
+
+        deinit {
+            stops.yield(SIGKILL)
+        }
+    }
+
+    /// `moya-cli serve` as the built executable, for what only a process shows: signals.
+    final class Launched: @unchecked Sendable {
         let process: Process
         let error: Pipe
         private(set) var log = ""
@@ -33,22 +114,6 @@ final class ServeTests: XCTestCase {
             }
             log = text
             url = found ?? ""
-        }
-
-        /// Reads the log until it holds `text`, for at most `timeout` seconds: readiness on what
-        /// serve says, instead of a sleep. Returns whether it came.
-        func waitForLog(_ text: String, timeout: Double = 10) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            let descriptor = error.fileHandleForReading.fileDescriptor
-            while !log.contains(text) {
-                let left = deadline.timeIntervalSinceNow
-                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard left > 0, poll(&ready, 1, Int32(left * 1000)) > 0 else { return false }
-                let chunk = error.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { return false }
-                log += String(decoding: chunk, as: UTF8.self)
-            }
-            return true
         }
 
         /// Sends `signal` and waits for the exit: the status and the whole log.
@@ -101,7 +166,7 @@ final class ServeTests: XCTestCase {
     // MARK: - The contract loop
 
     func testCheckAgainstServeGivesWhatCheckOnTheSamplesGives() async throws {
-        let served = try Served([specs, "--env", "local"])
+        let served = try await Served([specs, "--env", "local"])
         let environment = ["MOYA_SERVE_URL": served.url]
         let (liveStatus, live, liveError) = await CommandTests.run(
             ["check", specs, "--env", "local"], environment: environment)
@@ -119,7 +184,7 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(stubFlowStatus, 0)
         XCTAssertEqual(Self.untimed(flow), Self.untimed(stubFlow))
 
-        let (status, log) = served.stop()
+        let (status, log) = await served.stop()
         XCTAssertEqual(status, 0)
         XCTAssertTrue(
             log.contains(
@@ -140,7 +205,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testCallThroughServeFillsTheSampleFromTheRequest() async throws {
-        let served = try Served([specs, "--env", "local"])
+        let served = try await Served([specs, "--env", "local"])
         let (status, out, _) = await CommandTests.run(
             ["call", "myservice.createUser", "--specs", specs, "--env", "local", "--firstName", "Ron"],
             environment: ["MOYA_SERVE_URL": served.url])
@@ -152,8 +217,9 @@ final class ServeTests: XCTestCase {
             environment: ["MOYA_SERVE_URL": served.url])
         XCTAssertEqual(queryStatus, 0)
         XCTAssertEqual(query, "")
+        let stopped = await served.stop()
         XCTAssertTrue(
-            served.stop().log.contains(
+            stopped.log.contains(
                 "POST /translator/translate?api-version=3.0&from=en&to=de&to=ja  translator.translateQuery  default  200"
             ))
     }
@@ -164,7 +230,7 @@ final class ServeTests: XCTestCase {
     // in-process (MoyaSpecTests' MockRouterTests); these tests keep what needs the socket.
 
     func testOneServiceAtTheRoot() async throws {
-        let served = try Served([fixtures, "--service", "shop"])
+        let served = try await Served([fixtures, "--service", "shop"])
         let fetched2 = try await Self.get(served, "/items/7")
         XCTAssertEqual(Self.text(fetched2), #"{"id":7,"name":"Lamp"}"#)
         XCTAssertEqual(fetched2.headers["Content-Type"], "application/json")
@@ -172,14 +238,14 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(fetched2.headers["Access-Control-Allow-Origin"], "*")
         let fetched3 = try await Self.get(served, "/wait")
         XCTAssertEqual(fetched3.statusCode, 404)
-        XCTAssertTrue(
-            served.stop().log.contains("moya-cli: serving 1 service, 8 targets on \(served.url)\n  shop  /\n"))
+        let stopped = await served.stop()
+        XCTAssertTrue(stopped.log.contains("moya-cli: serving 1 service, 8 targets on \(served.url)\n  shop  /\n"))
     }
 
     // MARK: - Delays, network errors and stopping
 
     func testDelaysAndNetworkErrorSamples() async throws {
-        let served = try Served([fixtures])
+        let served = try await Served([fixtures])
         let start = ContinuousClock.now
         let fetched4 = try await Self.get(served, "/wait")
         XCTAssertEqual(Self.text(fetched4), #"{"done":true}"#)
@@ -202,13 +268,13 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(error.code, .timedOut)
         let fetched5 = try await Self.get(served, "/api/v2/flaky")
         XCTAssertEqual(fetched5.statusCode, 204)
-        let log = served.stop().log
+        let log = await served.stop().log
         XCTAssertTrue(log.contains("GET /api/v2/flaky  shop.flaky  lost  closed the connection  "), log)
         XCTAssertTrue(log.contains("GET /api/v2/flaky  shop.flaky  silent  no answer  "), log)
     }
 
     func testSIGTERMLetsTheRequestInFlightFinish() async throws {
-        let served = try Served([fixtures])
+        let served = try Launched([fixtures])
         let url = URL(string: served.url)!
         async let answer = Self.send(Raw(baseURL: url, path: "/wait"))
         try await _Concurrency.Task.sleep(for: .milliseconds(250))
@@ -236,7 +302,7 @@ final class ServeTests: XCTestCase {
                 .write(toFile: file, atomically: true, encoding: .utf8)
         }
         try write("one")
-        let served = try Served([directory, "--watch"])
+        let served = try await Served([directory, "--watch"])
         let fetched6 = try await Self.get(served, "/hi")
         XCTAssertEqual(Self.text(fetched6), "one")
 
@@ -250,7 +316,7 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(served.waitForLog("unknown key 'pth'"))
         let fetched7 = try await Self.get(served, "/hi")
         XCTAssertEqual(Self.text(fetched7), "two")
-        let log = served.stop().log
+        let log = await served.stop().log
         XCTAssertTrue(log.contains("moya-cli: reloaded: 1 service, 1 target\n"), log)
         XCTAssertTrue(
             log.contains("\(file):4:9: error: targets.hi.pth: unknown key 'pth'; did you mean 'path'?\n"), log)
@@ -261,14 +327,14 @@ final class ServeTests: XCTestCase {
     }
 
     func testTheLogMasksSecretsByWhereTheyStand() async throws {
-        let served = try Served([fixtures, "-v"])
+        let served = try await Served([fixtures, "-v"])
         _ = try await Self.send(
             Raw(
                 baseURL: URL(string: served.url)!, path: "/api/v2/login", method: .post,
                 task: .requestParameters(
                     parameters: ["user": "ann", "password": "hunter22"], encoding: URLEncoding.httpBody))
         ).get()
-        let log = served.stop().log
+        let log = await served.stop().log
         XCTAssertTrue(
             log.contains(
                 """
@@ -279,7 +345,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testABusyPortIsOneLineAndExit1() async throws {
-        let served = try Served([fixtures])
+        let served = try await Served([fixtures])
         let port = String(served.url.split(separator: ":").last ?? "")
         let (status, out, error) = await CommandTests.run(["serve", fixtures, "--port", port])
         XCTAssertEqual(status, 1)
@@ -289,6 +355,6 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(unknown, 64)
         XCTAssertEqual(
             unknownError, "moya-cli: error: no service 'shp'; did you mean 'shop'?\n")
-        _ = served.stop()
+        _ = await served.stop()
     }
 }

@@ -99,14 +99,16 @@ struct ServeCommand: CallerIsolatedCommand {
         let log: @Sendable (String) -> Void = { serveLog.line($0) }
         for warning in router.warnings { context.errorLine("moya-cli: warning: " + warning) }
 
-        let signals = SignalStream()
+        // The process's signals, unless the context stops the command itself.
+        let signals = context.stopSignal == nil ? SignalStream() : nil
+        let nextSignal: @Sendable () async -> Int32 = context.stopSignal ?? { await signals?.next() ?? SIGTERM }
         let server: MockHTTPServer
         do {
             server = try await MockHTTPServer(
                 router: router, host: host, port: port,
                 options: .init(verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout))
         } catch {
-            signals.stop()
+            signals?.stop()
             throw CommandFailure(
                 "cannot listen on \(Self.authority(host, port)): \(Self.reason(error))", status: .transportFailure)
         }
@@ -114,11 +116,11 @@ struct ServeCommand: CallerIsolatedCommand {
         serveLog.flush()
 
         let watcher = watch ? _Concurrency.Task { await self.watch(server, paths: paths, log: log) } : nil
-        let signal = await signals.next()
+        let signal = await nextSignal()
         watcher?.cancel()
         log("moya-cli: \(Interrupts.described(signal).name): stopping; requests in flight have \(Int(Self.grace)) s")
         let finished = await server.stop(grace: Self.grace)
-        signals.stop()
+        signals?.stop()
         if !finished { log("moya-cli: stopped with requests unanswered after \(Int(Self.grace)) s") }
     }
 

@@ -27,6 +27,10 @@ public struct CommandContext: Sendable {
     public var exitsWhenDone = false
     /// Reads standard input to its end, for `call --body @-`.
     public var readInput: @Sendable () -> [UInt8] = { readAll(STDIN_FILENO) }
+    /// What a command that runs until it is stopped (`serve`) waits on: the signal that
+    /// stops it. Nil waits for the process's SIGINT, SIGTERM or SIGHUP; a test that runs
+    /// `serve` in-process gives its own.
+    public var stopSignal: (@Sendable () async -> Int32)?
 
     /// Creates a context.
     public init(
