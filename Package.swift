@@ -184,6 +184,7 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
         .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
+        .testTarget(name: "MoyaGenerateTests", dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaCore"]),
         .testTarget(name: "MoyaOpenAPITests", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),

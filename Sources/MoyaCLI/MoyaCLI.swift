@@ -47,10 +47,11 @@ public enum MoyaCLI {
                 }
                 if let warmUp { await context.release(warmUp) }
                 return ExitStatus.success.rawValue
-            } catch let failure as CommandFailure {
-                for line in failure.details { context.errorLine(line) }
-                context.errorLine("moya-cli: error: " + failure.message)
-                return failure.status.rawValue
+            } catch let problem as any Problem {
+                // The one presenter: the details, then one line, then the problem's own status.
+                for line in problem.details { context.errorLine(line) }
+                context.errorLine("moya-cli: error: " + problem.message)
+                return problem.exitStatus.rawValue
             } catch {
                 return report(error, context: context)
             }

@@ -101,55 +101,6 @@ final class GenerateSwiftTests: XCTestCase {
             request.timeoutInterval)
     }
 
-    /// What generated code cannot carry is named on stderr, one line each.
-    func testRedirectsAndEnvironmentEnumValuesAreWarnedOf() async throws {
-        let file = NSTemporaryDirectory() + "generate-\(UUID().uuidString).yaml"
-        try """
-        service: gen
-        baseURL: http://127.0.0.1:9
-        followRedirects: false
-        targets:
-          search:
-            params: { region: { enum: { eu: "${GEN_EU:-eu-1}", us: us-1 } } }
-            path: /search/{region}
-
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let (status, out, error) = await CommandTests.run(["generate", "swift", "gen", "--specs", file])
-        XCTAssertEqual(status, 0, error)
-        XCTAssertTrue(out.contains(#"case eu = "eu-1""#), out)
-        XCTAssertEqual(
-            error,
-            """
-            moya-cli: warning: gen.search: followRedirects: false is not generated; Moya follows redirects as its \
-            Session does, so give the provider a Session that does not
-            moya-cli: warning: gen.search: region's enum values that read the environment are the spec's defaults in \
-            the generated code; they are raw values, fixed when it is generated
-
-            """)
-    }
-
-    /// Finding 18: a line break in the spec's file name stays inside the header comment; the
-    /// file parses with swiftc.
-    func testAFileNameWithALineBreakStaysInTheComment() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let spec = directory.appendingPathComponent("evil\nfunc injected() {}\n.yaml").path
-        try "service: evil\nbaseURL: https://api.example.com\ntargets:\n  a: { path: /a }\n".write(
-            toFile: spec, atomically: true, encoding: .utf8)
-        let (status, out, error) = await CommandTests.run(["generate", "swift", "evil", "--specs", spec])
-        XCTAssertEqual(status, 0, error)
-        XCTAssertTrue(
-            out.hasPrefix(
-                "// Generated from evil func injected() {} .yaml by `moya-cli generate swift evil`.\n"), out)
-        XCTAssertFalse(out.contains("\nfunc injected"), out)
-        let file = directory.appendingPathComponent("Evil.swift").path
-        try out.write(toFile: file, atomically: true, encoding: .utf8)
-        let (parsed, _, parseError) = try CommandTests.runProcess(["-parse", file], executable: "swiftc")
-        XCTAssertEqual(parsed, 0, parseError)
-    }
-
     func testOutputGoesToAFileWholeAndTheAccessLevelIsChosen() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -175,27 +126,6 @@ final class GenerateSwiftTests: XCTestCase {
         ])
         XCTAssertEqual(bad, 64)
         XCTAssertTrue(badError.contains("open"), badError)
-    }
-
-    func testWhatASpecCannotSayInSwiftIsNamedOnStderr() async {
-        let spec = CommandTests.root + "/Tests/Fixtures/flows/login.yaml"
-        let (status, out, error) = await CommandTests.run(["generate", "swift", "login", "--specs", spec])
-        XCTAssertEqual(status, 0, error)
-        XCTAssertEqual(
-            error,
-            "moya-cli: warning: login.protected: auth: login is not generated; send its token with an AccessTokenPlugin\n"
-        )
-        XCTAssertTrue(out.contains(#"URL(string: Self.environment("TEST_SERVER", or: ""))"#), out)
-    }
-
-    func testNoEnvironmentValueIsWrittenIntoTheFile() async {
-        let (status, out, error) = await CommandTests.run(
-            ["generate", "swift", "myservice", "--specs", specs],
-            environment: ["MYSERVICE_TOKEN": "s3cret-from-env", "MYSERVICE_URL": "https://elsewhere.example"])
-        XCTAssertEqual(status, 0, error)
-        XCTAssertFalse(out.contains("s3cret-from-env"))
-        XCTAssertFalse(out.contains("elsewhere"))
-        XCTAssertTrue(out.contains(#"Self.environment("MYSERVICE_TOKEN", or: "demo-token")"#), out)
     }
 
     /// Each generated case builds the request `call --dry-run --json` prints for the same

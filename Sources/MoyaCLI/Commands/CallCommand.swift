@@ -207,14 +207,14 @@ struct CallCommand: CallerIsolatedCommand {
                 spec, of: service, with: options, headers: extraHeaders, overrides: overrides,
                 showingSecrets: showSecrets, printsRequest: dryRun || verbosity > 0 || curl)
         } catch {
-            throw CommandFailure(error.message, status: error.isUsageError ? .usage : .invalidSpec)
+            throw CommandFailure(error)
         }
         if dryRun {
             let printer: RequestPrinter
             do {
                 printer = RequestPrinter(try prepared.printable())
             } catch {
-                throw CallFailure.failure(error)
+                throw CommandFailure(error)
             }
             context.line(json ? printer.json : printer.text)
             return
@@ -319,7 +319,7 @@ struct CallCommand: CallerIsolatedCommand {
             if case .statusCode(let response) = error, destination == nil, output?.hasStreamed != true {
                 context.writeOut(renderer.render(output?.held(response) ?? response))
             }
-            var failure = CallFailure(error: error, target: resolved, redactor: redactor).failure
+            var failure = CommandFailure(SendFailure(error: error, target: resolved, redactor: redactor))
             if let signal, failure.status == .interrupted {
                 let (name, status) = Interrupts.described(signal)
                 failure.status = status

@@ -48,7 +48,7 @@ struct RecordRequest: Sendable {
             recording = try recorder.record(
                 response, redactor: redactor, target: target, of: service, named: name)
         } catch {
-            throw CommandFailure(error.message, status: error.isSpecProblem ? .invalidSpec : .cannotWrite)
+            throw CommandFailure(error)
         }
         let place = "\(recording.keyPath) in \(recording.file)"
         // The live API breaks the schema the spec states: said, not hidden.

@@ -148,10 +148,6 @@ extension SpecOptions {
     }
 
     static func invalid(_ diagnostics: [Diagnostic]) -> CommandFailure {
-        let files = Set(diagnostics.map(\.file)).count
-        let problems = diagnostics.count == 1 ? "1 problem" : "\(diagnostics.count) problems"
-        return CommandFailure(
-            "invalid spec: \(problems) in \(files == 1 ? "1 file" : "\(files) files")", status: .invalidSpec,
-            details: diagnostics.map(\.description))
+        CommandFailure(SpecError(diagnostics))
     }
 }

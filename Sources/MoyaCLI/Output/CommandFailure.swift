@@ -10,8 +10,9 @@ extension ExitStatus {
     }
 }
 
-/// A failure that ends a command: one line for stderr and the status to exit with.
-public struct CommandFailure: Error, Sendable, CustomStringConvertible {
+/// A failure that ends a command: one line for stderr and the status to exit with. A command
+/// line's own problems are made here; any other `Problem` is carried as it says.
+public struct CommandFailure: Problem, CustomStringConvertible {
     /// What happened, as one sentence.
     public var message: String
     /// The exit status.
@@ -25,6 +26,13 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
         self.status = status
         self.details = details
     }
+
+    /// `problem` as it is presented: its message, its details and its own exit status.
+    public init(_ problem: some Problem) {
+        self.init(problem.message, status: problem.exitStatus, details: problem.details)
+    }
+
+    public var exitStatus: ExitStatus { status }
 
     public var description: String { message }
 }

@@ -4,7 +4,7 @@ import MoyaSpec
 /// Why a spec call ended without a response that passed validation: its kind, which a
 /// command maps to an exit status and a library user switches on, the target, the server
 /// when the network failed, and one line of reason with the call's secrets scrubbed.
-public struct SendFailure: Error, Sendable, CustomStringConvertible {
+public struct SendFailure: Problem, CustomStringConvertible {
     /// What kind of failure it is.
     public enum Kind: Sendable, Hashable {
         /// The response's status did not pass validation.
@@ -79,6 +79,18 @@ public struct SendFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The exit status of each kind of failure: the table `call`, `check` and `run` exit by.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .status(let code): .forFailedStatus(code)
+        case .network(.timedOut?): .timeout
+        case .network(.tooManyRedirects?): .tooManyRedirects
+        case .network(.cancelled?): .interrupted
+        case .network, .login: .transportFailure
+        case .encoding, .invalidCall: .invalidSpec
+        }
+    }
 
     /// Whether a failure is about the server, so the message names it.
     static func namesServer(_ code: NetworkError.Code) -> Bool {

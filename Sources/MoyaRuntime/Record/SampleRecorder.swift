@@ -74,12 +74,14 @@ public struct SampleRecorder: Sendable {
     }
 
     /// Why a response was not recorded.
-    public struct Failure: Error, Sendable {
+    public struct Failure: Problem {
         /// One line.
         public let message: String
         /// Whether the spec cannot be edited as it is written (a flow-style target, say),
         /// rather than a file that could not be written.
         public let isSpecProblem: Bool
+
+        public var exitStatus: ExitStatus { isSpecProblem ? .invalidSpec : .cannotWrite }
     }
 
     /// Records `response` into `target`'s default sample, or its sample `name`. `redactor` is

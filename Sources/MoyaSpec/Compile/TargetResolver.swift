@@ -13,6 +13,12 @@ public struct ResolveError: Error, Sendable, CustomStringConvertible {
     /// Whether the caller's input was at fault (a usage error) rather than the spec.
     public var isUsageError: Bool
 
+    /// A problem saying `message`; `isUsageError` when the caller's input was at fault.
+    public init(message: String, isUsageError: Bool) {
+        self.message = message
+        self.isUsageError = isUsageError
+    }
+
     public var description: String { message }
 }
 
