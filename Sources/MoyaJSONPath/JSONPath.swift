@@ -5,6 +5,9 @@ import MoyaJSON
 /// `search` and `value`.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The segments after `$`.
+    /// The literal patterns of its `match` and `search` calls, compiled once, when the path is
+    /// read: an evaluation compiles only a pattern it reads from the document.
+    let patterns: CompiledPatterns
     var segments: [Segment]
     /// The path as written.
     public var description: String
@@ -18,13 +21,14 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         var parser = JSONPathParser(text)
         segments = try parser.parseQuery()
         description = text
+        patterns = CompiledPatterns(segments)
     }
 
     /// Every value the path reaches in `root`, in document order; empty when it reaches none.
     /// `match` and `search` run I-Regexp patterns, which cannot backtrack (see `IRegexp`), so
     /// an evaluation is bounded by the document and the path, and needs no budget.
     public func values(in root: JSONValue) -> [JSONValue] {
-        JSONPathEvaluator(root: root).select(segments, from: [root])
+        JSONPathEvaluator(root: root, patterns: patterns.byText).select(segments, from: [root])
     }
 }
 
@@ -155,5 +159,44 @@ public struct JSONPathError: Error, Sendable, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
+    }
+}
+
+extension JSONPath {
+    /// Each literal pattern of a path's `match` and `search` calls, compiled; nil for one that
+    /// is not an I-Regexp. Not part of the path's identity: equal paths compile the same.
+    struct CompiledPatterns: Sendable, Hashable {
+        let byText: [String: IRegexp?]
+
+        init(_ segments: [Segment]) {
+            var found: [String: IRegexp?] = [:]
+            var pending = segments.flatMap(\.selectors).compactMap { selector -> FilterExpression? in
+                if case .filter(let expression) = selector { return expression }
+                return nil
+            }
+            // A work list, not recursion: the parser bounds how deep expressions nest, but this
+            // needs no bound of its own.
+            while let expression = pending.popLast() {
+                switch expression {
+                case .literal: break
+                case .query(let query):
+                    for case .filter(let inner) in query.segments.flatMap(\.selectors) { pending.append(inner) }
+                case .function(let function, let arguments):
+                    if function == .match || function == .search, arguments.count == 2,
+                        case .literal(.string(let pattern)) = arguments[1], found[pattern] == nil
+                    {
+                        found[pattern] = .some(try? IRegexp(pattern))
+                    }
+                    pending += arguments
+                case .not(let inner): pending.append(inner)
+                case .and(let lhs, let rhs), .or(let lhs, let rhs), .compare(_, let lhs, let rhs):
+                    pending += [lhs, rhs]
+                }
+            }
+            byText = found
+        }
+
+        static func == (_: CompiledPatterns, _: CompiledPatterns) -> Bool { true }
+        func hash(into _: inout Hasher) {}
     }
 }

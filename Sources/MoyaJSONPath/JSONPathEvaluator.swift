@@ -7,11 +7,13 @@ final class JSONPathEvaluator {
     typealias Expression = JSONPath.FilterExpression
 
     private let root: JSONValue
-    /// Patterns compiled during this evaluation, by their text; nil for one that is not an I-Regexp.
-    private var patterns: [String: IRegexp?] = [:]
+    /// Patterns compiled, by their text: the path's literal ones, then those read from the
+    /// document during this evaluation; nil for one that is not an I-Regexp.
+    private var patterns: [String: IRegexp?]
 
-    init(root: JSONValue) {
+    init(root: JSONValue, patterns: [String: IRegexp?] = [:]) {
         self.root = root
+        self.patterns = patterns
     }
 
     /// The nodes `segments` reach from `nodes`.

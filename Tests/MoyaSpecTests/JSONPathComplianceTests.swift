@@ -1,8 +1,8 @@
 import Foundation
 import MoyaCore
-import MoyaJSONPath
 import XCTest
 
+@testable import MoyaJSONPath
 @testable import MoyaSpec
 
 /// RFC 9535's compliance test suite, read from the shared copy beside the repository
@@ -87,6 +87,20 @@ final class JSONPathComplianceTests: XCTestCase {
     }
 
     /// Errors say what is wrong and where.
+    /// A path's literal patterns, in filters at any depth, are compiled when it is read; one
+    /// read from the document is compiled by the evaluation that meets it.
+    func testLiteralPatternsAreCompiledWithThePath() throws {
+        let path = try JSONPath(
+            parsing: #"$[?match(@.a, 'a.*') && !search(@.b, '[0-9]+')][?@.c[?match(@, 'x|y')]][?match(@.d, @.e)]"#)
+        XCTAssertEqual(Set(path.patterns.byText.keys), ["a.*", "[0-9]+", "x|y"])
+        let document = try JSONValue(parsing: Data(#"[{"a":"abc","b":"no","c":[[]],"d":"q","e":"q"}]"#.utf8))
+        XCTAssertEqual(path.values(in: document), [])
+        let dynamic = try JSONPath(parsing: #"$[?match(@.d, @.e)]"#)
+        XCTAssertEqual(dynamic.values(in: document).count, 1)
+        XCTAssertTrue(dynamic.patterns.byText.isEmpty)
+        XCTAssertEqual(path, try JSONPath(parsing: path.description), "the compiled patterns are not its identity")
+    }
+
     func testErrorsNameThePlace() {
         let cases: [(String, String)] = [
             ("id", "a JSON path starts with $"),
