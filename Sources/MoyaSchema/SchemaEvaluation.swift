@@ -158,7 +158,7 @@ struct Evaluation {
     }
 
     /// A subschema evaluated apart: its errors not reported, its annotations its own.
-    private mutating func quietly(
+    mutating func quietly(
         _ node: SchemaNode, _ instance: JSONValue, at path: InstancePath, _ annotations: inout Annotations
     ) -> Bool {
         let saved = errors
@@ -169,15 +169,15 @@ struct Evaluation {
 
     /// The path one step further, written only where errors are kept: a pass that stops at
     /// the first failure allocates none.
-    private func step(_ path: InstancePath, _ key: String) -> InstancePath {
+    func step(_ path: InstancePath, _ key: String) -> InstancePath {
         errors == nil ? path : path.appending(key)
     }
 
-    private func step(_ path: InstancePath, _ index: Int) -> InstancePath {
+    func step(_ path: InstancePath, _ index: Int) -> InstancePath {
         errors == nil ? path : path.appending(index)
     }
 
-    private mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
+    mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
         guard let count = errors?.count, count < errorLimit else { return }
         let schemaPath = keyword.isEmpty ? node.path : node.path + "/" + keyword
         errors?.append(
@@ -188,352 +188,62 @@ struct Evaluation {
 
     // MARK: - Keywords
 
-    /// Applies one keyword, by what it constrains: the value itself, an array's items, an
-    /// object's members, or the subschemas it applies. Each group's function handles only its
-    /// own keywords; this switch is the exhaustive one.
+    /// Applies one keyword: the one exhaustive switch, each keyword's own unit behind it, in
+    /// `Keywords/` by what it constrains (the value, an array's items, an object's members,
+    /// subschemas).
     private mutating func apply(
         _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
         _ path: InstancePath, _ annotations: inout Annotations
     ) -> Bool {
         switch keyword {
-        case .type, .enumeration, .constant, .multipleOf, .maximum, .minimum, .maxLength, .minLength, .pattern, .format:
-            return applyToValue(keyword, name, node, instance, path, &annotations)
-        case .prefixItems, .items, .contains, .maxItems, .minItems, .uniqueItems:
-            return applyToItems(keyword, name, node, instance, path, &annotations)
-        case .maxProperties, .minProperties, .required, .dependentRequired, .properties, .patternProperties,
-            .additionalProperties, .propertyNames, .dependentSchemas:
-            return applyToMembers(keyword, name, node, instance, path, &annotations)
-        case .allOf, .anyOf, .oneOf, .not, .conditional, .ref, .unevaluatedProperties, .unevaluatedItems:
-            return applySubschemas(keyword, name, node, instance, path, &annotations)
-        }
-    }
-
-    /// The keywords of any value: type, enum, const, numbers' bounds, strings' length, pattern and format.
-    private mutating func applyToValue(
-        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
-        _ path: InstancePath, _ annotations: inout Annotations
-    ) -> Bool {
-        switch keyword {
-        case .type(let kinds):
-            if kinds.contains(where: { Self.isOfKind(instance, $0) }) || (node.nullable && instance == .null) {
-                return true
-            }
-            fail(
-                path, node, name,
-                "expected \(kinds.map(\.rawValue).joined(separator: " or ")), got \(Self.kind(of: instance))")
-            return false
-        case .enumeration(let values):
-            if values.contains(where: { SchemaEquality.equal($0, instance) }) { return true }
-            fail(path, node, name, "expected one of \(Self.preview(.array(values))), got \(Self.preview(instance))")
-            return false
-        case .constant(let value):
-            if SchemaEquality.equal(value, instance) { return true }
-            fail(path, node, name, "expected \(Self.preview(value)), got \(Self.preview(instance))")
-            return false
-        case .multipleOf(let divisor):
-            guard let number = SchemaNode.number(instance) else { return true }
-            if Self.isMultiple(number, of: divisor, instance) { return true }
-            fail(path, node, name, "expected a multiple of \(Self.format(divisor)), got \(Self.preview(instance))")
-            return false
+        case .type(let kinds): applyType(kinds, name, node, instance, path, &annotations)
+        case .enumeration(let values): applyEnum(values, name, node, instance, path, &annotations)
+        case .constant(let value): applyConst(value, name, node, instance, path, &annotations)
+        case .multipleOf(let divisor): applyMultipleOf(divisor, name, node, instance, path, &annotations)
         case .maximum(let bound, let exclusive):
-            guard let number = SchemaNode.number(instance) else { return true }
-            if exclusive ? number < bound : number <= bound { return true }
-            fail(
-                path, node, name,
-                "expected \(exclusive ? "<" : "<=") \(Self.format(bound)), got \(Self.preview(instance))")
-            return false
+            applyMaximum(bound, exclusive, name, node, instance, path, &annotations)
         case .minimum(let bound, let exclusive):
-            guard let number = SchemaNode.number(instance) else { return true }
-            if exclusive ? number > bound : number >= bound { return true }
-            fail(
-                path, node, name,
-                "expected \(exclusive ? ">" : ">=") \(Self.format(bound)), got \(Self.preview(instance))")
-            return false
-        case .maxLength(let limit):
-            guard case .string(let text) = instance else { return true }
-            let length = text.unicodeScalars.count
-            if length <= limit { return true }
-            fail(path, node, name, "expected at most \(Self.count(limit, "character")), got \(length)")
-            return false
-        case .minLength(let limit):
-            guard case .string(let text) = instance else { return true }
-            let length = text.unicodeScalars.count
-            if length >= limit { return true }
-            fail(path, node, name, "expected at least \(Self.count(limit, "character")), got \(length)")
-            return false
-        case .pattern(let pattern):
-            guard case .string(let text) = instance else { return true }
-            let matched: Bool
-            do throws(RegularExpression.BudgetExceeded) {
-                matched = try pattern.matches(text)
-            } catch {
-                fail(path, node, name, "\(error)")
-                return false
-            }
-            if matched { return true }
-            var why = ""
-            if case .failure(let problem) = pattern.regex { why = " (the pattern cannot be compiled: \(problem))" }
-            fail(path, node, name, "expected to match /\(pattern.source)/\(why), got \(Self.preview(instance))")
-            return false
-        case .format(let format):
-            guard assertsFormat, !Formats.holds(format, instance) else { return true }
-            fail(path, node, name, "expected a \(format), got \(Self.preview(instance))")
-            return false
-        default:
-            return true
-        }
-    }
-
-    /// The keywords of an array's items.
-    private mutating func applyToItems(
-        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
-        _ path: InstancePath, _ annotations: inout Annotations
-    ) -> Bool {
-        switch keyword {
-        case .prefixItems(let nodes):
-            guard case .array(let items) = instance else { return true }
-            var valid = true
-            for (index, item) in items.prefix(nodes.count).enumerated() {
-                var ignored = Annotations()
-                if !evaluate(nodes[index], item, at: step(path, index), &ignored) {
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            if valid { annotations.prefix = max(annotations.prefix, min(items.count, nodes.count)) }
-            return valid
-        case .items(let child, let start):
-            guard case .array(let items) = instance else { return true }
-            var valid = true
-            for index in items.indices where index >= start {
-                var ignored = Annotations()
-                if !evaluate(child, items[index], at: step(path, index), &ignored) {
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            if valid { annotations.prefix = max(annotations.prefix, items.count) }
-            return valid
+            applyMinimum(bound, exclusive, name, node, instance, path, &annotations)
+        case .maxLength(let limit): applyMaxLength(limit, name, node, instance, path, &annotations)
+        case .minLength(let limit): applyMinLength(limit, name, node, instance, path, &annotations)
+        case .pattern(let pattern): applyPattern(pattern, name, node, instance, path, &annotations)
+        case .format(let format): applyFormat(format, name, node, instance, path, &annotations)
+        case .prefixItems(let nodes): applyPrefixItems(nodes, name, node, instance, path, &annotations)
+        case .items(let child, let start): applyItems(child, start, name, node, instance, path, &annotations)
         case .contains(let child, let minimum, let maximum):
-            guard case .array(let items) = instance else { return true }
-            var matched: [Int] = []
-            for (index, item) in items.enumerated() {
-                var ignored = Annotations()
-                if quietly(child, item, at: step(path, index), &ignored) { matched.append(index) }
-            }
-            if matched.count >= minimum, maximum.map({ matched.count <= $0 }) ?? true {
-                if collects { annotations.indices.formUnion(matched) }
-                return true
-            }
-            let wanted = maximum.map { minimum == 0 ? "at most \($0)" : "\(minimum) to \($0)" } ?? "at least \(minimum)"
-            fail(path, node, name, "expected \(wanted) items to match contains, got \(matched.count)")
-            return false
-        case .maxItems(let limit):
-            guard case .array(let items) = instance, items.count > limit else { return true }
-            fail(path, node, name, "expected at most \(Self.count(limit, "item")), got \(items.count)")
-            return false
-        case .minItems(let limit):
-            guard case .array(let items) = instance, items.count < limit else { return true }
-            fail(path, node, name, "expected at least \(Self.count(limit, "item")), got \(items.count)")
-            return false
-        case .uniqueItems:
-            guard case .array(let items) = instance,
-                let (first, second) = SchemaEquality.firstRepeat(in: items)
-            else { return true }
-            fail(path, node, name, "expected unique items, got \(Self.preview(items[first])) at \(first) and \(second)")
-            return false
-        default:
-            return true
-        }
-    }
-
-    /// The keywords of an object's members.
-    private mutating func applyToMembers(
-        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
-        _ path: InstancePath, _ annotations: inout Annotations
-    ) -> Bool {
-        switch keyword {
-        case .maxProperties(let limit):
-            guard case .object(let members) = instance, members.count > limit else { return true }
-            fail(path, node, name, "expected at most \(Self.count(limit, "property")), got \(members.count)")
-            return false
-        case .minProperties(let limit):
-            guard case .object(let members) = instance, members.count < limit else { return true }
-            fail(path, node, name, "expected at least \(Self.count(limit, "property")), got \(members.count)")
-            return false
-        case .required(let names):
-            guard case .object(let members) = instance else { return true }
-            var valid = true
-            for required in names where !members.contains(where: { $0.key == required }) {
-                fail(path, node, name, "missing required property '\(required)'")
-                valid = false
-                if errors == nil { return false }
-            }
-            return valid
+            applyContains(child, minimum, maximum, name, node, instance, path, &annotations)
+        case .maxItems(let limit): applyMaxItems(limit, name, node, instance, path, &annotations)
+        case .minItems(let limit): applyMinItems(limit, name, node, instance, path, &annotations)
+        case .uniqueItems: applyUniqueItems(name, node, instance, path, &annotations)
+        case .maxProperties(let limit): applyMaxProperties(limit, name, node, instance, path, &annotations)
+        case .minProperties(let limit): applyMinProperties(limit, name, node, instance, path, &annotations)
+        case .required(let names): applyRequired(names, name, node, instance, path, &annotations)
         case .dependentRequired(let dependencies):
-            guard case .object(let members) = instance else { return true }
-            var valid = true
-            for (key, names) in dependencies where members.contains(where: { $0.key == key }) {
-                for required in names where !members.contains(where: { $0.key == required }) {
-                    fail(path, node, name, "missing property '\(required)', which '\(key)' requires")
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            return valid
-        case .properties(let nodes):
-            guard case .object(let members) = instance else { return true }
-            var valid = true
-            for (key, value) in members {
-                guard let child = nodes[key] else { continue }
-                var ignored = Annotations()
-                if evaluate(child, value, at: step(path, key), &ignored) {
-                    if collects { annotations.properties.insert(key) }
-                } else {
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            return valid
+            applyDependentRequired(dependencies, name, node, instance, path, &annotations)
+        case .properties(let nodes): applyProperties(nodes, name, node, instance, path, &annotations)
         case .patternProperties(let patterns):
-            guard case .object(let members) = instance else { return true }
-            var valid = true
-            for (key, value) in members {
-                for (pattern, child) in patterns {
-                    let matched: Bool
-                    do throws(RegularExpression.BudgetExceeded) {
-                        matched = try pattern.matches(key)
-                    } catch {
-                        fail(step(path, key), node, name, "\(error) (the name)")
-                        valid = false
-                        if errors == nil { return false }
-                        continue
-                    }
-                    guard matched else { continue }
-                    var ignored = Annotations()
-                    if evaluate(child, value, at: step(path, key), &ignored) {
-                        if collects { annotations.properties.insert(key) }
-                    } else {
-                        valid = false
-                        if errors == nil { return false }
-                    }
-                }
-            }
-            return valid
+            applyPatternProperties(patterns, name, node, instance, path, &annotations)
         case .additionalProperties(let child, let named, let patterns):
-            guard case .object(let members) = instance else { return true }
-            // A name whose pattern ran out of steps was reported by patternProperties.
-            let rest = members.filter { key, _ in
-                !named.contains(key) && !patterns.contains(where: { (try? $0.matches(key)) != false })
-            }
-            return restOfProperties(rest, child, node, name, path, &annotations)
-        case .propertyNames(let child):
-            guard case .object(let members) = instance else { return true }
-            for (key, _) in members {
-                var ignored = Annotations()
-                if !quietly(child, .string(key), at: path, &ignored) {
-                    fail(path, node, name, "the property name '\(key)' does not match propertyNames")
-                    return false
-                }
-            }
-            return true
+            applyAdditionalProperties(child, named, patterns, name, node, instance, path, &annotations)
+        case .propertyNames(let child): applyPropertyNames(child, name, node, instance, path, &annotations)
         case .dependentSchemas(let dependencies):
-            guard case .object(let members) = instance else { return true }
-            var valid = true
-            for (key, child) in dependencies where members.contains(where: { $0.key == key }) {
-                if !evaluate(child, instance, at: path, &annotations) {
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            return valid
-        default:
-            return true
-        }
-    }
-
-    /// The keywords that apply subschemas to the value: allOf, anyOf, oneOf, not, if, $ref, and the unevaluated ones.
-    private mutating func applySubschemas(
-        _ keyword: SchemaNode.Keyword, _ name: String, _ node: SchemaNode, _ instance: JSONValue,
-        _ path: InstancePath, _ annotations: inout Annotations
-    ) -> Bool {
-        switch keyword {
-        case .allOf(let nodes):
-            var valid = true
-            for child in nodes where !evaluate(child, instance, at: path, &annotations) {
-                valid = false
-                if errors == nil { return false }
-            }
-            return valid
-        case .anyOf(let nodes):
-            var matched = false
-            for child in nodes where quietly(child, instance, at: path, &annotations) {
-                matched = true
-                // Every branch that holds adds its annotations; without them, one is enough.
-                if !registry.needsAnnotations { break }
-            }
-            if !matched { fail(path, node, name, "matches none of anyOf's \(nodes.count) schemas") }
-            return matched
-        case .oneOf(let nodes):
-            var matches = 0
-            var kept = Annotations()
-            for child in nodes {
-                var own = Annotations()
-                if quietly(child, instance, at: path, &own) {
-                    matches += 1
-                    kept = own
-                }
-            }
-            if matches == 1 {
-                annotations.merge(kept)
-                return true
-            }
-            fail(path, node, name, "matches \(matches) of oneOf's \(nodes.count) schemas; expected exactly one")
-            return false
-        case .not(let child):
-            var ignored = Annotations()
-            guard quietly(child, instance, at: path, &ignored) else { return true }
-            fail(path, node, name, "matches the schema in not")
-            return false
+            applyDependentSchemas(dependencies, name, node, instance, path, &annotations)
+        case .allOf(let nodes): applyAllOf(nodes, name, node, instance, path, &annotations)
+        case .anyOf(let nodes): applyAnyOf(nodes, name, node, instance, path, &annotations)
+        case .oneOf(let nodes): applyOneOf(nodes, name, node, instance, path, &annotations)
+        case .not(let child): applyNot(child, name, node, instance, path, &annotations)
         case .conditional(let condition, let then, let otherwise):
-            var own = Annotations()
-            if quietly(condition, instance, at: path, &own) {
-                annotations.merge(own)
-                guard let then else { return true }
-                return evaluate(then, instance, at: path, &annotations)
-            }
-            guard let otherwise else { return true }
-            return evaluate(otherwise, instance, at: path, &annotations)
-        case .ref(let reference):
-            guard let target = resolve(reference) else {
-                fail(path, node, name, "cannot resolve \(reference.uri)")
-                return false
-            }
-            return evaluate(target, instance, at: path, &annotations)
+            applyConditional(condition, then, otherwise, name, node, instance, path, &annotations)
+        case .ref(let reference): applyRef(reference, name, node, instance, path, &annotations)
         case .unevaluatedProperties(let child):
-            guard case .object(let members) = instance else { return true }
-            let rest = members.filter { !annotations.properties.contains($0.key) }
-            return restOfProperties(rest, child, node, name, path, &annotations)
-        case .unevaluatedItems(let child):
-            guard case .array(let items) = instance else { return true }
-            var valid = true
-            for index in items.indices where !annotations.evaluated(index) {
-                var ignored = Annotations()
-                if !evaluate(child, items[index], at: step(path, index), &ignored) {
-                    valid = false
-                    if errors == nil { return false }
-                }
-            }
-            if valid { annotations.prefix = items.count }
-            return valid
-        default:
-            return true
+            applyUnevaluatedProperties(child, name, node, instance, path, &annotations)
+        case .unevaluatedItems(let child): applyUnevaluatedItems(child, name, node, instance, path, &annotations)
         }
     }
 
     /// The properties no other keyword took, held to `child` (`additionalProperties`,
     /// `unevaluatedProperties`): with `false`, each is unexpected.
-    private mutating func restOfProperties(
+    mutating func restOfProperties(
         _ members: [(key: String, value: JSONValue)], _ child: SchemaNode, _ node: SchemaNode, _ name: String,
         _ path: InstancePath, _ annotations: inout Annotations
     ) -> Bool {
@@ -554,7 +264,7 @@ struct Evaluation {
 
     /// A reference's target: resolved once; for a `$dynamicRef` whose static target is a
     /// `$dynamicAnchor`, the outermost resource in the dynamic scope with that anchor.
-    private mutating func resolve(_ reference: SchemaNode.Reference) -> SchemaNode? {
+    mutating func resolve(_ reference: SchemaNode.Reference) -> SchemaNode? {
         if !reference.resolved {
             reference.resolved = true
             reference.target = registry.location(of: reference.uri).flatMap(registry.node(at:))
