@@ -71,10 +71,7 @@ public struct Redactor: Sendable {
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
         }
-        matcher = SharedSecretMatcher(
-            patterns: self.secretValues.filter { $0.utf8.count <= Self.eagerLength }.flatMap(Self.encodedForms).map {
-                Array($0.utf8)
-            })
+        matcher = SharedSecretMatcher(secrets: self.secretValues.filter { $0.utf8.count <= Self.eagerLength })
         longSecrets = self.secretValues.filter { $0.utf8.count > Self.eagerLength }
         self.maskedRequest = maskedRequest
     }

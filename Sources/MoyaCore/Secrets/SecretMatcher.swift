@@ -220,29 +220,30 @@ struct SecretMatcher: Sendable {
 }
 
 /// A redactor's matcher, built the first time it is needed and shared by the redactors of
-/// one run that hold the same secrets: a check run prepares a redactor per request, most of
-/// which never scrub anything.
+/// one run that hold the same secrets: a check run or a flow prepares a redactor per request,
+/// most of which never scrub anything, so even the secrets' encoded forms are worked out only
+/// then.
 final class SharedSecretMatcher: Sendable {
-    private let patterns: [[UInt8]]
+    private let secrets: [String]
     private let built = Mutex<SecretMatcher??>(nil)
-    /// Matchers already built, by their patterns; a few, for the secrets of one run.
-    private static let cache = Mutex<[[[UInt8]]: SecretMatcher]>([:])
+    /// Matchers already built, by their secrets; a few, for the secrets of one run.
+    private static let cache = Mutex<[[String]: SecretMatcher]>([:])
 
-    init(patterns: [[UInt8]]) {
-        self.patterns = patterns
+    init(secrets: [String]) {
+        self.secrets = secrets
     }
 
-    var isEmpty: Bool { patterns.isEmpty }
+    var isEmpty: Bool { secrets.isEmpty }
 
     /// The matcher, built once.
     var matcher: SecretMatcher? {
         if let done = built.withLock({ $0 }) { return done }
         let matcher =
-            Self.cache.withLock { $0[patterns] }
-            ?? SecretMatcher(patterns).map { made in
+            Self.cache.withLock { $0[secrets] }
+            ?? SecretMatcher(secrets.flatMap(Redactor.encodedForms).map { Array($0.utf8) }).map { made in
                 Self.cache.withLock { cache in
                     if cache.count >= 16 { cache.removeAll() }
-                    cache[patterns] = made
+                    cache[secrets] = made
                 }
                 return made
             }
