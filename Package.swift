@@ -190,7 +190,9 @@ let package = Package(
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),
         .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
-        .testTarget(name: "MoyaRuntimeTests", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath"]),
+        .testTarget(
+            name: "MoyaRuntimeTests",
+            dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
         .testTarget(name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaCLITests",

@@ -174,43 +174,46 @@ private struct JSONParser {
 
     mutating func parseString() throws -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) {
-            if runStart < end {
-                scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-            }
-        }
+        let start = index
+        // Most strings hold no escape: their bytes are the string, decoded once.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(self, upTo: index, into: &scalars)
                 index += 1
-                return String(scalars)
+                return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
             }
             if byte < 0x20 { throw fail("control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                flush(self, upTo: index, into: &scalars)
+            if byte == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        // With escapes, the UTF-8 is gathered, each escape as the bytes it stands for.
+        var utf8 = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
                 index += 1
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
+                return String(decoding: utf8, as: UTF8.self)
+            }
+            if byte < 0x20 { throw fail("control character in a string") }
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
-                default: throw fail("invalid escape")
-                }
-                runStart = index
                 continue
             }
             index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"): utf8.append(contentsOf: String(try parseUnicodeEscape()).utf8)
+            default: throw fail("invalid escape")
+            }
         }
         throw fail("unterminated string")
     }

@@ -1,6 +1,7 @@
 import MoyaCore
 import MoyaRuntime
 import MoyaSpec
+import TestSupport
 import XCTest
 
 /// Every failure a library user or a command meets is a `Problem`: its message, its details
@@ -34,5 +35,32 @@ final class ProblemTests: XCTestCase {
         XCTAssertEqual(problem.exitStatus, .invalidSpec)
         let usage: any Problem = ResolveError(message: "param 'n' is missing", isUsageError: true)
         XCTAssertEqual(usage.exitStatus, .usage)
+    }
+
+    /// A timeout says what a user needs to act on it, as values a library user reads: the
+    /// kind, the server and the limit that ran out.
+    func testATimeoutCarriesItsServerAndSeconds() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let spec = """
+            service: slow
+            baseURL: \(server.baseURL)
+            targets:
+              wait: { path: /slow/3000, timeout: 0.3 }
+            """
+        let service = try SpecCompiler(environment: Environment([:])).compile(Array(spec.utf8), file: "slow.yaml")
+        let client = SpecClient(services: [service], logins: nil)
+        defer { _Concurrency.Task { await client.shutdown() } }
+        do {
+            _ = try await client.response("slow.wait")
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error.kind, .network(.timedOut))
+            XCTAssertEqual(error.seconds, 0.3)
+            XCTAssertEqual(error.server, "127.0.0.1:\(server.port)")
+            XCTAssertEqual(error.exitStatus, .timeout)
+            XCTAssertEqual(
+                error.message, "slow.wait: no complete response from \(server.baseURL)/slow/3000 within 0.3 s")
+        }
     }
 }

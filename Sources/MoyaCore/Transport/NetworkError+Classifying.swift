@@ -34,7 +34,8 @@ extension NetworkError {
         if let client = error as? HTTPClientError {
             switch client {
             case .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
-                self.init(.timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout))
+                self.init(
+                    .timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout), seconds: connectTimeout)
             case .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
                 self.init(.timedOut, "the request timed out")
             case .cancelled, .requestStreamCancelled: self.init(.cancelled, "the request was cancelled")
@@ -93,7 +94,7 @@ extension NetworkError {
             return
         }
         if error is ChannelError, "\(error)".contains("connectTimeout") {
-            self.init(.timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout))
+            self.init(.timedOut, Self.connectTimeoutMessage(url: url, seconds: connectTimeout), seconds: connectTimeout)
             return
         }
         self.init(.unknown, "the request failed (\(Self.words(of: "\(error)")))")

@@ -34,11 +34,14 @@ public struct NetworkError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Code
     /// What happened, for people.
     public var message: String
+    /// For a timeout, the time limit that ran out, in seconds, when it is known.
+    public var seconds: Double?
 
-    /// Creates a network error.
-    public init(_ code: Code, _ message: String) {
+    /// Creates a network error; `seconds` is a timeout's limit.
+    public init(_ code: Code, _ message: String, seconds: Double? = nil) {
         self.code = code
         self.message = message
+        self.seconds = seconds
     }
 
     public var description: String { message }

@@ -330,7 +330,8 @@ public final class Session: Sendable {
             if let first = try await group.next(), let value = first { return value }
             if _Concurrency.Task.isCancelled { throw CancellationError() }
             throw NetworkError(
-                .timedOut, "no complete response from \(url.withoutQuery) within \(JSONValue.format(seconds)) s")
+                .timedOut, "no complete response from \(url.withoutQuery) within \(JSONValue.format(seconds)) s",
+                seconds: seconds)
         }
     }
 

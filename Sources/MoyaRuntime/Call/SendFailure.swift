@@ -26,6 +26,8 @@ public struct SendFailure: Problem, CustomStringConvertible {
     public var target: String?
     /// The server the request went to, `host:port`, when the failure is about it.
     public var server: String?
+    /// For a timeout, the time limit that ran out, in seconds, when it is known.
+    public var seconds: Double?
     /// What happened, without the target: `status 500 did not pass validation: 2xx`.
     public var reason: String
     /// The response, for a status that did not pass validation.
@@ -62,6 +64,7 @@ public struct SendFailure: Problem, CustomStringConvertible {
                 if !text.contains(server) { text += " (\(server))" }
             }
             reason = text
+            seconds = network?.seconds
             kind = underlying is LoginError ? .login : .network(network?.code)
         case .parameterEncoding(let underlying):
             reason = "cannot encode the parameters: \(underlying)"
