@@ -249,17 +249,27 @@ struct Evaluation {
     ) -> Bool {
         var valid = true
         for (key, value) in members {
-            var ignored = Annotations()
             if child.constant == false {
                 fail(step(path, key), node, name, "unexpected property")
-            } else if evaluate(child, value, at: step(path, key), &ignored) {
-                if collects { annotations.properties.insert(key) }
+            } else if member(key, value, meets: child, path, &annotations) {
                 continue
             }
             valid = false
             if errors == nil { return false }
         }
         return valid
+    }
+
+    /// Whether the member `key`'s `value` meets `child`; one that does counts as evaluated,
+    /// for `unevaluatedProperties`.
+    mutating func member(
+        _ key: String, _ value: JSONValue, meets child: SchemaNode, _ path: InstancePath,
+        _ annotations: inout Annotations
+    ) -> Bool {
+        var ignored = Annotations()
+        guard evaluate(child, value, at: step(path, key), &ignored) else { return false }
+        if collects { annotations.properties.insert(key) }
+        return true
     }
 
     /// A reference's target: resolved once; for a `$dynamicRef` whose static target is a

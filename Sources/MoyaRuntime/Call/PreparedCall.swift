@@ -59,8 +59,8 @@ public struct PreparedCall: Sendable {
         // scrubbed from what the server echoes.
         for field in headers where CredentialNames.isCredential(name: field.name) {
             resolved.secretHeaders.insert(field.name.lowercased())
-            resolved.secretValues.formUnion(Redactor().credentials(in: [field.name: field.value]))
-            resolved.secretValues.insert(field.value)
+            resolved.secretValues.formUnion(
+                Redactor(secretHeaders: [field.name]).credentials(in: [field.name: field.value]))
         }
         let policy = CallPolicy.decide(overrides, target: target, service: service)
         var headers = headers
@@ -73,10 +73,5 @@ public struct PreparedCall: Sendable {
             target: resolved, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: keepsDownloadsInMemory)
         return PreparedCall(
             call: call, redactor: call.redactor(showingSecrets: showingSecrets, printsRequest: printsRequest))
-    }
-
-    /// The redactor for an exchange that also sent `secrets`, such as a login's token.
-    public func redactor(adding secrets: Set<String>) -> Redactor {
-        redactor.adding(secrets)
     }
 }

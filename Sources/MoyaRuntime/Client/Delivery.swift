@@ -93,8 +93,9 @@ extension SpecClient {
             ?? Delivered(result: result, sink: nil, signal: nil, redactor: prepared.redactor, tokens: [])
         delivered.result = result
         delivered.tokens = sent
-        delivered.redactor = prepared.redactor(adding: Set(sent))
-        if let response = result.answered { delivered.redactor = delivered.redactor.exchanged(response) }
+        // The last attempt's redactor holds its token and its exchange's credentials; the
+        // tokens of the attempts before a refresh were sent too.
+        delivered.redactor = delivered.redactor.adding(Set(sent))
         return delivered
     }
 
@@ -106,7 +107,7 @@ extension SpecClient {
         call.cookies = delivery.cookies
         call.credential = credential
         let tokens = credential.map { [$0.token] } ?? []
-        let redactor = prepared.redactor(adding: Set(tokens))
+        let redactor = prepared.redactor.adding(Set(tokens))
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
             var logged = redactor

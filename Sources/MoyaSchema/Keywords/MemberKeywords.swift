@@ -67,10 +67,7 @@ extension Evaluation {
         var valid = true
         for (key, value) in members {
             guard let child = nodes[key] else { continue }
-            var ignored = Annotations()
-            if evaluate(child, value, at: step(path, key), &ignored) {
-                if collects { annotations.properties.insert(key) }
-            } else {
+            if !member(key, value, meets: child, path, &annotations) {
                 valid = false
                 if errors == nil { return false }
             }
@@ -98,10 +95,7 @@ extension Evaluation {
                     continue
                 }
                 guard matched else { continue }
-                var ignored = Annotations()
-                if evaluate(child, value, at: step(path, key), &ignored) {
-                    if collects { annotations.properties.insert(key) }
-                } else {
+                if !member(key, value, meets: child, path, &annotations) {
                     valid = false
                     if errors == nil { return false }
                 }
