@@ -10,7 +10,7 @@ build:
 # The release build: plain `swift build -c release`, whose executables' link is tuned in
 # Package.swift. Prints the folder the binaries are in.
 release:
-	bash scripts/build-release.sh moya-cli moya-cli-openapi
+	bash scripts/build-release.sh moya-cli moya-cli-openapi moya-cli-mcp
 
 # A release tarball in dist/: binaries, man pages, completions, docs, LICENSE and SHA-256 sums
 # (scripts/dist.sh has the layout).

@@ -36,12 +36,23 @@ let tunedRelease: [LinkerSetting] =
             .when(platforms: [.linux], configuration: .release))
     ]
 
+/// FoundationNetworking's C part and the system's libcurl, which the MCP SDK's HTTP transport
+/// brings into `moya-cli-mcp` when the standard library is linked in.
+let networkingRelease: [LinkerSetting] =
+    Context.environment["MOYA_CLI_STATIC_SDK"] != nil
+    ? []
+    : [
+        .unsafeFlags(
+            ["-l_CFURLSessionInterface", "-l:libcurl.so.4"], .when(platforms: [.linux], configuration: .release))
+    ]
+
 let package = Package(
     name: "moya-cli",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "moya-cli", targets: ["moya-cli"]),
         .executable(name: "moya-cli-openapi", targets: ["moya-cli-openapi"]),
+        .executable(name: "moya-cli-mcp", targets: ["moya-cli-mcp"]),
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
         .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
         .library(name: "Moya", targets: ["Moya"]),
@@ -56,6 +67,8 @@ let package = Package(
         // `import openapi`. Without its ExternalLoading trait, which only loading documents
         // from other files needs, it builds without Swift Concurrency's overhead.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        // `moya-cli mcp`: the Model Context Protocol's JSON-RPC messages and server lifecycle.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         .systemLibrary(
@@ -114,6 +127,14 @@ let package = Package(
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
             ]),
+        // `moya-cli mcp`: a spec's targets and flows as MCP tools, sent through MoyaRuntime.
+        .target(
+            name: "MoyaMCP",
+            dependencies: [
+                "MoyaCore", "MoyaSpec", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
+                .product(name: "MCP", package: "swift-sdk"),
+            ],
+            swiftSettings: callerIsolated),
         // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
         // its closures and classes predate `Sendable`.
         .target(name: "Moya", dependencies: ["MoyaCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -133,6 +154,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated, linkerSettings: tunedRelease),
+        // `mcp`, which moya-cli hands over to: the MCP SDK brings FoundationNetworking, whose
+        // static link needs libcurl (the system's), and would slow every command's start.
+        .executableTarget(
+            name: "moya-cli-mcp", dependencies: ["MoyaCLI", "MoyaMCP"], swiftSettings: callerIsolated,
+            linkerSettings: tunedRelease + networkingRelease),
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that
         // OpenAPIKit does not slow every other command's start (see OpenAPITool).
         .executableTarget(
@@ -144,6 +170,10 @@ let package = Package(
         // MoyaSchema validating instances in a loop, for bench/schema.sh.
         .executableTarget(
             name: "schema-bench", dependencies: ["MoyaSchema", "MoyaCore"], path: "bench/Sources/schema-bench"),
+        // A stubbed tool call beside the same exchange, in one process, for bench/mcp.sh.
+        .executableTarget(
+            name: "mcp-bench", dependencies: ["MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaCore"],
+            path: "bench/Sources/mcp-bench", swiftSettings: callerIsolated),
         // MoyaRegex on pathological patterns, beside PCRE2 in bench/regex.sh.
         .executableTarget(name: "regex-bench", dependencies: ["MoyaRegex"], path: "bench/Sources/regex-bench"),
         .executableTarget(
@@ -193,6 +223,14 @@ let package = Package(
         .testTarget(
             name: "MoyaRuntimeTests",
             dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
+        .testTarget(
+            name: "MoyaMCPTests",
+            dependencies: [
+                "MoyaMCP", "MoyaSpec", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema", "TestSupport",
+                .product(name: "MCP", package: "swift-sdk"),
+                // Driven over stdio as an MCP client drives it.
+                "moya-cli", "moya-cli-mcp",
+            ]),
         .testTarget(name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaCLITests",

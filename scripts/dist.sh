@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 layout() {
   echo "bin/moya-cli 755 bin:moya-cli"
   echo "bin/moya-cli-openapi 755 bin:moya-cli-openapi"
+  echo "bin/moya-cli-mcp 755 bin:moya-cli-mcp"
   echo "share/man/man1/moya-cli.1 644 man/moya-cli.1"
   echo "share/man/man5/moya-cli-spec.5 644 man/moya-cli-spec.5"
   echo "share/bash-completion/completions/moya-cli 644 completion:bash"
@@ -32,7 +33,7 @@ if [ "${1:-}" = "--list" ]; then
   exit 0
 fi
 out=${1:?usage: scripts/dist.sh OUTDIR [BINDIR] | --list}
-bin=${2:-$(bash scripts/build-release.sh moya-cli moya-cli-openapi)}
+bin=${2:-$(bash scripts/build-release.sh moya-cli moya-cli-openapi moya-cli-mcp)}
 version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MoyaRuntime/Version.swift)
 # DIST_SUFFIX names a build for another system than this one's, such as linux-static-x86_64.
 name=moya-cli-$version-${DIST_SUFFIX:-$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)}

@@ -72,6 +72,20 @@ public enum JSONValue: Sendable, Hashable {
         return essence.hasSuffix("/json") || essence.hasSuffix("+json")
     }
 
+    /// The JSON Schema type name of the value: `null`, `boolean`, `integer`, `number`,
+    /// `string`, `array` or `object`.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
     /// The value as text: a string as itself, anything else as its JSON.
     public var text: String {
         if case .string(let text) = self { return text }

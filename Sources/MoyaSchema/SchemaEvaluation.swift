@@ -297,18 +297,6 @@ struct Evaluation {
         }
     }
 
-    static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .integer: "integer"
-        case .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
-
     static func isMultiple(_ number: Double, of divisor: Double, _ instance: JSONValue) -> Bool {
         guard divisor > 0 else { return true }
         if case .integer(let int) = instance, divisor.rounded() == divisor, abs(divisor) < 9e18 {

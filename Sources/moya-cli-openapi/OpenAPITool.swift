@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// OpenAPIKit is large: linked into moya-cli, its type metadata made every command start
 /// about 5 ms later, a call on a sample 1.77× slower. moya-cli parses the command line and
-/// replaces itself with this program (see `OpenAPIHelper` in MoyaCLI), which takes:
+/// replaces itself with this program (see `HelperProgram` in MoyaCLI), which takes:
 ///
 ///     moya-cli-openapi import FILE OUTPUT|- SERVICE|-
 ///     moya-cli-openapi export SERVICE OUTPUT|- SPECPATH...

@@ -91,19 +91,7 @@ final class SecretMatrixTests: XCTestCase {
     /// Every form of `secret` that must never be printed: Foundation's encodings (see
     /// `SecretTests.forms`), and JSON's `\u` spelling of each character and of each character
     /// that is not a letter or digit.
-    static func forms(of secret: String) -> [String] {
-        func escaped(_ scalar: Unicode.Scalar) -> String {
-            String(scalar).utf16.map {
-                "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16)
-            }
-            .joined()
-        }
-        let every = secret.unicodeScalars.map(escaped).joined()
-        let symbols = secret.unicodeScalars.map {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? String($0) : escaped($0)
-        }.joined()
-        return SecretTests.forms(of: secret) + [every, every.uppercased().replacing("\\U", with: "\\u"), symbols]
-    }
+    static func forms(of secret: String) -> [String] { SecretForms.all(secret) }
 
     func leaks(in text: String) -> [String] {
         Source.allCases.flatMap { source in

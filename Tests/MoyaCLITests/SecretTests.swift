@@ -25,26 +25,7 @@ final class SecretTests: XCTestCase {
 
     /// Every form of `secret` that must never be printed: computed here with Foundation,
     /// apart from the code under test.
-    static func forms(of secret: String) -> [String] {
-        let unreserved = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        let percent = secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret
-        let query = secret.addingPercentEncoding(
-            withAllowedCharacters: unreserved.union(CharacterSet(charactersIn: "/?")))
-        let urlForms = [
-            secret, percent, percent.lowercased(), percent.replacingOccurrences(of: "%20", with: "+"), query ?? secret,
-        ]
-        func json(_ text: String) -> [String] {
-            let escaped = String(
-                String(decoding: try! JSONEncoder().encode(text), as: UTF8.self).dropFirst().dropLast())
-            return [escaped, escaped.replacingOccurrences(of: "\\/", with: "/")]
-        }
-        // JSON inside JSON too: a message that quotes a server's JSON string escapes it again.
-        return urlForms.flatMap { [$0] + json($0) + json($0).flatMap(json) } + [
-            Data(secret.utf8).base64EncodedString(),
-            Data("ann:\(secret)".utf8).base64EncodedString(),
-        ]
-    }
+    static func forms(of secret: String) -> [String] { SecretForms.encoded(secret) }
 
     func assertNoSecret(_ text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for secret in [Self.param, Self.spaced, Self.environment, "static-s3cret-key"] {

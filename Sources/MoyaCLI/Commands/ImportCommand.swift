@@ -52,6 +52,6 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
     var service: String?
 
     func execute() async throws {
-        try OpenAPIHelper.run(["import", file, output ?? "-", service ?? "-"])
+        try HelperProgram.openAPI.run(["import", file, output ?? "-", service ?? "-"], for: "import openapi")
     }
 }

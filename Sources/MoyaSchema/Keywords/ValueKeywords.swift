@@ -15,7 +15,7 @@ extension Evaluation {
         }
         fail(
             path, node, name,
-            "expected \(kinds.map(\.rawValue).joined(separator: " or ")), got \(Self.kind(of: instance))")
+            "expected \(kinds.map(\.rawValue).joined(separator: " or ")), got \(instance.typeName)")
         return false
     }
 

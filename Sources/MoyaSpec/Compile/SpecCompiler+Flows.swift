@@ -3,7 +3,7 @@ import MoyaJSONPath
 import MoyaRegex
 
 extension CompileContext {
-    static let flowKeys = ["summary", "vars", "steps", "finally"]
+    static let flowKeys = ["summary", "vars", "steps", "finally", "mcp"]
     static let stepKeys = ["name", "call", "params", "sample", "expect", "capture", "until", "retry", "each", "skip"]
     static let captureKeys = ["json", "header", "status", "body", "regex", "cookie", "duration", "secret", "optional"]
     static let retryKeys = ["every", "for", "times"]
@@ -58,8 +58,10 @@ extension CompileContext {
             fields["finally"].map {
                 self.steps($0, path + ".finally", service: service, targets: targets, scope: &finalScope)
             } ?? []
-        return FlowSpec(
+        var flow = FlowSpec(
             name: name, summary: summary, variables: variables, steps: steps, finally: finally, mark: mark)
+        flow.mcpExposed = fields["mcp"].flatMap { reader.bool($0, path + ".mcp") } ?? true
+        return flow
     }
 
     private mutating func steps(

@@ -35,7 +35,7 @@ public struct SpecCompiler: Sendable {
     static let targetKeys = [
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
-        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema",
+        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "mcp",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -383,6 +383,7 @@ struct CompileContext {
         let timeout = fields["timeout"].flatMap { reader.seconds($0, path() + ".timeout") }
         let retry = fields["retry"].flatMap { reader.retryCount($0, path() + ".retry") }
         let followsRedirects = fields["followRedirects"].flatMap { reader.bool($0, path() + ".followRedirects") }
+        let exposed = fields["mcp"].flatMap { reader.bool($0, path() + ".mcp") } ?? true
         for param in params where !usedParams.contains(param.name) {
             reader.warning(
                 param.mark, path() + ".params." + param.name,
@@ -398,7 +399,7 @@ struct CompileContext {
             headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks, schema: schema,
-            sampleSchemas: sampleSchemas, requestSchema: requestSchema)
+            sampleSchemas: sampleSchemas, requestSchema: requestSchema, mcpExposed: exposed)
     }
 
     /// The `schema:` of a sample written as a mapping.

@@ -17,6 +17,8 @@ public struct FlowSpec: Sendable {
     public var finally: [FlowStep]
     /// Where the flow is declared.
     public var mark: Mark
+    /// `mcp: false` keeps the flow out of `moya-cli mcp`'s tools, whatever its flags.
+    public var mcpExposed = true
 
     /// Creates a flow.
     public init(

@@ -129,6 +129,8 @@ public struct TargetSpec: Sendable {
     /// The schema of the target's JSON request bodies (`requestSchema:`), which `serve` holds
     /// requests to.
     public var requestSchema: SchemaSpec? = nil
+    /// `mcp: false` keeps the target out of `moya-cli mcp`'s tools, whatever its flags.
+    public var mcpExposed = true
 
     /// The schema a response answered from `sample` (nil: the default) must match: the
     /// named sample's own, else the target's.

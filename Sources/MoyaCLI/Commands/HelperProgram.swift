@@ -1,0 +1,62 @@
+import MoyaCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A program moya-cli hands a command over to, installed beside it: one whose library would
+/// slow every other command's start if linked into moya-cli (bench/RESULTS.md).
+/// - `moya-cli-openapi` does `import openapi` and `export openapi`: OpenAPIKit's metadata made
+///   every command start about 5 ms later.
+/// - `moya-cli-mcp` does `mcp`: the MCP SDK brings FoundationNetworking and libcurl.
+/// moya-cli replaces itself with the program once the command line has been read.
+struct HelperProgram: Sendable {
+    /// The program's file name.
+    let name: String
+    /// The environment variable that names its path instead.
+    let variable: String
+
+    static let openAPI = HelperProgram(name: "moya-cli-openapi", variable: "MOYA_CLI_OPENAPI")
+    static let mcp = HelperProgram(name: "moya-cli-mcp", variable: "MOYA_CLI_MCP")
+
+    /// Runs the program in this process's place for `command`; returns only by throwing.
+    func run(_ arguments: [String], for command: String) throws(CommandFailure) {
+        let context = CommandContext.current
+        // In a process that does not end with the command (tests, a host program), replacing
+        // the process would end the host.
+        guard context.exitsWhenDone else {
+            throw CommandFailure("\(command) runs only in the moya-cli executable", status: .usage)
+        }
+        guard let helper = locate(context.environment) else {
+            throw CommandFailure(
+                "\(name) is not beside moya-cli or on PATH; make install installs it", status: .transportFailure)
+        }
+        let argv = ([helper] + arguments).map { strdup($0) } + [nil]
+        execv(helper, argv)
+        throw CommandFailure(
+            "cannot run \(helper): \(String(cString: strerror(errno)))", status: .transportFailure)
+    }
+
+    /// `$VARIABLE`, else the program beside this executable, else on `PATH`.
+    func locate(_ environment: Environment) -> String? {
+        if let path = environment[variable], !path.isEmpty { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = executable.lastIndex(of: "/") {
+                let beside = executable[..<slash] + "/" + name
+                if access(beside, X_OK) == 0 { return String(beside) }
+            }
+        }
+        for directory in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = directory + "/" + name
+            if access(candidate, X_OK) == 0 { return String(candidate) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import MoyaCore
+import MoyaRuntime
+import MoyaSpec
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `moya-cli mcp`: the specs' targets and flows as Model Context Protocol tools on stdio.
+struct MCPCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        _superCommandName: MoyaCommand.name,
+        abstract: "Serve the specs' targets and flows as MCP tools to an AI agent, on stdin and stdout.",
+        discussion: """
+            Speaks the Model Context Protocol (revisions 2025-11-25 and 2025-06-18) over stdio: \
+            JSON-RPC messages on stdin and stdout, one per line, and nothing else on stdout; \
+            what a person reads goes to stderr. It serves no network port.
+
+            Each target is a tool named SERVICE.TARGET, each flow too. Only GET, HEAD and \
+            OPTIONS are offered unless --allow-writes (POST, PUT, PATCH) or --allow-deletes \
+            (DELETE) say more; --only keeps the tools whose names match; `mcp: false` in a spec \
+            keeps a target or flow out whatever the flags. Secret params and params that read \
+            the environment are not arguments: the model neither sees nor sets them, and no \
+            secret reaches a result, an error or the audit log.
+
+            A call is sent as `moya-cli call` sends it: the environment, logins, retries, \
+            timeouts and redirects, or the samples with --stub. Results over \
+            --max-result-bytes are cut; the moya.select argument (a JSON path) asks for less.
+
+            Examples:
+              moya-cli mcp --specs specs/
+              moya-cli mcp --specs specs/github.yaml --only 'github.*' --audit mcp-audit.jsonl
+              moya-cli mcp --stub immediate
+              moya-cli mcp --allow-writes --tools dynamic
+            """
+    )
+
+    @Option(
+        help: ArgumentHelp(
+            "never, immediate or delayed=SECONDS: answer from the samples. Defaults to each spec's stub.",
+            valueName: "behavior"))
+    var stub: String?
+
+    @Option(help: ArgumentHelp("Use each service's environment of this name.", valueName: "name"))
+    var env: String?
+
+    @Flag(name: .customLong("allow-writes"), help: "Offer POST, PUT and PATCH targets too.")
+    var allowWrites = false
+
+    @Flag(name: .customLong("allow-deletes"), help: "Offer DELETE targets too.")
+    var allowDeletes = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Offer only the targets and flows whose SERVICE.NAME matches; * and ? as in a shell; repeatable.",
+            valueName: "glob"))
+    var only: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "targets: one tool per target and flow; dynamic: three tools to search, describe and call them.",
+            valueName: "mode"))
+    var tools: ToolMode?
+
+    @Option(
+        name: .customLong("max-result-bytes"),
+        help: ArgumentHelp("Cut a result's text at this many bytes (default 16384).", valueName: "n"))
+    var maxResultBytes = 16 << 10
+
+    @Option(help: ArgumentHelp("Append one JSON line per tool call to FILE (created 0600).", valueName: "file"))
+    var audit: String?
+
+    @Option(
+        name: .customLong("allow-files"),
+        help: ArgumentHelp("Offer file params, taking paths inside DIR only.", valueName: "dir"))
+    var allowFiles: String?
+
+    @Flag(name: .customShort("v"), help: "Log each request and response to stderr; -vv adds their bodies.")
+    var verbosity: Int
+
+    @OptionGroup(title: "Network") var network: NetworkOptions
+
+    @OptionGroup var specOptions: SpecOptions
+
+    enum ToolMode: String, ExpressibleByArgument, CaseIterable {
+        case targets
+        case dynamic
+    }
+
+    func validate() throws {
+        guard (1024...(64 << 20)).contains(maxResultBytes) else {
+            throw ValidationError("--max-result-bytes takes 1024 to 67108864, not \(maxResultBytes)")
+        }
+        if let allowFiles {
+            var status = stat()
+            guard stat(allowFiles, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw ValidationError("--allow-files \(allowFiles): not a folder")
+            }
+        }
+    }
+
+    func execute() async throws {
+        let context = CommandContext.current
+        guard let serve = MCPHandOver.server else {
+            // moya-cli itself: the program with the MCP SDK reads the same command line.
+            try HelperProgram.mcp.run(Array(CommandLine.arguments.dropFirst()), for: "mcp")
+            return
+        }
+        let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let catalog = try specOptions.loadCatalog()
+        let log: @Sendable (String) -> Void = { context.errorLine($0) }
+        var configuration = network.configuration(
+            environment: context.environment,
+            willRetry: { attempt, delay, reason in
+                log("moya-cli: \(reason); retrying in \(FixedPoint.format(delay, places: 1)) s (retry \(attempt))")
+            })
+        configuration.maximumBodyBytes = BodyOutput.limit
+        let session = Session(configuration: configuration)
+        let client = SpecClient(
+            services: catalog.services, environment: env, overrides: network.overrides(stub: behavior),
+            session: session, showSecrets: false,
+            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
+            logOptions: CallCommand.logOptions(verbosity: verbosity), log: log)
+        let signals = context.stopSignal == nil ? SignalStream() : nil
+        let invocation = MCPInvocation(
+            client: client, allowsWrites: allowWrites, allowsDeletes: allowDeletes, only: only,
+            dynamic: tools == .dynamic, listsDynamicHint: tools == nil, maxResultBytes: maxResultBytes,
+            audit: audit, allowsFilesIn: allowFiles, stubbed: behavior.map { $0 != .never } ?? false, log: log,
+            nextSignal: context.stopSignal ?? { await signals?.next() ?? SIGTERM })
+        do {
+            try await serve(invocation)
+        } catch {
+            signals?.stop()
+            await session.shutdown()
+            throw error
+        }
+        signals?.stop()
+        await session.shutdown()
+    }
+}
+
+/// What `moya-cli mcp` has read from its command line and the specs, for the program that
+/// serves it (`moya-cli-mcp`, which links the MCP SDK; see `HelperProgram`).
+public struct MCPInvocation: Sendable {
+    /// The client every tool call is sent through: the specs, `--env`, `--stub`, the network
+    /// options, logins and `-v`.
+    public let client: SpecClient
+    public let allowsWrites: Bool
+    public let allowsDeletes: Bool
+    public let only: [String]
+    /// `--tools dynamic`.
+    public let dynamic: Bool
+    /// Whether `--tools` was left out, so that a long list earns a hint.
+    public let listsDynamicHint: Bool
+    public let maxResultBytes: Int
+    /// `--audit`.
+    public let audit: String?
+    /// `--allow-files`.
+    public let allowsFilesIn: String?
+    /// Whether `--stub` answers every call from the samples.
+    public let stubbed: Bool
+    /// A line for stderr.
+    public let log: @Sendable (String) -> Void
+    /// The next SIGINT or SIGTERM, which ends the server.
+    public let nextSignal: @Sendable () async -> Int32
+
+    /// The name of a signal, as the log says it.
+    public static func name(of signal: Int32) -> String { Interrupts.described(signal).name }
+}
+
+/// How `moya-cli-mcp` takes over `mcp` from the command's parsing: it sets `server` before it
+/// runs the command line.
+public enum MCPHandOver {
+    private static let installed = Mutex<(@Sendable (MCPInvocation) async throws -> Void)?>(nil)
+
+    /// What serves an invocation; nil in moya-cli, which hands the command line over.
+    public static var server: (@Sendable (MCPInvocation) async throws -> Void)? {
+        get { installed.withLock { $0 } }
+        set { installed.withLock { $0 = newValue } }
+    }
+}

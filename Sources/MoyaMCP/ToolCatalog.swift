@@ -1,0 +1,243 @@
+import MoyaCore
+import MoyaSpec
+
+/// One target or flow as an MCP tool: its name, what the model reads about it, and, when it is
+/// not offered, why.
+public struct ToolDescriptor: Sendable {
+    /// What the tool runs.
+    public enum Subject: Sendable {
+        case target(ServiceSpec, TargetSpec)
+        case flow(ServiceSpec, FlowSpec)
+    }
+
+    public let subject: Subject
+    /// The tool's name: `SERVICE.NAME`, or a unique shortening of it when that is over 64
+    /// characters, which clients refuse.
+    public let name: String
+    /// `SERVICE.NAME`, whatever the tool's name.
+    public let fullName: String
+    /// A human-readable title: the summary, else the full name.
+    public let title: String
+    /// What the model reads: the summary and description, the method and path, what it
+    /// answers. Never a credential or an environment value.
+    public let description: String
+    /// JSON Schema 2020-12 of the arguments.
+    public let inputSchema: JSONValue
+    /// The target's `schema:`, when it stands alone as an object schema.
+    public let outputSchema: JSONValue?
+    /// Why the tool is not offered, naming the flag that would offer it; nil when it is.
+    public let refusal: String?
+    /// The method, for annotations; nil for a flow.
+    public let method: Method?
+
+    /// Whether the tool only reads.
+    public var isReadOnly: Bool {
+        guard let method else { return flowSendsOnlyReads }
+        return ToolExposure.readOnlyMethods.contains(method)
+    }
+
+    /// For a flow, whether every step reads only; set by the catalog.
+    var flowSendsOnlyReads = false
+    /// For a flow, whether a step deletes.
+    var flowDeletes = false
+
+    /// Whether the tool may delete.
+    public var isDestructive: Bool { method.map { $0 == .delete } ?? flowDeletes }
+    /// Whether sending it twice does what sending it once does.
+    public var isIdempotent: Bool { method.map { $0 == .put || $0 == .delete || isReadOnly } ?? isReadOnly }
+}
+
+/// Every target and flow of the specs as tools, in a stable order (the services' order, then
+/// each one's targets and flows in file order), with the exposure applied.
+public struct ToolCatalog: Sendable {
+    /// All of them, offered or not.
+    public let all: [ToolDescriptor]
+    /// The ones offered, in order.
+    public let exposed: [ToolDescriptor]
+    private let byName: [String: Int]
+
+    /// The longest name MCP clients accept (Claude Desktop, VS Code and OpenAI refuse more).
+    public static let nameLimit = 64
+    /// The argument that selects part of a JSON body: a dot, which no param's name can hold,
+    /// keeps it from clashing with one.
+    public static let selectArgument = "moya.select"
+
+    /// The catalog of `services` under `exposure`; `allowsFilesIn` is `--allow-files`, the
+    /// folder `file` params may name paths in, else they are not arguments.
+    public init(services: [ServiceSpec], exposure: ToolExposure, allowsFilesIn folder: String? = nil) {
+        var taken = Set<String>()
+        var tools: [ToolDescriptor] = []
+        let logins = ToolExposure.logins(of: services)
+        let fullNames = services.flatMap { service in
+            service.targets.map { service.name + "." + $0.name } + service.flows.map { service.name + "." + $0.name }
+        }
+        // Names that fit are reserved first, so a shortened one never takes another's.
+        for name in fullNames where name.utf8.count <= Self.nameLimit { taken.insert(name) }
+        for service in services {
+            for target in service.targets {
+                let full = service.name + "." + target.name
+                tools.append(
+                    ToolDescriptor(
+                        subject: .target(service, target), name: Self.toolName(full, taken: &taken), fullName: full,
+                        title: target.summary.map(Self.firstLine) ?? full,
+                        description: Self.description(of: target, in: service, fullName: full),
+                        inputSchema: ToolInput.schema(for: target, allowsFilesIn: folder),
+                        outputSchema: Self.outputSchema(of: target),
+                        refusal: exposure.refusal(of: target, in: service, logins: logins), method: target.method))
+            }
+            for flow in service.flows {
+                let full = service.name + "." + flow.name
+                var tool = ToolDescriptor(
+                    subject: .flow(service, flow), name: Self.toolName(full, taken: &taken), fullName: full,
+                    title: flow.summary.map(Self.firstLine) ?? full,
+                    description: Self.description(of: flow, in: service, fullName: full),
+                    inputSchema: ToolInput.schema(for: flow), outputSchema: nil,
+                    refusal: exposure.refusal(of: flow, in: service, services: services), method: nil)
+                let methods = Self.methods(of: flow, in: service, services: services)
+                tool.flowSendsOnlyReads = methods.allSatisfy(ToolExposure.readOnlyMethods.contains)
+                tool.flowDeletes = methods.contains(.delete)
+                tools.append(tool)
+            }
+        }
+        all = tools
+        exposed = tools.filter { $0.refusal == nil }
+        var byName: [String: Int] = [:]
+        for (index, tool) in tools.enumerated() {
+            byName[tool.name] = index
+            if byName[tool.fullName] == nil { byName[tool.fullName] = index }
+        }
+        self.byName = byName
+    }
+
+    /// The tool a name names, by its tool name or its full name, offered or not.
+    public func tool(named name: String) -> ToolDescriptor? {
+        byName[name].map { all[$0] }
+    }
+
+    /// The exposed tools whose names, titles or descriptions hold every word of `query`,
+    /// case aside, best first: those with the words in the name before the rest.
+    public func search(_ query: String, limit: Int) -> [ToolDescriptor] {
+        let words = query.lowercased().split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        guard !words.isEmpty else { return Array(exposed.prefix(limit)) }
+        var named: [ToolDescriptor] = []
+        var described: [ToolDescriptor] = []
+        for tool in exposed {
+            let name = tool.fullName.lowercased()
+            let text = name + " " + tool.title.lowercased() + " " + tool.description.lowercased()
+            guard words.allSatisfy(text.contains) else { continue }
+            if words.allSatisfy(name.contains) { named.append(tool) } else { described.append(tool) }
+            if named.count >= limit { break }
+        }
+        return Array((named + described).prefix(limit))
+    }
+
+    // MARK: - Names
+
+    /// `full` as a tool name: itself when it fits, else its first characters and a hash of
+    /// the whole, unique among `taken`.
+    static func toolName(_ full: String, taken: inout Set<String>) -> String {
+        let clean = String(
+            decoding: full.utf8.map { byte in Self.isNameByte(byte) ? byte : UInt8(ascii: "_") }, as: UTF8.self)
+        if clean.utf8.count <= nameLimit, clean == full || taken.insert(clean).inserted { return clean }
+        var salt: UInt64 = 0
+        while true {
+            // 54 characters, a dash and 8 hexadecimal digits: 63, under the limit.
+            let hash = String(Self.fnv1a(full, salt: salt) & 0xFFFF_FFFF, radix: 16)
+            let padded = String(repeating: "0", count: 8 - hash.count) + hash
+            let name = String(clean.prefix(54)) + "-" + padded
+            if taken.insert(name).inserted { return name }
+            salt += 1
+        }
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    /// FNV-1a, 64-bit: stable across runs and machines, unlike `Hasher`.
+    static func fnv1a(_ text: String, salt: UInt64) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ salt
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    // MARK: - Descriptions
+
+    static func firstLine(_ text: String) -> String {
+        String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first ?? "")
+    }
+
+    /// The summary, the description, then how the target is sent and what it answers. The
+    /// path is written as the spec writes it, `{param}` and `${VAR}` by name: never a value.
+    static func description(of target: TargetSpec, in service: ServiceSpec, fullName: String) -> String {
+        var parts: [String] = []
+        if let summary = target.summary { parts.append(summary) }
+        if let description = target.description { parts.append(description) }
+        var how = "\(target.method.rawValue) \(target.path.description) on the \(service.name) service"
+        how += fullName.utf8.count > nameLimit ? " (\(fullName))." : "."
+        let status = target.sample?.status ?? 200
+        var answers = "Answers \(status)"
+        if target.schema != nil {
+            answers += outputSchema(of: target) != nil ? " with JSON that the output schema describes." : " with JSON."
+        } else {
+            answers += "."
+        }
+        parts.append(how + " " + answers)
+        return parts.joined(separator: "\n\n")
+    }
+
+    /// The summary, then the steps the flow sends.
+    static func description(of flow: FlowSpec, in service: ServiceSpec, fullName: String) -> String {
+        var parts: [String] = []
+        if let summary = flow.summary { parts.append(summary) }
+        let steps = flow.steps.map(\.targetReference).joined(separator: ", ")
+        var runs = "A flow of the \(service.name) service"
+        if fullName.utf8.count > nameLimit { runs += " (\(fullName))" }
+        runs += ": it calls \(steps) in turn, and answers with each step's outcome."
+        parts.append(runs)
+        return parts.joined(separator: "\n\n")
+    }
+
+    /// The target's `schema:` as an output schema: only an object schema with nothing to
+    /// resolve outside itself, in draft 2020-12, since MCP asks for an object schema and
+    /// clients validate `structuredContent` against it as it is.
+    static func outputSchema(of target: TargetSpec) -> JSONValue? {
+        guard let schema = target.schema, schema.documents.isEmpty, schema.dialect == .draft2020_12,
+            schema.schema["type"] == .string("object"), !refersOutside(schema.schema)
+        else { return nil }
+        return schema.schema
+    }
+
+    /// Whether a schema has a `$ref` that is not to a place inside itself.
+    static func refersOutside(_ value: JSONValue, depth: Int = 0) -> Bool {
+        guard depth < 64 else { return true }
+        switch value {
+        case .object(let members):
+            return members.contains { member in
+                if member.key == "$ref" || member.key == "$dynamicRef" {
+                    guard case .string(let reference) = member.value else { return true }
+                    return !reference.hasPrefix("#")
+                }
+                return refersOutside(member.value, depth: depth + 1)
+            }
+        case .array(let items): return items.contains { refersOutside($0, depth: depth + 1) }
+        default: return false
+        }
+    }
+
+    /// The methods a flow's steps send.
+    static func methods(of flow: FlowSpec, in service: ServiceSpec, services: [ServiceSpec]) -> [Method] {
+        (flow.steps + flow.finally).compactMap { step in
+            let owner = step.service.flatMap { named in services.first { $0.name == named } } ?? service
+            return owner.target(named: step.target)?.method
+        }
+    }
+}

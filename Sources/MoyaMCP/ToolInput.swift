@@ -1,0 +1,195 @@
+import MoyaCore
+import MoyaSchema
+import MoyaSpec
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A tool's arguments: the JSON Schema the model fills in, built from a target's params or a
+/// flow's variables, and the arguments it sends checked against it and made into params.
+///
+/// A param whose value is a credential or comes from the environment (`secret: true`, a
+/// `${VAR}` default) is no argument at all: the model can neither see its value nor set it,
+/// and the spec's value is sent.
+public enum ToolInput {
+    /// Whether the model may see and set `param`.
+    static func isArgument(_ param: ParamSpec, allowsFiles: Bool) -> Bool {
+        guard !param.isSecret, param.writtenDefault == nil, param.defaultTemplate == nil else { return false }
+        if param.elementType == .file { return allowsFiles }
+        if case .enumeration(let cases) = param.elementType, cases.allSatisfy(\.isFromEnvironment) { return false }
+        return true
+    }
+
+    /// The input schema of a target: one property per param the model may set, and the JSON
+    /// path that selects what of a JSON body comes back.
+    static func schema(for target: TargetSpec, allowsFilesIn folder: String?) -> JSONValue {
+        var properties: [(key: String, value: JSONValue)] = []
+        var required: [JSONValue] = []
+        for param in target.params where isArgument(param, allowsFiles: folder != nil) {
+            properties.append((param.name, property(for: param, folder: folder)))
+            if param.isRequired { required.append(.string(param.name)) }
+        }
+        properties.append(
+            (
+                ToolCatalog.selectArgument,
+                .object([
+                    ("type", .string("string")),
+                    (
+                        "description",
+                        .string(
+                            "An RFC 9535 JSONPath, such as $.items[*].name: only the values it selects of a JSON body "
+                                + "come back, as a JSON array. Use it to keep results small.")
+                    ),
+                ])
+            ))
+        return object(properties, required: required)
+    }
+
+    /// The input schema of a flow: its variables with literal values, which the model may set
+    /// in their place. A variable built from the environment or from others is not offered.
+    static func schema(for flow: FlowSpec) -> JSONValue {
+        var properties: [(key: String, value: JSONValue)] = []
+        for variable in flow.variables {
+            guard case .value(let value) = variable.value else { continue }
+            properties.append((variable.name, .object([("type", .string(value.typeName)), ("default", value)])))
+        }
+        return object(properties, required: [])
+    }
+
+    private static func object(_ properties: [(key: String, value: JSONValue)], required: [JSONValue]) -> JSONValue {
+        var schema: [(key: String, value: JSONValue)] = [
+            ("type", .string("object")), ("properties", .object(properties)),
+        ]
+        if !required.isEmpty { schema.append(("required", .array(required))) }
+        schema.append(("additionalProperties", .bool(false)))
+        return .object(schema)
+    }
+
+    /// One param's property: its type, enum keys, default and description.
+    static func property(for param: ParamSpec, folder: String?) -> JSONValue {
+        var members = typeMembers(param.type, folder: folder)
+        if let value = param.defaultValue, let shown = defaultShown(value, of: param) {
+            members.append(("default", shown))
+        }
+        var description = param.description ?? ""
+        if param.elementType == .file, let folder {
+            description += (description.isEmpty ? "" : " ") + "A path to a file inside \(folder)."
+        }
+        if !description.isEmpty { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+
+    private static func typeMembers(_ type: ParamType, folder: String?) -> [(key: String, value: JSONValue)] {
+        switch type {
+        case .string, .file: return [("type", .string("string"))]
+        case .int: return [("type", .string("integer"))]
+        case .number: return [("type", .string("number"))]
+        case .bool: return [("type", .string("boolean"))]
+        case .enumeration(let cases):
+            let keys = cases.filter { !$0.isFromEnvironment }.map { JSONValue.string($0.key) }
+            return [("type", .string("string")), ("enum", .array(keys))]
+        case .array(let element):
+            return [("type", .string("array")), ("items", .object(typeMembers(element, folder: folder)))]
+        }
+    }
+
+    /// A default as the model gives the value: an enum's by its key. A default that is an
+    /// environment case is not shown.
+    private static func defaultShown(_ value: ParamValue, of param: ParamSpec) -> JSONValue? {
+        guard case .enumeration(let cases) = param.elementType else { return value.jsonValue }
+        func key(_ item: ParamValue) -> JSONValue? {
+            guard case .string(let sent) = item, let match = cases.first(where: { $0.value == sent }),
+                !match.isFromEnvironment
+            else { return nil }
+            return .string(match.key)
+        }
+        if case .array(let items) = value {
+            let keys = items.compactMap(key)
+            return keys.count == items.count ? .array(keys) : nil
+        }
+        return key(value)
+    }
+
+    // MARK: - Arguments
+
+    /// Why arguments were refused: each way they break the input schema, or a value that
+    /// does not make a param.
+    public struct Refusal: Error, Sendable {
+        public var violations: [String]
+    }
+
+    /// The validator of a tool's input schema, built once per call (the schemas are small).
+    static func violations(of arguments: JSONValue, schema: JSONValue) -> [String] {
+        SchemaValidator(schema: schema).errors(in: arguments, limit: 20).map(describe)
+    }
+
+    /// `$.id: expected integer, got string`.
+    static func describe(_ error: SchemaError) -> String {
+        let path = error.instancePath.isEmpty ? "$" : error.instancePath
+        return path + ": " + error.message
+    }
+
+    /// A target's arguments as param values, after the schema has accepted them; `select` is
+    /// the JSON path argument, taken out. A `file` path must lie inside `folder`.
+    static func params(
+        from arguments: [(key: String, value: JSONValue)], of target: TargetSpec, folder: String?
+    ) throws(Refusal) -> [String: ParamValue] {
+        var values: [String: ParamValue] = [:]
+        var violations: [String] = []
+        for (key, value) in arguments where key != ToolCatalog.selectArgument {
+            guard let param = target.params.first(where: { $0.name == key }),
+                isArgument(param, allowsFiles: folder != nil)
+            else {
+                violations.append("$.\(key): not an argument of this tool")
+                continue
+            }
+            do {
+                var made = try param.value(from: value)
+                if param.elementType == .file, let folder { made = try inside(made, folder: folder, param: key) }
+                values[key] = made
+            } catch let error as ParamValueError {
+                violations.append("$.\(key): " + error.message)
+            } catch {
+                violations.append("$.\(key): \(error)")
+            }
+        }
+        if !violations.isEmpty { throw Refusal(violations: violations) }
+        return values
+    }
+
+    /// A file param's paths as the real paths they name, relative ones taken from `folder`;
+    /// a path outside it, after `..` and links are resolved, or naming no file, is refused.
+    private static func inside(_ value: ParamValue, folder: String, param: String) throws(ParamValueError)
+        -> ParamValue
+    {
+        func resolve(_ path: String) throws(ParamValueError) -> ParamValue {
+            let joined = path.hasPrefix("/") ? path : folder + "/" + path
+            guard let real = FileAccess.realPath(joined), let root = FileAccess.realPath(folder) else {
+                throw ParamValueError(param: param, message: "names no file inside \(folder), the --allow-files folder")
+            }
+            guard real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                throw ParamValueError(param: param, message: "is not inside \(folder), the --allow-files folder")
+            }
+            return .string(real)
+        }
+        if case .array(let items) = value {
+            var resolved: [ParamValue] = []
+            for item in items { resolved.append(try resolve(item.description)) }
+            return .array(resolved)
+        }
+        return try resolve(value.description)
+    }
+}
+
+/// Paths as the file system resolves them.
+enum FileAccess {
+    /// The absolute path with `.`, `..` and every link resolved; nil when it names nothing.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

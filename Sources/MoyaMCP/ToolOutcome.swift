@@ -1,0 +1,150 @@
+import MoyaCore
+import MoyaJSONPath
+import MoyaRuntime
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What a tool call gives back to the model: text (the status, the content type and the body,
+/// or the one-line failure `call` prints), JSON for `structuredContent` where the tool has an
+/// output schema, and what the audit log records. Every secret the call knew of is gone from
+/// all of it, in every encoding, including what the server echoed.
+public struct ToolOutcome: Sendable {
+    /// How the call ended, as the audit log says it.
+    public enum Kind: String, Sendable {
+        /// Sent, and the status passed the target's validation (a flow: every step passed).
+        case ok
+        /// Sent, and it failed: a status the target refuses, a transport failure, a failed step.
+        case error
+        /// Not sent: the arguments broke the input schema.
+        case invalid
+        /// Not sent: the tool is not exposed, or there is no such tool.
+        case refused
+    }
+
+    public var kind: Kind
+    public var text: String
+    public var structured: JSONValue?
+    /// The response's status, when there was one.
+    public var status: Int?
+    /// The body's size as received, before any selection or cut.
+    public var bytes: Int
+    public var seconds: Double
+
+    public var isError: Bool { kind != .ok }
+
+    /// A call that was not sent.
+    static func refused(_ kind: Kind, _ lines: [String]) -> ToolOutcome {
+        ToolOutcome(kind: kind, text: lines.joined(separator: "\n"), structured: nil, status: nil, bytes: 0, seconds: 0)
+    }
+
+    /// The outcome of a target's exchange. `select` is the JSON path argument; `limit` the
+    /// most bytes of text that come back; `structured` whether to give the body as
+    /// `structuredContent` too (the tool has an output schema).
+    static func of(
+        _ exchange: Exchange, select: JSONPath?, limit: Int, structured wantsStructured: Bool
+    ) -> ToolOutcome {
+        let redactor = exchange.redactor
+        guard let response = exchange.response, let target = exchange.target else {
+            let message = exchange.failure.map { redactor.scrub($0.message) } ?? "no response"
+            return ToolOutcome(
+                kind: .error, text: "moya-cli: " + message, structured: nil, status: nil, bytes: 0,
+                seconds: exchange.seconds)
+        }
+        var lines: [String] = []
+        var kind = Kind.ok
+        if !target.validationType.accepts(response.statusCode) {
+            kind = .error
+            let failure = SendFailure(error: .statusCode(response), target: target, redactor: redactor)
+            lines.append("moya-cli: " + redactor.scrub(failure.message))
+        }
+        let contentType = response.headers["Content-Type"]
+        lines.append("Status: \(response.statusCode)")
+        if let contentType { lines.append("Content-Type: " + redactor.scrub(contentType)) }
+        var structured: JSONValue?
+        let body: String
+        let json = Self.json(response)
+        if let select {
+            guard let json else {
+                return ToolOutcome(
+                    kind: .error,
+                    text: (lines + [
+                        "", "moya-cli: \(ToolCatalog.selectArgument) needs a JSON body, and this one is not",
+                    ])
+                    .joined(separator: "\n"),
+                    structured: nil, status: response.statusCode, bytes: response.data.count,
+                    seconds: exchange.seconds)
+            }
+            body = Self.clean(.array(select.values(in: json)), redactor).serialized(pretty: true, escapeSlashes: false)
+        } else if let json {
+            let cleaned = Self.clean(json, redactor)
+            if wantsStructured, kind == .ok, case .object = cleaned { structured = cleaned }
+            body = cleaned.serialized(pretty: true, escapeSlashes: false)
+        } else if let text = String(validating: response.data, as: UTF8.self), !text.utf8.contains(0) {
+            body = redactor.scrub(text)
+        } else {
+            body = "(\(response.data.count) bytes of \(contentType.map(redactor.scrub) ?? "binary data"), not shown)"
+        }
+        var text = lines.joined(separator: "\n")
+        if !body.isEmpty { text += "\n\n" + body }
+        return ToolOutcome(
+            kind: kind, text: cut(text, limit: limit), structured: structured, status: response.statusCode,
+            bytes: response.data.count, seconds: exchange.seconds)
+    }
+
+    /// The outcome of a flow: each step's line as `run` prints it, and the failures.
+    static func of(_ result: CheckResult, limit: Int) -> ToolOutcome {
+        var lines = ["\(result.planned.qualifiedName): \(result.outcome.word)"]
+        for step in result.steps {
+            lines.append("  " + step.label + ": " + step.line)
+            for failure in step.failures { lines.append("    " + failure.message) }
+        }
+        if result.steps.isEmpty, let reason = result.reason { lines.append("  " + reason) }
+        for failure in result.failures where result.steps.isEmpty { lines.append("  " + failure.message) }
+        let text = lines.joined(separator: "\n")
+        return ToolOutcome(
+            kind: result.outcome == .passed ? .ok : .error, text: cut(text, limit: limit), structured: nil,
+            status: result.steps.last?.status, bytes: 0, seconds: result.seconds)
+    }
+
+    /// The body as JSON when it is JSON, by its type or, with no type, by its bytes.
+    static func json(_ response: Response) -> JSONValue? {
+        guard !response.data.isEmpty else { return nil }
+        if let type = response.headers["Content-Type"]?.lowercased(), !type.contains("json") { return nil }
+        return try? JSONValue(parsing: response.data)
+    }
+
+    /// A JSON body with each secret gone: strings that are one whole masked (however short),
+    /// then every form of every secret scrubbed from strings and keys.
+    static func clean(_ json: JSONValue, _ redactor: Redactor) -> JSONValue {
+        func scrub(_ value: JSONValue, depth: Int) -> JSONValue {
+            switch value {
+            case .string(let text): return .string(redactor.scrub(text))
+            case .array(let items) where depth < 512: return .array(items.map { scrub($0, depth: depth + 1) })
+            case .object(let members) where depth < 512:
+                return .object(members.map { (key: redactor.scrub($0.key), value: scrub($0.value, depth: depth + 1)) })
+            default: return value
+            }
+        }
+        return scrub(redactor.masking(json), depth: 0)
+    }
+
+    /// `text` cut to at most `limit` bytes at a character boundary, with a last line saying
+    /// how much was left out and how to ask for less.
+    static func cut(_ text: String, limit: Int) -> String {
+        let bytes = text.utf8.count
+        guard bytes > limit else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
+        // Back off to the start of a character: a continuation byte is 10xxxxxx.
+        while end > text.utf8.startIndex, text.utf8[end] & 0xC0 == 0x80 { end = text.utf8.index(before: end) }
+        let kept = String(text.utf8[..<end]) ?? ""
+        let left = bytes - kept.utf8.count
+        return kept
+            + "\n[moya-cli: \(left) of \(bytes) bytes left out at --max-result-bytes \(limit); "
+            + "select less with \(ToolCatalog.selectArgument), such as $.items[0:10]]"
+    }
+}

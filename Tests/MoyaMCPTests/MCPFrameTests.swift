@@ -1,0 +1,143 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `moya-cli mcp` fed raw bytes: malformed and oversized messages, a closed stdin, signals, and
+/// the audit log.
+final class MCPFrameTests: XCTestCase {
+    /// Runs `moya-cli mcp ARGUMENTS`, writes `input`, closes stdin, and answers the status,
+    /// stdout's lines and stderr.
+    func run(_ arguments: [String], input: Data, environment: [String: String] = [:]) throws -> (
+        Int32, [String], String
+    ) {
+        let (process, stdin, stdout, stderr) = try launch(arguments, environment: environment)
+        let errorText = ErrorText()
+        let outText = ErrorText()
+        stderr.fileHandleForReading.readabilityHandler = { errorText.append($0.availableData) }
+        stdout.fileHandleForReading.readabilityHandler = { outText.append($0.availableData) }
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        stderr.fileHandleForReading.readabilityHandler = nil
+        stdout.fileHandleForReading.readabilityHandler = nil
+        outText.append(stdout.fileHandleForReading.readDataToEndOfFile())
+        errorText.append(stderr.fileHandleForReading.readDataToEndOfFile())
+        return (
+            process.terminationStatus, outText.text.split(separator: "\n").map(String.init), errorText.text
+        )
+    }
+
+    /// Starts `moya-cli mcp ARGUMENTS`, its three streams piped.
+    func launch(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = MCPSession.executable
+        process.arguments = ["mcp"] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        return (process, stdin, stdout, stderr)
+    }
+
+    static let initialize =
+        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+
+    var specs: [String] { ["--specs", MCPSession.fixtures + "/shop.yaml", "--stub", "immediate"] }
+    let environment = ["TEST_SERVER": "http://127.0.0.1:9", "SHOP_KEY": "k"]
+
+    func testMalformedAndOversizedMessagesAreAnsweredAndTheServerGoesOn() throws {
+        var input = Data((Self.initialize + "\n").utf8)
+        input += Data("garbage{\n".utf8)
+        input += Data((String(repeating: "x", count: (4 << 20) + 10) + "\n").utf8)
+        input += Data(#"{"jsonrpc":"2.0","id":2,"method":"server/discover"}"#.utf8 + [10])
+        input += Data(#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.utf8 + [10])
+        let (status, lines, errors) = try run(specs, input: input, environment: environment)
+        XCTAssertEqual(status, 0, errors)
+        XCTAssertEqual(lines.count, 5, lines.joined(separator: "\n"))
+        XCTAssertTrue(
+            lines.contains(
+                #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: the message is not JSON"}}"#
+            ))
+        XCTAssertTrue(
+            lines.contains(
+                #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message refused: 4194314 bytes, over the 4 MiB limit"}}"#
+            ), lines.joined(separator: "\n"))
+        // A client that tries the newer discovery first hears method-not-found, and falls back.
+        XCTAssertTrue(lines.contains { $0.contains(#""code":-32601"#) && $0.contains(#""id":2"#) })
+        XCTAssertTrue(lines.contains(#"{"id":3,"jsonrpc":"2.0","result":{}}"#), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.contains(#""protocolVersion":"2025-06-18""#) })
+    }
+
+    func testClosingStdinAnswersWhatWasAskedAndExitsZero() throws {
+        let call =
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shop.user","arguments":{"id":1}}}"#
+        let (status, lines, _) = try run(
+            specs, input: Data((Self.initialize + "\n" + call + "\n").utf8), environment: environment)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines.contains { $0.hasPrefix(#"{"id":2,"jsonrpc":"2.0","result":{"content":"#) })
+    }
+
+    func testSIGTERMEndsItWithinASecond() throws {
+        for signal in [SIGTERM, SIGINT] {
+            let (process, stdin, stdout, stderr) = try launch(specs, environment: environment)
+            // Ready once it answers a ping: signals are handled from then on.
+            stdin.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8 + [10]))
+            var answered = Data()
+            while !answered.contains(10) { answered += stdout.fileHandleForReading.availableData }
+            let start = Date()
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
+            XCTAssertEqual(process.terminationStatus, 0)
+            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertTrue(errors.hasSuffix(": stopping\n"), errors)
+        }
+    }
+
+    func testTheAuditLogHasOneLinePerCallSecretsMasked() throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-audit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let audit = folder + "/audit.jsonl"
+        let calls = [
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shop.user","arguments":{"id":1}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"shop.createPerson","arguments":{"name":"k3y-s3cret"}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"shop.user","arguments":{"id":"x"}}}"#,
+            #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope","arguments":{}}}"#,
+        ]
+        // One at a time, so the lines' order is the calls'.
+        for call in calls {
+            let (status, _, errors) = try run(
+                specs + ["--audit", audit], input: Data((Self.initialize + "\n" + call + "\n").utf8),
+                environment: ["TEST_SERVER": "http://127.0.0.1:9", "SHOP_KEY": "k3y-s3cret"])
+            XCTAssertEqual(status, 0, errors)
+        }
+        let text = try String(contentsOfFile: audit, encoding: .utf8)
+        let lines = text.split(separator: "\n").map { line in
+            line.replacing(/"time":"[0-9T:.Z-]+"/, with: #""time":"T""#).replacing(/"ms":\d+/, with: #""ms":0"#)
+        }
+        XCTAssertEqual(
+            lines,
+            [
+                #"{"time":"T","tool":"shop.user","arguments":{"id":1},"outcome":"ok","status":200,"ms":0,"bytes":29}"#,
+                #"{"time":"T","tool":"shop.createPerson","arguments":{"name":"••••"},"outcome":"refused","status":null,"ms":0,"bytes":0}"#,
+                #"{"time":"T","tool":"shop.user","arguments":{"id":"x"},"outcome":"invalid","status":null,"ms":0,"bytes":0}"#,
+                #"{"time":"T","tool":"nope","arguments":{},"outcome":"refused","status":null,"ms":0,"bytes":0}"#,
+            ])
+        let attributes = try FileManager.default.attributesOfItem(atPath: audit)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+
+        // A link is never followed.
+        let link = folder + "/link.jsonl"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder + "/elsewhere")
+        let (status, _, errors) = try run(
+            specs + ["--audit", link], input: Data((Self.initialize + "\n").utf8), environment: environment)
+        XCTAssertEqual(status, 73)
+        XCTAssertEqual(
+            errors, "moya-cli: error: --audit \(link): is a symbolic link, which the audit log never follows\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/elsewhere"))
+    }
+}
