@@ -28,12 +28,16 @@ public actor LineTransport: Transport {
     private var started = false
 
     /// A transport over the descriptors `input` and `output`, stdin and stdout by default.
-    public init(input: Int32 = 0, output: Int32 = 1) {
+    /// `answering` answers the messages it returns a response for itself, ahead of the SDK
+    /// (see `ToolServer.answer`).
+    public init(
+        input: Int32 = 0, output: Int32 = 1, answering: (@Sendable (JSONValue) -> JSONValue?)? = nil
+    ) {
         self.input = input
         self.output = output
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         self.stream = stream
-        frames = Frames(continuation: continuation)
+        frames = Frames(continuation: continuation, answering: answering)
     }
 
     public func connect() async throws {
@@ -42,7 +46,8 @@ public actor LineTransport: Transport {
         let (input, output, frames) = (self.input, self.output, self.frames)
         let thread = ReaderThread {
             Self.readLines(from: input, into: frames) { data in
-                // A refusal written from the reader's thread: the same lock as every send.
+                // A refusal or a direct answer, written from the reader's thread: the same
+                // lock as every send.
                 frames.send(data, to: output)
             }
         }
@@ -75,11 +80,11 @@ public actor LineTransport: Transport {
         return Data(body.serialized(escapeSlashes: false).utf8)
     }
 
-    /// Reads lines until the input closes, handing each non-empty one on. A line that grows
-    /// over the limit is dropped up to its newline and refused; a line that is not JSON is
+    /// Reads lines until the input closes, handing each non-empty one on, or replying to it
+    /// (`Frames.answering`). A line that grows over the limit is dropped up to its newline and refused; a line that is not JSON is
     /// refused with JSON-RPC's parse error and id null, as the SDK would answer it with a
     /// made-up id.
-    static func readLines(from input: Int32, into frames: Frames, refuse: (Data) -> Void) {
+    static func readLines(from input: Int32, into frames: Frames, reply: (Data) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var pending: [UInt8] = []
         var skipping = false
@@ -89,7 +94,11 @@ public actor LineTransport: Transport {
                 return
             }
             guard let message = try? JSONValue(parsing: Data(line)) else {
-                refuse(error(code: -32700, "parse error: the message is not JSON"))
+                reply(error(code: -32700, "parse error: the message is not JSON"))
+                return
+            }
+            if let answer = frames.answering?(message) {
+                reply(Data(answer.serialized(escapeSlashes: false).utf8))
                 return
             }
             frames.received(message, Data(line))
@@ -115,10 +124,10 @@ public actor LineTransport: Transport {
                 }
                 if skipping {
                     skipping = false
-                    refuse(oversize(skipped + newline - start))
+                    reply(oversize(skipped + newline - start))
                 } else {
                     pending.append(contentsOf: buffer[start..<newline])
-                    if pending.count > frameLimit { refuse(oversize(pending.count)) } else { take(pending) }
+                    if pending.count > frameLimit { reply(oversize(pending.count)) } else { take(pending) }
                     pending.removeAll(keepingCapacity: pending.count <= 1 << 16)
                 }
                 start = newline + 1
@@ -146,9 +155,15 @@ final class Frames: Sendable {
     private let state = Mutex(State())
     private let writing = Mutex(())
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+    /// Answers some messages before the SDK sees them.
+    let answering: (@Sendable (JSONValue) -> JSONValue?)?
 
-    init(continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
+    init(
+        continuation: AsyncThrowingStream<Data, any Error>.Continuation,
+        answering: (@Sendable (JSONValue) -> JSONValue?)?
+    ) {
         self.continuation = continuation
+        self.answering = answering
     }
 
     /// A message from the input: its requests are awaited, a cancellation releases one.

@@ -2,15 +2,26 @@ import MoyaCore
 import MoyaSpec
 
 /// One target or flow as an MCP tool: its name, what the model reads about it, and, when it is
-/// not offered, why.
-public struct ToolDescriptor: Sendable {
+/// not offered, why. A class: a call looks it up and reads its spec without copying either.
+public final class ToolDescriptor: Sendable {
     /// What the tool runs.
     public enum Subject: Sendable {
         case target(ServiceSpec, TargetSpec)
         case flow(ServiceSpec, FlowSpec)
     }
 
-    public let subject: Subject
+    /// The spec it comes from, shared by the service's tools, and which target or flow of it:
+    /// a catalog of thousands keeps one copy of each service, not one per tool.
+    private let owner: ServiceOwner
+    private let index: Int
+    private let isFlow: Bool
+
+    /// What the tool runs.
+    public var subject: Subject {
+        let service = owner.service
+        return isFlow ? .flow(service, service.flows[index]) : .target(service, service.targets[index])
+    }
+
     /// The tool's name: `SERVICE.NAME`, or a unique shortening of it when that is over 64
     /// characters, which clients refuse.
     public let name: String
@@ -18,17 +29,57 @@ public struct ToolDescriptor: Sendable {
     public let fullName: String
     /// A human-readable title: the summary, else the full name.
     public let title: String
-    /// What the model reads: the summary and description, the method and path, what it
-    /// answers. Never a credential or an environment value.
-    public let description: String
-    /// JSON Schema 2020-12 of the arguments.
-    public let inputSchema: JSONValue
-    /// The target's `schema:`, when it stands alone as an object schema.
-    public let outputSchema: JSONValue?
     /// Why the tool is not offered, naming the flag that would offer it; nil when it is.
     public let refusal: String?
     /// The method, for annotations; nil for a flow.
     public let method: Method?
+    /// `--allow-files`.
+    let filesFolder: String?
+    /// For a flow, whether every step reads only, and whether a step deletes.
+    let flowSendsOnlyReads: Bool
+    let flowDeletes: Bool
+
+    init(
+        owner: ServiceOwner, index: Int, isFlow: Bool, name: String, fullName: String, title: String, refusal: String?,
+        method: Method?, filesFolder: String?, flowMethods: [Method] = []
+    ) {
+        self.owner = owner
+        self.index = index
+        self.isFlow = isFlow
+        self.name = name
+        self.fullName = fullName
+        self.title = title
+        self.refusal = refusal
+        self.method = method
+        self.filesFolder = filesFolder
+        outputSchema = isFlow ? nil : ToolCatalog.outputSchema(of: owner.service.targets[index])
+        flowSendsOnlyReads = flowMethods.allSatisfy(ToolExposure.readOnlyMethods.contains)
+        flowDeletes = flowMethods.contains(.delete)
+    }
+
+    // The rest is worked out when asked for: a page of `tools/list` describes 100 of a
+    // catalog that may hold thousands.
+
+    /// What the model reads: the summary and description, the method and path, what it
+    /// answers. Never a credential or an environment value.
+    public var description: String {
+        switch subject {
+        case .target(let service, let target): ToolCatalog.description(of: target, in: service, fullName: fullName)
+        case .flow(let service, let flow): ToolCatalog.description(of: flow, in: service, fullName: fullName)
+        }
+    }
+
+    /// JSON Schema 2020-12 of the arguments.
+    public var inputSchema: JSONValue {
+        switch subject {
+        case .target(_, let target): ToolInput.schema(for: target, allowsFilesIn: filesFolder)
+        case .flow(_, let flow): ToolInput.schema(for: flow)
+        }
+    }
+
+    /// The target's `schema:`, when it stands alone as an object schema; worked out once,
+    /// since every call asks whether there is one.
+    public let outputSchema: JSONValue?
 
     /// Whether the tool only reads.
     public var isReadOnly: Bool {
@@ -36,15 +87,19 @@ public struct ToolDescriptor: Sendable {
         return ToolExposure.readOnlyMethods.contains(method)
     }
 
-    /// For a flow, whether every step reads only; set by the catalog.
-    var flowSendsOnlyReads = false
-    /// For a flow, whether a step deletes.
-    var flowDeletes = false
-
     /// Whether the tool may delete.
     public var isDestructive: Bool { method.map { $0 == .delete } ?? flowDeletes }
     /// Whether sending it twice does what sending it once does.
     public var isIdempotent: Bool { method.map { $0 == .put || $0 == .delete || isReadOnly } ?? isReadOnly }
+}
+
+/// One service, shared by the descriptors of its tools.
+final class ServiceOwner: Sendable {
+    let service: ServiceSpec
+
+    init(_ service: ServiceSpec) {
+        self.service = service
+    }
 }
 
 /// Every target and flow of the specs as tools, in a stable order (the services' order, then
@@ -63,8 +118,12 @@ public struct ToolCatalog: Sendable {
     public static let selectArgument = "moya.select"
 
     /// The catalog of `services` under `exposure`; `allowsFilesIn` is `--allow-files`, the
-    /// folder `file` params may name paths in, else they are not arguments.
-    public init(services: [ServiceSpec], exposure: ToolExposure, allowsFilesIn folder: String? = nil) {
+    /// folder `file` params may name paths in, else they are not arguments. `reserving` names
+    /// more `SERVICE.NAME`s that may be tools, so that a catalog of part of a spec (a preview)
+    /// shortens names as the whole spec's does.
+    public init(
+        services: [ServiceSpec], exposure: ToolExposure, allowsFilesIn folder: String? = nil, reserving: [String] = []
+    ) {
         var taken = Set<String>()
         var tools: [ToolDescriptor] = []
         let logins = ToolExposure.logins(of: services)
@@ -72,30 +131,26 @@ public struct ToolCatalog: Sendable {
             service.targets.map { service.name + "." + $0.name } + service.flows.map { service.name + "." + $0.name }
         }
         // Names that fit are reserved first, so a shortened one never takes another's.
-        for name in fullNames where name.utf8.count <= Self.nameLimit { taken.insert(name) }
+        for name in fullNames + reserving where name.utf8.count <= Self.nameLimit { taken.insert(name) }
         for service in services {
-            for target in service.targets {
+            let owner = ServiceOwner(service)
+            for (index, target) in service.targets.enumerated() {
                 let full = service.name + "." + target.name
                 tools.append(
                     ToolDescriptor(
-                        subject: .target(service, target), name: Self.toolName(full, taken: &taken), fullName: full,
+                        owner: owner, index: index, isFlow: false, name: Self.toolName(full, taken: &taken),
+                        fullName: full,
                         title: target.summary.map(Self.firstLine) ?? full,
-                        description: Self.description(of: target, in: service, fullName: full),
-                        inputSchema: ToolInput.schema(for: target, allowsFilesIn: folder),
-                        outputSchema: Self.outputSchema(of: target),
-                        refusal: exposure.refusal(of: target, in: service, logins: logins), method: target.method))
+                        refusal: exposure.refusal(of: target, in: service, logins: logins), method: target.method,
+                        filesFolder: folder))
             }
-            for flow in service.flows {
+            for (index, flow) in service.flows.enumerated() {
                 let full = service.name + "." + flow.name
-                var tool = ToolDescriptor(
-                    subject: .flow(service, flow), name: Self.toolName(full, taken: &taken), fullName: full,
+                let tool = ToolDescriptor(
+                    owner: owner, index: index, isFlow: true, name: Self.toolName(full, taken: &taken), fullName: full,
                     title: flow.summary.map(Self.firstLine) ?? full,
-                    description: Self.description(of: flow, in: service, fullName: full),
-                    inputSchema: ToolInput.schema(for: flow), outputSchema: nil,
-                    refusal: exposure.refusal(of: flow, in: service, services: services), method: nil)
-                let methods = Self.methods(of: flow, in: service, services: services)
-                tool.flowSendsOnlyReads = methods.allSatisfy(ToolExposure.readOnlyMethods.contains)
-                tool.flowDeletes = methods.contains(.delete)
+                    refusal: exposure.refusal(of: flow, in: service, services: services), method: nil,
+                    filesFolder: folder, flowMethods: Self.methods(of: flow, in: service, services: services))
                 tools.append(tool)
             }
         }
@@ -104,7 +159,7 @@ public struct ToolCatalog: Sendable {
         var byName: [String: Int] = [:]
         for (index, tool) in tools.enumerated() {
             byName[tool.name] = index
-            if byName[tool.fullName] == nil { byName[tool.fullName] = index }
+            if tool.fullName != tool.name, byName[tool.fullName] == nil { byName[tool.fullName] = index }
         }
         self.byName = byName
     }

@@ -121,11 +121,6 @@ public enum ToolInput {
         public var violations: [String]
     }
 
-    /// The validator of a tool's input schema, built once per call (the schemas are small).
-    static func violations(of arguments: JSONValue, schema: JSONValue) -> [String] {
-        SchemaValidator(schema: schema).errors(in: arguments, limit: 20).map(describe)
-    }
-
     /// `$.id: expected integer, got string`.
     static func describe(_ error: SchemaError) -> String {
         let path = error.instancePath.isEmpty ? "$" : error.instancePath
@@ -150,10 +145,8 @@ public enum ToolInput {
                 var made = try param.value(from: value)
                 if param.elementType == .file, let folder { made = try inside(made, folder: folder, param: key) }
                 values[key] = made
-            } catch let error as ParamValueError {
-                violations.append("$.\(key): " + error.message)
             } catch {
-                violations.append("$.\(key): \(error)")
+                violations.append("$.\(key): " + error.message)
             }
         }
         if !violations.isEmpty { throw Refusal(violations: violations) }

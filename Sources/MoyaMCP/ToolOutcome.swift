@@ -67,7 +67,7 @@ public struct ToolOutcome: Sendable {
         if let contentType { lines.append("Content-Type: " + redactor.scrub(contentType)) }
         var structured: JSONValue?
         let body: String
-        let json = Self.json(response)
+        let json = Self.json(response, contentType: contentType)
         if let select {
             guard let json else {
                 return ToolOutcome(
@@ -112,15 +112,28 @@ public struct ToolOutcome: Sendable {
     }
 
     /// The body as JSON when it is JSON, by its type or, with no type, by its bytes.
-    static func json(_ response: Response) -> JSONValue? {
+    static func json(_ response: Response, contentType: String?) -> JSONValue? {
         guard !response.data.isEmpty else { return nil }
-        if let type = response.headers["Content-Type"]?.lowercased(), !type.contains("json") { return nil }
+        if let contentType, !Self.saysJSON(contentType) { return nil }
         return try? JSONValue(parsing: response.data)
+    }
+
+    /// Whether a content type names JSON (`application/json`, `application/problem+json`,
+    /// any case).
+    static func saysJSON(_ contentType: String) -> Bool {
+        let bytes = Array(contentType.utf8)
+        guard bytes.count >= 4 else { return false }
+        return (0...(bytes.count - 4)).contains { start in
+            bytes[start] | 0x20 == UInt8(ascii: "j") && bytes[start + 1] | 0x20 == UInt8(ascii: "s")
+                && bytes[start + 2] | 0x20 == UInt8(ascii: "o") && bytes[start + 3] | 0x20 == UInt8(ascii: "n")
+        }
     }
 
     /// A JSON body with each secret gone: strings that are one whole masked (however short),
     /// then every form of every secret scrubbed from strings and keys.
     static func clean(_ json: JSONValue, _ redactor: Redactor) -> JSONValue {
+        // Nothing to take out: the walk would only copy the tree.
+        guard redactor.isEnabled, !redactor.allValues.isEmpty else { return json }
         func scrub(_ value: JSONValue, depth: Int) -> JSONValue {
             switch value {
             case .string(let text): return .string(redactor.scrub(text))

@@ -1,10 +1,14 @@
+import Dispatch
 import MCP
 import MoyaCore
 import MoyaJSONPath
 import MoyaRuntime
+import MoyaSchema
 import MoyaSpec
+import Synchronization
 
 import struct Foundation.Data
+import class Foundation.JSONDecoder
 
 /// `moya-cli mcp`: the catalog's tools served over a transport. Every call goes through the
 /// client as `call` sends it (the policy, logins, retries, timeouts, the environment), and
@@ -26,12 +30,30 @@ public final class ToolServer: Sendable {
         public init() {}
     }
 
-    public let catalog: ToolCatalog
-    private let client: SpecClient
+    /// What the server serves once the specs are loaded.
+    public struct Loaded: Sendable {
+        public let catalog: ToolCatalog
+        let client: SpecClient
+        /// Every secret the specs hold, for what is shown before a call has its own redactor.
+        let redactor: Redactor
+    }
+
+    /// Where loading is: a preview of the first spec file until every spec is compiled
+    /// (`load(_:)`), then the whole; or failed, when the specs are not valid.
+    private enum Phase {
+        /// `preview` is the first spec file's first targets, which can answer the first page
+        /// of `tools/list` before the rest is compiled; dropped once it is.
+        case loading(preview: ToolCatalog?, waiters: [CheckedContinuation<Loaded?, Never>])
+        case loaded(Loaded)
+        case failed
+    }
+
+    private let exposure: ToolExposure
     private let options: Options
     private let audit: AuditLog?
-    /// Every secret the specs hold, for what is shown before a call has its own redactor.
-    private let redactor: Redactor
+    private let phase: Mutex<Phase>
+    /// Each called tool's input schema, compiled on its first call.
+    private let validators = Mutex<[String: CompiledSchema]>([:])
 
     /// The tools of `dynamic` mode.
     enum DynamicTool: String, CaseIterable {
@@ -40,12 +62,77 @@ public final class ToolServer: Sendable {
         case call = "call_target"
     }
 
-    public init(catalog: ToolCatalog, client: SpecClient, options: Options, audit: AuditLog?) {
-        self.catalog = catalog
-        self.client = client
+    /// A server whose specs are still loading; `preview` may list the first page meanwhile.
+    public init(exposure: ToolExposure, options: Options, audit: AuditLog?, preview: ToolCatalog? = nil) {
+        self.exposure = exposure
         self.options = options
         self.audit = audit
-        redactor = Redactor(secretValues: client.services.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) })
+        phase = Mutex(.loading(preview: preview, waiters: []))
+    }
+
+    /// A server of `client`'s specs, loaded.
+    public convenience init(client: SpecClient, exposure: ToolExposure, options: Options, audit: AuditLog?) {
+        self.init(exposure: exposure, options: options, audit: audit)
+        load(client)
+    }
+
+    /// Serves every spec of `client` from now on, and wakes the calls that waited for them.
+    @discardableResult
+    public func load(_ client: SpecClient) -> Loaded {
+        let loaded = Loaded(
+            catalog: ToolCatalog(services: client.services, exposure: exposure, allowsFilesIn: options.allowsFilesIn),
+            client: client,
+            redactor: Redactor(
+                secretValues: client.services.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) }))
+        settle(.loaded(loaded))
+        return loaded
+    }
+
+    /// The specs could not be loaded: waiting calls give up.
+    public func failLoading() {
+        settle(.failed)
+    }
+
+    private func settle(_ outcome: Phase) {
+        let waiters = phase.withLock { phase -> [CheckedContinuation<Loaded?, Never>] in
+            guard case .loading(_, let waiters) = phase else { return [] }
+            phase = outcome
+            return waiters
+        }
+        let loaded: Loaded?
+        if case .loaded(let value) = outcome { loaded = value } else { loaded = nil }
+        for waiter in waiters { waiter.resume(returning: loaded) }
+    }
+
+    /// The loaded specs, once they are; nil when they could not be.
+    public func loaded() async -> Loaded? {
+        await withCheckedContinuation { continuation in
+            let ready: Loaded?? = phase.withLock { phase in
+                switch phase {
+                case .loading(let preview, var waiters):
+                    waiters.append(continuation)
+                    phase = .loading(preview: preview, waiters: waiters)
+                    return nil
+                case .loaded(let loaded): return .some(loaded)
+                case .failed: return .some(nil)
+                }
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// The loaded specs now, waiting on this thread (the transport's reader) if need be.
+    private func loadedWaiting() -> Loaded? {
+        if case .loaded(let loaded) = phase.withLock({ $0 }) { return loaded }
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Loaded?>(nil)
+        _Concurrency.Task.detached {
+            let loaded = await self.loaded()
+            result.withLock { $0 = loaded }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
     }
 
     /// Serves `transport` until its input closes or the task is cancelled.
@@ -56,8 +143,14 @@ public final class ToolServer: Sendable {
                 ? "Search the API's operations with search_targets, read one's arguments with describe_target, "
                     + "and send it with call_target." : nil,
             capabilities: Server.Capabilities(tools: Server.Capabilities.Tools(listChanged: false)))
+        // The transport answers `tools/list` itself (see `answer(_:)`); this is the same
+        // page for a transport that does not.
         await server.withMethodHandler(ListTools.self) { [self] parameters in
-            try list(cursor: parameters.cursor)
+            switch page(cursor: parameters.cursor) {
+            case .success(let page):
+                return try JSONDecoder().decode(ListTools.Result.self, from: Data(page.serialized().utf8))
+            case .failure(let failure): throw MCPError.invalidParams(failure.message)
+            }
         }
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             let arguments = JSONValue.object(
@@ -75,37 +168,95 @@ public final class ToolServer: Sendable {
 
     // MARK: - Listing
 
-    /// One page of `tools/list`: the cursor is the index of the page's first tool.
-    func list(cursor: String?) throws -> ListTools.Result {
-        if options.dynamic { return ListTools.Result(tools: DynamicTool.allCases.map(dynamicTool)) }
+    /// A `tools/list` request answered without the SDK: its typed handlers encode a result,
+    /// decode it as `Value` and encode it again, and the decoding builds a regular expression
+    /// for every string (to spot data URLs): 72 ms of a 100-tool page on the 5,000-target spec
+    /// (bench/RESULTS.md). The page is written once, as MoyaJSON. Any other message is the
+    /// SDK's: nil.
+    @Sendable public func answer(_ message: JSONValue) -> JSONValue? {
+        guard message["method"] == .string(ListTools.name), let id = message["id"], id != .null else { return nil }
+        let cursor: String?
+        switch message["params"]?["cursor"] {
+        case .string(let text)?: cursor = text
+        case nil, .null?: cursor = nil
+        default: return Self.error(id: id, code: -32602, "the cursor must be a string")
+        }
+        switch page(cursor: cursor) {
+        case .success(let page): return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", page)])
+        case .failure(let failure): return Self.error(id: id, code: -32602, failure.message)
+        }
+    }
+
+    static func error(id: JSONValue, code: Int, _ message: String) -> JSONValue {
+        .object([
+            ("jsonrpc", .string("2.0")), ("id", id),
+            ("error", .object([("code", .integer(code)), ("message", .string(message))])),
+        ])
+    }
+
+    /// One page of `tools/list`, as its result's JSON: the cursor is the index of the page's
+    /// first tool, as text.
+    /// The first page comes from the preview while the specs load, when the preview holds a
+    /// whole page: the same tools, in the same order, as the loaded catalog's first page.
+    func page(cursor: String?) -> Result<JSONValue, PageFailure> {
+        let preview: ToolCatalog? = phase.withLock { phase in
+            guard case .loading(let preview, _) = phase else { return nil }
+            return preview
+        }
+        if cursor == nil, !options.dynamic, let preview, preview.exposed.count >= options.pageSize {
+            return .success(
+                .object([
+                    ("tools", .array(preview.exposed.prefix(options.pageSize).map(tool))),
+                    ("nextCursor", .string(String(options.pageSize))),
+                ]))
+        }
+        guard let loaded = loadedWaiting() else {
+            return .failure(PageFailure(message: "the specs could not be loaded; see the server's stderr"))
+        }
+        let catalog = loaded.catalog
+        if options.dynamic {
+            return .success(.object([("tools", .array(DynamicTool.allCases.map { dynamicTool($0, catalog) }))]))
+        }
         let start: Int
         if let cursor {
             guard let index = Int(cursor), index >= 0, index <= catalog.exposed.count else {
-                throw MCPError.invalidParams("unknown cursor '\(cursor)'")
+                return .failure(PageFailure(message: "unknown cursor '\(loaded.redactor.scrub(cursor))'"))
             }
             start = index
         } else {
             start = 0
         }
         let end = min(start + options.pageSize, catalog.exposed.count)
-        return ListTools.Result(
-            tools: catalog.exposed[start..<end].map(tool), nextCursor: end < catalog.exposed.count ? String(end) : nil)
+        var result: [(key: String, value: JSONValue)] = [("tools", .array(catalog.exposed[start..<end].map(tool)))]
+        if end < catalog.exposed.count { result.append(("nextCursor", .string(String(end)))) }
+        return .success(.object(result))
     }
 
-    /// A descriptor as the SDK's tool.
-    func tool(_ descriptor: ToolDescriptor) -> Tool {
-        Tool(
-            name: descriptor.name, title: descriptor.title, description: descriptor.description,
-            inputSchema: Self.value(descriptor.inputSchema),
-            annotations: Tool.Annotations(
-                title: descriptor.title, readOnlyHint: descriptor.isReadOnly,
-                destructiveHint: descriptor.isReadOnly ? nil : descriptor.isDestructive,
-                idempotentHint: descriptor.isReadOnly ? nil : descriptor.isIdempotent,
-                openWorldHint: !options.stubbed),
-            outputSchema: descriptor.outputSchema.map(Self.value))
+    /// Why a page cannot be listed, as the JSON-RPC error's message.
+    struct PageFailure: Error {
+        var message: String
     }
 
-    func dynamicTool(_ kind: DynamicTool) -> Tool {
+    /// A descriptor as MCP's `Tool`.
+    func tool(_ descriptor: ToolDescriptor) -> JSONValue {
+        var annotations: [(key: String, value: JSONValue)] = [
+            ("title", .string(descriptor.title)), ("readOnlyHint", .bool(descriptor.isReadOnly)),
+        ]
+        if !descriptor.isReadOnly {
+            annotations.append(("destructiveHint", .bool(descriptor.isDestructive)))
+            annotations.append(("idempotentHint", .bool(descriptor.isIdempotent)))
+        }
+        annotations.append(("openWorldHint", .bool(!options.stubbed)))
+        var members: [(key: String, value: JSONValue)] = [
+            ("name", .string(descriptor.name)), ("title", .string(descriptor.title)),
+            ("description", .string(descriptor.description)), ("inputSchema", descriptor.inputSchema),
+        ]
+        if let output = descriptor.outputSchema { members.append(("outputSchema", output)) }
+        members.append(("annotations", .object(annotations)))
+        return .object(members)
+    }
+
+    func dynamicTool(_ kind: DynamicTool, _ catalog: ToolCatalog) -> JSONValue {
         let string = JSONValue.object([("type", .string("string"))])
         let schema: JSONValue
         let description: String
@@ -135,10 +286,17 @@ public final class ToolServer: Sendable {
                 ("required", .array([.string("name")])), ("additionalProperties", .bool(false)),
             ])
         }
-        return Tool(
-            name: kind.rawValue, title: kind.rawValue, description: description, inputSchema: Self.value(schema),
-            annotations: Tool.Annotations(
-                title: kind.rawValue, readOnlyHint: kind != .call, openWorldHint: kind == .call && !options.stubbed))
+        return .object([
+            ("name", .string(kind.rawValue)), ("title", .string(kind.rawValue)), ("description", .string(description)),
+            ("inputSchema", schema),
+            (
+                "annotations",
+                .object([
+                    ("title", .string(kind.rawValue)), ("readOnlyHint", .bool(kind != .call)),
+                    ("openWorldHint", .bool(kind == .call && !options.stubbed)),
+                ])
+            ),
+        ])
     }
 
     // MARK: - Calling
@@ -146,35 +304,45 @@ public final class ToolServer: Sendable {
     /// Calls the tool `name` with `arguments` (a JSON object), and records it in the audit log.
     /// An unknown name throws, as MCP asks; anything else is an outcome.
     public func call(_ name: String, arguments: JSONValue) async throws -> ToolOutcome {
-        if options.dynamic {
-            guard let kind = DynamicTool(rawValue: name) else { throw unknown(name, arguments: arguments) }
-            switch kind {
-            case .search: return search(arguments)
-            case .describe: return describe(arguments)
-            case .call:
-                guard case .string(let target) = arguments["name"] ?? .null else {
-                    return audited(name, arguments, ToolOutcome.refused(.invalid, ["$.name: expected a string"]))
-                }
-                let inner = arguments["arguments"] ?? .object([])
-                guard catalog.tool(named: target) != nil else {
-                    return audited(
-                        target, inner, ToolOutcome.refused(.refused, ["moya-cli: no operation '\(target)'"]))
-                }
-                return try await call(target, arguments: inner, dynamic: false)
-            }
+        guard let loaded = await loaded() else {
+            throw MCPError.internalError("the specs could not be loaded; see the server's stderr")
         }
-        return try await call(name, arguments: arguments, dynamic: false)
+        return try await call(name, arguments: arguments, in: loaded)
     }
 
-    private func call(_ name: String, arguments: JSONValue, dynamic: Bool) async throws -> ToolOutcome {
-        guard let tool = catalog.tool(named: name) else { throw unknown(name, arguments: arguments) }
-        if let refusal = tool.refusal {
-            return audited(tool.name, arguments, ToolOutcome.refused(.refused, ["moya-cli: " + refusal]))
+    private func call(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws -> ToolOutcome {
+        let catalog = loaded.catalog
+        guard options.dynamic else { return try await callTool(name, arguments: arguments, in: loaded) }
+        guard let kind = DynamicTool(rawValue: name) else { throw unknown(name, arguments: arguments, loaded) }
+        switch kind {
+        case .search: return search(arguments, catalog)
+        case .describe: return describe(arguments, catalog)
+        case .call:
+            guard case .string(let target) = arguments["name"] ?? .null else {
+                return audited(name, arguments, .refused(.invalid, ["$.name: expected a string"]), loaded)
+            }
+            let inner = arguments["arguments"] ?? .object([])
+            guard catalog.tool(named: target) != nil else {
+                return audited(target, inner, .refused(.refused, ["moya-cli: no operation '\(target)'"]), loaded)
+            }
+            return try await callTool(target, arguments: inner, in: loaded)
         }
-        let violations = ToolInput.violations(of: arguments, schema: tool.inputSchema)
-        guard violations.isEmpty else { return audited(tool.name, arguments, .refused(.invalid, violations)) }
+    }
+
+    /// Calls one target or flow by its tool name.
+    private func callTool(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws -> ToolOutcome {
+        guard let tool = loaded.catalog.tool(named: name) else { throw unknown(name, arguments: arguments, loaded) }
+        if let refusal = tool.refusal {
+            return audited(tool.name, arguments, .refused(.refused, ["moya-cli: " + refusal]), loaded)
+        }
+        let schema = validator(for: tool)
+        if !schema.isValid(arguments) {
+            let violations = schema.errors(in: arguments, limit: 20).map(ToolInput.describe)
+            return audited(tool.name, arguments, .refused(.invalid, violations), loaded)
+        }
         let members: [(key: String, value: JSONValue)]
         if case .object(let given) = arguments { members = given } else { members = [] }
+        let client = loaded.client
         switch tool.subject {
         case .target(let service, let target):
             let select: JSONPath?
@@ -182,9 +350,8 @@ public final class ToolServer: Sendable {
                 do {
                     select = try JSONPath(parsing: text)
                 } catch {
-                    return audited(
-                        tool.name, arguments,
-                        .refused(.invalid, ["$.\(ToolCatalog.selectArgument): \(error.description)"]))
+                    let problem = "$.\(ToolCatalog.selectArgument): \(error.description)"
+                    return audited(tool.name, arguments, .refused(.invalid, [problem]), loaded)
                 }
             } else {
                 select = nil
@@ -193,31 +360,38 @@ public final class ToolServer: Sendable {
             do {
                 params = try ToolInput.params(from: members, of: target, folder: options.allowsFilesIn)
             } catch {
-                return audited(tool.name, arguments, .refused(.invalid, error.violations))
+                return audited(tool.name, arguments, .refused(.invalid, error.violations), loaded)
             }
             let exchange = await client.exchange(
                 service, target, with: CallOptions(arguments: params, environment: client.environment))
             let outcome = ToolOutcome.of(
                 exchange, select: select, limit: options.maxResultBytes, structured: tool.outputSchema != nil)
-            return audited(tool.name, ToolOutcome.clean(arguments, exchange.redactor), outcome, masked: true)
+            let masked = audit == nil ? arguments : ToolOutcome.clean(arguments, exchange.redactor)
+            return audited(tool.name, masked, outcome, loaded, masked: true)
         case .flow:
-            guard
-                let result = await client.run(
-                    flow: tool.fullName, variables: members.map { (name: $0.key, value: $0.value) })
-            else {
-                throw unknown(name, arguments: arguments)
+            let variables = members.map { (name: $0.key, value: $0.value) }
+            guard let result = await client.run(flow: tool.fullName, variables: variables) else {
+                throw unknown(name, arguments: arguments, loaded)
             }
-            return audited(tool.name, arguments, ToolOutcome.of(result, limit: options.maxResultBytes))
+            return audited(tool.name, arguments, ToolOutcome.of(result, limit: options.maxResultBytes), loaded)
         }
     }
 
-    /// An unknown tool: recorded, then a JSON-RPC error, as MCP's spec asks.
-    private func unknown(_ name: String, arguments: JSONValue) -> MCPError {
-        _ = audited(name, arguments, .refused(.refused, ["moya-cli: no tool '\(name)'"]))
-        return MCPError.invalidParams("Unknown tool: \(redactor.scrub(name))")
+    /// The tool's compiled input schema, made on its first call and kept.
+    private func validator(for tool: ToolDescriptor) -> CompiledSchema {
+        if let known = validators.withLock({ $0[tool.name] }) { return known }
+        let compiled = CompiledSchema(schema: tool.inputSchema)
+        validators.withLock { $0[tool.name] = compiled }
+        return compiled
     }
 
-    private func search(_ arguments: JSONValue) -> ToolOutcome {
+    /// An unknown tool: recorded, then a JSON-RPC error, as MCP's spec asks.
+    private func unknown(_ name: String, arguments: JSONValue, _ loaded: Loaded) -> MCPError {
+        _ = audited(name, arguments, .refused(.refused, ["moya-cli: no tool '\(name)'"]), loaded)
+        return MCPError.invalidParams("Unknown tool: \(loaded.redactor.scrub(name))")
+    }
+
+    private func search(_ arguments: JSONValue, _ catalog: ToolCatalog) -> ToolOutcome {
         guard case .string(let query) = arguments["query"] ?? .null else {
             return .refused(.invalid, ["$.query: expected a string"])
         }
@@ -228,7 +402,7 @@ public final class ToolServer: Sendable {
             structured: nil, status: nil, bytes: 0, seconds: 0)
     }
 
-    private func describe(_ arguments: JSONValue) -> ToolOutcome {
+    private func describe(_ arguments: JSONValue, _ catalog: ToolCatalog) -> ToolOutcome {
         guard case .string(let name) = arguments["name"] ?? .null else {
             return .refused(.invalid, ["$.name: expected a string"])
         }
@@ -247,10 +421,12 @@ public final class ToolServer: Sendable {
     }
 
     /// Records the call in the audit log, its arguments masked unless they are already.
-    private func audited(_ tool: String, _ arguments: JSONValue, _ outcome: ToolOutcome, masked: Bool = false)
-        -> ToolOutcome
-    {
-        audit?.record(
+    private func audited(
+        _ tool: String, _ arguments: JSONValue, _ outcome: ToolOutcome, _ loaded: Loaded, masked: Bool = false
+    ) -> ToolOutcome {
+        guard let audit else { return outcome }
+        let redactor = loaded.redactor
+        audit.record(
             tool: redactor.scrub(tool), arguments: masked ? arguments : ToolOutcome.clean(arguments, redactor),
             outcome: outcome)
         return outcome
@@ -259,7 +435,8 @@ public final class ToolServer: Sendable {
     /// An outcome as the SDK's result.
     func result(of outcome: ToolOutcome) -> CallTool.Result {
         CallTool.Result(
-            content: [.text(outcome.text)], structuredContent: outcome.structured.map(Self.value),
+            content: [.text(text: outcome.text, annotations: nil, _meta: nil)],
+            structuredContent: outcome.structured.map(Self.value),
             isError: outcome.isError ? true : nil)
     }
 

@@ -21,18 +21,22 @@ enum MCPTool {
         exit(status)
     }
 
-    /// Builds the catalog and the server, and serves until stdin closes or a signal comes.
+    /// How serving ended.
+    enum Ending: Sendable {
+        case closed
+        case signal(Int32)
+        case failed(any Error)
+        /// The specs loaded; serving goes on.
+        case loaded
+    }
+
+    /// Serves until stdin closes or a signal comes. The specs compile in the background: a
+    /// large spec's first page of tools is listed from a preview of its first targets
+    /// meanwhile, and calls wait for the rest. A spec problem found then ends the server, as it
+    /// would have before it started.
     static func serve(_ invocation: MCPInvocation) async throws {
-        let services = invocation.client.services
         let exposure = ToolExposure(
             allowsWrites: invocation.allowsWrites, allowsDeletes: invocation.allowsDeletes, only: invocation.only)
-        let catalog = ToolCatalog(services: services, exposure: exposure, allowsFilesIn: invocation.allowsFilesIn)
-        if let pattern = invocation.only.first(where: { pattern in
-            !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
-        }) {
-            throw MCPFailure(
-                message: "--only '\(pattern)' matches no target or flow; see moya-cli list", exitStatus: .usage)
-        }
         let audit: AuditLog?
         do {
             audit = try invocation.audit.map { path throws(AuditLog.OpenError) in try AuditLog(path: path) }
@@ -44,8 +48,57 @@ enum MCPTool {
         options.maxResultBytes = invocation.maxResultBytes
         options.allowsFilesIn = invocation.allowsFilesIn
         options.stubbed = invocation.stubbed
-        let server = ToolServer(catalog: catalog, client: invocation.client, options: options, audit: audit)
+        let preview = invocation.preview(2 * options.pageSize).map { preview in
+            ToolCatalog(
+                services: [preview.service], exposure: exposure, allowsFilesIn: invocation.allowsFilesIn,
+                reserving: preview.names)
+        }
+        let server = ToolServer(exposure: exposure, options: options, audit: audit, preview: preview)
 
+        let ending: Ending = await withTaskGroup(of: Ending.self) { group in
+            group.addTask {
+                do {
+                    try await server.run(on: LineTransport(answering: server.answer))
+                } catch {
+                    invocation.log("moya-cli: mcp: \(error)")
+                }
+                return .closed
+            }
+            group.addTask { .signal(await invocation.nextSignal()) }
+            group.addTask {
+                do {
+                    let catalog = server.load(try invocation.load()).catalog
+                    try announce(catalog, invocation)
+                    return .loaded
+                } catch {
+                    server.failLoading()
+                    return .failed(error)
+                }
+            }
+            var ending = Ending.closed
+            while let next = await group.next() {
+                if case .loaded = next { continue }
+                ending = next
+                break
+            }
+            group.cancelAll()
+            return ending
+        }
+        switch ending {
+        case .signal(let number): invocation.log("moya-cli: \(MCPInvocation.name(of: number)): stopping")
+        case .failed(let error): throw error
+        case .closed, .loaded: break
+        }
+    }
+
+    /// Checks `--only` against the loaded catalog, and says on stderr what is offered.
+    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation) throws(MCPFailure) {
+        if let pattern = invocation.only.first(where: { pattern in
+            !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
+        }) {
+            throw MCPFailure(
+                message: "--only '\(pattern)' matches no target or flow; see moya-cli list", exitStatus: .usage)
+        }
         let left = catalog.all.count - catalog.exposed.count
         invocation.log(
             "moya-cli: mcp: \(catalog.exposed.count) of \(catalog.all.count) targets and flows as tools on stdio"
@@ -55,22 +108,6 @@ enum MCPTool {
                 "moya-cli: hint: \(catalog.exposed.count) tools is more than many clients take; "
                     + "--tools dynamic offers three that search, describe and call them")
         }
-
-        let stopped: Int32? = await withTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                do {
-                    try await server.run(on: LineTransport())
-                } catch {
-                    invocation.log("moya-cli: mcp: \(error)")
-                }
-                return nil
-            }
-            group.addTask { await invocation.nextSignal() }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        if let stopped { invocation.log("moya-cli: \(MCPInvocation.name(of: stopped)): stopping") }
     }
 }
 

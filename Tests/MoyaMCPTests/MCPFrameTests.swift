@@ -97,6 +97,26 @@ final class MCPFrameTests: XCTestCase {
         }
     }
 
+    func testASpecProblemFoundWhileServingEndsItAsAtStart() throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-invalid-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The first 200 targets are the preview, and fine; the 250th is not.
+        var text = "service: many\nbaseURL: http://127.0.0.1:9\ntargets:\n"
+        for index in 0..<300 { text += "  t\(index):\n    path: /things/\(index)\n" }
+        text += "  broken:\n    method: FETCH\n"
+        try text.write(toFile: folder + "/many.yaml", atomically: true, encoding: .utf8)
+        let list = #"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"100"}}"#
+        let (status, _, errors) = try run(
+            ["--specs", folder + "/many.yaml"], input: Data((Self.initialize + "\n" + list + "\n").utf8))
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(
+            errors,
+            "\(folder)/many.yaml:605:13: error: targets.broken.method: unknown HTTP method \"FETCH\"; expected one of "
+                + "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY\n"
+                + "moya-cli: error: invalid spec: 1 problem in 1 file\n")
+    }
+
     func testTheAuditLogHasOneLinePerCallSecretsMasked() throws {
         let folder = NSTemporaryDirectory() + "moya-cli-mcp-audit-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

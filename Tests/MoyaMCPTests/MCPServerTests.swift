@@ -263,6 +263,35 @@ final class MCPServerTests: XCTestCase {
         await mcp.close()
     }
 
+    func testFileParamsOnlyWithAllowFilesAndOnlyInsideIt() async throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-files-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "inside".write(toFile: folder + "/in/doc.txt", atomically: true, encoding: .utf8)
+        try "outside".write(toFile: folder + "/secret.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/in/link.txt", withDestinationPath: folder + "/secret.txt")
+
+        let without = try await session(["--allow-writes"])
+        let upload = try await without.allTools().first { $0.name == "shop.upload" }
+        XCTAssertEqual(upload.map { MCPSession.json($0.inputSchema).contains(#""doc""#) }, false)
+        let unoffered = try await without.call("shop.upload", ["doc": "doc.txt"])
+        XCTAssertEqual(MCPSession.text(unoffered), "$.doc: unexpected property")
+        await without.close()
+
+        let with = try await session(["--allow-writes", "--allow-files", folder + "/in"])
+        let sent = try await with.call("shop.upload", ["doc": "doc.txt"])
+        XCTAssertNil(sent.isError, MCPSession.text(sent))
+        XCTAssertTrue(MCPSession.text(sent).contains(#""body" : "inside""#), MCPSession.text(sent))
+        for path in ["../secret.txt", folder + "/secret.txt", "link.txt"] {
+            let refused = try await with.call("shop.upload", ["doc": .string(path)])
+            XCTAssertEqual(refused.isError, true)
+            XCTAssertEqual(
+                MCPSession.text(refused), "$.doc: is not inside \(folder)/in, the --allow-files folder", path)
+        }
+        await with.close()
+    }
+
     func testListIsPaginatedInAStableOrder() async throws {
         let folder = NSTemporaryDirectory() + "moya-cli-mcp-pages-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

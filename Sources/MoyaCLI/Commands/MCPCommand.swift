@@ -112,7 +112,7 @@ struct MCPCommand: CallerIsolatedCommand {
             return
         }
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
-        let catalog = try specOptions.loadCatalog()
+        let library = specOptions.library()
         let log: @Sendable (String) -> Void = { context.errorLine($0) }
         var configuration = network.configuration(
             environment: context.environment,
@@ -121,16 +121,26 @@ struct MCPCommand: CallerIsolatedCommand {
             })
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
-        let client = SpecClient(
-            services: catalog.services, environment: env, overrides: network.overrides(stub: behavior),
-            session: session, showSecrets: false,
-            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
-            logOptions: CallCommand.logOptions(verbosity: verbosity), log: log)
+        let (env, overrides, noTokenCache) = (self.env, network.overrides(stub: behavior), network.noTokenCache)
+        let logOptions = CallCommand.logOptions(verbosity: verbosity)
         let signals = context.stopSignal == nil ? SignalStream() : nil
         let invocation = MCPInvocation(
-            client: client, allowsWrites: allowWrites, allowsDeletes: allowDeletes, only: only,
-            dynamic: tools == .dynamic, listsDynamicHint: tools == nil, maxResultBytes: maxResultBytes,
-            audit: audit, allowsFilesIn: allowFiles, stubbed: behavior.map { $0 != .never } ?? false, log: log,
+            load: {
+                let catalog = try SpecOptions.loadCatalog(library, context: context)
+                return SpecClient(
+                    services: catalog.services, environment: env, overrides: overrides, session: session,
+                    showSecrets: false, logins: Logins(environment: context.environment, usesCache: !noTokenCache),
+                    logOptions: logOptions, log: log)
+            },
+            preview: { count in
+                guard let first = try? library.files().first,
+                    let (service, targets) = library.compiler.preview(file: first, firstTargets: count)
+                else { return nil }
+                return (service, targets.map { service.name + "." + $0 })
+            },
+            allowsWrites: allowWrites, allowsDeletes: allowDeletes, only: only, dynamic: tools == .dynamic,
+            listsDynamicHint: tools == nil, maxResultBytes: maxResultBytes, audit: audit, allowsFilesIn: allowFiles,
+            stubbed: behavior.map { $0 != .never } ?? false, log: log,
             nextSignal: context.stopSignal ?? { await signals?.next() ?? SIGTERM })
         do {
             try await serve(invocation)
@@ -147,9 +157,14 @@ struct MCPCommand: CallerIsolatedCommand {
 /// What `moya-cli mcp` has read from its command line and the specs, for the program that
 /// serves it (`moya-cli-mcp`, which links the MCP SDK; see `HelperProgram`).
 public struct MCPInvocation: Sendable {
-    /// The client every tool call is sent through: the specs, `--env`, `--stub`, the network
-    /// options, logins and `-v`.
-    public let client: SpecClient
+    /// Loads every spec and makes the client every tool call is sent through: the specs,
+    /// `--env`, `--stub`, the network options, logins and `-v`. Throws the problems that end
+    /// the command (an invalid spec, none found).
+    public let load: @Sendable () throws -> SpecClient
+    /// A first look at the first spec file: its service with its first N targets alone, and
+    /// the full names of all its targets; nil when it cannot be cut out (see
+    /// `SpecCompiler.preview`). Enough to list the first page while the rest compiles.
+    public let preview: @Sendable (Int) -> (service: ServiceSpec, names: [String])?
     public let allowsWrites: Bool
     public let allowsDeletes: Bool
     public let only: [String]

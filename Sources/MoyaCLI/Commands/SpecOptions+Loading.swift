@@ -55,15 +55,23 @@ extension SpecOptions {
     func loadCatalog(paths: [String]? = nil, checkingSamples: Bool = false) throws(CommandFailure)
         -> SpecLibrary.Catalog
     {
+        try Self.loadCatalog(library(paths: paths, checkingSamples: checkingSamples), context: CommandContext.current)
+    }
+
+    /// Every service of `library`, or a failure carrying every diagnostic; a note on
+    /// `context`'s stderr for each service a nearer layer hides.
+    static func loadCatalog(_ library: SpecLibrary, context: CommandContext) throws(CommandFailure)
+        -> SpecLibrary.Catalog
+    {
         let catalog: SpecLibrary.Catalog
         do {
-            catalog = try library(paths: paths, checkingSamples: checkingSamples).loadAll()
+            catalog = try library.loadAll()
         } catch {
             throw CommandFailure(error.description, status: .missingSpec)
         }
         guard catalog.diagnostics.isEmpty else { throw Self.invalid(catalog.diagnostics) }
         for shadowing in catalog.shadowed {
-            CommandContext.current.errorLine(
+            context.errorLine(
                 "moya-cli: note: service '\(shadowing.service)' is read from \(shadowing.kept), which hides "
                     + shadowing.hidden)
         }

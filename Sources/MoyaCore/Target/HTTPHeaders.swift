@@ -26,7 +26,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The value of the first field named `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
         get {
-            fields.first { $0.name.lowercased() == name.lowercased() }?.value
+            fields.first { Self.sameName($0.name, name) }?.value
         }
         set {
             if let newValue {
@@ -39,12 +39,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Sets `name` to `value`, replacing every field of that name in the place of the first.
     public mutating func update(name: String, value: String) {
-        let key = name.lowercased()
-        guard let index = fields.firstIndex(where: { $0.name.lowercased() == key }) else {
+        guard let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
             fields.append((name: name, value: value))
             return
         }
-        fields.removeAll { $0.name.lowercased() == key }
+        fields.removeAll { Self.sameName($0.name, name) }
         fields.insert((name: name, value: value), at: index)
     }
 
@@ -55,8 +54,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Removes every field named `name`.
     public mutating func remove(name: String) {
-        let key = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == key }
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
+
+    /// Whether two field names are the same, ASCII letters compared case-insensitively as
+    /// RFC 9110 says, without making lowercased copies: every header lookup asks.
+    public static func sameName(_ one: String, _ other: String) -> Bool {
+        guard one.utf8.count == other.utf8.count else { return false }
+        return zip(one.utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a ^ b == 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 
     /// Whether `name` is a valid field name: an RFC 9110 token.
@@ -74,8 +81,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The values of every field named `name`, in order, such as a response's `Set-Cookie`s.
     public func values(for name: String) -> [String] {
-        let key = name.lowercased()
-        return fields.filter { $0.name.lowercased() == key }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
     /// Whether a field named `name` is present.

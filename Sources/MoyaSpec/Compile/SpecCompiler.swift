@@ -72,6 +72,34 @@ public struct SpecCompiler: Sendable {
         return try compile(file: path)
     }
 
+    /// A first look at a large spec file: the service with its first `count` targets alone
+    /// (and the targets their logins call), and the names of all its targets in file order.
+    /// What is left unread is the other targets and the flows (see `SpecOutline`). Nil when
+    /// the outline cannot cut the file or the cut does not compile: compile the whole file,
+    /// which reports why.
+    public func preview(file path: String, firstTargets count: Int) -> (service: ServiceSpec, targets: [String])? {
+        let preview = FileSystem.withContents(path) { bytes -> (ServiceSpec, [String])? in
+            guard let outline = SpecOutline(bytes) else { return nil }
+            let names = outline.targets.map { String(decoding: bytes[$0.name], as: UTF8.self) }
+            var keep = Set(names.prefix(count))
+            // Twice at most: a second pass adds the targets the first one's logins call.
+            for _ in 0..<2 {
+                guard let partial = outline.keeping(keep, of: bytes),
+                    let service = try? compile(partial.text, file: path, partial: partial.lines)
+                else { return nil }
+                let logins = ([service.auth] + service.targets.map(\.auth)).compactMap { auth -> String? in
+                    guard case .login(let login)? = auth, login.service == nil else { return nil }
+                    return login.target
+                }
+                let missing = Set(logins).subtracting(keep)
+                if missing.isEmpty { return (service, names) }
+                keep.formUnion(missing)
+            }
+            return nil
+        }
+        return preview ?? nil
+    }
+
     /// Compiles what a call of `target` needs from spec text, as `compile(file:target:)` does.
     public func compile(_ bytes: [UInt8], file: String, target: String) throws(SpecError) -> ServiceSpec {
         let partial = bytes.withUnsafeBufferPointer { buffer in
