@@ -96,16 +96,23 @@ public struct ToolOutcome: Sendable {
             bytes: response.data.count, seconds: exchange.seconds)
     }
 
-    /// The outcome of a flow: each step's line as `run` prints it, and the failures.
-    static func of(_ result: CheckResult, limit: Int) -> ToolOutcome {
+    /// The outcome of a flow: each step's line as `run` prints it, and the failures, then the
+    /// captures that are not secret, each scrubbed of every secret the specs know.
+    static func of(_ result: CheckResult, redactor: Redactor, limit: Int) -> ToolOutcome {
         var lines = ["\(result.planned.qualifiedName): \(result.outcome.word)"]
         for step in result.steps {
-            lines.append("  " + step.label + ": " + step.line)
+            lines.append("  " + step.line)
             for failure in step.failures { lines.append("    " + failure.message) }
         }
         if result.steps.isEmpty, let reason = result.reason { lines.append("  " + reason) }
         for failure in result.failures where result.steps.isEmpty { lines.append("  " + failure.message) }
-        let text = lines.joined(separator: "\n")
+        if !result.captures.isEmpty {
+            lines.append("captures:")
+            for (name, value) in result.captures {
+                lines.append("  \(name): " + clean(value, redactor).serialized(escapeSlashes: false))
+            }
+        }
+        let text = redactor.scrub(lines.joined(separator: "\n"))
         return ToolOutcome(
             kind: result.outcome == .passed ? .ok : .error, text: cut(text, limit: limit), structured: nil,
             status: result.steps.last?.status, bytes: 0, seconds: result.seconds)

@@ -373,7 +373,8 @@ public final class ToolServer: Sendable {
             guard let result = await client.run(flow: tool.fullName, variables: variables) else {
                 throw unknown(name, arguments: arguments, loaded)
             }
-            return audited(tool.name, arguments, ToolOutcome.of(result, limit: options.maxResultBytes), loaded)
+            let outcome = ToolOutcome.of(result, redactor: loaded.redactor, limit: options.maxResultBytes)
+            return audited(tool.name, arguments, outcome, loaded)
         }
     }
 

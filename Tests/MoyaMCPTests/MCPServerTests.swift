@@ -226,8 +226,9 @@ final class MCPServerTests: XCTestCase {
             // Durations vary; the rest is compared whole.
             line.replacing(/\(\d+ ms\)/, with: "(N ms)")
         }
-        XCTAssertEqual(lines.first, "shop.lookup: PASS")
-        XCTAssertEqual(lines.count, 3, lines.joined(separator: "\n"))
+        XCTAssertEqual(
+            lines.joined(separator: "\n"),
+            "shop.lookup: PASS\n  PASS  user  200  (N ms)\n  PASS  echo  200  (N ms)\ncaptures:\n  name: \"Harry\"")
         await mcp.close()
     }
 
@@ -378,6 +379,10 @@ final class MCPSecretMatrixTests: XCTestCase {
         XCTAssertTrue(bearer.contains("\"Authorization\",\n      \"••••\""), bearer)
         XCTAssertTrue(bearer.contains("\"X-Static\",\n      \"••••\""), bearer)
         XCTAssertTrue(bearer.contains("e-••••"), bearer)
+        // The relay's one capture is secret: the flow shows no captures.
+        let relay = texts["vault.relay []"] ?? ""
+        XCTAssertTrue(relay.hasPrefix("vault.relay: "), relay)
+        XCTAssertFalse(relay.contains("captures:"), relay)
         let cookie = texts["vault.cookie []"] ?? ""
         XCTAssertTrue(cookie.contains(#""sid" : "••••""#), cookie)
         let stderr = texts["stderr"] ?? ""

@@ -1,3 +1,4 @@
+import MoyaCore
 import MoyaSpec
 
 /// How one planned check ended.
@@ -44,6 +45,9 @@ public struct CheckResult: Sendable {
     public let reason: String?
     /// A flow's steps, in the order they ran.
     public var steps: [StepResult] = []
+    /// A flow's captures that are not secret, in the order its steps declare them, with the
+    /// value each holds at the end; a string that is a secret's value, whole, is masked.
+    public var captures: [(name: String, value: JSONValue)] = []
 
     /// A result.
     public init(

@@ -36,6 +36,9 @@ public struct FlowRunner: Sendable {
         var variables = FlowVariables()
         /// The run's cookies, which every step sends and keeps, redirects included.
         let cookies = CookieStore()
+        /// Every secret the steps' exchanges knew of, a login's token included: what a shown
+        /// capture is masked of.
+        var secretsSeen = Set<String>()
     }
 
     /// Runs `flow` and reports it as one result whose steps are its parts.
@@ -97,9 +100,36 @@ public struct FlowRunner: Sendable {
             }
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        return CheckResult(
+        var result = CheckResult(
             planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: seconds, failures: failures,
             reason: nil, steps: steps)
+        result.captures = Self.shownCaptures(of: flow, in: run.variables, secrets: run.secretsSeen)
+        return result
+    }
+
+    /// The captures a flow may show: those not declared secret and not made of a secret, each
+    /// once, in declaration order, with every secret the run knew of (`secrets`) masked in them.
+    static func shownCaptures(of flow: FlowSpec, in variables: FlowVariables, secrets: Set<String>)
+        -> [(name: String, value: JSONValue)]
+    {
+        let redactor = Redactor(secretValues: variables.secretValues.union(secrets))
+        func masked(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(let text): .string(redactor.scrub(text))
+            case .array(let items): .array(items.map(masked))
+            case .object(let members): .object(members.map { (key: $0.key, value: masked($0.value)) })
+            default: value
+            }
+        }
+        var seen = Set<String>()
+        var shown: [(name: String, value: JSONValue)] = []
+        for capture in (flow.steps + flow.finally).flatMap(\.captures) where seen.insert(capture.name).inserted {
+            guard !capture.isSecret, !variables.secretNames.contains(capture.name),
+                let value = variables.values[capture.name]
+            else { continue }
+            shown.append((capture.name, masked(redactor.masking(value))))
+        }
+        return shown
     }
 
     // MARK: - Steps
@@ -203,6 +233,7 @@ public struct FlowRunner: Sendable {
                 service, target, with: options, cookies: run.cookies,
                 secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
                 responseSecrets: ResponseSecrets(step.captures))
+            run.secretsSeen.formUnion(exchange.redactor.allValues)
             guard let received = exchange.response else {
                 return result(failure(exchange.failure?.reason ?? "the request failed"))
             }
