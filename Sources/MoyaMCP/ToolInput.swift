@@ -2,12 +2,6 @@ import MoyaCore
 import MoyaSchema
 import MoyaSpec
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A tool's arguments: the JSON Schema the model fills in, built from a target's params or a
 /// flow's variables, and the arguments it sends checked against it and made into params.
 ///
@@ -59,7 +53,8 @@ public enum ToolInput {
         return object(properties, required: [])
     }
 
-    private static func object(_ properties: [(key: String, value: JSONValue)], required: [JSONValue]) -> JSONValue {
+    /// An object schema of `properties`, `required` ones named, and no other property.
+    static func object(_ properties: [(key: String, value: JSONValue)], required: [JSONValue]) -> JSONValue {
         var schema: [(key: String, value: JSONValue)] = [
             ("type", .string("object")), ("properties", .object(properties)),
         ]
@@ -127,23 +122,35 @@ public enum ToolInput {
         return path + ": " + error.message
     }
 
+    /// `--allow-files DIR`: the folder, as given (for messages), and its root, which confines
+    /// paths as a spec's file root does (links resolved; no device, FIFO, socket or `/proc`).
+    public struct Files: Sendable {
+        public let folder: String
+        let root: FileRoot
+
+        public init(folder: String) {
+            self.folder = folder
+            root = FileRoot(spec: folder + "/", given: folder)
+        }
+    }
+
     /// A target's arguments as param values, after the schema has accepted them; `select` is
-    /// the JSON path argument, taken out. A `file` path must lie inside `folder`.
+    /// the JSON path argument, taken out. A `file` path must name a file inside `files`.
     static func params(
-        from arguments: [(key: String, value: JSONValue)], of target: TargetSpec, folder: String?
+        from arguments: [(key: String, value: JSONValue)], of target: TargetSpec, files: Files?
     ) throws(Refusal) -> [String: ParamValue] {
         var values: [String: ParamValue] = [:]
         var violations: [String] = []
         for (key, value) in arguments where key != ToolCatalog.selectArgument {
             guard let param = target.params.first(where: { $0.name == key }),
-                isArgument(param, allowsFiles: folder != nil)
+                isArgument(param, allowsFiles: files != nil)
             else {
                 violations.append("$.\(key): not an argument of this tool")
                 continue
             }
             do {
                 var made = try param.value(from: value)
-                if param.elementType == .file, let folder { made = try inside(made, folder: folder, param: key) }
+                if param.elementType == .file, let files { made = try inside(made, files, param: key) }
                 values[key] = made
             } catch {
                 violations.append("$.\(key): " + error.message)
@@ -153,20 +160,22 @@ public enum ToolInput {
         return values
     }
 
-    /// A file param's paths as the real paths they name, relative ones taken from `folder`;
-    /// a path outside it, after `..` and links are resolved, or naming no file, is refused.
-    private static func inside(_ value: ParamValue, folder: String, param: String) throws(ParamValueError)
+    /// A file param's paths as the files they name, relative ones taken from the folder.
+    private static func inside(_ value: ParamValue, _ files: Files, param: String) throws(ParamValueError)
         -> ParamValue
     {
         func resolve(_ path: String) throws(ParamValueError) -> ParamValue {
-            let joined = path.hasPrefix("/") ? path : folder + "/" + path
-            guard let real = FileAccess.realPath(joined), let root = FileAccess.realPath(folder) else {
-                throw ParamValueError(param: param, message: "names no file inside \(folder), the --allow-files folder")
+            do {
+                return .string(try files.root.file(path.hasPrefix("/") ? path : files.folder + "/" + path))
+            } catch {
+                let message: String
+                switch error.reason {
+                case .missing: message = "names no file inside \(files.folder), the --allow-files folder"
+                case .outside: message = "is not inside \(files.folder), the --allow-files folder"
+                default: message = error.description
+                }
+                throw ParamValueError(param: param, message: message)
             }
-            guard real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
-                throw ParamValueError(param: param, message: "is not inside \(folder), the --allow-files folder")
-            }
-            return .string(real)
         }
         if case .array(let items) = value {
             var resolved: [ParamValue] = []
@@ -174,15 +183,5 @@ public enum ToolInput {
             return .array(resolved)
         }
         return try resolve(value.description)
-    }
-}
-
-/// Paths as the file system resolves them.
-enum FileAccess {
-    /// The absolute path with `.`, `..` and every link resolved; nil when it names nothing.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

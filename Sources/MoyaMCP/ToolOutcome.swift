@@ -79,9 +79,9 @@ public struct ToolOutcome: Sendable {
                     structured: nil, status: response.statusCode, bytes: response.data.count,
                     seconds: exchange.seconds)
             }
-            body = Self.clean(.array(select.values(in: json)), redactor).serialized(pretty: true, escapeSlashes: false)
+            body = redactor.scrubbing(.array(select.values(in: json))).serialized(pretty: true, escapeSlashes: false)
         } else if let json {
-            let cleaned = Self.clean(json, redactor)
+            let cleaned = redactor.scrubbing(json)
             if wantsStructured, kind == .ok, case .object = cleaned { structured = cleaned }
             body = cleaned.serialized(pretty: true, escapeSlashes: false)
         } else if let text = String(validating: response.data, as: UTF8.self), !text.utf8.contains(0) {
@@ -109,7 +109,7 @@ public struct ToolOutcome: Sendable {
         if !result.captures.isEmpty {
             lines.append("captures:")
             for (name, value) in result.captures {
-                lines.append("  \(name): " + clean(value, redactor).serialized(escapeSlashes: false))
+                lines.append("  \(name): " + redactor.scrubbing(value).serialized(escapeSlashes: false))
             }
         }
         let text = redactor.scrub(lines.joined(separator: "\n"))
@@ -121,36 +121,8 @@ public struct ToolOutcome: Sendable {
     /// The body as JSON when it is JSON, by its type or, with no type, by its bytes.
     static func json(_ response: Response, contentType: String?) -> JSONValue? {
         guard !response.data.isEmpty else { return nil }
-        if let contentType, !Self.saysJSON(contentType) { return nil }
+        if let contentType, !JSONValue.isJSONMediaType(contentType) { return nil }
         return try? JSONValue(parsing: response.data)
-    }
-
-    /// Whether a content type names JSON (`application/json`, `application/problem+json`,
-    /// any case).
-    static func saysJSON(_ contentType: String) -> Bool {
-        let bytes = Array(contentType.utf8)
-        guard bytes.count >= 4 else { return false }
-        return (0...(bytes.count - 4)).contains { start in
-            bytes[start] | 0x20 == UInt8(ascii: "j") && bytes[start + 1] | 0x20 == UInt8(ascii: "s")
-                && bytes[start + 2] | 0x20 == UInt8(ascii: "o") && bytes[start + 3] | 0x20 == UInt8(ascii: "n")
-        }
-    }
-
-    /// A JSON body with each secret gone: strings that are one whole masked (however short),
-    /// then every form of every secret scrubbed from strings and keys.
-    static func clean(_ json: JSONValue, _ redactor: Redactor) -> JSONValue {
-        // Nothing to take out: the walk would only copy the tree.
-        guard redactor.isEnabled, !redactor.allValues.isEmpty else { return json }
-        func scrub(_ value: JSONValue, depth: Int) -> JSONValue {
-            switch value {
-            case .string(let text): return .string(redactor.scrub(text))
-            case .array(let items) where depth < 512: return .array(items.map { scrub($0, depth: depth + 1) })
-            case .object(let members) where depth < 512:
-                return .object(members.map { (key: redactor.scrub($0.key), value: scrub($0.value, depth: depth + 1)) })
-            default: return value
-            }
-        }
-        return scrub(redactor.masking(json), depth: 0)
     }
 
     /// `text` cut to at most `limit` bytes at a character boundary, with a last line saying

@@ -50,6 +50,8 @@ public final class ToolServer: Sendable {
 
     private let exposure: ToolExposure
     private let options: Options
+    /// `--allow-files`, its folder resolved once.
+    private let files: ToolInput.Files?
     private let audit: AuditLog?
     private let phase: Mutex<Phase>
     /// Each called tool's input schema, compiled on its first call.
@@ -66,6 +68,7 @@ public final class ToolServer: Sendable {
     public init(exposure: ToolExposure, options: Options, audit: AuditLog?, preview: ToolCatalog? = nil) {
         self.exposure = exposure
         self.options = options
+        files = options.allowsFilesIn.map(ToolInput.Files.init)
         self.audit = audit
         phase = Mutex(.loading(preview: preview, waiters: []))
     }
@@ -265,26 +268,16 @@ public final class ToolServer: Sendable {
             description =
                 "Search the API's \(catalog.exposed.count) operations by words in their names and descriptions; "
                 + "answers each match's name and summary, at most 50."
-            schema = .object([
-                ("type", .string("object")),
-                ("properties", .object([("query", string)])), ("required", .array([.string("query")])),
-                ("additionalProperties", .bool(false)),
-            ])
+            schema = ToolInput.object([("query", string)], required: [.string("query")])
         case .describe:
             description = "Describe one operation by name: what it does, and the JSON Schema of its arguments."
-            schema = .object([
-                ("type", .string("object")), ("properties", .object([("name", string)])),
-                ("required", .array([.string("name")])), ("additionalProperties", .bool(false)),
-            ])
+            schema = ToolInput.object([("name", string)], required: [.string("name")])
         case .call:
             description =
                 "Call one operation by name with its arguments, as describe_target gives them; answers the status, "
                 + "the content type and the body."
-            schema = .object([
-                ("type", .string("object")),
-                ("properties", .object([("name", string), ("arguments", .object([("type", .string("object"))]))])),
-                ("required", .array([.string("name")])), ("additionalProperties", .bool(false)),
-            ])
+            schema = ToolInput.object(
+                [("name", string), ("arguments", .object([("type", .string("object"))]))], required: [.string("name")])
         }
         return .object([
             ("name", .string(kind.rawValue)), ("title", .string(kind.rawValue)), ("description", .string(description)),
@@ -358,7 +351,7 @@ public final class ToolServer: Sendable {
             }
             let params: [String: ParamValue]
             do {
-                params = try ToolInput.params(from: members, of: target, folder: options.allowsFilesIn)
+                params = try ToolInput.params(from: members, of: target, files: files)
             } catch {
                 return audited(tool.name, arguments, .refused(.invalid, error.violations), loaded)
             }
@@ -366,7 +359,7 @@ public final class ToolServer: Sendable {
                 service, target, with: CallOptions(arguments: params, environment: client.environment))
             let outcome = ToolOutcome.of(
                 exchange, select: select, limit: options.maxResultBytes, structured: tool.outputSchema != nil)
-            let masked = audit == nil ? arguments : ToolOutcome.clean(arguments, exchange.redactor)
+            let masked = audit == nil ? arguments : exchange.redactor.scrubbing(arguments)
             return audited(tool.name, masked, outcome, loaded, masked: true)
         case .flow:
             let variables = members.map { (name: $0.key, value: $0.value) }
@@ -428,7 +421,7 @@ public final class ToolServer: Sendable {
         guard let audit else { return outcome }
         let redactor = loaded.redactor
         audit.record(
-            tool: redactor.scrub(tool), arguments: masked ? arguments : ToolOutcome.clean(arguments, redactor),
+            tool: redactor.scrub(tool), arguments: masked ? arguments : redactor.scrubbing(arguments),
             outcome: outcome)
         return outcome
     }

@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaMCP
+import MoyaRuntime
 import MoyaSpec
 
 #if canImport(Glibc)
@@ -75,14 +76,20 @@ enum MCPTool {
                     return .failed(error)
                 }
             }
-            var ending = Ending.closed
+            // Every child's end is heard, the load's too: stdin closed before the specs were
+            // compiled still ends with their problem, if they have one. The first of stdin
+            // closing and a signal is the one reported.
+            var first: Ending?
+            var failure: (any Error)?
             while let next = await group.next() {
-                if case .loaded = next { continue }
-                ending = next
-                break
+                switch next {
+                case .loaded: continue
+                case .failed(let error): failure = error
+                case .closed, .signal: if first == nil { first = next }
+                }
+                group.cancelAll()
             }
-            group.cancelAll()
-            return ending
+            return failure.map(Ending.failed) ?? first ?? .closed
         }
         switch ending {
         case .signal(let number): invocation.log("moya-cli: \(MCPInvocation.name(of: number)): stopping")
@@ -93,11 +100,11 @@ enum MCPTool {
 
     /// Checks `--only` against the loaded catalog, and says on stderr what is offered.
     static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation) throws(MCPFailure) {
-        if let pattern = invocation.only.first(where: { pattern in
+        let unmatched = invocation.only.filter { pattern in
             !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
-        }) {
-            throw MCPFailure(
-                message: "--only '\(pattern)' matches no target or flow; see moya-cli list", exitStatus: .usage)
+        }
+        if !unmatched.isEmpty {
+            throw MCPFailure(message: CheckPlan.UnmatchedPatterns(patterns: unmatched).description, exitStatus: .usage)
         }
         let left = catalog.all.count - catalog.exposed.count
         invocation.log(

@@ -117,6 +117,14 @@ final class MCPFrameTests: XCTestCase {
                 + "moya-cli: error: invalid spec: 1 problem in 1 file\n")
     }
 
+    func testOnlyThatMatchesNothingIsAUsageErrorEvenWhenStdinClosesFirst() throws {
+        let (status, lines, errors) = try run(
+            specs + ["--only", "zz*", "--only", "shop.user"], input: Data(), environment: environment)
+        XCTAssertEqual(status, 64)
+        XCTAssertEqual(lines, [])
+        XCTAssertEqual(errors, "moya-cli: error: --only 'zz*' matches no target or flow; see moya-cli list\n")
+    }
+
     func testTheAuditLogHasOneLinePerCallSecretsMasked() throws {
         let folder = NSTemporaryDirectory() + "moya-cli-mcp-audit-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

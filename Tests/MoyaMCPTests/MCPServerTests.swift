@@ -290,6 +290,11 @@ final class MCPServerTests: XCTestCase {
             XCTAssertEqual(
                 MCPSession.text(refused), "$.doc: is not inside \(folder)/in, the --allow-files folder", path)
         }
+        // A FIFO inside the folder would block the upload: refused as a spec's file root does.
+        XCTAssertEqual(mkfifo(folder + "/in/pipe", 0o600), 0)
+        let pipe = try await with.call("shop.upload", ["doc": "pipe"])
+        XCTAssertEqual(pipe.isError, true)
+        XCTAssertTrue(MCPSession.text(pipe).hasSuffix("not a regular file"), MCPSession.text(pipe))
         await with.close()
     }
 

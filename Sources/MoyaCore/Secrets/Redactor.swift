@@ -185,6 +185,23 @@ public struct Redactor: Sendable {
         return matcher.matcher?.masking(result, with: Array(Self.mask.utf8)) ?? result
     }
 
+    /// `json` with every secret gone: strings that are one whole masked (`masking(_:)`), then
+    /// every form of every secret scrubbed from the other strings and the keys, as
+    /// `scrub(_:)` scrubs text. For a JSON value from a server that is shown as JSON.
+    public func scrubbing(_ json: JSONValue) -> JSONValue {
+        guard isEnabled, !allValues.isEmpty else { return json }
+        func scrubbed(_ value: JSONValue, depth: Int) -> JSONValue {
+            switch value {
+            case .string(let text): return .string(scrub(text))
+            case .array(let items) where depth < 512: return .array(items.map { scrubbed($0, depth: depth + 1) })
+            case .object(let members) where depth < 512:
+                return .object(members.map { (key: scrub($0.key), value: scrubbed($0.value, depth: depth + 1)) })
+            default: return value
+            }
+        }
+        return scrubbed(masking(json), depth: 0)
+    }
+
     /// `json` with every string that is a secret, whole, replaced by the mask, however short
     /// the secret: the value the JSON then holds is the secret itself, not text that may
     /// merely contain it. The depth is the parser's.

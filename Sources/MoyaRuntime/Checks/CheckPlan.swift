@@ -14,6 +14,11 @@ public enum CheckPlan {
     public struct UnmatchedPatterns: Error, Sendable, CustomStringConvertible {
         /// The patterns, as given.
         public var patterns: [String]
+
+        public init(patterns: [String]) {
+            self.patterns = patterns
+        }
+
         public var description: String {
             let names = patterns.map { "'\(TerminalText.escapingControls($0))'" }.joined(separator: ", ")
             return "--only \(names) \(patterns.count == 1 ? "matches" : "match") no target or flow; see moya-cli list"

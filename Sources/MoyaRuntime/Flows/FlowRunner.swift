@@ -113,21 +113,13 @@ public struct FlowRunner: Sendable {
         -> [(name: String, value: JSONValue)]
     {
         let redactor = Redactor(secretValues: variables.secretValues.union(secrets))
-        func masked(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .string(let text): .string(redactor.scrub(text))
-            case .array(let items): .array(items.map(masked))
-            case .object(let members): .object(members.map { (key: $0.key, value: masked($0.value)) })
-            default: value
-            }
-        }
         var seen = Set<String>()
         var shown: [(name: String, value: JSONValue)] = []
         for capture in (flow.steps + flow.finally).flatMap(\.captures) where seen.insert(capture.name).inserted {
             guard !capture.isSecret, !variables.secretNames.contains(capture.name),
                 let value = variables.values[capture.name]
             else { continue }
-            shown.append((capture.name, masked(redactor.masking(value))))
+            shown.append((capture.name, redactor.scrubbing(value)))
         }
         return shown
     }
