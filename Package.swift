@@ -157,7 +157,8 @@ let package = Package(
         // `mcp`, which moya-cli hands over to: the MCP SDK brings FoundationNetworking, whose
         // static link needs libcurl (the system's), and would slow every command's start.
         .executableTarget(
-            name: "moya-cli-mcp", dependencies: ["MoyaCLI", "MoyaMCP", "MoyaRuntime", "MoyaSpec"], swiftSettings: callerIsolated,
+            name: "moya-cli-mcp", dependencies: ["MoyaCLI", "MoyaMCP", "MoyaRuntime", "MoyaSpec"],
+            swiftSettings: callerIsolated,
             linkerSettings: tunedRelease + networkingRelease),
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that
         // OpenAPIKit does not slow every other command's start (see OpenAPITool).

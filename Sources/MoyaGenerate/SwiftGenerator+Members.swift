@@ -123,9 +123,16 @@ extension GeneratedFile {
     }
 
     mutating func writeBaseURL() {
-        let base = "URL(string: \(text(service.baseURLSource, in: TargetSpec.none))) ?? URL(fileURLWithPath: \"/\")"
-        let ordered = service.targets.filter { orderedQuery($0) != nil }
-        guard !ordered.isEmpty else {
+        func url(_ source: Template) -> String {
+            "URL(string: \(text(source, in: TargetSpec.none))) ?? URL(fileURLWithPath: \"/\")"
+        }
+        let base = url(service.baseURLSource)
+        // A target with its own base URL (`baseURL:` on the target) returns that one.
+        func own(_ target: TargetSpec) -> String? {
+            (target.baseURLSource ?? target.baseURL.map { Template(literal: $0) }).map(url)
+        }
+        let special = service.targets.filter { orderedQuery($0) != nil || own($0) != nil }
+        guard !special.isEmpty else {
             let single = "    \(level)var baseURL: URL { \(base) }"
             if single.count <= Code.width {
                 line(single)
@@ -139,11 +146,15 @@ extension GeneratedFile {
         line("    \(level)var baseURL: URL {")
         line("        let base = \(base)")
         line("        switch self {")
-        for target in ordered {
-            guard let query = orderedQuery(target) else { continue }
+        for target in special {
+            guard let query = orderedQuery(target) else {
+                line("        case \(pattern(target, using: [])):")
+                line("            return \(own(target) ?? "base")")
+                continue
+            }
             let code = Code.call(
                 "Self.appending",
-                [(nil, parameters(query, in: target)), ("keys", keys(query)), ("to", .raw("base"))])
+                [(nil, parameters(query, in: target)), ("keys", keys(query)), ("to", .raw(own(target) ?? "base"))])
             line("        case \(pattern(target, using: params(in: query))):")
             for codeLine in code.lines(indent: "            ", lead: "return ") { line(codeLine) }
         }

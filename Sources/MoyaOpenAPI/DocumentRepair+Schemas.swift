@@ -18,6 +18,21 @@ extension DocumentRepair {
         func index(_ key: String) -> Int? { members.firstIndex { $0.key == key } }
         func remove(_ key: String) { members.removeAll { $0.key == key } }
 
+        // `items` as a list is draft 4's tuple form: 2020-12 (3.1) calls it `prefixItems`; 3.0
+        // has no tuple, so each item is read as matching one of the list's schemas.
+        if let at = index("items"), case .array(let schemas) = members[at].value {
+            if is31 {
+                warn(origin, pointer + ["items"], "a list of item schemas is draft 4's tuple form; read as prefixItems")
+                members[at] = (key: "prefixItems", value: .array(schemas))
+            } else {
+                warn(
+                    origin, pointer + ["items"],
+                    "a list of item schemas is draft 4's tuple form, which OpenAPI 3.0 does not have; "
+                        + "read as items that match any of them")
+                members[at].value = schemas.isEmpty ? .object([]) : .object([(key: "anyOf", value: .array(schemas))])
+            }
+        }
+
         // `required` in a schema lists names.
         if let at = index("required") {
             if case .array(let names) = members[at].value,

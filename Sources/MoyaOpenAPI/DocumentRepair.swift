@@ -145,7 +145,68 @@ struct DocumentRepair {
         }
         breakCycles(&root)
         boundChains(&root)
+        leaveOutUnknownSchemes(&root)
         return root
+    }
+
+    /// Leaves out of every security requirement, the document's and each operation's, a
+    /// scheme that no security scheme defines: OpenAPIKit refuses the whole requirement, and
+    /// with it the operation. A requirement left with no scheme is left out; one that was
+    /// empty (no credential needed) is kept.
+    mutating func leaveOutUnknownSchemes(_ root: inout JSONValue) {
+        guard case .object(var members) = root else { return }
+        var defined: Set<String> = []
+        if case .object(let schemes)? = root.value(atPath: ["components", "securitySchemes"]) {
+            defined = Set(schemes.map(\.key))
+        }
+        func mend(_ value: inout JSONValue, at pointer: [String]) {
+            guard case .array(let requirements) = value else { return }
+            var kept: [JSONValue] = []
+            for requirement in requirements {
+                guard case .object(let schemes) = requirement, !schemes.isEmpty else {
+                    kept.append(requirement)
+                    continue
+                }
+                let known = schemes.filter { defined.contains($0.key) }
+                for unknown in schemes where !defined.contains(unknown.key) {
+                    warn(
+                        main, pointer + [unknown.key],
+                        "no security scheme is named '\(unknown.key)'; the requirement is left out")
+                }
+                if !known.isEmpty { kept.append(.object(known)) }
+            }
+            value = .array(kept)
+        }
+        root = .null
+        defer { root = .object(members) }
+        for index in members.indices {
+            switch members[index].key {
+            case "security":
+                mend(&members[index].value, at: ["security"])
+            case "paths", "webhooks":
+                guard case .object(var items) = members[index].value else { continue }
+                members[index].value = .null
+                for item in items.indices {
+                    guard case .object(var operations) = items[item].value else { continue }
+                    items[item].value = .null
+                    for operation in operations.indices {
+                        guard OpenAPIPieces.methods.contains(operations[operation].key),
+                            case .object(var fields) = operations[operation].value,
+                            let at = fields.firstIndex(where: { $0.key == "security" })
+                        else { continue }
+                        operations[operation].value = .null
+                        mend(
+                            &fields[at].value,
+                            at: [members[index].key, items[item].key, operations[operation].key, "security"])
+                        operations[operation].value = .object(fields)
+                    }
+                    items[item].value = .object(operations)
+                }
+                members[index].value = .object(items)
+            default:
+                continue
+            }
+        }
     }
 
     // MARK: - Walking

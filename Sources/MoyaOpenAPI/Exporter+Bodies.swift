@@ -37,8 +37,7 @@ extension Exporter {
             }
             return content(type, example: .string(text))
         case .multipart(let parts, _):
-            var properties: [(key: String, value: JSONValue)] = []
-            var required: [JSONValue] = []
+            var fields = BodyFields()
             for part in parts {
                 let template: Template
                 switch part.content {
@@ -46,12 +45,19 @@ extension Exporter {
                 case .file(let file): template = file
                 }
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
-                properties.append((part.name, propertySchema(param, of: target)))
-                if param.isRequired { required.append(.string(part.name)) }
+                fields.properties.append((part.name, propertySchema(param, of: target)))
+                if param.isRequired { fields.required.append(.string(part.name)) }
             }
-            return body("multipart/form-data", (properties, required), target)
-        case .upload:
-            return content("application/octet-stream", schema: Self.binary)
+            return body("multipart/form-data", fields, target)
+        case .upload(let template):
+            // The file goes with the target's own Content-Type, when it names one.
+            let type =
+                target.headers.first { $0.name.lowercased() == "content-type" }?.value.literalText
+                ?? "application/octet-stream"
+            guard case .object(let members) = content(type, schema: Self.binary),
+                template.wholeParam.flatMap(target.param(named:))?.isRequired != false
+            else { return content(type, schema: Self.binary) }
+            return .object([("required", .bool(true))] + members)
         }
     }
 
@@ -76,20 +82,26 @@ extension Exporter {
 
     /// The properties of a parameters block or a JSON object, each a param's schema, and the
     /// required ones.
-    func properties(_ entries: [ValueTemplate.Member], _ target: TargetSpec) -> (
-        properties: [(key: String, value: JSONValue)], required: [JSONValue]
-    ) {
-        var properties: [(key: String, value: JSONValue)] = []
-        var required: [JSONValue] = []
+    func properties(_ entries: [ValueTemplate.Member], _ target: TargetSpec) -> BodyFields {
+        var fields = BodyFields()
         for entry in entries {
             guard let param = Self.param(of: entry.value, in: target) else {
-                properties.append((entry.key, .object([("default", Self.render(entry.value))])))
+                fields.properties.append((entry.key, .object([("default", Self.render(entry.value))])))
                 continue
             }
-            properties.append((entry.key, propertySchema(param, of: target)))
-            if param.isRequired { required.append(.string(entry.key)) }
+            fields.properties.append((entry.key, propertySchema(param, of: target)))
+            if param.isRequired { fields.required.append(.string(entry.key)) }
+            if let example = Self.example(of: param, in: target) { fields.example.append((entry.key, example)) }
         }
-        return (properties, required)
+        return fields
+    }
+
+    /// A body's members: their schemas, the required ones, and the example the target's
+    /// first check gives them, which import reads back as the check's values.
+    struct BodyFields {
+        var properties: [(key: String, value: JSONValue)] = []
+        var required: [JSONValue] = []
+        var example: [(key: String, value: JSONValue)] = []
     }
 
     /// A body param's schema, with its description: a body's members have no other place
@@ -107,17 +119,16 @@ extension Exporter {
         return target.param(named: name)
     }
 
-    func body(
-        _ type: String, _ fields: (properties: [(key: String, value: JSONValue)], required: [JSONValue]),
-        _ target: TargetSpec
-    ) -> JSONValue {
+    func body(_ type: String, _ fields: BodyFields, _ target: TargetSpec) -> JSONValue {
         var schema: [(key: String, value: JSONValue)] = [
             ("type", .string("object")), ("properties", .object(fields.properties)),
         ]
         if !fields.required.isEmpty { schema.append(("required", .array(fields.required))) }
         var members: [(key: String, value: JSONValue)] = []
         if !fields.required.isEmpty { members.append(("required", .bool(true))) }
-        members.append(("content", .object([(type, .object([("schema", .object(schema))]))])))
+        var media: [(key: String, value: JSONValue)] = [("schema", .object(schema))]
+        if !fields.example.isEmpty { media.append(("example", .object(fields.example))) }
+        members.append(("content", .object([(type, .object(media))])))
         return .object(members)
     }
 

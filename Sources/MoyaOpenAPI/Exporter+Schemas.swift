@@ -45,17 +45,40 @@ final class SchemaBundle {
         let bundle: SchemaBundle
         let documents: [String: SchemaSpec.Document]
 
+        /// The keywords whose values are schemas: one, a map of them, or a list of them.
+        /// Any other member (`properties`' names, `enum`, `default`, `example`) is data, and
+        /// is written as it is.
+        static let schemaKeywords: Set<String> = [
+            "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
+            "unevaluatedProperties", "additionalItems", "contentSchema", "items",
+        ]
+        static let schemaMapKeywords: Set<String> = [
+            "properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+        ]
+        static let schemaListKeywords: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems"]
+
+        /// A schema rewritten: its `$ref`s into this document, its 3.0 keywords as 3.1's.
         func rewrite(_ value: JSONValue, base: URIReference, dialect: SchemaDialect, depth: Int) -> JSONValue {
+            func schema(_ value: JSONValue) -> JSONValue { rewrite(value, base: base, dialect: dialect, depth: depth) }
             switch value {
-            case .array(let items):
-                return .array(items.map { rewrite($0, base: base, dialect: dialect, depth: depth) })
             case .object(var members):
                 if dialect == .openAPI30 { members = Self.upgraded(members) }
                 var inline: JSONValue?
                 var written: [(key: String, value: JSONValue)] = []
                 for member in members {
                     guard member.key == "$ref", case .string(let text) = member.value else {
-                        written.append((member.key, rewrite(member.value, base: base, dialect: dialect, depth: depth)))
+                        let value: JSONValue
+                        switch member.value {
+                        case .object(let entries) where Self.schemaMapKeywords.contains(member.key):
+                            value = .object(entries.map { (key: $0.key, value: schema($0.value)) })
+                        case .array(let items) where Self.schemaListKeywords.contains(member.key):
+                            value = .array(items.map(schema))
+                        case _ where Self.schemaKeywords.contains(member.key):
+                            value = schema(member.value)
+                        default:
+                            value = member.value
+                        }
+                        written.append((member.key, value))
                         continue
                     }
                     switch reference(text, base: base, depth: depth) {
@@ -139,6 +162,10 @@ final class SchemaBundle {
                 } else if case .bool = members[index].value {
                     members.remove(at: index)
                 }
+            }
+            // Draft 4's tuple form of `items` is 2020-12's `prefixItems`.
+            if let index = members.firstIndex(where: { $0.key == "items" }), case .array = members[index].value {
+                members[index].key = "prefixItems"
             }
             if let index = members.firstIndex(where: { $0.key == "discriminator" }),
                 case .string(let property) = members[index].value

@@ -76,6 +76,8 @@ struct ImportedSpec {
         case data(String, contentType: String, query: [Entry])
         /// A multipart form, and a query.
         case multipart([Part], query: [Entry])
+        /// A file, its path a param's, sent whole with its content type.
+        case upload(Text, contentType: String)
     }
 
     /// A sample response.
@@ -107,6 +109,8 @@ struct ImportedSpec {
         var schema: String? = nil
         /// The `$ref` to the JSON request body's schema.
         var requestSchema: String? = nil
+        /// The operation's or path item's own server, when it is not the document's.
+        var baseURL: Text? = nil
         var samples: [(name: String, sample: Sample)] = []
         /// `successAndRedirectCodes` for an operation that only redirects; nil leaves the default.
         var validation: String? = nil

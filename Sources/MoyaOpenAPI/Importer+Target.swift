@@ -24,8 +24,9 @@ extension Importer {
         var target = ImportedSpec.Target(
             name: name, summary: (endpoint.endpointSummary ?? endpoint.routeSummary).map(Names.oneLine),
             description: endpoint.endpointDescription ?? endpoint.routeDescription,
-            method: endpoint.method.rawValue.uppercased(), path: endpoint.path.rawValue)
+            method: endpoint.method.rawValue.uppercased(), path: Self.sentPath(endpoint.path.rawValue))
 
+        target.baseURL = ownServer(endpoint)
         var paramNames: Set<String> = []
         var pathNames: Set<String> = []
         var query: [ImportedSpec.Entry] = []
@@ -66,22 +67,28 @@ extension Importer {
             switch parameter.location {
             case .path:
                 param.optional = false
-                if param.type.hasPrefix("[") {
-                    warn(
-                        at,
-                        "path param '\(parameter.name)' is an array, which a spec's path cannot hold; it is sent as text"
-                    )
-                    param.type = "string"
-                    param.joinedStyle = nil
-                }
+                param.joinedStyle = nil
                 // label and matrix put a prefix before the value, which the path writes as it is.
+                // An array is written as the simple style writes it (`a,b`), after that prefix,
+                // which is what label and matrix write when not exploded.
                 var placed = "{\(param.name)}"
+                var exploded = false
                 if case .a(let context) = parameter.schemaOrContent {
+                    exploded = context.explode
                     switch context.style {
                     case .label: placed = "." + placed
                     case .matrix: placed = ";\(Names.urlText(parameter.name[...]))=" + placed
-                    default: break
+                    default: exploded = false
                     }
+                }
+                if param.type.hasPrefix("["), exploded {
+                    warn(
+                        at,
+                        "path param '\(parameter.name)' is an exploded array, which a spec's path cannot write; "
+                            + "it is sent as text")
+                    param.type = "string"
+                    param.example = param.example.flatMap(Self.pathText)
+                    param.defaultValue = param.defaultValue.flatMap(Self.pathText)
                 }
                 target.path = target.path.replacing("{\(parameter.name)}", with: placed)
                 pathNames.insert(param.name)
@@ -111,6 +118,9 @@ extension Importer {
         if let body = endpoint.requestBody {
             target.task = task(
                 body, query: query, params: &target.params, names: &paramNames, at: pointer + ["requestBody"])
+            if case .upload(_, let contentType)? = target.task {
+                target.headers.append(.init(key: "Content-Type", value: "\(contentType)"))
+            }
             if let schema = schemas?.requestSchema(operation: pointer, content: body.content.keys.map(\.rawValue)) {
                 target.requestSchema = schemas?.reference(to: schema)
             }
@@ -119,6 +129,59 @@ extension Importer {
         }
         samples(endpoint.responses, into: &target, operation: pointer)
         return target
+    }
+
+    /// An operation's or path item's first server, when it is not the document's first: the
+    /// target's own base URL, read from `${SERVICE_HOST_URL}` when it is set (`BOX_UPLOAD_URL`
+    /// for upload.box.com), as the service's is from its own variable. Its other servers are
+    /// named in a warning.
+    mutating func ownServer(_ endpoint: ResolvedEndpoint) -> ImportedSpec.Text? {
+        guard let server = endpoint.servers.first,
+            server.urlTemplate.rawValue != document.servers.first?.urlTemplate.rawValue
+        else { return nil }
+        let raw = server.urlTemplate.rawValue
+        let pointer = ["paths", endpoint.path.rawValue, endpoint.method.rawValue.lowercased(), "servers"]
+        guard raw.contains("://") else {
+            warn(pointer, "the operation's server '\(raw)' is relative; its requests go to the service's base URL")
+            return nil
+        }
+        if endpoint.servers.count > 1 {
+            warn(pointer, "the operation's first server is its base URL; the others are left out")
+        }
+        var url = url(of: server)
+        if case .data(let last)? = url.pieces.last, last.hasSuffix("/") {
+            url.pieces[url.pieces.count - 1] = .data(String(last.dropLast()))
+        }
+        let text = url.pieces.map { if case .data(let text) = $0 { text } else { "" } }.joined()
+        let plain = url.pieces.allSatisfy { if case .data = $0 { true } else { false } }
+        guard plain, !text.contains("}") else { return url }
+        let host = text.split(separator: "/").dropFirst().first.map { String($0) } ?? ""
+        let label = host.split(separator: ".").first.map(String.init) ?? "server"
+        return .environment(Names.environment(serviceName, label + " URL"), or: text)
+    }
+
+    /// The path a request is sent to: a path key's `#fragment` names a variant of an
+    /// operation (`/oauth2/token#refresh`), which its target's name keeps apart, and is not
+    /// sent.
+    static func sentPath(_ key: String) -> String {
+        guard let hash = key.firstIndex(of: "#") else { return key }
+        let path = String(key[..<hash])
+        return path.isEmpty ? "/" : path
+    }
+
+    /// An array value written as text, its items joined by commas as the simple style
+    /// joins them; nil when an item is not a scalar.
+    static func pathText(_ value: JSONValue) -> JSONValue? {
+        guard case .array(let items) = value else { return value }
+        var texts: [String] = []
+        for item in items {
+            switch item {
+            case .string(let text): texts.append(text)
+            case .integer, .number, .bool: texts.append(item.serialized())
+            default: return nil
+            }
+        }
+        return .string(texts.joined(separator: ","))
     }
 
     /// A parameter's type, enum, default, description and whether it may be left out.
@@ -198,8 +261,19 @@ extension Importer {
             param.enumValues = values
             param.type = "enum"
         }
+        // A default the param's type cannot hold would make the spec invalid: it is left out.
         if let value = core.defaultValue.flatMap(JSONBridge.value) {
-            param.defaultValue = value
+            if scalar == "file" || param.type == "string" {
+                param.defaultValue = value
+            } else if let typed = Self.typed(value, as: param),
+                param.enumValues.map({ values in typed == value && values.contains(value.text) }) ?? true
+            {
+                param.defaultValue = typed
+            } else {
+                warn(
+                    pointer + ["default"],
+                    "the default \(value.serialized()) is not a value of type \(param.type); left out")
+            }
         }
         param.example = Self.typed(SampleSynthesis.value(schema), as: param)
     }
@@ -250,7 +324,8 @@ extension Importer {
             contents.first { match($0.type) }
         }
         if let (type, content) = find({ $0 == "application/json" || $0.hasSuffix("+json") }) {
-            if let fields = fields(of: content.schema, required: body.required, names: &names, at: pointer, file: false)
+            if let fields = fields(
+                of: content, names: &names, at: pointer + ["content", type, "schema"], file: false)
             {
                 params += fields.params
                 return .parameters(fields.entries, encoding: "json", query: query)
@@ -259,17 +334,27 @@ extension Importer {
             if let schema = content.schema { example = SampleSynthesis.withoutReadOnly(example, schema) }
             return .data(example.serialized(escapeSlashes: false), contentType: type, query: query)
         }
-        if find({ $0 == "application/x-www-form-urlencoded" }) != nil,
-            let content = find({ $0 == "application/x-www-form-urlencoded" })?.content,
-            let fields = fields(of: content.schema, required: body.required, names: &names, at: pointer, file: false)
+        if let content = find({ $0 == "application/x-www-form-urlencoded" })?.content,
+            let fields = fields(
+                of: content, names: &names,
+                at: pointer + ["content", "application/x-www-form-urlencoded", "schema"], file: false)
         {
             params += fields.params
             return .parameters(fields.entries, encoding: "httpBody", query: query)
         }
         if let content = find({ $0 == "multipart/form-data" })?.content,
-            let fields = fields(of: content.schema, required: body.required, names: &names, at: pointer, file: true)
+            let fields = fields(
+                of: content, names: &names, at: pointer + ["content", "multipart/form-data", "schema"], file: true)
         {
             params += fields.params
+            // A spec sends multipart with POST, PUT, PATCH or CONNECT only: other methods send the
+            // same fields as a form.
+            if !["POST", "PUT", "PATCH", "CONNECT"].contains(pointer[2].uppercased()) {
+                warn(
+                    pointer + ["content", "multipart/form-data"],
+                    "a multipart body needs POST, PUT, PATCH or CONNECT in a spec; sent as a form")
+                return .parameters(fields.entries, encoding: "httpBody", query: query)
+            }
             let parts = zip(fields.entries, fields.params).map { entry, param in
                 ImportedSpec.Part(name: entry.key, template: entry.value, isFile: param.type == "file")
             }
@@ -277,6 +362,19 @@ extension Importer {
         }
         guard let (type, content) = contents.first else {
             return .parameters([], encoding: "json", query: query)
+        }
+        // A binary body (a binary string's schema, or none for a type that is not text) is a
+        // file the user names; an upload has no query, so with one it stays an example.
+        let isBinary =
+            content.schema.map { Self.scalarType($0) == "file" }
+            ?? !(type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml"))
+        if isBinary, query.isEmpty, Examples.first(of: content) == nil {
+            let name = Names.unique("file", in: &names)
+            params.append(
+                ImportedSpec.Param(
+                    name: name, type: "file", description: body.description.map(Names.oneLine),
+                    optional: !body.required))
+            return .upload("{\(name)}", contentType: type)
         }
         let text: String
         if let example = Examples.first(of: content) {
@@ -295,10 +393,15 @@ extension Importer {
     /// An object schema's properties as params, each sent under its own key; nil when the
     /// body is not an object of scalars and arrays of scalars. With `file`, binary strings
     /// are file params.
+    ///
+    /// A member the schema requires is a required param, whether or not the body is: the
+    /// target always sends one. The body's example gives each param its example.
     mutating func fields(
-        of schema: DereferencedJSONSchema?, required: Bool, names: inout Set<String>, at pointer: [String], file: Bool
+        of content: DereferencedContent, names: inout Set<String>, at pointer: [String], file: Bool
     ) -> (entries: [ImportedSpec.Entry], params: [ImportedSpec.Param])? {
-        guard case .object(_, let object)? = schema, !object.properties.isEmpty else { return nil }
+        guard case .object(_, let object)? = content.schema, !object.properties.isEmpty else { return nil }
+        let given: [(key: String, value: JSONValue)] =
+            if case .object(let members)? = Examples.first(of: content) { members } else { [] }
         var entries: [ImportedSpec.Entry] = []
         var params: [ImportedSpec.Param] = []
         // Read-only properties are the server's to set: never params of a request.
@@ -311,12 +414,31 @@ extension Importer {
                 }
                 return false
             }()
-            guard scalar != nil || isArray, file || scalar != "file" else { return nil }
             var param = ImportedSpec.Param(
                 name: key, type: "string",
                 description: SampleSynthesis.core(of: property).description.map(Names.oneLine),
-                optional: !required || !object.requiredProperties.contains(key))
-            describe(property, into: &param, at: pointer + ["properties", key])
+                optional: !object.requiredProperties.contains(key))
+            let at = pointer + ["properties", key]
+            let example = given.first { $0.key == key }?.value
+            if file, scalar == nil, !isArray {
+                // A multipart part that holds an object, or an array of them, is its JSON text.
+                var made = SampleSynthesis.withoutReadOnly(SampleSynthesis.value(property), property)
+                if let value = SampleSynthesis.core(of: property).defaultValue.flatMap(JSONBridge.value) ?? example {
+                    made = value
+                }
+                param.defaultValue = .string(made.serialized(escapeSlashes: false))
+                warn(at, "part '\(key)' holds JSON; it is sent as JSON text, its example the default")
+            } else if file, case .array(_, let context) = property, let items = context.items,
+                Self.scalarType(items) == "file"
+            {
+                // A spec's multipart part holds one file.
+                param.type = "file"
+                warn(at, "part '\(key)' is an array of files; it is sent as one file")
+            } else {
+                guard scalar != nil || isArray, file || scalar != "file" else { return nil }
+                describe(property, into: &param, at: at)
+                if let example, let typed = Self.typed(example, as: param) { param.example = typed }
+            }
             param.name = Names.unique(Names.param(key), in: &names)
             entries.append(.init(key: key, value: "{\(param.name)}"))
             params.append(param)
@@ -414,10 +536,12 @@ extension Importer {
         guard let (type, content) = contents.first else { return [(nil, nil, nil, nil)] }
         let isJSON = type == "application/json" || type.hasSuffix("+json")
         var found: [(name: String?, value: JSONValue)] = []
-        // By name, with one named `default` first: it is the default sample.
-        for (name, example) in (content.examples ?? [:]).sorted(by: {
-            ($0.key == "default" ? 0 : 1, $0.key) < ($1.key == "default" ? 0 : 1, $1.key)
-        }) {
+        // By the name each sample gets (so that an export, which writes those names, reads
+        // back in the same order), with one named `default` first: it is the default sample.
+        func order(_ key: String) -> (Int, String, String) {
+            (key == "default" ? 0 : 1, Names.lowerCamel(key, fallback: "example"), key)
+        }
+        for (name, example) in (content.examples ?? [:]).sorted(by: { order($0.key) < order($1.key) }) {
             if let value = example.dataOrLegacyValue.flatMap(JSONBridge.value) { found.append((name, value)) }
         }
         if found.isEmpty, let value = Examples.first(of: content) { found.append((nil, value)) }
@@ -450,8 +574,14 @@ extension Importer {
                     schemas.value(at: schema).map { value in
                         content.schema.map { SampleSynthesis.withoutReadOnly(value, $0, writeOnly: true) } ?? value
                     } ?? made
+                // Held to the rule the document's examples are: one that breaks its schema
+                // is left out, and the response has no body.
                 if let first = schemas.errors(in: made, schema: schema)?.first {
-                    warn(pointer + [type], "the sample made from the schema breaks it (\(first)); check the schema")
+                    warn(
+                        pointer + [type],
+                        "the sample made from the schema breaks it (\(first)); it is left out, so the sample has no body"
+                    )
+                    return [(nil, nil, nil, nil)]
                 }
             }
             found.append((nil, made))

@@ -75,10 +75,18 @@ struct Exporter {
         for target in service.targets {
             var names = Self.pathParamNames(target)
             let path = self.path(target.path, names: names)
-            let shape = path.replacing(/\{[^}]*\}/, with: "{}")
+            var shape = path.replacing(/\{[^}]*\}/, with: "{}")
+            var key = path
+            // A second target with the same method and path is a variant of the operation: a
+            // path key of its own, `path#name`, which import reads back as the same path.
+            let method = target.method.rawValue.lowercased()
+            if let index = pathIndex[shape], paths[index].operations.contains(where: { $0.key == method }) {
+                shape += "#" + target.name
+                key += "#" + target.name
+            }
             guard let index = pathIndex[shape] else {
                 pathIndex[shape] = paths.count
-                paths.append((path, [(target.method.rawValue.lowercased(), operation(target, pathNames: names))]))
+                paths.append((key, [(method, operation(target, pathNames: names))]))
                 continue
             }
             let renamed = Dictionary(
@@ -229,6 +237,10 @@ struct Exporter {
         var members: [(key: String, value: JSONValue)] = [("operationId", .string(target.name))]
         if let summary = target.summary { members.append(("summary", .string(summary))) }
         if let description = target.description { members.append(("description", .string(description))) }
+        if let baseURL = target.baseURL {
+            let source = target.baseURLSource ?? Template(literal: baseURL)
+            members.append(("servers", .array([server(source, written: baseURL, description: nil)])))
+        }
 
         // The params in the target's order, each where the request carries it.
         var parameters: [JSONValue] = []
@@ -274,12 +286,19 @@ struct Exporter {
             members.append(("requestBody", schema.map { withSchema(body, bundle.schema($0)) } ?? body))
         }
         members.append(("responses", responses(target)))
+        // Every credential the target sends goes with every request: one requirement that
+        // names them all (AND), its auth's scheme first.
+        let keys = security.compactMap { requirement -> (key: String, value: JSONValue)? in
+            if case .object(let members) = requirement { members.first } else { nil }
+        }
         if case .none? = target.auth {
-            members.append(("security", .array(security)))
-        } else if let (name, _) = securityScheme(target.auth) {
-            members.append(("security", .array([.object([(name, .array([]))])] + security)))
-        } else if !security.isEmpty {
-            members.append(("security", .array(security)))
+            members.append(("security", .array(keys.isEmpty ? [] : [.object(keys)])))
+        } else if let (name, _) = securityScheme(target.auth ?? service.auth) {
+            if target.auth != nil || !keys.isEmpty {
+                members.append(("security", .array([.object([(name, .array([]))] + keys)])))
+            }
+        } else if !keys.isEmpty {
+            members.append(("security", .array([.object(keys)])))
         }
         return .object(members)
     }

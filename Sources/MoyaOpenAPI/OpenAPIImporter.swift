@@ -17,6 +17,9 @@ public struct OpenAPIImport: Sendable {
     public var spec: String
     /// One line per construct left out, each with its JSON pointer.
     public var warnings: [String]
+    /// How many operations the document has, and how many of them have no target.
+    public var operations = 0
+    public var leftOut = 0
 }
 
 /// Turns an OpenAPI document into a spec (docs/openapi.md has the mapping).
@@ -85,7 +88,19 @@ public enum OpenAPIImporter {
         // A Swagger 2.0 document's warnings name its own pointers, not the 3.0 document's.
         let written =
             read.format.hasPrefix("Swagger") ? importer.warnings.map(Swagger2.originalPointers) : importer.warnings
-        return OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: written)
+        var imported = OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: written)
+        imported.operations = Self.operationCount(read.raw)
+        imported.leftOut = max(0, imported.operations - spec.targets.count)
+        return imported
+    }
+
+    /// The operations a document declares under `paths`, as written, Swagger's included.
+    static func operationCount(_ raw: JSONValue) -> Int {
+        guard case .object(let items)? = raw["paths"] else { return 0 }
+        return items.reduce(0) { count, item in
+            guard case .object(let members) = item.value else { return count }
+            return count + members.filter { OpenAPIPieces.methods.contains($0.key) }.count
+        }
     }
 }
 
@@ -177,6 +192,13 @@ struct Importer {
                 target.task = .data(text, contentType: contentType, query: query + access.query)
             } else if case .multipart(let parts, let query)? = target.task {
                 target.task = .multipart(parts, query: query + access.query)
+            } else if case .upload? = target.task {
+                // An upload has no query: the file is the whole request.
+                if !access.query.isEmpty {
+                    warn(
+                        ["paths", endpoint.path.rawValue, endpoint.method.rawValue.lowercased(), "security"],
+                        "a key sent in the query cannot go with a file upload; left out")
+                }
             } else if !access.query.isEmpty {
                 target.task = .parameters(access.query, encoding: "queryString", query: [])
             }

@@ -25,8 +25,28 @@ struct OpenAPIPieces {
     static let simplifications = 16
 
     func decode(_ json: JSONValue, warnings: inout [String]) throws(OpenAPIReadError) -> OpenAPIKit.OpenAPI.Document {
-        if let document = try? whole(json) { return document }
         var json = json
+        // A field OpenAPI does not define, without the `x-` of an extension (flasgger writes
+        // one into `info.contact`), costs only itself.
+        for _ in 0..<Self.simplifications {
+            let failure: (path: [String], message: String)
+            do {
+                return try whole(json)
+            } catch {
+                failure = Self.failure(of: error)
+            }
+            guard let keys = Self.unprefixedFields(failure.message),
+                let place = [failure.path, Array(failure.path.dropLast())].first(where: { path in
+                    keys.allSatisfy { json.value(atPath: path)?[$0] != nil }
+                }),
+                Self.replace(&json, at: place[...], with: Self.removing(keys, from: json.value(atPath: place)))
+            else { break }
+            for key in keys {
+                warn(
+                    place + [key], "'\(key)' is not a field OpenAPI defines, nor an x- extension; left out",
+                    into: &warnings)
+            }
+        }
         prune(&json, warnings: &warnings)
         do {
             return try whole(json)
@@ -43,6 +63,26 @@ struct OpenAPIPieces {
             return try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: json.data()).convert(to: .v3_1_1)
         }
         return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: json.data())
+    }
+
+    /// The fields OpenAPIKit names as extensions without the `x-` prefix, from its message;
+    /// nil for any other refusal.
+    static func unprefixedFields(_ message: String) -> [String]? {
+        guard message.contains("'x-' prefix"), let start = message.range(of: "Invalid properties: [") else {
+            return nil
+        }
+        let rest = message[start.upperBound...]
+        guard let end = rest.firstIndex(of: "]") else { return nil }
+        let keys = rest[..<end].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.hasPrefix("\"") && $0.hasSuffix("\"") && $0.count >= 2 ? String($0.dropFirst().dropLast()) : $0 }
+            .filter { !$0.isEmpty }
+        return keys.isEmpty ? nil : keys
+    }
+
+    /// An object without the members `keys`.
+    static func removing(_ keys: [String], from value: JSONValue?) -> JSONValue {
+        guard case .object(let members)? = value else { return value ?? .null }
+        return .object(members.filter { !keys.contains($0.key) })
     }
 
     // MARK: - Pieces
@@ -100,7 +140,13 @@ struct OpenAPIPieces {
     func prune(_ json: inout JSONValue, warnings: inout [String]) {
         guard case .object(var members) = json else { return }
         json = .null
-        for index in members.indices {
+        // Components first: an operation is decoded beside the security schemes that are
+        // left, which its requirements must name.
+        let order = members.indices.sorted {
+            (members[$0].key == "components" ? 0 : 1) < (members[$1].key == "components" ? 0 : 1)
+        }
+        var schemes: [(key: String, value: JSONValue)] = []
+        for index in order {
             switch members[index].key {
             case "paths":
                 let key = members[index].key
@@ -109,7 +155,7 @@ struct OpenAPIPieces {
                 var position = 0
                 while position < items.count {
                     let pointer = [key, items[position].key]
-                    if prunePathItem(&items[position].value, at: pointer, warnings: &warnings) {
+                    if prunePathItem(&items[position].value, at: pointer, schemes: schemes, warnings: &warnings) {
                         position += 1
                     } else {
                         items.remove(at: position)
@@ -142,6 +188,7 @@ struct OpenAPIPieces {
                         }
                     }
                     kinds[kind].value = .object(entries)
+                    if key == "securitySchemes" { schemes = [(key: key, value: .object(entries))] }
                 }
                 members[index].value = .object(kinds)
             default:
@@ -152,7 +199,10 @@ struct OpenAPIPieces {
     }
 
     /// Prunes one path item: false when it must be left out whole.
-    func prunePathItem(_ item: inout JSONValue, at pointer: [String], warnings: inout [String]) -> Bool {
+    func prunePathItem(
+        _ item: inout JSONValue, at pointer: [String], schemes: [(key: String, value: JSONValue)],
+        warnings: inout [String]
+    ) -> Bool {
         guard case .object(var members) = item else { return true }
         item = .null
         var position = 0
@@ -162,7 +212,9 @@ struct OpenAPIPieces {
                 position += 1
                 continue
             }
-            if pruneOperation(&members[position].value, path: pointer[1], verb: key, warnings: &warnings) {
+            if pruneOperation(
+                &members[position].value, path: pointer[1], verb: key, schemes: schemes, warnings: &warnings)
+            {
                 position += 1
             } else {
                 members.remove(at: position)
@@ -179,11 +231,15 @@ struct OpenAPIPieces {
 
     /// Prunes one operation: each schema OpenAPIKit refuses in it becomes one that takes any
     /// value; false when something else is refused, and the operation must be left out.
-    func pruneOperation(_ operation: inout JSONValue, path: String, verb: String, warnings: inout [String]) -> Bool {
+    func pruneOperation(
+        _ operation: inout JSONValue, path: String, verb: String, schemes: [(key: String, value: JSONValue)],
+        warnings: inout [String]
+    ) -> Bool {
         let pointer = ["paths", path, verb]
         for _ in 0..<Self.simplifications {
-            guard
-                let refused = refusal(wrapper(paths: [(key: path, value: .object([(key: verb, value: operation)]))]))
+            let alone = wrapper(
+                paths: [(key: path, value: .object([(key: verb, value: operation)]))], components: schemes)
+            guard let refused = refusal(alone)
             else { return true }
             guard refused.path.starts(with: pointer), let schema = refused.path.lastIndex(of: "schema"),
                 schema >= pointer.count,

@@ -49,6 +49,7 @@ enum SpecWriter {
             lines.append("    params:")
             for param in target.params { lines += self.param(param) }
         }
+        if let baseURL = target.baseURL { lines.append("    baseURL: \(text(baseURL))") }
         lines.append("    path: \(YAMLText.scalar(target.path))")
         if !target.headers.isEmpty { lines += entries("headers", target.headers, indent: 4) }
         if !target.cookies.isEmpty { lines += entries("cookies", target.cookies, indent: 4) }
@@ -150,6 +151,9 @@ enum SpecWriter {
             lines.append("      data: \(YAMLText.quoted(text))")
             lines.append("      contentType: \(YAMLText.scalar(contentType))")
             query = extra
+        case .upload(let template, _):
+            lines.append("      upload: \(text(template))")
+            return lines
         case .multipart(let parts, let extra):
             lines.append("      multipart:")
             for part in parts {

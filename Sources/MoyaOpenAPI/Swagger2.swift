@@ -371,6 +371,8 @@ struct Swagger2 {
                 members.append((key, .object([("propertyName", .string(property))])))
             case ("properties", .object(let properties)), ("patternProperties", .object(let properties)):
                 members.append((key, .object(properties.map { ($0.key, self.schema($0.value)) })))
+            case ("items", .array(let schemas)):
+                members.append((key, .array(schemas.map(self.schema))))
             case ("items", _), ("additionalProperties", _), ("not", _):
                 members.append((key, self.schema(value)))
             case ("allOf", .array(let schemas)), ("anyOf", .array(let schemas)), ("oneOf", .array(let schemas)):

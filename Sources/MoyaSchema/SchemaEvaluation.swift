@@ -97,7 +97,6 @@ struct Evaluation {
         self.registry = registry
         self.assertsFormat = assertsFormat
         self.errors = errors
-        collects = registry.needsAnnotations
         tracksDynamicScope = registry.hasDynamicAnchors
     }
     /// Whether the dynamic scope is kept: only a registry with `$dynamicAnchor`s reads it.
@@ -105,8 +104,9 @@ struct Evaluation {
     /// The resources entered, outermost first, for `$dynamicRef`.
     var dynamicScope: [String] = []
     /// Whether annotations are gathered: only a registry with `unevaluated…` keywords reads
-    /// them.
-    let collects: Bool
+    /// them. Read each time, since a registry that is not frozen may compile such a keyword
+    /// in the middle of an evaluation.
+    var collects: Bool { registry.needsAnnotations }
     var depth = 0
 
     static let maximumDepth = 512

@@ -127,7 +127,10 @@ final class SchemaNode {
             return
         }
         let validates = registry.validates(in: scope.resource)
-        if dialect == .openAPI30, schema["nullable"] == .bool(true) { nullable = true }
+        // Swagger 2.0's `x-nullable`, read in 3.0's dialect, says what 3.0's `nullable` does.
+        if dialect == .openAPI30, schema["nullable"] == .bool(true) || schema["x-nullable"] == .bool(true) {
+            nullable = true
+        }
         for name in order {
             guard let value = schema[name] else { continue }
             var keyword: Keyword?

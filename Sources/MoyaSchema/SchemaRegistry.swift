@@ -237,6 +237,11 @@ public final class SchemaRegistry {
         let node = SchemaNode(location: location, scope: scope)
         // Stored before its keywords are compiled, so a schema that refers to itself finds it.
         nodes[location] = node
+        // A schema the scan did not reach (one inside an OpenAPI document's components, whose
+        // keywords are not a schema's) still needs the annotations its keywords read.
+        if scope.dialect == .draft2020_12, value["unevaluatedProperties"] != nil || value["unevaluatedItems"] != nil {
+            needsAnnotations = true
+        }
         node.compile(value, registry: self)
         return node
     }

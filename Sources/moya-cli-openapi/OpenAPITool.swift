@@ -59,6 +59,11 @@ enum OpenAPITool {
             read.withLock { $0.append(path) }
             return FileManager.default.contents(atPath: path).map { Array($0) }
         }
+        // The spec never replaces the document it is made from.
+        if let output, let real = FileRoot.realPath(output), real == FileRoot.realPath(file) {
+            fail("the spec would replace \(file), the document it is made from; write it to another file")
+            return ExitStatus.usage.rawValue
+        }
         let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
         let imported: OpenAPIImport
         do {
@@ -132,6 +137,11 @@ enum OpenAPITool {
                 "moya-cli: copied \(TerminalText.escapingControls(copy.from)) to \(copy.to), beside the spec: "
                     + "a spec reads files only in its folder")
         }
+        if imported.leftOut > 0 {
+            line(
+                "moya-cli: warning: \(imported.leftOut) of \(imported.operations) operations are left out; "
+                    + "the warnings above say why")
+        }
         return status
     }
 
@@ -147,8 +157,11 @@ enum OpenAPITool {
         if real.hasPrefix(root == "/" ? "/" : root + "/") { return nil }
         let name = String(real[real.index(after: real.lastIndex(of: "/") ?? real.startIndex)...])
         let dot = name.lastIndex(of: ".") ?? name.endIndex
+        // The spec's own name is never the copy's, or the spec would overwrite it.
+        let specName = output.split(separator: "/").last.map(String.init) ?? output
         for number in 1...1000 {
             let candidate = number == 1 ? name : name[..<dot] + "-\(number)" + name[dot...]
+            if candidate == specName { continue }
             let path = (folder.isEmpty ? "" : folder + "/") + candidate
             guard let existing = FileManager.default.contents(atPath: path) else { return (path, String(candidate)) }
             if Array(existing) == bytes { return (path, String(candidate)) }

@@ -30,6 +30,8 @@ extension ImportOpenAPITests {
                 "\(at)/~1search/get/responses/400/$ref: '#/components/requestBodies/Problem' is a requestBodies component where one of responses belongs; read as one",
                 "\(at)/~1pets/get/responses/404/$ref: 'https://example.com/common.yaml#/NotFound' is a URL, which import does not fetch; read as a response with no content",
                 "\(at)/~1broken/get/parameters/0: Found neither a $ref nor a Parameter in .parameters[0] for the GET endpoint under '/broken'; the operation is left out",
+                // The last line counts what the import left out.
+                "moya-cli: warning: 1 of 7 operations are left out; the warnings above say why",
             ])
         // An operation that only redirects answers with its redirect and `Location`; a `*/*`
         // response is answered with a concrete type.

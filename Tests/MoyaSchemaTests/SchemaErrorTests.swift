@@ -158,6 +158,41 @@ final class SchemaErrorTests: XCTestCase {
         XCTAssertEqual(CompiledSchema(schema: .bool(false)).errors(in: .null).map(\.keyword), ["schema"])
     }
 
+    /// `unevaluatedProperties: false` beside an `anyOf`, in an OpenAPI document's component,
+    /// which the scan of the document does not reach (its `components` are not a schema's
+    /// keyword): the properties the branch that holds evaluates are evaluated. A real
+    /// document's payment source; Python's jsonschema agrees.
+    func testUnevaluatedPropertiesInAComponentSeeAnyOfsBranch() throws {
+        let document = try JSONValue(
+            parsing: #"""
+                {"openapi": "3.1.0", "components": {"schemas": {"Source": {
+                  "unevaluatedProperties": false,
+                  "anyOf": [
+                    {"properties": {"object": {"const": "card"}, "number": {"type": "string"}}, "required": ["number"]},
+                    {"properties": {"object": {"const": "bank"}, "iban": {"type": "string"}}, "required": ["iban"]}]}}}}
+                """#)
+        for frozen in [true, false] {
+            let instance = try JSONValue(parsing: #"{"object": "card", "number": "4242"}"#)
+            let stray = try JSONValue(parsing: #"{"object": "card", "number": "4242", "cvc": 1}"#)
+            let reference = JSONValue.object([
+                (key: "$ref", value: .string("https://example.com/doc.json#/components/schemas/Source"))
+            ])
+            if frozen {
+                let schema = CompiledSchema(
+                    schema: reference,
+                    documents: [.init(uri: "https://example.com/doc.json", value: document, dialect: .draft2020_12)])
+                XCTAssertEqual(schema.errors(in: instance).map(\.description), [])
+                XCTAssertEqual(schema.errors(in: stray).map(\.description), ["$.cvc: unexpected property"])
+            } else {
+                let registry = SchemaRegistry()
+                registry.add(document, uri: "https://example.com/doc.json")
+                let validator = SchemaValidator(schema: reference, registry: registry)
+                XCTAssertEqual(validator.errors(in: instance).map(\.description), [])
+                XCTAssertEqual(validator.errors(in: stray).map(\.description), ["$.cvc: unexpected property"])
+            }
+        }
+    }
+
     /// OpenAPI 3.0's dialect: `nullable`, and draft 4's boolean `exclusiveMinimum`.
     func testOpenAPI30Dialect() throws {
         let schema = try JSONValue(
@@ -167,5 +202,9 @@ final class SchemaErrorTests: XCTestCase {
         XCTAssertTrue(validator.isValid(.integer(1)))
         XCTAssertEqual(validator.errors(in: .integer(0)).map(\.description), ["$: expected > 0, got 0"])
         XCTAssertFalse(SchemaValidator(schema: schema, dialect: .draft4).isValid(.null))
+        // Swagger 2.0's `x-nullable`, read in 3.0's dialect, lets null through as `nullable` does.
+        let swagger = try JSONValue(parsing: #"{"type": "string", "x-nullable": true}"#)
+        XCTAssertTrue(SchemaValidator(schema: swagger, dialect: .openAPI30).isValid(.null))
+        XCTAssertFalse(SchemaValidator(schema: swagger, dialect: .draft2020_12).isValid(.null))
     }
 }

@@ -68,12 +68,6 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
-            "array-param-in-path.yaml",
-            [
-                "5:11: targets.tags.path: {tag} is a repeatable param of type [string] and cannot stand here"
-            ]
-        ),
-        (
             "bad-auth.yaml",
             [
                 "3:10: auth.basic: basic auth needs both user and password",

@@ -65,7 +65,7 @@ struct TargetDescription {
     let target: TargetSpec
 
     /// The base URL, a password in it masked.
-    var baseURL: String { PrintableRequest.maskingPassword(service.baseURL) }
+    var baseURL: String { PrintableRequest.maskingPassword(target.baseURL ?? service.baseURL) }
 
     var url: String {
         let path = target.path.description

@@ -31,7 +31,8 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
             schemes become auth: or headers read from ${VAR}. $refs are resolved, in the file \
             and in files beside it. A Swagger 2.0 document is read as the OpenAPI 3.0 one it \
             describes. One spot that cannot be carried is repaired or left out, never the \
-            whole document. What has no place in a spec (callbacks, links, OAuth flows) is named \
+            whole document, and an import that leaves out operations says how many on its last \
+            line. What has no place in a spec (callbacks, links, OAuth flows) is named \
             in one warning line each, with its JSON pointer. The same document always gives \
             the same spec. Exits 0, 64 for a usage error, 65 for a document that cannot be \
             read as an API description, 66 for a missing file.

@@ -46,7 +46,16 @@ extension MockRoute {
         func foundEmpty(_ name: String, _ place: String) {
             if texts[name] == nil { texts[name] = (place, []) }
         }
-        for capture in captures { found(capture.name, PercentEncoding.decode(capture.text), "the path") }
+        for capture in captures {
+            // An array in a path is OpenAPI's simple style: items between literal commas.
+            if target.param(named: capture.name)?.type.isArray == true {
+                for item in capture.text.split(separator: ",", omittingEmptySubsequences: false) {
+                    found(capture.name, PercentEncoding.decode(item), "the path")
+                }
+            } else {
+                found(capture.name, PercentEncoding.decode(capture.text), "the path")
+            }
+        }
 
         for key in literalQueryKeys where query.contains(where: { Self.key($0.key, is: key) }) { binding.fit += 1 }
         read(query, entries: self.query, forms: queryForms, place: { "query '\($0)'" }, into: found, empty: foundEmpty)

@@ -122,7 +122,9 @@ public struct MockRouter: Sendable {
             let prefix = atRoot ? [] : Self.pathPrefix(of: base)
             mounts.append((service.name, "/" + prefix.map { MockRoute.text(of: $0) }.joined(separator: "/")))
             for target in service.targets {
-                routes.append(MockRoute(service: index, of: service, target: target, prefix: prefix))
+                // A target with its own base URL is served under that URL's path.
+                let own = target.baseURL.map { atRoot ? [] : Self.pathPrefix(of: $0) }
+                routes.append(MockRoute(service: index, of: service, target: target, prefix: own ?? prefix))
             }
         }
         var warnings: [String] = []

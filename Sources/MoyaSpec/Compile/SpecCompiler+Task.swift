@@ -176,7 +176,9 @@ extension CompileContext {
                 guard let node = fields[key], let template = reader.template(node, itemPath + "." + key) else {
                     continue
                 }
-                check(template, itemPath + "." + key, scope, allowArrays: false)
+                // An array param that is a whole value repeats its part, one per item.
+                check(
+                    template, itemPath + "." + key, scope, allowArrays: key == "value" && template.wholeParam != nil)
                 templates[key] = template
             }
             let content: MultipartPartSpec.Content

@@ -35,7 +35,7 @@ public struct SpecCompiler: Sendable {
     static let targetKeys = [
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
-        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "mcp",
+        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "mcp", "baseURL",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -358,7 +358,8 @@ struct CompileContext {
             if node.isNull {
                 pathTemplate = Template(literal: "", mark: node.mark)
             } else if let template = reader.template(node, path() + ".path") {
-                check(template, path() + ".path", scope, allowArrays: false)
+                // An array in a path is OpenAPI's simple style: its items joined by commas.
+                check(template, path() + ".path", scope, allowArrays: true)
                 pathTemplate = template
             }
         }
@@ -412,6 +413,14 @@ struct CompileContext {
         let retry = fields["retry"].flatMap { reader.retryCount($0, path() + ".retry") }
         let followsRedirects = fields["followRedirects"].flatMap { reader.bool($0, path() + ".followRedirects") }
         let exposed = fields["mcp"].flatMap { reader.bool($0, path() + ".mcp") } ?? true
+        var targetBaseURL: String?
+        var targetBaseURLSource: Template?
+        if let node = fields["baseURL"], let valid = self.baseURL(node, path() + ".baseURL") {
+            targetBaseURL = valid
+            if reader.keepsEnvironmentReferences {
+                targetBaseURLSource = reader.template(node, path() + ".baseURL", references: false)
+            }
+        }
         for param in params where !usedParams.contains(param.name) {
             reader.warning(
                 param.mark, path() + ".params." + param.name,
@@ -427,7 +436,8 @@ struct CompileContext {
             headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks, schema: schema,
-            sampleSchemas: sampleSchemas, requestSchema: requestSchema, mcpExposed: exposed)
+            sampleSchemas: sampleSchemas, requestSchema: requestSchema, mcpExposed: exposed, baseURL: targetBaseURL,
+            baseURLSource: targetBaseURLSource)
     }
 
     /// The `schema:` of a sample written as a mapping.

@@ -65,6 +65,8 @@ extension TargetResolver {
             return .requestCompositeParameters(
                 bodyParameters: parameters, bodyEncoding: encoding, urlParameters: try urlParameters(query))
         case .upload(let template):
+            // An optional file param left out sends no body, as it leaves a multipart part out.
+            if let whole = template.wholeParam, binding.values[whole] == nil { return .requestPlain }
             return .uploadFile(try fileURL(template))
         case .multipart(let partSpecs, let query):
             var parts: [MultipartFormBodyPart] = []
@@ -72,6 +74,17 @@ extension TargetResolver {
                 let provider: MultipartFormBodyPart.Provider
                 switch part.content {
                 case .value(let template):
+                    // An array repeats its part, one per item, as OpenAPI sends a multipart array.
+                    if let whole = template.wholeParam, case .array(let items)? = value(whole) {
+                        for item in items {
+                            parts.append(
+                                MultipartFormBodyPart(
+                                    provider: .data(Data(item.description.utf8)), name: part.name,
+                                    fileName: part.fileName.flatMap { render($0) },
+                                    mimeType: part.mimeType.flatMap { render($0) }))
+                        }
+                        continue
+                    }
                     guard let text = render(template) else { continue }
                     provider = .data(Data(text.utf8))
                 case .file(let template):

@@ -219,7 +219,7 @@ struct TargetResolver {
     /// The target rendered from `binding`: real values, or with `masking` the printable form.
     mutating func render() throws(ResolveError) -> SpecTarget {
         let environment = binding.environment
-        let base = environment?.baseURL ?? service.baseURL
+        let base = target.baseURL ?? environment?.baseURL ?? service.baseURL
         guard var baseURL = URL(string: base) else {
             throw ResolveError(message: "the base URL \(base) is not a valid URL", isUsageError: false)
         }
@@ -397,7 +397,13 @@ struct TargetResolver {
         for segment in template.segments {
             switch segment {
             case .literal(let text): output += text
-            case .param(let name): output += Self.encodeSegment(value(name)?.description ?? "")
+            case .param(let name):
+                // An array is OpenAPI's simple style: each item encoded, joined by a literal comma.
+                if case .array(let items)? = value(name) {
+                    output += items.map { Self.encodeSegment($0.description) }.joined(separator: ",")
+                } else {
+                    output += Self.encodeSegment(value(name)?.description ?? "")
+                }
             // A path's environment values are where the request goes, not credentials.
             case .environment(_, let value): output += value
             }

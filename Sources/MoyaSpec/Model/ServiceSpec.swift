@@ -131,6 +131,17 @@ public struct TargetSpec: Sendable {
     public var requestSchema: SchemaSpec? = nil
     /// `mcp: false` keeps the target out of `moya-cli mcp`'s tools, whatever its flags.
     public var mcpExposed = true
+    /// The target's own base URL (OpenAPI's operation `servers`), which wins over the
+    /// service's and an environment's; nil for the service's.
+    public var baseURL: String? = nil
+    /// The base URL as written, `${VAR}` references kept; only a spec compiled with
+    /// `keepsEnvironmentReferences` has it.
+    public var baseURLSource: Template? = nil
+
+    /// The base URL this target's requests go to in `environment` (nil: none chosen).
+    public func baseURL(in service: ServiceSpec, environment: String?) -> String {
+        baseURL ?? environment.flatMap { service.environment(named: $0)?.baseURL } ?? service.baseURL
+    }
 
     /// The schema a response answered from `sample` (nil: the default) must match: the
     /// named sample's own, else the target's.
