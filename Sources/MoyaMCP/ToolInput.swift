@@ -66,6 +66,7 @@ public enum ToolInput {
     /// One param's property: its type, enum keys, default and description.
     static func property(for param: ParamSpec, folder: String?) -> JSONValue {
         var members = typeMembers(param.type, folder: folder)
+        if let rules = param.rules { members = rules.adding(to: members) }
         if let value = param.defaultValue, let shown = defaultShown(value, of: param) {
             members.append(("default", shown))
         }

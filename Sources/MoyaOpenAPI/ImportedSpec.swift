@@ -52,6 +52,8 @@ struct ImportedSpec {
         /// A value a check gives this param: the document's example, else one made from its
         /// schema, typed as the param is; nil when none fits (a file).
         var example: JSONValue? = nil
+        /// The schema's rules the spec carries (`minimum`, `pattern`, …).
+        var rules: [(key: String, value: JSONValue)] = []
     }
 
     /// One entry of a parameters block or a query: the key sent, and its value's template.

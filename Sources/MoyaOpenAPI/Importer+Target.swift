@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaRegex
 import MoyaSpec
 import OpenAPIKit
 
@@ -276,7 +277,69 @@ extension Importer {
             }
         }
         param.example = Self.typed(SampleSynthesis.value(schema), as: param)
+        param.rules = Self.rules(of: schema, type: param.type)
+        // A default or example that breaks the rules would fail `validate` or the check.
+        if !param.rules.isEmpty {
+            let rules = ParamRules(keywords: param.rules, isArray: param.type.hasPrefix("["))
+            if let value = param.defaultValue, let broken = rules.violations(json: value).first {
+                warn(pointer + ["default"], "the default \(value.serialized()) breaks the schema (\(broken)); left out")
+                param.defaultValue = nil
+            }
+            if let value = param.example, !rules.violations(json: value).isEmpty { param.example = nil }
+        }
     }
+
+    /// The rules of a param's schema that a spec carries: numbers' bounds, strings' lengths,
+    /// pattern and format, arrays' counts (an array's items' rules are its own).
+    static func rules(of schema: DereferencedJSONSchema, type: String) -> [(key: String, value: JSONValue)] {
+        var rules: [(key: String, value: JSONValue)] = []
+        var value = schema
+        // Only the rules of the type the param has: one sent as text has none.
+        let element = type.hasPrefix("[") ? String(type.dropFirst().dropLast()) : type
+        guard ["int", "number", "string"].contains(element) else { return [] }
+        if case .array(_, let context) = schema {
+            guard type.hasPrefix("[") else { return [] }
+            if context.minItems > 0 { rules.append(("minItems", .integer(context.minItems))) }
+            if let most = context.maxItems { rules.append(("maxItems", .integer(most))) }
+            guard let items = context.items else { return rules }
+            value = items
+        }
+        switch value {
+        case .integer where element == "string", .number where element == "string", .string where element != "string":
+            break
+        case .integer(_, let context):
+            if let bound = context.minimum {
+                rules.append((bound.exclusive ? "exclusiveMinimum" : "minimum", .integer(bound.value)))
+            }
+            if let bound = context.maximum {
+                rules.append((bound.exclusive ? "exclusiveMaximum" : "maximum", .integer(bound.value)))
+            }
+            if let step = context.multipleOf, step > 0 { rules.append(("multipleOf", .integer(step))) }
+        case .number(_, let context):
+            if let bound = context.minimum {
+                rules.append((bound.exclusive ? "exclusiveMinimum" : "minimum", .number(bound.value)))
+            }
+            if let bound = context.maximum {
+                rules.append((bound.exclusive ? "exclusiveMaximum" : "maximum", .number(bound.value)))
+            }
+            if let step = context.multipleOf, step > 0 { rules.append(("multipleOf", .number(step))) }
+        case .string(let core, let context):
+            if context.minLength > 0 { rules.append(("minLength", .integer(context.minLength))) }
+            if let most = context.maxLength { rules.append(("maxLength", .integer(most))) }
+            if let pattern = context.pattern, (try? RegularExpression(pattern)) != nil {
+                rules.append(("pattern", .string(pattern)))
+            }
+            if let format = core.formatString, Self.assertedFormats.contains(format) {
+                rules.append(("format", .string(format)))
+            }
+        default:
+            break
+        }
+        return rules
+    }
+
+    /// The formats a param's rules assert: those the schema validator checks.
+    static let assertedFormats: Set<String> = ["date", "date-time", "time", "email", "ipv4", "uuid", "uri"]
 
     /// `value` as a check gives `param`: read as a flow's value is for a param of its type
     /// (`ParamSpec.value(from:)`), an enum's first value when it is not one of them; nil when

@@ -317,6 +317,7 @@ struct Exporter {
 
     func schema(_ param: ParamSpec, of target: TargetSpec) -> JSONValue {
         var members = Self.typeSchema(param.type)
+        if let rules = param.rules { members = rules.adding(to: members) }
         // A secret's default, or one read from the environment, is never written.
         if let value = param.defaultValue, !param.isSecret, param.writtenDefault == nil {
             members.append(("default", value.jsonValue))

@@ -91,6 +91,7 @@ enum SpecWriter {
         if let value = param.defaultValue { fields.append(("default", YAMLText.flow(value, templates: false))) }
         if param.optional, param.defaultValue == nil { fields.append(("optional", "true")) }
         if let style = param.joinedStyle { fields += [("style", style), ("explode", "false")] }
+        fields += param.rules.map { ($0.key, YAMLText.flow($0.value, templates: false)) }
         let name = "      \(YAMLText.key(param.name)):"
         let description = param.description.flatMap { $0.isEmpty ? nil : $0 }
         let flowFields = fields + (description.map { [("description", YAMLText.scalar($0))] } ?? [])

@@ -73,3 +73,38 @@ final class VariantCallTests: XCTestCase {
         XCTAssertEqual(headers.first { $0[0].lowercased() == "content-length" }?[1], "4")
     }
 }
+
+/// A param's rules, from the document's schema: `call` refuses a value that breaks one before
+/// anything is sent (exit 64, the param and the rule named; a secret's value never shown),
+/// and `--no-validate-args` sends it anyway.
+extension VariantCallTests {
+    func testArgumentsAreHeldToTheirRules() async throws {
+        let rows: [(arguments: [String], message: String)] = [
+            (["--page", "0"], "param 'page': expected >= 1, got 0"),
+            (["--term", "AB"], #"param 'term': expected to match /^[a-z]+$/, got "AB""#),
+            (["--sizes", "1", "--sizes", "0"], "param 'sizes': item 1: expected > 0, got 0"),
+            (
+                ["--sizes", "1", "--sizes", "2", "--sizes", "3", "--sizes", "4"],
+                "param 'sizes': expected at most 3 items, got 4"
+            ),
+        ]
+        for row in rows {
+            let (status, _, error) = try await call(["variants.search"] + row.arguments)
+            XCTAssertEqual(status, 64, error)
+            XCTAssertEqual(error, "moya-cli: error: \(row.message); --no-validate-args sends it anyway\n")
+        }
+        // The format is asserted too.
+        let (format, _, formatError) = try await call(["variants.search", "--term", "ab"])
+        XCTAssertEqual(format, 64)
+        XCTAssertEqual(
+            formatError,
+            #"moya-cli: error: param 'term': expected an email, got "ab"; --no-validate-args sends it anyway"#
+                + "\n")
+        let (status, echo, error) = try await call(["variants.search", "--page", "0", "--no-validate-args"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(echo["uri"] as? String, "/echo/search?page=0")
+        let (valid, within, validError) = try await call(["variants.search", "--page", "50", "--sizes", "0.5"])
+        XCTAssertEqual(valid, 0, validError)
+        XCTAssertEqual(within["uri"] as? String, "/echo/search?page=50&sizes=0.5")
+    }
+}

@@ -56,6 +56,15 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
+            "param-rules.yaml",
+            [
+                "5:36: targets.search.params.flag.minimum: minimum applies to an int or a number param; this one is of type bool",
+                "6:32: targets.search.params.n.default: the default breaks the param's rules: expected <= 100, got 500",
+                "7:35: targets.search.params.s.pattern: '([a-z' is not a valid regular expression: an unclosed '[' at offset 5",
+                "8:39: targets.search.params.tags.maxItems: maxItems applies to an array param; this one is of type string",
+            ]
+        ),
+        (
             "tab-indent.yaml",
             [
                 "5:1: yaml: found a tab character that violates indentation (while scanning a plain scalar at 4:11): YAML indents with spaces, and this line has a tab"

@@ -21,7 +21,9 @@ struct CallCommand: CallerIsolatedCommand {
             Params are given as --NAME VALUE or NAME=VALUE; the second form always works, even \
             when a param's name is also one of moya-cli's options (a param called key is given \
             as key=VALUE, because --key is the TLS key). Repeat a param for an array. \
-            `moya-cli call SERVICE.TARGET --help` lists the target's params.
+            `moya-cli call SERVICE.TARGET --help` lists the target's params. A value that breaks \
+            its param's rules (minimum, maxLength, pattern, …) is refused before anything is \
+            sent, exit 64, naming the param and the rule; --no-validate-args sends it anyway.
 
             On a terminal, JSON bodies are pretty-printed and coloured; piped or redirected, the \
             body is written byte for byte. NO_COLOR turns colour off.
@@ -76,6 +78,11 @@ struct CallCommand: CallerIsolatedCommand {
 
     @Flag(help: "With --record [NAME], record even where the CI variable is set.")
     var force = false
+
+    @Flag(
+        name: .customLong("no-validate-args"),
+        help: "Send params that break their rules (minimum, pattern, …) instead of refusing them, to test a server.")
+    var noValidateArgs = false
 
     @Flag(
         name: .customShort("v"),
@@ -198,7 +205,8 @@ struct CallCommand: CallerIsolatedCommand {
         try check(record)
         let arguments = try CallArguments.parse(words, for: spec)
         try CallArguments.checkShadowed(arguments, for: spec)
-        let options = CallOptions(arguments: arguments, environment: env, sample: sample, body: try bodyEdit())
+        var options = CallOptions(arguments: arguments, environment: env, sample: sample, body: try bodyEdit())
+        options.validatesArguments = !noValidateArgs
         let extraHeaders = try CallArguments.headers(headers)
         let overrides = record == nil ? try overrides() : network.overrides(stub: .never)
         let prepared: PreparedCall

@@ -127,8 +127,16 @@ struct TargetDescription {
     }
 
     func requirement(_ param: ParamSpec) -> String {
-        if let value = Self.defaultText(param) { return "default: \(value)" }
-        return param.isOptional ? "optional" : "required"
+        let rules = Self.rulesText(param).map { ", " + $0 } ?? ""
+        if let value = Self.defaultText(param) { return "default: \(value)" + rules }
+        return (param.isOptional ? "optional" : "required") + rules
+    }
+
+    /// A param's rules as the spec writes them: `minimum 1, maximum 100`.
+    static func rulesText(_ param: ParamSpec) -> String? {
+        guard let rules = param.rules else { return nil }
+        return rules.keywords.map { "\($0.key) \(TerminalText.escapingControls($0.value.text))" }
+            .joined(separator: ", ")
     }
 
     var taskSummary: String {
@@ -185,6 +193,7 @@ struct TargetDescription {
                             (key: "default", value: Self.defaultText(param).map(JSONValue.string) ?? .null),
                             (key: "description", value: param.description.map(JSONValue.string) ?? .null),
                             (key: "secret", value: .bool(param.isSecret)),
+                            (key: "rules", value: param.rules.map { .object($0.keywords) } ?? .null),
                         ])
                     })
             ))

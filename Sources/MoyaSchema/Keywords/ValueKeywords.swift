@@ -128,7 +128,9 @@ extension Evaluation {
         _ annotations: inout Annotations
     ) -> Bool {
         guard assertsFormat, !Formats.holds(format, instance) else { return true }
-        fail(path, node, name, "expected a \(format), got \(Self.preview(instance))")
+        // "an email", "an ipv4", "a uuid" (a "you" sound), "a date-time".
+        let article = format.first.map { "aeio".contains($0) } == true ? "an" : "a"
+        fail(path, node, name, "expected \(article) \(format), got \(Self.preview(instance))")
         return false
     }
 }

@@ -109,7 +109,14 @@ extension MockRoute {
             // `allowEmptyValue`, a flag with no value. Text may be empty.
             if !param.isRequired, entry.values == [""], param.type != .string { continue }
             do {
-                binding.values[name] = try Self.value(of: param, sent: entry.values)
+                let value = try Self.value(of: param, sent: entry.values)
+                // The param's rules (`minimum`, `pattern`, …), as `call` holds its arguments to them.
+                if let rules = param.rules, let broken = rules.violations(value, showing: !param.isSecret).first {
+                    binding.problems.append(
+                        MockProblem(param: name, place: entry.place, detail: "breaks its rules: \(broken)"))
+                    continue
+                }
+                binding.values[name] = value
                 binding.fit += 1
             } catch {
                 binding.problems.append(MockProblem(param: name, place: entry.place, detail: error.message))

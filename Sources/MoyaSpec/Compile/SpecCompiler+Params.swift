@@ -1,5 +1,10 @@
+import MoyaCore
+import MoyaRegex
+
 extension CompileContext {
-    static let paramKeys = ["type", "default", "description", "optional", "secret", "enum", "style", "explode"]
+    static let paramKeys =
+        ["type", "default", "description", "optional", "secret", "enum", "style", "explode"]
+        + ParamRules.valueKeys + ParamRules.arrayKeys
 
     mutating func params(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [ParamSpec] {
         guard let fields = reader.fields(node, path(), known: nil) else { return [] }
@@ -63,8 +68,69 @@ extension CompileContext {
             if fields["style"] != nil || fields["explode"] != nil {
                 spec.arrayStyle = arrayStyle(fields, path(), type: spec.type)
             }
+            spec.rules = rules(fields, path(), type: spec.type)
+            if let rules = spec.rules, let value = spec.defaultValue, let node = fields["default"] {
+                for violation in rules.violations(value) {
+                    reader.error(node.mark, path() + ".default", "the default breaks the param's rules: \(violation)")
+                }
+            }
             return spec
         }
+    }
+
+    /// The rules a param's long form gives (JSON Schema's keywords), each checked against the
+    /// type it applies to: bounds to numbers, lengths, `pattern` and `format` to strings,
+    /// `minItems` and `maxItems` to arrays.
+    private mutating func rules(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String, type: ParamType)
+        -> ParamRules?
+    {
+        var keywords: [(key: String, value: JSONValue)] = []
+        let element: ParamType = if case .array(let inner) = type { inner } else { type }
+        for key in ParamRules.valueKeys + ParamRules.arrayKeys {
+            guard let node = fields[key] else { continue }
+            let at = path() + "." + key
+            let applies: Bool
+            switch key {
+            case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+                applies = element == .int || element == .number
+                guard let value = reader.number(node, at) else { continue }
+                if key == "multipleOf", value <= 0 {
+                    reader.error(node.mark, at, "expected a number above 0, got \(JSONValue.format(value))")
+                    continue
+                }
+                keywords.append(
+                    (key, value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)))
+            case "minLength", "maxLength", "minItems", "maxItems":
+                applies = key.hasSuffix("Items") ? type.isArray : element == .string
+                guard let value = reader.integer(node, at) else { continue }
+                guard value >= 0 else {
+                    reader.error(node.mark, at, "expected a count of 0 or more, got \(value)")
+                    continue
+                }
+                keywords.append((key, .integer(value)))
+            default:
+                applies = element == .string
+                guard let text = reader.string(node, at) else { continue }
+                if key == "pattern" {
+                    do throws(RegularExpression.SyntaxError) {
+                        _ = try RegularExpression(text)
+                    } catch {
+                        reader.error(node.mark, at, "'\(text)' is not a valid regular expression: \(error)")
+                        continue
+                    }
+                }
+                keywords.append((key, .string(text)))
+            }
+            if !applies {
+                let kind =
+                    key.hasSuffix("Items")
+                    ? "an array"
+                    : key.hasSuffix("Length") || key == "pattern" || key == "format" ? "a string" : "an int or a number"
+                reader.error(node.mark, at, "\(key) applies to \(kind) param; this one is of type \(type)")
+                keywords.removeLast()
+            }
+        }
+        return keywords.isEmpty ? nil : ParamRules(keywords: keywords, isArray: type.isArray)
     }
 
     /// `style` and `explode`, which only an array param takes: `style` defaults to `form`,

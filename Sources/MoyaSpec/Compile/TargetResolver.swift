@@ -40,6 +40,11 @@ public struct CallOptions: Sendable {
     /// working directory. The command line's paths are the working directory's. A param's
     /// declared default is always the spec file's.
     public var argumentsFromSpec: Bool
+    /// Whether the caller's arguments are held to their params' rules (`minimum`, `pattern`,
+    /// …) before anything is sent; `call --no-validate-args` turns it off, to test a server.
+    /// A spec's own values (a check's, a flow step's) are never held: a check may send a bad
+    /// value on purpose.
+    public var validatesArguments = true
 
     /// Creates call options.
     public init(
@@ -186,7 +191,9 @@ struct TargetResolver {
     }
 
     mutating func resolve(_ options: CallOptions) throws(ResolveError) -> SpecTarget {
-        try bind(options.arguments, secret: options.secretArguments, fromSpec: options.argumentsFromSpec)
+        try bind(
+            options.arguments, secret: options.secretArguments, fromSpec: options.argumentsFromSpec,
+            validates: options.validatesArguments)
         binding.body = options.body
         if let name = options.environment {
             guard let found = service.environment(named: name) else {
@@ -279,7 +286,7 @@ struct TargetResolver {
     // MARK: - Params
 
     mutating func bind(
-        _ arguments: [String: ParamValue], secret: Set<String> = [], fromSpec: Bool = false
+        _ arguments: [String: ParamValue], secret: Set<String> = [], fromSpec: Bool = false, validates: Bool = false
     ) throws(ResolveError) {
         for name in arguments.keys.sorted() where target.param(named: name) == nil {
             let names = target.params.map(\.name)
@@ -301,6 +308,14 @@ struct TargetResolver {
             }
             let isCallers = !fromSpec && arguments[param.name] != nil
             if isCallers { binding.callerParams.insert(param.name) }
+            if isCallers, validates, let rules = param.rules {
+                let shown = !(param.isSecret || secret.contains(param.name))
+                if let first = rules.violations(value, showing: shown).first {
+                    throw ResolveError(
+                        message: "param '\(param.name)': \(first); --no-validate-args sends it anyway",
+                        isUsageError: true)
+                }
+            }
             if param.elementType == .file {
                 if !isCallers { value = inSpecDirectory(value) }
                 let paths: [ParamValue]

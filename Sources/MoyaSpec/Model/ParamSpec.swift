@@ -172,6 +172,8 @@ public struct ParamSpec: Sendable, Hashable {
     /// How an array param is written where it stands alone as a query or form entry's value,
     /// as OpenAPI's `style` and `explode` say; nil leaves it to the task's `arrays`.
     public var arrayStyle: ArrayStyle? = nil
+    /// What its values must meet beyond their type (`minimum`, `pattern`, …); nil for none.
+    public var rules: ParamRules? = nil
 
     /// A param as a spec declares it; what is not given is as a spec that leaves it out.
     public init(

@@ -1,0 +1,71 @@
+import MoyaCore
+import MoyaSchema
+
+/// What a param's values must meet beyond their type: JSON Schema's bounds, lengths, pattern
+/// and format, as a param's long form writes them (`{ type: int, minimum: 1, maximum: 100 }`).
+/// One value's rules apply to each item of an array param, whose own are `minItems` and
+/// `maxItems`. `call` holds the caller's arguments to them before sending (exit 64), unless
+/// `--no-validate-args`; `serve` holds requests to them (400); MCP tools declare them.
+public struct ParamRules: Sendable, Hashable {
+    /// The keys a param's long form may give, each JSON Schema's keyword of the same name.
+    public static let valueKeys = [
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+        "pattern", "format",
+    ]
+    public static let arrayKeys = ["minItems", "maxItems"]
+
+    /// The rules: keyword and value, bounds first, then lengths, pattern, format and counts.
+    public let keywords: [(key: String, value: JSONValue)]
+    /// The JSON Schema of a whole value: the rules, an array's value rules under `items`.
+    public let schema: JSONValue
+    private let compiled: CompiledSchema
+
+    /// Rules from `keywords` for a param that is an array or not.
+    public init(keywords: [(key: String, value: JSONValue)], isArray: Bool) {
+        self.keywords = keywords
+        let value = keywords.filter { Self.valueKeys.contains($0.key) }
+        let array = keywords.filter { Self.arrayKeys.contains($0.key) }
+        schema =
+            isArray ? .object(array + (value.isEmpty ? [] : [(key: "items", value: .object(value))])) : .object(value)
+        compiled = CompiledSchema(schema: schema, assertsFormat: true)
+    }
+
+    /// Each rule `value` breaks, as one phrase (`expected <= 100, got 500`, `[1]: expected >= 1,
+    /// got 0`); empty when it meets them all.
+    /// With `showing` false (a secret's value), each names the rule and not the value.
+    public func violations(_ value: ParamValue, showing: Bool = true) -> [String] {
+        compiled.errors(in: value.jsonValue).map { error in
+            // An array's item by its index: `item 0: expected >= 0, got -1`.
+            let path =
+                error.instancePath == "$"
+                ? "" : "item " + error.instancePath.dropFirst(2).prefix { $0 != "]" } + ": "
+            return path + (showing ? error.message : "breaks its \(error.keyword) rule")
+        }
+    }
+
+    /// A param's type schema (`type`, `items`, …) with these rules added: an array's value
+    /// rules in its items' schema. What export and MCP tools declare.
+    public func adding(to members: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        var members = members
+        guard case .object(let ruled) = schema else { return members }
+        for (key, value) in ruled {
+            if key == "items", case .object(let itemRules) = value,
+                let index = members.firstIndex(where: { $0.key == "items" }),
+                case .object(let items) = members[index].value
+            {
+                members[index].value = .object(items + itemRules)
+            } else {
+                members.append((key, value))
+            }
+        }
+        return members
+    }
+
+    /// Each rule a JSON value breaks, as `violations(_:)` says them.
+    public func violations(json value: JSONValue) -> [String] {
+        compiled.errors(in: value).map(\.description)
+    }
+
+    public static func == (lhs: ParamRules, rhs: ParamRules) -> Bool { lhs.schema == rhs.schema }
+    public func hash(into hasher: inout Hasher) { hasher.combine(schema.serialized()) }
+}
