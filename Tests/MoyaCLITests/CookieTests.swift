@@ -41,7 +41,7 @@ extension ServeTests {
             "Cookie: seen=1; theme=dark%20mode%3B%20x=1; lang=%C3%A9; SESSION=s3cr3t")
 
         // Through serve: each value decoded back, an absent one left out.
-        let served = try await ServeTests.Served([spec])
+        let served = try await ServeTests.Served([spec, "--no-auth"])
         let live = ["PREFS_URL": served.url]
         let (status, out, error) = await CommandTests.run(
             ["call", "prefs.show", "--specs", spec] + given, environment: live)

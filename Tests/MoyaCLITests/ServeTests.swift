@@ -167,7 +167,8 @@ final class ServeTests: XCTestCase {
 
     func testCheckAgainstServeGivesWhatCheckOnTheSamplesGives() async throws {
         let served = try await Served([specs, "--env", "local"])
-        let environment = ["MOYA_SERVE_URL": served.url]
+        // serve asks for the credentials each target sends: any value does.
+        let environment = ["MOYA_SERVE_URL": served.url, "GITHUB_TOKEN": "t", "TRANSLATOR_KEY": "k"]
         let (liveStatus, live, liveError) = await CommandTests.run(
             ["check", specs, "--env", "local"], environment: environment)
         let (stubStatus, stubbed, _) = await CommandTests.run(["check", specs, "--stub", "immediate"])
@@ -214,7 +215,7 @@ final class ServeTests: XCTestCase {
 
         let (queryStatus, query, _) = await CommandTests.run(
             ["call", "translator.translateQuery", "--specs", specs, "--env", "local", "--to", "de", "--to", "ja"],
-            environment: ["MOYA_SERVE_URL": served.url])
+            environment: ["MOYA_SERVE_URL": served.url, "TRANSLATOR_KEY": "k"])
         XCTAssertEqual(queryStatus, 0)
         XCTAssertEqual(query, "")
         let stopped = await served.stop()
@@ -230,7 +231,7 @@ final class ServeTests: XCTestCase {
     // in-process (MoyaSpecTests' MockRouterTests); these tests keep what needs the socket.
 
     func testOneServiceAtTheRoot() async throws {
-        let served = try await Served([fixtures, "--service", "shop"])
+        let served = try await Served([fixtures, "--service", "shop", "--no-auth"])
         let fetched2 = try await Self.get(served, "/items/7")
         XCTAssertEqual(Self.text(fetched2), #"{"id":7,"name":"Lamp"}"#)
         XCTAssertEqual(fetched2.headers["Content-Type"], "application/json")
@@ -245,7 +246,7 @@ final class ServeTests: XCTestCase {
     // MARK: - Delays, network errors and stopping
 
     func testDelaysAndNetworkErrorSamples() async throws {
-        let served = try await Served([fixtures])
+        let served = try await Served([fixtures, "--no-auth"])
         let start = ContinuousClock.now
         let fetched4 = try await Self.get(served, "/wait")
         XCTAssertEqual(Self.text(fetched4), #"{"done":true}"#)

@@ -30,8 +30,10 @@ struct ServeCommand: CallerIsolatedCommand {
             path (its --env environment's, if it has one), or alone at / with --service. Path, \
             query, form, JSON-body and header values fill the sample's {param} templates, typed \
             as declared. A request that fits no target gets a 404 problem (RFC 9457) listing \
-            the closest routes; one with a missing or mistyped param, or a body that does not \
-            parse, gets a 400 problem naming it. Prefer: example=NAME chooses a named sample, \
+            the closest routes; one without the credentials its target sends (its auth, or a \
+            header, query key or cookie read from ${VAR}) gets a 401 with WWW-Authenticate, \
+            unless --no-auth; one with a missing or mistyped param, a value that breaks its \
+            param's rules, or a body that does not parse, gets a 400 problem naming it. Prefer: example=NAME chooses a named sample, \
             as Prism does. A spec's stub: { delayed: S } delays the answer; an error: sample \
             closes the connection, and timeout never answers. Logs a line per request on \
             stderr; -v adds the bodies. Ctrl-C or SIGTERM stops it: requests in flight get up \
@@ -74,6 +76,11 @@ struct ServeCommand: CallerIsolatedCommand {
 
     @Flag(name: .customShort("v"), help: "Log the request and response bodies too.")
     var verbose = false
+
+    @Flag(
+        name: .customLong("no-auth"),
+        help: "Answer requests that lack the credentials their target sends, instead of a 401.")
+    var noAuth = false
 
     @Flag(name: .customLong("show-secrets"), help: "Print secrets in the log instead of ••••.")
     var showSecrets = false
@@ -134,7 +141,7 @@ struct ServeCommand: CallerIsolatedCommand {
             services = [found]
         }
         guard !services.isEmpty else { throw CommandFailure("no services to serve", status: .missingSpec) }
-        return MockRouter(services: services, environment: env, atRoot: service != nil)
+        return MockRouter(services: services, environment: env, atRoot: service != nil, asksCredentials: !noAuth)
     }
 
     private func announce(_ router: MockRouter, port: Int, log: (String) -> Void) {

@@ -84,6 +84,8 @@ final class MockRoute: Sendable {
     let cookies: [(name: String, value: [Template.Segment])]
     /// Where each param the request carries goes, for a missing one's problem.
     let places: [String: String]
+    /// The credentials the target sends, which serve asks a request for.
+    let credentials: Credentials
     /// Literal segments rank above mixed ones, and those above a lone param.
     let specificity: [Int]
 
@@ -180,6 +182,7 @@ final class MockRoute: Sendable {
         }
         self.headers = headers
         cookies = target.cookies.filter { !$0.value.params.isEmpty }.map { ($0.name, $0.value.segments) }
+        credentials = Credentials(service: service, target: target, query: query)
 
         var places: [String: String] = [:]
         for pattern in segments {
@@ -297,5 +300,64 @@ extension Template {
             return captures
         }
         return rest.isEmpty ? captures : nil
+    }
+}
+
+/// The credentials a target sends, as its spec declares them: its `auth` (an `Authorization`
+/// scheme), and each header, query entry and cookie whose value reads the environment
+/// (`${SHOP_KEY}`), which is how a spec, and `import openapi`, writes an API key. A request
+/// without one of them is answered 401, as Prism answers a request without the credential
+/// its description declares; `serve --no-auth` answers it anyway.
+struct Credentials: Sendable {
+    /// `Bearer`, `Basic`, or a custom scheme; nil when the target sends no `Authorization`.
+    var scheme: String?
+    var headers: [String] = []
+    var query: [String] = []
+    var cookies: [String] = []
+
+    init(service: ServiceSpec, target: TargetSpec, query: [ValueTemplate.Member]) {
+        switch target.auth ?? service.auth {
+        case .bearer?: scheme = "Bearer"
+        case .basic?: scheme = "Basic"
+        case .custom(let name, _)?: scheme = name
+        // A login's token goes where its spec says; serve does not guess it.
+        case .login?, .none?, nil: scheme = nil
+        }
+        func readsEnvironment(_ template: Template) -> Bool {
+            template.segments.contains { if case .environment = $0 { true } else { false } }
+        }
+        var seen: Set<String> = []
+        for header in (target.headers + service.headers).reversed() where seen.insert(header.name.lowercased()).inserted
+        {
+            if header.isSecret || readsEnvironment(header.value) { headers.append(header.name) }
+        }
+        headers.reverse()
+        self.query = query.filter { $0.value.templates.contains(where: readsEnvironment) }.map(\.key)
+        cookies = target.cookies.filter { readsEnvironment($0.value) }.map(\.name)
+    }
+
+    /// What `request` lacks, as a phrase and the `WWW-Authenticate` challenge; nil when it
+    /// carries every credential.
+    func missing(in request: MockRequest, query sent: [(key: String, value: String)]) -> (
+        what: String, challenge: String
+    )? {
+        let realm = "realm=\"moya-cli serve\""
+        if let scheme {
+            let given = request.header("authorization") ?? ""
+            guard given.lowercased().hasPrefix(scheme.lowercased() + " ") else {
+                return ("an Authorization header (\(scheme))", "\(scheme) \(realm)")
+            }
+        }
+        for name in headers where (request.header(name) ?? "").isEmpty {
+            return ("the header \(name)", "APIKey \(realm), header=\"\(name)\"")
+        }
+        for key in query where !sent.contains(where: { $0.key == key && !$0.value.isEmpty }) {
+            return ("the query key \(key)", "APIKey \(realm), query=\"\(key)\"")
+        }
+        let jar = CookieJar.pairs(inHeader: request.header("cookie") ?? "")
+        for name in cookies where !jar.contains(where: { $0.name == name && !$0.value.isEmpty }) {
+            return ("the cookie \(name)", "APIKey \(realm), cookie=\"\(name)\"")
+        }
+        return nil
     }
 }

@@ -94,6 +94,9 @@ struct FixedAnswer: Sendable {
 public struct MockRouter: Sendable {
     /// The services, in the order their routes are tried.
     public let services: [ServiceSpec]
+    /// Whether a request must carry the credentials its target sends (401 without them);
+    /// `serve --no-auth` turns it off.
+    let asksCredentials: Bool
     let routes: [MockRoute]
     /// Each service and the path it is served under.
     public let mounts: [(service: String, prefix: String)]
@@ -109,8 +112,10 @@ public struct MockRouter: Sendable {
 
     /// Routes every target of `services`. With `environment`, each service that has it is
     /// served under that environment's base URL path; with `atRoot`, under `/`.
-    public init(services: [ServiceSpec], environment: String? = nil, atRoot: Bool = false) {
+    public init(services: [ServiceSpec], environment: String? = nil, atRoot: Bool = false, asksCredentials: Bool = true)
+    {
         self.services = services
+        self.asksCredentials = asksCredentials
         logRedactor = Redactor(
             secretValues: services.reduce(into: Set<String>()) {
                 $0.formUnion($1.secretValues.union($1.writtenSecrets))
@@ -320,6 +325,14 @@ public struct MockRouter: Sendable {
                         && route.query.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
                 })
         if verbose { answer.loggedRequestBody = loggedBody(request, route, showSecrets: showSecrets) }
+        // Who is asking comes before what is asked: a request without the credentials the
+        // target sends is a 401, with the challenge of the one it lacks.
+        if asksCredentials, let missing = route.credentials.missing(in: request, query: uri.query) {
+            return Self.problem(
+                answer, status: 401, title: "Unauthorized",
+                detail: "\(route.qualifiedName) needs \(missing.what); serve --no-auth answers without it",
+                extra: [("target", .string(route.qualifiedName))], headers: [("WWW-Authenticate", missing.challenge)])
+        }
         guard chosen.binding.problems.isEmpty else {
             return Self.badRequest(answer, route, chosen.binding.problems)
         }
@@ -558,7 +571,8 @@ public struct MockRouter: Sendable {
 
     /// A problem response (RFC 9457) on `answer`.
     private static func problem(
-        _ answer: MockAnswer, status: Int, title: String, detail: String, extra: [(key: String, value: JSONValue)]
+        _ answer: MockAnswer, status: Int, title: String, detail: String, extra: [(key: String, value: JSONValue)],
+        headers: [(name: String, value: String)] = []
     ) -> MockAnswer {
         var answer = answer
         let document = JSONValue.object(
@@ -567,7 +581,8 @@ public struct MockRouter: Sendable {
                 ("detail", .string(detail)),
             ] + extra)
         let body = Array(document.serialized(pretty: true, escapeSlashes: false).utf8) + [UInt8(ascii: "\n")]
-        answer.action = .respond(status: status, headers: [("Content-Type", "application/problem+json")], body: body)
+        answer.action = .respond(
+            status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: body)
         answer.loggedResponseBody = String(decoding: body, as: UTF8.self)
         return answer
     }
