@@ -220,7 +220,7 @@ extension Importer {
         else { return nil }
         let deep = context.style == .deepObject
         guard deep || (context.style == .form && context.explode) else { return nil }
-        let required = Set(object.requiredProperties)
+        let required = SampleSynthesis.requiredNames(object)
         let given = Self.example(of: context)
         var members: [(key: String, param: ImportedSpec.Param)] = []
         for (key, schema) in object.properties.sorted(by: { $0.key < $1.key }) {
@@ -465,6 +465,7 @@ extension Importer {
         guard case .object(_, let object)? = content.schema, !object.properties.isEmpty else { return nil }
         let given: [(key: String, value: JSONValue)] =
             if case .object(let members)? = Examples.first(of: content) { members } else { [] }
+        let required = SampleSynthesis.requiredNames(object)
         var entries: [ImportedSpec.Entry] = []
         var params: [ImportedSpec.Param] = []
         // Read-only properties are the server's to set: never params of a request.
@@ -480,7 +481,7 @@ extension Importer {
             var param = ImportedSpec.Param(
                 name: key, type: "string",
                 description: SampleSynthesis.core(of: property).description.map(Names.oneLine),
-                optional: !object.requiredProperties.contains(key))
+                optional: !required.contains(key))
             let at = pointer + ["properties", key]
             let example = given.first { $0.key == key }?.value
             if file, scalar == nil, !isArray {

@@ -65,7 +65,7 @@ struct SampleSynthesis {
                 Self.string(format: core.formatString ?? "", minLength: context.minLength, maxLength: context.maxLength)
             )
         case .object(_, let context):
-            let required = alsoRequired.union(context.requiredProperties)
+            let required = alsoRequired.union(Self.requiredNames(context))
             var members: [(key: String, value: JSONValue)] = []
             for (name, property) in context.properties.sorted(by: { $0.key < $1.key }) {
                 guard !lean || required.contains(name), let value = value(property, depth: depth + 1) else { continue }
@@ -85,7 +85,7 @@ struct SampleSynthesis {
             var hasObject = false
             // A member one part requires and another describes is made, however deep.
             let required = schemas.reduce(into: alsoRequired) { names, part in
-                if case .object(_, let context) = part { names.formUnion(context.requiredProperties) }
+                if case .object(_, let context) = part { names.formUnion(Self.requiredNames(context)) }
             }
             for part in schemas {
                 let made = value(part, depth: depth + 1, required: required)
@@ -153,6 +153,15 @@ struct SampleSynthesis {
         default:
             return value
         }
+    }
+
+    /// The names of an object's required properties, read from each property's core context:
+    /// OpenAPIKit's `requiredProperties` asks each property's `required`, which rebuilds the
+    /// property's whole `JSONSchema` first (a fifth of Discord's import).
+    static func requiredNames(_ context: DereferencedJSONSchema.ObjectContext) -> Set<String> {
+        var names: Set<String> = []
+        for (name, schema) in context.properties where core(of: schema).required { names.insert(name) }
+        return names
     }
 
     static func core(of schema: DereferencedJSONSchema) -> any JSONSchemaContext {
