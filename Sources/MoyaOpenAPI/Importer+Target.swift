@@ -149,16 +149,10 @@ extension Importer {
         if endpoint.servers.count > 1 {
             warn(pointer, "the operation's first server is its base URL; the others are left out")
         }
-        var url = url(of: server)
-        if case .data(let last)? = url.pieces.last, last.hasSuffix("/") {
-            url.pieces[url.pieces.count - 1] = .data(String(last.dropLast()))
-        }
-        let text = url.pieces.map { if case .data(let text) = $0 { text } else { "" } }.joined()
-        let plain = url.pieces.allSatisfy { if case .data = $0 { true } else { false } }
-        guard plain, !text.contains("}") else { return url }
-        let host = text.split(separator: "/").dropFirst().first.map { String($0) } ?? ""
+        // Named after the host's first label: BOX_UPLOAD_URL for upload.box.com.
+        let host = raw.split(separator: "/").dropFirst().first.map { String($0) } ?? ""
         let label = host.split(separator: ".").first.map(String.init) ?? "server"
-        return .environment(Names.environment(serviceName, label + " URL"), or: text)
+        return Self.baseURL(url(of: server), variable: Names.environment(serviceName, label + " URL"))
     }
 
     /// The path a request is sent to: a path key's `#fragment` names a variant of an

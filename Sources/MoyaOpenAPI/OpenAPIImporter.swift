@@ -17,9 +17,11 @@ public struct OpenAPIImport: Sendable {
     public var spec: String
     /// One line per construct left out, each with its JSON pointer.
     public var warnings: [String]
-    /// How many operations the document has, and how many of them have no target.
+    /// How many operations the document has, and how many targets the spec.
     public var operations = 0
-    public var leftOut = 0
+    public var targets = 0
+    /// The operations that have no target.
+    public var leftOut: Int { max(0, operations - targets) }
 }
 
 /// Turns an OpenAPI document into a spec (docs/openapi.md has the mapping).
@@ -90,7 +92,7 @@ public enum OpenAPIImporter {
             read.format.hasPrefix("Swagger") ? importer.warnings.map(Swagger2.originalPointers) : importer.warnings
         var imported = OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: written)
         imported.operations = Self.operationCount(read.raw)
-        imported.leftOut = max(0, imported.operations - spec.targets.count)
+        imported.targets = spec.targets.count
         return imported
     }
 
@@ -242,21 +244,29 @@ struct Importer {
                     "'\(raw)' is relative; it is taken from \(local), where moya-cli serve listens")
                 url = ImportedSpec.Text(stringLiteral: local + (raw.hasPrefix("/") ? "" : "/")) + url
             }
-            if case .data(let last)? = url.pieces.last, last.hasSuffix("/") {
-                url.pieces[url.pieces.count - 1] = .data(String(last.dropLast()))
-            }
             if index == 0 {
-                let text = url.pieces.map { if case .data(let text) = $0 { text } else { "" } }.joined()
-                let plain = url.pieces.allSatisfy { if case .data = $0 { true } else { false } }
-                spec.baseURL =
-                    plain && !text.contains("}") ? .environment(Names.environment(serviceName, "URL"), or: text) : url
+                spec.baseURL = Self.baseURL(url, variable: Names.environment(serviceName, "URL"))
             } else {
+                url = Self.baseURL(url, variable: nil)
                 var name = Names.lowerCamel(server.description ?? "", fallback: "server\(index + 1)")
                 while used.contains(name) { name += "\(index + 1)" }
                 used.insert(name)
                 spec.environments.append((name, url))
             }
         }
+    }
+
+    /// A server's URL as a base URL: without its trailing `/`, and, when `variable` is given
+    /// and the URL has no server variables, read from that variable when it is set.
+    static func baseURL(_ url: ImportedSpec.Text, variable: String?) -> ImportedSpec.Text {
+        var url = url
+        if case .data(let last)? = url.pieces.last, last.hasSuffix("/") {
+            url.pieces[url.pieces.count - 1] = .data(String(last.dropLast()))
+        }
+        let text = url.pieces.map { if case .data(let text) = $0 { text } else { "" } }.joined()
+        let plain = url.pieces.allSatisfy { if case .data = $0 { true } else { false } }
+        guard let variable, plain, !text.contains("}") else { return url }
+        return .environment(variable, or: text)
     }
 
     /// A server's URL with each `{variable}` as an environment reference whose default is the

@@ -323,17 +323,14 @@ struct Credentials: Sendable {
         // A login's token goes where its spec says; serve does not guess it.
         case .login?, .none?, nil: scheme = nil
         }
-        func readsEnvironment(_ template: Template) -> Bool {
-            template.segments.contains { if case .environment = $0 { true } else { false } }
-        }
-        var seen: Set<String> = []
-        for header in (target.headers + service.headers).reversed() where seen.insert(header.name.lowercased()).inserted
-        {
-            if header.isSecret || readsEnvironment(header.value) { headers.append(header.name) }
-        }
-        headers.reverse()
-        self.query = query.filter { $0.value.templates.contains(where: readsEnvironment) }.map(\.key)
-        cookies = target.cookies.filter { readsEnvironment($0.value) }.map(\.name)
+        // The target's headers win over the service's of the same name.
+        let sent =
+            service.headers.filter { header in
+                !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
+            } + target.headers
+        headers = sent.filter { $0.isSecret || $0.value.readsEnvironment }.map(\.name)
+        self.query = query.filter { $0.value.templates.contains(where: \.readsEnvironment) }.map(\.key)
+        cookies = target.cookies.filter(\.value.readsEnvironment).map(\.name)
     }
 
     /// What `request` lacks, as a phrase and the `WWW-Authenticate` challenge; nil when it
@@ -354,6 +351,7 @@ struct Credentials: Sendable {
         for key in query where !sent.contains(where: { $0.key == key && !$0.value.isEmpty }) {
             return ("the query key \(key)", "APIKey \(realm), query=\"\(key)\"")
         }
+        guard !cookies.isEmpty else { return nil }
         let jar = CookieJar.pairs(inHeader: request.header("cookie") ?? "")
         for name in cookies where !jar.contains(where: { $0.name == name && !$0.value.isEmpty }) {
             return ("the cookie \(name)", "APIKey \(realm), cookie=\"\(name)\"")

@@ -89,10 +89,19 @@ extension CompileContext {
         for key in ParamRules.valueKeys + ParamRules.arrayKeys {
             guard let node = fields[key] else { continue }
             let at = path() + "." + key
-            let applies: Bool
+            let (kind, applies): (String, Bool) =
+                switch key {
+                case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+                    ("an int or a number", element == .int || element == .number)
+                case "minItems", "maxItems": ("an array", type.isArray)
+                default: ("a string", element == .string)
+                }
+            guard applies else {
+                reader.error(node.mark, at, "\(key) applies to \(kind) param; this one is of type \(type)")
+                continue
+            }
             switch key {
             case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
-                applies = element == .int || element == .number
                 guard let value = reader.number(node, at) else { continue }
                 if key == "multipleOf", value <= 0 {
                     reader.error(node.mark, at, "expected a number above 0, got \(JSONValue.format(value))")
@@ -101,7 +110,6 @@ extension CompileContext {
                 keywords.append(
                     (key, value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)))
             case "minLength", "maxLength", "minItems", "maxItems":
-                applies = key.hasSuffix("Items") ? type.isArray : element == .string
                 guard let value = reader.integer(node, at) else { continue }
                 guard value >= 0 else {
                     reader.error(node.mark, at, "expected a count of 0 or more, got \(value)")
@@ -109,7 +117,6 @@ extension CompileContext {
                 }
                 keywords.append((key, .integer(value)))
             default:
-                applies = element == .string
                 guard let text = reader.string(node, at) else { continue }
                 if key == "pattern" {
                     do throws(RegularExpression.SyntaxError) {
@@ -120,14 +127,6 @@ extension CompileContext {
                     }
                 }
                 keywords.append((key, .string(text)))
-            }
-            if !applies {
-                let kind =
-                    key.hasSuffix("Items")
-                    ? "an array"
-                    : key.hasSuffix("Length") || key == "pattern" || key == "format" ? "a string" : "an int or a number"
-                reader.error(node.mark, at, "\(key) applies to \(kind) param; this one is of type \(type)")
-                keywords.removeLast()
             }
         }
         return keywords.isEmpty ? nil : ParamRules(keywords: keywords, isArray: type.isArray)

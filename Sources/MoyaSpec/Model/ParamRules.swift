@@ -34,7 +34,12 @@ public struct ParamRules: Sendable, Hashable {
     /// got 0`); empty when it meets them all.
     /// With `showing` false (a secret's value), each names the rule and not the value.
     public func violations(_ value: ParamValue, showing: Bool = true) -> [String] {
-        compiled.errors(in: value.jsonValue).map { error in
+        violations(json: value.jsonValue, showing: showing)
+    }
+
+    /// Each rule a JSON value breaks, phrased as `violations(_:showing:)` phrases them.
+    public func violations(json value: JSONValue, showing: Bool = true) -> [String] {
+        compiled.errors(in: value).map { error in
             // An array's item by its index: `item 0: expected >= 0, got -1`.
             let path =
                 error.instancePath == "$"
@@ -59,11 +64,6 @@ public struct ParamRules: Sendable, Hashable {
             }
         }
         return members
-    }
-
-    /// Each rule a JSON value breaks, as `violations(_:)` says them.
-    public func violations(json value: JSONValue) -> [String] {
-        compiled.errors(in: value).map(\.description)
     }
 
     public static func == (lhs: ParamRules, rhs: ParamRules) -> Bool { lhs.schema == rhs.schema }

@@ -138,11 +138,6 @@ public struct TargetSpec: Sendable {
     /// `keepsEnvironmentReferences` has it.
     public var baseURLSource: Template? = nil
 
-    /// The base URL this target's requests go to in `environment` (nil: none chosen).
-    public func baseURL(in service: ServiceSpec, environment: String?) -> String {
-        baseURL ?? environment.flatMap { service.environment(named: $0)?.baseURL } ?? service.baseURL
-    }
-
     /// The schema a response answered from `sample` (nil: the default) must match: the
     /// named sample's own, else the target's.
     public func schema(forSample sample: String?) -> SchemaSpec? {
