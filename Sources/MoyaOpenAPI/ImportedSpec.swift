@@ -54,6 +54,8 @@ struct ImportedSpec {
         var example: JSONValue? = nil
         /// The schema's rules the spec carries (`minimum`, `pattern`, …).
         var rules: [(key: String, value: JSONValue)] = []
+        /// OpenAPI's `allowEmptyValue` for a query param.
+        var allowsEmptyValue = false
     }
 
     /// One entry of a parameters block or a query: the key sent, and its value's template.
@@ -111,6 +113,9 @@ struct ImportedSpec {
         var schema: String? = nil
         /// The `$ref` to the JSON request body's schema.
         var requestSchema: String? = nil
+        /// Whether a request must carry a body, written where the body's params do not say it
+        /// (a required body with no required param, an optional one with some).
+        var bodyRequired: Bool? = nil
         /// The operation's or path item's own server, when it is not the document's.
         var baseURL: Text? = nil
         var samples: [(name: String, sample: Sample)] = []

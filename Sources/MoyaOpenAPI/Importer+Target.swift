@@ -117,8 +117,13 @@ extension Importer {
         }
 
         if let body = endpoint.requestBody {
+            let before = target.params.count
             target.task = task(
                 body, query: query, params: &target.params, names: &paramNames, at: pointer + ["requestBody"])
+            // Whether the body is required, where its params do not say it (a body is required
+            // when a param in it is).
+            let paramsRequire = target.params[before...].contains { !$0.optional && $0.defaultValue == nil }
+            if body.required != paramsRequire { target.bodyRequired = body.required }
             if case .upload(_, let contentType)? = target.task {
                 target.headers.append(.init(key: "Content-Type", value: "\(contentType)"))
             }
@@ -184,6 +189,9 @@ extension Importer {
         var param = ImportedSpec.Param(
             name: parameter.name, type: "string", description: parameter.description.map(Names.oneLine),
             optional: !parameter.required)
+        if case .query(_, let allowsEmpty, _) = parameter.underlyingParameter.context, allowsEmpty {
+            param.allowsEmptyValue = true
+        }
         switch parameter.schemaOrContent {
         case .a(let context):
             describe(context.schema, into: &param, at: pointer + ["schema"])
@@ -301,7 +309,7 @@ extension Importer {
         switch value {
         case .integer where element == "string", .number where element == "string", .string where element != "string":
             break
-        case .integer(_, let context):
+        case .integer(let core, let context):
             if let bound = context.minimum {
                 rules.append((bound.exclusive ? "exclusiveMinimum" : "minimum", .integer(bound.value)))
             }
@@ -309,6 +317,10 @@ extension Importer {
                 rules.append((bound.exclusive ? "exclusiveMaximum" : "maximum", .integer(bound.value)))
             }
             if let step = context.multipleOf, step > 0 { rules.append(("multipleOf", .integer(step))) }
+            // The range of OpenAPI's integer formats, which serve and call hold values to.
+            if element == "int", let format = core.formatString, ParamRules.integerFormats[format] != nil {
+                rules.append(("format", .string(format)))
+            }
         case .number(_, let context):
             if let bound = context.minimum {
                 rules.append((bound.exclusive ? "exclusiveMinimum" : "minimum", .number(bound.value)))
@@ -649,7 +661,9 @@ extension Importer {
                 if case .string(let text) = example.value { return (example.name, nil, text, "text/plain") }
                 return (example.name, example.value, nil, nil)
             }
-            if isJSON { return (example.name, example.value, nil, nil) }
+            // A JSON type other than `application/json` (`application/problem+json`) is the
+            // sample's `Content-Type`.
+            if isJSON { return (example.name, example.value, nil, type == "application/json" ? nil : type) }
             if case .string(let text) = example.value { return (example.name, nil, text, type) }
             return (example.name, nil, example.value.serialized(escapeSlashes: false), type)
         }

@@ -281,7 +281,13 @@ struct Exporter {
                 ]))
         }
         if !parameters.isEmpty { members.append(("parameters", .array(parameters))) }
-        if let body = requestBody(target) {
+        if var body = requestBody(target) {
+            // Required when `bodyRequired:` says so, else when a param in it is.
+            if let required = target.bodyRequired, case .object(var fields) = body {
+                fields.removeAll { $0.key == "required" }
+                if required { fields.insert(("required", .bool(true)), at: 0) }
+                body = .object(fields)
+            }
             let schema = writesSchemas ? target.requestSchema : nil
             members.append(("requestBody", schema.map { withSchema(body, bundle.schema($0)) } ?? body))
         }
@@ -307,6 +313,7 @@ struct Exporter {
         var members: [(key: String, value: JSONValue)] = [("name", .string(key)), ("in", .string(location))]
         if let description = param.description { members.append(("description", .string(description))) }
         if location == "path" || param.isRequired { members.append(("required", .bool(true))) }
+        if location == "query", param.allowsEmptyValue { members.append(("allowEmptyValue", .bool(true))) }
         members.append(("schema", schema(param, of: target)))
         if let style = param.arrayStyle {
             members.append(("style", .string(style.style.rawValue)))

@@ -56,6 +56,7 @@ enum SpecWriter {
         if let auth = target.auth { lines.append("    auth: \(self.auth(auth))") }
         if let task = target.task { lines += self.task(task) }
         if let schema = target.requestSchema { lines.append("    requestSchema: \(reference(schema))") }
+        if let required = target.bodyRequired { lines.append("    bodyRequired: \(required)") }
         if let validation = target.validation { lines.append("    validation: \(validation)") }
         // 200 with no body is what a target without a sample answers.
         if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {
@@ -92,6 +93,7 @@ enum SpecWriter {
         if param.optional, param.defaultValue == nil { fields.append(("optional", "true")) }
         if let style = param.joinedStyle { fields += [("style", style), ("explode", "false")] }
         fields += param.rules.map { ($0.key, YAMLText.flow($0.value, templates: false)) }
+        if param.allowsEmptyValue { fields.append(("allowEmptyValue", "true")) }
         let name = "      \(YAMLText.key(param.name)):"
         let description = param.description.flatMap { $0.isEmpty ? nil : $0 }
         let flowFields = fields + (description.map { [("description", YAMLText.scalar($0))] } ?? [])

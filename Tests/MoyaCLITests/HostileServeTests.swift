@@ -77,6 +77,27 @@
             _ = server.stop()
         }
 
+        /// A request line past the parser's 80 KiB gets serve's 400 problem, not a bare 400;
+        /// after a pipelined request that was answered first.
+        func testAnUnreadableRequestGetsAProblem() throws {
+            let server = try Server([spec])
+            let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
+            socket.send(
+                "GET /tokens/abc HTTP/1.1\r\nHost: x\r\n\r\nGET /" + String(repeating: "a", count: 90_000)
+                    + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            let detail = "the request cannot be read: its request line and headers are over the 80 KiB serve reads"
+            let problem =
+                "{\n  \"type\" : \"about:blank\",\n  \"title\" : \"Bad Request\",\n  \"status\" : 400,\n"
+                + "  \"detail\" : \"\(detail)\"\n}\n"
+            XCTAssertEqual(
+                socket.readAll(),
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-T: abc\r\nContent-Length: 11\r\n"
+                    + "Access-Control-Allow-Origin: *\r\n\r\n{\"ok\":true}"
+                    + "HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\n"
+                    + "Content-Length: \(problem.utf8.count)\r\nConnection: close\r\n\r\n\(problem)")
+            _ = server.stop()
+        }
+
         /// Finding 12: past its cap (the descriptor limit less 64), serve closes the connection
         /// idle the longest, so a new client is answered, and it never runs out of descriptors.
         func testIdleConnectionsPastTheCapMakeRoomForANewClient() throws {

@@ -37,6 +37,15 @@ extension MockRoute {
         captures: [(name: String, text: Substring)], query: [(key: String, value: String)], request: MockRequest
     ) -> MockBinding {
         var binding = MockBinding()
+        // A body the target requires (OpenAPI's `requestBody.required`) is one problem when
+        // missing, not one for each of its params as well.
+        let missingBody = target.bodyRequired == true && request.body.isEmpty
+        // With `bodyRequired: false`, a body's required params are required only in a body.
+        let leftOutBody = target.bodyRequired == false && request.body.isEmpty
+        if missingBody {
+            binding.problems.append(
+                MockProblem(place: "the body", detail: "is required: the target takes \(target.task.bodyDescription)"))
+        }
         if target.params.isEmpty, literalQueryKeys.isEmpty, json == nil, form.isEmpty, !multipart { return binding }
         var texts: [String: (place: String, values: [String])] = [:]
         func found(_ name: String, _ text: some StringProtocol, _ place: String) {
@@ -73,11 +82,22 @@ extension MockRoute {
             }
         }
         // When the body cannot be read, its params are not reported missing as well.
-        var unreadable = false
-        if let json, !request.body.isEmpty {
+        var unreadable = missingBody || leftOutBody
+        if let json, !request.body.isEmpty, contentType.hasPrefix("application/x-www-form-urlencoded"),
+            case .object(let members) = json
+        {
+            // The same fields sent as a form, as a description that lists both media types
+            // allows: each top-level member a form field.
+            let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
+            read(pairs, entries: members, forms: [:], place: { "form field '\($0)'" }, into: found, empty: foundEmpty)
+        } else if json != nil, !request.body.isEmpty, Self.isXML(contentType) {
+            // serve reads no XML: the same body as XML, as a description that lists both
+            // allows, is taken as it is, its params unread.
+            unreadable = true
+        } else if let json, !request.body.isEmpty {
             do {
                 let value = try JSONValue(parsing: Data(request.body))
-                bind(json, value, path: "$", problems: &binding.problems, into: found)
+                bind(json, value, path: "$", problems: &binding.problems, into: found, empty: foundEmpty)
             } catch {
                 binding.problems.append(MockProblem(place: "the body", detail: "is not JSON: \(error)"))
                 unreadable = true
@@ -105,9 +125,10 @@ extension MockRoute {
 
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
             guard let param = target.param(named: name), !entry.values.isEmpty || param.type.isArray else { continue }
-            // An optional param sent empty (`?pretty=`) is left out: OpenAPI's
-            // `allowEmptyValue`, a flag with no value. Text may be empty.
-            if !param.isRequired, entry.values == [""], param.type != .string { continue }
+            // An optional param sent empty (`?pretty=`) is left out where it allows that
+            // (OpenAPI's `allowEmptyValue`, a flag with no value); else the empty text is read
+            // as its type reads it. Text may be empty.
+            if param.allowsEmptyValue, !param.isRequired, entry.values == [""], param.type != .string { continue }
             do {
                 let value = try Self.value(of: param, sent: entry.values)
                 // The param's rules (`minimum`, `pattern`, …), as `call` holds its arguments to them.
@@ -124,7 +145,8 @@ extension MockRoute {
         }
         for param in target.params where param.isRequired && binding.values[param.name] == nil {
             guard let place = places[param.name], !binding.problems.contains(where: { $0.param == param.name }),
-                !(unreadable && place.hasPrefix("the JSON body"))
+                !(unreadable && place.hasPrefix("the JSON body")),
+                !((missingBody || leftOutBody) && place.hasPrefix("form field"))
             else {
                 continue
             }
@@ -194,7 +216,7 @@ extension MockRoute {
     /// stands. The depth is the shape's, which the spec bounds.
     private func bind(
         _ shape: ValueTemplate, _ value: JSONValue, path: String, problems: inout [MockProblem],
-        into found: (String, Substring, String) -> Void
+        into found: (String, Substring, String) -> Void, empty: (String, String) -> Void
     ) {
         let place = "the JSON body at \(path)"
         switch (shape, value) {
@@ -204,6 +226,8 @@ extension MockRoute {
             if let name = template.wholeParam {
                 let items: [JSONValue]
                 if case .array(let elements) = value, target.param(named: name)?.type.isArray == true {
+                    // An empty array is sent: present, with no items.
+                    if elements.isEmpty { empty(name, place) }
                     items = elements
                 } else {
                     items = [value]
@@ -225,11 +249,14 @@ extension MockRoute {
         case (.object(let members), .object(let given)):
             for member in members {
                 guard let match = given.first(where: { $0.key == member.key }) else { continue }
-                bind(member.value, match.value, path: "\(path).\(member.key)", problems: &problems, into: found)
+                bind(
+                    member.value, match.value, path: "\(path).\(member.key)", problems: &problems, into: found,
+                    empty: empty)
             }
         case (.array(let items), .array(let given)):
             for (index, item) in items.enumerated() where index < given.count {
-                bind(item, given[index], path: "\(path)[\(index)]", problems: &problems, into: found)
+                bind(
+                    item, given[index], path: "\(path)[\(index)]", problems: &problems, into: found, empty: empty)
             }
         default:
             return
@@ -278,6 +305,12 @@ extension MockRoute {
         case .bool(let bool): bool ? "true" : "false"
         case .null, .array, .object: nil
         }
+    }
+
+    /// Whether a content type is XML: `application/xml`, `text/xml`, `application/atom+xml`.
+    static func isXML(_ contentType: String) -> Bool {
+        let essence = String(contentType.prefix { $0 != ";" }).trimmingSpaces()
+        return essence.hasSuffix("/xml") || essence.hasSuffix("+xml")
     }
 
     static func kind(of value: JSONValue) -> String {

@@ -1,6 +1,12 @@
 import MoyaCore
 import MoyaSpec
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// How a query or form entry is written: the key an array's items come under (`key`,
 /// `key[]` or `key[N]`), and the separator of an array sent as one value.
 struct EntryForm: Sendable, Hashable {
@@ -307,19 +313,37 @@ extension Template {
 /// scheme), and each header, query entry and cookie whose value reads the environment
 /// (`${SHOP_KEY}`), which is how a spec, and `import openapi`, writes an API key. A request
 /// without one of them is answered 401, as Prism answers a request without the credential
-/// its description declares; `serve --no-auth` answers it anyway.
+/// its description declares; `serve --no-auth` answers it anyway. When serve's environment
+/// sets the variables a credential reads, the request must carry that value: another one is
+/// answered 401 as well, as a server answers a wrong token.
 struct Credentials: Sendable {
+    /// A credential: where it goes, and the value serve's environment gives it, if it does.
+    struct Entry: Sendable {
+        var name: String
+        var expected: String?
+    }
+
     /// `Bearer`, `Basic`, or a custom scheme; nil when the target sends no `Authorization`.
     var scheme: String?
-    var headers: [String] = []
-    var query: [String] = []
-    var cookies: [String] = []
+    /// The whole `Authorization` value the environment sets.
+    var authorization: String?
+    var headers: [Entry] = []
+    var query: [Entry] = []
+    var cookies: [Entry] = []
 
     init(service: ServiceSpec, target: TargetSpec, query: [ValueTemplate.Member]) {
         switch target.auth ?? service.auth {
-        case .bearer?: scheme = "Bearer"
-        case .basic?: scheme = "Basic"
-        case .custom(let name, _)?: scheme = name
+        case .bearer(let token)?:
+            scheme = "Bearer"
+            authorization = Self.setValue(of: token).map { "Bearer \($0)" }
+        case .basic(let user, let password)?:
+            scheme = "Basic"
+            if let user = Self.text(of: user), let password = Self.text(of: password), user.set || password.set {
+                authorization = "Basic " + Data("\(user.text):\(password.text)".utf8).base64EncodedString()
+            }
+        case .custom(let name, let token)?:
+            scheme = name
+            authorization = Self.setValue(of: token).map { "\(name) \($0)" }
         // A login's token goes where its spec says; serve does not guess it.
         case .login?, .none?, nil: scheme = nil
         }
@@ -328,34 +352,86 @@ struct Credentials: Sendable {
             service.headers.filter { header in
                 !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
             } + target.headers
-        headers = sent.filter { $0.isSecret || $0.value.readsEnvironment }.map(\.name)
-        self.query = query.filter { $0.value.templates.contains(where: \.readsEnvironment) }.map(\.key)
-        cookies = target.cookies.filter(\.value.readsEnvironment).map(\.name)
+        headers = sent.filter { $0.isSecret || $0.value.readsEnvironment }.map {
+            Entry(name: $0.name, expected: Self.setValue(of: $0.value))
+        }
+        self.query = query.compactMap { member in
+            guard member.value.templates.contains(where: \.readsEnvironment) else { return nil }
+            guard case .string(let template) = member.value else { return Entry(name: member.key) }
+            return Entry(name: member.key, expected: Self.setValue(of: template))
+        }
+        cookies = target.cookies.filter(\.value.readsEnvironment).map {
+            Entry(name: $0.name, expected: Self.setValue(of: $0.value))
+        }
+    }
+
+    /// The text of a template made of literals and environment values only, when serve's
+    /// environment sets at least one of them.
+    static func setValue(of template: Template) -> String? {
+        text(of: template).flatMap { $0.set ? $0.text : nil }
+    }
+
+    /// The text of a template made of literals and environment values only, and whether the
+    /// environment sets any of them; nil for one that reads a param.
+    static func text(of template: Template) -> (text: String, set: Bool)? {
+        var text = ""
+        var set = false
+        for segment in template.segments {
+            switch segment {
+            case .literal(let literal): text += literal
+            case .environment(_, let value):
+                text += value
+                set = set || !value.isEmpty
+            case .param: return nil
+            }
+        }
+        return (text, set)
     }
 
     /// What `request` lacks, as a phrase and the `WWW-Authenticate` challenge; nil when it
-    /// carries every credential.
+    /// carries every credential, each with the value the environment sets, if it sets one.
     func missing(in request: MockRequest, query sent: [(key: String, value: String)]) -> (
         what: String, challenge: String
     )? {
         let realm = "realm=\"moya-cli serve\""
+        let invalid = ", error=\"invalid_token\""
         if let scheme {
             let given = request.header("authorization") ?? ""
             guard given.lowercased().hasPrefix(scheme.lowercased() + " ") else {
                 return ("an Authorization header (\(scheme))", "\(scheme) \(realm)")
             }
+            if let authorization, given != authorization {
+                return ("the Authorization (\(scheme)) its environment sets", "\(scheme) \(realm)\(invalid)")
+            }
         }
-        for name in headers where (request.header(name) ?? "").isEmpty {
-            return ("the header \(name)", "APIKey \(realm), header=\"\(name)\"")
+        // An API key: missing, or not the value the environment sets.
+        func key(_ entries: [Entry], _ place: String, _ attribute: String, given: (String) -> String?) -> (
+            what: String, challenge: String
+        )? {
+            for entry in entries {
+                let challenge = "APIKey \(realm), \(attribute)=\"\(entry.name)\""
+                guard let value = given(entry.name), !value.isEmpty else {
+                    return ("\(place) \(entry.name)", challenge)
+                }
+                if let expected = entry.expected, value != expected {
+                    return ("\(place) \(entry.name) its environment sets", challenge + invalid)
+                }
+            }
+            return nil
         }
-        for key in query where !sent.contains(where: { $0.key == key && !$0.value.isEmpty }) {
-            return ("the query key \(key)", "APIKey \(realm), query=\"\(key)\"")
+        if let missing = key(headers, "the header", "header", given: { request.header($0) }) { return missing }
+        if let missing = key(
+            query, "the query key", "query",
+            given: { name in
+                sent.first { $0.key == name && !$0.value.isEmpty }?.value
+            })
+        {
+            return missing
         }
         guard !cookies.isEmpty else { return nil }
         let jar = CookieJar.pairs(inHeader: request.header("cookie") ?? "")
-        for name in cookies where !jar.contains(where: { $0.name == name && !$0.value.isEmpty }) {
-            return ("the cookie \(name)", "APIKey \(realm), cookie=\"\(name)\"")
+        return key(cookies, "the cookie", "cookie") { name in
+            jar.first { $0.name == name && !$0.value.isEmpty }.map { PercentEncoding.decode($0.value[...]) }
         }
-        return nil
     }
 }

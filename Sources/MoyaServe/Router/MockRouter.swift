@@ -240,9 +240,12 @@ public struct MockRouter: Sendable {
         return answer(request, uri, from: chosen, preferring: preferred, verbose: verbose, showSecrets: showSecrets)
     }
 
-    /// The routes whose path fits `segments`, with what their templates captured.
+    /// The routes whose path fits `segments` most specifically, with what their templates
+    /// captured: a literal segment over a template, as OpenAPI matches a concrete path before
+    /// a templated one. So `/users/me` answers only its own methods, even where
+    /// `/users/{id}` would take another.
     private func candidates(for segments: [Substring]) -> [Candidate] {
-        routes.compactMap { route -> Candidate? in
+        let fitting = routes.compactMap { route -> Candidate? in
             guard route.segments.count == segments.count else { return nil }
             var captures: [(name: String, text: Substring)] = []
             for (pattern, segment) in zip(route.segments, segments) {
@@ -255,6 +258,10 @@ public struct MockRouter: Sendable {
             }
             return (route, captures)
         }
+        guard
+            let most = fitting.map(\.route.specificity).max(by: { $0.lexicographicallyPrecedes($1) })
+        else { return [] }
+        return fitting.filter { $0.route.specificity == most }
     }
 
     /// A 405 naming the methods the path answers, or a preflight's 204 for `OPTIONS`.
@@ -285,8 +292,9 @@ public struct MockRouter: Sendable {
         return answer
     }
 
-    /// The route to answer from: one with the sample `Prefer` names first, then the most
-    /// specific path, then the one the request fits best, then the first declared; one whose
+    /// The route to answer from, among those at the one most specific path: one with the
+    /// sample `Prefer` names first, then the one the request fits best, then the first
+    /// declared; one whose
     /// binding has no problems before any that has.
     private static func choose(_ bound: [Bound], preferring preferred: String?) -> Bound? {
         func better(_ a: Bound, _ b: Bound) -> Bool {
@@ -295,9 +303,6 @@ public struct MockRouter: Sendable {
                     a.route.target.sample(named: preferred) != nil, b.route.target.sample(named: preferred) != nil
                 )
                 if aHas != bHas { return aHas }
-            }
-            if a.route.specificity != b.route.specificity {
-                return a.route.specificity.lexicographicallyPrecedes(b.route.specificity) == false
             }
             if a.binding.fit != b.binding.fit { return a.binding.fit > b.binding.fit }
             return false
@@ -329,7 +334,7 @@ public struct MockRouter: Sendable {
         // target sends is a 401, with the challenge of the one it lacks.
         if asksCredentials, let missing = route.credentials.missing(in: request, query: uri.query) {
             return Self.problem(
-                answer, status: 401, title: "Unauthorized",
+                answer, of: route, status: 401, title: "Unauthorized",
                 detail: "\(route.qualifiedName) needs \(missing.what); serve --no-auth answers without it",
                 extra: [("target", .string(route.qualifiedName))], headers: [("WWW-Authenticate", missing.challenge)])
         }
@@ -339,7 +344,7 @@ public struct MockRouter: Sendable {
         if let preferred, route.target.sample(named: preferred) == nil {
             let names = route.target.samples.map(\.name)
             return Self.problem(
-                answer, status: 400, title: "Bad Request",
+                answer, of: route, status: 400, title: "Bad Request",
                 detail:
                     "\(route.qualifiedName) has no sample '\(preferred)' (asked for with Prefer: example=\(preferred))"
                     + (names.isEmpty
@@ -362,7 +367,7 @@ public struct MockRouter: Sendable {
         -> MockAnswer
     {
         problem(
-            answer, status: 400, title: "Bad Request",
+            answer, of: route, status: 400, title: "Bad Request",
             detail: "the request does not fit \(route.qualifiedName) (\(route.pattern)): "
                 + problems.map(\.sentence).joined(separator: "; "),
             extra: [
@@ -465,7 +470,7 @@ public struct MockRouter: Sendable {
         let shown = Self.bounded(errors)
         let more = shown.count < errors.count ? "; and more (\(errors.count - shown.count) left out)" : ""
         return Self.problem(
-            answer, status: 400, title: "Bad Request",
+            answer, of: route, status: 400, title: "Bad Request",
             detail: "the request body does not meet the schema of \(route.qualifiedName): "
                 + shown.map { "\($0.path): \($0.detail)" }.joined(separator: "; ") + more,
             extra: [
@@ -567,6 +572,29 @@ public struct MockRouter: Sendable {
         return problem(
             MockAnswer(action: .abort, loggedURI: String(path)), status: 413, title: "Content Too Large",
             detail: "the body is over \(limit) bytes", extra: [])
+    }
+
+    /// The answer to bytes that are not an HTTP/1.1 request (a head too long, a bad line): a
+    /// 400 problem, as every other 400 is.
+    public static func unreadable(_ detail: String) -> MockAnswer {
+        problem(
+            MockAnswer(action: .abort, loggedURI: "-"), status: 400, title: "Bad Request",
+            detail: "the request cannot be read: \(detail)", extra: [])
+    }
+
+    /// The error answer of `route` for `status`: in the shape its target declares
+    /// (`ErrorShape`), else a problem.
+    private static func problem(
+        _ answer: MockAnswer, of route: MockRoute, status: Int, title: String, detail: String,
+        extra: [(key: String, value: JSONValue)], headers: [(name: String, value: String)] = []
+    ) -> MockAnswer {
+        guard let shaped = ErrorShape.answer(for: route, status: status, detail: detail, headers: headers) else {
+            return problem(answer, status: status, title: title, detail: detail, extra: extra, headers: headers)
+        }
+        var answer = answer
+        answer.action = shaped.action
+        answer.loggedResponseBody = shaped.logged
+        return answer
     }
 
     /// A problem response (RFC 9457) on `answer`.

@@ -81,7 +81,9 @@ public final class MockHTTPServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    // serve's own parse-error answer in place of NIO's bare 400.
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+                    try channel.pipeline.syncOperations.addHandler(ParseErrorHandler())
                     try channel.pipeline.syncOperations.addHandler(
                         MockRequestHandler(router: box, options: options, limit: connections))
                 }

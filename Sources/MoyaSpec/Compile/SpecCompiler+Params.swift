@@ -3,7 +3,7 @@ import MoyaRegex
 
 extension CompileContext {
     static let paramKeys =
-        ["type", "default", "description", "optional", "secret", "enum", "style", "explode"]
+        ["type", "default", "description", "optional", "secret", "enum", "style", "explode", "allowEmptyValue"]
         + ParamRules.valueKeys + ParamRules.arrayKeys
 
     mutating func params(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [ParamSpec] {
@@ -57,6 +57,8 @@ extension CompileContext {
             spec.description = fields["description"].flatMap { reader.prose($0, path() + ".description") }
             spec.isOptional = fields["optional"].flatMap { reader.bool($0, path() + ".optional") } ?? false
             spec.isSecret = fields["secret"].flatMap { reader.bool($0, path() + ".secret") } ?? false
+            spec.allowsEmptyValue =
+                fields["allowEmptyValue"].flatMap { reader.bool($0, path() + ".allowEmptyValue") } ?? false
             if let defaultNode = fields["default"] {
                 spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
                 spec.writtenDefault = Self.environmentReading(defaultNode)
@@ -96,6 +98,16 @@ extension CompileContext {
                 case "minItems", "maxItems": ("an array", type.isArray)
                 default: ("a string", element == .string)
                 }
+            // OpenAPI's integer formats, the range an int's values fit.
+            if key == "format", element == .int {
+                let formats = ParamRules.integerFormats.keys.sorted()
+                guard let text = reader.string(node, at), formats.contains(text) else {
+                    reader.error(node.mark, at, "an int's format is \(formats.joined(separator: " or "))")
+                    continue
+                }
+                keywords.append((key, .string(text)))
+                continue
+            }
             guard applies else {
                 reader.error(node.mark, at, "\(key) applies to \(kind) param; this one is of type \(type)")
                 continue

@@ -35,7 +35,8 @@ public struct SpecCompiler: Sendable {
     static let targetKeys = [
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
-        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "mcp", "baseURL",
+        "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "bodyRequired", "mcp",
+        "baseURL",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -413,6 +414,12 @@ struct CompileContext {
         let retry = fields["retry"].flatMap { reader.retryCount($0, path() + ".retry") }
         let followsRedirects = fields["followRedirects"].flatMap { reader.bool($0, path() + ".followRedirects") }
         let exposed = fields["mcp"].flatMap { reader.bool($0, path() + ".mcp") } ?? true
+        let bodyRequired = fields["bodyRequired"].flatMap { reader.bool($0, path() + ".bodyRequired") }
+        if bodyRequired == true, let node = fields["bodyRequired"], !task.sendsBody(method) {
+            reader.error(
+                node.mark, path() + ".bodyRequired",
+                "the task sends \(task.bodyDescription), so there is no body to require")
+        }
         var targetBaseURL: String?
         var targetBaseURLSource: Template?
         if let node = fields["baseURL"], let valid = self.baseURL(node, path() + ".baseURL") {
@@ -436,8 +443,8 @@ struct CompileContext {
             headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks, schema: schema,
-            sampleSchemas: sampleSchemas, requestSchema: requestSchema, mcpExposed: exposed, baseURL: targetBaseURL,
-            baseURLSource: targetBaseURLSource)
+            sampleSchemas: sampleSchemas, requestSchema: requestSchema, bodyRequired: bodyRequired, mcpExposed: exposed,
+            baseURL: targetBaseURL, baseURLSource: targetBaseURLSource)
     }
 
     /// The `schema:` of a sample written as a mapping.

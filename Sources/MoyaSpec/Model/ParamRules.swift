@@ -45,6 +45,36 @@ public struct ParamRules: Sendable, Hashable {
                 error.instancePath == "$"
                 ? "" : "item " + error.instancePath.dropFirst(2).prefix { $0 != "]" } + ": "
             return path + (showing ? error.message : "breaks its \(error.keyword) rule")
+        } + integerViolations(value, showing: showing)
+    }
+
+    /// OpenAPI's integer formats and the range of each, which an int param's `format` names.
+    public static let integerFormats: [String: ClosedRange<Int>] = [
+        "int32": Int(Int32.min)...Int(Int32.max), "int64": Int.min...Int.max,
+    ]
+
+    /// Where an int's values fall outside its `format`'s range; an integer past `Int` (which
+    /// `serve` reads as its digits) is outside both.
+    private func integerViolations(_ value: JSONValue, showing: Bool) -> [String] {
+        guard case .string(let format)? = keywords.first(where: { $0.key == "format" })?.value,
+            let range = Self.integerFormats[format]
+        else { return [] }
+        func fits(_ item: JSONValue) -> Bool {
+            switch item {
+            case .integer(let int): range.contains(int)
+            case .string(let digits): Int(digits).map(range.contains) ?? false
+            default: true
+            }
+        }
+        let items: [(prefix: String, value: JSONValue)] =
+            if case .array(let elements) = value {
+                elements.enumerated().map { ("item \($0.offset): ", $0.element) }
+            } else {
+                [("", value)]
+            }
+        return items.filter { !fits($0.value) }.map { item in
+            let shown: String = if case .string(let digits) = item.value { digits } else { item.value.serialized() }
+            return item.prefix + (showing ? "expected an \(format), got \(shown)" : "breaks its format rule")
         }
     }
 

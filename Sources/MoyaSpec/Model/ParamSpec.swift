@@ -174,6 +174,9 @@ public struct ParamSpec: Sendable, Hashable {
     public var arrayStyle: ArrayStyle? = nil
     /// What its values must meet beyond their type (`minimum`, `pattern`, …); nil for none.
     public var rules: ParamRules? = nil
+    /// Whether a request may send it empty (`?pretty=`) to leave it out, as OpenAPI's
+    /// `allowEmptyValue` says; serve otherwise reads an empty value as a value of its type.
+    public var allowsEmptyValue = false
 
     /// A param as a spec declares it; what is not given is as a spec that leaves it out.
     public init(

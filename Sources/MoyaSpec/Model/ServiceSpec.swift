@@ -129,6 +129,10 @@ public struct TargetSpec: Sendable {
     /// The schema of the target's JSON request bodies (`requestSchema:`), which `serve` holds
     /// requests to.
     public var requestSchema: SchemaSpec? = nil
+    /// Whether a request must carry a body (`bodyRequired:`, OpenAPI's `requestBody.required`),
+    /// which `serve` holds requests to; nil when the body's params say: a body is required when
+    /// one of them is. A call always sends its task's body.
+    public var bodyRequired: Bool? = nil
     /// `mcp: false` keeps the target out of `moya-cli mcp`'s tools, whatever its flags.
     public var mcpExposed = true
     /// The target's own base URL (OpenAPI's operation `servers`), which wins over the

@@ -1,3 +1,5 @@
+import MoyaCore
+
 /// How a target's request carries its parameters and body, as the spec declares it.
 public enum TaskSpec: Sendable, Hashable {
     /// No body, no parameters: `requestPlain`.
@@ -38,6 +40,21 @@ public enum TaskSpec: Sendable, Hashable {
         case .data, .json: true
         case .parameters(_, let encoding, _): encoding.kind == .json || encoding.kind == .prettyJSON
         case .plain, .upload, .multipart, .download: false
+        }
+    }
+
+    /// Whether the task sends a body with `method`: every task but a plain one, a download,
+    /// and params that go in the URL.
+    public func sendsBody(_ method: Method) -> Bool {
+        switch self {
+        case .plain, .download: false
+        case .parameters(_, let encoding, _):
+            switch encoding.kind {
+            case .queryString: false
+            case .url: !URLEncoding.Destination.methodDependent.encodesInURL(for: method)
+            case .httpBody, .json, .prettyJSON: true
+            }
+        case .data, .json, .upload, .multipart: true
         }
     }
 

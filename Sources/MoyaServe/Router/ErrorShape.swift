@@ -1,0 +1,81 @@
+import MoyaJSON
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// How a route's error answers look when its target declares its own: the document's error
+/// response, as `import openapi` writes it, in place of serve's RFC 9457 problem.
+///
+/// The sample for a status is the target's named sample at that status; else, for a 4xx,
+/// one named `clientError…` (import's name for a `4XX` response), then for any status one
+/// named `status5XX…` for a 5xx or `error…` (import's name for `default`). Only a sample
+/// that reads no param serves, answered at the problem's status with its own headers and
+/// body; the problem's detail goes into the first string member the body already has among
+/// `detail`, `message`, `error_description`, `description`, `error`, `reason` and `title`
+/// (at the top, or inside an `error` object), unless that breaks the sample's schema.
+struct ErrorShape: Sendable {
+    /// The member names the detail may fill, in order of preference.
+    static let detailKeys = ["detail", "message", "error_description", "description", "error", "reason", "title"]
+
+    /// The answer at `status`, or nil when the target declares no error answer for it.
+    static func answer(
+        for route: MockRoute, status: Int, detail: String, headers extra: [(name: String, value: String)]
+    ) -> (action: MockAnswer.Action, logged: String?)? {
+        guard let name = sampleName(in: route.target, for: status), let fixed = route.fixedAnswers[name],
+            case .respond(_, let headers, let body) = fixed.action
+        else { return nil }
+        // The sample was chosen by the problem, not asked for with `Prefer`.
+        var sent = headers.filter { $0.name.lowercased() != "preference-applied" }
+        sent.append(contentsOf: extra)
+        let isJSON = sent.contains { $0.name.lowercased() == "content-type" && JSONValue.isJSONMediaType($0.value) }
+        guard isJSON, let value = try? JSONValue(parsing: Data(body)), let filled = filling(value, with: detail),
+            route.contract.sampleErrors(filled, sample: name).isEmpty
+        else {
+            return (.respond(status: status, headers: sent, body: body), fixed.loggedBody)
+        }
+        let text = filled.serialized(escapeSlashes: false)
+        let logged = fixed.loggedBody.flatMap { try? JSONValue(parsing: $0) }.flatMap { filling($0, with: detail) }
+        return (
+            .respond(status: status, headers: sent, body: Array(text.utf8)),
+            logged?.serialized(escapeSlashes: false) ?? fixed.loggedBody
+        )
+    }
+
+    /// The name of the target's error sample for `status`, by the order above.
+    static func sampleName(in target: TargetSpec, for status: Int) -> String? {
+        let samples = target.samples.filter { $0.sample.status != nil }
+        if let exact = samples.first(where: { $0.sample.status == status }) { return exact.name }
+        let ranges =
+            (400..<500).contains(status)
+            ? [("clientError", 400)] : (500..<600).contains(status) ? [("status5XX", 500)] : []
+        for (prefix, code) in ranges + [("error", 500)] {
+            if let found = samples.first(where: { $0.name.hasPrefix(prefix) && $0.sample.status == code }) {
+                return found.name
+            }
+        }
+        return nil
+    }
+
+    /// `value` with `detail` in its first string member named for it, at the top or inside an
+    /// `error` object; nil when it has none.
+    static func filling(_ value: JSONValue, with detail: String, nested: Bool = true) -> JSONValue? {
+        guard case .object(var members) = value else { return nil }
+        for key in detailKeys {
+            if let index = members.firstIndex(where: { $0.key == key }), case .string = members[index].value {
+                members[index].value = .string(detail)
+                return .object(members)
+            }
+        }
+        if nested, let index = members.firstIndex(where: { $0.key == "error" }), case .object = members[index].value,
+            let inner = filling(members[index].value, with: detail, nested: false)
+        {
+            members[index].value = inner
+            return .object(members)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,222 @@
+import MoyaCore
+import MoyaServe
+import MoyaSpec
+import XCTest
+
+/// serve answers as the description says: its error responses in their own shape, a body
+/// required or not as `bodyRequired:` says, a concrete path before a templated one, a JSON
+/// target's fields sent as a form, and a credential the environment sets held to its value.
+final class ServeDocumentTests: XCTestCase {
+    static let spec = """
+        service: shop
+        baseURL: http://127.0.0.1:1/v1
+        targets:
+          create:
+            method: POST
+            path: /lamps
+            params:
+              name: string
+              tags: "[string]"
+              watts: { type: int, optional: true, maximum: 100 }
+            task: { json: { name: "{name}", tags: "{tags}", watts: "{watts}" } }
+            sample: { status: 201, json: { id: 1 } }
+            samples:
+              badRequest: { status: 400, json: { code: 400, message: "bad", trace: x } }
+              clientError: { status: 400, json: { code: 400, message: "client" } }
+          patch:
+            method: PATCH
+            path: /lamps/{id}
+            params: { id: int, name: { type: string, optional: true } }
+            task: { json: { name: "{name}" } }
+            bodyRequired: true
+            sample: { json: { id: 1 } }
+            samples:
+              error: { status: 500, json: { error: { message: "oops", code: 1 } } }
+          replace:
+            method: PUT
+            path: /lamps/{id}
+            params: { id: int, name: string }
+            task: { json: { name: "{name}" } }
+            bodyRequired: false
+            sample: { json: { id: 1 } }
+          mine:
+            path: /lamps/mine
+            params: { q: { type: string, optional: true } }
+            task: { parameters: { q: "{q}" }, encoding: queryString }
+            sample: { json: [] }
+          one:
+            path: /lamps/{id}
+            params: { id: int }
+            sample: { json: { id: 1 } }
+            samples:
+              text: { status: 400, body: "no such lamp", headers: { Content-Type: text/plain } }
+        """
+
+    func answer(
+        _ router: MockRouter, _ method: String, _ uri: String, _ body: String = "",
+        _ headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
+    ) -> (status: Int, type: String?, body: String, allow: String?) {
+        guard
+            case .respond(let status, let sent, let bytes) = router.answer(
+                MockRequest(method: method, uri: uri, headers: headers, body: Array(body.utf8))
+            ).action
+        else { return (0, nil, "", nil) }
+        return (
+            status, sent.first { $0.name == "Content-Type" }?.value, String(decoding: bytes, as: UTF8.self),
+            sent.first { $0.name == "Allow" }?.value
+        )
+    }
+
+    func testErrorsAnswerInTheShapeTheTargetDeclares() throws {
+        let router = MockRouter(services: [try compile(Self.spec)])
+        // The sample at the status, the detail in its `message`, the rest kept.
+        let bad = answer(router, "POST", "/v1/lamps", #"{"tags":["a"]}"#)
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertEqual(bad.type, "application/json")
+        XCTAssertEqual(
+            bad.body,
+            #"{"code":400,"message":"the request does not fit shop.create (POST /v1/lamps): param 'name' in "#
+                + #"the JSON body at $.name is required","trace":"x"}"#)
+        // `default` (import's `error`) for any status, inside its `error` object.
+        let missing = answer(router, "PATCH", "/v1/lamps/1")
+        XCTAssertEqual(missing.status, 400)
+        XCTAssertEqual(
+            missing.body,
+            #"{"error":{"message":"the request does not fit shop.patch (PATCH /v1/lamps/{id}): the body is "#
+                + #"required: the target takes a JSON body","code":1}}"#)
+        // A text sample is answered as it is, at the problem's status.
+        let text = answer(router, "GET", "/v1/lamps/x")
+        XCTAssertEqual(text.status, 400)
+        XCTAssertEqual(text.type, "text/plain")
+        XCTAssertEqual(text.body, "no such lamp")
+        // A target that declares none answers a problem.
+        let replace = answer(router, "PUT", "/v1/lamps/1", #"{}"#)
+        XCTAssertEqual(replace.status, 400)
+        XCTAssertEqual(replace.type, "application/problem+json")
+    }
+
+    func testABodyIsRequiredAsBodyRequiredSays() throws {
+        let router = MockRouter(services: [try compile(Self.spec)])
+        // Required params in a body: the body is required (no `bodyRequired:`).
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps").status, 400)
+        // `bodyRequired: true` with only optional params.
+        XCTAssertEqual(answer(router, "PATCH", "/v1/lamps/1").status, 400)
+        XCTAssertEqual(answer(router, "PATCH", "/v1/lamps/1", "{}").status, 200)
+        // `bodyRequired: false`: its required params are required only in a body.
+        XCTAssertEqual(answer(router, "PUT", "/v1/lamps/1").status, 200)
+        XCTAssertEqual(answer(router, "PUT", "/v1/lamps/1", "{}").status, 400)
+        XCTAssertEqual(answer(router, "PUT", "/v1/lamps/1", #"{"name":"a"}"#).status, 200)
+    }
+
+    func testAnEmptyArrayIsSentAndAFormCarriesTheJSONFields() throws {
+        let router = MockRouter(services: [try compile(Self.spec)])
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps", #"{"name":"a","tags":[]}"#).status, 201)
+        let form = [("Content-Type", "application/x-www-form-urlencoded")]
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps", "name=a&tags=x&tags=y&watts=5", form).status, 201)
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps", "name=a&tags=x&watts=500", form).status, 400)
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps", "tags=x", form).status, 400)
+    }
+
+    func testAConcretePathAnswersOnlyItsOwnMethods() throws {
+        let router = MockRouter(services: [try compile(Self.spec)])
+        XCTAssertEqual(answer(router, "GET", "/v1/lamps/mine").status, 200)
+        // `/lamps/{id}` takes PATCH and PUT, but `/lamps/mine` is its own path.
+        let patch = answer(router, "PATCH", "/v1/lamps/mine", "{}")
+        XCTAssertEqual(patch.status, 405)
+        XCTAssertEqual(patch.allow, "GET")
+        XCTAssertEqual(answer(router, "OPTIONS", "/v1/lamps/mine", "", []).allow, "GET")
+        XCTAssertEqual(answer(router, "OPTIONS", "/v1/lamps/7", "", []).allow, "GET, PATCH, PUT")
+    }
+
+    func testACredentialTheEnvironmentSetsIsHeldToItsValue() throws {
+        let text = """
+            service: shop
+            baseURL: http://127.0.0.1:1
+            auth: { bearer: "${SHOP_TOKEN:-}" }
+            targets:
+              list: { path: /lamps, sample: { json: [] } }
+              keyed:
+                path: /keyed
+                auth: none
+                headers: { X-Key: "${SHOP_KEY:-}" }
+                sample: { json: [] }
+              basic:
+                path: /basic
+                auth: { basic: { user: "${SHOP_USER:-}", password: "${SHOP_PASSWORD:-}" } }
+                sample: { json: [] }
+            """
+        let environment = Environment(["SHOP_TOKEN": "t0k", "SHOP_KEY": "k3y", "SHOP_PASSWORD": "pw"])
+        let service = try SpecCompiler(environment: environment).compile(Array(text.utf8), file: "specs/shop.yaml")
+        let router = MockRouter(services: [service])
+        let realm = #"realm="moya-cli serve""#
+        func challenge(_ uri: String, _ headers: [(name: String, value: String)]) -> (Int, String?) {
+            guard
+                case .respond(let status, let sent, _) = router.answer(
+                    MockRequest(method: "GET", uri: uri, headers: headers)
+                ).action
+            else { return (0, nil) }
+            return (status, sent.first { $0.name == "WWW-Authenticate" }?.value)
+        }
+        XCTAssertEqual(challenge("/lamps", [("Authorization", "Bearer t0k")]).0, 200)
+        XCTAssertEqual(
+            challenge("/lamps", [("Authorization", "Bearer nope")]).1, #"Bearer \#(realm), error="invalid_token""#)
+        XCTAssertEqual(challenge("/lamps", []).1, "Bearer \(realm)")
+        XCTAssertEqual(challenge("/keyed", [("X-Key", "k3y")]).0, 200)
+        XCTAssertEqual(challenge("/keyed", [("X-Key", "k")]).0, 401)
+        // The user is unset (empty) and the password set: `:pw`.
+        XCTAssertEqual(challenge("/basic", [("Authorization", "Basic OnB3")]).0, 200)
+        XCTAssertEqual(challenge("/basic", [("Authorization", "Basic eDp5")]).0, 401)
+    }
+
+    func testAnIntsFormatHoldsItToItsRange() throws {
+        let router = MockRouter(
+            services: [
+                try compile(
+                    """
+                    service: shop
+                    baseURL: http://127.0.0.1:1
+                    targets:
+                      pet:
+                        path: /pets/{id}
+                        params: { id: { type: int, format: int64 }, n: { type: int, format: int32, optional: true } }
+                        task: { parameters: { n: "{n}" }, encoding: queryString }
+                        sample: { json: {} }
+                    """)
+            ])
+        XCTAssertEqual(answer(router, "GET", "/pets/9223372036854775807?n=2147483647").status, 200)
+        let big = answer(router, "GET", "/pets/9223372036854775808")
+        XCTAssertEqual(big.status, 400)
+        XCTAssertTrue(big.body.contains("breaks its rules: expected an int64, got 9223372036854775808"), big.body)
+        XCTAssertEqual(answer(router, "GET", "/pets/1?n=2147483648").status, 400)
+        XCTAssertThrowsError(
+            try compile(
+                """
+                service: shop
+                baseURL: http://127.0.0.1:1
+                targets:
+                  pet: { path: "/pets/{id}", params: { id: { type: int, format: uuid } } }
+                """)
+        ) { error in
+            XCTAssertEqual(
+                (error as? SpecError)?.description,
+                "specs/test.yaml:4:65: error: targets.pet.params.id.format: an int's format is int32 or int64")
+        }
+    }
+
+    func testBodyRequiredNeedsATaskWithABody() {
+        XCTAssertThrowsError(
+            try compile(
+                """
+                service: shop
+                baseURL: http://127.0.0.1:1
+                targets:
+                  list: { path: /lamps, bodyRequired: true }
+                """)
+        ) { error in
+            XCTAssertEqual(
+                (error as? SpecError)?.description,
+                "specs/test.yaml:4:39: error: targets.list.bodyRequired: the task sends no body, so there is no body "
+                    + "to require")
+        }
+    }
+}
