@@ -10,12 +10,20 @@ Security is taken out of the served copy: the measure is how parameters are seri
 connexion's mock cannot check OAuth tokens.
 
     python3 bench/connexion.py [MOYA_CLI] [CORPUS_DIR]
+
+With --every, every target is called instead, as its `example` check gives it (a file param
+gets a small file): whether connexion accepts each request the imported spec sends, bodies
+(JSON, form, multipart, binary) included. A 400, 415 or 422 counts as refused.
+
+    python3 bench/connexion.py --every [MOYA_CLI] [CORPUS_DIR]
 """
 import json, os, re, socket, subprocess, sys, tempfile, time, urllib.parse
 import yaml
 
-moya = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/moya-cli"
-corpus = sys.argv[2] if len(sys.argv) > 2 else "../shared/openapi-real"
+every = "--every" in sys.argv
+arguments = [a for a in sys.argv[1:] if a != "--every"]
+moya = arguments[0] if len(arguments) > 0 else ".build/debug/moya-cli"
+corpus = arguments[1] if len(arguments) > 1 else "../shared/openapi-real"
 
 
 def load(path):
@@ -119,7 +127,36 @@ def main():
                 key = (target.get("method", "GET").lower(), re.sub(r"\{[^}]*\}", "{}", re.sub(r"[.;][^/{]*(?=\{)", "", target["path"])))
                 targets[key] = (target_name, target)
             calls = rejected = other = 0
-            for route, item in document.get("paths", {}).items():
+            environment = dict(os.environ)
+            if base:
+                environment[base.group(1)] = f"http://127.0.0.1:{port}{base_path}"
+            upload = os.path.join(work, "upload.bin")
+            with open(upload, "wb") as handle:
+                handle.write(b"moya-cli upload\n")
+            for target_name, target in (imported.get("targets", {}) if every else {}).items():
+                args = []
+                for check in target.get("checks", []) or []:
+                    for key, value in (check.get("params") or {}).items():
+                        for item_value in value if isinstance(value, list) else [value]:
+                            args.append(f"{key}={text(item_value)}")
+                    break
+                for param_name, param in (target.get("params") or {}).items():
+                    kind = param.get("type") if isinstance(param, dict) else param
+                    if kind in ("file", "[file]") and not any(a.startswith(param_name + "=") for a in args):
+                        args.append(f"{param_name}={upload}")
+                result = subprocess.run(
+                    [moya, "call", f"{imported['service']}.{target_name}", "--specs", spec, "-i", "--raw"] + args,
+                    capture_output=True, text=True, env=environment)
+                calls += 1
+                status = re.match(r"HTTP/\S+ (\d+)", result.stdout)
+                code = int(status.group(1)) if status else 0
+                if code in (400, 415, 422):
+                    rejected += 1
+                    print(f"  {name} {target_name}: {code} {result.stdout[-300:]!r}", file=sys.stderr)
+                elif code == 0:
+                    other += 1
+                    print(f"  {name} {target_name}: no response {result.stderr[-200:]!r}", file=sys.stderr)
+            for route, item in ({} if every else document.get("paths", {})).items():
                 shared = item.get("parameters", [])
                 for method, operation in item.items():
                     if method not in ("get", "put", "post", "delete", "patch") or not isinstance(operation, dict):
@@ -156,9 +193,6 @@ def main():
                             args.append(f"{param_name}=true")
                         else:
                             args.append(f"{param_name}={json.dumps(value_for(document, schema))}")
-                    environment = dict(os.environ)
-                    if base:
-                        environment[base.group(1)] = f"http://127.0.0.1:{port}{base_path}"
                     result = subprocess.run(
                         [moya, "call", f"{imported['service']}.{target_name}", "--specs", spec, "-i", "--raw"] + args,
                         capture_output=True, text=True, env=environment)

@@ -263,6 +263,13 @@ extension Importer {
         if scalar == "string", let values = core.allowedValues?.compactMap({ $0.value as? String }), !values.isEmpty {
             param.enumValues = values
             param.type = "enum"
+        } else if param.type == "[string]", case .array(_, let context) = schema, let items = context.items,
+            let values = SampleSynthesis.core(of: items).allowedValues?.compactMap({ $0.value as? String }),
+            !values.isEmpty
+        {
+            // An array of an enum's values: each item one of them.
+            param.enumValues = values
+            param.type = "[enum]"
         }
         // A default the param's type cannot hold would make the spec invalid: it is left out.
         if let value = core.defaultValue.flatMap(JSONBridge.value) {
@@ -298,7 +305,7 @@ extension Importer {
         var value = schema
         // Only the rules of the type the param has: one sent as text has none.
         let element = type.hasPrefix("[") ? String(type.dropFirst().dropLast()) : type
-        guard ["int", "number", "string"].contains(element) else { return [] }
+        guard ["int", "number", "string", "enum"].contains(element) else { return [] }
         if case .array(_, let context) = schema {
             guard type.hasPrefix("[") else { return [] }
             if context.minItems > 0 { rules.append(("minItems", .integer(context.minItems))) }
@@ -307,7 +314,7 @@ extension Importer {
             value = items
         }
         switch value {
-        case .integer where element == "string", .number where element == "string", .string where element != "string":
+        case .integer where element != "int", .number where element != "number", .string where element != "string":
             break
         case .integer(let core, let context):
             if let bound = context.minimum {
@@ -353,7 +360,8 @@ extension Importer {
     static func typed(_ value: JSONValue, as param: ImportedSpec.Param) -> JSONValue? {
         let type: ParamType
         if let values = param.enumValues {
-            type = .enumeration(values.map { ParamType.EnumCase(key: $0, value: $0) })
+            let element = ParamType.enumeration(values.map { ParamType.EnumCase(key: $0, value: $0) })
+            type = param.type == "[enum]" ? .array(element) : element
         } else if let named = ParamType.named(param.type) {
             type = named
         } else {
@@ -364,7 +372,7 @@ extension Importer {
             typed != .array([])
         else {
             // An enum's example that is not one of its values gives way to its first value.
-            return param.enumValues?.first.map(JSONValue.string)
+            return param.enumValues?.first.map { param.type == "[enum]" ? .array([.string($0)]) : .string($0) }
         }
         return typed
     }

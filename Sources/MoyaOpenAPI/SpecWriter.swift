@@ -85,6 +85,7 @@ enum SpecWriter {
     static func param(_ param: ImportedSpec.Param) -> [String] {
         var fields: [(key: String, value: String)] = []
         if let values = param.enumValues {
+            if param.type == "[enum]" { fields.append(("type", YAMLText.quoted(param.type))) }
             fields.append(("enum", "[\(values.map { YAMLText.scalar($0) }.joined(separator: ", "))]"))
         } else {
             fields.append(("type", param.type.hasPrefix("[") ? YAMLText.quoted(param.type) : param.type))

@@ -91,12 +91,14 @@ public struct SchemaValidator {
     static let baseStepLimit = 1_000_000
 
     /// Every way `instance` breaks the schema, in the order the schema's keywords are
-    /// written; empty when it is valid.
-    public func errors(in instance: JSONValue, limit: Int = errorLimit) -> [SchemaError] {
+    /// written; empty when it is valid. `assertingFormat` asserts `format` for this call only.
+    public func errors(in instance: JSONValue, limit: Int = errorLimit, assertingFormat: Bool = false)
+        -> [SchemaError]
+    {
         guard let root else {
             return [SchemaError(instancePath: "$", schemaPath: "#", message: "cannot resolve the schema \(uri)")]
         }
-        var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat, errors: [])
+        var evaluation = Evaluation(registry: registry, assertsFormat: assertsFormat || assertingFormat, errors: [])
         evaluation.errorLimit = max(limit, 1)
         evaluation.stepLimit = Self.baseStepLimit
         evaluation.sizedBy = instance
@@ -153,8 +155,11 @@ public final class CompiledSchema: @unchecked Sendable {
     /// Whether `instance` is valid, stopping at the first failure.
     public func isValid(_ instance: JSONValue) -> Bool { validator.isValid(instance) }
 
-    /// Every way `instance` breaks the schema, up to `limit`; empty when it is valid.
-    public func errors(in instance: JSONValue, limit: Int = SchemaValidator.errorLimit) -> [SchemaError] {
-        validator.errors(in: instance, limit: limit)
+    /// Every way `instance` breaks the schema, up to `limit`; empty when it is valid. With
+    /// `assertingFormat`, `format` is asserted as well, as a request is held to it.
+    public func errors(
+        in instance: JSONValue, limit: Int = SchemaValidator.errorLimit, assertingFormat: Bool = false
+    ) -> [SchemaError] {
+        validator.errors(in: instance, limit: limit, assertingFormat: assertingFormat)
     }
 }

@@ -41,8 +41,10 @@ final class ServeDocumentTests: XCTestCase {
             sample: { json: { id: 1 } }
           mine:
             path: /lamps/mine
-            params: { q: { type: string, optional: true } }
-            task: { parameters: { q: "{q}" }, encoding: queryString }
+            params:
+              q: { type: string, optional: true }
+              fields: { type: "[enum]", enum: [name, watts], optional: true }
+            task: { parameters: { q: "{q}", fields: "{fields}" }, encoding: queryString, arrays: noBrackets }
             sample: { json: [] }
           one:
             path: /lamps/{id}
@@ -120,6 +122,9 @@ final class ServeDocumentTests: XCTestCase {
     func testAConcretePathAnswersOnlyItsOwnMethods() throws {
         let router = MockRouter(services: [try compile(Self.spec)])
         XCTAssertEqual(answer(router, "GET", "/v1/lamps/mine").status, 200)
+        // An `[enum]` param's items are its values.
+        XCTAssertEqual(answer(router, "GET", "/v1/lamps/mine?fields=name&fields=watts").status, 200)
+        XCTAssertEqual(answer(router, "GET", "/v1/lamps/mine?fields=name&fields=size").status, 400)
         // `/lamps/{id}` takes PATCH and PUT, but `/lamps/mine` is its own path.
         let patch = answer(router, "PATCH", "/v1/lamps/mine", "{}")
         XCTAssertEqual(patch.status, 405)
@@ -201,6 +206,28 @@ final class ServeDocumentTests: XCTestCase {
                 (error as? SpecError)?.description,
                 "specs/test.yaml:4:65: error: targets.pet.params.id.format: an int's format is int32 or int64")
         }
+    }
+
+    func testARequestBodyIsHeldToItsSchemasFormats() throws {
+        let router = MockRouter(
+            services: [
+                try compile(
+                    """
+                    service: shop
+                    baseURL: http://127.0.0.1:1
+                    targets:
+                      plan:
+                        method: POST
+                        path: /plans
+                        task: { data: '{"day":"2024-01-01"}', contentType: application/json }
+                        requestSchema: { type: object, properties: { day: { type: string, format: date } } }
+                        sample: { status: 201 }
+                    """)
+            ])
+        XCTAssertEqual(answer(router, "POST", "/plans", #"{"day":"2024-01-01"}"#).status, 201)
+        let bad = answer(router, "POST", "/plans", #"{"day":"AAA"}"#)
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertTrue(bad.body.contains("$.day"), bad.body)
     }
 
     func testBodyRequiredNeedsATaskWithABody() {

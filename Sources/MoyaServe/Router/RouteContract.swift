@@ -19,9 +19,10 @@ final class RouteContract: Sendable {
     /// Whether the target has a schema for its request bodies.
     var checksRequests: Bool { target.requestSchema != nil }
 
-    /// Each way a request's JSON body breaks `requestSchema:`; empty without one.
+    /// Each way a request's JSON body breaks `requestSchema:`, its formats (`date`, `email`,
+    /// `uuid`, …) asserted as a param's rules assert them; empty without one.
     func requestErrors(_ body: JSONValue) -> [SchemaError] {
-        target.requestSchema?.compiled.errors(in: body) ?? []
+        target.requestSchema?.compiled.errors(in: body, assertingFormat: true) ?? []
     }
 
     /// Whether a sample has a schema to meet; without, its body is not even parsed.

@@ -40,13 +40,15 @@ extension CompileContext {
         case .mapping:
             guard let fields = reader.fields(node, path(), known: Self.paramKeys) else { return nil }
             if let enumNode = fields["enum"] {
-                if let typeNode = fields["type"], typeNode.scalar != "enum" {
+                // `[enum]`: an array whose items are the enum's.
+                let isArray = fields["type"]?.scalar == "[enum]"
+                if let typeNode = fields["type"], typeNode.scalar != "enum", !isArray {
                     reader.error(
                         typeNode.mark, path() + ".type",
-                        "a param with 'enum' has type enum; remove 'type' or set it to enum")
+                        "a param with 'enum' has type enum or [enum]; remove 'type' or set it to one of them")
                 }
                 guard let cases = enumCases(enumNode, path() + ".enum") else { return nil }
-                spec.type = .enumeration(cases)
+                spec.type = isArray ? .array(.enumeration(cases)) : .enumeration(cases)
             } else if let typeNode = fields["type"] {
                 guard let type = paramType(typeNode, path() + ".type") else { return nil }
                 spec.type = type
