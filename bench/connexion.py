@@ -130,6 +130,20 @@ def main():
             environment = dict(os.environ)
             if base:
                 environment[base.group(1)] = f"http://127.0.0.1:{port}{base_path}"
+
+            def call(target_name, args, refusals):
+                """Calls the target live; its status, 0 for no response. Refusals are printed."""
+                result = subprocess.run(
+                    [moya, "call", f"{imported['service']}.{target_name}", "--specs", spec, "-i", "--raw"] + args,
+                    capture_output=True, text=True, env=environment)
+                status = re.match(r"HTTP/\S+ (\d+)", result.stdout)
+                code = int(status.group(1)) if status else 0
+                if code in refusals:
+                    print(f"  {name} {target_name}: {code} {result.stdout[-300:]!r}", file=sys.stderr)
+                elif code == 0:
+                    print(f"  {name} {target_name}: no response {result.stderr[-200:]!r}", file=sys.stderr)
+                return code
+
             upload = os.path.join(work, "upload.bin")
             with open(upload, "wb") as handle:
                 handle.write(b"moya-cli upload\n")
@@ -144,18 +158,10 @@ def main():
                     kind = param.get("type") if isinstance(param, dict) else param
                     if kind in ("file", "[file]") and not any(a.startswith(param_name + "=") for a in args):
                         args.append(f"{param_name}={upload}")
-                result = subprocess.run(
-                    [moya, "call", f"{imported['service']}.{target_name}", "--specs", spec, "-i", "--raw"] + args,
-                    capture_output=True, text=True, env=environment)
+                code = call(target_name, args, (400, 415, 422))
                 calls += 1
-                status = re.match(r"HTTP/\S+ (\d+)", result.stdout)
-                code = int(status.group(1)) if status else 0
-                if code in (400, 415, 422):
-                    rejected += 1
-                    print(f"  {name} {target_name}: {code} {result.stdout[-300:]!r}", file=sys.stderr)
-                elif code == 0:
-                    other += 1
-                    print(f"  {name} {target_name}: no response {result.stderr[-200:]!r}", file=sys.stderr)
+                rejected += code in (400, 415, 422)
+                other += code == 0
             for route, item in ({} if every else document.get("paths", {})).items():
                 shared = item.get("parameters", [])
                 for method, operation in item.items():
@@ -193,18 +199,10 @@ def main():
                             args.append(f"{param_name}=true")
                         else:
                             args.append(f"{param_name}={json.dumps(value_for(document, schema))}")
-                    result = subprocess.run(
-                        [moya, "call", f"{imported['service']}.{target_name}", "--specs", spec, "-i", "--raw"] + args,
-                        capture_output=True, text=True, env=environment)
+                    code = call(target_name, args, (400,))
                     calls += 1
-                    status = re.match(r"HTTP/\S+ (\d+)", result.stdout)
-                    code = int(status.group(1)) if status else 0
-                    if code == 400:
-                        rejected += 1
-                        print(f"  {name} {target_name}: 400 {result.stdout[-300:]!r}", file=sys.stderr)
-                    elif code == 0:
-                        other += 1
-                        print(f"  {name} {target_name}: no response {result.stderr[-200:]!r}", file=sys.stderr)
+                    rejected += code == 400
+                    other += code == 0
             rows.append((name, calls, rejected, other))
             totals["calls"] += calls
             totals["rejected"] += rejected
