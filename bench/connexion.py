@@ -116,7 +116,7 @@ def main():
         process = subprocess.Popen(
             ["connexion", "run", served_path, "--mock=all", "--port", str(port)], stdout=log, stderr=log)
         try:
-            for _ in range(200):
+            for _ in range(600):
                 try:
                     socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                     break
@@ -128,8 +128,11 @@ def main():
                 targets[key] = (target_name, target)
             calls = rejected = other = 0
             environment = dict(os.environ)
-            if base:
-                environment[base.group(1)] = f"http://127.0.0.1:{port}{base_path}"
+            # The service's base URL, and each target's own (an operation's `servers`): connexion
+            # serves every path under the document's first server's path.
+            with open(spec, encoding="utf-8") as handle:
+                for variable in set(re.findall(r'\$\{([A-Z0-9_]+):-https?://', handle.read())):
+                    environment[variable] = f"http://127.0.0.1:{port}{base_path}"
 
             def call(target_name, args, refusals):
                 """Calls the target live; its status, 0 for no response. Refusals are printed."""
@@ -156,8 +159,12 @@ def main():
                     break
                 for param_name, param in (target.get("params") or {}).items():
                     kind = param.get("type") if isinstance(param, dict) else param
-                    if kind in ("file", "[file]") and not any(a.startswith(param_name + "=") for a in args):
+                    given = any(a.startswith(param_name + "=") for a in args)
+                    if kind in ("file", "[file]") and not given:
                         args.append(f"{param_name}={upload}")
+                    elif kind == "string" and not given and "{" + param_name + "}" in target.get("path", ""):
+                        # A path param a check does not give (its check gave up on a file).
+                        args.append(f"{param_name}=1")
                 code = call(target_name, args, (400, 415, 422))
                 calls += 1
                 rejected += code in (400, 415, 422)
