@@ -515,7 +515,14 @@ extension Importer {
             } else {
                 guard scalar != nil || isArray, file || scalar != "file" else { return nil }
                 describe(property, into: &param, at: at)
-                if let example, let typed = Self.typed(example, as: param) { param.example = typed }
+                // The body's example, unless it breaks the member's rules (a `uri` that is not one).
+                if let example, let typed = Self.typed(example, as: param),
+                    param.rules.isEmpty
+                        || ParamRules(keywords: param.rules, isArray: param.type.hasPrefix("[")).violations(json: typed)
+                            .isEmpty
+                {
+                    param.example = typed
+                }
             }
             param.name = Names.unique(Names.param(key), in: &names)
             entries.append(.init(key: key, value: "{\(param.name)}"))
