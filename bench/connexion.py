@@ -77,6 +77,17 @@ def text(value):
     return str(value)
 
 
+def check_args(target):
+    """`name=value` arguments with the values the target's first check gives."""
+    args = []
+    for check in target.get("checks", []) or []:
+        for key, value in (check.get("params") or {}).items():
+            for item_value in value if isinstance(value, list) else [value]:
+                args.append(f"{key}={text(item_value)}")
+        break
+    return args
+
+
 def main():
     totals = {"calls": 0, "rejected": 0, "other": 0}
     rows = []
@@ -151,12 +162,7 @@ def main():
             with open(upload, "wb") as handle:
                 handle.write(b"moya-cli upload\n")
             for target_name, target in (imported.get("targets", {}) if every else {}).items():
-                args = []
-                for check in target.get("checks", []) or []:
-                    for key, value in (check.get("params") or {}).items():
-                        for item_value in value if isinstance(value, list) else [value]:
-                            args.append(f"{key}={text(item_value)}")
-                    break
+                args = check_args(target)
                 for param_name, param in (target.get("params") or {}).items():
                     kind = param.get("type") if isinstance(param, dict) else param
                     given = any(a.startswith(param_name + "=") for a in args)
@@ -186,12 +192,7 @@ def main():
                     if not found:
                         continue
                     target_name, target = found
-                    args = []
-                    for check in target.get("checks", []) or []:
-                        for key, value in (check.get("params") or {}).items():
-                            for item_value in value if isinstance(value, list) else [value]:
-                                args.append(f"{key}={text(item_value)}")
-                        break
+                    args = check_args(target)
                     params = target.get("params", {}) or {}
                     for parameter in interesting:
                         schema = resolve(document, parameter.get("schema", {}))

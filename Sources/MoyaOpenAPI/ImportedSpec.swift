@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSpec
 
 /// A spec as `import openapi` writes it: the parts of the spec format an OpenAPI document
 /// fills, in the order they are written.
@@ -56,6 +57,18 @@ struct ImportedSpec {
         var rules: [(key: String, value: JSONValue)] = []
         /// OpenAPI's `allowEmptyValue` for a query param.
         var allowsEmptyValue = false
+
+        /// `rules` as the spec reads them; nil for none.
+        var ruleSet: ParamRules? { rules.isEmpty ? nil : ParamRules(keywords: rules, isArray: type.hasPrefix("[")) }
+
+        /// Takes the document's example as the check's value when it is of the param's type and
+        /// meets its rules; else keeps the one made from the schema (a `uri` that is not one
+        /// would stop the call before it is sent).
+        mutating func take(example value: JSONValue) {
+            guard let typed = Importer.typed(value, as: self), ruleSet?.violations(json: typed).isEmpty != false
+            else { return }
+            example = typed
+        }
     }
 
     /// One entry of a parameters block or a query: the key sent, and its value's template.

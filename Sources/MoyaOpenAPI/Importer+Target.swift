@@ -195,7 +195,7 @@ extension Importer {
         switch parameter.schemaOrContent {
         case .a(let context):
             describe(context.schema, into: &param, at: pointer + ["schema"])
-            if let given = Self.example(of: context), let typed = Self.typed(given, as: param) { param.example = typed }
+            if let given = Self.example(of: context) { param.take(example: given) }
             // An array not exploded is one value; an exploded one is the block's to write.
             if param.type.hasPrefix("["), !context.explode, parameter.location == .query {
                 switch context.style {
@@ -230,10 +230,8 @@ extension Importer {
                 name: key, type: "string", description: schema.description.map(Names.oneLine),
                 optional: !parameter.required || !required.contains(key))
             describe(schema, into: &param, at: pointer + ["schema", "properties", key])
-            if case .object(let values)? = given, let value = values.first(where: { $0.key == key })?.value,
-                let typed = Self.typed(value, as: param)
-            {
-                param.example = typed
+            if case .object(let values)? = given, let value = values.first(where: { $0.key == key })?.value {
+                param.take(example: value)
             }
             members.append((deep ? "\(parameter.name)[\(key)]" : key, param))
         }
@@ -288,8 +286,7 @@ extension Importer {
         param.example = Self.typed(SampleSynthesis.value(schema), as: param)
         param.rules = Self.rules(of: schema, type: param.type)
         // A default or example that breaks the rules would fail `validate` or the check.
-        if !param.rules.isEmpty {
-            let rules = ParamRules(keywords: param.rules, isArray: param.type.hasPrefix("["))
+        if let rules = param.ruleSet {
             if let value = param.defaultValue, let broken = rules.violations(json: value).first {
                 warn(pointer + ["default"], "the default \(value.serialized()) breaks the schema (\(broken)); left out")
                 param.defaultValue = nil
@@ -515,14 +512,7 @@ extension Importer {
             } else {
                 guard scalar != nil || isArray, file || scalar != "file" else { return nil }
                 describe(property, into: &param, at: at)
-                // The body's example, unless it breaks the member's rules (a `uri` that is not one).
-                if let example, let typed = Self.typed(example, as: param),
-                    param.rules.isEmpty
-                        || ParamRules(keywords: param.rules, isArray: param.type.hasPrefix("[")).violations(json: typed)
-                            .isEmpty
-                {
-                    param.example = typed
-                }
+                if let example { param.take(example: example) }
             }
             param.name = Names.unique(Names.param(key), in: &names)
             entries.append(.init(key: key, value: "{\(param.name)}"))

@@ -100,10 +100,7 @@ struct TargetDescription {
             }
             lines += TextTable.render(rows)
         }
-        let headers =
-            service.headers.filter { header in
-                !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
-            } + target.headers
+        let headers = service.headers(of: target)
         // Values as written (`${VAR}`, `{param}`), a declared secret masked.
         for (title, entries) in [("headers", headers), ("cookies", target.cookies)] where !entries.isEmpty {
             lines.append("  \(title):")

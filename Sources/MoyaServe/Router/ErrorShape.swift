@@ -17,7 +17,7 @@ import MoyaSpec
 /// body; the problem's detail goes into the first string member the body already has among
 /// `detail`, `message`, `error_description`, `description`, `error`, `reason` and `title`
 /// (at the top, or inside an `error` object), unless that breaks the sample's schema.
-struct ErrorShape: Sendable {
+enum ErrorShape {
     /// The member names the detail may fill, in order of preference.
     static let detailKeys = ["detail", "message", "error_description", "description", "error", "reason", "title"]
 

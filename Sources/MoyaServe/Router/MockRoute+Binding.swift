@@ -37,12 +37,11 @@ extension MockRoute {
         captures: [(name: String, text: Substring)], query: [(key: String, value: String)], request: MockRequest
     ) -> MockBinding {
         var binding = MockBinding()
-        // A body the target requires (OpenAPI's `requestBody.required`) is one problem when
-        // missing, not one for each of its params as well.
-        let missingBody = target.bodyRequired == true && request.body.isEmpty
-        // With `bodyRequired: false`, a body's required params are required only in a body.
-        let leftOutBody = target.bodyRequired == false && request.body.isEmpty
-        if missingBody {
+        // Where `bodyRequired:` says whether a body may be left out, a left-out body's params are
+        // not reported: with `true`, the body is one problem (not one per param); with `false`,
+        // its required params are required only in a body.
+        let leftOutBody = target.bodyRequired != nil && request.body.isEmpty
+        if leftOutBody, target.bodyRequired == true {
             binding.problems.append(
                 MockProblem(place: "the body", detail: "is required: the target takes \(target.task.bodyDescription)"))
         }
@@ -82,7 +81,7 @@ extension MockRoute {
             }
         }
         // When the body cannot be read, its params are not reported missing as well.
-        var unreadable = missingBody || leftOutBody
+        var unreadable = leftOutBody
         if let json, !request.body.isEmpty, contentType.hasPrefix("application/x-www-form-urlencoded"),
             case .object(let members) = json
         {
@@ -146,7 +145,7 @@ extension MockRoute {
         for param in target.params where param.isRequired && binding.values[param.name] == nil {
             guard let place = places[param.name], !binding.problems.contains(where: { $0.param == param.name }),
                 !(unreadable && place.hasPrefix("the JSON body")),
-                !((missingBody || leftOutBody) && place.hasPrefix("form field"))
+                !(leftOutBody && place.hasPrefix("form field"))
             else {
                 continue
             }

@@ -347,12 +347,7 @@ struct Credentials: Sendable {
         // A login's token goes where its spec says; serve does not guess it.
         case .login?, .none?, nil: scheme = nil
         }
-        // The target's headers win over the service's of the same name.
-        let sent =
-            service.headers.filter { header in
-                !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
-            } + target.headers
-        headers = sent.filter { $0.isSecret || $0.value.readsEnvironment }.map {
+        headers = service.headers(of: target).filter { $0.isSecret || $0.value.readsEnvironment }.map {
             Entry(name: $0.name, expected: Self.setValue(of: $0.value))
         }
         self.query = query.compactMap { member in

@@ -294,8 +294,7 @@ public struct MockRouter: Sendable {
 
     /// The route to answer from, among those at the one most specific path: one with the
     /// sample `Prefer` names first, then the one the request fits best, then the first
-    /// declared; one whose
-    /// binding has no problems before any that has.
+    /// declared; one whose binding has no problems before any that has.
     private static func choose(_ bound: [Bound], preferring preferred: String?) -> Bound? {
         func better(_ a: Bound, _ b: Bound) -> Bool {
             if let preferred {

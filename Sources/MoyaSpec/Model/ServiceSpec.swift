@@ -180,3 +180,13 @@ extension TargetSpec {
             mark: Mark(line: 0, column: 0))
     }
 }
+
+extension ServiceSpec {
+    /// The headers `target` sends as written, before an environment's: the service's, each
+    /// one the target names again (in any case) giving way to the target's.
+    public func headers(of target: TargetSpec) -> [HeaderSpec] {
+        headers.filter { header in
+            !target.headers.contains { $0.name.lowercased() == header.name.lowercased() }
+        } + target.headers
+    }
+}
