@@ -350,8 +350,9 @@ extension DocumentRepair {
                 text.hasPrefix("#/components/schemas/"),
                 closing.contains(String(text.dropFirst("#/components/schemas/".count)))
             {
-                var marked = members.filter { $0.key != "$ref" }
-                marked.append((key: cycleMarker, value: .string(String(text.dropFirst("#/components/schemas/".count)))))
+                var marked = members.filter { $0.key != "$ref" && $0.key != "title" }
+                marked.append(
+                    (key: "title", value: .string(cycleMarker + String(text.dropFirst("#/components/schemas/".count)))))
                 value = .object(marked)
                 return
             }

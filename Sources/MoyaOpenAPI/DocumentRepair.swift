@@ -17,14 +17,15 @@ import MoyaCore
 /// The walk follows the document's structure, so that it knows the kind of every object it
 /// meets; its depth is the document's, which the reader bounds.
 struct DocumentRepair {
-    /// The marker a cycle's closing `$ref` becomes; its value names the schema.
-    static let cycleMarker = "x-moya-cycle"
+    /// The `title` a cycle's closing `$ref` becomes, followed by the schema's name. A title,
+    /// because import decodes no extensions.
+    static let cycleMarker = "\u{FFFF}moya-cycle:"
 
     /// What an object in a document is, for what its `$ref` may point to and what its
     /// members hold.
     enum Kind: Equatable {
         case document, components, pathItem, operation, parameter, header, requestBody, mediaType, encoding
-        case response, callback, schema, example, link, securityScheme
+        case response, callback, schema, example, link, securityScheme, info, contact, license
 
         /// The `components` member that holds this kind.
         var componentKey: String? {
@@ -320,6 +321,9 @@ struct DocumentRepair {
         switch (kind, key) {
         case (.document, "paths"), (.document, "webhooks"): .map(.pathItem)
         case (.document, "components"): .one(.components)
+        case (.document, "info"): .one(.info)
+        case (.info, "contact"): .one(.contact)
+        case (.info, "license"): .one(.license)
         case (.components, _): Kind.byComponentKey[key].map { .map($0) }
         case (.pathItem, "parameters"), (.operation, "parameters"): .list(.parameter)
         case (.pathItem, "get"), (.pathItem, "put"), (.pathItem, "post"), (.pathItem, "delete"),

@@ -47,6 +47,9 @@ extension Exporter {
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
                 fields.properties.append((part.name, propertySchema(param, of: target)))
                 if param.isRequired { fields.required.append(.string(part.name)) }
+                if let type = part.mimeType?.literalText {
+                    fields.encoding.append((part.name, .object([("contentType", .string(type))])))
+                }
             }
             return body("multipart/form-data", fields, target)
         case .upload(let template):
@@ -102,6 +105,8 @@ extension Exporter {
         var properties: [(key: String, value: JSONValue)] = []
         var required: [JSONValue] = []
         var example: [(key: String, value: JSONValue)] = []
+        /// A multipart part's media type, by part name.
+        var encoding: [(key: String, value: JSONValue)] = []
     }
 
     /// A body param's schema, with its description: a body's members have no other place
@@ -128,6 +133,7 @@ extension Exporter {
         if !fields.required.isEmpty { members.append(("required", .bool(true))) }
         var media: [(key: String, value: JSONValue)] = [("schema", .object(schema))]
         if !fields.example.isEmpty { media.append(("example", .object(fields.example))) }
+        if !fields.encoding.isEmpty { media.append(("encoding", .object(fields.encoding))) }
         members.append(("content", .object([(type, .object(media))])))
         return .object(members)
     }

@@ -83,6 +83,8 @@ struct ImportedSpec {
         /// `{param}` for a value, or for a file's path.
         var template: Text
         var isFile: Bool
+        /// The part's `Content-Type`, when the document gives or implies one.
+        var mimeType: String?
     }
 
     /// How a target sends its params.

@@ -254,7 +254,7 @@ extension Importer {
         } else if case .array(_, let context) = schema, let items = context.items, let element = Self.scalarType(items)
         {
             param.type = "[\(element)]"
-        } else {
+        } else if !Self.isAny(schema) {
             warn(pointer, "param '\(param.name)' is not a scalar or an array of scalars; it is sent as text")
         }
         let core = SampleSynthesis.core(of: schema)
@@ -283,7 +283,11 @@ extension Importer {
                     "the default \(value.serialized()) is not a value of type \(param.type); left out")
             }
         }
-        param.example = Self.typed(SampleSynthesis.value(schema), as: param)
+        // A schema that allows any value is sent as text, so its example is text.
+        let made =
+            Self.isAny(schema)
+            ? .string(SampleSynthesis.string(format: "", minLength: 0, maxLength: nil)) : SampleSynthesis.value(schema)
+        param.example = Self.typed(made, as: param)
         param.rules = Self.rules(of: schema, type: param.type)
         // A default or example that breaks the rules would fail `validate` or the check.
         if let rules = param.ruleSet {
@@ -399,7 +403,7 @@ extension Importer {
         }
         if let (type, content) = find({ $0 == "application/json" || $0.hasSuffix("+json") }) {
             if let fields = fields(
-                of: content, names: &names, at: pointer + ["content", type, "schema"], file: false)
+                of: content, names: &names, at: pointer + ["content", type, "schema"], as: .json)
             {
                 params += fields.params
                 return .parameters(fields.entries, encoding: "json", query: query)
@@ -411,14 +415,14 @@ extension Importer {
         if let content = find({ $0 == "application/x-www-form-urlencoded" })?.content,
             let fields = fields(
                 of: content, names: &names,
-                at: pointer + ["content", "application/x-www-form-urlencoded", "schema"], file: false)
+                at: pointer + ["content", "application/x-www-form-urlencoded", "schema"], as: .form)
         {
             params += fields.params
             return .parameters(fields.entries, encoding: "httpBody", query: query)
         }
         if let content = find({ $0 == "multipart/form-data" })?.content,
             let fields = fields(
-                of: content, names: &names, at: pointer + ["content", "multipart/form-data", "schema"], file: true)
+                of: content, names: &names, at: pointer + ["content", "multipart/form-data", "schema"], as: .multipart)
         {
             params += fields.params
             // A spec sends multipart with POST, PUT, PATCH or CONNECT only: other methods send the
@@ -430,7 +434,9 @@ extension Importer {
                 return .parameters(fields.entries, encoding: "httpBody", query: query)
             }
             let parts = zip(fields.entries, fields.params).map { entry, param in
-                ImportedSpec.Part(name: entry.key, template: entry.value, isFile: param.type == "file")
+                ImportedSpec.Part(
+                    name: entry.key, template: entry.value, isFile: param.type == "file",
+                    mimeType: Self.partType(entry.key, of: content))
             }
             return .multipart(parts, query: query)
         }
@@ -464,6 +470,37 @@ extension Importer {
         return .data(text, contentType: type, query: query)
     }
 
+    /// A multipart part's media type: the one its `encoding` names, else JSON for a part that
+    /// holds an object or an array of objects, as OpenAPI has it; nil leaves a text or file
+    /// part without one.
+    static func partType(_ name: String, of content: DereferencedContent) -> String? {
+        if let named = content.encodingMap?[name]?.contentTypes.first { return named.rawValue }
+        guard case .object(_, let object)? = content.schema, let property = object.properties[name] else {
+            return nil
+        }
+        return holdsJSON(property) ? "application/json" : nil
+    }
+
+    /// Whether a schema allows any value: text fits it as well as anything.
+    static func isAny(_ schema: DereferencedJSONSchema) -> Bool {
+        if case .fragment = schema { return true }
+        return false
+    }
+
+    /// How a body sends its members.
+    enum BodyKind { case json, form, multipart }
+
+    static func isArrayOfScalars(_ property: DereferencedJSONSchema) -> Bool {
+        if case .array(_, let context) = property, let items = context.items { return scalarType(items) != nil }
+        return false
+    }
+
+    /// Whether a body member is neither a scalar nor an array of scalars: a form or a
+    /// multipart part sends it as JSON text.
+    static func holdsJSON(_ property: DereferencedJSONSchema) -> Bool {
+        !isAny(property) && scalarType(property) == nil && !isArrayOfScalars(property)
+    }
+
     /// An object schema's properties as params, each sent under its own key; nil when the
     /// body is not an object of scalars and arrays of scalars. With `file`, binary strings
     /// are file params.
@@ -471,7 +508,7 @@ extension Importer {
     /// A member the schema requires is a required param, whether or not the body is: the
     /// target always sends one. The body's example gives each param its example.
     mutating func fields(
-        of content: DereferencedContent, names: inout Set<String>, at pointer: [String], file: Bool
+        of content: DereferencedContent, names: inout Set<String>, at pointer: [String], as kind: BodyKind
     ) -> (entries: [ImportedSpec.Entry], params: [ImportedSpec.Param])? {
         guard case .object(_, let object)? = content.schema, !object.properties.isEmpty else { return nil }
         let given: [(key: String, value: JSONValue)] =
@@ -483,34 +520,37 @@ extension Importer {
         for (key, property) in object.properties.sorted(by: { $0.key < $1.key })
         where !SampleSynthesis.core(of: property).readOnly {
             let scalar = Self.scalarType(property)
-            let isArray: Bool = {
-                if case .array(_, let context) = property, let items = context.items {
-                    return Self.scalarType(items) != nil
-                }
-                return false
-            }()
+            let isJSON = Self.holdsJSON(property)
             var param = ImportedSpec.Param(
                 name: key, type: "string",
                 description: SampleSynthesis.core(of: property).description.map(Names.oneLine),
                 optional: !required.contains(key))
             let at = pointer + ["properties", key]
             let example = given.first { $0.key == key }?.value
-            if file, scalar == nil, !isArray {
-                // A multipart part that holds an object, or an array of them, is its JSON text.
+            if kind != .json, isJSON {
+                // A form's or a part's member that holds an object, or an array of them, is its
+                // JSON text: neither has another way to send one.
                 var made = SampleSynthesis.withoutReadOnly(SampleSynthesis.value(property), property)
                 if let value = SampleSynthesis.core(of: property).defaultValue.flatMap(JSONBridge.value) ?? example {
                     made = value
                 }
                 param.defaultValue = .string(made.serialized(escapeSlashes: false))
-                warn(at, "part '\(key)' holds JSON; it is sent as JSON text, its example the default")
-            } else if file, case .array(_, let context) = property, let items = context.items,
+                warn(
+                    at,
+                    "\(kind == .multipart ? "part" : "field") '\(key)' holds JSON; it is sent as JSON text, "
+                        + "its example the default")
+            } else if kind == .multipart, case .array(_, let context) = property, let items = context.items,
                 Self.scalarType(items) == "file"
             {
                 // A spec's multipart part holds one file.
                 param.type = "file"
                 warn(at, "part '\(key)' is an array of files; it is sent as one file")
             } else {
-                guard scalar != nil || isArray, file || scalar != "file" else { return nil }
+                // A JSON body's member that is not a scalar or an array of them leaves the
+                // body its example; only a part takes a file.
+                guard kind != .json || scalar != nil || Self.isArrayOfScalars(property),
+                    kind == .multipart || scalar != "file"
+                else { return nil }
                 describe(property, into: &param, at: at)
                 if let example { param.take(example: example) }
             }

@@ -56,37 +56,20 @@ public enum OpenAPIImporter {
         throws(OpenAPIReadError)
         -> OpenAPIImport
     {
-        var document = read.document
-        var warnings = read.warnings
-        let resolved: ResolvedDocument
+        let document = read.document
+        // What every path shares (the document's security) must resolve; each path's own
+        // `$ref`s are resolved as its targets are made.
+        var shared = document
+        shared.paths = [:]
         do {
-            resolved = try document.locallyDereferenced().resolved()
+            _ = try shared.locallyDereferenced()
         } catch {
-            // One operation whose references do not resolve is left out, not the document.
-            for (path, item) in document.paths {
-                guard case .b(var pathItem) = item else { continue }
-                for endpoint in pathItem.endpoints {
-                    do {
-                        _ = try endpoint.operation.dereferenced(in: document.components)
-                    } catch {
-                        warnings.append(
-                            "\(file)#\(Names.pointer(["paths", path.rawValue, endpoint.method.rawValue.lowercased()])): "
-                                + "\(OpenAPIPieces.failure(of: error).message); the operation is left out")
-                        pathItem.set(operation: nil, for: endpoint.method)
-                    }
-                }
-                document.paths[path] = .b(pathItem)
-            }
-            do {
-                resolved = try document.locallyDereferenced().resolved()
-            } catch {
-                throw OpenAPIReadError(message: "a $ref does not resolve: \(OpenAPIPieces.failure(of: error).message)")
-            }
+            throw OpenAPIReadError(message: "a $ref does not resolve: \(OpenAPIPieces.failure(of: error).message)")
         }
         var importer = Importer(document: document, file: file)
-        importer.warnings = warnings
+        importer.warnings = read.warnings
         importer.schemas = schemas
-        let spec = importer.spec(resolved, paths: read.paths, service: service, format: read.format)
+        let spec = importer.spec(paths: read.paths, service: service, format: read.format)
         // A Swagger 2.0 document's warnings name its own pointers, not the 3.0 document's.
         let written =
             read.format.hasPrefix("Swagger") ? importer.warnings.map(Swagger2.originalPointers) : importer.warnings
@@ -129,9 +112,7 @@ struct Importer {
     /// The spec. OpenAPIKit's maps come out of its decoding in no fixed order, so every list
     /// is put in one: paths as the document has them, then by method; responses by status;
     /// examples, properties and content types by name.
-    mutating func spec(_ resolved: ResolvedDocument, paths: [String], service: String?, format: String)
-        -> ImportedSpec
-    {
+    mutating func spec(paths: [String], service: String?, format: String) -> ImportedSpec {
         serviceName = service ?? Names.lowerCamel(document.info.title, fallback: Names.stem(of: file))
         var spec = ImportedSpec(service: serviceName, baseURL: "")
         // Document text in the comment is written as scalars are, so no line break ends it.
@@ -145,19 +126,41 @@ struct Importer {
         let methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY"]
         var pathOrder: [String: Int] = [:]
         for (index, path) in paths.enumerated() where pathOrder[path] == nil { pathOrder[path] = index }
-        let endpoints = resolved.endpoints.sorted { a, b in
-            let (pathA, pathB) = (pathOrder[a.path.rawValue] ?? .max, pathOrder[b.path.rawValue] ?? .max)
-            if pathA != pathB { return pathA < pathB }
-            if a.path.rawValue != b.path.rawValue { return a.path.rawValue < b.path.rawValue }
-            let methodA = methods.firstIndex(of: a.method.rawValue.uppercased()) ?? .max
-            let methodB = methods.firstIndex(of: b.method.rawValue.uppercased()) ?? .max
-            return methodA != methodB ? methodA < methodB : a.method.rawValue < b.method.rawValue
+        let ordered = document.paths.keys.sorted { a, b in
+            let (orderA, orderB) = (pathOrder[a.rawValue] ?? .max, pathOrder[b.rawValue] ?? .max)
+            return orderA != orderB ? orderA < orderB : a.rawValue < b.rawValue
         }
-        // The scheme most endpoints use becomes the service's auth, the first one on a tie; the
+        var names: Set<String> = []
+        var made: [(target: ImportedSpec.Target, auth: ImportedSpec.Auth?)] = []
+        for path in ordered {
+            // One path at a time: its schemas are expanded in place only while its targets are
+            // made, so a large document's expanded copy is never whole at once.
+            let endpoints = self.endpoints(at: path).sorted { a, b in
+                let methodA = methods.firstIndex(of: a.method.rawValue.uppercased()) ?? .max
+                let methodB = methods.firstIndex(of: b.method.rawValue.uppercased()) ?? .max
+                return methodA != methodB ? methodA < methodB : a.method.rawValue < b.method.rawValue
+            }
+            for endpoint in endpoints {
+                // A method outside the spec's (LINK, say) has no target to be.
+                guard Method.allKnown.contains(Method(rawValue: endpoint.method.rawValue.uppercased())) else {
+                    warnings.append(
+                        "\(file)#\(Names.pointer(["paths", endpoint.path.rawValue, endpoint.method.rawValue])): "
+                            + "the method \(endpoint.method.rawValue.uppercased()) has no place in a spec, which takes "
+                            + Method.allKnown.map(\.rawValue).joined(separator: ", ") + "; the operation is left out")
+                    continue
+                }
+                var target = self.target(endpoint, names: &names)
+                let access = credentials(for: endpoint, warn: true)
+                target.headers += access.headers
+                target.cookies += access.cookies
+                add(access.query, to: &target, at: endpoint)
+                made.append((target, access.auth))
+            }
+        }
+        // The scheme most targets use becomes the service's auth, the first one on a tie; the
         // others say their own.
         var counts: [(auth: ImportedSpec.Auth, count: Int)] = []
-        for endpoint in endpoints {
-            guard let auth = credentials(for: endpoint, warn: false).auth else { continue }
+        for auth in made.compactMap(\.auth) {
             if let index = counts.firstIndex(where: { $0.auth == auth }) {
                 counts[index].count += 1
             } else {
@@ -168,42 +171,9 @@ struct Importer {
             a.element.count != b.element.count ? a.element.count < b.element.count : a.offset > b.offset
         }?.element.auth
         spec.auth = common
-
-        var names: Set<String> = []
-        for endpoint in endpoints {
-            // A method outside the spec's (LINK, say) has no target to be.
-            guard Method.allKnown.contains(Method(rawValue: endpoint.method.rawValue.uppercased())) else {
-                warnings.append(
-                    "\(file)#\(Names.pointer(["paths", endpoint.path.rawValue, endpoint.method.rawValue])): "
-                        + "the method \(endpoint.method.rawValue.uppercased()) has no place in a spec, which takes "
-                        + Method.allKnown.map(\.rawValue).joined(separator: ", ") + "; the operation is left out")
-                continue
-            }
-            var target = self.target(endpoint, names: &names)
-            let access = credentials(for: endpoint, warn: true)
-            if access.auth != common { target.auth = access.auth ?? .disabled }
-            target.headers += access.headers
-            target.cookies += access.cookies
-            if case .parameters(let entries, let encoding, let query)? = target.task {
-                // A query-string task is its query: the key joins its entries.
-                target.task =
-                    encoding == "queryString"
-                    ? .parameters(entries + access.query, encoding: encoding, query: query)
-                    : .parameters(entries, encoding: encoding, query: query + access.query)
-            } else if case .data(let text, let contentType, let query)? = target.task {
-                target.task = .data(text, contentType: contentType, query: query + access.query)
-            } else if case .multipart(let parts, let query)? = target.task {
-                target.task = .multipart(parts, query: query + access.query)
-            } else if case .upload? = target.task {
-                // An upload has no query: the file is the whole request.
-                if !access.query.isEmpty {
-                    warn(
-                        ["paths", endpoint.path.rawValue, endpoint.method.rawValue.lowercased(), "security"],
-                        "a key sent in the query cannot go with a file upload; left out")
-                }
-            } else if !access.query.isEmpty {
-                target.task = .parameters(access.query, encoding: "queryString", query: [])
-            }
+        for (target, auth) in made {
+            var target = target
+            if auth != common { target.auth = auth ?? .disabled }
             spec.targets.append(target)
         }
         for item in document.paths.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -223,6 +193,63 @@ struct Importer {
         var seen: Set<String> = []
         warnings = warnings.filter { seen.insert($0).inserted }
         return spec
+    }
+
+    /// The endpoints at `path`, each `$ref` resolved. An operation whose references do not
+    /// resolve is left out, with a warning, not the path or the document.
+    mutating func endpoints(at path: OpenAPI.Path) -> [ResolvedEndpoint] {
+        guard let item = document.paths[path] else { return [] }
+        var one = document
+        one.paths = [path: item]
+        if let resolved = try? one.locallyDereferenced().resolved() { return resolved.endpoints }
+        guard case .b(var pathItem) = item else { return [] }
+        for endpoint in pathItem.endpoints {
+            do {
+                _ = try endpoint.operation.dereferenced(in: document.components)
+            } catch {
+                warn(
+                    ["paths", path.rawValue, endpoint.method.rawValue.lowercased()],
+                    "\(OpenAPIPieces.failure(of: error).message); the operation is left out")
+                pathItem.set(operation: nil, for: endpoint.method)
+            }
+        }
+        one.paths = [path: .b(pathItem)]
+        do {
+            return try one.locallyDereferenced().resolved().endpoints
+        } catch {
+            // What the path's operations share (its parameters) does not resolve.
+            warn(
+                ["paths", path.rawValue],
+                "\(OpenAPIPieces.failure(of: error).message); the operations at this path are left out")
+            return []
+        }
+    }
+
+    /// A key the credentials send in the query, added to the target's task.
+    mutating func add(
+        _ query: [ImportedSpec.Entry], to target: inout ImportedSpec.Target, at endpoint: ResolvedEndpoint
+    ) {
+        switch target.task {
+        case .parameters(let entries, let encoding, let extra)?:
+            // A query-string task is its query: the key joins its entries.
+            target.task =
+                encoding == "queryString"
+                ? .parameters(entries + query, encoding: encoding, query: extra)
+                : .parameters(entries, encoding: encoding, query: extra + query)
+        case .data(let text, let contentType, let extra)?:
+            target.task = .data(text, contentType: contentType, query: extra + query)
+        case .multipart(let parts, let extra)?:
+            target.task = .multipart(parts, query: extra + query)
+        case .upload?:
+            // An upload has no query: the file is the whole request.
+            if !query.isEmpty {
+                warn(
+                    ["paths", endpoint.path.rawValue, endpoint.method.rawValue.lowercased(), "security"],
+                    "a key sent in the query cannot go with a file upload; left out")
+            }
+        case nil:
+            if !query.isEmpty { target.task = .parameters(query, encoding: "queryString", query: []) }
+        }
     }
 
     /// The first server is the base URL; the others are environments. Server variables are

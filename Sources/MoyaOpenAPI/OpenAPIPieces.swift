@@ -28,25 +28,10 @@ struct OpenAPIPieces {
         var json = json
         // A field OpenAPI does not define, without the `x-` of an extension (flasgger writes
         // one into `info.contact`), costs only itself.
-        for _ in 0..<Self.simplifications {
-            let failure: (path: [String], message: String)
-            do {
-                return try whole(json)
-            } catch {
-                failure = Self.failure(of: error)
-            }
-            guard let keys = Self.unprefixedFields(failure.message),
-                let place = [failure.path, Array(failure.path.dropLast())].first(where: { path in
-                    keys.allSatisfy { json.value(atPath: path)?[$0] != nil }
-                }),
-                Self.replace(&json, at: place[...], with: Self.removing(keys, from: json.value(atPath: place)))
-            else { break }
-            for key in keys {
-                warn(
-                    place + [key], "'\(key)' is not a field OpenAPI defines, nor an x- extension; left out",
-                    into: &warnings)
-            }
+        Self.leaveOutUnknownFields(&json, kind: .document, at: [], is31: !is30) { pointer, key in
+            warn(pointer, "'\(key)' is not a field OpenAPI defines, nor an x- extension; left out", into: &warnings)
         }
+        if let document = try? whole(json) { return document }
         prune(&json, warnings: &warnings)
         do {
             return try whole(json)
@@ -59,30 +44,15 @@ struct OpenAPIPieces {
 
     func whole(_ json: JSONValue) throws -> OpenAPIKit.OpenAPI.Document {
         let decoder = JSONDecoder()
+        // Import reads no extensions, and OpenAPIKit finds an object's by decoding all of it
+        // as `AnyCodable`, most of a large document's decoding time. OpenAPIKit30's key is
+        // the same one. A field that is neither OpenAPI's nor an extension is left out
+        // before (`leaveOutUnknownFields`).
+        decoder.userInfo[OpenAPIKit.VendorExtensionsConfiguration.enabledKey] = false
         if is30 {
             return try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: json.data()).convert(to: .v3_1_1)
         }
         return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: json.data())
-    }
-
-    /// The fields OpenAPIKit names as extensions without the `x-` prefix, from its message;
-    /// nil for any other refusal.
-    static func unprefixedFields(_ message: String) -> [String]? {
-        guard message.contains("'x-' prefix"), let start = message.range(of: "Invalid properties: [") else {
-            return nil
-        }
-        let rest = message[start.upperBound...]
-        guard let end = rest.firstIndex(of: "]") else { return nil }
-        let keys = rest[..<end].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .map { $0.hasPrefix("\"") && $0.hasSuffix("\"") && $0.count >= 2 ? String($0.dropFirst().dropLast()) : $0 }
-            .filter { !$0.isEmpty }
-        return keys.isEmpty ? nil : keys
-    }
-
-    /// An object without the members `keys`.
-    static func removing(_ keys: [String], from value: JSONValue?) -> JSONValue {
-        guard case .object(let members)? = value else { return value ?? .null }
-        return .object(members.filter { !keys.contains($0.key) })
     }
 
     // MARK: - Pieces

@@ -24,7 +24,7 @@ struct SampleSynthesis {
 
     /// Whether `schema` is where a recursive schema was cut.
     static func closesCycle(_ schema: DereferencedJSONSchema) -> Bool {
-        schema.vendorExtensions[DocumentRepair.cycleMarker] != nil
+        core(of: schema).title?.hasPrefix(DocumentRepair.cycleMarker) == true
     }
 
     /// A value for `schema`; nil where a cycle closes. `required` adds member names that must

@@ -161,8 +161,9 @@ enum SpecWriter {
         case .multipart(let parts, let extra):
             lines.append("      multipart:")
             for part in parts {
+                let type = part.mimeType.map { ", mimeType: \(YAMLText.scalar($0))" } ?? ""
                 lines.append(
-                    "        - { name: \(YAMLText.scalar(part.name)), \(part.isFile ? "file" : "value"): \(text(part.template)) }"
+                    "        - { name: \(YAMLText.scalar(part.name)), \(part.isFile ? "file" : "value"): \(text(part.template))\(type) }"
                 )
             }
             query = extra

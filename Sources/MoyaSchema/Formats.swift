@@ -1,9 +1,17 @@
 import MoyaJSON
 
 /// The `format`s asserted when asked: what each name allows. A format not listed here, and
-/// any value that is not a string, passes.
+/// any value of a type the format does not name, passes. OpenAPI's `int32` and `int64` bound
+/// numbers; the others are strings'.
 enum Formats {
     static func holds(_ format: String, _ value: JSONValue) -> Bool {
+        switch (format, value) {
+        case ("int32", .integer(let int)): return Int32(exactly: int) != nil
+        case ("int32", .number(let double)): return Int32(exactly: double) != nil || double != double.rounded()
+        // A number parses as a double only past `Int`, which is int64's range.
+        case ("int64", .number(let double)): return Int64(exactly: double) != nil || double != double.rounded()
+        default: break
+        }
         guard case .string(let text) = value else { return true }
         switch format {
         case "date": return isDate(Substring(text))

@@ -22,6 +22,14 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
 
     /// `$.items[3].id: expected integer, got string`.
     public var description: String { instancePath + ": " + message }
+
+    /// The `instancePath` of a top-level member: `$.id`, `$['a b']`.
+    public static func path(ofMember key: String) -> String { InstancePath().appending(key).description }
+
+    /// Whether the error is at `path` or inside it.
+    public func isInside(_ path: String) -> Bool {
+        instancePath == path || instancePath.hasPrefix(path + "[") || instancePath.hasPrefix(path + ".")
+    }
 }
 
 /// Validates instances against one schema of a registry.

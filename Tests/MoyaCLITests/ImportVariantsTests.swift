@@ -18,6 +18,8 @@ extension ImportOpenAPITests {
                     + "part 'attributes' holds JSON; it is sent as JSON text, its example the default",
                 "\(at)/~1files/post/requestBody/content/multipart~1form-data/schema/properties/copies: "
                     + "part 'copies' is an array of files; it is sent as one file",
+                "\(at)/~1charges/put/requestBody/content/application~1x-www-form-urlencoded/schema/properties/Meta: "
+                    + "field 'Meta' holds JSON; it is sent as JSON text, its example the default",
                 "\(at)/~1matrix~1{ids}/get/parameters/0: path param 'ids' is an exploded array, which a spec's path "
                     + "cannot write; it is sent as text",
                 "\(at)/~1search/get/parameters/0/schema/default: the default \"20 - incident_summary\" is not a value "

@@ -235,6 +235,50 @@ final class ServeDocumentTests: XCTestCase {
         XCTAssertTrue(bad.body.contains("$.day"), bad.body)
     }
 
+    /// A form sent to a target whose body is a fixed example is held to `requestSchema:`, each
+    /// field read as the schema has it; OpenAPI's `int32` bounds a JSON body's integers.
+    func testAFormAndAnIntsFormatAreHeldToTheRequestSchema() throws {
+        let router = try router(
+            """
+            service: shop
+            baseURL: http://127.0.0.1:1
+            targets:
+              plan:
+                method: POST
+                path: /plans
+                task: { data: '{"name":"a","tags":["x"]}', contentType: application/json }
+                requestSchema:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: { type: string }
+                    code: { type: string }
+                    level: { type: integer, format: int32 }
+                    done: { type: boolean }
+                    tags: { type: array, items: { type: string } }
+                    state: { enum: [open, shut] }
+                sample: { status: 201 }
+            """)
+        let form = [(name: "Content-Type", value: "application/x-www-form-urlencoded")]
+        let json = [(name: "Content-Type", value: "application/json")]
+        let rows: [(body: String, status: Int, headers: [(name: String, value: String)])] = [
+            ("name=a&code=7&level=3&done=false&tags=x&state=open", 201, form),
+            ("name=a&tags=x&tags=y", 201, form),
+            ("name=a&state=ajar", 400, form),
+            ("name=a&done=0", 400, form),
+            ("name=a&level=2147483648", 400, form),
+            ("code=7", 400, form),
+            (#"{"name":"a","level":2147483647}"#, 201, json),
+            (#"{"name":"a","level":2147483648}"#, 400, json),
+            (#"{"name":"a","level":-2147483649}"#, 400, json),
+        ]
+        for row in rows {
+            XCTAssertEqual(answer(router, "POST", "/plans", row.body, row.headers).status, row.status, row.body)
+        }
+        let bad = answer(router, "POST", "/plans", "name=a&state=ajar", form)
+        XCTAssertTrue(bad.body.contains("$.state"), bad.body)
+    }
+
     func testBodyRequiredNeedsATaskWithABody() {
         XCTAssertEqual(
             specError(

@@ -66,15 +66,13 @@ extension MockRoute {
         }
 
         for key in literalQueryKeys where query.contains(where: { Self.key($0.key, is: key) }) { binding.fit += 1 }
-        read(query, entries: self.query, forms: queryForms, place: { "query '\($0)'" }, into: found, empty: foundEmpty)
+        read(query, entries: self.query, forms: queryForms, place: { "query '\($0)'" }, into: found)
 
         let contentType = request.header("content-type")?.lowercased() ?? ""
         if !form.isEmpty {
             if contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") {
                 let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
-                read(
-                    pairs, entries: form, forms: formForms, place: { "form field '\($0)'" }, into: found,
-                    empty: foundEmpty)
+                read(pairs, entries: form, forms: formForms, place: { "form field '\($0)'" }, into: found)
             } else {
                 binding.problems.append(
                     MockProblem(place: "the body", detail: "should be a form (application/x-www-form-urlencoded)"))
@@ -88,7 +86,7 @@ extension MockRoute {
             // The same fields sent as a form, as a description that lists both media types
             // allows: each top-level member a form field.
             let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
-            read(pairs, entries: members, forms: [:], place: { "form field '\($0)'" }, into: found, empty: foundEmpty)
+            read(pairs, entries: members, forms: [:], place: { "form field '\($0)'" }, into: found)
         } else if json != nil, !request.body.isEmpty, Self.isXML(contentType) {
             // serve reads no XML: the same body as XML, as a description that lists both
             // allows, is taken as it is, its params unread.
@@ -186,19 +184,15 @@ extension MockRoute {
     /// split at its style's separator.
     private func read(
         _ pairs: [(key: String, value: String)], entries: [ValueTemplate.Member], forms: [String: EntryForm],
-        place: (String) -> String, into found: (String, Substring, String) -> Void,
-        empty: (String, String) -> Void
+        place: (String) -> String, into found: (String, Substring, String) -> Void
     ) {
         for entry in entries {
             guard case .string(let template) = entry.value else { continue }
             let form = forms[entry.key] ?? EntryForm()
             for pair in pairs where form.matches(pair.key, entry.key) {
                 if let separator = form.separator, let name = template.wholeParam {
-                    // An empty value is an empty array.
-                    guard !pair.value.isEmpty else {
-                        empty(name, place(entry.key))
-                        continue
-                    }
+                    // An empty value is one empty item, as RFC 6570 expands `[""]`: an empty
+                    // list leaves its key out.
                     for item in pair.value.split(separator: separator, omittingEmptySubsequences: false) {
                         found(name, item, place(entry.key))
                     }

@@ -1,4 +1,5 @@
 import MoyaCore
+import MoyaSchema
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -446,25 +447,31 @@ public struct MockRouter: Sendable {
         return nil
     }
 
-    /// A 400 problem for a JSON request body that breaks the target's `requestSchema:`, one
-    /// entry for each violation with its place in the body; nil for a body that meets it, an
-    /// empty one, and one whose content type is not JSON. For a target with secret params,
+    /// A 400 problem for a JSON or form request body that breaks the target's `requestSchema:`,
+    /// one entry for each violation with its place in the body; nil for a body that meets it,
+    /// an empty one, and one of another content type. For a target with secret params,
     /// each violation names its keyword but not the value, which may be the secret.
     private func requestProblem(_ request: MockRequest, _ route: MockRoute, _ answer: MockAnswer) -> MockAnswer? {
         guard route.contract.checksRequests, !request.body.isEmpty else { return nil }
-        if let type = request.header("content-type"), !JSONValue.isJSONMediaType(type) { return nil }
-        let errors: [(path: String, detail: String)]
-        if let json = try? JSONValue(parsing: Data(request.body)) {
-            let withholds = route.target.params.contains { $0.isSecret }
-            errors = route.contract.requestErrors(json).map { error in
+        let type = request.header("content-type")?.lowercased()
+        let found: [SchemaError]?
+        if type?.hasPrefix("application/x-www-form-urlencoded") == true {
+            // A form stands for the same object, as a description that lists both allows.
+            found = route.contract.requestErrors(
+                form: MockRoute.pairs(String(decoding: request.body, as: UTF8.self)[...]))
+        } else if let type, !JSONValue.isJSONMediaType(type) {
+            return nil
+        } else {
+            found = (try? JSONValue(parsing: Data(request.body))).map(route.contract.requestErrors)
+        }
+        let withholds = route.target.params.contains { $0.isSecret }
+        let errors: [(path: String, detail: String)] =
+            found?.map { error in
                 (
                     error.instancePath,
                     withholds ? "breaks its schema's \(error.keyword) (the value is not shown)" : error.message
                 )
-            }
-        } else {
-            errors = [("$", "the body is not JSON")]
-        }
+            } ?? [("$", "the body is not JSON")]
         guard !errors.isEmpty else { return nil }
         let shown = Self.bounded(errors)
         let more = shown.count < errors.count ? "; and more (\(errors.count - shown.count) left out)" : ""
