@@ -8,8 +8,10 @@ enum Formats {
         switch (format, value) {
         case ("int32", .integer(let int)): return Int32(exactly: int) != nil
         case ("int32", .number(let double)): return Int32(exactly: double) != nil || double != double.rounded()
-        // A number parses as a double only past `Int`, which is int64's range.
-        case ("int64", .number(let double)): return Int64(exactly: double) != nil || double != double.rounded()
+        // An integer parses as a double only past `Int`, int64's range: one just past its
+        // minimum rounds to the minimum itself, which is why that bound is excluded.
+        case ("int64", .number(let double)):
+            return double != double.rounded() || (double > -0x1p63 && double < 0x1p63)
         default: break
         }
         guard case .string(let text) = value else { return true }

@@ -177,13 +177,16 @@ struct Evaluation {
         errors == nil ? path : path.appending(index)
     }
 
-    mutating func fail(_ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String) {
+    mutating func fail(
+        _ path: InstancePath, _ node: SchemaNode, _ keyword: String, _ message: String, missing: String? = nil
+    ) {
         guard let count = errors?.count, count < errorLimit else { return }
         let schemaPath = keyword.isEmpty ? node.path : node.path + "/" + keyword
-        errors?.append(
-            SchemaError(
-                instancePath: path.description, schemaPath: schemaPath, message: message,
-                keyword: keyword.isEmpty ? "schema" : keyword))
+        var error = SchemaError(
+            instancePath: path.description, schemaPath: schemaPath, message: message,
+            keyword: keyword.isEmpty ? "schema" : keyword)
+        error.missingMember = missing
+        errors?.append(error)
     }
 
     // MARK: - Keywords

@@ -12,6 +12,8 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     /// The keyword that failed (`type`, `required`); `schema` for a schema that allows
     /// nothing or could not be evaluated.
     public var keyword: String
+    /// The member a `required` error found missing.
+    public var missingMember: String?
 
     public init(instancePath: String, schemaPath: String, message: String, keyword: String = "schema") {
         self.instancePath = instancePath
@@ -23,12 +25,20 @@ public struct SchemaError: Sendable, Hashable, CustomStringConvertible {
     /// `$.items[3].id: expected integer, got string`.
     public var description: String { instancePath + ": " + message }
 
-    /// The `instancePath` of a top-level member: `$.id`, `$['a b']`.
-    public static func path(ofMember key: String) -> String { InstancePath().appending(key).description }
+    /// One step of an instance path: a member's key or an item's index.
+    public enum Step: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
 
-    /// Whether the error is at `path` or inside it.
-    public func isInside(_ path: String) -> Bool {
-        instancePath == path || instancePath.hasPrefix(path + "[") || instancePath.hasPrefix(path + ".")
+    /// The `instancePath` an error at `steps` has: `$.items[3].id`, `$['a b']`.
+    public static func path(_ steps: [Step]) -> String {
+        steps.reduce(InstancePath()) { path, step in
+            switch step {
+            case .key(let key): path.appending(key)
+            case .index(let index): path.appending(index)
+            }
+        }.description
     }
 }
 

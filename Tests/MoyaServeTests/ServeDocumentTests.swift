@@ -249,11 +249,12 @@ final class ServeDocumentTests: XCTestCase {
                 task: { data: '{"name":"a","tags":["x"]}', contentType: application/json }
                 requestSchema:
                   type: object
-                  required: [name]
+                  required: [name, tags]
                   properties:
                     name: { type: string }
                     code: { type: string }
                     level: { type: integer, format: int32 }
+                    id: { type: integer, format: int64 }
                     done: { type: boolean }
                     tags: { type: array, items: { type: string } }
                     state: { enum: [open, shut] }
@@ -268,15 +269,69 @@ final class ServeDocumentTests: XCTestCase {
             ("name=a&done=0", 400, form),
             ("name=a&level=2147483648", 400, form),
             ("code=7", 400, form),
-            (#"{"name":"a","level":2147483647}"#, 201, json),
-            (#"{"name":"a","level":2147483648}"#, 400, json),
-            (#"{"name":"a","level":-2147483649}"#, 400, json),
+            // A list the schema requires may be empty, which a form cannot send.
+            ("name=a", 201, form),
+            (#"{"name":"a","tags":[],"level":2147483647}"#, 201, json),
+            (#"{"name":"a","tags":[],"level":2147483648}"#, 400, json),
+            (#"{"name":"a","tags":[],"level":-2147483649}"#, 400, json),
+            (#"{"name":"a","tags":[],"id":-9223372036854775809}"#, 400, json),
+            (#"{"name":"a","tags":[],"id":-9223372036854775808}"#, 201, json),
         ]
         for row in rows {
             XCTAssertEqual(answer(router, "POST", "/plans", row.body, row.headers).status, row.status, row.body)
         }
         let bad = answer(router, "POST", "/plans", "name=a&state=ajar", form)
         XCTAssertTrue(bad.body.contains("$.state"), bad.body)
+    }
+
+    /// An XML body is held to `requestSchema:` as the value its elements make: children are
+    /// members, a repeated element or a wrapped one (OpenAPI's `xml.wrapped`) is a list, an
+    /// attribute is a member, text is read as the schema has it. XML it cannot read is a 400.
+    func testAnXMLBodyIsHeldToTheRequestSchema() throws {
+        let router = try router(
+            """
+            service: shop
+            baseURL: http://127.0.0.1:1
+            targets:
+              pet:
+                method: POST
+                path: /pets
+                task: { data: "<pet><name>a</name></pet>", contentType: application/xml }
+                requestSchema:
+                  type: object
+                  required: [name]
+                  properties:
+                    id: { type: integer, format: int32 }
+                    name: { type: string }
+                    kind: { enum: [cat, dog] }
+                    photoUrls: { type: array, items: { type: string } }
+                    tags: { type: array, items: { type: object, properties: { id: { type: integer } } } }
+                    owner: { type: object, properties: { id: { type: integer }, vip: { type: boolean } } }
+                sample: { status: 201 }
+            """)
+        let xml = [(name: "Content-Type", value: "application/xml; charset=utf-8")]
+        let rows: [(body: String, status: Int)] = [
+            (
+                #"<?xml version="1.0"?><!-- a pet --><p:pet xmlns:p="urn:x"><id>7</id><name>R&amp;B &#x263A;</name>"#
+                    + "<photoUrls><photoUrl>a</photoUrl><photoUrl>b</photoUrl></photoUrls>"
+                    + #"<tags><tag><id>1</id></tag></tags><owner vip="true"><id>3</id></owner></p:pet>"#, 201
+            ),
+            ("<pet><name><![CDATA[a < b]]></name><photoUrls>one</photoUrls><kind>cat</kind></pet>", 201),
+            ("<pet><name/><tags><id>1</id></tags><tags><id>2</id></tags></pet>", 201),
+            ("<pet><name>a</name><kind>cow</kind></pet>", 400),
+            ("<pet><name>a</name><id>2147483648</id></pet>", 400),
+            ("<pet><name>a</name><owner><id>x</id></owner></pet>", 400),
+            ("<pet><id>1</id></pet>", 400),
+            ("<pet><name>a</name>", 400),
+            ("<pet><name>a</pet>", 400),
+            ("<pet/><pet/>", 400),
+            (String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100), 400),
+        ]
+        for row in rows {
+            XCTAssertEqual(answer(router, "POST", "/pets", row.body, xml).status, row.status, row.body)
+        }
+        XCTAssertTrue(
+            answer(router, "POST", "/pets", "<pet><name>a</pet>", xml).body.contains("closes no open element"))
     }
 
     func testBodyRequiredNeedsATaskWithABody() {

@@ -33,7 +33,7 @@ extension Evaluation {
         guard case .object(let members) = instance else { return true }
         var valid = true
         for required in names where !members.contains(where: { $0.key == required }) {
-            fail(path, node, name, "missing required property '\(required)'")
+            fail(path, node, name, "missing required property '\(required)'", missing: required)
             valid = false
             if errors == nil { return false }
         }

@@ -447,31 +447,42 @@ public struct MockRouter: Sendable {
         return nil
     }
 
-    /// A 400 problem for a JSON or form request body that breaks the target's `requestSchema:`,
-    /// one entry for each violation with its place in the body; nil for a body that meets it,
-    /// an empty one, and one of another content type. For a target with secret params,
+    /// A 400 problem for a JSON, form or XML request body that breaks the target's
+    /// `requestSchema:`, one entry for each violation with its place in the body; nil for a
+    /// body that meets it, an empty one, and one of another content type. For a target with secret params,
     /// each violation names its keyword but not the value, which may be the secret.
     private func requestProblem(_ request: MockRequest, _ route: MockRoute, _ answer: MockAnswer) -> MockAnswer? {
         guard route.contract.checksRequests, !request.body.isEmpty else { return nil }
         let type = request.header("content-type")?.lowercased()
-        let found: [SchemaError]?
+        // A form or an XML body stands for the same value, as a description that lists both
+        // media types allows.
+        let found: Result<[SchemaError], LooseBody.Unreadable>
         if type?.hasPrefix("application/x-www-form-urlencoded") == true {
-            // A form stands for the same object, as a description that lists both allows.
-            found = route.contract.requestErrors(
-                form: MockRoute.pairs(String(decoding: request.body, as: UTF8.self)[...]))
+            let pairs = MockRoute.pairs(String(decoding: request.body, as: UTF8.self)[...])
+            found = .success(route.contract.requestErrors(LooseBody(form: pairs)))
+        } else if let type, MockRoute.isXML(type) {
+            found = Result { () throws(LooseBody.Unreadable) in try LooseBody(xml: request.body) }
+                .map(route.contract.requestErrors)
         } else if let type, !JSONValue.isJSONMediaType(type) {
             return nil
+        } else if let json = try? JSONValue(parsing: Data(request.body)) {
+            found = .success(route.contract.requestErrors(json))
         } else {
-            found = (try? JSONValue(parsing: Data(request.body))).map(route.contract.requestErrors)
+            found = .failure(LooseBody.Unreadable(message: "the body is not JSON"))
         }
         let withholds = route.target.params.contains { $0.isSecret }
-        let errors: [(path: String, detail: String)] =
-            found?.map { error in
+        let errors: [(path: String, detail: String)]
+        switch found {
+        case .success(let found):
+            errors = found.map { error in
                 (
                     error.instancePath,
                     withholds ? "breaks its schema's \(error.keyword) (the value is not shown)" : error.message
                 )
-            } ?? [("$", "the body is not JSON")]
+            }
+        case .failure(let unreadable):
+            errors = [("$", unreadable.message)]
+        }
         guard !errors.isEmpty else { return nil }
         let shown = Self.bounded(errors)
         let more = shown.count < errors.count ? "; and more (\(errors.count - shown.count) left out)" : ""

@@ -2,12 +2,6 @@ import MoyaCore
 import MoyaSchema
 import MoyaSpec
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The schemas `serve` holds one target to: its request bodies to `requestSchema:`, and its
 /// answers to the schema each sample must meet. Each schema is compiled when the route is
 /// made, not on an event loop, and kept by its `SchemaSpec`; the event loops share it and
@@ -31,57 +25,24 @@ final class RouteContract: Sendable {
         target.requestSchema?.compiled.errors(in: body, assertingFormat: true) ?? []
     }
 
-    /// Each way a form body breaks `requestSchema:`, read as the object it stands for. A form
-    /// carries only text, so each field is read as the schema has it: as text, else as the
-    /// scalar its text spells (`7`, `false`), else as an array of either (a field sent once
-    /// where the schema wants a list). A field sent more than once is an array.
-    func requestErrors(form pairs: [(key: String, value: String)]) -> [SchemaError] {
+    /// Each way a body of text (a form, XML) breaks `requestSchema:`, read as the schema has
+    /// it (`LooseBody`); empty without one.
+    func requestErrors(_ body: LooseBody) -> [SchemaError] {
         guard let schema = target.requestSchema?.compiled else { return [] }
-        var fields: [(key: String, texts: [String])] = []
-        for pair in pairs {
-            if let index = fields.firstIndex(where: { $0.key == pair.key }) {
-                fields[index].texts.append(pair.value)
-            } else {
-                fields.append((pair.key, [pair.value]))
-            }
-        }
-        let readings = fields.map { field in Self.readings(of: field.texts) }
-        var chosen = Array(repeating: 0, count: fields.count)
-        func object() -> JSONValue {
-            .object(fields.indices.map { (fields[$0].key, readings[$0][chosen[$0]]) })
-        }
-        var errors = schema.errors(in: object(), assertingFormat: true)
-        // Each round moves every field whose reading has the wrong type to its next reading:
-        // at most as many rounds as a field has readings.
-        for _ in 1..<4 {
-            var moved = false
-            for index in fields.indices where chosen[index] + 1 < readings[index].count {
-                let path = SchemaError.path(ofMember: fields[index].key)
-                if errors.contains(where: { $0.keyword == "type" && $0.isInside(path) }) {
-                    chosen[index] += 1
-                    moved = true
-                }
-            }
-            guard moved else { break }
-            errors = schema.errors(in: object(), assertingFormat: true)
+        var body = body
+        var errors = schema.errors(in: body.value(), assertingFormat: true)
+        // Each round moves every value read with the wrong type to its next reading, and puts
+        // an empty list where a required member is missing (taking it out again where the
+        // member is no list): a bounded number of rounds, as a value has at most `readings`.
+        for _ in 0...LooseBody.readings {
+            let wrong = Set(errors.lazy.filter { $0.keyword == "type" }.map(\.instancePath))
+            let missing = errors.compactMap { error in error.missingMember.map { (error.instancePath, $0) } }
+            let advanced = body.advance(where: wrong)
+            let takenOut = body.takeOutEmptyLists(where: wrong)
+            guard body.addEmptyLists(for: missing) || advanced || takenOut else { break }
+            errors = schema.errors(in: body.value(), assertingFormat: true)
         }
         return errors
-    }
-
-    /// What a form field's texts can stand for, text first.
-    private static func readings(of texts: [String]) -> [JSONValue] {
-        let strings = texts.map(JSONValue.string)
-        let scalars = texts.map { text -> JSONValue in
-            switch try? JSONValue(parsing: Data(text.utf8)) {
-            case .bool(let bool)?: .bool(bool)
-            case .integer(let int)?: .integer(int)
-            case .number(let number)?: .number(number)
-            default: .string(text)
-            }
-        }
-        let hasScalars = scalars != strings
-        if texts.count > 1 { return hasScalars ? [.array(strings), .array(scalars)] : [.array(strings)] }
-        return hasScalars ? [strings[0], scalars[0], .array(strings), .array(scalars)] : [strings[0], .array(strings)]
     }
 
     /// Whether a sample has a schema to meet; without, its body is not even parsed.
