@@ -144,7 +144,6 @@ struct Evaluation {
             depth -= 1
             if entered { dynamicScope.removeLast() }
         }
-        if node.nullable, instance == .null { return true }
         var valid = true
         var own = Annotations()
         for (name, keyword) in node.keywords {

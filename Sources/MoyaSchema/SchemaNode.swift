@@ -85,7 +85,8 @@ final class SchemaNode {
     /// `true` or `false` for a boolean schema.
     private(set) var constant: Bool?
     private(set) var keywords: [(name: String, keyword: Keyword)] = []
-    /// Whether `nullable: true` lets null through (OpenAPI 3.0).
+    /// Whether `nullable: true` lets null through `type` (OpenAPI 3.0.3: the schema's other
+    /// keywords, `enum` or `allOf`, still apply to it).
     private(set) var nullable = false
 
     init(location: SchemaRegistry.Location, scope: SchemaRegistry.Scope) {

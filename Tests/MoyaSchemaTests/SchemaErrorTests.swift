@@ -206,5 +206,16 @@ final class SchemaErrorTests: XCTestCase {
         let swagger = try JSONValue(parsing: #"{"type": "string", "x-nullable": true}"#)
         XCTAssertTrue(SchemaValidator(schema: swagger, dialect: .openAPI30).isValid(.null))
         XCTAssertFalse(SchemaValidator(schema: swagger, dialect: .draft2020_12).isValid(.null))
+        // As OpenAPI 3.0.3 has it, `nullable` lets null through `type` alone: an `enum` without
+        // null, or an `allOf` whose schema has a type, still refuses it.
+        for text in [
+            #"{"type": "string", "nullable": true, "enum": ["a"]}"#,
+            #"{"nullable": true, "allOf": [{"type": "object"}]}"#,
+        ] {
+            XCTAssertFalse(
+                SchemaValidator(schema: try JSONValue(parsing: text), dialect: .openAPI30).isValid(.null), text)
+        }
+        let listed = try JSONValue(parsing: #"{"type": "string", "nullable": true, "enum": ["a", null]}"#)
+        XCTAssertTrue(SchemaValidator(schema: listed, dialect: .openAPI30).isValid(.null))
     }
 }

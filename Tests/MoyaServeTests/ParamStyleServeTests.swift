@@ -19,9 +19,10 @@ final class ParamStyleServeTests: XCTestCase {
                   ids: { type: "[int]", optional: true, style: pipeDelimited }
                   flag: { type: bool, optional: true, allowEmptyValue: true }
                   n: { type: int, optional: true }
+                  limit: { type: int, optional: true, minimum: 1, maximum: 100 }
                 path: /search
                 task:
-                  parameters: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}", n: "{n}" }
+                  parameters: { tags: "{tags}", fields: "{fields}", ids: "{ids}", flag: "{flag}", n: "{n}", limit: "{limit}" }
                   encoding: queryString
                   arrays: noBrackets
                   bools: literal
@@ -47,10 +48,10 @@ final class ParamStyleServeTests: XCTestCase {
                 "/search?tags=a&tags=b%20c&fields=x%2Cy&ids=1%7C2&flag=true", 200,
                 #"{"tags":["a","b c"],"fields":["x","y"],"ids":[1,2],"flag":true}"#
             ),
-            // An empty value is one empty item, as RFC 6570 expands `[""]`, or where that does
-            // not fit (an int's), no items.
+            // An empty value is one empty item, as RFC 6570 expands `[""]` (an empty list leaves
+            // the key out): no int.
             ("/search?fields=", 200, #"{"fields":[""]}"#),
-            ("/search?ids=", 200, #"{"ids":[]}"#),
+            ("/search?ids=", 400, ""),
             // Brackets are not the form this block writes: the key is not the param's.
             ("/search?tags%5B%5D=a", 200, "{}"),
             // The pipe-delimited param split at its separator only.
@@ -65,6 +66,10 @@ final class ParamStyleServeTests: XCTestCase {
             // An integer past Int is an integer, taken as its digits; a fraction is not.
             ("/search?n=-123456789012345678901234567890", 200, #"{"n":"-123456789012345678901234567890"}"#),
             ("/search?n=1.5", 400, ""),
+            // Past `Int`, past every bound.
+            ("/search?limit=-56020031521670545408", 400, ""),
+            ("/search?limit=56020031521670545408", 400, ""),
+            ("/search?limit=100", 200, "{}"),
         ]
         for row in rows {
             let (status, body) = answer(row.uri)

@@ -318,7 +318,8 @@ final class ServeDocumentTests: XCTestCase {
             ),
             ("<pet><name><![CDATA[a < b]]></name><photoUrls>one</photoUrls><kind>cat</kind></pet>", 201),
             ("<pet><name/><tags><id>1</id></tags><tags><id>2</id></tags></pet>", 201),
-            ("<pet><name>a</name><kind>cow</kind></pet>", 400),
+            ("<pet><name>a</name><kind>cow</kind><owner/></pet>", 400),
+            ("<pet><name>a</name><owner></owner><photoUrls/></pet>", 201),
             ("<pet><name>a</name><id>2147483648</id></pet>", 400),
             ("<pet><name>a</name><owner><id>x</id></owner></pet>", 400),
             ("<pet><id>1</id></pet>", 400),
@@ -332,6 +333,52 @@ final class ServeDocumentTests: XCTestCase {
         }
         XCTAssertTrue(
             answer(router, "POST", "/pets", "<pet><name>a</pet>", xml).body.contains("closes no open element"))
+    }
+
+    /// A multipart form's value parts are read as their params, and a required file part must
+    /// come (its content is never read as a path).
+    func testAMultipartFormIsReadPartByPart() throws {
+        let router = try router(
+            """
+            service: shop
+            baseURL: http://127.0.0.1:1
+            targets:
+              avatar:
+                method: POST
+                path: /avatars
+                params:
+                  pic: file
+                  size: { type: int, optional: true, maximum: 512 }
+                  public: { type: bool, optional: true }
+                task:
+                  multipart:
+                    - { name: size, value: "{size}" }
+                    - { name: public, value: "{public}" }
+                    - { name: pic, file: "{pic}" }
+                sample: { status: 201, json: { size: "{size}" } }
+            """)
+        func form(_ parts: [(name: String, file: Bool, content: String)], boundary: String = "b0undary") -> String {
+            parts.map { part in
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\""
+                    + (part.file ? "; filename=\"/etc/passwd\"\r\nContent-Type: image/png" : "")
+                    + "\r\n\r\n\(part.content)\r\n"
+            }.joined() + "--\(boundary)--\r\n"
+        }
+        let type = [(name: "Content-Type", value: #"multipart/form-data; boundary="b0undary""#)]
+        let good = answer(router, "POST", "/avatars", form([("size", false, "128"), ("pic", true, "\u{89}PNG")]), type)
+        XCTAssertEqual(good.status, 201)
+        XCTAssertEqual(good.body, #"{"size":128}"#)
+        let rows: [(body: String, status: Int)] = [
+            (form([("pic", true, "x")]), 201),
+            (form([("size", false, "1024"), ("pic", true, "x")]), 400),
+            (form([("public", false, "maybe"), ("pic", true, "x")]), 400),
+            (form([("size", false, "128")]), 400),
+            (form([("size", false, "128"), ("pic", true, "x")]).replacing("--b0undary--\r\n", with: ""), 400),
+        ]
+        for row in rows {
+            XCTAssertEqual(answer(router, "POST", "/avatars", row.body, type).status, row.status, row.body)
+        }
+        XCTAssertTrue(answer(router, "POST", "/avatars", form([("size", false, "128")]), type).body.contains("'pic'"))
     }
 
     func testBodyRequiredNeedsATaskWithABody() {

@@ -125,8 +125,8 @@ struct LooseBody: Sendable {
             case .number(let number)?: .number(number)
             default: nil
             }
-        // No text may also be an empty list (`<tags/>`, `ids=`).
-        if text.isEmpty { return [.string(text), .array([.string(text)]), .array([])] }
+        // No text may also be an empty list (`<tags/>`, `ids=`) or an empty object (`<order/>`).
+        if text.isEmpty { return [.string(text), .array([.string(text)]), .array([]), .object([])] }
         guard let scalar else { return [.string(text), .array([.string(text)])] }
         return [.string(text), scalar, .array([.string(text)]), .array([scalar])]
     }

@@ -100,8 +100,32 @@ extension MockRoute {
                 unreadable = true
             }
         }
-        if multipart, !contentType.hasPrefix("multipart/form-data") {
-            binding.problems.append(MockProblem(place: "the body", detail: "should be a multipart/form-data form"))
+        // The file parts a request carries: present, never read as a path.
+        var files: Set<String> = []
+        if let parts, !leftOutBody {
+            if !contentType.hasPrefix("multipart/form-data") {
+                binding.problems.append(MockProblem(place: "the body", detail: "should be a multipart/form-data form"))
+                unreadable = true
+            } else if let sent = MultipartReading.parts(of: request.body, contentType: contentType) {
+                for part in parts {
+                    for piece in sent where piece.name == part.name {
+                        switch part.content {
+                        case .value(let template):
+                            let text = String(decoding: piece.content, as: UTF8.self)
+                            for capture in Template.captures(of: template.segments, in: text[...]) ?? [] {
+                                found(capture.name, capture.text, "part '\(part.name)'")
+                            }
+                        case .file(let template):
+                            if let name = template.wholeParam { files.insert(name) }
+                        }
+                    }
+                }
+                binding.fit += files.count
+            } else {
+                binding.problems.append(
+                    MockProblem(place: "the body", detail: "is not a multipart form its Content-Type's boundary ends"))
+                unreadable = true
+            }
         }
         for header in headers {
             guard let value = request.header(header.name) else { continue }
@@ -126,34 +150,25 @@ extension MockRoute {
             // (OpenAPI's `allowEmptyValue`, a flag with no value); else the empty text is read
             // as its type reads it. Text may be empty.
             if param.allowsEmptyValue, !param.isRequired, entry.values == [""], param.type != .string { continue }
-            // An array sent as one empty value is one empty item (RFC 6570's `[""]`) or, where
-            // that does not fit, no items: the wire cannot tell them apart.
-            let readings = param.type.isArray && entry.values == [""] ? [entry.values, []] : [entry.values]
-            var problem: MockProblem?
-            for texts in readings {
-                do {
-                    let value = try Self.value(of: param, sent: texts)
-                    // The param's rules (`minimum`, `pattern`, …), as `call` holds its arguments to them.
-                    if let rules = param.rules, let broken = rules.violations(value, showing: !param.isSecret).first {
-                        problem =
-                            problem
-                            ?? MockProblem(param: name, place: entry.place, detail: "breaks its rules: \(broken)")
-                        continue
-                    }
-                    binding.values[name] = value
-                    binding.fit += 1
-                    problem = nil
-                    break
-                } catch {
-                    problem = problem ?? MockProblem(param: name, place: entry.place, detail: error.message)
+            do {
+                let value = try Self.value(of: param, sent: entry.values)
+                // The param's rules (`minimum`, `pattern`, …), as `call` holds its arguments to them.
+                if let rules = param.rules, let broken = rules.violations(value, showing: !param.isSecret).first {
+                    binding.problems.append(
+                        MockProblem(param: name, place: entry.place, detail: "breaks its rules: \(broken)"))
+                    continue
                 }
+                binding.values[name] = value
+                binding.fit += 1
+            } catch {
+                binding.problems.append(MockProblem(param: name, place: entry.place, detail: error.message))
             }
-            if let problem { binding.problems.append(problem) }
         }
-        for param in target.params where param.isRequired && binding.values[param.name] == nil {
+        for param in target.params
+        where param.isRequired && binding.values[param.name] == nil && !files.contains(param.name) {
             guard let place = places[param.name], !binding.problems.contains(where: { $0.param == param.name }),
-                !(unreadable && place.hasPrefix("the JSON body")),
-                !(leftOutBody && place.hasPrefix("form field"))
+                !(unreadable && (place.hasPrefix("the JSON body") || place.hasPrefix("part "))),
+                !(leftOutBody && (place.hasPrefix("form field") || place.hasPrefix("part ")))
             else {
                 continue
             }

@@ -82,8 +82,9 @@ final class MockRoute: Sendable {
     let formForms: [String: EntryForm]
     /// The JSON body's shape, when the task sends JSON.
     let json: ValueTemplate?
-    /// Whether the task sends a multipart form.
-    let multipart: Bool
+    /// The parts of the multipart form the task sends; nil for another task.
+    let parts: [MultipartPartSpec]?
+    var multipart: Bool { parts != nil }
     /// Headers whose values hold params, `auth:` as `Authorization` included.
     let headers: [(name: String, value: [Template.Segment])]
     /// Cookies whose values hold params, read from the `Cookie` header.
@@ -122,7 +123,7 @@ final class MockRoute: Sendable {
         var queryForms: [String: EntryForm] = [:]
         var formForms: [String: EntryForm] = [:]
         var json: ValueTemplate?
-        var multipart = false
+        var parts: [MultipartPartSpec]?
         // A block's arrays are the task's `arrays`, or brackets for a `query:` block (Moya's
         // `URLEncoding.queryString`); an ordered block repeats its keys.
         func forms(_ block: ParameterBlock, arrays: EncodingSpec.Arrays) -> [String: EntryForm] {
@@ -160,8 +161,8 @@ final class MockRoute: Sendable {
         case .parameters(let block, let encoding, let extra):
             place(block, encoding)
             addQuery(extra)
-        case .multipart(_, let block):
-            multipart = true
+        case .multipart(let specs, let block):
+            parts = specs
             addQuery(block)
         case .download(_, let block, let encoding):
             if let block { place(block, encoding) }
@@ -172,7 +173,7 @@ final class MockRoute: Sendable {
         self.query = query.filter { !$0.value.templates.allSatisfy { $0.params.isEmpty } }
         self.form = form
         self.json = json
-        self.multipart = multipart
+        self.parts = parts
 
         var headers: [(name: String, value: [Template.Segment])] = []
         for header in service.headers + target.headers where !header.value.params.isEmpty {
@@ -205,6 +206,12 @@ final class MockRoute: Sendable {
             }
         }
         if let json { Self.jsonPlaces(json, "$", into: &places) }
+        for part in parts ?? [] {
+            switch part.content {
+            case .value(let template), .file(let template):
+                for name in template.params { places[name] = places[name] ?? "part '\(part.name)'" }
+            }
+        }
         for header in headers {
             for case .param(let name) in header.value { places[name] = places[name] ?? "header \(header.name)" }
         }

@@ -45,7 +45,33 @@ public struct ParamRules: Sendable, Hashable {
                 error.instancePath == "$"
                 ? "" : "item " + error.instancePath.dropFirst(2).prefix { $0 != "]" } + ": "
             return path + (showing ? error.message : "breaks its \(error.keyword) rule")
-        } + integerViolations(value, showing: showing)
+        } + integerViolations(value, showing: showing) + boundViolations(value, showing: showing)
+    }
+
+    /// Where an integer past `Int`, which `serve` reads as its digits, is past a bound: a
+    /// negative one is below any minimum, a positive one above any maximum. (Only a number
+    /// param has bounds, so digits here are an integer's.)
+    private func boundViolations(_ value: JSONValue, showing: Bool) -> [String] {
+        let items: [(prefix: String, value: JSONValue)] =
+            if case .array(let elements) = value {
+                elements.enumerated().map { ("item \($0.offset): ", $0.element) }
+            } else {
+                [("", value)]
+            }
+        return items.compactMap { item in
+            let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
+            guard case .string(let digits) = item.value, Int(digits) == nil,
+                digits.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(isDigit), digits.contains(where: isDigit)
+            else { return nil }
+            let negative = digits.hasPrefix("-")
+            let keys = negative ? ["minimum", "exclusiveMinimum"] : ["maximum", "exclusiveMaximum"]
+            guard let bound = keywords.first(where: { keys.contains($0.key) }) else { return nil }
+            let relation = negative ? (bound.key == "minimum" ? ">=" : ">") : (bound.key == "maximum" ? "<=" : "<")
+            return item.prefix
+                + (showing
+                    ? "expected \(relation) \(bound.value.serialized()), got \(digits)"
+                    : "breaks its \(bound.key) rule")
+        }
     }
 
     /// OpenAPI's integer formats and the range of each, which an int param's `format` names.
