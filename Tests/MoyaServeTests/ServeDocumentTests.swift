@@ -39,6 +39,13 @@ final class ServeDocumentTests: XCTestCase {
             task: { json: { name: "{name}" } }
             bodyRequired: false
             sample: { json: { id: 1 } }
+          rename:
+            method: POST
+            path: /lamps/{id}/name
+            params: { id: int, name: string }
+            task: { parameters: { name: "{name}" }, encoding: httpBody }
+            bodyRequired: false
+            sample: { json: { id: 1 } }
           mine:
             path: /lamps/mine
             params:
@@ -123,6 +130,11 @@ final class ServeDocumentTests: XCTestCase {
         XCTAssertEqual(answer(router, "PUT", "/v1/lamps/1").status, 200)
         XCTAssertEqual(answer(router, "PUT", "/v1/lamps/1", "{}").status, 400)
         XCTAssertEqual(answer(router, "PUT", "/v1/lamps/1", #"{"name":"a"}"#).status, 200)
+        // An empty body sent as a form is a form with no fields.
+        let form = [(name: "Content-Type", value: "application/x-www-form-urlencoded")]
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps/1/name", "", []).status, 200)
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps/1/name", "", form).status, 400)
+        XCTAssertEqual(answer(router, "POST", "/v1/lamps/1/name", "name=a", form).status, 200)
     }
 
     func testAnEmptyArrayIsSentAndAFormCarriesTheJSONFields() throws {

@@ -40,7 +40,11 @@ extension MockRoute {
         // Where `bodyRequired:` says whether a body may be left out, a left-out body's params are
         // not reported: with `true`, the body is one problem (not one per param); with `false`,
         // its required params are required only in a body.
-        let leftOutBody = target.bodyRequired != nil && request.body.isEmpty
+        // An empty body sent as a form (its Content-Type given) is a form with no fields.
+        let emptyForm =
+            !form.isEmpty
+            && request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        let leftOutBody = target.bodyRequired != nil && request.body.isEmpty && !emptyForm
         if leftOutBody, target.bodyRequired == true {
             binding.problems.append(
                 MockProblem(place: "the body", detail: "is required: the target takes \(target.task.bodyDescription)"))
