@@ -154,6 +154,64 @@ final class CommandTests: XCTestCase {
                 + "write {verbose} where it goes\n")
     }
 
+    /// An unset `${VAR}` with no default stops only what needs it: `list`, `describe` and
+    /// `validate` work (validate warns once, naming what needs it), another target is called,
+    /// and a call of the target that needs it stops before sending (exit 64), naming it.
+    func testAnUnsetVariableStopsOnlyWhatNeedsIt() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-unset-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/hb.yaml"
+        try """
+        service: hb
+        baseURL: https://x.test
+        targets:
+          get: { path: /get }
+          secret:
+            path: /bearer
+            headers: { Authorization: "Bearer ${MOYA_TEST_UNSET_TOKEN}", X-Also: "${MOYA_TEST_UNSET_TOKEN}" }
+        flows:
+          login:
+            vars: { token: "${MOYA_TEST_UNSET_FLOW}" }
+            steps:
+              - call: get
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let list = await run(["list", "--specs", file])
+        XCTAssertEqual(list.0, 0)
+        XCTAssertEqual(list.1, "hb.get     GET   /get\nhb.secret  GET   /bearer\nhb.login   FLOW  1 step\n")
+        let validate = await run(["validate", file])
+        XCTAssertEqual(validate.0, 0)
+        XCTAssertEqual(validate.1, "ok: 1 service, 2 targets, 1 flow\n")
+        XCTAssertEqual(
+            validate.2,
+            "\(file):7:31: warning: targets.secret.headers.Authorization: environment variable MOYA_TEST_UNSET_TOKEN "
+                + "is not set and has no default; target secret needs it, and a call stops until it is set\n"
+                + "\(file):10:20: warning: flows.login.vars.token: environment variable MOYA_TEST_UNSET_FLOW is not "
+                + "set and has no default; flow login needs it, and a call stops until it is set\n")
+        let other = await run(["call", "hb.get", "--specs", file, "--dry-run"])
+        XCTAssertEqual(other.0, 0)
+        XCTAssertEqual(other.1, "GET https://x.test/get\nUser-Agent: moya-cli/0.1.0\nAccept: */*\n")
+        let needs = await run(["call", "hb.secret", "--specs", file, "--dry-run"])
+        XCTAssertEqual(needs.0, 64)
+        XCTAssertEqual(needs.1, "")
+        XCTAssertEqual(
+            needs.2,
+            "moya-cli: error: hb.secret needs the environment variable MOYA_TEST_UNSET_TOKEN, which is not set "
+                + "(\(file):7:31); set it, or write ${MOYA_TEST_UNSET_TOKEN:-default}\n")
+        // A flow's own variable stops the flow before its first step.
+        let flow = await run(["run", "hb.login", "--specs", file, "--stub", "immediate"])
+        XCTAssertEqual(flow.0, 1)
+        XCTAssertEqual(
+            flow.1,
+            "FAIL  environment  ---  (0 ms)\n"
+                + "      \(file):10:20: flows.login.vars.token: flow hb.login needs the environment variable "
+                + "MOYA_TEST_UNSET_FLOW, which is not set (\(file):10:20); set it, or write "
+                + "${MOYA_TEST_UNSET_FLOW:-default}\n"
+                + "SKIP  get  (not run after a failure)\n\nhb.login: 2 steps: 0 passed, 1 failed, 1 skipped in 0.000 s\n"
+        )
+        XCTAssertEqual(flow.2, "moya-cli: error: flow hb.login failed\n")
+    }
+
     func testValidateMissingPathExits66() async {
         let (status, _, error) = await run(["validate", "/nonexistent/specs"])
         XCTAssertEqual(status, 66)

@@ -171,12 +171,6 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
-            "missing-env.yaml",
-            [
-                "3:11: auth.bearer: environment variable MOYA_FIXTURE_TOKEN_THAT_IS_NOT_SET is not set and has no default; set it or write ${MOYA_FIXTURE_TOKEN_THAT_IS_NOT_SET:-default}"
-            ]
-        ),
-        (
             "missing-sample-file.yaml",
             [
                 "5:21: targets.zen.sample.file: no file at Tests/Fixtures/invalid/does-not-exist.json; paths are relative to the spec file"

@@ -31,7 +31,7 @@ struct ValidateCommand: CallerIsolatedCommand {
         // Warnings are likely mistakes that still compile: they go to stderr and leave the
         // exit status at 0.
         for service in catalog.services {
-            var warnings = service.warnings
+            var warnings = service.warnings + service.unsetVariableWarnings
             // A param named like one of call's options cannot be given as --NAME VALUE.
             for target in service.targets {
                 for param in CallArguments.shadowedParams(of: target) {

@@ -51,7 +51,20 @@ public struct FlowRunner: Sendable {
         // `--var` replaces a declared variable where it stands, so that later ones built from
         // it (`greeting: "hi {first}"`) see the new value.
         var overridden = Dictionary(overrides.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
-        for variable in flow.variables {
+        // A `${VAR}` of the flow's own that the environment does not set stops it before any
+        // step; each step's target is held to its own as it is called.
+        if let unset = planned.service.unsetVariable(forFlow: flow.name) {
+            let failure = CheckFailure(
+                keyPath: unset.place.keyPath, mark: unset.place.mark,
+                message: unset.message(for: "flow \(planned.service.name).\(flow.name)"))
+            failures.append(failure)
+            let result = StepResult(
+                name: "environment", outcome: .failed, status: nil, seconds: 0, failures: [failure], reason: nil,
+                isFinally: false)
+            steps.append(result)
+            stepFinished(result)
+        }
+        for variable in flow.variables where failures.isEmpty {
             if let value = overridden.removeValue(forKey: variable.name) {
                 run.variables.set(variable.name, to: value)
                 continue

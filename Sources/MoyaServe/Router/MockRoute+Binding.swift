@@ -154,19 +154,30 @@ extension MockRoute {
             // (OpenAPI's `allowEmptyValue`, a flag with no value); else the empty text is read
             // as its type reads it. Text may be empty.
             if param.allowsEmptyValue, !param.isRequired, entry.values == [""], param.type != .string { continue }
-            do {
-                let value = try Self.value(of: param, sent: entry.values)
-                // The param's rules (`minimum`, `pattern`, …), as `call` holds its arguments to them.
-                if let rules = param.rules, let broken = rules.violations(value, showing: !param.isSecret).first {
-                    binding.problems.append(
-                        MockProblem(param: name, place: entry.place, detail: "breaks its rules: \(broken)"))
-                    continue
+            // An array sent as one empty value is one empty item (RFC 6570's `[""]`) or, where
+            // that does not fit, no items: clients send an empty list so too, and the wire
+            // cannot tell the two apart.
+            let readings = param.type.isArray && entry.values == [""] ? [entry.values, []] : [entry.values]
+            var problem: MockProblem?
+            for texts in readings {
+                do {
+                    let value = try Self.value(of: param, sent: texts)
+                    // The param's rules (`minimum`, `pattern`, …), as `call` holds its arguments to them.
+                    if let rules = param.rules, let broken = rules.violations(value, showing: !param.isSecret).first {
+                        problem =
+                            problem
+                            ?? MockProblem(param: name, place: entry.place, detail: "breaks its rules: \(broken)")
+                        continue
+                    }
+                    binding.values[name] = value
+                    binding.fit += 1
+                    problem = nil
+                    break
+                } catch {
+                    problem = problem ?? MockProblem(param: name, place: entry.place, detail: error.message)
                 }
-                binding.values[name] = value
-                binding.fit += 1
-            } catch {
-                binding.problems.append(MockProblem(param: name, place: entry.place, detail: error.message))
             }
+            if let problem { binding.problems.append(problem) }
         }
         for param in target.params
         where param.isRequired && binding.values[param.name] == nil && !files.contains(param.name) {

@@ -162,6 +162,7 @@ public struct SpecCompiler: Sendable {
             throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
         }
         service.warnings = context.reader.warnings.sorted { $0.mark < $1.mark }
+        service.unsetVariables = context.reader.unsetVariables
         return service
     }
 }

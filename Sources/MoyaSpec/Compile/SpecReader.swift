@@ -38,6 +38,9 @@ struct SpecReader {
     var diagnostics: [Diagnostic] = []
     /// Likely mistakes that do not stop the spec from compiling.
     var warnings: [Diagnostic] = []
+    /// The `${VAR}`s the environment does not set, with no default: the spec compiles, and a
+    /// call that needs one stops.
+    var unsetVariables: [UnsetVariable] = []
     var secretValues: Set<String> = []
 
     init(file: String, environment: Environment) {
@@ -387,10 +390,14 @@ struct SpecReader {
             } else if let fallback {
                 append(fallback)
             } else {
-                error(
-                    mark, path(),
-                    "environment variable \(name) is not set and has no default; set it or write ${\(name):-default}")
-                failed = true
+                // Unset with no default: an empty value, and a call that needs it stops.
+                unsetVariables.append(
+                    UnsetVariable(
+                        name: String(name),
+                        place: Diagnostic(
+                            file: file, mark: mark, keyPath: path(),
+                            message: "environment variable \(name) is not set", severity: .warning)))
+                pieces.append(.environment(name: String(name), value: ""))
             }
             rest = body[body.index(after: close)...]
         }

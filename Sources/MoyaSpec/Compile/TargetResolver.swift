@@ -120,6 +120,9 @@ extension ServiceSpec {
     /// builds the Moya task. The result keeps what was bound, each value with its secrecy, so
     /// that `SpecTarget.masked()` renders the printable form from the same values.
     public func resolve(_ target: TargetSpec, with options: CallOptions) throws(ResolveError) -> SpecTarget {
+        if let unset = unsetVariable(for: target, environment: options.environment) {
+            throw ResolveError(message: unset.message(for: "\(name).\(target.name)"), isUsageError: true)
+        }
         var resolver = TargetResolver(service: self, target: target)
         return try resolver.resolve(options)
     }

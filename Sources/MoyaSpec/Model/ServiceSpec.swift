@@ -37,6 +37,8 @@ public struct ServiceSpec: Sendable {
     public var baseURLSource = Template(literal: "")
     /// What `validate` warns about: likely mistakes that still compile.
     public var warnings: [Diagnostic] = []
+    /// The `${VAR}`s the environment does not set, with no default.
+    public var unsetVariables: [UnsetVariable] = []
     /// The folder `--file-root` named when the spec was compiled; nil for the spec's own.
     public var givenFileRoot: String?
 
