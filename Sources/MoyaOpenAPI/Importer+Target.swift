@@ -311,6 +311,7 @@ extension Importer {
             guard type.hasPrefix("[") else { return [] }
             if context.minItems > 0 { rules.append(("minItems", .integer(context.minItems))) }
             if let most = context.maxItems { rules.append(("maxItems", .integer(most))) }
+            if context.uniqueItems { rules.append(("uniqueItems", .bool(true))) }
             guard let items = context.items else { return rules }
             value = items
         }

@@ -15,7 +15,7 @@ final class ParamStyleServeTests: XCTestCase {
               search:
                 params:
                   tags: { type: "[string]", optional: true }
-                  fields: { type: "[string]", optional: true, style: form, explode: false }
+                  fields: { type: "[string]", optional: true, style: form, explode: false, uniqueItems: true }
                   ids: { type: "[int]", optional: true, style: pipeDelimited }
                   flag: { type: bool, optional: true, allowEmptyValue: true }
                   n: { type: int, optional: true }
@@ -51,6 +51,8 @@ final class ParamStyleServeTests: XCTestCase {
             // An empty value is one empty item, as RFC 6570 expands `[""]`, or where that does
             // not fit (an int's), no items, as clients send an empty list.
             ("/search?fields=", 200, #"{"fields":[""]}"#),
+            // `uniqueItems`: no item twice.
+            ("/search?fields=x%2Cx", 400, ""),
             ("/search?ids=", 200, #"{"ids":[]}"#),
             // Brackets are not the form this block writes: the key is not the param's.
             ("/search?tags%5B%5D=a", 200, "{}"),

@@ -84,7 +84,7 @@ extension CompileContext {
 
     /// The rules a param's long form gives (JSON Schema's keywords), each checked against the
     /// type it applies to: bounds to numbers, lengths, `pattern` and `format` to strings,
-    /// `minItems` and `maxItems` to arrays.
+    /// `minItems`, `maxItems` and `uniqueItems` to arrays.
     private mutating func rules(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String, type: ParamType)
         -> ParamRules?
     {
@@ -97,7 +97,7 @@ extension CompileContext {
                 switch key {
                 case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
                     ("an int or a number", element == .int || element == .number)
-                case "minItems", "maxItems": ("an array", type.isArray)
+                case "minItems", "maxItems", "uniqueItems": ("an array", type.isArray)
                 default: ("a string", element == .string)
                 }
             // OpenAPI's integer formats, the range an int's values fit.
@@ -130,6 +130,9 @@ extension CompileContext {
                     continue
                 }
                 keywords.append((key, .integer(value)))
+            case "uniqueItems":
+                guard let value = reader.bool(node, at) else { continue }
+                if value { keywords.append((key, .bool(true))) }
             default:
                 guard let text = reader.string(node, at) else { continue }
                 if key == "pattern" {

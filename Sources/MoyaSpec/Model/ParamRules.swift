@@ -12,7 +12,7 @@ public struct ParamRules: Sendable, Hashable {
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
         "pattern", "format",
     ]
-    public static let arrayKeys = ["minItems", "maxItems"]
+    public static let arrayKeys = ["minItems", "maxItems", "uniqueItems"]
 
     /// The rules: keyword and value, bounds first, then lengths, pattern, format and counts.
     public let keywords: [(key: String, value: JSONValue)]
