@@ -384,6 +384,8 @@ final class ServeDocumentTests: XCTestCase {
             (form([("pic", true, "x")]), 201),
             (form([("size", false, "1024"), ("pic", true, "x")]), 400),
             (form([("public", false, "maybe"), ("pic", true, "x")]), 400),
+            (form([("public", false, "0"), ("pic", true, "x")]), 400),
+            (form([("public", false, "false"), ("pic", true, "x")]), 201),
             (form([("size", false, "128")]), 400),
             (form([("size", false, "128"), ("pic", true, "x")]).replacing("--b0undary--\r\n", with: ""), 400),
         ]

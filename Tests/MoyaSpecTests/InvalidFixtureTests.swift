@@ -110,7 +110,13 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-param-type.yaml",
             [
-                "4:19: targets.showUser.params.id: unknown param type \"integer\"; expected string, int, number, bool, file, [T] or enum"
+                "4:19: targets.showUser.params.id: unknown param type \"integer\"; expected string, int, number, bool, file, [T] or enum; did you mean 'int'?"
+            ]
+        ),
+        (
+            "target-key-too-shallow.yaml",
+            [
+                "5:3: targets.path: 'path' is a target's key, here at the level of the targets' names; is it indented correctly?"
             ]
         ),
         (

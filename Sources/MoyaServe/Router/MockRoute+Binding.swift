@@ -117,6 +117,18 @@ extension MockRoute {
                         case .value(let template):
                             let text = String(decoding: piece.content, as: UTF8.self)
                             for capture in Template.captures(of: template.segments, in: text[...]) ?? [] {
+                                // A part is text: a bool is `true` or `false`, as call writes it
+                                // and as OpenAPI has it, not the `1` or `yes` an argument may be.
+                                if let param = target.param(named: capture.name), param.elementType == .bool,
+                                    capture.text != "true", capture.text != "false"
+                                {
+                                    let shown = param.isSecret ? "a secret value" : "\"\(capture.text)\""
+                                    binding.problems.append(
+                                        MockProblem(
+                                            param: param.name, place: "part '\(part.name)'",
+                                            detail: "expects true or false, got \(shown)"))
+                                    continue
+                                }
                                 found(capture.name, capture.text, "part '\(part.name)'")
                             }
                         case .file(let template):

@@ -34,8 +34,9 @@ extension CompileContext {
             mark: mark)
         switch node.content {
         case .scalar, .sequence:
-            guard let type = paramType(node, path()) else { return nil }
-            spec.type = type
+            // A param whose type is wrong is still declared, so that its one error is the only
+            // one: the templates that name it do not report it missing too.
+            spec.type = paramType(node, path()) ?? .string
             return spec
         case .mapping:
             guard let fields = reader.fields(node, path(), known: Self.paramKeys) else { return nil }
@@ -47,14 +48,14 @@ extension CompileContext {
                         typeNode.mark, path() + ".type",
                         "a param with 'enum' has type enum or [enum]; remove 'type' or set it to one of them")
                 }
-                guard let cases = enumCases(enumNode, path() + ".enum") else { return nil }
+                guard let cases = enumCases(enumNode, path() + ".enum") else { return spec }
                 spec.type = isArray ? .array(.enumeration(cases)) : .enumeration(cases)
             } else if let typeNode = fields["type"] {
-                guard let type = paramType(typeNode, path() + ".type") else { return nil }
+                guard let type = paramType(typeNode, path() + ".type") else { return spec }
                 spec.type = type
             } else {
                 reader.error(node.mark, path(), "a param needs a type, such as { type: string }, or an enum")
-                return nil
+                return spec
             }
             spec.description = fields["description"].flatMap { reader.prose($0, path() + ".description") }
             spec.isOptional = fields["optional"].flatMap { reader.bool($0, path() + ".optional") } ?? false
@@ -191,10 +192,16 @@ extension CompileContext {
                 reader.error(node.mark, path(), "an enum param lists its cases: { enum: { english: en, german: de } }")
                 return nil
             }
+            // Other languages' names for the types, so `integer` (or `integr`) suggests `int`.
+            let aliases = [
+                "integer": "int", "long": "int", "float": "number", "double": "number", "decimal": "number",
+                "boolean": "bool", "str": "string", "text": "string", "array": "[string]", "list": "[string]",
+            ]
+            let nearest = Suggestion.nearest(to: text, in: names + aliases.keys.sorted())
             reader.error(
                 node.mark, path(),
                 "unknown param type \"\(text)\"; expected string, int, number, bool, file, [T] or enum"
-                    + Suggestion.hint(for: text, in: names))
+                    + (nearest.map { "; did you mean '\(aliases[$0] ?? $0)'?" } ?? ""))
             return nil
         case .mapping:
             reader.error(node.mark, path(), "expected a type name such as string or [int], got a mapping")

@@ -339,6 +339,14 @@ struct CompileContext {
 
     mutating func target(_ name: String, _ node: YAMLNode, _ path: @autoclosure () -> String, mark: Mark) -> TargetSpec?
     {
+        // A target's own key (`path: /x`) written at the targets' level is most likely indented
+        // wrongly: it reads as a target of that name.
+        if case .scalar = node.content, SpecCompiler.targetKeys.contains(name) {
+            reader.error(
+                mark, path(),
+                "'\(name)' is a target's key, here at the level of the targets' names; is it indented correctly?")
+            return nil
+        }
         if node.isNull {
             reader.error(
                 node.mark, path(), "a target needs at least a path or a method; write path: \"\" for the base URL")
