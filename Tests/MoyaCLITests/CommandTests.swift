@@ -1,6 +1,7 @@
 import MoyaCLI
 import MoyaCore
 import Synchronization
+import TestSupport
 import XCTest
 
 /// Runs moya-cli's commands through the same entry point as the executable and compares
@@ -202,14 +203,31 @@ final class CommandTests: XCTestCase {
         let flow = await run(["run", "hb.login", "--specs", file, "--stub", "immediate"])
         XCTAssertEqual(flow.0, 1)
         XCTAssertEqual(
-            flow.1,
-            "FAIL  environment  ---  (0 ms)\n"
+            timeless(flow.1),
+            "FAIL  environment  ---  (T)\n"
                 + "      \(file):10:20: flows.login.vars.token: flow hb.login needs the environment variable "
                 + "MOYA_TEST_UNSET_FLOW, which is not set (\(file):10:20); set it, or write "
                 + "${MOYA_TEST_UNSET_FLOW:-default}\n"
-                + "SKIP  get  (not run after a failure)\n\nhb.login: 2 steps: 0 passed, 1 failed, 1 skipped in 0.000 s\n"
+                + "SKIP  get  (not run after a failure)\n\nhb.login: 2 steps: 0 passed, 1 failed, 1 skipped in T s\n"
         )
         XCTAssertEqual(flow.2, "moya-cli: error: flow hb.login failed\n")
+        // A base URL made of an unset variable is unknown, not wrong: every target needs it.
+        let base = directory + "/base.yaml"
+        try """
+        service: base
+        baseURL: "${MOYA_TEST_UNSET_BASE}"
+        targets:
+          get: { path: /get }
+        """.write(toFile: base, atomically: true, encoding: .utf8)
+        let listed = await run(["list", "--specs", base])
+        XCTAssertEqual(listed.0, 0)
+        XCTAssertEqual(listed.1, "base.get  GET  /get\n")
+        let called = await run(["call", "base.get", "--specs", base, "--dry-run"])
+        XCTAssertEqual(called.0, 64)
+        XCTAssertEqual(
+            called.2,
+            "moya-cli: error: base.get needs the environment variable MOYA_TEST_UNSET_BASE, which is not set "
+                + "(\(base):2:10); set it, or write ${MOYA_TEST_UNSET_BASE:-default}\n")
     }
 
     func testValidateMissingPathExits66() async {

@@ -26,13 +26,6 @@ final class FlowTests: XCTestCase {
         await moya(["run", "flows.\(flow)", "--specs", spec] + arguments)
     }
 
-    /// The output with times replaced by `T`, so that it can be compared whole.
-    func timeless(_ text: String) -> String {
-        text.replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(T)", options: .regularExpression)
-            .replacingOccurrences(of: #"in \d+\.\d{3} s"#, with: "in T s", options: .regularExpression)
-            .replacingOccurrences(of: #"in \d+\.\d s"#, with: "in T s", options: .regularExpression)
-    }
-
     func testLifecycleCreatesReadsAndDeletesWithEveryKindOfCapture() async {
         let (status, out, error) = await run("lifecycle")
         XCTAssertEqual(status, 0, out + error)

@@ -292,7 +292,11 @@ struct CompileContext {
         // readable in logs and dry runs.
         let secrets = reader.secretValues
         defer { reader.secretValues = secrets }
+        let unset = reader.unsetVariables.count
         guard let text = reader.string(node, path()) else { return nil }
+        // A variable that is not set leaves the URL unknown, not wrong: a call that needs it
+        // stops before sending, naming the variable.
+        if reader.unsetVariables.count > unset { return text }
         // Kept as references, variables have only their defaults here; the URL is checked when
         // the generated code reads them.
         if reader.keepsEnvironmentReferences, case .scalar(let written, _) = node.content,
