@@ -143,14 +143,14 @@ struct Importer {
             for endpoint in endpoints {
                 // A method outside the spec's (LINK, say) has no target to be.
                 guard Method.allKnown.contains(Method(rawValue: endpoint.method.rawValue.uppercased())) else {
-                    warnings.append(
-                        "\(file)#\(Names.pointer(["paths", endpoint.path.rawValue, endpoint.method.rawValue])): "
-                            + "the method \(endpoint.method.rawValue.uppercased()) has no place in a spec, which takes "
+                    warn(
+                        ["paths", endpoint.path.rawValue, endpoint.method.rawValue],
+                        "the method \(endpoint.method.rawValue.uppercased()) has no place in a spec, which takes "
                             + Method.allKnown.map(\.rawValue).joined(separator: ", ") + "; the operation is left out")
                     continue
                 }
                 var target = self.target(endpoint, names: &names)
-                let access = credentials(for: endpoint, warn: true)
+                let access = credentials(for: endpoint)
                 target.headers += access.headers
                 target.cookies += access.cookies
                 add(access.query, to: &target, at: endpoint)
@@ -322,7 +322,7 @@ struct Importer {
     // MARK: - Credentials
 
     /// How an endpoint's first security requirement sends its credentials.
-    mutating func credentials(for endpoint: ResolvedEndpoint, warn: Bool) -> (
+    mutating func credentials(for endpoint: ResolvedEndpoint) -> (
         auth: ImportedSpec.Auth?, headers: [ImportedSpec.Entry], query: [ImportedSpec.Entry],
         cookies: [ImportedSpec.Entry]
     ) {
@@ -342,7 +342,7 @@ struct Importer {
                     auth
                     ?? .basic(user: .environment(variable + "_USER"), password: .environment(variable + "_PASSWORD"))
             case .http(let scheme, _):
-                if warn { self.warn(pointer + [name], "HTTP scheme '\(scheme)' has no place in a spec; left out") }
+                warn(pointer + [name], "HTTP scheme '\(scheme)' has no place in a spec; left out")
             case .apiKey(let key, let location):
                 switch location {
                 case .header: headers.append(.init(key: key, value: .environment(variable)))
@@ -350,18 +350,15 @@ struct Importer {
                 case .cookie where HTTPHeaders.isValidName(key):
                     cookies.append(.init(key: key, value: .environment(variable)))
                 case .cookie:
-                    if warn { self.warn(pointer + [name], "'\(key)' is not a name a cookie can have; left out") }
+                    warn(pointer + [name], "'\(key)' is not a name a cookie can have; left out")
                 }
             case .oauth2, .openIdConnect:
                 auth = auth ?? .bearer(.environment(variable + "_TOKEN"))
-                if warn {
-                    self.warn(
-                        pointer + [name],
-                        "OAuth flows have no place in a spec; the token is read from \(variable)_TOKEN as a bearer token"
-                    )
-                }
+                warn(
+                    pointer + [name],
+                    "OAuth flows have no place in a spec; the token is read from \(variable)_TOKEN as a bearer token")
             case .mutualTLS:
-                if warn { self.warn(pointer + [name], "mutual TLS is set with --cert and --key, not in a spec") }
+                warn(pointer + [name], "mutual TLS is set with --cert and --key, not in a spec")
             }
         }
         return (auth, headers, query, cookies)

@@ -51,18 +51,23 @@ public struct FlowRunner: Sendable {
         // `--var` replaces a declared variable where it stands, so that later ones built from
         // it (`greeting: "hi {first}"`) see the new value.
         var overridden = Dictionary(overrides.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
-        // A `${VAR}` of the flow's own that the environment does not set stops it before any
-        // step; each step's target is held to its own as it is called.
-        if let unset = planned.service.unsetVariable(forFlow: flow.name) {
-            let failure = CheckFailure(
-                keyPath: unset.place.keyPath, mark: unset.place.mark,
-                message: unset.message(for: "flow \(planned.service.name).\(flow.name)"))
+        // A failure before the first step is a failed step of its own.
+        func failBefore(_ name: String, _ failure: CheckFailure) {
             failures.append(failure)
             let result = StepResult(
-                name: "environment", outcome: .failed, status: nil, seconds: 0, failures: [failure], reason: nil,
+                name: name, outcome: .failed, status: nil, seconds: 0, failures: [failure], reason: nil,
                 isFinally: false)
             steps.append(result)
             stepFinished(result)
+        }
+        // A `${VAR}` of the flow's own that the environment does not set stops it before any
+        // step; each step's target is held to its own as it is called.
+        if let unset = planned.service.unsetVariable(forFlow: flow.name) {
+            failBefore(
+                "environment",
+                CheckFailure(
+                    keyPath: unset.place.keyPath, mark: unset.place.mark,
+                    message: unset.message(for: "flow \(planned.service.name).\(flow.name)")))
         }
         for variable in flow.variables where failures.isEmpty {
             if let value = overridden.removeValue(forKey: variable.name) {
@@ -73,13 +78,7 @@ public struct FlowRunner: Sendable {
                 let rendered = try run.variables.render(variable.value)
                 run.variables.set(variable.name, to: rendered.value, secret: rendered.isSecret)
             } catch {
-                let failure = CheckFailure(keyPath: "vars.\(variable.name)", mark: flow.mark, message: "\(error)")
-                failures.append(failure)
-                let result = StepResult(
-                    name: "vars", outcome: .failed, status: nil, seconds: 0, failures: [failure], reason: nil,
-                    isFinally: false)
-                steps.append(result)
-                stepFinished(result)
+                failBefore("vars", CheckFailure(keyPath: "vars.\(variable.name)", mark: flow.mark, message: "\(error)"))
             }
         }
         for override in overrides where overridden[override.name] != nil {

@@ -16,10 +16,10 @@ import MoyaSchema
 /// does not come at all may be an empty list, which neither a form nor XML can tell from
 /// nothing.
 struct LooseBody: Sendable {
-    /// One value: text, named members (each one or more values, by index in `shapes`), or an
-    /// empty list put where a required member is missing.
+    /// One value: text (as each of its readings, made once), named members (each one or more
+    /// values, by index in `shapes`), or an empty list put where a required member is missing.
     enum Shape: Sendable {
-        case text(String)
+        case text(readings: [JSONValue])
         case members([(key: String, items: [Int])])
         case emptyList
     }
@@ -43,7 +43,7 @@ struct LooseBody: Sendable {
     init(form pairs: [(key: String, value: String)]) {
         var members: [(key: String, items: [Int])] = []
         for pair in pairs {
-            let node = add(.text(pair.value))
+            let node = add(text: pair.value)
             if let index = members.firstIndex(where: { $0.key == pair.key }) {
                 members[index].items.append(node)
             } else {
@@ -52,6 +52,8 @@ struct LooseBody: Sendable {
         }
         root = add(.members(members))
     }
+
+    private mutating func add(text: String) -> Int { add(.text(readings: Self.readings(of: text))) }
 
     private mutating func add(_ shape: Shape) -> Int {
         shapes.append(shape)
@@ -110,7 +112,7 @@ struct LooseBody: Sendable {
 
     private func options(_ node: Int) -> Int {
         switch shapes[node] {
-        case .text(let text): Self.readings(of: text).count
+        case .text(let readings): readings.count
         case .members(let members): members.count == 1 ? 3 : 2
         case .emptyList: 1
         }
@@ -135,8 +137,8 @@ struct LooseBody: Sendable {
     private mutating func build(_ node: Int, at steps: [SchemaError.Step]) -> JSONValue {
         paths[node] = SchemaError.path(steps)
         switch shapes[node] {
-        case .text(let text):
-            return Self.readings(of: text)[choices[node]]
+        case .text(let readings):
+            return readings[choices[node]]
         case .emptyList:
             return .array([])
         case .members(let members):
@@ -179,7 +181,7 @@ extension LooseBody {
             // which OpenAPI's XML has no member for, is not read.
             let node =
                 frame.members.isEmpty
-                ? add(.text(XMLReader.decode(frame.text)))
+                ? add(text: XMLReader.decode(frame.text))
                 : add(
                     .members(
                         frame.members.map { member in
@@ -214,7 +216,7 @@ extension LooseBody {
                 var members: [(key: String, items: [Int])] = []
                 for attribute in attributes {
                     // Marked, so that a child element of the same name is another member.
-                    members.append(("@" + attribute.name, [add(.text(attribute.value))]))
+                    members.append(("@" + attribute.name, [add(text: attribute.value)]))
                 }
                 stack.append((name, members, []))
                 if selfClosing, let frame = stack.popLast() { try close(frame) }

@@ -40,10 +40,9 @@ extension MockRoute {
         // Where `bodyRequired:` says whether a body may be left out, a left-out body's params are
         // not reported: with `true`, the body is one problem (not one per param); with `false`,
         // its required params are required only in a body.
+        let contentType = request.header("content-type")?.lowercased() ?? ""
         // An empty body sent as a form (its Content-Type given) is a form with no fields.
-        let emptyForm =
-            !form.isEmpty
-            && request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        let emptyForm = !form.isEmpty && contentType.hasPrefix("application/x-www-form-urlencoded")
         let leftOutBody = target.bodyRequired != nil && request.body.isEmpty && !emptyForm
         if leftOutBody, target.bodyRequired == true {
             binding.problems.append(
@@ -72,7 +71,6 @@ extension MockRoute {
         for key in literalQueryKeys where query.contains(where: { Self.key($0.key, is: key) }) { binding.fit += 1 }
         read(query, entries: self.query, forms: queryForms, place: { "query '\($0)'" }, into: found)
 
-        let contentType = request.header("content-type")?.lowercased() ?? ""
         if !form.isEmpty {
             if contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded") {
                 let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
@@ -92,8 +90,8 @@ extension MockRoute {
             let pairs = Self.pairs(String(decoding: request.body, as: UTF8.self)[...])
             read(pairs, entries: members, forms: [:], place: { "form field '\($0)'" }, into: found)
         } else if json != nil, !request.body.isEmpty, Self.isXML(contentType) {
-            // serve reads no XML: the same body as XML, as a description that lists both
-            // allows, is taken as it is, its params unread.
+            // The same body as XML, as a description that lists both allows: its params are
+            // not bound, and it is held to `requestSchema:` as the router reads it.
             unreadable = true
         } else if let json, !request.body.isEmpty {
             do {
@@ -111,31 +109,7 @@ extension MockRoute {
                 binding.problems.append(MockProblem(place: "the body", detail: "should be a multipart/form-data form"))
                 unreadable = true
             } else if let sent = MultipartReading.parts(of: request.body, contentType: contentType) {
-                for part in parts {
-                    for piece in sent where piece.name == part.name {
-                        switch part.content {
-                        case .value(let template):
-                            let text = String(decoding: piece.content, as: UTF8.self)
-                            for capture in Template.captures(of: template.segments, in: text[...]) ?? [] {
-                                // A part is text: a bool is `true` or `false`, as call writes it
-                                // and as OpenAPI has it, not the `1` or `yes` an argument may be.
-                                if let param = target.param(named: capture.name), param.elementType == .bool,
-                                    capture.text != "true", capture.text != "false"
-                                {
-                                    let shown = param.isSecret ? "a secret value" : "\"\(capture.text)\""
-                                    binding.problems.append(
-                                        MockProblem(
-                                            param: param.name, place: "part '\(part.name)'",
-                                            detail: "expects true or false, got \(shown)"))
-                                    continue
-                                }
-                                found(capture.name, capture.text, "part '\(part.name)'")
-                            }
-                        case .file(let template):
-                            if let name = template.wholeParam { files.insert(name) }
-                        }
-                    }
-                }
+                files = read(sent, as: parts, into: found, problems: &binding.problems)
                 binding.fit += files.count
             } else {
                 binding.problems.append(
@@ -231,6 +205,41 @@ extension MockRoute {
         return param.type.isArray ? .array(values) : values[0]
     }
 
+    /// Reads a multipart form's value parts as their params, as the target's `parts` place
+    /// them; the file params whose parts came.
+    private func read(
+        _ sent: [MultipartReading.Part], as parts: [MultipartPartSpec],
+        into found: (String, Substring, String) -> Void, problems: inout [MockProblem]
+    ) -> Set<String> {
+        var files: Set<String> = []
+        for part in parts {
+            for piece in sent where piece.name == part.name {
+                switch part.content {
+                case .file(let template):
+                    if let name = template.wholeParam { files.insert(name) }
+                case .value(let template):
+                    let text = String(decoding: piece.content, as: UTF8.self)
+                    for capture in Template.captures(of: template.segments, in: text[...]) ?? [] {
+                        // A part is text: a bool is `true` or `false`, as call writes it and as
+                        // OpenAPI has it, not the `1` or `yes` an argument may be.
+                        if let param = target.param(named: capture.name), param.elementType == .bool,
+                            capture.text != "true", capture.text != "false"
+                        {
+                            let shown = param.isSecret ? "a secret value" : "\"\(capture.text)\""
+                            problems.append(
+                                MockProblem(
+                                    param: param.name, place: "part '\(part.name)'",
+                                    detail: "expects true or false, got \(shown)"))
+                            continue
+                        }
+                        found(capture.name, capture.text, "part '\(part.name)'")
+                    }
+                }
+            }
+        }
+        return files
+    }
+
     /// Reads the values of a query's or a form's entries, in the form `call` writes each:
     /// an array's items under `key`, `key[]` or `key[N]` as its block says, or as one value
     /// split at its style's separator.
@@ -243,8 +252,8 @@ extension MockRoute {
             let form = forms[entry.key] ?? EntryForm()
             for pair in pairs where form.matches(pair.key, entry.key) {
                 if let separator = form.separator, let name = template.wholeParam {
-                    // An empty value is one empty item, as RFC 6570 expands `[""]`: an empty
-                    // list leaves its key out.
+                    // An empty value is one empty item here, as RFC 6570 expands `[""]`; the
+                    // binding reads it as no items where that does not fit.
                     for item in pair.value.split(separator: separator, omittingEmptySubsequences: false) {
                         found(name, item, place(entry.key))
                     }

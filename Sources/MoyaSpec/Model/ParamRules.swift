@@ -52,13 +52,7 @@ public struct ParamRules: Sendable, Hashable {
     /// negative one is below any minimum, a positive one above any maximum. (Only a number
     /// param has bounds, so digits here are an integer's.)
     private func boundViolations(_ value: JSONValue, showing: Bool) -> [String] {
-        let items: [(prefix: String, value: JSONValue)] =
-            if case .array(let elements) = value {
-                elements.enumerated().map { ("item \($0.offset): ", $0.element) }
-            } else {
-                [("", value)]
-            }
-        return items.compactMap { item in
+        return Self.items(of: value).compactMap { item in
             let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
             guard case .string(let digits) = item.value, Int(digits) == nil,
                 digits.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(isDigit), digits.contains(where: isDigit)
@@ -72,6 +66,12 @@ public struct ParamRules: Sendable, Hashable {
                     ? "expected \(relation) \(bound.value.serialized()), got \(digits)"
                     : "breaks its \(bound.key) rule")
         }
+    }
+
+    /// A value's items, each with how a violation names it (`item 0: `), or the value itself.
+    private static func items(of value: JSONValue) -> [(prefix: String, value: JSONValue)] {
+        guard case .array(let elements) = value else { return [("", value)] }
+        return elements.enumerated().map { ("item \($0.offset): ", $0.element) }
     }
 
     /// OpenAPI's integer formats and the range of each, which an int param's `format` names.
@@ -92,13 +92,7 @@ public struct ParamRules: Sendable, Hashable {
             default: true
             }
         }
-        let items: [(prefix: String, value: JSONValue)] =
-            if case .array(let elements) = value {
-                elements.enumerated().map { ("item \($0.offset): ", $0.element) }
-            } else {
-                [("", value)]
-            }
-        return items.filter { !fits($0.value) }.map { item in
+        return Self.items(of: value).filter { !fits($0.value) }.map { item in
             let shown: String = if case .string(let digits) = item.value { digits } else { item.value.serialized() }
             return item.prefix + (showing ? "expected an \(format), got \(shown)" : "breaks its format rule")
         }
