@@ -495,12 +495,10 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(header(fromSpec, "User-Agent"), "moya-cli/\(Version.current)")
     }
 
-    func testAURLIsNotATarget() async {
-        let outcome = await call(["https://api.example.com/users"])
-        XCTAssertEqual(outcome.status, 64)
-        XCTAssertTrue(
-            outcome.error.hasPrefix("moya-cli: error: call takes SERVICE.TARGET from a spec; see moya-cli list\n"),
-            outcome.error)
+    func testAURLIsARequestWithNoSpec() async {
+        let outcome = await call(["https://api.example.com/users", "--dry-run"])
+        XCTAssertEqual(outcome.status, 0)
+        XCTAssertEqual(outcome.text, "GET https://api.example.com/users\nUser-Agent: moya-cli/0.1.0\nAccept: */*\n")
     }
 
     func testDryRunJSONIsOneObject() async throws {

@@ -28,6 +28,19 @@ struct CallCommand: CallerIsolatedCommand {
             On a terminal, JSON bodies are pretty-printed and coloured; piped or redirected, the \
             body is written byte for byte. NO_COLOR turns colour off.
 
+            A URL instead of SERVICE.TARGET sends a request with no spec, from HTTPie's and \
+            xh's request items: Header:value, name==value (query), name=value (a JSON string), \
+            name:=json (any JSON value), name=@FILE and name:=@FILE (read from a file), and @FILE \
+            (the body). The method is -X, else POST with a body and GET without. A URL with no \
+            scheme is http://. --save SERVICE.TARGET writes the request into a spec as a target: \
+            the service's file in the user spec folder ($XDG_CONFIG_HOME/moya-cli/specs, else \
+            ~/.config/moya-cli/specs) or --specs FILE, made with the URL's origin as its baseURL \
+            when missing; query and JSON items become params with their values as defaults, and a \
+            credential (Authorization, Cookie, or a header, query item or member named like a \
+            key, token or secret) is written as a ${SERVICE_NAME} variable, never its value. The \
+            saved target sends the same request once the variable is set. --force replaces a \
+            target of that name.
+
             --record [NAME] writes the live response into the spec: the target's sample, or \
             its sample NAME, with the status, the headers a client reads and the body, never a \
             secret; the rest of the file stays as it is, and the change is shown as a diff on \
@@ -43,13 +56,27 @@ struct CallCommand: CallerIsolatedCommand {
               moya-cli call github.zen -o zen.txt
               moya-cli call myservice.showUser --id 999 --record notFound
               moya-cli call myservice.showUser --help
+              moya-cli call httpbin.org/anything q==moya name=Ann age:=3 'Authorization:Bearer xyz'
+              moya-cli call https://api.github.com/zen --save github.zen
             """
     )
 
     @Argument(
-        help: ArgumentHelp("The target, as SERVICE.TARGET.", valueName: "service.target"),
+        help: ArgumentHelp(
+            "The target, as SERVICE.TARGET, or a URL with request items and no spec.", valueName: "service.target|url"),
         completion: .custom(CallCommand.completeTargets))
     var target: String
+
+    @Option(
+        name: [.customShort("X"), .customLong("method")],
+        help: ArgumentHelp("With a URL, the method; the default is GET, or POST with a body.", valueName: "method"))
+    var method: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With a URL, write the request into a spec as this target, credentials as ${SERVICE_…} variables.",
+            valueName: "service.target"))
+    var save: String?
 
     @Option(
         help: ArgumentHelp(
@@ -76,7 +103,7 @@ struct CallCommand: CallerIsolatedCommand {
     @Flag(name: .customLong("show-secrets"), help: "Print secrets instead of ••••.")
     var showSecrets = false
 
-    @Flag(help: "With --record [NAME], record even where the CI variable is set.")
+    @Flag(help: "With --record [NAME], record even where the CI variable is set; with --save, replace a target.")
     var force = false
 
     @Flag(
@@ -173,11 +200,15 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
+    /// The URL a call with no spec sends to, nil for a call of `SERVICE.TARGET`.
+    var url: String? { AdHocRequest.url(in: target) }
+
     func validate() throws {
-        // A URL would otherwise read as a service named `https://host` with a target after
-        // its first dot.
-        if target.contains("://") {
-            throw ValidationError("call takes SERVICE.TARGET from a spec; see moya-cli list")
+        if url == nil {
+            if save != nil {
+                throw ValidationError("--save goes with a URL: moya-cli call URL [ITEM...] --save SERVICE.TARGET")
+            }
+            if method != nil { throw ValidationError("-X goes with a URL; a target's method is in its spec") }
         }
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
         if keyPaths.count > 1 {
@@ -199,8 +230,14 @@ struct CallCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        let (service, spec) = try specOptions.loadTarget(target, lazily: true)
-        var words = params
+        let (service, spec, given): (ServiceSpec, TargetSpec, [String])
+        if let url {
+            (service, spec, given) = try AdHocCall(command: self, url: url).load()
+        } else {
+            (service, spec) = try specOptions.loadTarget(target, lazily: true)
+            given = params
+        }
+        var words = given
         let record = try RecordRequest.take(from: &words)
         try check(record)
         let arguments = try CallArguments.parse(words, for: spec)
@@ -340,7 +377,7 @@ struct CallCommand: CallerIsolatedCommand {
     /// Refuses `--record` beside what it cannot go with, and in CI without `--force`.
     private func check(_ record: RecordRequest?) throws(CommandFailure) {
         guard record != nil else {
-            if force { throw CommandFailure("--force goes with --record", status: .usage) }
+            if force, save == nil { throw CommandFailure("--force goes with --record or --save", status: .usage) }
             return
         }
         let others = [

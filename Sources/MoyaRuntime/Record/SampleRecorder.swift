@@ -135,7 +135,7 @@ public struct SampleRecorder: Sendable {
             let before = FileManager.default.contents(atPath: bodyFile.path)
             removesBodyFile = before == nil
             bodyChanged = before.map(Array.init) != bodyFile.bytes
-            if bodyChanged { try write(bodyFile.bytes, to: bodyFile.path, like: nil) }
+            if bodyChanged { try Self.write(bodyFile.bytes, to: bodyFile.path, like: nil) }
         }
         // The first form that reads back as the bytes that came is written: `json:` where the
         // stub serializes the value to them, else the text.
@@ -155,7 +155,7 @@ public struct SampleRecorder: Sendable {
             }
             if edited != text {
                 do {
-                    try write(Array(edited.utf8), to: service.file, like: service.file)
+                    try Self.write(Array(edited.utf8), to: service.file, like: service.file)
                 } catch {
                     if removesBodyFile, let bodyFile { unlink(bodyFile.path) }
                     throw error
@@ -317,7 +317,7 @@ public struct SampleRecorder: Sendable {
     }
 
     /// Writes a file whole; a spec keeps its permissions.
-    private func write(_ bytes: [UInt8], to path: String, like existing: String?) throws(Failure) {
+    static func write(_ bytes: [UInt8], to path: String, like existing: String?) throws(Failure) {
         var mode: mode_t = 0o644
         var info = stat()
         if let existing, stat(existing, &info) == 0 { mode = info.st_mode & 0o7777 }

@@ -169,6 +169,11 @@ public struct SpecLibrary: Sendable {
         }
     }
 
+    /// Whether `path` is a folder, links followed.
+    public static func isFolder(_ path: String) -> Bool {
+        FileSystem.kind(path) == .directory
+    }
+
     static func isSpecFile(_ name: String) -> Bool {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml")
     }

@@ -313,7 +313,7 @@ public struct ParamSpec: Sendable, Hashable {
     }
 
     /// Whether `name` is a valid target or service name: a letter first.
-    static func isValidName(_ name: String) -> Bool {
+    public static func isValidName(_ name: String) -> Bool {
         name.utf8.first != UInt8(ascii: "_") && isValidParamName(name)
     }
 

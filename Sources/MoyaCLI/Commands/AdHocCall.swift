@@ -1,0 +1,163 @@
+import MoyaCore
+import MoyaRuntime
+import MoyaSpec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `call URL [ITEM...]`: a request with no spec, sent as the target `--save` writes.
+///
+/// The request becomes a target (`AdHocRequest`) in its service's spec text: a new spec at the
+/// URL's origin, or, with `--save`, the spec it is saved into, so that the service's headers
+/// and auth apply as they will to the saved target. The call sends that target with its
+/// credentials bound as secrets; the file gets the same target with each credential read from
+/// a `${SERVICE_…}` variable instead, so it sends the same bytes once the variable is set.
+struct AdHocCall {
+    let command: CallCommand
+    let url: String
+
+    /// The service and target to send, and the argument words a call of it takes.
+    func load() throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
+        let context = CommandContext.current
+        for (option, given) in [
+            ("--sample", command.sample != nil), ("--env", command.env != nil),
+            ("--record", command.params.contains { $0 == "--record" || $0.hasPrefix("--record=") }),
+        ] where given {
+            throw CommandFailure(
+                "\(option) needs a spec's target; a URL has no samples or environments. --save SERVICE.TARGET "
+                    + "makes one",
+                status: .usage)
+        }
+        let request: AdHocRequest
+        do {
+            request = try AdHocRequest(url: url, items: command.params, method: command.method)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let compiler = command.specOptions.compiler(explicitPaths: true)
+        guard let save = command.save else {
+            let service = request.serviceName
+            let target = "request"
+            let written = try written(request, target: target, service: service, base: request.origin, column: 2)
+            let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: written.bound.lines)
+            let compiled = try compile(text, file: "<command line>", target: target, compiler: compiler)
+            return (compiled.0, compiled.1, written.bound.arguments)
+        }
+        let (service, target) = try SpecOptions.split(save, "SERVICE.TARGET")
+        guard ParamSpec.isValidName(service), ParamSpec.isValidName(target) else {
+            throw CommandFailure(
+                "--save \(save): a service's and a target's names are letters, digits, '_' and '-', each starting "
+                    + "with a letter",
+                status: .usage)
+        }
+        let file = try specFile(for: service)
+        var bound: [String] = []
+        var variables: [AdHocRequest.Variable] = []
+        var callText = ""
+        let edit = TargetEdit(file: file, target: target, replaces: command.force)
+        do {
+            _ = try TargetSaver.save(to: file, target: target, compiler: compiler) { original in
+                var base = request.origin
+                var column = 2
+                if let original {
+                    let existing = try compiler.compile(Array(original.utf8), file: file)
+                    guard existing.name == service else {
+                        throw CommandFailure(
+                            "--save \(save): \(file) declares service '\(existing.name)', not '\(service)'",
+                            status: .usage)
+                    }
+                    base = existing.baseURL
+                    column = try edit.column(in: original)
+                }
+                let written = try written(request, target: target, service: service, base: base, column: column)
+                (bound, variables) = (written.bound.arguments, written.saved.variables)
+                guard let original else {
+                    callText = TargetEdit.newSpec(service: service, baseURL: base, lines: written.bound.lines)
+                    return TargetEdit.newSpec(service: service, baseURL: base, lines: written.saved.lines)
+                }
+                callText = try edit.apply(written.bound.lines, to: original)
+                return try edit.apply(written.saved.lines, to: original)
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let diagnostic as Diagnostic {
+            throw CommandFailure("--save \(save): nothing was saved", status: .usage, details: [diagnostic.description])
+        } catch let error as any Problem {
+            throw CommandFailure(error)
+        } catch {
+            throw CommandFailure("--save \(save): \(error)", status: .cannotWrite)
+        }
+        context.errorLine("moya-cli: saved \(service).\(target) in \(file)")
+        for variable in variables {
+            context.errorLine(
+                "moya-cli: \(service).\(target) reads \(variable.place) from \(variable.name): set it to call the "
+                    + "saved target")
+        }
+        let compiled = try compile(callText, file: file, target: target, compiler: compiler)
+        return (compiled.0, compiled.1, bound)
+    }
+
+    /// The target's lines as the call sends it and as the file gets it.
+    private func written(_ request: AdHocRequest, target: String, service: String, base: String, column: Int)
+        throws(CommandFailure) -> (bound: AdHocRequest.Written, saved: AdHocRequest.Written)
+    {
+        do {
+            return (
+                try request.target(named: target, base: base, indent: column, credentials: .bound),
+                try request.target(
+                    named: target, base: base, indent: column, credentials: .environment(service: service))
+            )
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    private func compile(_ text: String, file: String, target: String, compiler: SpecCompiler)
+        throws(CommandFailure) -> (ServiceSpec, TargetSpec)
+    {
+        do {
+            let service = try compiler.compile(Array(text.utf8), file: file, target: target)
+            guard let compiled = service.target(named: target) else {
+                throw CommandFailure("the request made no target '\(target)'", status: .usage)
+            }
+            return (service, compiled)
+        } catch let error as SpecError {
+            throw SpecOptions.invalid(error.diagnostics)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(error)", status: .usage)
+        }
+    }
+
+    /// The spec `--save` writes into: `--specs FILE`, or the service's file in `--specs DIR`
+    /// or else the user's spec folder (`$XDG_CONFIG_HOME/moya-cli/specs`), named after the
+    /// service when no file there declares it.
+    private func specFile(for service: String) throws(CommandFailure) -> String {
+        let environment = CommandContext.current.environment
+        let folder: String
+        switch command.specOptions.specs.count {
+        case 0:
+            guard let user = SpecLibrary.defaultPaths(environment: environment).dropFirst().first else {
+                throw CommandFailure(
+                    "--save needs a folder for specs: set HOME or XDG_CONFIG_HOME, or name a file with --specs",
+                    status: .usage)
+            }
+            folder = user
+        case 1:
+            let path = command.specOptions.specs[0]
+            guard SpecLibrary.isFolder(path) else { return path }
+            folder = path
+        default:
+            throw CommandFailure("--save writes one spec; give one --specs FILE or DIR", status: .usage)
+        }
+        let library = SpecLibrary(searchPaths: [folder], compiler: command.specOptions.compiler(explicitPaths: true))
+        if SpecLibrary.isFolder(folder), let found = try? library.service(named: service) {
+            return found.file
+        }
+        return (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + "/" + service + ".yaml"
+    }
+}

@@ -1,0 +1,211 @@
+import MoyaCore
+
+extension AdHocRequest {
+    /// How a credential is written into the target: the header, query item or JSON member
+    /// named like one (`CredentialNames`), or a URL's `user:password`.
+    public enum Credentials: Sendable {
+        /// The value itself, marked secret: the target a call with no spec sends, which is
+        /// never written to a file.
+        case bound
+        /// A `${PREFIX_NAME}` reference, so that a saved spec never holds the value.
+        case environment(service: String)
+    }
+
+    /// A variable a saved target reads a credential from.
+    public struct Variable: Sendable, Equatable {
+        /// The variable's name, such as `HTTPBIN_TOKEN`.
+        public let name: String
+        /// The value the command line gave, which the variable must hold to send the same.
+        public let value: String
+        /// Where the target uses it: `the Authorization header`, `query item api_key`.
+        public let place: String
+    }
+
+    /// The target as YAML lines, with the variables it reads and the arguments a call of it
+    /// takes (the `@FILE` body's path).
+    public struct Written: Sendable {
+        public var lines: [String]
+        public var variables: [Variable] = []
+        public var arguments: [String] = []
+    }
+
+    /// The param a `@FILE` body is given as.
+    static let fileParam = "file"
+
+    /// The method sent: `-X`'s, else POST with a body and GET without, as HTTPie and xh do.
+    public var sentMethod: String { method ?? (hasBody ? "POST" : "GET") }
+
+    /// The target `name` that sends this request, as YAML lines at `indent`, for a service
+    /// whose base URL is `base`; the path is the rest of the URL after it.
+    public func target(named name: String, base: String, indent: Int, credentials: Credentials)
+        throws(AdHocError) -> Written
+    {
+        let full = origin + path
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        guard !trimmed.contains("?"), full.hasPrefix(trimmed) else {
+            throw AdHocError("\(full) is not under the service's baseURL, \(base); save it to another service")
+        }
+        let relative = String(full.dropFirst(trimmed.count))
+        guard relative.isEmpty || relative.hasPrefix("/") else {
+            throw AdHocError("\(full) is not under the service's baseURL, \(base); save it to another service")
+        }
+        if bodyFile != nil, !query.isEmpty {
+            throw AdHocError(
+                "a body from @FILE cannot go with query items (name==value): a spec's upload task has no query")
+        }
+        var writer = Writer(credentials: credentials, indent: indent + 4)
+        var lines = [pad(indent) + YAMLText.key(name) + ":"]
+        let inner = pad(indent + 2)
+        if sentMethod != "GET" { lines.append(inner + "method: " + sentMethod) }
+        if !relative.isEmpty { lines.append(inner + "path: " + YAMLText.scalar(YAMLText.template(relative))) }
+
+        var headerLines: [String] = []
+        for header in headers {
+            headerLines.append(pad(indent + 4) + YAMLText.key(header.name) + ": " + writer.header(header))
+        }
+        if let bodyFile, !headers.contains(where: { $0.name.lowercased() == "content-type" }),
+            let type = Self.contentType(of: bodyFile)
+        {
+            headerLines.append(pad(indent + 4) + "Content-Type: " + YAMLText.scalar(type))
+        }
+        if !headerLines.isEmpty { lines += [inner + "headers:"] + headerLines }
+
+        let queryEntries = query.map { value in
+            pad(indent + 6) + "- " + YAMLText.key(value.key) + ": " + writer.reference(to: value, as: "query item")
+        }
+        let members = fields.map { value in
+            YAMLText.key(value.key) + ": " + writer.reference(to: value, as: "JSON member")
+        }
+        var task: [String] = []
+        let body = "{ " + members.joined(separator: ", ") + " }"
+        if bodyFile != nil {
+            writer.params.append(pad(indent + 4) + Self.fileParam + ": file")
+            task = [pad(indent + 4) + "upload: \"{\(Self.fileParam)}\""]
+        } else if !fields.isEmpty, query.isEmpty {
+            task = [pad(indent + 4) + "json: " + body]
+        } else if !fields.isEmpty {
+            task = [pad(indent + 4) + "parameters: " + body, pad(indent + 4) + "encoding: json"]
+            task += [pad(indent + 4) + "query:"] + queryEntries
+        } else if !query.isEmpty {
+            task = [pad(indent + 4) + "parameters:"] + queryEntries + [pad(indent + 4) + "encoding: queryString"]
+        }
+        if !writer.params.isEmpty { lines += [inner + "params:"] + writer.params }
+        if !task.isEmpty { lines += [inner + "task:"] + task }
+        return Written(
+            lines: lines, variables: writer.variables,
+            arguments: bodyFile.map { ["\(Self.fileParam)=\($0)"] } ?? [])
+    }
+
+    /// The `Content-Type` of a `@FILE` body, from its extension, as HTTPie guesses it.
+    static func contentType(of path: String) -> String? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return switch path[path.index(after: dot)...].lowercased() {
+        case "json": "application/json"
+        case "xml": "application/xml"
+        case "txt": "text/plain"
+        case "html", "htm": "text/html"
+        case "csv": "text/csv"
+        case "yaml", "yml": "application/yaml"
+        default: nil
+        }
+    }
+
+    private func pad(_ count: Int) -> String { String(repeating: " ", count: count) }
+
+    /// Writes values as params, and credentials as the mode says, collecting both.
+    private struct Writer {
+        let credentials: Credentials
+        let indent: Int
+        var params: [String] = []
+        var variables: [Variable] = []
+
+        /// A header's value: a credential bound or read from a variable, any other as typed.
+        mutating func header(_ header: (name: String, value: String)) -> String {
+            let text = YAMLText.scalar(YAMLText.template(header.value))
+            guard CredentialNames.isCredential(name: header.name), !header.value.isEmpty else { return text }
+            guard case .environment(let service) = credentials else { return "{ value: \(text), secret: true }" }
+            let lowered = header.name.lowercased()
+            // An Authorization keeps its scheme in the spec: only the credentials are secret.
+            if lowered == "authorization" || lowered == "proxy-authorization",
+                let space = header.value.firstIndex(of: " "),
+                header.value[..<space].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+            {
+                let scheme = String(header.value[..<space])
+                let rest = String(header.value[header.value.index(after: space)...])
+                let stem = lowered == "authorization" ? "TOKEN" : "PROXY_TOKEN"
+                let variable = variable(service, stem, rest, place: "the \(header.name) header")
+                return YAMLText.yamlQuoted("\(scheme) ${\(variable)}")
+            }
+            let variable = variable(service, header.name, header.value, place: "the \(header.name) header")
+            return YAMLText.yamlQuoted("${\(variable)}")
+        }
+
+        /// Where a query item or JSON member takes its value: a param's `{name}`, a
+        /// credential's variable, or JSON written as it is.
+        mutating func reference(to value: Value, as kind: String) -> String {
+            if value.isCredential, value.values.count == 1, case .string(let text) = value.values[0],
+                case .environment(let service) = credentials
+            {
+                let variable = variable(service, value.key, text, place: "\(kind) \(value.key)")
+                return YAMLText.yamlQuoted("${\(variable)}")
+            }
+            // An object, null or mixed array is the body's own JSON.
+            guard let type = AdHocRequest.paramType(of: value.values) else {
+                return YAMLText.flow(value.values.count == 1 ? value.values[0] : .array(value.values), templates: true)
+            }
+            let defaultValue = value.values.count == 1 ? value.values[0] : .array(value.values)
+            var entry = "{ type: \(YAMLText.scalar(type)), default: \(YAMLText.flow(defaultValue, templates: false))"
+            if value.isCredential { entry += ", secret: true" }
+            params.append(String(repeating: " ", count: indent) + value.param + ": " + entry + " }")
+            return "\"{\(value.param)}\""
+        }
+
+        /// A new variable `SERVICE_NAME` for `value`, numbered when the name is taken.
+        mutating func variable(_ service: String, _ name: String, _ value: String, place: String) -> String {
+            let stem = AdHocRequest.variableName(service) + "_" + AdHocRequest.variableName(name)
+            var candidate = stem
+            var number = 2
+            while variables.contains(where: { $0.name == candidate }) {
+                candidate = stem + "_" + String(number)
+                number += 1
+            }
+            variables.append(Variable(name: candidate, value: value, place: place))
+            return candidate
+        }
+    }
+
+    /// `name` as an environment variable's name: upper case, anything but letters and digits
+    /// an underscore.
+    static func variableName(_ name: String) -> String {
+        String(
+            name.uppercased().unicodeScalars.map { scalar in
+                scalar.isASCII && (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar))
+                    ? Character(scalar) : "_"
+            })
+    }
+
+    /// The param type that holds `values`: one scalar's type, or an array of one scalar type
+    /// for several values or a JSON array; nil for anything else, which is written as JSON.
+    static func paramType(of values: [JSONValue]) -> String? {
+        var items = values
+        var isArray = values.count > 1
+        if values.count == 1, case .array(let elements) = values[0] {
+            guard !elements.isEmpty else { return nil }
+            items = elements
+            isArray = true
+        }
+        let types = Set(items.map(scalarType))
+        guard types.count == 1, let type = types.first, let type else { return nil }
+        return isArray ? "[\(type)]" : type
+    }
+
+    private static func scalarType(_ value: JSONValue) -> String? {
+        switch value {
+        case .string: "string"
+        case .integer: "int"
+        case .number: "number"
+        case .bool: "bool"
+        default: nil
+        }
+    }
+}

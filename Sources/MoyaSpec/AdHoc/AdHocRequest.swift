@@ -1,0 +1,243 @@
+import MoyaCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A request typed on the command line, `call URL [ITEM...]`, with HTTPie's and xh's request
+/// items, as the spec target that sends it. A call with no spec sends exactly what that target,
+/// saved with `--save`, sends again: the request exists only as a target.
+///
+/// Items, each one word, split at the first separator it holds (`:=` and `==` before `=` and
+/// `:` at the same place):
+/// - `Header:value`, a header;
+/// - `name==value`, a query item;
+/// - `name=value`, a JSON string member; `name=@FILE`, one read from a file;
+/// - `name:=json`, a JSON member of any type; `name:=@FILE`, one read from a file;
+/// - `@FILE`, the whole body, read from a file.
+public struct AdHocRequest: Sendable {
+    /// One query item or JSON member, and the param it becomes.
+    struct Value: Sendable {
+        var key: String
+        var values: [JSONValue]
+        /// Whether its name says it holds a credential (`CredentialNames`).
+        var isCredential: Bool
+        /// The param's name, set once every name is known.
+        var param = ""
+    }
+
+    /// `scheme://host[:port]`, the base URL of a new spec.
+    public let origin: String
+    /// The URL's path, as typed (percent-encoded).
+    public let path: String
+    /// The method `-X` gave, uppercased.
+    public let method: String?
+    /// Header fields in the order given.
+    var headers: [(name: String, value: String)] = []
+    /// Query items, the URL's own first, in the order given; a name repeated is one array.
+    var query: [Value] = []
+    /// JSON members in the order given.
+    var fields: [Value] = []
+    /// `@FILE`: the path of the body, as the user typed it.
+    public private(set) var bodyFile: String?
+
+    /// The URL in `word` when it is one: `http://` or `https://`, or a host and path with no
+    /// scheme (`example.com/get`, `localhost:8080`), taken as `http://` as HTTPie and xh do.
+    /// Nil for a `SERVICE.TARGET`.
+    public static func url(in word: String) -> String? {
+        let lowered = word.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return word }
+        if word.contains("://") { return word }
+        guard let first = word.first, first.isLetter || first.isNumber,
+            word.contains("/") || word.contains(":")
+        else { return nil }
+        return "http://" + word
+    }
+
+    /// Parses `url` and the request items, reading `@FILE` values with `read` (the user's own
+    /// paths, relative to the working directory).
+    public init(
+        url: String, items: [String], method: String?,
+        read: (String) -> Data? = { FileManager.default.contents(atPath: $0) }
+    ) throws(AdHocError) {
+        guard let schemeEnd = url.firstRange(of: "://") else { throw AdHocError("'\(url)' is not a URL") }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw AdHocError("'\(url)' is not an http or https URL")
+        }
+        let rest = url[schemeEnd.upperBound...]
+        let withoutFragment = rest[..<(rest.firstIndex(of: "#") ?? rest.endIndex)]
+        let authorityEnd = withoutFragment.firstIndex { $0 == "/" || $0 == "?" } ?? withoutFragment.endIndex
+        var authority = withoutFragment[..<authorityEnd]
+        var basic: String?
+        if let at = authority.lastIndex(of: "@") {
+            // `user:password@host` is Basic credentials, sent as curl sends them.
+            let userInfo = authority[..<at]
+            basic = "Basic " + Data(PercentEncoding.decode(userInfo).utf8).base64EncodedString()
+            authority = authority[authority.index(after: at)...]
+        }
+        guard !authority.isEmpty, !authority.contains(where: { $0 == " " || $0 == "{" || $0 == "}" }) else {
+            throw AdHocError("'\(url)' has no host")
+        }
+        origin = scheme + "://" + authority
+        let afterAuthority = withoutFragment[authorityEnd...]
+        let queryStart = afterAuthority.firstIndex(of: "?")
+        path = String(afterAuthority[..<(queryStart ?? afterAuthority.endIndex)])
+        if let method, !Method.allKnown.contains(where: { $0.rawValue == method.uppercased() }) {
+            let known = Method.allKnown.map(\.rawValue).joined(separator: ", ")
+            throw AdHocError("-X takes one of \(known), not '\(method)'")
+        }
+        self.method = method?.uppercased()
+        if let basic { headers.append((name: "Authorization", value: basic)) }
+        if let queryStart {
+            let text = afterAuthority[afterAuthority.index(after: queryStart)...]
+            for pair in text.split(separator: "&") {
+                let equals = pair.firstIndex(of: "=")
+                let name = PercentEncoding.decode(pair[..<(equals ?? pair.endIndex)])
+                let value = equals.map { PercentEncoding.decode(pair[pair.index(after: $0)...]) } ?? ""
+                add(&query, name, .string(value), textual: true)
+            }
+        }
+        for item in items { try add(item, read: read) }
+        if bodyFile != nil, !fields.isEmpty {
+            throw AdHocError("a body from @FILE cannot go with JSON items (name=value, name:=json)")
+        }
+        nameParams()
+    }
+
+    /// The separators of an item, in the order tried where two start at the same place.
+    private static let separators = [":=@", ":=", "==", "=@", "=", ":"]
+
+    private mutating func add(_ item: String, read: (String) -> Data?) throws(AdHocError) {
+        if item.hasPrefix("@") {
+            guard bodyFile == nil else { throw AdHocError("only one @FILE body may be given") }
+            let path = String(item.dropFirst())
+            guard !path.isEmpty else { throw AdHocError("'@' needs a file's path: @FILE") }
+            bodyFile = path
+            return
+        }
+        var found: (range: Range<String.Index>, separator: String)?
+        for separator in Self.separators {
+            guard let range = item.firstRange(of: separator) else { continue }
+            if found == nil || range.lowerBound < found!.range.lowerBound { found = (range, separator) }
+        }
+        guard let found, found.range.lowerBound != item.startIndex else {
+            throw AdHocError(
+                "unexpected item '\(item)'; request items are Header:value, name==value, name=value, "
+                    + "name:=json and @FILE")
+        }
+        let name = String(item[..<found.range.lowerBound])
+        let text = String(item[found.range.upperBound...])
+        switch found.separator {
+        case ":":
+            guard HTTPHeaders.isValidName(name) else { throw AdHocError("'\(name)' is not a valid header name") }
+            guard HTTPHeaders.isValidValue(text) else { throw AdHocError("a header may not contain a line break") }
+            headers.append((name: name, value: String(text.drop { $0 == " " || $0 == "\t" })))
+        case "==":
+            add(&query, name, .string(text), textual: true)
+        case "=":
+            add(&fields, name, .string(text), textual: true)
+        case "=@":
+            add(&fields, name, .string(try Self.text(of: text, for: item, read: read)), textual: true)
+        case ":=", ":=@":
+            let json = found.separator == ":=@" ? try Self.text(of: text, for: item, read: read) : text
+            do {
+                let value = try JSONValue(parsing: Data(json.utf8))
+                if case .string = value {
+                    add(&fields, name, value, textual: true)
+                } else {
+                    add(&fields, name, value, textual: false)
+                }
+            } catch {
+                throw AdHocError("'\(item)': the value after := is not JSON: \(error)")
+            }
+        default:
+            break
+        }
+    }
+
+    private static func text(of path: String, for item: String, read: (String) -> Data?) throws(AdHocError) -> String {
+        guard let data = read(path) else { throw AdHocError("'\(item)': cannot read \(path)") }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw AdHocError("'\(item)': \(path) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Adds a value; a name given again makes an array, as a repeated query key does. A
+    /// `textual` value whose name is a credential's is one.
+    private func add(_ values: inout [Value], _ key: String, _ value: JSONValue, textual: Bool) {
+        let credential = textual && CredentialNames.isCredential(name: key)
+        if let index = values.firstIndex(where: { $0.key == key }) {
+            values[index].values.append(value)
+            values[index].isCredential = values[index].isCredential || credential
+        } else {
+            values.append(Value(key: key, values: [value], isCredential: credential))
+        }
+    }
+
+    /// A query item's texts as the values of one typed param: whole numbers as `int` and
+    /// `true`/`false` as `bool` where every text reads back exactly so, else strings.
+    static func typedQuery(_ values: [JSONValue]) -> [JSONValue] {
+        let texts = values.map { value -> String in
+            if case .string(let text) = value { return text }
+            return value.serialized(escapeSlashes: false)
+        }
+        let integers = texts.compactMap { text in Int(text).flatMap { String($0) == text ? JSONValue.integer($0) : nil }
+        }
+        if integers.count == texts.count { return integers }
+        if texts.allSatisfy({ $0 == "true" || $0 == "false" }) { return texts.map { .bool($0 == "true") } }
+        return texts.map { .string($0) }
+    }
+
+    /// Gives each value a param name: its key where that is a valid, unused name, else one
+    /// made of its letters and digits.
+    private mutating func nameParams() {
+        var used: Set<String> = ["file"]
+        func name(for key: String) -> String {
+            var base = String(
+                key.unicodeScalars.map {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                        ? Character($0) : "_"
+                })
+            if base.isEmpty || !ParamSpec.isValidParamName(base) { base = "p" + base }
+            var candidate = base
+            var number = 2
+            while used.contains(candidate) {
+                candidate = base + String(number)
+                number += 1
+            }
+            used.insert(candidate)
+            return candidate
+        }
+        for index in query.indices {
+            query[index].param = name(for: query[index].key)
+            if !query[index].isCredential { query[index].values = Self.typedQuery(query[index].values) }
+        }
+        for index in fields.indices { fields[index].param = name(for: fields[index].key) }
+    }
+
+    /// The service a call with no `--save` names the request's: the host's first label that
+    /// is a name, past `www` and `api` (`httpbin` for `httpbin.org`), else `url`.
+    public var serviceName: String {
+        var host = origin.firstRange(of: "://").map { origin[$0.upperBound...] } ?? origin[...]
+        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = host[..<colon] }
+        let labels = host.split(separator: ".").map { $0.lowercased() }
+        return labels.first { label in !["www", "api"].contains(label) && ParamSpec.isValidName(label) } ?? "url"
+    }
+
+    /// Whether the request has a body.
+    public var hasBody: Bool { bodyFile != nil || !fields.isEmpty }
+}
+
+/// A request item or URL that cannot be read.
+public struct AdHocError: Problem {
+    public let message: String
+    public var exitStatus: ExitStatus { .usage }
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import TestSupport
+import XCTest
+
+/// `call URL [ITEM...]` and `--save`: a request with no spec, then the same request as a
+/// saved target, called from another folder, as a new user goes.
+final class AdHocCallTests: XCTestCase {
+    /// Runs the built executable in `folder` with exactly `environment`, returning its status,
+    /// stdout and stderr.
+    func launch(_ arguments: [String], in folder: String, environment: [String: String]) throws -> (
+        Int32, String, String
+    ) {
+        let process = Process()
+        process.executableURL = CommandTests.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        let out = Pipe()
+        let error = Pipe()
+        process.standardOutput = out
+        process.standardError = error
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    func temporaryFolder(_ name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "moya-cli-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    func testANewUserCallsAURLSavesItAndCallsTheTargetFromAnyFolder() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let root = try temporaryFolder("first-run")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (home, empty, elsewhere) = (root + "/home", root + "/empty", root + "/elsewhere")
+        for folder in [home, empty, elsewhere] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let base = "http://127.0.0.1:\(server.port)"
+        let items = [
+            "\(base)/echo/users?page=2", "q==moya", "name=Ann", "age:=31", "admin:=true",
+            "Authorization:Bearer s3cret-token",
+            "X-Trace:7",
+        ]
+        let environment = ["HOME": home]
+        // The echo of what went out: the same for the request typed and the target saved. With
+        // a query, the JSON body is a `parameters` block, whose keys Alamofire's JSON encoding sorts.
+        let echo =
+            #"{"body":"{\"admin\":true,\"age\":31,\"name\":\"Ann\"}","headers":[["User-Agent","moya-cli\/0.1.0"],"#
+            + #"["Accept","*\/*"],["Authorization","Bearer s3cret-token"],["X-Trace","7"],"#
+            + #"["Content-Type","application\/json"],["Accept-Encoding","gzip, deflate"],"#
+            + #"["host","127.0.0.1:\#(server.port)"],["Content-Length","36"]],"method":"POST","#
+            + #""uri":"\/echo\/users?page=2&q=moya"}"#
+
+        let typed = try launch(["call"] + items, in: empty, environment: environment)
+        XCTAssertEqual(typed.0, 0, typed.2)
+        XCTAssertEqual(typed.1, echo)
+        XCTAssertEqual(typed.2, "")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: empty), [], "a call with no spec writes nothing")
+
+        let saved = try launch(["call"] + items + ["--save", "hb.createUser"], in: empty, environment: environment)
+        let file = home + "/.config/moya-cli/specs/hb.yaml"
+        XCTAssertEqual(saved.0, 0, saved.2)
+        XCTAssertEqual(saved.1, echo)
+        XCTAssertEqual(
+            saved.2,
+            "moya-cli: saved hb.createUser in \(file)\n"
+                + "moya-cli: hb.createUser reads the Authorization header from HB_TOKEN: set it to call the saved target\n"
+        )
+        XCTAssertEqual(
+            try String(contentsOfFile: file, encoding: .utf8),
+            """
+            service: hb
+            baseURL: "\(base)"
+            targets:
+              createUser:
+                method: POST
+                path: /echo/users
+                headers:
+                  Authorization: "Bearer ${HB_TOKEN}"
+                  X-Trace: "7"
+                params:
+                  page: { type: int, default: 2 }
+                  q: { type: string, default: moya }
+                  name: { type: string, default: Ann }
+                  age: { type: int, default: 31 }
+                  admin: { type: bool, default: true }
+                task:
+                  parameters: { name: "{name}", age: "{age}", admin: "{admin}" }
+                  encoding: json
+                  query:
+                    - page: "{page}"
+                    - q: "{q}"
+
+            """)
+
+        let withToken = environment.merging(["HB_TOKEN": "s3cret-token"]) { $1 }
+        let called = try launch(["call", "hb.createUser"], in: elsewhere, environment: withToken)
+        XCTAssertEqual(called.0, 0, called.2)
+        XCTAssertEqual(called.1, echo)
+        XCTAssertEqual(called.2, "")
+
+        // Byte for byte: the two dry runs print the same request.
+        let typedDry = try launch(
+            ["call"] + items + ["--dry-run", "--show-secrets"], in: empty, environment: environment)
+        let savedDry = try launch(
+            ["call", "hb.createUser", "--dry-run", "--show-secrets"], in: elsewhere, environment: withToken)
+        XCTAssertEqual(typedDry.0, 0)
+        XCTAssertEqual(savedDry.1, typedDry.1)
+        XCTAssertEqual(
+            typedDry.1,
+            "POST \(base)/echo/users?page=2&q=moya\nUser-Agent: moya-cli/0.1.0\nAccept: */*\n"
+                + "Authorization: Bearer s3cret-token\nX-Trace: 7\nContent-Type: application/json\n\n"
+                + #"{"admin":true,"age":31,"name":"Ann"}"# + "\n")
+
+        // Without the variable the saved target stops before sending, naming it.
+        let unset = try launch(["call", "hb.createUser"], in: elsewhere, environment: environment)
+        XCTAssertEqual(unset.0, 64)
+        XCTAssertEqual(
+            unset.2,
+            "moya-cli: error: hb.createUser needs the environment variable HB_TOKEN, which is not set "
+                + "(\(file):8:22); set it, or write ${HB_TOKEN:-default}\n")
+    }
+
+    func testSavingIntoASpecKeepsItsTextAndSendsWithItsHeaders() async throws {
+        let folder = try temporaryFolder("save-into")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/shop.yaml"
+        let original = """
+            # The shop's API.
+            service: shop
+            baseURL: https://shop.test/api
+            headers: { Accept: application/json }
+            targets:
+              list:   # every item
+                path: /items
+
+            """
+        try original.write(toFile: file, atomically: true, encoding: .utf8)
+        let items = ["https://shop.test/api/items/7", "-X", "PATCH", "price:=12.5", "X-Api-Key:k-123"]
+        let typed = await CommandTests.run(
+            ["call"] + items + ["--save", "shop.update", "--specs", file, "--dry-run", "--show-secrets"])
+        XCTAssertEqual(typed.0, 0, typed.2)
+        XCTAssertEqual(
+            typed.2,
+            "moya-cli: saved shop.update in \(file)\n"
+                + "moya-cli: shop.update reads the X-Api-Key header from SHOP_X_API_KEY: set it to call the saved target\n"
+        )
+        XCTAssertEqual(
+            try String(contentsOfFile: file, encoding: .utf8),
+            original.replacingOccurrences(
+                of: "    path: /items\n",
+                with: "    path: /items\n  update:\n    method: PATCH\n    path: /items/7\n    headers:\n"
+                    + "      X-Api-Key: \"${SHOP_X_API_KEY}\"\n    params:\n      price: { type: number, default: 12.5 }\n"
+                    + "    task:\n      json: { price: \"{price}\" }\n"))
+        // The service's Accept goes out with the request typed, as it will with the target saved.
+        XCTAssertEqual(
+            typed.1,
+            "PATCH https://shop.test/api/items/7\nUser-Agent: moya-cli/0.1.0\nAccept: application/json\n"
+                + "X-Api-Key: k-123\nContent-Type: application/json\n\n{\"price\":12.5}\n")
+        let saved = await CommandTests.run(
+            ["call", "shop.update", "--specs", file, "--dry-run", "--show-secrets"],
+            environment: ["SHOP_X_API_KEY": "k-123"])
+        XCTAssertEqual(saved.1, typed.1)
+
+        // A URL outside the service, a name taken, and options that need a spec are refused,
+        // and the file stays as it was.
+        let before = try String(contentsOfFile: file, encoding: .utf8)
+        let outside = await CommandTests.run(["call", "https://other.test/x", "--save", "shop.other", "--specs", file])
+        XCTAssertEqual(outside.0, 64)
+        XCTAssertEqual(
+            outside.2,
+            "moya-cli: error: https://other.test/x is not under the service's baseURL, https://shop.test/api; "
+                + "save it to another service\n")
+        let taken = await CommandTests.run(["call", "https://shop.test/api/x", "--save", "shop.list", "--specs", file])
+        XCTAssertEqual(taken.0, 64)
+        XCTAssertEqual(
+            taken.2,
+            "\(file):6:3: error: targets.list: the spec has this target already; --force replaces it\n"
+                + "moya-cli: error: --save shop.list: nothing was saved\n")
+        let sample = await CommandTests.run(["call", "https://shop.test/api/x", "--sample", "ok"])
+        XCTAssertEqual(sample.0, 64)
+        XCTAssertEqual(
+            sample.2,
+            "moya-cli: error: --sample needs a spec's target; a URL has no samples or environments. "
+                + "--save SERVICE.TARGET makes one\n")
+        let noURL = await CommandTests.run(["call", "shop.list", "--save", "shop.x", "--specs", file])
+        XCTAssertEqual(noURL.0, 64)
+        XCTAssertTrue(noURL.2.contains("--save goes with a URL"), noURL.2)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), before)
+    }
+}
