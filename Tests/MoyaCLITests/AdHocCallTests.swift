@@ -59,7 +59,7 @@ final class AdHocCallTests: XCTestCase {
             #"{"body":"{\"admin\":true,\"age\":31,\"name\":\"Ann\"}","headers":[["User-Agent","moya-cli\/0.1.0"],"#
             + #"["Accept","*\/*"],["Authorization","Bearer s3cret-token"],["X-Trace","7"],"#
             + #"["Content-Type","application\/json"],["Accept-Encoding","gzip, deflate"],"#
-            + #"["host","127.0.0.1:\#(server.port)"],["Content-Length","36"]],"method":"POST","#
+            + #"["Host","127.0.0.1:\#(server.port)"],["Content-Length","36"]],"method":"POST","#
             + #""uri":"\/echo\/users?page=2&q=moya"}"#
 
         let typed = try launch(["call"] + items, in: empty, environment: environment)
@@ -199,5 +199,52 @@ final class AdHocCallTests: XCTestCase {
         XCTAssertEqual(noURL.0, 64)
         XCTAssertTrue(noURL.2.contains("--save goes with a URL"), noURL.2)
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), before)
+    }
+
+    /// The `  Name: value` lines after the line `start`.
+    func loggedHeaders(_ log: String, after start: String) -> [[String]] {
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let first = lines.firstIndex(of: start) else { return [] }
+        return lines[(first + 1)...].prefix { $0.hasPrefix("  ") }.map { line in
+            let colon = line.firstIndex(of: ":") ?? line.endIndex
+            return [
+                String(line[line.index(line.startIndex, offsetBy: 2)..<colon]),
+                String(line[line.index(after: colon)...].dropFirst()),
+            ]
+        }
+    }
+
+    func testVerboseShowsEveryHeaderThatWentOutOnEveryHop() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        // What -v shows is what the server got: each field, in order, the transport's too.
+        let posted = await CommandTests.run(["call", base + "/echo/wire", "name=Ann", "X-Trace:1", "-v"])
+        XCTAssertEqual(posted.0, 0, posted.2)
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(posted.1.utf8)) as? [String: Any])
+        let received = try XCTUnwrap(echo["headers"] as? [[String]])
+        XCTAssertEqual(loggedHeaders(posted.2, after: "Request: POST \(base)/echo/wire"), received)
+        XCTAssertEqual(
+            received.map { $0[0] },
+            ["User-Agent", "Accept", "X-Trace", "Content-Type", "Accept-Encoding", "Host", "Content-Length"])
+
+        // A redirect's hop shows the request that followed it, as the server got it.
+        let redirected = await CommandTests.run(["call", base + "/redirect/1", "-v"])
+        let landed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(redirected.1.utf8)) as? [String: Any])
+        XCTAssertEqual(
+            loggedHeaders(redirected.2, after: "Request: GET \(base)/echo/redirected"),
+            try XCTUnwrap(landed["headers"] as? [[String]]))
+
+        // The cookie the jar adds on the next hop is shown, masked.
+        let cookie = await CommandTests.run(["call", base + "/cookies/set?flavour=oatmeal", "-v"])
+        XCTAssertEqual(cookie.1, #"{"cookie":"flavour=oatmeal"}"#)
+        XCTAssertEqual(
+            loggedHeaders(cookie.2, after: "Request: GET \(base)/cookies"),
+            [
+                ["User-Agent", "moya-cli/0.1.0"], ["Accept", "*/*"], ["Cookie", "••••"],
+                ["Accept-Encoding", "gzip, deflate"], ["Host", "127.0.0.1:\(server.port)"],
+            ])
+        // The value is in the URL typed, and nowhere else.
+        XCTAssertEqual(cookie.2.components(separatedBy: "oatmeal").count, 2, cookie.2)
     }
 }

@@ -239,21 +239,29 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.error)
         let log = outcome.error.replacingOccurrences(of: #", \d+ ms\)"#, with: ", T ms)", options: .regularExpression)
             .replacingOccurrences(of: #"\(\d+ bytes"#, with: "(N bytes", options: .regularExpression)
+        // Each hop's request with every header it went out with, the transport's too.
+        let sent = """
+              User-Agent: moya-cli/\(Version.current)
+              Accept: */*
+              X-Service: calls
+              Accept-Encoding: gzip, deflate
+              Host: 127.0.0.1:\(server.port)
+            """
         XCTAssertEqual(
             log,
             """
             Request: GET \(server.baseURL)/redirect/2
-              User-Agent: moya-cli/\(Version.current)
-              Accept: */*
-              X-Service: calls
+            \(sent)
             Response: 302 (redirect)
               Content-Length: 0
               Location: /redirect/1
             Request: GET \(server.baseURL)/redirect/1
+            \(sent)
             Response: 302 (redirect)
               Content-Length: 0
               Location: /echo/redirected
             Request: GET \(server.baseURL)/echo/redirected
+            \(sent)
             Response: 200 (N bytes, T ms)
               Content-Length: \(outcome.out.count)
               Content-Type: application/json
@@ -450,7 +458,7 @@ final class CallCommandTests: XCTestCase {
         XCTAssertEqual(string.text, "7\n")
         let live = await call(["calls.plain", "--key-path", "$.headers[*][0]"])
         XCTAssertEqual(live.status, 0, live.error)
-        XCTAssertEqual(live.text, "User-Agent\nAccept\nX-Service\nX-Target\nAccept-Encoding\nhost\n")
+        XCTAssertEqual(live.text, "User-Agent\nAccept\nX-Service\nX-Target\nAccept-Encoding\nHost\n")
         let quoted = await call(["calls.plain", "--key-path", "$['method']"])
         XCTAssertEqual(quoted.text, "GET\n")
         let missing = await call(["calls.stubbed", "--id", "7", "--stub", "immediate", "--key-path", "$.nope"])
@@ -590,7 +598,7 @@ final class CallCommandTests: XCTestCase {
             [
                 "User-Agent: moya-cli/\(Version.current)", "Accept: */*", "Zulu: 1", "Mike: 8", "Yankee: 4", "Kilo: 5",
                 "Alpha: 6", "Bravo: 7", "Accept-Encoding: gzip, deflate",
-                "host: \(server.baseURL.dropFirst("http://".count))",
+                "Host: \(server.baseURL.dropFirst("http://".count))",
             ])
     }
 

@@ -161,8 +161,8 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(
             error,
             """
-            moya-cli: error: Missing expected argument '<service.target>'
-            Usage: moya-cli call [<options>] <service.target> [<params> ...]
+            moya-cli: error: Missing expected argument '<service.target|url>'
+            Usage: moya-cli call [<options>] <service.target|url> [<params> ...]
               See 'moya-cli call --help' for more information.
 
             """)

@@ -191,7 +191,7 @@ final class HostileSpecTests: XCTestCase {
         let (named, namedOut, namedError) = try CommandTests.runProcess(
             ["call", "gh.user", "--dry-run", "--specs", "specs"], environment: environment, in: repo)
         XCTAssertEqual(named, 0, namedError)
-        XCTAssertTrue(namedOut.hasSuffix("Authorization: ••••\n"), namedOut)
+        XCTAssertTrue(namedOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), namedOut)
 
         let (trusted, _, trustError) = try CommandTests.runProcess(["trust"], environment: environment, in: repo)
         XCTAssertEqual(trusted, 0)
@@ -201,7 +201,7 @@ final class HostileSpecTests: XCTestCase {
         let (sent, sentOut, sentError) = try CommandTests.runProcess(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(sent, 0, sentError)
-        XCTAssertTrue(sentOut.hasSuffix("Authorization: ••••\n"), sentOut)
+        XCTAssertTrue(sentOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), sentOut)
 
         // A changed file asks again.
         try write(
@@ -252,7 +252,7 @@ final class HostileSpecTests: XCTestCase {
         let (mine, mineOut, mineError) = try CommandTests.runProcess(
             ["call", "mine.ping", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(mine, 0, mineError)
-        XCTAssertTrue(mineOut.hasSuffix("Authorization: ••••\n"), mineOut)
+        XCTAssertTrue(mineOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), mineOut)
     }
 
     // MARK: - Output

@@ -125,7 +125,7 @@ final class RecordTests: XCTestCase {
                   body: |-
                     {{"body":"{{\\"name\\":\\"Ann {{x}} $${{HOME}}\\"}}","headers":[["User-Agent","moya-cli\\/\(Version.current)"],\
             ["Accept","*\\/*"],["Content-Type","application\\/json"],["Accept-Encoding","gzip, deflate"],\
-            ["host","127.0.0.1:\(port)"],["Content-Length","26"]],"method":"POST","uri":"\\/echo"}}
+            ["Host","127.0.0.1:\(port)"],["Content-Length","26"]],"method":"POST","uri":"\\/echo"}}
               bytes:
                 path: /bytes/300
                 sample:

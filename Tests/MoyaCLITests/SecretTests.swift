@@ -114,7 +114,7 @@ final class SecretTests: XCTestCase {
             POST \(server.baseURL)/echo/••••?e=••••&q=••••
             User-Agent: moya-cli/\(Version.current)
             Accept: */*
-            X-Env-Key: k-••••
+            X-Env-Key: k-${SECRET_ENV}
             X-Static-Key: ••••
             X-Token: ••••
             Content-Type: application/x-www-form-urlencoded; charset=utf-8
@@ -125,7 +125,7 @@ final class SecretTests: XCTestCase {
         let json = await run(["call", "secrets.json", "--dry-run", "--json"])
         XCTAssertEqual(
             json.out,
-            #"{"method":"POST","url":"\#(server.baseURL)/echo/json","headers":{"User-Agent":"moya-cli/\#(Version.current)","Accept":"*/*","X-Env-Key":"k-••••","#
+            #"{"method":"POST","url":"\#(server.baseURL)/echo/json","headers":{"User-Agent":"moya-cli/\#(Version.current)","Accept":"*/*","X-Env-Key":"k-${SECRET_ENV}","#
                 + #""X-Static-Key":"••••","#
                 + #""Content-Type":"application/json"},"body":"{\"token\":\"••••\",\"env\":\"••••\","#
                 + #"\"nested\":{\"list\":[\"••••\",\"x••••y\"]}}"}"# + "\n")

@@ -43,15 +43,21 @@ public final class NetworkLoggerPlugin: PluginType {
         public var logOptions: LogOptions
         /// What is hidden.
         public var redactor: Redactor
+        /// The header fields a request goes out with, in the order sent, when it goes out
+        /// (`Session.wireHeaders(for:)`): the log shows those the transport adds (`Host`,
+        /// `Accept-Encoding`, `Content-Length`, the cookie jar's `Cookie`) beside the request's
+        /// own. Nil logs the request's own alone, as for a stub.
+        public var wireHeaders: (@Sendable (Request) -> HTTPHeaders)?
 
         /// Creates a configuration; entries go to standard output unless `output` says otherwise.
         public init(
             output: @escaping @Sendable (String) -> Void = { print($0) }, logOptions: LogOptions = .default,
-            redactor: Redactor = Redactor()
+            redactor: Redactor = Redactor(), wireHeaders: (@Sendable (Request) -> HTTPHeaders)? = nil
         ) {
             self.output = output
             self.logOptions = logOptions
             self.redactor = redactor
+            self.wireHeaders = wireHeaders
         }
     }
 
@@ -73,7 +79,7 @@ public final class NetworkLoggerPlugin: PluginType {
             lines.append("Request: \(shown.method.rawValue) \(shown.url)")
         }
         if options.contains(.requestHeaders) {
-            for field in shown.headers { lines.append("  \(field.name): \(field.value)") }
+            for field in wire(shown.headers, of: request) { lines.append("  \(field.name): \(field.value)") }
         }
         if options.contains(.requestBody), let body = Self.describe(shown.body) {
             lines.append("Request body: \(body)")
@@ -127,8 +133,28 @@ public final class NetworkLoggerPlugin: PluginType {
         }
     }
 
-    /// Each redirect followed: its status and headers, then the request that followed it,
-    /// as `curl -L -v` shows every hop. URLs and header values are scrubbed of secrets.
+    /// The header fields `request` goes out with, as they may be printed: each of its own as
+    /// `shown` (its printable form) has it, and each the transport adds as the redactor
+    /// prints a header, in the order sent.
+    func wire(_ shown: [(name: String, value: String)], of request: Request) -> [(name: String, value: String)] {
+        guard let sent = configuration.wireHeaders?(request) else { return shown }
+        var own = shown
+        return sent.map { field in
+            if let index = own.firstIndex(where: { HTTPHeaders.sameName($0.name, field.name) }) {
+                let printed = own.remove(at: index)
+                // The cookie jar's cookies join a `Cookie` the request had: masked whole.
+                if printed.value == Redactor.mask || HTTPHeaders.sameName(field.name, "Cookie") {
+                    return (field.name, configuration.redactor.header(name: field.name, value: field.value))
+                }
+                return (field.name, printed.value)
+            }
+            return (field.name, configuration.redactor.header(name: field.name, value: field.value))
+        }
+    }
+
+    /// Each redirect followed: its status and headers, then the request that followed it with
+    /// the headers it went out with, as `curl -L -v` shows every hop. URLs and header values
+    /// are scrubbed of secrets.
     func redirectLines(_ head: ResponseHead?, _ redactor: Redactor) -> [String] {
         guard let head, configuration.logOptions.contains(.requestMethod) else { return [] }
         var lines: [String] = []
@@ -140,6 +166,11 @@ public final class NetworkLoggerPlugin: PluginType {
                 }
             }
             lines.append("Request: \(hop.nextMethod.rawValue) \(redactor.scrub(hop.nextURL.absoluteString))")
+            if configuration.logOptions.contains(.requestHeaders) {
+                for field in hop.nextHeaders {
+                    lines.append("  \(field.name): \(redactor.header(name: field.name, value: field.value))")
+                }
+            }
         }
         return lines
     }
@@ -186,8 +217,8 @@ public struct CURLCommand: Sendable {
         if request.method != .get || request.body != nil {
             parts += ["-X", request.method.rawValue]
         }
-        for field in request.headers {
-            parts += ["-H", Self.quote("\(field.name): \(field.value)")]
+        for (index, field) in request.headers.enumerated() {
+            parts += ["-H", request.shellWords[index] ?? Self.quote("\(field.name): \(field.value)")]
         }
         switch request.body {
         case .text(let text)?: parts += ["--data-binary", Self.quote(text)]

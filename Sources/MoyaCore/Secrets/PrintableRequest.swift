@@ -24,14 +24,26 @@ public struct PrintableRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, if any.
     public var body: Body?
+    /// The header fields, by index, that read an environment variable a shell expands: each
+    /// as one double-quoted shell word, `"Authorization: Bearer ${TOKEN}"`, for `--curl`.
+    public var shellWords: [Int: String] = [:]
 
     /// With `masking`, a URL's password is masked; `text` turns each part's text into what
-    /// may be printed, and `header` each header's value.
-    init(_ request: Request, masking: Bool, text unmask: (String) -> String, header: (String, String) -> String) {
+    /// may be printed, `header` each header's value, and `shell` a header that reads the
+    /// environment into a shell word.
+    init(
+        _ request: Request, masking: Bool, text unmask: (String) -> String, header: (String, String) -> String,
+        shell: (String, String) -> String? = { _, _ in nil }
+    ) {
         method = request.method
         let url = request.url.absoluteString
         self.url = unmask(masking ? Self.maskingPassword(url) : url)
-        headers = request.headers.map { field in (name: field.name, value: unmask(header(field.name, field.value))) }
+        headers = []
+        for (index, field) in request.headers.enumerated() {
+            let shown = header(field.name, field.value)
+            headers.append((name: field.name, value: unmask(shown)))
+            if let word = shell(field.name, shown) { shellWords[index] = word }
+        }
         switch request.body {
         case nil: body = nil
         case .file(let url)?: body = .file(path: url.path)

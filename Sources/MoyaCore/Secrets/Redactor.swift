@@ -26,11 +26,14 @@ public struct Redactor: Sendable {
     public static let mask = "••••"
     /// What a secret is replaced with while a masked twin is built: letters and digits, with a
     /// random part chosen once per process, so that no other text can hold it.
-    public static let placeholder: String = {
+    public static let placeholder = "moyasecret" + nonce + "z"
+    /// The random part of the placeholder and of references, chosen once per process.
+    static let nonce: String = {
         var generator = SystemRandomNumberGenerator()
-        let nonce = String(generator.next() as UInt64, radix: 36)
-        return "moyasecret" + nonce + "z"
+        return String(generator.next() as UInt64, radix: 36)
     }()
+    /// What begins a reference to an environment variable in a masked twin (`reference(to:)`).
+    static let referencePrefix = "moyaenv" + nonce + "x"
     /// Secrets shorter than this are never scrubbed from server text: they would mask
     /// innocent characters everywhere.
     public static let shortestScrubbed = 4
@@ -111,12 +114,87 @@ public struct Redactor: Sendable {
         let hasTwin = maskedRequest != nil
         return PrintableRequest(
             maskedRequest ?? request, masking: true, text: { hasTwin ? Self.showPlaceholders($0) : scrub($0) },
-            header: { name, value in secretHeaders.contains(name.lowercased()) ? Self.mask : value })
+            header: { name, value in
+                guard secretHeaders.contains(name.lowercased()) else { return value }
+                return hasTwin ? Self.shownCredential(value) : Self.mask
+            },
+            shell: { name, value in hasTwin ? Self.shellWord(name: name, value: value) : nil })
     }
 
-    /// Twin text with each placeholder shown as the mask.
+    /// Twin text with each placeholder shown as the mask, and each reference as `${NAME}`.
     public static func showPlaceholders(_ text: String) -> String {
-        text.contains(placeholder) ? text.replacing(placeholder, with: mask) : text
+        var shown = text.contains(placeholder) ? text.replacing(placeholder, with: mask) : text
+        if shown.contains(referencePrefix) {
+            shown = pieces(of: shown).map { $0.isReference ? "${\($0.text)}" : $0.text }.joined()
+        }
+        return shown
+    }
+
+    // MARK: - References
+
+    /// What a credential a header takes from `${name}` is replaced with in a masked twin, in
+    /// place of the placeholder: letters and digits, the name in hex, so that the twin is built
+    /// by the same code, and printed as `${name}`, a shell reference, where the header may be
+    /// (`shownHeader(name:value:)`). A command printed that way runs as it is, reading the
+    /// secret from the user's environment, and shows nothing of it.
+    public static func reference(to name: String) -> String {
+        let digits = Array("0123456789abcdef")
+        return referencePrefix + name.utf8.map { "\(digits[Int($0 >> 4)])\(digits[Int($0 & 15)])" }.joined() + "z"
+    }
+
+    /// Twin text as literal text and references, in order.
+    static func pieces(of text: String) -> [(text: String, isReference: Bool)] {
+        var pieces: [(text: String, isReference: Bool)] = []
+        var rest = text[...]
+        while let start = rest.firstRange(of: referencePrefix) {
+            let hex = rest[start.upperBound...].prefix { $0 != "z" }
+            let bytes = stride(from: 0, to: hex.utf8.count - 1, by: 2).compactMap { offset -> UInt8? in
+                let index = hex.index(hex.startIndex, offsetBy: offset)
+                return UInt8(hex[index..<hex.index(index, offsetBy: 2)], radix: 16)
+            }
+            guard hex.utf8.count % 2 == 0, hex.endIndex < rest.endIndex, bytes.count * 2 == hex.utf8.count,
+                let name = String(validating: bytes, as: UTF8.self)
+            else { break }
+            if start.lowerBound > rest.startIndex { pieces.append((String(rest[..<start.lowerBound]), false)) }
+            pieces.append((name, true))
+            rest = rest[rest.index(after: hex.endIndex)...]
+        }
+        if !rest.isEmpty { pieces.append((String(rest), false)) }
+        return pieces
+    }
+
+    /// A credential header's twin value as it may be printed: with its references, where they
+    /// are all its secret holds (nothing but a scheme, `Bearer `, written beside them), else
+    /// the mask.
+    static func shownCredential(_ value: String) -> String {
+        guard value.contains(referencePrefix), !value.contains(placeholder) else { return mask }
+        let literal = pieces(of: value).filter { !$0.isReference }.map(\.text).joined()
+        guard pieces(of: value).contains(where: \.isReference) else { return mask }
+        let isScheme =
+            literal.isEmpty
+            || (literal.hasSuffix(" ") && literal.dropLast().allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+                && literal.count > 1)
+        return isScheme ? value : mask
+    }
+
+    /// `name: value` as one double-quoted POSIX shell word in which each reference is
+    /// expanded, `"Authorization: Bearer ${TOKEN}"`; nil when the value holds none.
+    static func shellWord(name: String, value: String) -> String? {
+        guard value.contains(referencePrefix) else { return nil }
+        let pieces = pieces(of: "\(name): \(value)")
+        guard pieces.contains(where: \.isReference) else { return nil }
+        var word = "\""
+        for piece in pieces {
+            if piece.isReference {
+                word += "${\(piece.text)}"
+            } else {
+                for character in showPlaceholders(piece.text) {
+                    if "\\\"$`".contains(character) { word.append("\\") }
+                    word.append(character)
+                }
+            }
+        }
+        return word + "\""
     }
 
     /// A response header's value as it may be printed: credential and secret headers masked,

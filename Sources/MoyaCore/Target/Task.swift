@@ -88,13 +88,19 @@ public struct RedirectHop: Sendable, Hashable {
     public var nextMethod: Method
     /// Where the request that followed went: `Location`, resolved against `url`.
     public var nextURL: URL
+    /// The header fields the request that followed went out with, in the order sent
+    /// (`Session.wireHeaders(for:)`).
+    public var nextHeaders: HTTPHeaders
 
     /// Creates a hop.
-    public init(method: Method, url: URL, head: ResponseHead, nextMethod: Method, nextURL: URL) {
+    public init(
+        method: Method, url: URL, head: ResponseHead, nextMethod: Method, nextURL: URL, nextHeaders: HTTPHeaders = [:]
+    ) {
         self.method = method
         self.url = url
         self.head = head
         self.nextMethod = nextMethod
         self.nextURL = nextURL
+        self.nextHeaders = nextHeaders
     }
 }

@@ -352,10 +352,7 @@ public final class Session: Sendable {
         var cookies = request.cookies
         while true {
             var outgoing = current
-            if let cookie = cookies?.header(for: current.url) {
-                let own = outgoing.headers["Cookie"]
-                outgoing.headers.update(name: "Cookie", value: own.map { "\($0); \(cookie)" } ?? cookie)
-            }
+            outgoing.headers = Self.wire(current, cookies: cookies, decompression: configuration.decompression)
             let response = try await execute(outgoing)
             let head = ResponseHead(
                 statusCode: Int(response.status.code),
@@ -371,7 +368,8 @@ public final class Session: Sendable {
                 hops.append(
                     RedirectHop(
                         method: current.method, url: current.url, head: head, nextMethod: next.method,
-                        nextURL: next.url))
+                        nextURL: next.url,
+                        nextHeaders: Self.wire(next, cookies: cookies, decompression: configuration.decompression)))
                 guard hops.count <= configuration.redirectLimit else {
                     let limit = configuration.redirectLimit
                     throw NetworkError(.tooManyRedirects, "more than \(limit) \(limit == 1 ? "redirect" : "redirects")")
@@ -392,15 +390,54 @@ public final class Session: Sendable {
         }
     }
 
-    /// Sends one request, with no redirect followed.
+    /// The header fields `request` goes out with, in the order sent: what `-v` shows. See
+    /// `wire(_:cookies:decompression:)`.
+    public func wireHeaders(for request: Request) -> HTTPHeaders {
+        Self.wire(request, cookies: request.cookies, decompression: configuration.decompression)
+    }
+
+    /// The one place that decides the header fields a request goes out with, in the order
+    /// sent: its own, with the cookies `cookies` holds for its URL added to its `Cookie`; then
+    /// `Accept-Encoding` when responses are decompressed and it sets none; then what
+    /// AsyncHTTPClient would add, written here so that it is sent as shown: `Host` (with a
+    /// port that is not the scheme's), and the framing of the body, `Content-Length`, which a
+    /// request with no body leaves out when its method expects none (GET, HEAD, DELETE,
+    /// CONNECT, TRACE), as RFC 9110 says.
+    static func wire(_ request: Request, cookies: CookieStore?, decompression: Bool) -> HTTPHeaders {
+        var headers = request.headers
+        if let cookie = cookies?.header(for: request.url) {
+            let own = headers["Cookie"]
+            headers.update(name: "Cookie", value: own.map { "\($0); \(cookie)" } ?? cookie)
+        }
+        if decompression, !headers.contains("Accept-Encoding") {
+            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        if !headers.contains("Host"), let host = request.url.host, !host.isEmpty {
+            let scheme = request.url.scheme?.lowercased()
+            let standard = scheme == "https" ? 443 : 80
+            let name = host.contains(":") ? "[\(host)]" : host
+            headers.add(name: "Host", value: request.url.port.map { $0 == standard ? name : "\(name):\($0)" } ?? name)
+        }
+        headers.remove(name: "Content-Length")
+        headers.remove(name: "Transfer-Encoding")
+        let length: Int64
+        switch request.body {
+        case .data(let data)?: length = Int64(data.count)
+        case .file(let url)?: length = (try? FileChunks(path: url.path))?.size ?? 0
+        case nil: length = 0
+        }
+        if length > 0 || ![.get, .head, .delete, .connect, .trace].contains(request.method) {
+            headers.add(name: "Content-Length", value: String(length))
+        }
+        return headers
+    }
+
+    /// Sends one request, with no redirect followed: its headers are already the wire's.
     private func execute(_ request: Request) async throws -> HTTPClientResponse {
         let client = try httpClient(for: request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if configuration.decompression, !request.headers.contains("Accept-Encoding") {
-            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        }
         switch request.body {
         case .data(let data)?:
             outgoing.body = .bytes(ByteBuffer(bytes: data))

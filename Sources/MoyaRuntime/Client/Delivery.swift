@@ -113,7 +113,12 @@ extension SpecClient {
             var logged = redactor
             logged.secretHeaders.formUnion(delivery.responseSecrets.headers)
             logged.hidesResponseBody = delivery.responseSecrets.body
-            logger = NetworkLoggerPlugin(configuration: .init(output: log, logOptions: logOptions, redactor: logged))
+            // A stub sends nothing, so the log shows the request's own headers alone.
+            let session = session
+            let wire: (@Sendable (Request) -> HTTPHeaders)? =
+                prepared.policy.stub == .never ? { @Sendable request in session.wireHeaders(for: request) } : nil
+            logger = NetworkLoggerPlugin(
+                configuration: .init(output: log, logOptions: logOptions, redactor: logged, wireHeaders: wire))
         }
         let provider = call.provider(session: session, logger: logger)
         let target = call.target

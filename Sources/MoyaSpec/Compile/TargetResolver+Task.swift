@@ -244,13 +244,13 @@ extension TargetResolver {
         switch auth {
         // Credentials the environment left unset are not sent, not even as `Basic Og==`.
         case nil, .none?, .login?: return nil
-        case .bearer(let token)?: return render(token).map { (.bearer, $0) }
+        case .bearer(let token)?: return render(token, inHeader: true).map { (.bearer, $0) }
         case .basic(let user, let password)?:
             let (user, password) = (render(user), render(password))
             guard user != nil || password != nil else { return nil }
             let pair = (user ?? "") + ":" + (password ?? "")
             return (.basic, Data(pair.utf8).base64EncodedString())
-        case .custom(let scheme, let token)?: return render(token).map { (.custom(scheme), $0) }
+        case .custom(let scheme, let token)?: return render(token, inHeader: true).map { (.custom(scheme), $0) }
         }
     }
 }

@@ -241,7 +241,7 @@ struct TargetResolver {
             if header.isSecret || header.value.params.contains(where: { target.param(named: $0)?.isSecret == true }) {
                 secretHeaders.insert(header.name)
             }
-            guard let value = render(header.value) else { continue }
+            guard let value = render(header.value, inHeader: !header.isSecret) else { continue }
             if header.isSecret, !masking, !value.isEmpty { secrets.insert(value) }
             guard HTTPHeaders.isValidValue(value) else {
                 throw ResolveError(
@@ -375,8 +375,9 @@ struct TargetResolver {
     /// is left out, as an unset credential is.
     ///
     /// Environment values are secrets here unless `environmentIsSecret` is false, as for a
-    /// local file's path.
-    func render(_ template: Template, environmentIsSecret: Bool = true) -> String? {
+    /// local file's path. In a header (`inHeader`), a masked rendering writes each as a
+    /// reference to its variable (`Redactor.reference(to:)`), which a printed command expands.
+    func render(_ template: Template, environmentIsSecret: Bool = true, inHeader: Bool = false) -> String? {
         if let whole = template.wholeParam, binding.values[whole] == nil { return nil }
         // Decided from the values, never from what a masked rendering prints.
         if template.isEmptyEnvironment { return nil }
@@ -386,8 +387,12 @@ struct TargetResolver {
             switch segment {
             case .literal(let text): output += text
             case .param(let name): output += value(name)?.description ?? ""
-            case .environment(_, let value):
-                output += masking && environmentIsSecret && !value.isEmpty ? Redactor.placeholder : value
+            case .environment(let name, let value):
+                guard masking, environmentIsSecret, !value.isEmpty else {
+                    output += value
+                    continue
+                }
+                output += inHeader ? Redactor.reference(to: name) : Redactor.placeholder
             }
         }
         return output
