@@ -10,7 +10,7 @@ build:
 # The release build: plain `swift build -c release`, whose executables' link is tuned in
 # Package.swift. Prints the folder the binaries are in.
 release:
-	bash scripts/build-release.sh moya-cli moya-cli-openapi moya-cli-mcp
+	bash scripts/build-release.sh moya-cli moya-cli-tools
 
 # A release tarball in dist/: binaries, man pages, completions, docs, LICENSE and SHA-256 sums
 # (scripts/dist.sh has the layout).
@@ -21,16 +21,18 @@ dist:
 # checks its sums: the same path a downloaded release takes.
 install:
 	@set -e; scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
-	tarball=$$(bash scripts/dist.sh "$$scratch"); \
+	tarball=$$(DIST_GZIP_LEVEL=1 bash scripts/dist.sh "$$scratch"); \
 	DESTDIR="$(DESTDIR)" bash scripts/install.sh --prefix "$(PREFIX)" "$$tarball"
 
 # Removes exactly what install wrote.
 uninstall:
 	@bash scripts/dist.sh --list | while read -r path; do rm -f "$(DESTDIR)$(PREFIX)/$$path"; done
 
-# The quick start's first command: a call answered from the bundled spec's sample.
+# The quick start's first command: the release build `make install` installs (moya-cli and
+# moya-cli-tools), then a call answered from the bundled spec's sample.
 demo:
-	swift run -q -c release moya-cli call myservice.showUser --id 1 --stub immediate
+	@bin=$$(bash scripts/build-release.sh moya-cli moya-cli-tools) && \
+	"$$bin/moya-cli" call myservice.showUser --id 1 --stub immediate
 
 test:
 	swift test --disable-swift-testing

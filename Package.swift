@@ -37,7 +37,7 @@ let tunedRelease: [LinkerSetting] =
     ]
 
 /// FoundationNetworking's C part and the system's libcurl, which the MCP SDK's HTTP transport
-/// brings into `moya-cli-mcp` when the standard library is linked in.
+/// brings into `moya-cli-tools` when the standard library is linked in.
 let networkingRelease: [LinkerSetting] =
     Context.environment["MOYA_CLI_STATIC_SDK"] != nil
     ? []
@@ -51,8 +51,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "moya-cli", targets: ["moya-cli"]),
-        .executable(name: "moya-cli-openapi", targets: ["moya-cli-openapi"]),
-        .executable(name: "moya-cli-mcp", targets: ["moya-cli-mcp"]),
+        .executable(name: "moya-cli-tools", targets: ["moya-cli-tools"]),
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
         .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
         .library(name: "Moya", targets: ["Moya"]),
@@ -154,17 +153,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated, linkerSettings: tunedRelease),
-        // `mcp`, which moya-cli hands over to: the MCP SDK brings FoundationNetworking, whose
-        // static link needs libcurl (the system's), and would slow every command's start.
+        // `import openapi`, `export openapi` and `mcp`, which moya-cli hands over to, so that
+        // OpenAPIKit and the MCP SDK do not slow every other command's start. One program for
+        // both: the runtime, Foundation and ICU's data, which OpenAPIKit and the SDK need, once.
+        // The SDK brings FoundationNetworking, whose static link needs libcurl (the system's).
         .executableTarget(
-            name: "moya-cli-mcp", dependencies: ["MoyaCLI", "MoyaMCP", "MoyaRuntime", "MoyaSpec"],
+            name: "moya-cli-tools",
+            dependencies: ["MoyaCLI", "MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaOpenAPI", "MoyaCore"],
             swiftSettings: callerIsolated,
             linkerSettings: tunedRelease + networkingRelease),
-        // `import openapi` and `export openapi`, which moya-cli hands over to, so that
-        // OpenAPIKit does not slow every other command's start (see OpenAPITool).
-        .executableTarget(
-            name: "moya-cli-openapi", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"],
-            linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
@@ -230,7 +227,7 @@ let package = Package(
                 "MoyaMCP", "MoyaSpec", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema", "TestSupport",
                 .product(name: "MCP", package: "swift-sdk"),
                 // Driven over stdio as an MCP client drives it.
-                "moya-cli", "moya-cli-mcp",
+                "moya-cli", "moya-cli-tools",
             ]),
         .testTarget(name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCore", "TestSupport"]),
         .testTarget(
@@ -239,7 +236,7 @@ let package = Package(
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya", "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
-                "moya-cli", "moya-cli-openapi", "spec-client-example", "MoyaRuntime",
+                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime",
             ]
         ),
     ]

@@ -9,7 +9,7 @@ trap 'rm -rf "$work"' EXIT
 git clone -q "$repository" "$work/clone"
 cd "$work/clone"
 start=$(date +%s.%N)
-swift run -q -c release moya-cli call myservice.showUser --id 1 --stub immediate > /dev/null 2> "$work/quick.err"
+make demo > /dev/null 2> "$work/quick.err"
 built=$(date +%s.%N)
 make install DESTDIR="$work/root" > /dev/null 2> "$work/install.err"
 installed=$(date +%s.%N)

@@ -12,11 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-40}
 mkdir -p bench/out/mcp
-built=$(bash bench/build.sh moya-cli moya-cli-mcp mcp-bench)
+built=$(bash bench/build.sh moya-cli moya-cli-tools mcp-bench)
 bin=bench/out/bin
 mkdir -p "$bin"
-for product in moya-cli moya-cli-mcp mcp-bench; do install -m 755 "$built/$product" "$bin/"; done
-strip "$bin/moya-cli" "$bin/moya-cli-mcp"
+for product in moya-cli moya-cli-tools mcp-bench; do install -m 755 "$built/$product" "$bin/"; done
+# moya-cli-tools, run under the name moya-cli hands mcp over with.
+ln -sf moya-cli-tools "$bin/moya-cli-mcp"
+strip "$bin/moya-cli" "$bin/moya-cli-tools"
 
 echo "== start-up: moya-cli against moya-cli-mcp (the SDK linked in)"
 hyperfine -N --warmup 10 --runs "$runs" --export-json bench/out/mcp/startup.json \
@@ -30,11 +32,11 @@ PY
 
 echo "== tools/list on 5,000 targets"
 python3 bench/gen-spec.py 5000 > bench/out/mcp/big.yaml
-MOYA_CLI_MCP=$PWD/$bin/moya-cli-mcp python3 bench/mcp_driver.py list "$bin/moya-cli" bench/out/mcp/big.yaml "$runs"
+MOYA_CLI_TOOLS=$PWD/$bin/moya-cli-tools python3 bench/mcp_driver.py list "$bin/moya-cli" bench/out/mcp/big.yaml "$runs"
 
 echo "== a stubbed tool call, in one process"
 "$bin/mcp-bench" bench/specs/bench.yaml bench.user "${CALLS:-20000}"
 
 echo "== the same tool call over stdio, one at a time"
-MOYA_CLI_MCP=$PWD/$bin/moya-cli-mcp python3 bench/mcp_driver.py calls "$bin/moya-cli" bench/specs/bench.yaml \
+MOYA_CLI_TOOLS=$PWD/$bin/moya-cli-tools python3 bench/mcp_driver.py calls "$bin/moya-cli" bench/specs/bench.yaml \
   "${CALLS:-2000}"

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:?usage: bench/openapi-corpus.sh DIR}
-bin=$(bash bench/build.sh moya-cli moya-cli-openapi)
+bin=$(bash bench/build.sh moya-cli moya-cli-tools)
 out=bench/out/corpus
 rm -rf "$out" && mkdir -p "$out"
 count() {

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-../shared/openapi-real}
-bin=$(bash bench/build.sh moya-cli moya-cli-openapi)
+bin=$(bash bench/build.sh moya-cli moya-cli-tools)
 out=bench/out/roundtrip
 mkdir -p "$out"
 printf '| document | import | export | validator | import again | lines that differ |\n'

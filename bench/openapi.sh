@@ -7,11 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-../shared/openapi-real}
-bin=$(bash bench/build.sh moya-cli moya-cli-openapi)
+bin=$(bash bench/build.sh moya-cli moya-cli-tools)
 out=bench/out/openapi
 mkdir -p "$out/bin"
 # Installed copies, as the other benchmarks time them.
-cp "$bin/moya-cli" "$bin/moya-cli-openapi" "$out/bin/"
+cp "$bin/moya-cli" "$bin/moya-cli-tools" "$out/bin/"
 for document in asana.yaml sendgrid.json twilio-api-v2010.json; do
   file="$corpus/$document"
   hyperfine --ignore-failure --warmup 1 --runs 5 --export-markdown "$out/${document%.*}.md" \

@@ -5,7 +5,7 @@
 # and not_a_server_error. Prints one summary line per document; the full reports go to
 # bench/out/schemathesis/NAME.txt, and exits 1 when any document had a failure.
 # Usage: bench/schemathesis.sh [MAX_EXAMPLES] [DOCUMENT...]. MOYA_BIN names a folder holding
-# moya-cli and moya-cli-openapi to use in place of the tuned release build (CI passes the
+# moya-cli and moya-cli-tools to use in place of the tuned release build (CI passes the
 # installed one).
 # CHECKS=all runs every check but the stateful ones (use_after_free and
 # ensure_resource_availability need state a mock does not keep), negative cases included, in
@@ -19,7 +19,7 @@ shift || true
 corpus=../shared/openapi-real
 documents=("$@")
 if [ ${#documents[@]} -eq 0 ]; then documents=("$corpus"/*.yaml "$corpus"/*.json); fi
-bin=${MOYA_BIN:-$(bash bench/build.sh moya-cli moya-cli-openapi)}
+bin=${MOYA_BIN:-$(bash bench/build.sh moya-cli moya-cli-tools)}
 failed=0
 out=bench/out/schemathesis
 all=false

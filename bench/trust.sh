@@ -12,10 +12,10 @@ cd "$(dirname "$0")/.."
 mkdir -p bench/out
 rounds=${ROUNDS:-3}
 port=${MOCK_PORT:-18095}
-built=$(bash bench/build.sh moya-cli moya-cli-openapi)
+built=$(bash bench/build.sh moya-cli moya-cli-tools)
 bin=bench/out/bin
 mkdir -p "$bin"
-for product in moya-cli moya-cli-openapi; do install -m 755 "$built/$product" "$bin/"; done
+for product in moya-cli moya-cli-tools; do install -m 755 "$built/$product" "$bin/"; done
 out=bench/out/trust.txt
 : > "$out"
 

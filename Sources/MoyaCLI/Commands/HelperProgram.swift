@@ -8,20 +8,24 @@ import MoyaCore
     import Darwin
 #endif
 
-/// A program moya-cli hands a command over to, installed beside it: one whose library would
-/// slow every other command's start if linked into moya-cli (bench/RESULTS.md).
+/// A program moya-cli hands a command over to: one whose library would slow every other
+/// command's start if linked into moya-cli (bench/RESULTS.md).
 /// - `moya-cli-openapi` does `import openapi` and `export openapi`: OpenAPIKit's metadata made
 ///   every command start about 5 ms later.
 /// - `moya-cli-mcp` does `mcp`: the MCP SDK brings FoundationNetworking and libcurl.
-/// moya-cli replaces itself with the program once the command line has been read.
+/// Both are one executable, `moya-cli-tools`, installed beside moya-cli, which is run under
+/// the program's name. moya-cli replaces itself with it once the command line has been read.
 struct HelperProgram: Sendable {
-    /// The program's file name.
+    /// The program's name, which the executable is run under.
     let name: String
-    /// The environment variable that names its path instead.
-    let variable: String
 
-    static let openAPI = HelperProgram(name: "moya-cli-openapi", variable: "MOYA_CLI_OPENAPI")
-    static let mcp = HelperProgram(name: "moya-cli-mcp", variable: "MOYA_CLI_MCP")
+    /// The executable that holds every program.
+    static let executable = "moya-cli-tools"
+    /// The environment variable that names its path instead.
+    static let variable = "MOYA_CLI_TOOLS"
+
+    static let openAPI = HelperProgram(name: "moya-cli-openapi")
+    static let mcp = HelperProgram(name: "moya-cli-mcp")
 
     /// Runs the program in this process's place for `command`; returns only by throwing.
     func run(_ arguments: [String], for command: String) throws(CommandFailure) {
@@ -31,18 +35,20 @@ struct HelperProgram: Sendable {
         guard context.exitsWhenDone else {
             throw CommandFailure("\(command) runs only in the moya-cli executable", status: .usage)
         }
-        guard let helper = locate(context.environment) else {
+        guard let helper = Self.locate(context.environment) else {
             throw CommandFailure(
-                "\(name) is not beside moya-cli or on PATH; make install installs it", status: .transportFailure)
+                "\(Self.executable), which does \(command), is not beside moya-cli or on PATH; make install installs it",
+                status: .transportFailure)
         }
-        let argv = ([helper] + arguments).map { strdup($0) } + [nil]
+        let argv = ([name] + arguments).map { strdup($0) } + [nil]
         execv(helper, argv)
         throw CommandFailure(
             "cannot run \(helper): \(String(cString: strerror(errno)))", status: .transportFailure)
     }
 
-    /// `$VARIABLE`, else the program beside this executable, else on `PATH`.
-    func locate(_ environment: Environment) -> String? {
+    /// `$MOYA_CLI_TOOLS`, else `moya-cli-tools` beside this executable, else on `PATH`.
+    static func locate(_ environment: Environment) -> String? {
+        let name = executable
         if let path = environment[variable], !path.isEmpty { return path }
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -14,11 +14,10 @@ import MoyaSpec
 /// The MCP SDK brings FoundationNetworking, and with it libcurl: linked into moya-cli it would
 /// load at every command's start (bench/RESULTS.md). This program reads the same command line
 /// with the same parser as moya-cli, then serves MCP on stdin and stdout.
-@main
 enum MCPTool {
-    @MainActor static func main() async {
+    @MainActor static func main(_ arguments: [String]) async -> Never {
         MCPHandOver.server = { invocation in try await serve(invocation) }
-        let status = await MoyaCLI.run(Array(CommandLine.arguments.dropFirst()))
+        let status = await MoyaCLI.run(arguments)
         exit(status)
     }
 

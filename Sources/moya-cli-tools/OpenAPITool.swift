@@ -27,10 +27,8 @@ import Synchronization
 ///     moya-cli-openapi export SERVICE OUTPUT|- SPECPATH...
 ///
 /// It writes what moya-cli would and exits with moya-cli's statuses (`ExitStatus`).
-@main
 enum OpenAPITool {
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    static func main(_ arguments: [String]) -> Never {
         let status: Int32
         switch arguments.first {
         case "import" where arguments.count == 4:
