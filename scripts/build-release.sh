@@ -5,7 +5,14 @@
 # builds in .build/release, where the quick start's `swift run -c release` already built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The manifest reads the environment (Package.swift's `Context.environment`), so SwiftPM plans
+# the build again, for some 20 s, whenever the environment differs from the last build's:
+# make's own variables (`make install DESTDIR=…`) and the packing ones are not the build's.
+build() {
+  env -u DESTDIR -u PREFIX -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u DIST_GZIP_LEVEL -u DIST_SUFFIX \
+    swift build -c release "$@"
+}
 for product in "$@"; do
-  swift build -c release --product "$product" >&2
+  build --product "$product" >&2
 done
-swift build -c release --show-bin-path
+build --show-bin-path
