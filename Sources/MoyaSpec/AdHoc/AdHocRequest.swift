@@ -121,7 +121,8 @@ public struct AdHocRequest: Sendable {
         var found: (range: Range<String.Index>, separator: String)?
         for separator in Self.separators {
             guard let range = item.firstRange(of: separator) else { continue }
-            if found == nil || range.lowerBound < found!.range.lowerBound { found = (range, separator) }
+            if let earlier = found, earlier.range.lowerBound <= range.lowerBound { continue }
+            found = (range, separator)
         }
         guard let found, found.range.lowerBound != item.startIndex else {
             throw AdHocError(
