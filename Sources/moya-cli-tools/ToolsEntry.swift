@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `moya-cli-tools`: the commands moya-cli hands over to (`HelperProgram` in MoyaCLI), whose
 /// libraries would slow every other command's start if linked into moya-cli. One program for
 /// both, so that the Swift runtime and Foundation, with ICU's data, are installed once. Run as

@@ -41,10 +41,15 @@ struct AdHocCall {
         guard let save = command.save else {
             let service = request.serviceName
             let target = "request"
-            let written = try written(request, target: target, service: service, base: request.origin, column: 2)
-            let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: written.bound.lines)
+            let bound: AdHocRequest.Written
+            do {
+                bound = try request.target(named: target, base: request.origin, indent: 2, credentials: .bound)
+            } catch {
+                throw CommandFailure(error)
+            }
+            let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: bound.lines)
             let compiled = try compile(text, file: "<command line>", target: target, compiler: compiler)
-            return (compiled.0, compiled.1, written.bound.arguments)
+            return (compiled.0, compiled.1, bound.arguments)
         }
         let (service, target) = try SpecOptions.split(save, "SERVICE.TARGET")
         guard ParamSpec.isValidName(service), ParamSpec.isValidName(target) else {
@@ -118,19 +123,16 @@ struct AdHocCall {
     private func compile(_ text: String, file: String, target: String, compiler: SpecCompiler)
         throws(CommandFailure) -> (ServiceSpec, TargetSpec)
     {
+        let service: ServiceSpec
         do {
-            let service = try compiler.compile(Array(text.utf8), file: file, target: target)
-            guard let compiled = service.target(named: target) else {
-                throw CommandFailure("the request made no target '\(target)'", status: .usage)
-            }
-            return (service, compiled)
-        } catch let error as SpecError {
-            throw SpecOptions.invalid(error.diagnostics)
-        } catch let failure as CommandFailure {
-            throw failure
+            service = try compiler.compile(Array(text.utf8), file: file, target: target)
         } catch {
-            throw CommandFailure("\(error)", status: .usage)
+            throw SpecOptions.invalid(error.diagnostics)
         }
+        guard let compiled = service.target(named: target) else {
+            throw CommandFailure("the request made no target '\(target)'", status: .usage)
+        }
+        return (service, compiled)
     }
 
     /// The spec `--save` writes into: `--specs FILE`, or the service's file in `--specs DIR`

@@ -168,8 +168,9 @@ public struct Redactor: Sendable {
     /// the mask.
     static func shownCredential(_ value: String) -> String {
         guard value.contains(referencePrefix), !value.contains(placeholder) else { return mask }
-        let literal = pieces(of: value).filter { !$0.isReference }.map(\.text).joined()
-        guard pieces(of: value).contains(where: \.isReference) else { return mask }
+        let pieces = pieces(of: value)
+        guard pieces.contains(where: \.isReference) else { return mask }
+        let literal = pieces.filter { !$0.isReference }.map(\.text).joined()
         let isScheme =
             literal.isEmpty
             || (literal.hasSuffix(" ") && literal.dropLast().allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }

@@ -33,10 +33,12 @@ public enum TargetSaver {
         var original: String?
         if exists {
             try SampleRecorder.checkWritable(file)
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SampleRecorder.Failure(message: "cannot read \(file)", isSpecProblem: false)
+            // Read as a spec is: a regular file, bounded, never a FIFO waited on.
+            do {
+                original = String(decoding: try FileRoot(spec: file).read(file), as: UTF8.self)
+            } catch {
+                throw SampleRecorder.Failure(message: "\(file): \(error)", isSpecProblem: false)
             }
-            original = String(decoding: data, as: UTF8.self)
         }
         let edited = try edit(original)
         do {

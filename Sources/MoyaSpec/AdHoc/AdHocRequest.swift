@@ -56,12 +56,12 @@ public struct AdHocRequest: Sendable {
         return "http://" + word
     }
 
-    /// Parses `url` and the request items, reading `@FILE` values with `read` (the user's own
-    /// paths, relative to the working directory).
-    public init(
-        url: String, items: [String], method: String?,
-        read: (String) -> Data? = { FileManager.default.contents(atPath: $0) }
-    ) throws(AdHocError) {
+    /// Parses `url` and the request items, reading `name=@FILE` values with `read`: by default
+    /// the user's own paths, relative to the working directory, each a regular file of at most
+    /// `FileRoot.readLimit` bytes, never a FIFO or a device waited on.
+    public init(url: String, items: [String], method: String?, read: (String) -> Data? = AdHocRequest.read)
+        throws(AdHocError)
+    {
         guard let schemeEnd = url.firstRange(of: "://") else { throw AdHocError("'\(url)' is not a URL") }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {
@@ -105,6 +105,11 @@ public struct AdHocRequest: Sendable {
             throw AdHocError("a body from @FILE cannot go with JSON items (name=value, name:=json)")
         }
         nameParams()
+    }
+
+    /// A file a `name=@FILE` item names, as `init` reads it by default.
+    public static func read(_ path: String) -> Data? {
+        (try? FileSystem.contents(path, limit: FileRoot.readLimit)).map { Data($0) }
     }
 
     /// The separators of an item, in the order tried where two start at the same place.
