@@ -22,7 +22,10 @@ version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MoyaRuntime/Ve
 # The plugin drops every character outside ASCII (its escaping skips them), so a help text
 # that says "instead of ••••" would read "instead of ." in the page. Each such text is put
 # back from the commands' own help dump, its other characters written as roff escapes.
-dump=$("$(swift build --product moya-cli --show-bin-path)/moya-cli" --experimental-dump-help)
+# The dump is a file: at over 128 KiB it is too long for one argument.
+dump=$(mktemp)
+trap 'rm -f "$dump"' EXIT
+"$(swift build --product moya-cli --show-bin-path)/moya-cli" --experimental-dump-help > "$dump"
 python3 - "$raw" man/sections.mdoc "$generated" "$version" "$dump" <<'PY'
 import json, sys
 page, sections, out, version = (open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3], sys.argv[4])
@@ -39,7 +42,7 @@ def texts(node):
     elif isinstance(node, str):
         yield node
 
-for text in sorted(set(texts(json.loads(sys.argv[5])))):
+for text in sorted(set(texts(json.load(open(sys.argv[5]))))):
     if text.isascii(): continue
     dropped = "".join(c for c in text if c.isascii())
     escaped = "".join(c if c.isascii() else "\\[u%04X]" % ord(c) for c in text)

@@ -139,6 +139,21 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
+            "bad-paginate.yaml",
+            [
+                "3:33: targets.noNext.paginate.next: required key is missing; say how the next page is asked for: link, { url: PATH }, { param: NAME, from: PATH } or { param: NAME, increment: N }",
+                "4:43: targets.badStyle.paginate.next: unknown next-page style \"links\"; expected link; did you mean 'link'?",
+                "5:43: targets.badPath.paginate.items: bad JSON path 'data': a JSON path starts with $",
+                "6:46: targets.urlAndParam.paginate.next: give url: alone, or param: with from: or increment:, not url: and param:",
+                "11:32: targets.unknownParam.paginate.next.param: the target has no param 'pgae'; did you mean 'page'?",
+                "16:32: targets.requiredCursor.paginate.next.param: 'cursor' is required, and the first page is asked for without its cursor; make it optional: true",
+                "21:49: targets.stringPage.paginate.next.increment: expected a step from 1 to 2147483648, got 0",
+                "26:32: targets.noDefault.paginate.next.param: 'page' needs a default, the first page's number or offset, such as default: 1",
+                "31:17: targets.both.paginate.nxet: unknown key 'nxet'; did you mean 'next'?",
+                "31:35: targets.both.paginate.next: give from: or increment:, not both",
+            ]
+        ),
+        (
             "bad-stub.yaml",
             [
                 "2:18: stub.delayed: expected a number of seconds above 0 and at most 604800 (a week), got -1",

@@ -31,6 +31,7 @@ import Synchronization
 /// - `/set-cookies` sets cookies of every kind; `/cookies…` answers with the `Cookie` header it got;
 ///   `/cookies/set?NAME=VALUE` sets cookies and redirects to `/cookies`, as httpbin's does.
 /// - `/files/PATH` answers with the file at PATH in the folder `files` names, or 404.
+/// - `/pages/STYLE` pages items in each style `paginate:` follows (see `pages(_:head:context:)`).
 /// - anything else echoes the request as JSON: method, uri, headers and body.
 public final class TestServer: Sendable {
     let channel: any Channel
@@ -281,6 +282,8 @@ private final class TestServerHandler: ChannelInboundHandler {
             } else {
                 respondJSON(context, status: .notFound, ["message": "no person \(id)"])
             }
+        case ("pages", 2):
+            pages(parts[1], head: head, context: context)
         case ("jobs", 3):
             let polls = counts.next("job-" + parts[1])
             let done = polls >= Int(parts[2]) ?? 1
@@ -410,6 +413,70 @@ private final class TestServerHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
         context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) {
             self.drip(context, remaining: remaining - size, chunk: chunk, delay: delay)
+        }
+    }
+
+    /// `/pages/STYLE?total=T&size=S`: T items, `{"id": N}`, S to a page, paged as STYLE says:
+    /// `link` (`page=`, a relative `Link: rel="next"`), `url` (`page=`, an absolute `next` in
+    /// the body, `null` on the last), `cursor` (`cursor=`, `meta.next_cursor`, empty on the
+    /// last), `number` (`page=` from 1, an empty `results` past the end), `away` (a `Link` to
+    /// `localhost`, another origin), `broken` (a `Link` to `/status/503`) and `loop` (a `Link`
+    /// to itself).
+    func pages(_ style: String, head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let query = head.uri.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        var values: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            values[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        let total = Int(values["total"] ?? "") ?? 10
+        let size = max(Int(values["size"] ?? "") ?? 3, 1)
+        let start: Int
+        if style == "cursor" {
+            start = Int((values["cursor"] ?? "c0").dropFirst()) ?? 0
+        } else {
+            start = ((Int(values["page"] ?? "") ?? 1) - 1) * size
+        }
+        let page = start / size + 1
+        let items = (start..<min(max(start, total), start + size)).map { ["id": $0 + 1] }
+        let more = start + size < total
+        let rest = "total=\(total)&size=\(size)"
+        let host = head.headers.first(name: "Host") ?? "127.0.0.1"
+        switch style {
+        case "link":
+            let link =
+                more
+                ? [
+                    (
+                        "Link",
+                        "</pages/link?page=\(page + 1)&\(rest)>; rel=\"next\", </pages/link?page=1>; rel=\"first\""
+                    )
+                ] : []
+            let data = (try? JSONSerialization.data(withJSONObject: items)) ?? Data()
+            respond(context, status: .ok, body: data, headers: [("Content-Type", "application/json")] + link)
+        case "url":
+            let next: Any = more ? "http://\(host)/pages/url?page=\(page + 1)&\(rest)" : NSNull()
+            respondJSON(context, status: .ok, ["data": items, "next": next])
+        case "cursor":
+            respondJSON(
+                context, status: .ok, ["items": items, "meta": ["next_cursor": more ? "c\(start + size)" : ""]])
+        case "number":
+            respondJSON(context, status: .ok, ["results": items])
+        case "away":
+            let port = host.split(separator: ":").last.map(String.init) ?? ""
+            respond(
+                context, status: .ok, body: Data("[1]".utf8),
+                headers: [
+                    ("Content-Type", "application/json"), ("Link", "<http://localhost:\(port)/pages/link>; rel=next"),
+                ])
+        case "broken":
+            respond(
+                context, status: .ok, body: Data("[1]".utf8),
+                headers: [("Content-Type", "application/json"), ("Link", "</status/503>; rel=\"next\"")])
+        default:
+            respond(
+                context, status: .ok, body: Data("[1]".utf8),
+                headers: [("Content-Type", "application/json"), ("Link", "</pages/loop>; rel=\"next\"")])
         }
     }
 

@@ -41,6 +41,11 @@ struct CallCommand: CallerIsolatedCommand {
             saved target sends the same request once the variable is set. --force replaces a \
             target of that name.
 
+            --all follows a target's pages, as its paginate: says (a Link header, a next URL or a \
+            cursor in the body, or page numbers), and prints the items of every page as one JSON \
+            array, or one per line with --lines; at most --max-pages (25) pages, on the target's \
+            origin unless --allow-cross-origin. Exit 9 when the pages stop early.
+
             --record [NAME] writes the live response into the spec: the target's sample, or \
             its sample NAME, with the status, the headers a client reads and the body, never a \
             secret; the rest of the file stays as it is, and the change is shown as a diff on \
@@ -56,6 +61,7 @@ struct CallCommand: CallerIsolatedCommand {
               moya-cli call github.zen -o zen.txt
               moya-cli call myservice.showUser --id 999 --record notFound
               moya-cli call myservice.showUser --help
+              moya-cli call github.userRepos --all --lines
               moya-cli call httpbin.org/anything q==moya name=Ann age:=3 'Authorization:Bearer xyz'
               moya-cli call https://api.github.com/zen --save github.zen
             """
@@ -143,6 +149,8 @@ struct CallCommand: CallerIsolatedCommand {
     var fields: [String] = []
 
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
+
+    @OptionGroup(title: "Pages") var pages: PageOptions
 
     @OptionGroup(title: "Network") var network: NetworkOptions
 
@@ -240,6 +248,7 @@ struct CallCommand: CallerIsolatedCommand {
         var words = given
         let record = try RecordRequest.take(from: &words)
         try check(record)
+        try checkPaging(spec, of: service, record: record)
         let arguments = try CallArguments.parse(words, for: spec)
         try CallArguments.checkShadowed(arguments, for: spec)
         var options = CallOptions(arguments: arguments, environment: env, sample: sample, body: try bodyEdit())
@@ -276,9 +285,9 @@ struct CallCommand: CallerIsolatedCommand {
                     "moya-cli: \(target): \(reason); retrying in \(FixedPoint.format(delay, places: 1)) s (retry \(attempt))"
                 )
             })
-        // -vv logs the response body, and --record writes it, so it is held, but never without
-        // bound.
-        if verbosity >= 2 || record != nil { configuration.maximumBodyBytes = BodyOutput.limit }
+        // -vv logs the response body, --record writes it and --all reads each page's items, so
+        // it is held, but never without bound.
+        if verbosity >= 2 || record != nil || pages.all { configuration.maximumBodyBytes = BodyOutput.limit }
         // One request needs one event loop, which also runs the request's async work; a loop
         // per core, and the thread pool, would only slow the start.
         configuration.eventLoopThreads = 1
@@ -286,6 +295,12 @@ struct CallCommand: CallerIsolatedCommand {
         // A call the command line or the spec stubs never starts the transport.
         if prepared.policy.stub == .never { session.prepare() }
         do {
+            guard !pages.all else {
+                try await sendPages(
+                    spec, of: service, options: options, headers: extraHeaders, session: session,
+                    overrides: overrides)
+                return await CommandContext.current.release(session)
+            }
             try await send(
                 prepared, of: service, session: session, overrides: overrides, record: record.map { ($0, spec) })
         } catch {

@@ -32,7 +32,7 @@ struct MoyaCommand: AsyncParsableCommand {
             Exit codes: 0 success; 1 transport failure; 2 timeout; 3, 4, 5 a response that \
             failed validation with a 3xx, 4xx or 5xx status; 6 too many redirects; 7 a key path \
             not in the response; 8 a 1xx or 2xx status that failed a custom validation list; \
-            64 usage; 65 invalid spec; 66 missing spec; 73 --record could not write; 129 hung up \
+            9 call --all stopped before the last page; 64 usage; 65 invalid spec; 66 missing spec; 73 --record could not write; 129 hung up \
             (SIGHUP); 130 interrupted (SIGINT); 143 terminated (SIGTERM).
 
             Environment: MOYA_CLI_SPECS, the spec search path; HTTP_PROXY, HTTPS_PROXY and \

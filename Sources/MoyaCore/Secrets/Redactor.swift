@@ -248,10 +248,19 @@ public struct Redactor: Sendable {
         return String(decoding: scrub(bytes: Array(text.utf8)), as: UTF8.self)
     }
 
+    /// A URL from a server, such as the next page's, as a masked twin holds it: each secret's
+    /// forms (as `scrub(_:)` finds them) replaced by the placeholder, which keeps it a URL and
+    /// prints as the mask.
+    public func masking(url: URL) -> URL {
+        guard isEnabled, !secretValues.isEmpty else { return url }
+        let text = String(decoding: scrub(bytes: Array(url.absoluteString.utf8), with: Self.placeholder), as: UTF8.self)
+        return URL(string: text) ?? url
+    }
+
     /// Bytes from a server that may not be text, such as a body `--record` writes to a file,
     /// with each secret's forms (as `scrub(_:)` finds them) replaced by the mask's bytes, in
     /// one pass for all of them, however large the bytes.
-    public func scrub(bytes: [UInt8]) -> [UInt8] {
+    public func scrub(bytes: [UInt8], with replacement: String = Redactor.mask) -> [UInt8] {
         guard isEnabled, !secretValues.isEmpty, !bytes.isEmpty else { return bytes }
         var result = bytes
         // Secrets longer than `eagerLength` first, one form at a time: a shorter secret inside
@@ -259,9 +268,9 @@ public struct Redactor: Sendable {
         for form in longSecrets.filter({ $0.utf8.count <= bytes.count }).flatMap(Self.encodedForms).map({
             Array($0.utf8)
         }) where form.count <= result.count {
-            result = result.replacing(form, with: Self.mask.utf8)
+            result = result.replacing(form, with: replacement.utf8)
         }
-        return matcher.matcher?.masking(result, with: Array(Self.mask.utf8)) ?? result
+        return matcher.matcher?.masking(result, with: Array(replacement.utf8)) ?? result
     }
 
     /// `json` with every secret gone: strings that are one whole masked (`masking(_:)`), then

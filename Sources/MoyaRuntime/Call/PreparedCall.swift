@@ -1,6 +1,12 @@
 import MoyaCore
 import MoyaSpec
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A spec target prepared once for sending: resolved with its arguments, its extra headers
 /// and its policy, with what may be printed of it. From it come the MoyaCore request, its
 /// printable form with every secret masked (what `call --dry-run --json` prints), the sample a
@@ -47,11 +53,12 @@ public struct PreparedCall: Sendable {
     /// With `showingSecrets`, the printable form shows them. With `printsRequest`, the redactor
     /// carries the printable form for a logger; without, it is rendered only when asked for.
     /// `keepsDownloadsInMemory` keeps a download's body in the response, as
-    /// checks read it.
+    /// checks read it. `pageURL` is where a later page is asked for (`SpecCall.pageURL`).
     public static func prepare(
         _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: HTTPHeaders = [:],
         secrets: Set<String> = [], overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
-        showingSecrets: Bool = false, printsRequest: Bool = true, keepsDownloadsInMemory: Bool = false
+        showingSecrets: Bool = false, printsRequest: Bool = true, keepsDownloadsInMemory: Bool = false,
+        pageURL: URL? = nil
     ) throws(ResolveError) -> PreparedCall {
         var resolved = try service.resolve(target, with: options)
         resolved.secretValues.formUnion(secrets)
@@ -69,8 +76,9 @@ public struct PreparedCall: Sendable {
         {
             headers.add(name: "Prefer", value: "example=\(sample)")
         }
-        let call = SpecCall(
+        var call = SpecCall(
             target: resolved, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: keepsDownloadsInMemory)
+        call.pageURL = pageURL
         return PreparedCall(
             call: call, redactor: call.redactor(showingSecrets: showingSecrets, printsRequest: printsRequest))
     }

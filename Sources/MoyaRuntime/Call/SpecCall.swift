@@ -1,6 +1,12 @@
 import MoyaCore
 import MoyaSpec
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// One resolved spec target with a caller's additions, and how it is sent: the provider that
 /// sends it, the request it would send, and what of it may be printed.
 public struct SpecCall: Sendable {
@@ -18,6 +24,10 @@ public struct SpecCall: Sendable {
     public var cookies: CookieStore? = nil
     /// The login's token this attempt sends, from its `Authenticator`.
     public var credential: Authenticator.Credential? = nil
+    /// The URL a page after the first is asked for at, from the page before (`next: link` or
+    /// `next: { url: }`): it replaces the target's URL, query and all, and the rest of the
+    /// request stays the target's.
+    public var pageURL: URL? = nil
 
     /// A call of `target` with `extraHeaders` on top of its own, sent as `policy` says.
     public init(
@@ -76,6 +86,7 @@ public struct SpecCall: Sendable {
                 done(
                     built.map { request in
                         var request = request
+                        if let pageURL { request.url = pageURL }
                         policy.apply(to: &request)
                         request.cookies = cookies
                         return request
@@ -100,6 +111,7 @@ public struct SpecCall: Sendable {
     /// (`SpecTarget.masked()`), each secret as `Redactor.placeholder`, a login's token too.
     public func maskedRequest() throws(SendFailure) -> Request {
         var shown = self
+        shown.pageURL = pageURL.map { Redactor(secretValues: target.secretValues).masking(url: $0) }
         shown.credential = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
         do {
             shown.target = try target.masked()
@@ -112,7 +124,8 @@ public struct SpecCall: Sendable {
     /// The request as it would be sent, plugins applied, for `--dry-run`.
     public func preparedRequest() throws(SendFailure) -> Request {
         do {
-            let request = try endpoint(for: target).urlRequest()
+            var request = try endpoint(for: target).urlRequest()
+            if let pageURL { request.url = pageURL }
             return plugins.reduce(request) { $1.prepare($0, target: target) }
         } catch {
             throw SendFailure(error: error, target: target, redactor: Redactor())

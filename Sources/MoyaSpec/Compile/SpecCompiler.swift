@@ -36,7 +36,7 @@ public struct SpecCompiler: Sendable {
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
         "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "bodyRequired", "mcp",
-        "baseURL",
+        "baseURL", "paginate",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -446,18 +446,21 @@ struct CompileContext {
                 param.mark, path() + ".params." + param.name,
                 "the target declares '\(param.name)' but never uses it; write {\(param.name)} where it goes")
         }
+        let pagination = fields["paginate"].flatMap { self.pagination($0, path() + ".paginate", params: params) }
         let checks =
             fields["checks"].map {
                 self.checks($0, path() + ".checks", params: params, sampleNames: samples.map(\.name))
             } ?? []
 
-        return TargetSpec(
+        var target = TargetSpec(
             name: name, summary: summary, description: description, params: params, path: pathTemplate, method: method,
             headers: headers, cookies: cookies,
             task: task, sample: sample, samples: samples, validation: validation, auth: auth, timeout: timeout,
             retry: retry, followsRedirects: followsRedirects, mark: mark, checks: checks, schema: schema,
             sampleSchemas: sampleSchemas, requestSchema: requestSchema, bodyRequired: bodyRequired, mcpExposed: exposed,
             baseURL: targetBaseURL, baseURLSource: targetBaseURLSource)
+        target.pagination = pagination
+        return target
     }
 
     /// The `schema:` of a sample written as a mapping.

@@ -20,6 +20,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case keyPathMissing = 7
     /// The response failed a custom validation list with a 1xx or 2xx status.
     case unexpectedStatus = 8
+    /// `call --all` stopped before the last page: a next page off the target's origin, a page
+    /// whose items cannot be read, or a next page that repeats one.
+    case pagingStopped = 9
     /// The command line was wrong.
     case usage = 64
     /// A spec is invalid.
@@ -47,6 +50,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .tooManyRedirects: "Too many redirects."
         case .keyPathMissing: "A --key-path that is not in the response."
         case .unexpectedStatus: "The response failed a custom validation list with a 1xx or 2xx status."
+        case .pagingStopped:
+            "--all stopped before the last page: a next URL off the target's origin, a page whose items cannot be read, or a next page that repeats one."
         case .usage: "Usage: the command line is wrong."
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec."

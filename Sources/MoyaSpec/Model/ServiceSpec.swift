@@ -143,6 +143,8 @@ public struct TargetSpec: Sendable {
     /// The base URL as written, `${VAR}` references kept; only a spec compiled with
     /// `keepsEnvironmentReferences` has it.
     public var baseURLSource: Template? = nil
+    /// How its responses come in pages (`paginate:`); nil when they do not.
+    public var pagination: PaginationSpec? = nil
 
     /// The schema a response answered from `sample` (nil: the default) must match: the
     /// named sample's own, else the target's.

@@ -1,0 +1,147 @@
+import Foundation
+import MoyaCLI
+import MoyaCore
+import TestSupport
+import XCTest
+
+/// `call --all` against the in-process server's `/pages/STYLE` routes, and offline through
+/// named samples: whole outputs, each style, the limits and every way pages stop.
+final class PaginationTests: XCTestCase {
+    var server: TestServer!
+    let specs = CommandTests.root + "/Tests/Fixtures/pages"
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    struct Outcome {
+        var status: Int32
+        var out: String
+        var error: String
+    }
+
+    func call(_ arguments: [String]) async -> Outcome {
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL]),
+            writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["call"] + arguments + ["--specs", specs], context: context)
+        return Outcome(status: status, out: String(decoding: capture.outBytes, as: UTF8.self), error: capture.error)
+    }
+
+    /// The array `--all` prints for items 1…`count`.
+    func array(_ ids: ClosedRange<Int>) -> String {
+        "[\n" + ids.map { "  {\"id\":\($0)}" }.joined(separator: ",\n") + "\n]\n"
+    }
+
+    func testEveryStyleFollowsEveryPageInOrder() async {
+        for target in ["linked", "inBody", "cursor", "numbered"] {
+            let outcome = await call(["pages.\(target)", "--all"])
+            XCTAssertEqual(outcome.status, 0, "\(target): \(outcome.error)")
+            XCTAssertEqual(outcome.out, array(1...10), target)
+            XCTAssertEqual(outcome.error, "", target)
+        }
+    }
+
+    func testLinesPrintOneItemALineAndASinglePageIsWhole() async {
+        let lines = await call(["pages.cursor", "--all", "--lines", "--size", "4"])
+        XCTAssertEqual(lines.status, 0, lines.error)
+        XCTAssertEqual(lines.out, (1...10).map { "{\"id\":\($0)}\n" }.joined())
+
+        let one = await call(["pages.linked", "--all", "--size", "20"])
+        XCTAssertEqual(one.out, array(1...10))
+        let none = await call(["pages.inBody", "--all", "--total", "0"])
+        XCTAssertEqual(none.status, 0, none.error)
+        XCTAssertEqual(none.out, "[]\n")
+    }
+
+    func testMaxPagesStopsWithALineAndStatusZero() async {
+        let outcome = await call(["pages.linked", "--all", "--max-pages", "2"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(outcome.out, array(1...6))
+        XCTAssertEqual(
+            outcome.error, "moya-cli: pages.linked: stopped after 2 pages (--max-pages), and there are more\n")
+        let exact = await call(["pages.linked", "--all", "--max-pages", "4"])
+        XCTAssertEqual(exact.error, "", "the fourth page is the last, so nothing is left")
+    }
+
+    func testCrossOriginStopsUnlessAllowed() async {
+        let outcome = await call(["pages.away", "--all"])
+        XCTAssertEqual(outcome.status, 9)
+        XCTAssertEqual(outcome.out, "[\n  1\n]\n", "the first page's items stay, the array closed")
+        XCTAssertEqual(
+            outcome.error,
+            "moya-cli: error: pages.away: page 1: the next URL in its Link header leads to "
+                + "http://localhost:\(server.port), off the target's origin http://127.0.0.1:\(server.port); "
+                + "--allow-cross-origin follows it\n")
+        let allowed = await call(["pages.away", "--all", "--allow-cross-origin", "--lines"])
+        XCTAssertEqual(allowed.status, 0, allowed.error)
+        XCTAssertEqual(allowed.out, "1\n" + (1...10).map { "{\"id\":\($0)}\n" }.joined())
+    }
+
+    func testARepeatedNextPageStops() async {
+        let outcome = await call(["pages.loop", "--all"])
+        XCTAssertEqual(outcome.status, 9)
+        XCTAssertEqual(outcome.out, "[\n  1,\n  1\n]\n")
+        XCTAssertEqual(
+            outcome.error,
+            "moya-cli: error: pages.loop: page 2: its next page repeats one already asked for, so the pages never end\n"
+        )
+    }
+
+    func testStubsFollowNamedSamples() async {
+        let outcome = await call(["pages.stubbed", "--all", "--stub", "immediate", "--lines"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(outcome.out, "1\n2\n3\n4\n5\n")
+        let short = await call(["pages.stubbedShort", "--all", "--stub", "immediate"])
+        XCTAssertEqual(short.status, 9)
+        XCTAssertEqual(short.out, "[\n  1\n]\n")
+        XCTAssertEqual(
+            short.error,
+            "moya-cli: error: pages.stubbedShort: page 2: a stub answers page 2 from the sample 'page2', "
+                + "and the target has none; add it under samples:\n")
+    }
+
+    func testAFailedPageSaysWhichAndKeepsTheItemsBefore() async {
+        let outcome = await call(["pages.broken", "--all"])
+        XCTAssertEqual(outcome.status, 5)
+        XCTAssertEqual(outcome.out, "[\n  1\n]\n")
+        XCTAssertEqual(
+            outcome.error,
+            "moya-cli: error: pages.broken: page 2: status 503 did not pass validation: successCodes (200-299)\n")
+    }
+
+    func testVerboseLogsEachPage() async {
+        let outcome = await call(["pages.linked", "--all", "-v", "--size", "4"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        let requests = outcome.error.split(separator: "\n").filter { $0.hasPrefix("Request: ") }
+        XCTAssertEqual(
+            requests,
+            [
+                "Request: GET \(server.baseURL)/pages/link?size=4&total=10",
+                "Request: GET \(server.baseURL)/pages/link?page=2&total=10&size=4",
+                "Request: GET \(server.baseURL)/pages/link?page=3&total=10&size=4",
+            ], outcome.error)
+    }
+
+    func testRefusals() async {
+        let notPaged = await call(["pages.notPaged", "--all"])
+        XCTAssertEqual(notPaged.status, 64)
+        XCTAssertEqual(
+            notPaged.error, "moya-cli: error: pages.notPaged has no paginate:, so --all has no pages to follow\n")
+        let withOutput = await call(["pages.linked", "--all", "-o", "x.json"])
+        XCTAssertEqual(withOutput.status, 64)
+        XCTAssertTrue(withOutput.error.contains("--all prints the items of every page, and cannot go with --output"))
+        let alone = await call(["pages.linked", "--lines"])
+        XCTAssertEqual(alone.status, 64)
+        XCTAssertTrue(alone.error.contains("--lines goes with --all"), alone.error)
+        let zero = await call(["pages.linked", "--all", "--max-pages", "0"])
+        XCTAssertEqual(zero.status, 64)
+        XCTAssertTrue(zero.error.contains("--max-pages takes a number from 1, not 0"), zero.error)
+    }
+}
