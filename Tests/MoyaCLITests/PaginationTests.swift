@@ -144,4 +144,82 @@ final class PaginationTests: XCTestCase {
         XCTAssertEqual(zero.status, 64)
         XCTAssertTrue(zero.error.contains("--max-pages takes a number from 1, not 0"), zero.error)
     }
+
+    // MARK: - Checks and flows
+
+    func testChecksAndFlowStepsReadMergedPages() async throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-pages-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+        service: paged
+        baseURL: ${TEST_SERVER}
+        targets:
+          numbered:
+            params:
+              total: { type: int, default: 10 }
+              size: { type: int, default: 3 }
+              page: { type: int, default: 1 }
+            path: /pages/number
+            task: { parameters: { total: "{total}", size: "{size}", page: "{page}" } }
+            paginate: { items: $.results, next: { param: page, increment: 1 } }
+            checks:
+              - name: every item
+                pages: all
+                expect: { json: { "$[*]": { count: 10 }, "$[9].id": 10 } }
+              - name: two pages
+                pages: 2
+                expect: { json: { "$[*]": { count: 6 } } }
+              - name: one page without pages
+                expect: { json: { "$.results[*]": { count: 3 } } }
+              - name: too few
+                pages: 1
+                expect: { json: { "$[*]": { count: 10 } } }
+          away:
+            path: /pages/away
+            paginate: { next: link }
+            checks:
+              - name: off the origin
+                pages: all
+        flows:
+          lastId:
+            steps:
+              - call: numbered
+                pages: all
+                capture: { last: { json: "$[-1].id" } }
+              - call: numbered
+                params: { size: "{last}" }
+                expect: { json: { "$.results[*]": { count: 10 } } }
+        """.write(toFile: folder + "/paged.yaml", atomically: true, encoding: .utf8)
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["check", folder], context: context)
+        XCTAssertEqual(status, 1)
+        let port = server.port
+        XCTAssertEqual(
+            timeless(capture.out),
+            """
+            PASS  paged.numbered: every item  (T)
+            PASS  paged.numbered: two pages  (T)
+            PASS  paged.numbered: one page without pages  (T)
+            FAIL  paged.numbered: too few  (T)
+                  \(folder)/paged.yaml:23:27: expect.json.$[*]: expected count 10, got 3 values
+            FAIL  paged.away: off the origin  (T)
+                  \(folder)/paged.yaml:28:9: request: page 1: the next URL in its Link header leads to \
+            http://localhost:\(port), off the target's origin http://127.0.0.1:\(port); --allow-cross-origin follows it
+            PASS  paged.lastId (flow)  (T)
+
+            6 checks: 4 passed, 2 failed, 0 skipped in T s
+
+            """)
+        XCTAssertEqual(capture.error, "moya-cli: error: 2 of 6 checks failed\n")
+    }
+
+    /// The output with times replaced by `T`, so that it can be compared whole.
+    func timeless(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(T)", options: .regularExpression)
+            .replacingOccurrences(of: #"in \d+\.\d{3} s"#, with: "in T s", options: .regularExpression)
+    }
 }

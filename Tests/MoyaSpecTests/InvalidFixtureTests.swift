@@ -151,6 +151,9 @@ final class InvalidFixtureTests: XCTestCase {
                 "26:32: targets.noDefault.paginate.next.param: 'page' needs a default, the first page's number or offset, such as default: 1",
                 "31:17: targets.both.paginate.nxet: unknown key 'nxet'; did you mean 'next'?",
                 "31:35: targets.both.paginate.next: give from: or increment:, not both",
+                "35:31: targets.plain.checks[0].pages: the target 'plain' has no paginate:, so it has no pages to read",
+                "36:30: targets.plain.checks[1].pages: expected all or a number of pages from 1 to 10000, got 0",
+                "40:31: flows.walk.steps[0].pages: expected all or a number of pages, got some",
             ]
         ),
         (

@@ -115,11 +115,18 @@ public struct SpecClient: Sendable {
     /// `cookies` are sent and kept, as a flow's are; `secrets` are more values to redact. A
     /// target whose `auth:` is a login carries the shared token, and is replayed once after a
     /// refresh when its status asks for one; `authenticating: false` sends the login call itself.
+    /// With `pages`, the target's pages are read and the exchange's body is all their items
+    /// (see `pagedExchange`).
     public func exchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: HTTPHeaders = [:],
         cookies: CookieStore? = nil, secrets: Set<String> = [],
-        responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true
+        responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true, pages: PageCount? = nil
     ) async -> Exchange {
+        if let pages {
+            return await pagedExchange(
+                service, target, with: options, pages: pages, headers: headers, secrets: secrets,
+                delivery: Delivery(cookies: cookies, responseSecrets: responseSecrets))
+        }
         let prepared: PreparedCall
         do {
             prepared = try PreparedCall.prepare(

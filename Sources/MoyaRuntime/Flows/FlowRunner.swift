@@ -236,7 +236,7 @@ public struct FlowRunner: Sendable {
             exchange = await client.exchange(
                 service, target, with: options, cookies: run.cookies,
                 secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
-                responseSecrets: ResponseSecrets(step.captures))
+                responseSecrets: ResponseSecrets(step.captures), pages: step.pages)
             run.secretsSeen.formUnion(exchange.redactor.allValues)
             guard let received = exchange.response else {
                 return result(failure(exchange.failure?.reason ?? "the request failed"))

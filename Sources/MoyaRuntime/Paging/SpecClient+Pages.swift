@@ -62,7 +62,7 @@ extension SpecClient {
     /// page that repeats one already asked for stops the walk, since it would never end.
     public func pages(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: HTTPHeaders = [:],
-        limits: PageLimits = PageLimits(), delivery: Delivery = Delivery(),
+        secrets: Set<String> = [], limits: PageLimits = PageLimits(), delivery: Delivery = Delivery(),
         page handle: (DeliveredPage) async -> Void
     ) async -> PagesEnd {
         var options = options
@@ -75,7 +75,7 @@ extension SpecClient {
             let prepared: PreparedCall
             do throws(ResolveError) {
                 prepared = try PreparedCall.prepare(
-                    target, of: service, with: options, headers: headers, overrides: overrides,
+                    target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
                     showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty, keepsDownloadsInMemory: true,
                     pageURL: pageURL)
             } catch {
@@ -149,5 +149,76 @@ extension SpecClient {
                 options.sample = sample
             }
         }
+    }
+}
+
+extension SpecClient {
+    /// Sends `target`'s first `pages` (`pages:` of a check or a flow step) and answers as one
+    /// exchange whose body is every item of them, merged into one JSON array, with the last
+    /// page's status and headers and the time all of them took. A page that fails validation
+    /// is the exchange, as it came; pages that stop early, or `all` that reaches
+    /// `PageCount.allLimit`, are a failure.
+    func pagedExchange(
+        _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, pages: PageCount,
+        headers: HTTPHeaders, secrets: Set<String>, delivery: Delivery
+    ) async -> Exchange {
+        let name = service.name + "." + target.name
+        var maxPages = PageCount.allLimit
+        if case .first(let count) = pages { maxPages = count }
+        var items: [JSONValue] = []
+        var last: DeliveredPage?
+        let start = ContinuousClock.now
+        let end = await self.pages(
+            service, target, with: options, headers: headers, secrets: secrets,
+            limits: PageLimits(maxPages: maxPages), delivery: delivery
+        ) { page in
+            items += page.items
+            last = page
+        }
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        // What `expect` and captures read: every item, with the last page's status and heads.
+        func merged(_ last: DeliveredPage) -> Exchange {
+            let response = last.response
+            let body = Data(JSONValue.array(items).serialized(escapeSlashes: false).utf8)
+            return Exchange(
+                target: last.prepared.call.target, redactor: last.redactor,
+                response: Response(
+                    statusCode: response.statusCode, data: body, request: response.request,
+                    response: response.response),
+                seconds: seconds, failure: nil)
+        }
+        switch end {
+        case .last:
+            if let last { return merged(last) }
+        case .limited where pages != .all:
+            if let last { return merged(last) }
+        case .limited(let count):
+            let failure = SendFailure(
+                kind: .invalidCall, target: name,
+                reason:
+                    "stopped after \(count) pages, and there are more; pages: all reads at most \(PageCount.allLimit)")
+            return Exchange(
+                target: last?.prepared.call.target, redactor: last?.redactor ?? Redactor(), response: nil,
+                seconds: seconds, failure: failure)
+        case .failed(_, let prepared, let delivered):
+            switch delivered.result {
+            case .success(let response), .failure(.statusCode(let response)):
+                return Exchange(
+                    target: prepared.call.target, redactor: delivered.redactor, response: response, seconds: seconds,
+                    failure: nil)
+            case .failure(let error):
+                return Exchange(
+                    target: prepared.call.target, redactor: delivered.redactor, response: nil, seconds: seconds,
+                    failure: SendFailure(error: error, target: prepared.call.target, redactor: delivered.redactor))
+            }
+        case .stopped(let failure, let redactor):
+            return Exchange(
+                target: last?.prepared.call.target, redactor: redactor, response: nil, seconds: seconds,
+                failure: SendFailure(kind: .invalidCall, target: name, reason: redactor.scrub(failure.description)))
+        case .invalid(let failure):
+            return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: seconds, failure: failure)
+        }
+        let failure = SendFailure(kind: .invalidCall, target: name, reason: "no page came")
+        return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: seconds, failure: failure)
     }
 }

@@ -72,7 +72,8 @@ public struct CheckRunner: Sendable {
                 planned.service, target,
                 with: CallOptions(
                     arguments: check.arguments, environment: client.environment, sample: check.sample,
-                    argumentsFromSpec: true))
+                    argumentsFromSpec: true),
+                pages: check.pages)
             guard let response = exchange.response else {
                 return CheckResult(
                     planned: planned, outcome: .failed, seconds: exchange.seconds,

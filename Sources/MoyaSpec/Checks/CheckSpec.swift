@@ -15,6 +15,8 @@ public struct CheckSpec: Sendable {
     public var assertions: [Assertion]
     /// Where the check was declared.
     public var mark: Mark
+    /// The pages it reads, for a paginated target; nil reads the response as it is.
+    public var pages: PageCount? = nil
 
     /// Whether an assertion decides the status; otherwise the target's validation does.
     public var assertsStatus: Bool {

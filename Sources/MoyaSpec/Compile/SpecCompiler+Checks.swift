@@ -3,7 +3,7 @@ import MoyaJSONPath
 import MoyaRegex
 
 extension CompileContext {
-    static let checkKeys = ["name", "params", "sample", "expect"]
+    static let checkKeys = ["name", "params", "sample", "pages", "expect"]
     static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample", "schema"]
     static let predicateKeys = [
         "equals", "exists", "type", "contains", "matches", "lt", "le", "gt", "ge", "count", "oneOf", "not",
@@ -12,7 +12,8 @@ extension CompileContext {
     /// A target's `checks`: a sequence of checks, each naming only the target's params and
     /// samples, with known predicates and valid JSON paths.
     mutating func checks(
-        _ node: YAMLNode, _ path: @autoclosure () -> String, params: [ParamSpec], sampleNames: [String]
+        _ node: YAMLNode, _ path: @autoclosure () -> String, target: String, params: [ParamSpec],
+        sampleNames: [String], paginated: Bool
     ) -> [CheckSpec] {
         guard case .sequence(let items) = node.content else {
             if !node.isNull {
@@ -78,6 +79,9 @@ extension CompileContext {
             }
             checks.append(
                 CheckSpec(name: name, arguments: arguments, sample: sample, assertions: assertions, mark: item.mark))
+            checks[checks.count - 1].pages = fields["pages"].flatMap {
+                pageCount($0, checkPath + ".pages", target: target, paginated: paginated)
+            }
         }
         return checks
     }

@@ -4,7 +4,9 @@ import MoyaRegex
 
 extension CompileContext {
     static let flowKeys = ["summary", "vars", "steps", "finally", "mcp"]
-    static let stepKeys = ["name", "call", "params", "sample", "expect", "capture", "until", "retry", "each", "skip"]
+    static let stepKeys = [
+        "name", "call", "params", "sample", "pages", "expect", "capture", "until", "retry", "each", "skip",
+    ]
     static let captureKeys = ["json", "header", "status", "body", "regex", "cookie", "duration", "secret", "optional"]
     static let retryKeys = ["every", "for", "times"]
 
@@ -172,10 +174,14 @@ extension CompileContext {
 
         var name = targetName
         if let node = fields["name"], let text = reader.string(node, path + ".name") { name = text }
-        return FlowStep(
+        var step = FlowStep(
             name: name, service: stepService, target: targetName, arguments: arguments, sample: sample,
             assertions: assertions, captures: captures, until: until, retry: retry, each: each, skip: skip,
             mark: node.mark)
+        step.pages = fields["pages"].flatMap {
+            pageCount($0, path + ".pages", target: targetName, paginated: target.map { $0.pagination != nil })
+        }
+        return step
     }
 
     /// A step's `params`: each a param of its target, written as a flow value whose variables

@@ -101,6 +101,32 @@ extension CompileContext {
         }
     }
 
+    /// A check's or a flow step's `pages: all | N`, for the target `name`, which must have
+    /// `paginate:` (`paginated` nil: another service's, checked when it is called).
+    mutating func pageCount(_ node: YAMLNode, _ path: String, target name: String, paginated: Bool?) -> PageCount? {
+        var count: PageCount?
+        if case .scalar(let text, .plain) = node.content, text == "all" {
+            count = .all
+        } else if case .scalar(let text, .plain) = node.content, let number = SpecReader.parseInteger(text) {
+            guard (1...PageCount.allLimit).contains(number) else {
+                reader.error(
+                    node.mark, path, "expected all or a number of pages from 1 to \(PageCount.allLimit), got \(number)")
+                return nil
+            }
+            count = .first(number)
+        } else {
+            reader.error(
+                node.mark, path,
+                "expected all or a number of pages, got \(reader.written(node, node.scalar ?? node.kindDescription))")
+            return nil
+        }
+        if paginated == false {
+            reader.error(node.mark, path, "the target '\(name)' has no paginate:, so it has no pages to read")
+            return nil
+        }
+        return count
+    }
+
     /// A JSON path in `paginate:`.
     private mutating func pagePath(_ node: YAMLNode, _ path: String) -> JSONPath? {
         guard let text = reader.string(node, path) else { return nil }

@@ -449,7 +449,9 @@ struct CompileContext {
         let pagination = fields["paginate"].flatMap { self.pagination($0, path() + ".paginate", params: params) }
         let checks =
             fields["checks"].map {
-                self.checks($0, path() + ".checks", params: params, sampleNames: samples.map(\.name))
+                self.checks(
+                    $0, path() + ".checks", target: name, params: params, sampleNames: samples.map(\.name),
+                    paginated: pagination != nil)
             } ?? []
 
         var target = TargetSpec(

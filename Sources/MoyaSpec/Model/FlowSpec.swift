@@ -61,6 +61,8 @@ public struct FlowStep: Sendable {
     public var skip: FlowCondition?
     /// Where the step is declared.
     public var mark: Mark
+    /// The pages it reads, for a paginated target; nil reads the response as it is.
+    public var pages: PageCount? = nil
 
     /// The target as a flow line names it: `target` or `service.target`.
     public var targetReference: String { service.map { "\($0).\(target)" } ?? target }

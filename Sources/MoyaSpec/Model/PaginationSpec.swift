@@ -47,3 +47,16 @@ public struct PaginationSpec: Sendable {
         "page\(number)"
     }
 }
+
+/// How many pages a check or a flow step reads (`pages: all` or `pages: N`); its `expect` and
+/// captures see every item of them, merged into one JSON array.
+public enum PageCount: Sendable, Hashable {
+    /// Every page, to the last one.
+    case all
+    /// The first N pages at most.
+    case first(Int)
+
+    /// The most pages `all` reads: enough for any list a check means to read whole, and a
+    /// bound on a server whose pages never end.
+    public static let allLimit = 10_000
+}
