@@ -136,6 +136,8 @@ struct ImportedSpec {
         var samples: [(name: String, sample: Sample)] = []
         /// `successAndRedirectCodes` for an operation that only redirects; nil leaves the default.
         var validation: String? = nil
+        /// `paginate:`, in flow style, for an operation whose responses page.
+        var paginate: String? = nil
     }
 
     var comment: [String] = []

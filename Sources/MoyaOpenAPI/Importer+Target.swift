@@ -134,6 +134,7 @@ extension Importer {
             target.task = .parameters(query, encoding: "queryString", query: [])
         }
         samples(endpoint.responses, into: &target, operation: pointer)
+        pagination(of: endpoint, into: &target, query: query, at: pointer)
         return target
     }
 

@@ -17,6 +17,9 @@ public struct OpenAPIImport: Sendable {
     public var spec: String
     /// One line per construct left out, each with its JSON pointer.
     public var warnings: [String]
+    /// One line per choice import made that a reader may want to check, such as the
+    /// `paginate:` it gave a target, each with its JSON pointer.
+    public var notes: [String] = []
     /// How many operations the document has, and how many targets the spec.
     public var operations = 0
     public var targets = 0
@@ -74,6 +77,8 @@ public enum OpenAPIImporter {
         let written =
             read.format.hasPrefix("Swagger") ? importer.warnings.map(Swagger2.originalPointers) : importer.warnings
         var imported = OpenAPIImport(service: spec.service, spec: SpecWriter.write(spec), warnings: written)
+        imported.notes =
+            read.format.hasPrefix("Swagger") ? importer.notes.map(Swagger2.originalPointers) : importer.notes
         imported.operations = Self.operationCount(read.raw)
         imported.targets = spec.targets.count
         return imported
@@ -96,6 +101,7 @@ struct Importer {
     /// The document as written, whose schemas targets and samples refer to.
     var schemas: SchemaSource?
     var warnings: [String] = []
+    var notes: [String] = []
     var serviceName = ""
 
     init(document: OpenAPI.Document, file: String) {
@@ -105,6 +111,10 @@ struct Importer {
 
     mutating func warn(_ pointer: [String], _ message: String) {
         warnings.append("\(file)#\(Names.pointer(pointer)): \(message)")
+    }
+
+    mutating func note(_ pointer: [String], _ message: String) {
+        notes.append("\(file)#\(Names.pointer(pointer)): \(message)")
     }
 
     // MARK: - Service

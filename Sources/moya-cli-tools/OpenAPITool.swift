@@ -73,6 +73,7 @@ enum OpenAPITool {
         }
         // A document's text is printed with its controls escaped, never raw.
         for warning in imported.warnings { line("moya-cli: warning: " + TerminalText.escapingControls(warning)) }
+        for note in imported.notes { line("moya-cli: note: " + TerminalText.escapingControls(note)) }
         var copies: [(from: String, to: String)] = []
         if let copy, let output {
             copies = [(file, copy.path)]

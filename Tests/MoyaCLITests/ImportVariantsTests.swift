@@ -34,6 +34,31 @@ extension ImportOpenAPITests {
         try await assertRoundTrip(document)
     }
 
+    /// The shapes pages are known by become `paginate:`, each with a note saying why: a
+    /// `Link` header, a next URL in the body (nested, and OData's), a cursor param the body
+    /// gives back, a page number (given a default) and an offset stepped by the page size. A
+    /// body that is not paged, and a POST, get none.
+    func testPagedOperationsGetPaginate() async throws {
+        let document = fixtures + "/paged-3.0.yaml"
+        let at = "moya-cli: note: \(document)#/paths"
+        try await assertImport(
+            document, golden: fixtures + "/paged-3.0.spec.yaml",
+            warnings: [
+                "\(at)/~1repos/get: paginate: { next: link }, since its 200 response declares a Link header",
+                "\(at)/~1users/get: paginate: { items: \"$.data\", next: { url: \"$.links.next\" } }, since its 200 "
+                    + "response has a next URL at $.links.next",
+                "\(at)/~1files/get: paginate: { items: \"$.value\", next: { url: \"$['@odata.nextLink']\" } }, since "
+                    + "its 200 response has a next URL at $['@odata.nextLink']",
+                "\(at)/~1events/get: paginate: { items: \"$.events\", next: { param: page_token, from: "
+                    + "\"$.meta.nextPageToken\" } }, since the query param 'page_token' takes back the cursor at "
+                    + "$.meta.nextPageToken",
+                "\(at)/~1search/get: paginate: { items: \"$.results\", next: { param: page, increment: 1 } }, since "
+                    + "the query param 'page' numbers the pages",
+                "\(at)/~1logs/get: paginate: { next: { param: offset, increment: 50 } }, since the query param "
+                    + "'offset' skips items, 50 a page as 'limit' says",
+            ])
+    }
+
     /// Swagger 2.0: a field OpenAPI does not define costs only itself, draft 4's tuple form
     /// of `items` keeps the definitions (and the `$ref` inside it resolves), and `x-nullable`
     /// lets the example's null through.

@@ -15,7 +15,9 @@ extension ImportOpenAPITests {
         try await assertImport(
             document, golden: fixtures + "/swagger-2.0.spec.yaml",
             warnings: [
-                "moya-cli: warning: \(document)#/paths/~1dogs/get/parameters/4/collectionFormat: collectionFormat tsv has no OpenAPI 3 style here; read as csv"
+                "moya-cli: warning: \(document)#/paths/~1dogs/get/parameters/4/collectionFormat: collectionFormat tsv has no OpenAPI 3 style here; read as csv",
+                "moya-cli: note: \(document)#/paths/~1dogs/get: paginate: { next: { param: page, increment: 1 } }, "
+                    + "since the query param 'page' numbers the pages",
             ])
         let spec = fixtures + "/swagger-2.0.spec.yaml"
         let (status, out, error) = await CommandTests.run([
