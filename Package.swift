@@ -217,7 +217,8 @@ let package = Package(
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),
-        .testTarget(name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
+        .testTarget(
+            name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "TestSupport"]),
         .testTarget(
             name: "MoyaRuntimeTests",
             dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),

@@ -267,6 +267,15 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(xdgError.contains("no folder at ./specs or \(xdg)/moya-cli/specs;"), xdgError)
     }
 
+    /// `moya-cli schema` prints the spec format's JSON Schema: the file's bytes.
+    func testSchemaPrintsTheSchemaFile() async throws {
+        let (status, out, error) = await run(["schema"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out, try String(contentsOfFile: Self.root + "/schema/moya-cli-spec.schema.json", encoding: .utf8))
+        XCTAssertEqual(error, "")
+    }
+
     /// A mistyped command gets the nearest one.
     func testAMistypedCommandGetsDidYouMean() async {
         let (status, out, error) = await run(["calll", "myservice.showUser"])
@@ -277,7 +286,7 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(
             far,
             "moya-cli: error: 'frobnicate' is not a moya-cli command; the commands are call, run, check, validate, "
-                + "list, describe, generate, serve, import, export, trust, mcp\n")
+                + "list, describe, generate, serve, import, export, trust, mcp, schema\n")
     }
 
     func testDuplicateServicesAreReported() async throws {

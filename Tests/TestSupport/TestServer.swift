@@ -416,7 +416,8 @@ private final class TestServerHandler: ChannelInboundHandler {
         }
     }
 
-    /// `/pages/STYLE?total=T&size=S`: T items, `{"id": N}`, S to a page, paged as STYLE says:
+    /// `/pages/STYLE?total=T&size=S[&pad=P]`: T items, `{"id": N}` (with `"pad"` of P bytes), S
+    /// to a page, paged as STYLE says:
     /// `link` (`page=`, a relative `Link: rel="next"`), `url` (`page=`, an absolute `next` in
     /// the body, `null` on the last), `cursor` (`cursor=`, `meta.next_cursor`, empty on the
     /// last), `number` (`page=` from 1, an empty `results` past the end), `away` (a `Link` to
@@ -438,9 +439,13 @@ private final class TestServerHandler: ChannelInboundHandler {
             start = ((Int(values["page"] ?? "") ?? 1) - 1) * size
         }
         let page = start / size + 1
-        let items = (start..<min(max(start, total), start + size)).map { ["id": $0 + 1] }
+        // `pad=N` gives each item N bytes more, for a benchmark of large pages.
+        let pad = String(repeating: "x", count: min(max(Int(values["pad"] ?? "") ?? 0, 0), 1 << 20))
+        let items: [[String: Any]] = (start..<min(max(start, total), start + size)).map {
+            pad.isEmpty ? ["id": $0 + 1] : ["id": $0 + 1, "pad": pad]
+        }
         let more = start + size < total
-        let rest = "total=\(total)&size=\(size)"
+        let rest = "total=\(total)&size=\(size)" + (pad.isEmpty ? "" : "&pad=\(pad.count)")
         let host = head.headers.first(name: "Host") ?? "127.0.0.1"
         switch style {
         case "link":

@@ -4,6 +4,8 @@ import MoyaJSONPath
 extension CompileContext {
     static let loginAuthKeys = ["login", "scheme", "custom", "header", "refreshOn", "cache"]
     static let loginKeys = ["call", "params", "token", "expiresIn"]
+    /// The keys of a login's `custom:` scheme.
+    static let loginCustomKeys = ["scheme"]
 
     /// `auth: { login: { call, params, token, expiresIn }, scheme | custom | header, refreshOn, cache }`.
     mutating func login(_ node: YAMLNode, _ path: String) -> AuthSpec? {
@@ -66,7 +68,9 @@ extension CompileContext {
             )
         } else if let node = fields["scheme"] {
             _ = reader.choice(node, path + ".scheme", ["bearer"], what: "scheme")
-        } else if let node = fields["custom"], let custom = reader.fields(node, path + ".custom", known: ["scheme"]) {
+        } else if let node = fields["custom"],
+            let custom = reader.fields(node, path + ".custom", known: Self.loginCustomKeys)
+        {
             if let schemeNode = custom["scheme"], let text = reader.string(schemeNode, path + ".custom.scheme") {
                 scheme = .custom(text)
             } else if custom["scheme"] == nil {

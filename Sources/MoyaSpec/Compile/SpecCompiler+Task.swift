@@ -2,6 +2,9 @@ import MoyaCore
 
 extension CompileContext {
     static let taskKinds = ["data", "json", "parameters", "upload", "multipart", "download"]
+    /// The keys of `data:` read from a file, and of a multipart part.
+    static let dataFileKeys = ["file"]
+    static let partKeys = ["name", "value", "file", "fileName", "mimeType"]
     static let taskKeys: [String: [String]] = [
         "data": ["data", "contentType", "query"],
         "json": ["json"],
@@ -118,7 +121,7 @@ extension CompileContext {
 
     private mutating func dataSource(_ node: YAMLNode, _ path: @autoclosure () -> String) -> DataSource? {
         if case .mapping = node.content {
-            guard let fields = reader.fields(node, path(), known: ["file"]), let file = fields["file"] else {
+            guard let fields = reader.fields(node, path(), known: Self.dataFileKeys), let file = fields["file"] else {
                 reader.error(node.mark, path(), "expected text or { file: path }")
                 return nil
             }
@@ -163,7 +166,7 @@ extension CompileContext {
         var parts: [MultipartPartSpec] = []
         for (index, item) in items.enumerated() {
             let itemPath = "\(path())[\(index)]"
-            guard let fields = reader.fields(item, itemPath, known: ["name", "value", "file", "fileName", "mimeType"])
+            guard let fields = reader.fields(item, itemPath, known: Self.partKeys)
             else {
                 continue
             }

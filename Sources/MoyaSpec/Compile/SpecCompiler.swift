@@ -30,6 +30,16 @@ public struct SpecCompiler: Sendable {
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
         "environments", "targets", "flows",
     ]
+    /// The keys of an environment.
+    static let environmentKeys = ["baseURL", "headers"]
+    /// The keys of a header or cookie written as a mapping.
+    static let headerValueKeys = ["value", "secret"]
+    /// The keys of `stub:` written as a mapping.
+    static let stubKeys = ["delayed"]
+    /// The keys of `auth:`, one of which it holds, and of its `basic` and `custom` forms.
+    static let authKeys = ["bearer", "basic", "custom", "login"]
+    static let basicAuthKeys = ["user", "password"]
+    static let customAuthKeys = ["scheme", "token"]
     /// The keys of a sample mapping.
     static let sampleKeys = ["status", "headers", "body", "json", "file", "error", "schema"]
     static let targetKeys = [
@@ -327,7 +337,7 @@ struct CompileContext {
             let name = entry.key
             let value = entry.value
             let envPath = SpecReader.join(path(), name)
-            guard let envFields = reader.fields(value, envPath, known: ["baseURL", "headers"]) else { continue }
+            guard let envFields = reader.fields(value, envPath, known: SpecCompiler.environmentKeys) else { continue }
             let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
             let headers = envFields["headers"].map { self.headers($0, envPath + ".headers") } ?? []
             var environment = EnvironmentSpec(name: name, baseURL: baseURL, headers: headers)
@@ -499,7 +509,9 @@ struct CompileContext {
             }
             if case .mapping = value.content {
                 // { value: ..., secret: true }: a value that is a secret as a whole.
-                guard let fields = reader.fields(value, headerPath, known: ["value", "secret"]) else { continue }
+                guard let fields = reader.fields(value, headerPath, known: SpecCompiler.headerValueKeys) else {
+                    continue
+                }
                 guard let node = fields["value"] else {
                     reader.error(
                         value.mark, headerPath, "a \(kind) written as a mapping needs value: and may have secret:")
@@ -555,7 +567,8 @@ struct CompileContext {
 
     mutating func stub(_ node: YAMLNode, _ path: @autoclosure () -> String) -> StubBehavior? {
         if case .mapping = node.content {
-            guard let fields = reader.fields(node, path(), known: ["delayed"]), let delay = fields["delayed"] else {
+            guard let fields = reader.fields(node, path(), known: SpecCompiler.stubKeys), let delay = fields["delayed"]
+            else {
                 if case .mapping(let pairs) = node.content, pairs.isEmpty {
                     reader.error(node.mark, path(), "expected never, immediate or { delayed: SECONDS }")
                 }
@@ -579,7 +592,7 @@ struct CompileContext {
         if case .mapping(let pairs) = node.content, pairs.contains(where: { $0.key.scalar == "login" }) {
             return login(node, path())
         }
-        guard let fields = reader.fields(node, path(), known: ["bearer", "basic", "custom", "login"]) else {
+        guard let fields = reader.fields(node, path(), known: SpecCompiler.authKeys) else {
             return nil
         }
         guard fields.count == 1, let kind = fields.first?.key, let value = fields[kind] else {
@@ -593,7 +606,7 @@ struct CompileContext {
             check(token, kindPath, scope, allowArrays: false)
             return .bearer(token)
         case "basic":
-            guard let basic = reader.fields(value, kindPath, known: ["user", "password"]) else { return nil }
+            guard let basic = reader.fields(value, kindPath, known: SpecCompiler.basicAuthKeys) else { return nil }
             guard let userNode = basic["user"], let passwordNode = basic["password"] else {
                 reader.error(value.mark, kindPath, "basic auth needs both user and password")
                 return nil
@@ -605,7 +618,7 @@ struct CompileContext {
             check(password, kindPath + ".password", scope, allowArrays: false)
             return .basic(user: user, password: password)
         default:
-            guard let custom = reader.fields(value, kindPath, known: ["scheme", "token"]) else { return nil }
+            guard let custom = reader.fields(value, kindPath, known: SpecCompiler.customAuthKeys) else { return nil }
             guard let schemeNode = custom["scheme"], let tokenNode = custom["token"] else {
                 reader.error(value.mark, kindPath, "custom auth needs both scheme and token")
                 return nil

@@ -1,0 +1,1308 @@
+// Made by scripts/spec-schema.sh from schema/moya-cli-spec.schema.json; edit that file.
+extension SpecSchema {
+    /// The text of schema/moya-cli-spec.schema.json.
+    static let json = #"""
+        {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "$id": "https://raw.githubusercontent.com/moya-cli/moya-cli/main/schema/moya-cli-spec.schema.json",
+          "title": "moya-cli spec",
+          "description": "A moya-cli spec: one service in the terms of the Moya network layer, a base URL and targets with a path, a method, a task, headers, sample data and a validation type. docs/spec-format.md has the whole format.",
+          "type": "object",
+          "properties": {
+            "service": {
+              "$ref": "#/$defs/name",
+              "description": "The name used in SERVICE.TARGET; the file's name by default."
+            },
+            "baseURL": {
+              "type": "string",
+              "description": "An absolute http or https URL; it may carry a path and a query."
+            },
+            "headers": {
+              "$ref": "#/$defs/headers"
+            },
+            "validation": {
+              "$ref": "#/$defs/validation"
+            },
+            "timeout": {
+              "$ref": "#/$defs/seconds"
+            },
+            "retry": {
+              "$ref": "#/$defs/retry"
+            },
+            "followRedirects": {
+              "type": "boolean",
+              "default": true,
+              "description": "false returns a 3xx response as it is."
+            },
+            "stub": {
+              "$ref": "#/$defs/stub"
+            },
+            "auth": {
+              "$ref": "#/$defs/auth"
+            },
+            "environments": {
+              "type": "object",
+              "description": "Named overrides of baseURL and headers, chosen with --env NAME.",
+              "additionalProperties": {
+                "$ref": "#/$defs/environment"
+              }
+            },
+            "targets": {
+              "type": "object",
+              "description": "Target names to targets.",
+              "propertyNames": {
+                "$ref": "#/$defs/name"
+              },
+              "additionalProperties": {
+                "$ref": "#/$defs/target"
+              }
+            },
+            "flows": {
+              "type": "object",
+              "description": "Flow names to flows: steps that call targets in order.",
+              "propertyNames": {
+                "$ref": "#/$defs/name"
+              },
+              "additionalProperties": {
+                "$ref": "#/$defs/flow"
+              }
+            }
+          },
+          "required": [
+            "baseURL",
+            "targets"
+          ],
+          "additionalProperties": false,
+          "$defs": {
+            "name": {
+              "type": "string",
+              "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"
+            },
+            "template": {
+              "description": "Text that may hold {param} references and ${VAR} environment values.",
+              "type": [
+                "string",
+                "number",
+                "boolean"
+              ]
+            },
+            "jsonPath": {
+              "type": "string",
+              "pattern": "^\\$",
+              "description": "An RFC 9535 JSON path, such as $.items[0].id."
+            },
+            "duration": {
+              "description": "A duration: 500ms, 2s or a number of seconds.",
+              "anyOf": [
+                {
+                  "type": "number",
+                  "exclusiveMinimum": 0
+                },
+                {
+                  "type": "string",
+                  "pattern": "^[0-9.eE+-]+(ms|s)?$"
+                }
+              ]
+            },
+            "seconds": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 604800,
+              "description": "Seconds, above 0 and at most 604800 (a week)."
+            },
+            "retry": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 100,
+              "description": "How many times a failed request is retried, 0 to 100."
+            },
+            "headers": {
+              "type": "object",
+              "description": "Header name to value, sent in the order written. A value may be { value: ..., secret: true } to make it a secret.",
+              "propertyNames": {
+                "pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"
+              },
+              "additionalProperties": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/template"
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "value": {
+                        "$ref": "#/$defs/template"
+                      },
+                      "secret": {
+                        "type": "boolean",
+                        "default": false
+                      }
+                    },
+                    "required": [
+                      "value"
+                    ],
+                    "additionalProperties": false
+                  }
+                ]
+              }
+            },
+            "cookies": {
+              "type": "object",
+              "description": "Cookie name to value template, sent as one Cookie header.",
+              "propertyNames": {
+                "pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"
+              },
+              "additionalProperties": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/template"
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "value": {
+                        "$ref": "#/$defs/template"
+                      },
+                      "secret": {
+                        "type": "boolean",
+                        "default": false
+                      }
+                    },
+                    "required": [
+                      "value"
+                    ],
+                    "additionalProperties": false
+                  }
+                ]
+              }
+            },
+            "validation": {
+              "description": "Which statuses count as success: none, successCodes (200-299), successAndRedirectCodes (200-399) or a list of codes.",
+              "default": "successCodes",
+              "anyOf": [
+                {
+                  "enum": [
+                    "none",
+                    "successCodes",
+                    "successAndRedirectCodes"
+                  ]
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "integer",
+                    "minimum": 100,
+                    "maximum": 599
+                  }
+                }
+              ]
+            },
+            "stub": {
+              "description": "The default stub behaviour: never, immediate or { delayed: SECONDS }.",
+              "default": "never",
+              "anyOf": [
+                {
+                  "enum": [
+                    "never",
+                    "immediate"
+                  ]
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "delayed": {
+                      "type": "number",
+                      "minimum": 0,
+                      "maximum": 604800
+                    }
+                  },
+                  "required": [
+                    "delayed"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "auth": {
+              "description": "Credentials: bearer, basic, custom, a login, or none on a target.",
+              "anyOf": [
+                {
+                  "const": "none"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "bearer": {
+                      "type": "string",
+                      "description": "Authorization: Bearer TOKEN."
+                    }
+                  },
+                  "required": [
+                    "bearer"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "basic": {
+                      "type": "object",
+                      "properties": {
+                        "user": {
+                          "type": "string"
+                        },
+                        "password": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "user",
+                        "password"
+                      ],
+                      "additionalProperties": false
+                    }
+                  },
+                  "required": [
+                    "basic"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "custom": {
+                      "type": "object",
+                      "properties": {
+                        "scheme": {
+                          "type": "string"
+                        },
+                        "token": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "scheme",
+                        "token"
+                      ],
+                      "additionalProperties": false
+                    }
+                  },
+                  "required": [
+                    "custom"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "$ref": "#/$defs/loginAuth"
+                }
+              ]
+            },
+            "loginAuth": {
+              "type": "object",
+              "description": "A token from calling a login target.",
+              "properties": {
+                "login": {
+                  "$ref": "#/$defs/login"
+                },
+                "scheme": {
+                  "const": "bearer",
+                  "description": "Authorization: Bearer TOKEN, the default."
+                },
+                "custom": {
+                  "type": "object",
+                  "properties": {
+                    "scheme": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "scheme"
+                  ],
+                  "additionalProperties": false,
+                  "description": "Authorization: SCHEME TOKEN."
+                },
+                "header": {
+                  "type": "string",
+                  "description": "A header of its own that carries the token."
+                },
+                "refreshOn": {
+                  "type": "array",
+                  "items": {
+                    "type": "integer",
+                    "minimum": 100,
+                    "maximum": 599
+                  },
+                  "default": [
+                    401
+                  ],
+                  "description": "Statuses that log in again and replay the request once."
+                },
+                "cache": {
+                  "type": "boolean",
+                  "default": false,
+                  "description": "Keep the token between runs, under $XDG_CACHE_HOME/moya-cli/."
+                }
+              },
+              "required": [
+                "login"
+              ],
+              "additionalProperties": false
+            },
+            "login": {
+              "type": "object",
+              "properties": {
+                "call": {
+                  "type": "string",
+                  "description": "The target that answers with a token: a target of this service, or SERVICE.TARGET."
+                },
+                "params": {
+                  "type": "object",
+                  "description": "Its params: literal values and ${VAR}, which are secrets."
+                },
+                "token": {
+                  "$ref": "#/$defs/jsonPath",
+                  "description": "A JSON path to the token."
+                },
+                "expiresIn": {
+                  "$ref": "#/$defs/jsonPath",
+                  "description": "A JSON path to the token's lifetime in seconds."
+                }
+              },
+              "required": [
+                "call",
+                "token"
+              ],
+              "additionalProperties": false
+            },
+            "paramType": {
+              "description": "A type name: string, int, number, bool, file, or [T] for a repeatable param.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "string",
+                    "int",
+                    "number",
+                    "bool",
+                    "file",
+                    "[string]",
+                    "[int]",
+                    "[number]",
+                    "[bool]",
+                    "[file]"
+                  ]
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "enum": [
+                      "string",
+                      "int",
+                      "number",
+                      "bool",
+                      "file"
+                    ]
+                  },
+                  "minItems": 1,
+                  "maxItems": 1
+                }
+              ]
+            },
+            "param": {
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/paramType"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/$defs/paramType"
+                        },
+                        {
+                          "enum": [
+                            "enum",
+                            "[enum]"
+                          ]
+                        }
+                      ]
+                    },
+                    "default": {
+                      "description": "The value when the call gives none."
+                    },
+                    "description": {
+                      "type": "string"
+                    },
+                    "optional": {
+                      "type": "boolean",
+                      "default": false,
+                      "description": "A param with no default that is not optional is required."
+                    },
+                    "secret": {
+                      "type": "boolean",
+                      "default": false,
+                      "description": "Printed as •••• in logs, --curl and --dry-run."
+                    },
+                    "enum": {
+                      "description": "The values: a list, or a mapping of the keys the command line takes to the values sent.",
+                      "anyOf": [
+                        {
+                          "type": "array",
+                          "items": {
+                            "type": [
+                              "string",
+                              "number",
+                              "boolean"
+                            ]
+                          },
+                          "minItems": 1
+                        },
+                        {
+                          "type": "object",
+                          "minProperties": 1,
+                          "additionalProperties": {
+                            "type": [
+                              "string",
+                              "number",
+                              "boolean"
+                            ]
+                          }
+                        }
+                      ]
+                    },
+                    "style": {
+                      "enum": [
+                        "form",
+                        "spaceDelimited",
+                        "pipeDelimited"
+                      ],
+                      "default": "form",
+                      "description": "OpenAPI's style for an array param that stands alone as a query or form value."
+                    },
+                    "explode": {
+                      "type": "boolean",
+                      "description": "Whether array items repeat the key; true for form, false for the others by default."
+                    },
+                    "allowEmptyValue": {
+                      "type": "boolean",
+                      "default": false,
+                      "description": "Whether serve takes a query value sent empty as the param left out."
+                    },
+                    "minimum": {
+                      "type": "number"
+                    },
+                    "maximum": {
+                      "type": "number"
+                    },
+                    "exclusiveMinimum": {
+                      "type": "number"
+                    },
+                    "exclusiveMaximum": {
+                      "type": "number"
+                    },
+                    "multipleOf": {
+                      "type": "number",
+                      "exclusiveMinimum": 0
+                    },
+                    "minLength": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxLength": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "pattern": {
+                      "type": "string",
+                      "description": "An ECMA-262 regular expression, unanchored."
+                    },
+                    "format": {
+                      "type": "string"
+                    },
+                    "minItems": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "maxItems": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "uniqueItems": {
+                      "type": "boolean"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "anyOf": [
+                    {
+                      "required": [
+                        "type"
+                      ]
+                    },
+                    {
+                      "required": [
+                        "enum"
+                      ]
+                    }
+                  ]
+                }
+              ]
+            },
+            "params": {
+              "type": "object",
+              "description": "The values a call takes, by name.",
+              "propertyNames": {
+                "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"
+              },
+              "additionalProperties": {
+                "$ref": "#/$defs/param"
+              }
+            },
+            "block": {
+              "description": "A parameter block: a mapping (keys sorted), or a list of one-key mappings (order kept).",
+              "anyOf": [
+                {
+                  "type": "object"
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "maxProperties": 1
+                  }
+                }
+              ]
+            },
+            "task": {
+              "description": "How parameters and body are sent: plain, data, json, parameters, upload, multipart or download.",
+              "default": "plain",
+              "anyOf": [
+                {
+                  "const": "plain"
+                },
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "data": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/$defs/template"
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "file": {
+                              "type": "string"
+                            }
+                          },
+                          "required": [
+                            "file"
+                          ],
+                          "additionalProperties": false
+                        }
+                      ]
+                    },
+                    "contentType": {
+                      "type": "string"
+                    },
+                    "query": {
+                      "$ref": "#/$defs/block"
+                    }
+                  },
+                  "required": [
+                    "data"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "json": {
+                      "description": "Any YAML, sent as JSON."
+                    }
+                  },
+                  "required": [
+                    "json"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "parameters": {
+                      "$ref": "#/$defs/block"
+                    },
+                    "encoding": {
+                      "enum": [
+                        "url",
+                        "queryString",
+                        "httpBody",
+                        "json",
+                        "prettyJSON"
+                      ],
+                      "default": "url"
+                    },
+                    "arrays": {
+                      "enum": [
+                        "brackets",
+                        "noBrackets",
+                        "indexInBrackets"
+                      ],
+                      "default": "brackets"
+                    },
+                    "bools": {
+                      "enum": [
+                        "numeric",
+                        "literal"
+                      ],
+                      "default": "numeric"
+                    },
+                    "query": {
+                      "$ref": "#/$defs/block"
+                    }
+                  },
+                  "required": [
+                    "parameters"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "upload": {
+                      "type": "string",
+                      "description": "The path of the file sent as the body."
+                    }
+                  },
+                  "required": [
+                    "upload"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "multipart": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "value": {
+                            "$ref": "#/$defs/template"
+                          },
+                          "file": {
+                            "type": "string"
+                          },
+                          "fileName": {
+                            "type": "string"
+                          },
+                          "mimeType": {
+                            "type": "string"
+                          }
+                        },
+                        "required": [
+                          "name"
+                        ],
+                        "additionalProperties": false,
+                        "oneOf": [
+                          {
+                            "required": [
+                              "value"
+                            ]
+                          },
+                          {
+                            "required": [
+                              "file"
+                            ]
+                          }
+                        ]
+                      }
+                    },
+                    "query": {
+                      "$ref": "#/$defs/block"
+                    }
+                  },
+                  "required": [
+                    "multipart"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "download": {
+                      "type": "string",
+                      "description": "Where the body is written."
+                    },
+                    "parameters": {
+                      "$ref": "#/$defs/block"
+                    },
+                    "encoding": {
+                      "enum": [
+                        "url",
+                        "queryString",
+                        "httpBody",
+                        "json",
+                        "prettyJSON"
+                      ],
+                      "default": "url"
+                    },
+                    "arrays": {
+                      "enum": [
+                        "brackets",
+                        "noBrackets",
+                        "indexInBrackets"
+                      ],
+                      "default": "brackets"
+                    },
+                    "bools": {
+                      "enum": [
+                        "numeric",
+                        "literal"
+                      ],
+                      "default": "numeric"
+                    }
+                  },
+                  "required": [
+                    "download"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "sample": {
+              "description": "What a stubbed call answers: a body, or a mapping with status, headers and one of body, json or file; or { error: E }.",
+              "anyOf": [
+                {
+                  "type": [
+                    "string",
+                    "number",
+                    "boolean"
+                  ]
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "status": {
+                      "type": "integer",
+                      "minimum": 100,
+                      "maximum": 599,
+                      "default": 200
+                    },
+                    "headers": {
+                      "$ref": "#/$defs/headers"
+                    },
+                    "body": {
+                      "$ref": "#/$defs/template"
+                    },
+                    "json": {
+                      "description": "Any YAML, answered as JSON."
+                    },
+                    "file": {
+                      "type": "string",
+                      "description": "A file beside the spec."
+                    },
+                    "error": {
+                      "enum": [
+                        "timeout",
+                        "notConnectedToInternet",
+                        "cannotFindHost",
+                        "cannotConnectToHost",
+                        "networkConnectionLost",
+                        "cancelled"
+                      ]
+                    },
+                    "schema": {
+                      "$ref": "#/$defs/schema"
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "schema": {
+              "description": "A JSON Schema (draft 2020-12 unless its $schema says otherwise), or a $ref to one in a file beside the spec.",
+              "type": [
+                "object",
+                "boolean"
+              ]
+            },
+            "predicate": {
+              "description": "A plain value means equality; a mapping holds predicates, all of which must hold.",
+              "anyOf": [
+                {
+                  "not": {
+                    "type": "object"
+                  }
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "equals": {},
+                    "exists": {
+                      "type": "boolean"
+                    },
+                    "type": {
+                      "enum": [
+                        "string",
+                        "number",
+                        "integer",
+                        "bool",
+                        "array",
+                        "object",
+                        "null",
+                        null
+                      ]
+                    },
+                    "contains": {},
+                    "matches": {
+                      "type": "string"
+                    },
+                    "lt": {
+                      "type": "number"
+                    },
+                    "le": {
+                      "type": "number"
+                    },
+                    "gt": {
+                      "type": "number"
+                    },
+                    "ge": {
+                      "type": "number"
+                    },
+                    "count": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "oneOf": {
+                      "type": "array"
+                    },
+                    "not": {
+                      "$ref": "#/$defs/predicate"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "minProperties": 1
+                }
+              ]
+            },
+            "expect": {
+              "type": "object",
+              "description": "What the response must satisfy.",
+              "properties": {
+                "status": {
+                  "description": "A code, a list of codes, a class such as 2xx, or a predicate.",
+                  "anyOf": [
+                    {
+                      "type": "integer"
+                    },
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": [
+                          "integer",
+                          "string"
+                        ]
+                      }
+                    },
+                    {
+                      "$ref": "#/$defs/predicate"
+                    }
+                  ]
+                },
+                "headers": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "$ref": "#/$defs/predicate"
+                  }
+                },
+                "json": {
+                  "type": "object",
+                  "propertyNames": {
+                    "pattern": "^\\$"
+                  },
+                  "additionalProperties": {
+                    "$ref": "#/$defs/predicate"
+                  }
+                },
+                "body": {
+                  "$ref": "#/$defs/predicate"
+                },
+                "maxTime": {
+                  "$ref": "#/$defs/duration"
+                },
+                "matchesSample": {
+                  "type": "boolean"
+                },
+                "schema": {
+                  "anyOf": [
+                    {
+                      "const": true
+                    },
+                    {
+                      "$ref": "#/$defs/schema"
+                    }
+                  ]
+                }
+              },
+              "additionalProperties": false
+            },
+            "pages": {
+              "description": "all, or how many pages of a paginated target to read; expect sees every item in one array.",
+              "anyOf": [
+                {
+                  "const": "all"
+                },
+                {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 10000
+                }
+              ]
+            },
+            "check": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "params": {
+                  "type": "object"
+                },
+                "sample": {
+                  "type": "string",
+                  "description": "A named sample, used when stubbed."
+                },
+                "pages": {
+                  "$ref": "#/$defs/pages"
+                },
+                "expect": {
+                  "$ref": "#/$defs/expect"
+                }
+              },
+              "additionalProperties": false
+            },
+            "paginate": {
+              "type": "object",
+              "description": "Where a page's items are and how the next page is asked for; call --all follows it.",
+              "properties": {
+                "items": {
+                  "$ref": "#/$defs/jsonPath",
+                  "description": "Where a page's items are; the body itself when left out."
+                },
+                "next": {
+                  "description": "link, { url: PATH }, { param: NAME, from: PATH } or { param: NAME, increment: N }.",
+                  "anyOf": [
+                    {
+                      "const": "link"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "url": {
+                          "$ref": "#/$defs/jsonPath"
+                        }
+                      },
+                      "required": [
+                        "url"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "param": {
+                          "type": "string"
+                        },
+                        "from": {
+                          "$ref": "#/$defs/jsonPath"
+                        }
+                      },
+                      "required": [
+                        "param",
+                        "from"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "param": {
+                          "type": "string"
+                        },
+                        "increment": {
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 2147483648
+                        }
+                      },
+                      "required": [
+                        "param",
+                        "increment"
+                      ],
+                      "additionalProperties": false
+                    }
+                  ]
+                }
+              },
+              "required": [
+                "next"
+              ],
+              "additionalProperties": false
+            },
+            "target": {
+              "type": "object",
+              "properties": {
+                "summary": {
+                  "type": "string",
+                  "description": "One line for list, describe and help."
+                },
+                "description": {
+                  "type": "string"
+                },
+                "params": {
+                  "$ref": "#/$defs/params"
+                },
+                "path": {
+                  "description": "Appended to the base URL; \"\" leaves it unchanged.",
+                  "default": "",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "method": {
+                  "type": "string",
+                  "pattern": "^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Hh][Ee][Aa][Dd]|[Oo][Pp][Tt][Ii][Oo][Nn][Ss]|[Tt][Rr][Aa][Cc][Ee]|[Cc][Oo][Nn][Nn][Ee][Cc][Tt]|[Qq][Uu][Ee][Rr][Yy])$",
+                  "default": "GET",
+                  "description": "GET POST PUT PATCH DELETE HEAD OPTIONS TRACE CONNECT QUERY, any case."
+                },
+                "headers": {
+                  "$ref": "#/$defs/headers"
+                },
+                "cookies": {
+                  "$ref": "#/$defs/cookies"
+                },
+                "task": {
+                  "$ref": "#/$defs/task"
+                },
+                "sample": {
+                  "$ref": "#/$defs/sample"
+                },
+                "samples": {
+                  "type": "object",
+                  "description": "Named samples, chosen with --sample NAME.",
+                  "additionalProperties": {
+                    "$ref": "#/$defs/sample"
+                  }
+                },
+                "validation": {
+                  "$ref": "#/$defs/validation"
+                },
+                "auth": {
+                  "$ref": "#/$defs/auth"
+                },
+                "timeout": {
+                  "$ref": "#/$defs/seconds"
+                },
+                "retry": {
+                  "$ref": "#/$defs/retry"
+                },
+                "followRedirects": {
+                  "type": "boolean"
+                },
+                "checks": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/$defs/check"
+                  },
+                  "description": "What moya-cli check asserts."
+                },
+                "schema": {
+                  "$ref": "#/$defs/schema"
+                },
+                "requestSchema": {
+                  "$ref": "#/$defs/schema"
+                },
+                "bodyRequired": {
+                  "type": "boolean"
+                },
+                "mcp": {
+                  "type": "boolean",
+                  "default": true,
+                  "description": "false keeps the target out of moya-cli mcp's tools."
+                },
+                "baseURL": {
+                  "type": "string",
+                  "description": "The target's own base URL."
+                },
+                "paginate": {
+                  "$ref": "#/$defs/paginate"
+                }
+              },
+              "additionalProperties": false,
+              "minProperties": 1
+            },
+            "capture": {
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/jsonPath"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "json": {
+                      "$ref": "#/$defs/jsonPath"
+                    },
+                    "header": {
+                      "type": "string"
+                    },
+                    "status": {
+                      "const": true
+                    },
+                    "body": {
+                      "const": true
+                    },
+                    "regex": {
+                      "type": "string"
+                    },
+                    "cookie": {
+                      "type": "string"
+                    },
+                    "duration": {
+                      "const": true
+                    },
+                    "secret": {
+                      "type": "boolean"
+                    },
+                    "optional": {
+                      "type": "boolean"
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "step": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "call": {
+                  "type": "string",
+                  "description": "The target: a name in this service, or SERVICE.TARGET."
+                },
+                "params": {
+                  "type": "object"
+                },
+                "sample": {
+                  "type": "string"
+                },
+                "pages": {
+                  "$ref": "#/$defs/pages"
+                },
+                "expect": {
+                  "$ref": "#/$defs/expect"
+                },
+                "capture": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "$ref": "#/$defs/capture"
+                  }
+                },
+                "until": {
+                  "$ref": "#/$defs/expect"
+                },
+                "retry": {
+                  "type": "object",
+                  "properties": {
+                    "every": {
+                      "$ref": "#/$defs/duration"
+                    },
+                    "for": {
+                      "$ref": "#/$defs/duration"
+                    },
+                    "times": {
+                      "type": "integer",
+                      "minimum": 1
+                    }
+                  },
+                  "additionalProperties": false
+                },
+                "each": {
+                  "anyOf": [
+                    {
+                      "type": "array"
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ]
+                },
+                "skip": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "call"
+              ],
+              "additionalProperties": false
+            },
+            "flow": {
+              "type": "object",
+              "properties": {
+                "summary": {
+                  "type": "string"
+                },
+                "vars": {
+                  "type": "object"
+                },
+                "steps": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/$defs/step"
+                  }
+                },
+                "finally": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/$defs/step"
+                  }
+                },
+                "mcp": {
+                  "type": "boolean",
+                  "default": true
+                }
+              },
+              "required": [
+                "steps"
+              ],
+              "additionalProperties": false
+            },
+            "environment": {
+              "type": "object",
+              "properties": {
+                "baseURL": {
+                  "type": "string"
+                },
+                "headers": {
+                  "$ref": "#/$defs/headers"
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        }
+        """#
+}
