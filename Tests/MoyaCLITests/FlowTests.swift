@@ -320,6 +320,47 @@ final class FlowTests: XCTestCase {
         let xml = try String(contentsOfFile: directory + "/r.xml", encoding: .utf8)
         XCTAssertTrue(xml.contains("<system-out>PASS  create  201"), xml)
     }
+
+    /// `--junit-steps`: a test case per flow step, the flow's name as the class, each step's
+    /// failure on its own case, a `finally` step named so, and counts over the cases.
+    func testJUnitStepsMakesACasePerStep() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-flows-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let report = directory + "/r.xml"
+        let (status, _, _) = await moya([
+            "check", spec, "--only", "flows.cleanup", "--junit", report, "--junit-steps",
+        ])
+        XCTAssertEqual(status, 1)
+        let xml = try String(contentsOfFile: report, encoding: .utf8)
+            .replacing(/time="\d+\.\d{3}"/, with: "time=\"T\"")
+        let file = spec
+        XCTAssertEqual(
+            xml,
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="moya-cli check" tests="5" failures="1" skipped="2" time="T">
+              <testsuite name="flows" tests="5" failures="1" skipped="2" time="T">
+                <testcase classname="flows.cleanup" name="create" time="T" file="\(file)" line="154"/>
+                <testcase classname="flows.cleanup" name="fails" time="T" file="\(file)" line="158">
+                  <failure message="fails: expect.status: expected 500, got 200" type="assertion">\
+            \(file):161:27: fails: expect.status: expected 500, got 200</failure>
+                </testcase>
+                <testcase classname="flows.cleanup" name="never runs" time="T" file="\(file)" line="162">
+                  <skipped message="not run after a failure"/>
+                </testcase>
+                <testcase classname="flows.cleanup" name="finally: delete" time="T" file="\(file)" line="166"/>
+                <testcase classname="flows.cleanup" name="finally: needs never" time="T" file="\(file)" line="169">
+                  <skipped message="variable &apos;never&apos; is not set"/>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """)
+        let (refused, _, error) = await moya(["check", spec, "--junit-steps"])
+        XCTAssertEqual(refused, 64)
+        XCTAssertTrue(error.contains("--junit-steps goes with --junit FILE"), error)
+    }
 }
 
 /// `auth: { login: … }`: one login shared by parallel checks, one refresh when the token goes

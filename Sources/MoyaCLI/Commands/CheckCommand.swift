@@ -65,6 +65,11 @@ struct CheckCommand: CallerIsolatedCommand {
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
+    @Flag(
+        name: .customLong("junit-steps"),
+        help: "In the JUnit report, a test case per flow step instead of one per flow.")
+    var junitSteps = false
+
     @Flag(help: "Print TAP to stdout; the usual lines go to stderr.")
     var tap = false
 
@@ -97,6 +102,7 @@ struct CheckCommand: CallerIsolatedCommand {
         }
         if record, stub != nil { throw ValidationError("--record writes live responses, and cannot go with --stub") }
         if force, !record { throw ValidationError("--force goes with --record") }
+        if junitSteps, junit == nil { throw ValidationError("--junit-steps goes with --junit FILE") }
     }
 
     func execute() async throws {
@@ -156,7 +162,9 @@ struct CheckCommand: CallerIsolatedCommand {
         let recordingFailure = record ? recordAll(heard.withLock { $0 }, plan: plan, services: catalog.services) : nil
 
         if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
-        if let junitFile { try Self.write(CheckReports.junit(results, summary: summary), to: junitFile) }
+        if let junitFile {
+            try Self.write(CheckReports.junit(results, summary: summary, steps: junitSteps), to: junitFile)
+        }
         if let jsonFile { try Self.write(CheckReports.json(results, summary: summary), to: jsonFile) }
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)

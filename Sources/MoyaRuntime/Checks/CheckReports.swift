@@ -10,45 +10,92 @@ public enum CheckReports {
 
     // MARK: - JUnit
 
-    /// JUnit XML: a test suite per service, a test case per check, failures with their messages.
-    public static func junit(_ results: [CheckResult], summary: CheckSummary) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"moya-cli check\" tests=\"\(summary.total)\" failures=\"\(summary.failed)\" "
-        xml += "skipped=\"\(summary.skipped)\" time=\"\(seconds(summary.seconds))\">\n"
+    /// One `<testcase>`: a check, a flow, or with `steps` a flow's step.
+    struct JUnitCase {
+        var classname: String
+        var name: String
+        var seconds: Double
+        var file: String
+        var line: Int
+        var outcome: CheckResult.Outcome
+        /// The skip's reason, or the first failure.
+        var message: String
+        /// The failure lines.
+        var details: [String]
+        /// A flow's step lines.
+        var output: String
+    }
+
+    /// JUnit XML: a test suite per service, a test case per check and per flow, failures with
+    /// their messages. With `steps` (`--junit-steps`), a flow is a test case per step instead,
+    /// named by the step (`finally: delete` for a `finally` step) under the flow's name as
+    /// the class, as Hurl's per-request cases are asked for; a flow that failed with no step
+    /// failing (an interrupt) keeps a case of its own for that failure.
+    public static func junit(_ results: [CheckResult], summary: CheckSummary, steps: Bool = false) -> String {
         var services: [String] = []
         for result in results where !services.contains(result.planned.service.name) {
             services.append(result.planned.service.name)
         }
-        for service in services {
-            let cases = results.filter { $0.planned.service.name == service }
-            let suite = CheckSummary(results: cases, seconds: cases.reduce(0) { $0 + $1.seconds })
-            xml += "  <testsuite name=\"\(escape(service))\" tests=\"\(suite.total)\" failures=\"\(suite.failed)\" "
-            xml += "skipped=\"\(suite.skipped)\" time=\"\(seconds(suite.seconds))\">\n"
-            for result in cases {
-                let planned = result.planned
-                xml += "    <testcase classname=\"\(escape(planned.qualifiedName))\" "
-                xml += "name=\"\(escape(planned.caseName))\" time=\"\(seconds(result.seconds))\" "
-                xml += "file=\"\(escape(result.file))\" line=\"\(planned.mark.line)\""
-                // A flow's steps are its output.
-                let output =
-                    result.steps.isEmpty
-                    ? ""
-                    : "      <system-out>\(escape(result.steps.map(\.line).joined(separator: "\n")))</system-out>\n"
-                switch result.outcome {
+        let suites = services.map { service in
+            (service, results.filter { $0.planned.service.name == service }.flatMap { junitCases($0, steps: steps) })
+        }
+        let all = suites.flatMap(\.1)
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"moya-cli check\" tests=\"\(all.count)\" "
+        xml +=
+            "failures=\"\(all.count { $0.outcome == .failed })\" skipped=\"\(all.count { $0.outcome == .skipped })\" "
+        xml += "time=\"\(seconds(summary.seconds))\">\n"
+        for (service, cases) in suites {
+            xml += "  <testsuite name=\"\(escape(service))\" tests=\"\(cases.count)\" "
+            xml +=
+                "failures=\"\(cases.count { $0.outcome == .failed })\" skipped=\"\(cases.count { $0.outcome == .skipped })\" "
+            xml += "time=\"\(seconds(cases.reduce(0) { $0 + $1.seconds }))\">\n"
+            for item in cases {
+                xml += "    <testcase classname=\"\(escape(item.classname))\" "
+                xml += "name=\"\(escape(item.name))\" time=\"\(seconds(item.seconds))\" "
+                xml += "file=\"\(escape(item.file))\" line=\"\(item.line)\""
+                let output = item.output.isEmpty ? "" : "      <system-out>\(escape(item.output))</system-out>\n"
+                switch item.outcome {
                 case .passed:
                     xml += output.isEmpty ? "/>\n" : ">\n" + output + "    </testcase>\n"
                 case .skipped:
-                    xml += ">\n      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
+                    xml += ">\n      <skipped message=\"\(escape(item.message))\"/>\n    </testcase>\n"
                 case .failed:
-                    let first = result.failures.first.map { "\($0.keyPath): \($0.message)" } ?? "failed"
-                    xml += ">\n      <failure message=\"\(escape(first))\" type=\"assertion\">"
-                    xml += escape(result.failureLines.joined(separator: "\n"))
+                    xml += ">\n      <failure message=\"\(escape(item.message))\" type=\"assertion\">"
+                    xml += escape(item.details.joined(separator: "\n"))
                     xml += "</failure>\n" + output + "    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
+    }
+
+    /// The test cases of one result: itself, or with `steps` a flow's steps.
+    static func junitCases(_ result: CheckResult, steps: Bool) -> [JUnitCase] {
+        let planned = result.planned
+        let first = result.failures.first.map { "\($0.keyPath): \($0.message)" } ?? "failed"
+        let whole = JUnitCase(
+            classname: planned.qualifiedName, name: planned.caseName, seconds: result.seconds, file: result.file,
+            line: planned.mark.line, outcome: result.outcome,
+            message: result.outcome == .skipped ? result.reason ?? "" : first, details: result.failureLines,
+            output: result.steps.map(\.line).joined(separator: "\n"))
+        guard steps, case .flow = planned.subject, !result.steps.isEmpty else { return [whole] }
+        var cases = result.steps.map { step in
+            let failure = step.failures.first.map { "\($0.keyPath): \($0.message)" } ?? "failed"
+            return JUnitCase(
+                classname: planned.qualifiedName, name: step.label, seconds: step.seconds, file: result.file,
+                line: (step.mark ?? planned.mark).line, outcome: step.outcome,
+                message: step.outcome == .skipped ? step.reason ?? "" : failure,
+                details: step.failures.map { CheckResult.line(for: $0, in: result.file) }, output: "")
+        }
+        if result.outcome == .failed, !cases.contains(where: { $0.outcome == .failed }) {
+            var flow = whole
+            flow.name = planned.caseName + " (flow)"
+            flow.output = ""
+            cases.append(flow)
+        }
+        return cases
     }
 
     /// Text escaped for XML content and attributes, without the characters XML 1.0 forbids.

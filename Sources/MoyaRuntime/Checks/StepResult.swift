@@ -16,6 +16,8 @@ public struct StepResult: Sendable {
     public let reason: String?
     /// Whether it is one of the flow's `finally` steps.
     public let isFinally: Bool
+    /// Where the step is written.
+    public var mark: Mark? = nil
 
     /// A step's result.
     public init(

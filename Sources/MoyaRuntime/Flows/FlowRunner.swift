@@ -90,12 +90,14 @@ public struct FlowRunner: Sendable {
             if stopped || interrupts?.arrived != nil {
                 let reason =
                     interrupts?.arrived != nil ? "not run after an interrupt" : "not run after a failure"
-                let skipped = StepResult.skipped(step.name, because: reason, isFinally: false)
+                var skipped = StepResult.skipped(step.name, because: reason, isFinally: false)
+                skipped.mark = step.mark
                 steps.append(skipped)
                 stepFinished(skipped)
                 continue
             }
-            for result in await self.run(step, path: "steps[\(index)]", isFinally: false, in: &run) {
+            for var result in await self.run(step, path: "steps[\(index)]", isFinally: false, in: &run) {
+                result.mark = step.mark
                 steps.append(result)
                 stepFinished(result)
                 if result.outcome == .failed {
@@ -105,7 +107,8 @@ public struct FlowRunner: Sendable {
             }
         }
         for (index, step) in flow.finally.enumerated() {
-            for result in await self.run(step, path: "finally[\(index)]", isFinally: true, in: &run) {
+            for var result in await self.run(step, path: "finally[\(index)]", isFinally: true, in: &run) {
+                result.mark = step.mark
                 steps.append(result)
                 stepFinished(result)
                 if result.outcome == .failed { failures += result.failures }
