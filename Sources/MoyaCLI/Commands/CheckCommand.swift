@@ -70,6 +70,12 @@ struct CheckCommand: CallerIsolatedCommand {
         help: "In the JUnit report, a test case per flow step instead of one per flow.")
     var junitSteps = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Write an HTML report to this file: one page with each request and response, secrets masked.",
+            valueName: "file"))
+    var html: String?
+
     @Flag(help: "Print TAP to stdout; the usual lines go to stderr.")
     var tap = false
 
@@ -120,9 +126,11 @@ struct CheckCommand: CallerIsolatedCommand {
         // cannot be written fails the command at once, not after the whole run.
         let junitFile = try junit.map(Self.openReport)
         let jsonFile = try jsonReport.map(Self.openReport)
+        let htmlFile = try html.map(Self.openReport)
         defer {
             junitFile?.discard()
             jsonFile?.discard()
+            htmlFile?.discard()
         }
         if network.insecure, behavior != .immediate {
             context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
@@ -134,10 +142,11 @@ struct CheckCommand: CallerIsolatedCommand {
         let session = Session(configuration: configuration)
         // The first Ctrl-C starts nothing new and lets flows run their finally steps.
         let interrupts = InterruptFlag()
-        let client = SpecClient(
+        var client = SpecClient(
             services: catalog.services, environment: env, overrides: network.overrides(stub: behavior),
             session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
+        client.tracesExchanges = htmlFile != nil
         var runner = CheckRunner(client: client, parallel: parallel, bail: bail, interrupts: interrupts)
         let heard = Mutex<[(index: Int, exchange: Exchange)]>([])
         if record {
@@ -166,6 +175,7 @@ struct CheckCommand: CallerIsolatedCommand {
             try Self.write(CheckReports.junit(results, summary: summary, steps: junitSteps), to: junitFile)
         }
         if let jsonFile { try Self.write(CheckReports.json(results, summary: summary), to: jsonFile) }
+        if let htmlFile { try Self.write(CheckReports.html(results, summary: summary), to: htmlFile) }
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)
             throw CommandFailure("interrupted by \(name)", status: status)

@@ -43,6 +43,9 @@ public struct CheckResult: Sendable {
     public let failures: [CheckFailure]
     /// Why it was skipped.
     public let reason: String?
+    /// A check's request and response, for the HTML report, when the client keeps them
+    /// (`SpecClient.tracesExchanges`).
+    public var trace: ExchangeTrace? = nil
     /// A flow's steps, in the order they ran.
     public var steps: [StepResult] = []
     /// A flow's captures that are not secret, in the order its steps declare them, with the

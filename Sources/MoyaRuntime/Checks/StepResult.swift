@@ -18,6 +18,9 @@ public struct StepResult: Sendable {
     public let isFinally: Bool
     /// Where the step is written.
     public var mark: Mark? = nil
+    /// Its last request and response, for the HTML report, when the client keeps them
+    /// (`SpecClient.tracesExchanges`).
+    public var trace: ExchangeTrace? = nil
 
     /// A step's result.
     public init(

@@ -76,7 +76,8 @@ extension SpecClient {
             do throws(ResolveError) {
                 prepared = try PreparedCall.prepare(
                     target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
-                    showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty, keepsDownloadsInMemory: true,
+                    showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty || tracesExchanges,
+                    keepsDownloadsInMemory: true,
                     pageURL: pageURL)
             } catch {
                 return .invalid(

@@ -32,6 +32,9 @@ public struct SpecClient: Sendable {
     public let logOptions: NetworkLoggerPlugin.LogOptions
     /// Where the log's lines go.
     public let log: @Sendable (String) -> Void
+    /// Whether each exchange keeps its request's masked twin, so that a report can show it
+    /// (`ExchangeTrace`); `check --html` sets it.
+    public var tracesExchanges = false
 
     /// A client for `services`, in the environment named `environment`, with `overrides` in
     /// place of the spec's settings where given, as a command line's flags are.
@@ -131,7 +134,8 @@ public struct SpecClient: Sendable {
         do {
             prepared = try PreparedCall.prepare(
                 target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
-                showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty, keepsDownloadsInMemory: true)
+                showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty || tracesExchanges,
+                keepsDownloadsInMemory: true)
         } catch {
             let failure = SendFailure(
                 kind: .invalidCall, target: service.name + "." + target.name, reason: error.message)

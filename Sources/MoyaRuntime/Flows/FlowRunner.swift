@@ -191,11 +191,14 @@ public struct FlowRunner: Sendable {
     {
         let start = ContinuousClock.now
         var status: Int?
+        var trace: ExchangeTrace?
         func result(_ failures: [CheckFailure], skipped reason: String? = nil) -> StepResult {
-            StepResult(
+            var made = StepResult(
                 name: name, outcome: reason != nil ? .skipped : failures.isEmpty ? .passed : .failed, status: status,
                 seconds: (ContinuousClock.now - start) / .seconds(1), failures: failures, reason: reason,
                 isFinally: isFinally)
+            made.trace = trace
+            return made
         }
         func failure(_ message: String, keyPath: String = "request", mark: Mark? = nil) -> [CheckFailure] {
             [CheckFailure(keyPath: "\(name): \(keyPath)", mark: mark ?? step.mark, message: message)]
@@ -241,6 +244,7 @@ public struct FlowRunner: Sendable {
                 secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
                 responseSecrets: ResponseSecrets(step.captures), pages: step.pages)
             run.secretsSeen.formUnion(exchange.redactor.allValues)
+            if client.tracesExchanges { trace = ExchangeTrace(exchange) }
             guard let received = exchange.response else {
                 return result(failure(exchange.failure?.reason ?? "the request failed"))
             }

@@ -75,18 +75,22 @@ public struct CheckRunner: Sendable {
                     argumentsFromSpec: true),
                 pages: check.pages)
             guard let response = exchange.response else {
-                return CheckResult(
+                var result = CheckResult(
                     planned: planned, outcome: .failed, seconds: exchange.seconds,
                     failures: [
                         CheckFailure(keyPath: "request", mark: check.mark, message: exchange.failure?.reason ?? "")
                     ],
                     reason: nil)
+                if client.tracesExchanges { result.trace = ExchangeTrace(exchange) }
+                return result
             }
             heard?(index, exchange)
             let failures = exchange.failures(of: check.assertions, response: response, mark: check.mark)
-            return CheckResult(
+            var result = CheckResult(
                 planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,
                 failures: failures, reason: nil)
+            if client.tracesExchanges { result.trace = ExchangeTrace(exchange) }
+            return result
         }
     }
 }
