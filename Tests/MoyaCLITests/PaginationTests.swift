@@ -145,6 +145,26 @@ final class PaginationTests: XCTestCase {
         XCTAssertTrue(zero.error.contains("--max-pages takes a number from 1, not 0"), zero.error)
     }
 
+    func testDescribeSaysHowPagesAreFollowed() async throws {
+        var lines: [String] = []
+        for target in ["linked", "inBody", "cursor", "numbered"] {
+            let (_, out, _) = await CommandTests.run(["describe", "pages.\(target)", "--specs", specs])
+            lines += out.split(separator: "\n").filter { $0.hasPrefix("  pages: ") }.map(String.init)
+        }
+        XCTAssertEqual(
+            lines,
+            [
+                "  pages: next: link, items the body", "  pages: next: url at $.next, items $.data",
+                "  pages: next: cursor from $.meta.next_cursor, items $.items",
+                "  pages: next: page + 1, to an empty page, items $.results[*]",
+            ])
+        let (_, json, _) = await CommandTests.run(["describe", "pages.cursor", "--json", "--specs", specs])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let paginate = try XCTUnwrap(object["paginate"] as? [String: Any])
+        XCTAssertEqual(paginate["items"] as? String, "$.items")
+        XCTAssertEqual(paginate["next"] as? [String: String], ["param": "cursor", "from": "$.meta.next_cursor"])
+    }
+
     // MARK: - Checks and flows
 
     func testChecksAndFlowStepsReadMergedPages() async throws {

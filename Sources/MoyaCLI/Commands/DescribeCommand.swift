@@ -108,6 +108,7 @@ struct TargetDescription {
         }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
+        if let pagination = target.pagination { lines.append("  pages: \(pagination.summary)") }
         // The policy the call would be sent with, without the command line's overrides.
         lines += CallPolicy.decide(CallPolicy.Overrides(), target: target, service: service).summary.map { "  " + $0 }
         var sampleRows: [[String]] = []
@@ -177,6 +178,7 @@ struct TargetDescription {
             (key: "path", value: .string(target.path.description)),
             (key: "task", value: .string(target.task.moyaName)),
             (key: "validation", value: validationJSON),
+            (key: "paginate", value: target.pagination?.json ?? .null),
         ]
         members.append(
             (

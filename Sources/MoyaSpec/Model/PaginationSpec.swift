@@ -1,3 +1,4 @@
+import MoyaCore
 import MoyaJSONPath
 
 /// How a target's responses come in pages, from its `paginate:`: where a page's items are,
@@ -39,6 +40,33 @@ public struct PaginationSpec: Sendable {
         case .link, .url: nil
         case .cursor(let param, _), .increment(let param, _): param
         }
+    }
+
+    /// How the pages are followed, in one line, as `describe` prints it: `next: link, items
+    /// $.data`.
+    public var summary: String {
+        let next =
+            switch next {
+            case .link: "next: link"
+            case .url(let path): "next: url at \(path)"
+            case .cursor(let param, let path): "next: \(param) from \(path)"
+            case .increment(let param, let step): "next: \(param) + \(step), to an empty page"
+            }
+        return next + ", items " + (items?.description ?? "the body")
+    }
+
+    /// As `describe --json` prints it: `{ "items": "$.data", "next": "link" }`, or `next` as
+    /// `{ "url": PATH }`, `{ "param": NAME, "from": PATH }` or `{ "param": NAME, "increment": N }`.
+    public var json: JSONValue {
+        let next: JSONValue =
+            switch next {
+            case .link: .string("link")
+            case .url(let path): .object([("url", .string(path.description))])
+            case .cursor(let param, let path):
+                .object([("param", .string(param)), ("from", .string(path.description))])
+            case .increment(let param, let step): .object([("param", .string(param)), ("increment", .integer(step))])
+            }
+        return .object([("items", items.map { .string($0.description) } ?? .null), ("next", next)])
     }
 
     /// The name of the sample a stub answers page `number` with, from the second on: `page2`,
