@@ -24,14 +24,7 @@ final class SpecSchemaTests: XCTestCase {
         var levels: [(name: String, keys: [String], pointers: [String])] = [
             ("serviceKeys", SpecCompiler.serviceKeys, ["/properties"]),
             ("environmentKeys", SpecCompiler.environmentKeys, ["/$defs/environment/properties"]),
-            (
-                "headerValueKeys", SpecCompiler.headerValueKeys,
-                ["/$defs/headers/additionalProperties/anyOf/1/properties"]
-            ),
-            (
-                "headerValueKeys", SpecCompiler.headerValueKeys,
-                ["/$defs/cookies/additionalProperties/anyOf/1/properties"]
-            ),
+            ("headerValueKeys", SpecCompiler.headerValueKeys, ["/$defs/headerValue/anyOf/1/properties"]),
             ("stubKeys", SpecCompiler.stubKeys, ["/$defs/stub/anyOf/1/properties"]),
             (
                 "authKeys", SpecCompiler.authKeys,

@@ -116,34 +116,38 @@ extension SpecSchema {
               "maximum": 100,
               "description": "How many times a failed request is retried, 0 to 100."
             },
+            "headerValue": {
+              "description": "A value template, or { value: ..., secret: true } to make the whole value a secret, printed as ••••.",
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/template"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "value": {
+                      "$ref": "#/$defs/template"
+                    },
+                    "secret": {
+                      "type": "boolean",
+                      "default": false
+                    }
+                  },
+                  "required": [
+                    "value"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            },
             "headers": {
               "type": "object",
-              "description": "Header name to value, sent in the order written. A value may be { value: ..., secret: true } to make it a secret.",
+              "description": "Header name to value, sent in the order written.",
               "propertyNames": {
                 "pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"
               },
               "additionalProperties": {
-                "anyOf": [
-                  {
-                    "$ref": "#/$defs/template"
-                  },
-                  {
-                    "type": "object",
-                    "properties": {
-                      "value": {
-                        "$ref": "#/$defs/template"
-                      },
-                      "secret": {
-                        "type": "boolean",
-                        "default": false
-                      }
-                    },
-                    "required": [
-                      "value"
-                    ],
-                    "additionalProperties": false
-                  }
-                ]
+                "$ref": "#/$defs/headerValue"
               }
             },
             "cookies": {
@@ -153,27 +157,7 @@ extension SpecSchema {
                 "pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"
               },
               "additionalProperties": {
-                "anyOf": [
-                  {
-                    "$ref": "#/$defs/template"
-                  },
-                  {
-                    "type": "object",
-                    "properties": {
-                      "value": {
-                        "$ref": "#/$defs/template"
-                      },
-                      "secret": {
-                        "type": "boolean",
-                        "default": false
-                      }
-                    },
-                    "required": [
-                      "value"
-                    ],
-                    "additionalProperties": false
-                  }
-                ]
+                "$ref": "#/$defs/headerValue"
               }
             },
             "validation": {
