@@ -68,12 +68,17 @@ public struct ExchangeTrace: Sendable {
         return cut(pretty(text, redactor: redactor))
     }
 
+    /// The largest JSON body pretty-printed; a larger one is shown as it came, scrubbed, so
+    /// that a report of large bodies costs a pass over each, not a parse.
+    static let prettyLimit = 1 << 20
+
     /// JSON text pretty-printed (masked by `redactor` first, when given), any other text as
     /// it is, scrubbed by `redactor`.
     static func pretty(_ text: String, redactor: Redactor?) -> String {
         // Only what might be JSON is parsed: an HTML page or plain text is not.
         let first = text.utf8.first { !" \t\r\n".utf8.contains($0) }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let json = try? JSONValue(parsing: Data(text.utf8))
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), text.utf8.count <= prettyLimit,
+            let json = try? JSONValue(parsing: Data(text.utf8))
         {
             return (redactor.map { $0.scrubbing(json) } ?? json).serialized(pretty: true, escapeSlashes: false)
         }

@@ -75,10 +75,12 @@ extension SpecSchema {
           "additionalProperties": false,
           "$defs": {
             "name": {
+              "title": "Name",
               "type": "string",
               "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"
             },
             "template": {
+              "title": "Template",
               "description": "Text that may hold {param} references and ${VAR} environment values.",
               "type": [
                 "string",
@@ -87,11 +89,13 @@ extension SpecSchema {
               ]
             },
             "jsonPath": {
+              "title": "JSON path",
               "type": "string",
               "pattern": "^\\$",
               "description": "An RFC 9535 JSON path, such as $.items[0].id."
             },
             "duration": {
+              "title": "Duration",
               "description": "A duration: 500ms, 2s or a number of seconds.",
               "anyOf": [
                 {
@@ -105,18 +109,21 @@ extension SpecSchema {
               ]
             },
             "seconds": {
+              "title": "Seconds",
               "type": "number",
               "exclusiveMinimum": 0,
               "maximum": 604800,
               "description": "Seconds, above 0 and at most 604800 (a week)."
             },
             "retry": {
+              "title": "Retries",
               "type": "integer",
               "minimum": 0,
               "maximum": 100,
               "description": "How many times a failed request is retried, 0 to 100."
             },
             "headerValue": {
+              "title": "Header value",
               "description": "A value template, or { value: ..., secret: true } to make the whole value a secret, printed as ••••.",
               "anyOf": [
                 {
@@ -141,6 +148,7 @@ extension SpecSchema {
               ]
             },
             "headers": {
+              "title": "Headers",
               "type": "object",
               "description": "Header name to value, sent in the order written.",
               "propertyNames": {
@@ -151,6 +159,7 @@ extension SpecSchema {
               }
             },
             "cookies": {
+              "title": "Cookies",
               "type": "object",
               "description": "Cookie name to value template, sent as one Cookie header.",
               "propertyNames": {
@@ -161,6 +170,7 @@ extension SpecSchema {
               }
             },
             "validation": {
+              "title": "Validation",
               "description": "Which statuses count as success: none, successCodes (200-299), successAndRedirectCodes (200-399) or a list of codes.",
               "default": "successCodes",
               "anyOf": [
@@ -182,6 +192,7 @@ extension SpecSchema {
               ]
             },
             "stub": {
+              "title": "Stub behaviour",
               "description": "The default stub behaviour: never, immediate or { delayed: SECONDS }.",
               "default": "never",
               "anyOf": [
@@ -208,6 +219,7 @@ extension SpecSchema {
               ]
             },
             "auth": {
+              "title": "Auth",
               "description": "Credentials: bearer, basic, custom, a login, or none on a target.",
               "anyOf": [
                 {
@@ -282,6 +294,7 @@ extension SpecSchema {
               ]
             },
             "loginAuth": {
+              "title": "Login auth",
               "type": "object",
               "description": "A token from calling a login target.",
               "properties": {
@@ -333,6 +346,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "login": {
+              "title": "Login",
               "type": "object",
               "properties": {
                 "call": {
@@ -359,6 +373,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "paramType": {
+              "title": "Param type",
               "description": "A type name: string, int, number, bool, file, or [T] for a repeatable param.",
               "anyOf": [
                 {
@@ -392,6 +407,7 @@ extension SpecSchema {
               ]
             },
             "param": {
+              "title": "Param",
               "anyOf": [
                 {
                   "$ref": "#/$defs/paramType"
@@ -533,6 +549,7 @@ extension SpecSchema {
               ]
             },
             "params": {
+              "title": "Params",
               "type": "object",
               "description": "The values a call takes, by name.",
               "propertyNames": {
@@ -543,6 +560,7 @@ extension SpecSchema {
               }
             },
             "block": {
+              "title": "Parameter block",
               "description": "A parameter block: a mapping (keys sorted), or a list of one-key mappings (order kept).",
               "anyOf": [
                 {
@@ -559,6 +577,7 @@ extension SpecSchema {
               ]
             },
             "task": {
+              "title": "Task",
               "description": "How parameters and body are sent: plain, data, json, parameters, upload, multipart or download.",
               "default": "plain",
               "anyOf": [
@@ -762,6 +781,7 @@ extension SpecSchema {
               ]
             },
             "sample": {
+              "title": "Sample",
               "description": "What a stubbed call answers: a body, or a mapping with status, headers and one of body, json or file; or { error: E }.",
               "anyOf": [
                 {
@@ -812,6 +832,7 @@ extension SpecSchema {
               ]
             },
             "schema": {
+              "title": "JSON Schema",
               "description": "A JSON Schema (draft 2020-12 unless its $schema says otherwise), or a $ref to one in a file beside the spec.",
               "type": [
                 "object",
@@ -819,6 +840,7 @@ extension SpecSchema {
               ]
             },
             "predicate": {
+              "title": "Predicate",
               "description": "A plain value means equality; a mapping holds predicates, all of which must hold.",
               "anyOf": [
                 {
@@ -878,6 +900,7 @@ extension SpecSchema {
               ]
             },
             "expect": {
+              "title": "Expectations",
               "type": "object",
               "description": "What the response must satisfy.",
               "properties": {
@@ -942,6 +965,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "pages": {
+              "title": "Pages",
               "description": "all, or how many pages of a paginated target to read; expect sees every item in one array.",
               "anyOf": [
                 {
@@ -955,6 +979,7 @@ extension SpecSchema {
               ]
             },
             "check": {
+              "title": "Check",
               "type": "object",
               "properties": {
                 "name": {
@@ -977,6 +1002,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "paginate": {
+              "title": "Pagination",
               "type": "object",
               "description": "Where a page's items are and how the next page is asked for; call --all follows it.",
               "properties": {
@@ -1045,6 +1071,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "target": {
+              "title": "Target",
               "type": "object",
               "properties": {
                 "summary": {
@@ -1138,6 +1165,7 @@ extension SpecSchema {
               "minProperties": 1
             },
             "capture": {
+              "title": "Capture",
               "anyOf": [
                 {
                   "$ref": "#/$defs/jsonPath"
@@ -1178,6 +1206,7 @@ extension SpecSchema {
               ]
             },
             "step": {
+              "title": "Flow step",
               "type": "object",
               "properties": {
                 "name": {
@@ -1244,6 +1273,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "flow": {
+              "title": "Flow",
               "type": "object",
               "properties": {
                 "summary": {
@@ -1275,6 +1305,7 @@ extension SpecSchema {
               "additionalProperties": false
             },
             "environment": {
+              "title": "Environment",
               "type": "object",
               "properties": {
                 "baseURL": {
