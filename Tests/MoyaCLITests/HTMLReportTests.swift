@@ -91,6 +91,11 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertNil(page.firstMatch(of: /<(script|link|img|iframe)\b|src=|url\(/), "the report fetches something")
         XCTAssertTrue(page.contains("X-Api-Key: ${API_KEY}"), "a header's ${VAR} shows as the reference")
         XCTAssertTrue(page.contains("&lt;b&gt;bold&lt;/b&gt; &amp; more"), "bodies are escaped")
+        // The request's heads as -v shows them: the transport's too, in the order sent.
+        XCTAssertTrue(
+            page.contains(
+                "X-Api-Key: ${API_KEY}\nContent-Type: application/json\nAccept-Encoding: gzip, deflate\n"
+                    + "Host: 127.0.0.1:\(server.port)\nContent-Length: "), page)
 
         guard let chromium = Self.chromium() else {
             print("HTMLReportTests: Chromium is not installed; the page is not opened in a browser")

@@ -138,18 +138,7 @@ public final class NetworkLoggerPlugin: PluginType {
     /// prints a header, in the order sent.
     func wire(_ shown: [(name: String, value: String)], of request: Request) -> [(name: String, value: String)] {
         guard let sent = configuration.wireHeaders?(request) else { return shown }
-        var own = shown
-        return sent.map { field in
-            if let index = own.firstIndex(where: { HTTPHeaders.sameName($0.name, field.name) }) {
-                let printed = own.remove(at: index)
-                // The cookie jar's cookies join a `Cookie` the request had: masked whole.
-                if printed.value == Redactor.mask || HTTPHeaders.sameName(field.name, "Cookie") {
-                    return (field.name, configuration.redactor.header(name: field.name, value: field.value))
-                }
-                return (field.name, printed.value)
-            }
-            return (field.name, configuration.redactor.header(name: field.name, value: field.value))
-        }
+        return configuration.redactor.wire(shown, sent: sent)
     }
 
     /// Each redirect followed: its status and headers, then the request that followed it with

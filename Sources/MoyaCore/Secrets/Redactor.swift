@@ -130,6 +130,24 @@ public struct Redactor: Sendable {
         return shown
     }
 
+    /// The header fields a request went out with (`sent`, in the order sent, as
+    /// `Session.wireHeaders(for:)` gives them), as they may be printed: each of the request's
+    /// own as its printable form `shown` has it, and each the transport added as `header`
+    /// prints a response's. The cookie jar's cookies joined to a `Cookie` are masked whole.
+    public func wire(_ shown: [(name: String, value: String)], sent: HTTPHeaders) -> [(name: String, value: String)] {
+        var own = shown
+        return sent.map { field in
+            if let index = own.firstIndex(where: { HTTPHeaders.sameName($0.name, field.name) }) {
+                let printed = own.remove(at: index)
+                if printed.value == Self.mask || HTTPHeaders.sameName(field.name, "Cookie") {
+                    return (field.name, header(name: field.name, value: field.value))
+                }
+                return (field.name, printed.value)
+            }
+            return (field.name, header(name: field.name, value: field.value))
+        }
+    }
+
     // MARK: - References
 
     /// What a credential a header takes from `${name}` is replaced with in a masked twin, in

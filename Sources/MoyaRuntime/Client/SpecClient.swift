@@ -178,6 +178,18 @@ public struct SpecClient: Sendable {
         return response
     }
 
+    /// What a report shows of `exchange`, a call of `target` in `service`, when the client
+    /// keeps traces (`tracesExchanges`): a live one with the headers the session sent.
+    public func trace(_ exchange: Exchange, of target: TargetSpec, in service: ServiceSpec) -> ExchangeTrace? {
+        guard tracesExchanges else { return nil }
+        let session = session
+        var wire: (@Sendable (Request) -> HTTPHeaders)?
+        if CallPolicy.decide(overrides, target: target, service: service).stub == .never {
+            wire = { request in session.wireHeaders(for: request) }
+        }
+        return ExchangeTrace(exchange, wire: wire)
+    }
+
     /// Closes the session's connections; call once, when every request has finished.
     public func shutdown() async {
         await session.shutdown()

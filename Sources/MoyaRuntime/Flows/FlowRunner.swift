@@ -244,7 +244,7 @@ public struct FlowRunner: Sendable {
                 secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
                 responseSecrets: ResponseSecrets(step.captures), pages: step.pages)
             run.secretsSeen.formUnion(exchange.redactor.allValues)
-            if client.tracesExchanges { trace = ExchangeTrace(exchange) }
+            trace = client.trace(exchange, of: target, in: service)
             guard let received = exchange.response else {
                 return result(failure(exchange.failure?.reason ?? "the request failed"))
             }

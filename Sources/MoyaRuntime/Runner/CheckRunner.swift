@@ -81,7 +81,7 @@ public struct CheckRunner: Sendable {
                         CheckFailure(keyPath: "request", mark: check.mark, message: exchange.failure?.reason ?? "")
                     ],
                     reason: nil)
-                if client.tracesExchanges { result.trace = ExchangeTrace(exchange) }
+                result.trace = client.trace(exchange, of: target, in: planned.service)
                 return result
             }
             heard?(index, exchange)
@@ -89,7 +89,7 @@ public struct CheckRunner: Sendable {
             var result = CheckResult(
                 planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,
                 failures: failures, reason: nil)
-            if client.tracesExchanges { result.trace = ExchangeTrace(exchange) }
+            result.trace = client.trace(exchange, of: target, in: planned.service)
             return result
         }
     }

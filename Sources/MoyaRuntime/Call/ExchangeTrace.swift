@@ -31,13 +31,19 @@ public struct ExchangeTrace: Sendable {
     public var seconds: Double
 
     /// The trace of `exchange`; nil when nothing was sent (the call could not be made).
-    public init?(_ exchange: Exchange) {
+    /// `wire` gives the header fields a live request went out with (`Session.wireHeaders`),
+    /// so that the transport's (`Host`, `Accept-Encoding`, `Content-Length`, the jar's
+    /// cookies) show as `-v` shows them; nil for a stubbed exchange, which sent nothing.
+    public init?(_ exchange: Exchange, wire: (@Sendable (Request) -> HTTPHeaders)? = nil) {
         let redactor = exchange.response.map(exchange.redactor.exchanged) ?? exchange.redactor
         guard let request = redactor.maskedRequest ?? exchange.response?.request else { return nil }
         let printable = redactor.printable(request)
         method = printable.method.rawValue
         url = printable.url
         requestHeaders = printable.headers
+        if let wire, let sent = exchange.response?.request {
+            requestHeaders = redactor.wire(printable.headers, sent: wire(sent))
+        }
         switch printable.body {
         case nil: requestBody = nil
         case .text(let text)?: requestBody = Self.cut(Self.pretty(text, redactor: nil))
