@@ -10,8 +10,15 @@ extension JSONValue {
     /// escaped as `\/`, as Foundation's encoders do; control characters, C1 ones included,
     /// as `\u`.
     public func serialized(pretty: Bool = false, escapeSlashes: Bool = true) -> String {
+        serialized(pretty: pretty, escapeSlashes: escapeSlashes, limit: .max)
+    }
+
+    /// The start of the JSON text, as `serialized(pretty:escapeSlashes:)` writes it: writing
+    /// stops at the first element boundary past `limit` UTF-8 bytes. For a preview that is cut
+    /// anyway, so that a deep, wide value costs the preview, not its whole indented text.
+    public func serialized(pretty: Bool = false, escapeSlashes: Bool = true, limit: Int) -> String {
         var output = ""
-        write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: 0)
+        write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: 0, limit: limit)
         return output
     }
 
@@ -28,7 +35,7 @@ extension JSONValue {
         return "\(double)"
     }
 
-    private func write(to output: inout String, pretty: Bool, escapeSlashes: Bool, indent: Int) {
+    private func write(to output: inout String, pretty: Bool, escapeSlashes: Bool, indent: Int, limit: Int) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -42,9 +49,10 @@ extension JSONValue {
             }
             output += "["
             for (index, value) in values.enumerated() {
+                if output.utf8.count > limit { return }
                 if index > 0 { output += "," }
                 if pretty { Self.newline(&output, indent: indent + 1) }
-                value.write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: indent + 1)
+                value.write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: indent + 1, limit: limit)
             }
             if pretty { Self.newline(&output, indent: indent) }
             output += "]"
@@ -55,11 +63,13 @@ extension JSONValue {
             }
             output += "{"
             for (index, member) in members.enumerated() {
+                if output.utf8.count > limit { return }
                 if index > 0 { output += "," }
                 if pretty { Self.newline(&output, indent: indent + 1) }
                 Self.writeString(member.key, to: &output, escapeSlashes: escapeSlashes)
                 output += pretty ? " : " : ":"
-                member.value.write(to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: indent + 1)
+                member.value.write(
+                    to: &output, pretty: pretty, escapeSlashes: escapeSlashes, indent: indent + 1, limit: limit)
             }
             if pretty { Self.newline(&output, indent: indent) }
             output += "}"

@@ -53,4 +53,18 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(PercentEncoding.decode("a+b", plusIsSpace: true), "a b")
         XCTAssertEqual(PercentEncoding.decode("100%"), "100%")
     }
+
+    /// With a limit, writing stops at the first element boundary past it: a prefix of the
+    /// whole text, whatever the value's depth and width.
+    func testSerializingStopsPastALimit() throws {
+        let value = try JSONValue(parsing: #"{"a":[1,2,3],"b":{"c":"d"},"e":4}"#)
+        XCTAssertEqual(value.serialized(limit: 10), #"{"a":[1,2,3]"#)
+        XCTAssertEqual(value.serialized(limit: 1_000), value.serialized())
+        XCTAssertEqual(value.serialized(pretty: true, limit: 0), "{")
+        XCTAssertEqual(value.serialized(pretty: true, limit: 1), "{\n  \"a\" : [")
+        let whole = value.serialized(pretty: true)
+        for limit in 0..<whole.utf8.count {
+            XCTAssertTrue(whole.hasPrefix(value.serialized(pretty: true, limit: limit)))
+        }
+    }
 }

@@ -46,7 +46,7 @@ public struct ExchangeTrace: Sendable {
         }
         switch printable.body {
         case nil: requestBody = nil
-        case .text(let text)?: requestBody = Self.cut(Self.pretty(text, redactor: nil))
+        case .text(let text)?: requestBody = Self.cut(Self.pretty(text, redactor: nil), bodyBytes: text.utf8.count)
         case .binary(let count, _)?: requestBody = "<\(count) bytes of binary data>"
         case .file(let path)?: requestBody = "<file \(path)>"
         }
@@ -71,7 +71,7 @@ public struct ExchangeTrace: Sendable {
             return "<\(data.count) bytes, not shown: a secret is taken from it>"
         }
         guard let text = String(validating: data, as: UTF8.self) else { return "<\(data.count) bytes of binary data>" }
-        return cut(pretty(text, redactor: redactor))
+        return cut(pretty(text, redactor: redactor), bodyBytes: data.count)
     }
 
     /// The largest JSON body pretty-printed; a larger one is shown as it came, scrubbed, so
@@ -86,13 +86,16 @@ public struct ExchangeTrace: Sendable {
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), text.utf8.count <= prettyLimit,
             let json = try? JSONValue(parsing: Data(text.utf8))
         {
-            return (redactor.map { $0.scrubbing(json) } ?? json).serialized(pretty: true, escapeSlashes: false)
+            // Only what the preview keeps is written.
+            return (redactor.map { $0.scrubbing(json) } ?? json).serialized(
+                pretty: true, escapeSlashes: false, limit: bodyLimit)
         }
         return redactor?.scrub(text) ?? text
     }
 
-    /// `text` cut at `bodyLimit` bytes, on a character, with what was left out counted.
-    static func cut(_ text: String) -> String {
+    /// `text`, shown for a body of `bodyBytes`, cut at `bodyLimit` bytes on a character, with
+    /// a line saying so.
+    static func cut(_ text: String, bodyBytes: Int) -> String {
         guard text.utf8.count > bodyLimit else { return text }
         var kept = 0
         var end = text.startIndex
@@ -102,6 +105,6 @@ public struct ExchangeTrace: Sendable {
             kept = next
             end = text.index(after: index)
         }
-        return text[..<end] + "\n… \(text.utf8.count - kept) more bytes"
+        return text[..<end] + "\n… cut here: the body is \(bodyBytes) bytes"
     }
 }
