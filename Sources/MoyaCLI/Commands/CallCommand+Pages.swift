@@ -28,11 +28,7 @@ extension CallCommand {
         session: Session, overrides: CallPolicy.Overrides
     ) async throws {
         let context = CommandContext.current
-        let client = SpecClient(
-            services: [service], environment: env, overrides: overrides, session: session, showSecrets: showSecrets,
-            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
-            logOptions: Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : []),
-            log: { context.errorLine($0) })
+        let client = client(for: service, session: session, overrides: overrides)
         let lines = pages.lines
         var printed = 0
         if !lines { context.writeOut(Array("[".utf8)) }

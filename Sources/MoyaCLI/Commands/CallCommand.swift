@@ -346,11 +346,7 @@ struct CallCommand: CallerIsolatedCommand {
         if holdsOutput {
             delivery.sink = { BodyOutput(context: context, renderer: renderer, streaming: streams) }
         }
-        let client = SpecClient(
-            services: [service], environment: env, overrides: overrides, session: session, showSecrets: showSecrets,
-            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
-            logOptions: Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : []),
-            log: { context.errorLine($0) })
+        let client = client(for: service, session: session, overrides: overrides)
         let delivered = await client.deliver(prepared, of: service, delivery)
         let (result, signal, redactor) = (delivered.result, delivered.signal, delivered.redactor)
         let output = delivered.sink as? BodyOutput
@@ -387,6 +383,16 @@ struct CallCommand: CallerIsolatedCommand {
             }
             throw failure
         }
+    }
+
+    /// The client a call sends through: the command line's policy, secrets, logins and log.
+    func client(for service: ServiceSpec, session: Session, overrides: CallPolicy.Overrides) -> SpecClient {
+        let context = CommandContext.current
+        return SpecClient(
+            services: [service], environment: env, overrides: overrides, session: session, showSecrets: showSecrets,
+            logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
+            logOptions: Self.logOptions(verbosity: verbosity).union(curl ? .formatRequestAscURL : []),
+            log: { context.errorLine($0) })
     }
 
     /// Refuses `--record` beside what it cannot go with, and in CI without `--force`.

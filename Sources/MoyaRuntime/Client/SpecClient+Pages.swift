@@ -65,41 +65,35 @@ extension SpecClient {
         secrets: Set<String> = [], limits: PageLimits = PageLimits(), delivery: Delivery = Delivery(),
         page handle: (DeliveredPage) async -> Void
     ) async -> PagesEnd {
+        let name = service.name + "." + target.name
         var options = options
         var pageURL: URL?
-        var reader: PageReader?
-        var firstURL: URL?
+        func prepare() throws(ResolveError) -> PreparedCall {
+            try PreparedCall.prepare(
+                target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
+                showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty || tracesExchanges,
+                keepsDownloadsInMemory: true, pageURL: pageURL)
+        }
+        func invalid(_ reason: String) -> PagesEnd {
+            .invalid(SendFailure(kind: .invalidCall, target: name, reason: reason))
+        }
+        guard target.pagination != nil else {
+            return invalid("the target has no paginate:, so it has no pages to follow")
+        }
+        var prepared: PreparedCall
+        do throws(ResolveError) {
+            prepared = try prepare()
+        } catch {
+            return invalid(error.message)
+        }
+        // Every next URL is held to the first page's origin, and resolved against the page's URL.
+        let call = prepared.call
+        guard let firstURL = URL(string: call.endpoint(for: call.target).url), let origin = Origin(firstURL),
+            let reader = PageReader(target: target, origin: origin, allowsCrossOrigin: limits.allowsCrossOrigin)
+        else { return invalid("pages are followed over http and https only") }
         var asked: Set<PageReader.NextRequest> = []
         var number = 1
         while true {
-            let prepared: PreparedCall
-            do throws(ResolveError) {
-                prepared = try PreparedCall.prepare(
-                    target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
-                    showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty || tracesExchanges,
-                    keepsDownloadsInMemory: true,
-                    pageURL: pageURL)
-            } catch {
-                return .invalid(
-                    SendFailure(kind: .invalidCall, target: service.name + "." + target.name, reason: error.message))
-            }
-            let call = prepared.call
-            if reader == nil {
-                guard let url = URL(string: call.endpoint(for: call.target).url), let origin = Origin(url) else {
-                    return .invalid(
-                        SendFailure(
-                            kind: .invalidCall, target: call.target.qualifiedName,
-                            reason: "pages are followed over http and https only"))
-                }
-                firstURL = url
-                reader = PageReader(target: target, origin: origin, allowsCrossOrigin: limits.allowsCrossOrigin)
-            }
-            guard let reader, let firstURL else {
-                return .invalid(
-                    SendFailure(
-                        kind: .invalidCall, target: call.target.qualifiedName,
-                        reason: "the target has no paginate:, so it has no pages to follow"))
-            }
             let delivered = await deliver(prepared, of: service, delivery)
             guard case .success(let response) = delivered.result else {
                 return .failed(page: number, prepared: prepared, delivered: delivered)
@@ -148,6 +142,11 @@ extension SpecClient {
                     return .stopped(failure.onPage(number), redactor: delivered.redactor)
                 }
                 options.sample = sample
+            }
+            do throws(ResolveError) {
+                prepared = try prepare()
+            } catch {
+                return invalid(error.message)
             }
         }
     }

@@ -285,7 +285,8 @@ extension CompileContext {
             name: name, source: source, pattern: pattern, isSecret: isSecret, isOptional: isOptional, mark: mark)
     }
 
-    private mutating func jsonPath(_ text: String, _ mark: Mark, _ path: String) -> JSONPath? {
+    /// `text` as a JSON path, or an error at `mark` saying why it is not one.
+    mutating func jsonPath(_ text: String, _ mark: Mark, _ path: String) -> JSONPath? {
         do {
             return try JSONPath(parsing: text)
         } catch {

@@ -129,12 +129,6 @@ extension CompileContext {
 
     /// A JSON path in `paginate:`.
     private mutating func pagePath(_ node: YAMLNode, _ path: String) -> JSONPath? {
-        guard let text = reader.string(node, path) else { return nil }
-        do {
-            return try JSONPath(parsing: text)
-        } catch {
-            reader.error(node.mark, path, "bad JSON path '\(text)': \(error)")
-            return nil
-        }
+        reader.string(node, path).flatMap { jsonPath($0, node.mark, path) }
     }
 }

@@ -576,6 +576,37 @@ extension SpecSchema {
                 }
               ]
             },
+            "encoding": {
+              "title": "Parameter encoding",
+              "enum": [
+                "url",
+                "queryString",
+                "httpBody",
+                "json",
+                "prettyJSON"
+              ],
+              "default": "url",
+              "description": "url: the query for GET, HEAD and DELETE, a form body otherwise; queryString: always the query; httpBody: always a form body; json and prettyJSON: a JSON body."
+            },
+            "arrays": {
+              "title": "Array style",
+              "enum": [
+                "brackets",
+                "noBrackets",
+                "indexInBrackets"
+              ],
+              "default": "brackets",
+              "description": "How an array is written: a[]=1, a=1 or a[0]=1."
+            },
+            "bools": {
+              "title": "Boolean style",
+              "enum": [
+                "numeric",
+                "literal"
+              ],
+              "default": "numeric",
+              "description": "How a boolean is written: 1 and 0, or true and false."
+            },
             "task": {
               "title": "Task",
               "description": "How parameters and body are sent: plain, data, json, parameters, upload, multipart or download.",
@@ -640,29 +671,13 @@ extension SpecSchema {
                       "$ref": "#/$defs/block"
                     },
                     "encoding": {
-                      "enum": [
-                        "url",
-                        "queryString",
-                        "httpBody",
-                        "json",
-                        "prettyJSON"
-                      ],
-                      "default": "url"
+                      "$ref": "#/$defs/encoding"
                     },
                     "arrays": {
-                      "enum": [
-                        "brackets",
-                        "noBrackets",
-                        "indexInBrackets"
-                      ],
-                      "default": "brackets"
+                      "$ref": "#/$defs/arrays"
                     },
                     "bools": {
-                      "enum": [
-                        "numeric",
-                        "literal"
-                      ],
-                      "default": "numeric"
+                      "$ref": "#/$defs/bools"
                     },
                     "query": {
                       "$ref": "#/$defs/block"
@@ -748,29 +763,13 @@ extension SpecSchema {
                       "$ref": "#/$defs/block"
                     },
                     "encoding": {
-                      "enum": [
-                        "url",
-                        "queryString",
-                        "httpBody",
-                        "json",
-                        "prettyJSON"
-                      ],
-                      "default": "url"
+                      "$ref": "#/$defs/encoding"
                     },
                     "arrays": {
-                      "enum": [
-                        "brackets",
-                        "noBrackets",
-                        "indexInBrackets"
-                      ],
-                      "default": "brackets"
+                      "$ref": "#/$defs/arrays"
                     },
                     "bools": {
-                      "enum": [
-                        "numeric",
-                        "literal"
-                      ],
-                      "default": "numeric"
+                      "$ref": "#/$defs/bools"
                     }
                   },
                   "required": [
