@@ -30,6 +30,17 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public func values(in root: JSONValue) -> [JSONValue] {
         JSONPathEvaluator(root: root, patterns: patterns.byText).select(segments, from: [root])
     }
+
+    /// Every value the path reaches in `root`, as `values(in:)` gives them, or nil when that
+    /// takes more than `budget` steps of work: a node visited or selected, a filter tested, 64
+    /// bytes a pattern reads. For a path from a stranger (an MCP client's `moya.select`), since
+    /// nested descendant segments (`$..*..*`) select each node once per ancestor, and each
+    /// selected node is printed whole.
+    public func values(in root: JSONValue, budget: Int) -> [JSONValue]? {
+        let evaluator = JSONPathEvaluator(root: root, patterns: patterns.byText, budget: budget)
+        let values = evaluator.select(segments, from: [root])
+        return evaluator.isOverBudget ? nil : values
+    }
 }
 
 extension JSONPath {

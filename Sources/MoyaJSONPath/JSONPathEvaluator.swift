@@ -11,9 +11,24 @@ final class JSONPathEvaluator {
     /// document during this evaluation; nil for one that is not an I-Regexp.
     private var patterns: [String: IRegexp?]
 
-    init(root: JSONValue, patterns: [String: IRegexp?] = [:]) {
+    /// The most steps of work this evaluation may take (see `JSONPath.values(in:budget:)`).
+    private let budget: Int
+    /// The steps taken so far.
+    private var work = 0
+
+    init(root: JSONValue, patterns: [String: IRegexp?] = [:], budget: Int = .max) {
         self.root = root
         self.patterns = patterns
+        self.budget = budget
+    }
+
+    /// Whether the evaluation stopped at its budget; what it selected is then incomplete.
+    var isOverBudget: Bool { work > budget }
+
+    /// Counts `steps` of work; false once the budget is spent.
+    private func spend(_ steps: Int) -> Bool {
+        work = work > budget - steps ? budget &+ 1 : work + steps
+        return work <= budget
     }
 
     /// The nodes `segments` reach from `nodes`.
@@ -22,25 +37,29 @@ final class JSONPathEvaluator {
         for segment in segments {
             var next: [JSONValue] = []
             for node in current {
+                guard spend(1) else { return [] }
                 if segment.isDescendant {
-                    for descendant in Self.descendants(of: node) {
+                    for descendant in descendants(of: node) {
                         apply(segment.selectors, to: descendant, into: &next)
+                        guard !isOverBudget else { return [] }
                     }
                 } else {
                     apply(segment.selectors, to: node, into: &next)
                 }
             }
+            guard spend(next.count) else { return [] }
             current = next
         }
         return current
     }
 
     /// The node and every node under it, parents before children, in document order; built
-    /// with a stack, so a deep document cannot exhaust the call stack.
-    static func descendants(of node: JSONValue) -> [JSONValue] {
+    /// with a stack, so a deep document cannot exhaust the call stack. Each node is a step.
+    func descendants(of node: JSONValue) -> [JSONValue] {
         var result: [JSONValue] = []
         var stack = [node]
         while let next = stack.popLast() {
+            guard spend(1) else { return [] }
             result.append(next)
             stack += Self.children(of: next).reversed()
         }
@@ -70,8 +89,9 @@ final class JSONPathEvaluator {
                     result.append(items[index])
                 }
             case (.filter(let expression), _):
-                for child in Self.children(of: node) where test(expression, current: child) {
-                    result.append(child)
+                for child in Self.children(of: node) {
+                    guard spend(1) else { return }
+                    if test(expression, current: child) { result.append(child) }
                 }
             default:
                 break
@@ -167,7 +187,7 @@ final class JSONPathEvaluator {
             regexp = try? IRegexp(pattern)
             patterns[pattern] = regexp
         }
-        guard let regexp else { return false }
+        guard let regexp, spend(1 + subject.utf8.count / 64) else { return false }
         return function == .match ? regexp.matchesWhole(subject) : regexp.matchesPart(of: subject)
     }
 

@@ -30,14 +30,19 @@ public final class AuditLog: Sendable {
         public var description: String { "--audit \(path): \(reason)" }
     }
 
-    /// Opens `path` for appending, creating it with mode 0600.
+    /// Opens `path` for appending, creating it with mode 0600. Opened without blocking: a
+    /// FIFO would otherwise hold the server before it starts, deaf to signals, until some
+    /// process reads it; it is refused as any file that is not a regular one.
     public init(path: String, now: @escaping @Sendable () -> String = AuditLog.timestamp) throws(OpenError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             let code = errno
             let reason =
-                code == ELOOP
-                ? "is a symbolic link, which the audit log never follows" : String(cString: strerror(code))
+                switch code {
+                case ELOOP: "is a symbolic link, which the audit log never follows"
+                case ENXIO: "is not a regular file"
+                default: String(cString: strerror(code))
+                }
             throw OpenError(path: path, reason: reason)
         }
         var status = stat()

@@ -29,15 +29,17 @@ public actor LineTransport: Transport {
 
     /// A transport over the descriptors `input` and `output`, stdin and stdout by default.
     /// `answering` answers the messages it returns a response for itself, ahead of the SDK
-    /// (see `ToolServer.answer`).
+    /// (see `ToolServer.answer`); `handling` takes the requests it returns work for, whose
+    /// result is the response, sent when the work ends (see `ToolServer.handle`).
     public init(
-        input: Int32 = 0, output: Int32 = 1, answering: (@Sendable (JSONValue) -> JSONValue?)? = nil
+        input: Int32 = 0, output: Int32 = 1, answering: (@Sendable (JSONValue) -> JSONValue?)? = nil,
+        handling: (@Sendable (JSONValue) -> (@Sendable () async -> JSONValue)?)? = nil
     ) {
         self.input = input
         self.output = output
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         self.stream = stream
-        frames = Frames(continuation: continuation, answering: answering)
+        frames = Frames(continuation: continuation, answering: answering, handling: handling)
     }
 
     public func connect() async throws {
@@ -84,7 +86,7 @@ public actor LineTransport: Transport {
     /// (`Frames.answering`). A line that grows over the limit is dropped up to its newline and refused; a line that is not JSON is
     /// refused with JSON-RPC's parse error and id null, as the SDK would answer it with a
     /// made-up id.
-    static func readLines(from input: Int32, into frames: Frames, reply: (Data) -> Void) {
+    static func readLines(from input: Int32, into frames: Frames, reply: @escaping @Sendable (Data) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var pending: [UInt8] = []
         var skipping = false
@@ -97,8 +99,20 @@ public actor LineTransport: Transport {
                 reply(error(code: -32700, "parse error: the message is not JSON"))
                 return
             }
+            if let refusal = refusal(of: message) {
+                reply(error(code: -32600, refusal))
+                return
+            }
             if let answer = frames.answering?(message) {
                 reply(Data(answer.serialized(escapeSlashes: false).utf8))
+                return
+            }
+            if let id = message["id"], let work = frames.handling?(message) {
+                frames.awaiting(id)
+                _Concurrency.Task {
+                    let answer = await work()
+                    reply(Data(answer.serialized(escapeSlashes: false).utf8))
+                }
                 return
             }
             frames.received(message, Data(line))
@@ -136,6 +150,23 @@ public actor LineTransport: Transport {
         frames.inputClosed()
     }
 
+    /// Why a message is not a JSON-RPC message the server can answer, or nil when it is one:
+    /// an id must be a string or a number (JSON-RPC 2.0 section 4), else no response could
+    /// name the request, and the server would wait for one forever.
+    static func refusal(of message: JSONValue) -> String? {
+        let items: [JSONValue]
+        if case .array(let batch) = message { items = batch } else { items = [message] }
+        for item in items {
+            guard case .object = item else { return "invalid request: a message must be a JSON object" }
+            switch item["id"] {
+            case nil, .string?, .integer?, .number?: continue
+            case .null? where item["method"] == nil: continue
+            default: return "invalid request: an id must be a string or a number"
+            }
+        }
+        return nil
+    }
+
     static func oversize(_ size: Int) -> Data {
         error(code: -32600, "message refused: \(size) bytes, over the \(frameLimit >> 20) MiB limit")
     }
@@ -157,13 +188,22 @@ final class Frames: Sendable {
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     /// Answers some messages before the SDK sees them.
     let answering: (@Sendable (JSONValue) -> JSONValue?)?
+    /// Takes some requests before the SDK sees them, and answers them when their work ends.
+    let handling: (@Sendable (JSONValue) -> (@Sendable () async -> JSONValue)?)?
 
     init(
         continuation: AsyncThrowingStream<Data, any Error>.Continuation,
-        answering: (@Sendable (JSONValue) -> JSONValue?)?
+        answering: (@Sendable (JSONValue) -> JSONValue?)?,
+        handling: (@Sendable (JSONValue) -> (@Sendable () async -> JSONValue)?)? = nil
     ) {
         self.continuation = continuation
         self.answering = answering
+        self.handling = handling
+    }
+
+    /// A request taken by `handling`, answered later: the input's end waits for its answer.
+    func awaiting(_ id: JSONValue) {
+        state.withLock { _ = $0.unanswered.insert(id.serialized()) }
     }
 
     /// A message from the input: its requests are awaited, a cancellation releases one.

@@ -48,7 +48,7 @@ public final class ToolDescriptor: Sendable {
         self.isFlow = isFlow
         self.name = name
         self.fullName = fullName
-        self.title = title
+        self.title = VisibleText(title).text
         self.refusal = refusal
         self.method = method
         self.filesFolder = filesFolder
@@ -61,18 +61,28 @@ public final class ToolDescriptor: Sendable {
     // catalog that may hold thousands.
 
     /// What the model reads: the summary and description, the method and path, what it
-    /// answers. Never a credential or an environment value.
+    /// answers. Never a credential or an environment value, nor a character a person could
+    /// not see (`VisibleText`): when any was removed, from here, the title or a param's
+    /// description, the description ends by saying so.
     public var description: String {
+        let written: String
+        var hidden: [String] = []
         switch subject {
-        case .target(let service, let target): ToolCatalog.description(of: target, in: service, fullName: fullName)
-        case .flow(let service, let flow): ToolCatalog.description(of: flow, in: service, fullName: fullName)
+        case .target(let service, let target):
+            written = ToolCatalog.description(of: target, in: service, fullName: fullName)
+            // The title is the summary's first line, which the description holds.
+            hidden = target.params.compactMap(\.description)
+        case .flow(let service, let flow):
+            written = ToolCatalog.description(of: flow, in: service, fullName: fullName)
         }
+        let visible = VisibleText(written)
+        return visible.text + VisibleText.notice(visible.removed + hidden.reduce(0) { $0 + VisibleText($1).removed })
     }
 
     /// JSON Schema 2020-12 of the arguments.
     public var inputSchema: JSONValue {
         switch subject {
-        case .target(_, let target): ToolInput.schema(for: target, allowsFilesIn: filesFolder)
+        case .target(let service, let target): ToolInput.schema(for: target, in: service, allowsFilesIn: filesFolder)
         case .flow(_, let flow): ToolInput.schema(for: flow)
         }
     }
@@ -149,7 +159,7 @@ public struct ToolCatalog: Sendable {
                 let tool = ToolDescriptor(
                     owner: owner, index: index, isFlow: true, name: Self.toolName(full, taken: &taken), fullName: full,
                     title: flow.summary.map(Self.firstLine) ?? full,
-                    refusal: exposure.refusal(of: flow, in: service, services: services), method: nil,
+                    refusal: exposure.refusal(of: flow, in: service, services: services, logins: logins), method: nil,
                     filesFolder: folder, flowMethods: Self.methods(of: flow, in: service, services: services))
                 tools.append(tool)
             }

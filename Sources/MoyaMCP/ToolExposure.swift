@@ -43,8 +43,11 @@ public struct ToolExposure: Sendable {
     }
 
     /// Why `flow` of `service` is not a tool: a flow is one only when every target it calls
-    /// would be, since calling the flow sends them all.
-    public func refusal(of flow: FlowSpec, in service: ServiceSpec, services: [ServiceSpec]) -> String? {
+    /// would be, since calling the flow sends them all, and its captures and failures would
+    /// carry what a login's call answers.
+    public func refusal(
+        of flow: FlowSpec, in service: ServiceSpec, services: [ServiceSpec], logins: Set<String> = []
+    ) -> String? {
         let name = service.name + "." + flow.name
         guard flow.mcpExposed else { return "\(name) has mcp: false in its spec, which no flag overrides" }
         if let pattern = unmatched(name) { return pattern }
@@ -56,6 +59,10 @@ public struct ToolExposure: Sendable {
             let stepName = owner.name + "." + target.name
             if !target.mcpExposed {
                 return "the flow \(name) calls \(stepName), which has mcp: false in its spec"
+            }
+            if logins.contains(stepName) {
+                return "the flow \(name) calls \(stepName), a login's call, which answers with a credential; "
+                    + "no flag exposes it"
             }
             if let reason = refusal(method: target.method, name: stepName) {
                 return "the flow \(name) calls \(stepName): \(reason)"

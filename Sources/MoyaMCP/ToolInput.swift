@@ -6,24 +6,42 @@ import MoyaSpec
 /// flow's variables, and the arguments it sends checked against it and made into params.
 ///
 /// A param whose value is a credential or comes from the environment (`secret: true`, a
-/// `${VAR}` default) is no argument at all: the model can neither see its value nor set it,
-/// and the spec's value is sent.
+/// `${VAR}` default, what `auth:` or a credential header is built from) is no argument at
+/// all: the model can neither see its value nor set it, and the spec's value is sent.
+///
+/// A path is the model's only inside `--allow-files`: a `file` param, or any param the task
+/// reads a file through whole, is an argument only then, and resolved inside that folder; a
+/// param that is part of a path, or where a download is written, never is.
 public enum ToolInput {
-    /// Whether the model may see and set `param`.
-    static func isArgument(_ param: ParamSpec, allowsFiles: Bool) -> Bool {
-        guard !param.isSecret, param.writtenDefault == nil, param.defaultTemplate == nil else { return false }
+    /// Whether the model may see and set `param` of `target` in `service`.
+    static func isArgument(_ param: ParamSpec, of target: TargetSpec, in service: ServiceSpec, allowsFiles: Bool)
+        -> Bool
+    {
+        guard !param.isSecret, param.writtenDefault == nil, param.defaultTemplate == nil,
+            !service.credentialParams(of: target).contains(param.name)
+        else { return false }
+        switch target.task.pathUse(of: param.name) {
+        case .reads?: return allowsFiles
+        case .other?: return false
+        case nil: break
+        }
         if param.elementType == .file { return allowsFiles }
         if case .enumeration(let cases) = param.elementType, cases.allSatisfy(\.isFromEnvironment) { return false }
         return true
     }
 
+    /// Whether the model's value of `param` names a file, to be found inside `--allow-files`.
+    static func isPath(_ param: ParamSpec, of target: TargetSpec) -> Bool {
+        param.elementType == .file || target.task.pathUse(of: param.name) == .reads
+    }
+
     /// The input schema of a target: one property per param the model may set, and the JSON
     /// path that selects what of a JSON body comes back.
-    static func schema(for target: TargetSpec, allowsFilesIn folder: String?) -> JSONValue {
+    static func schema(for target: TargetSpec, in service: ServiceSpec, allowsFilesIn folder: String?) -> JSONValue {
         var properties: [(key: String, value: JSONValue)] = []
         var required: [JSONValue] = []
-        for param in target.params where isArgument(param, allowsFiles: folder != nil) {
-            properties.append((param.name, property(for: param, folder: folder)))
+        for param in target.params where isArgument(param, of: target, in: service, allowsFiles: folder != nil) {
+            properties.append((param.name, property(for: param, of: target, folder: folder)))
             if param.isRequired { required.append(.string(param.name)) }
         }
         properties.append(
@@ -64,14 +82,14 @@ public enum ToolInput {
     }
 
     /// One param's property: its type, enum keys, default and description.
-    static func property(for param: ParamSpec, folder: String?) -> JSONValue {
+    static func property(for param: ParamSpec, of target: TargetSpec, folder: String?) -> JSONValue {
         var members = typeMembers(param.type, folder: folder)
         if let rules = param.rules { members = rules.adding(to: members) }
         if let value = param.defaultValue, let shown = defaultShown(value, of: param) {
             members.append(("default", shown))
         }
-        var description = param.description ?? ""
-        if param.elementType == .file, let folder {
+        var description = VisibleText(param.description ?? "").text
+        if isPath(param, of: target), let folder {
             description += (description.isEmpty ? "" : " ") + "A path to a file inside \(folder)."
         }
         if !description.isEmpty { members.append(("description", .string(description))) }
@@ -138,20 +156,25 @@ public enum ToolInput {
     /// A target's arguments as param values, after the schema has accepted them; `select` is
     /// the JSON path argument, taken out. A `file` path must name a file inside `files`.
     static func params(
-        from arguments: [(key: String, value: JSONValue)], of target: TargetSpec, files: Files?
+        from arguments: [(key: String, value: JSONValue)], of target: TargetSpec, in service: ServiceSpec,
+        files: Files?
     ) throws(Refusal) -> [String: ParamValue] {
         var values: [String: ParamValue] = [:]
         var violations: [String] = []
         for (key, value) in arguments where key != ToolCatalog.selectArgument {
             guard let param = target.params.first(where: { $0.name == key }),
-                isArgument(param, allowsFiles: files != nil)
+                isArgument(param, of: target, in: service, allowsFiles: files != nil)
             else {
                 violations.append("$.\(key): not an argument of this tool")
                 continue
             }
-            do {
+            do throws(ParamValueError) {
                 var made = try param.value(from: value)
-                if param.elementType == .file, let files { made = try inside(made, files, param: key) }
+                if isPath(param, of: target) {
+                    // isArgument admits a path only with --allow-files.
+                    guard let files else { throw ParamValueError(param: key, message: "not an argument of this tool") }
+                    made = try inside(made, files, param: key)
+                }
                 values[key] = made
             } catch {
                 violations.append("$.\(key): " + error.message)

@@ -79,11 +79,28 @@ public struct ToolOutcome: Sendable {
                     structured: nil, status: response.statusCode, bytes: response.data.count,
                     seconds: exchange.seconds)
             }
-            body = redactor.scrubbing(.array(select.values(in: json))).serialized(pretty: true, escapeSlashes: false)
+            // The path is the model's: it runs on the body with every secret already gone, so
+            // that no filter can test a secret's characters, and within a budget of work.
+            guard let selected = select.values(in: redactor.scrubbing(json), budget: selectBudget) else {
+                return ToolOutcome(
+                    kind: .error,
+                    text: (lines + [
+                        "",
+                        "moya-cli: \(ToolCatalog.selectArgument) '\(redactor.scrub(select.description))' stopped "
+                            + "after \(selectBudget) steps on a body of \(response.data.count) bytes; select less, "
+                            + "without nested .. segments",
+                    ])
+                    .joined(separator: "\n"),
+                    structured: nil, status: response.statusCode, bytes: response.data.count,
+                    seconds: exchange.seconds)
+            }
+            body = JSONValue.array(selected).serialized(pretty: true, escapeSlashes: false, limit: previewLimit(limit))
         } else if let json {
             let cleaned = redactor.scrubbing(json)
-            if wantsStructured, kind == .ok, case .object = cleaned { structured = cleaned }
-            body = cleaned.serialized(pretty: true, escapeSlashes: false)
+            body = cleaned.serialized(pretty: true, escapeSlashes: false, limit: previewLimit(limit))
+            // `structuredContent` holds the whole body: only when the text does too, so that
+            // --max-result-bytes bounds what reaches the model either way.
+            if wantsStructured, kind == .ok, case .object = cleaned, body.utf8.count <= limit { structured = cleaned }
         } else if let text = String(validating: response.data, as: UTF8.self), !text.utf8.contains(0) {
             body = redactor.scrub(text)
         } else {
@@ -92,7 +109,8 @@ public struct ToolOutcome: Sendable {
         var text = lines.joined(separator: "\n")
         if !body.isEmpty { text += "\n\n" + body }
         return ToolOutcome(
-            kind: kind, text: cut(text, limit: limit), structured: structured, status: response.statusCode,
+            kind: kind, text: cut(text, limit: limit, whole: body.utf8.count <= previewLimit(limit)),
+            structured: structured, status: response.statusCode,
             bytes: response.data.count, seconds: exchange.seconds)
     }
 
@@ -118,6 +136,10 @@ public struct ToolOutcome: Sendable {
             status: result.steps.last?.status, bytes: 0, seconds: result.seconds)
     }
 
+    /// The most steps of work a `moya.select` path may take (`JSONPath.values(in:budget:)`):
+    /// every node of a 16 MiB body a few times over, well under a second.
+    static let selectBudget = 8_000_000
+
     /// The body as JSON when it is JSON, by its type or, with no type, by its bytes.
     static func json(_ response: Response, contentType: String?) -> JSONValue? {
         guard !response.data.isEmpty else { return nil }
@@ -125,9 +147,15 @@ public struct ToolOutcome: Sendable {
         return try? JSONValue(parsing: response.data)
     }
 
+    /// How much of a JSON body is written before it is cut to `limit`: enough to say how large
+    /// a body of up to 1 MiB is, and no more, so that a large or deeply nested selection costs
+    /// what is shown.
+    static func previewLimit(_ limit: Int) -> Int { max(limit, 1 << 20) }
+
     /// `text` cut to at most `limit` bytes at a character boundary, with a last line saying
-    /// how much was left out and how to ask for less.
-    static func cut(_ text: String, limit: Int) -> String {
+    /// how much was left out and how to ask for less; `whole` is false when `text` is already
+    /// the start of a longer text.
+    static func cut(_ text: String, limit: Int, whole: Bool = true) -> String {
         let bytes = text.utf8.count
         guard bytes > limit else { return text }
         var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
@@ -136,7 +164,8 @@ public struct ToolOutcome: Sendable {
         let kept = String(text.utf8[..<end]) ?? ""
         let left = bytes - kept.utf8.count
         return kept
-            + "\n[moya-cli: \(left) of \(bytes) bytes left out at --max-result-bytes \(limit); "
+            + "\n[moya-cli: \(whole ? "" : "more than ")\(left) of \(whole ? "" : "more than ")\(bytes) bytes left out "
+            + "at --max-result-bytes \(limit); "
             + "select less with \(ToolCatalog.selectArgument), such as $.items[0:10]]"
     }
 }

@@ -190,6 +190,43 @@ public final class ToolServer: Sendable {
         }
     }
 
+    /// A `tools/call` request taken from the SDK, whose `Value` reads a string that looks like
+    /// a data URL (`data:,hello`) as bytes and writes it back as another string: here the
+    /// arguments reach the tool exactly as the client wrote them. Any other message is the
+    /// SDK's: nil.
+    @Sendable public func handle(_ message: JSONValue) -> (@Sendable () async -> JSONValue)? {
+        guard message["method"] == .string(CallTool.name), let id = message["id"], id != .null else { return nil }
+        return { [self] in
+            guard case .string(let name) = message["params"]?["name"] ?? .null else {
+                return Self.error(id: id, code: -32602, "Invalid params: the tool's name must be a string")
+            }
+            let given = message["params"]?["arguments"] ?? .object([])
+            guard case .object(let members) = given else {
+                return Self.error(id: id, code: -32602, "Invalid params: the arguments must be an object")
+            }
+            // By name, as the SDK's dictionary gave them: violations are listed in this order.
+            let arguments = JSONValue.object(members.sorted { $0.key < $1.key })
+            do {
+                let outcome = try await call(name, arguments: arguments)
+                return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", Self.result(of: outcome))])
+            } catch let error as MCPError {
+                return Self.error(id: id, code: error.code, error.errorDescription ?? "\(error)")
+            } catch {
+                return Self.error(id: id, code: -32603, "Internal error: \(error)")
+            }
+        }
+    }
+
+    /// An outcome as `CallTool`'s result: its text, its structured content, whether it failed.
+    static func result(of outcome: ToolOutcome) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("content", .array([.object([("type", .string("text")), ("text", .string(outcome.text))])]))
+        ]
+        if let structured = outcome.structured { members.append(("structuredContent", structured)) }
+        if outcome.isError { members.append(("isError", .bool(true))) }
+        return .object(members)
+    }
+
     static func error(id: JSONValue, code: Int, _ message: String) -> JSONValue {
         .object([
             ("jsonrpc", .string("2.0")), ("id", id),
@@ -351,7 +388,7 @@ public final class ToolServer: Sendable {
             }
             let params: [String: ParamValue]
             do {
-                params = try ToolInput.params(from: members, of: target, files: files)
+                params = try ToolInput.params(from: members, of: target, in: service, files: files)
             } catch {
                 return audited(tool.name, arguments, .refused(.invalid, error.violations), loaded)
             }

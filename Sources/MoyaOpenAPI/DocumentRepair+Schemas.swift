@@ -324,10 +324,9 @@ extension DocumentRepair {
             case .object(let members):
                 for member in members.reversed() {
                     if member.key == "$ref", case .string(let ref) = member.value,
-                        ref.hasPrefix("#/components/schemas/")
+                        let name = schemaComponent(ofRef: ref)
                     {
-                        let name = String(ref.dropFirst("#/components/schemas/".count))
-                        if !name.contains("/"), seen.insert(name).inserted { found.append(name) }
+                        if seen.insert(name).inserted { found.append(name) }
                     } else {
                         stack.append(member.value)
                     }
@@ -341,18 +340,28 @@ extension DocumentRepair {
         return found
     }
 
-    /// Replaces each `$ref` in `value` to a schema in `closing` with the cycle marker. The
-    /// depth is the document's, which the reader bounds.
+    /// The component schema a `$ref` points at or into: `s1` for `#/components/schemas/s1`
+    /// and for `#/components/schemas/s1/properties/x`, whose walk passes through `s1`; nil for
+    /// a `$ref` elsewhere.
+    static func schemaComponent(ofRef ref: String) -> String? {
+        let prefix = "#/components/schemas/"
+        guard ref.hasPrefix(prefix) else { return nil }
+        let rest = ref.dropFirst(prefix.count)
+        let name = rest.prefix { $0 != "/" }
+        guard !name.isEmpty else { return nil }
+        return String(name).replacing("~1", with: "/").replacing("~0", with: "~")
+    }
+
+    /// Replaces each `$ref` in `value` to a schema in `closing`, or into one, with the cycle
+    /// marker. The depth is the document's, which the reader bounds.
     static func markCycles(_ value: inout JSONValue, closing: Set<String>, depth: Int) {
         switch value {
         case .object(var members):
             if let ref = members.first(where: { $0.key == "$ref" }), case .string(let text) = ref.value,
-                text.hasPrefix("#/components/schemas/"),
-                closing.contains(String(text.dropFirst("#/components/schemas/".count)))
+                let name = schemaComponent(ofRef: text), closing.contains(name)
             {
                 var marked = members.filter { $0.key != "$ref" && $0.key != "title" }
-                marked.append(
-                    (key: "title", value: .string(cycleMarker + String(text.dropFirst("#/components/schemas/".count)))))
+                marked.append((key: "title", value: .string(cycleMarker + name)))
                 value = .object(marked)
                 return
             }

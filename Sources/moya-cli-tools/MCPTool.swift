@@ -58,7 +58,7 @@ enum MCPTool {
         let ending: Ending = await withTaskGroup(of: Ending.self) { group in
             group.addTask {
                 do {
-                    try await server.run(on: LineTransport(answering: server.answer))
+                    try await server.run(on: LineTransport(answering: server.answer, handling: server.handle))
                 } catch {
                     invocation.log("moya-cli: mcp: \(error)")
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import MoyaCore
 import TestSupport
 import XCTest
 
@@ -77,7 +78,11 @@ final class MCPFrameTests: XCTestCase {
             specs, input: Data((Self.initialize + "\n" + call + "\n").utf8), environment: environment)
         XCTAssertEqual(status, 0)
         XCTAssertEqual(lines.count, 2)
-        XCTAssertTrue(lines.contains { $0.hasPrefix(#"{"id":2,"jsonrpc":"2.0","result":{"content":"#) })
+        XCTAssertTrue(
+            lines.contains { line in
+                guard let message = try? JSONValue(parsing: Data(line.utf8)) else { return false }
+                return message["id"] == .integer(2) && message["result"]?["content"] != nil
+            }, lines.joined(separator: "\n"))
     }
 
     func testSIGTERMEndsItWithinASecond() throws {

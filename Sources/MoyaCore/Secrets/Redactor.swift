@@ -46,6 +46,9 @@ public struct Redactor: Sendable {
     public let secretValues: [String]
     /// Every secret value, however short: a JSON string that is one is masked whole.
     public let allValues: Set<String>
+    /// The values of the secrets that read as numbers, so that a server echoing one as a JSON
+    /// number is masked too.
+    private let numericValues: Set<Double>
     /// Every encoded form of every secret up to `eagerLength` bytes, worked out once into one
     /// automaton that finds them all in a single pass, JSON's `\u` spellings included: a
     /// redactor scrubs many texts, some of them megabytes.
@@ -70,6 +73,7 @@ public struct Redactor: Sendable {
         self.isEnabled = isEnabled
         self.secretHeaders = CredentialNames.headers.union(secretHeaders.map { $0.lowercased() })
         allValues = secretValues.filter { !$0.isEmpty }
+        numericValues = Set(allValues.compactMap(Self.numericValue))
         // Longest first, so that a secret containing another is hidden whole.
         self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
@@ -310,15 +314,39 @@ public struct Redactor: Sendable {
 
     /// `json` with every string that is a secret, whole, replaced by the mask, however short
     /// the secret: the value the JSON then holds is the secret itself, not text that may
-    /// merely contain it. The depth is the parser's.
+    /// merely contain it. A number whose value a secret of digits spells (a PIN, an account
+    /// number, echoed as a JSON number) is masked the same way. The depth is the parser's.
     public func masking(_ json: JSONValue) -> JSONValue {
         guard isEnabled, !allValues.isEmpty else { return json }
         switch json {
         case .string(let text) where allValues.contains(text): return .string(Self.mask)
+        case .integer, .number: return isSecret(number: json) ? .string(Self.mask) : json
         case .array(let items): return .array(items.map(masking))
         case .object(let members): return .object(members.map { (key: $0.key, value: masking($0.value)) })
         default: return json
         }
+    }
+
+    /// Whether a JSON number is a secret's value: its text is one, or its value is that of a
+    /// secret written as a JSON number (`0042` and `42.0` spell 42 too).
+    public func isSecret(number: JSONValue) -> Bool {
+        guard isEnabled, !numericValues.isEmpty else { return false }
+        switch number {
+        case .integer(let int): return allValues.contains(String(int)) || numericValues.contains(Double(int))
+        case .number(let double): return numericValues.contains(double)
+        default: return false
+        }
+    }
+
+    /// A secret's value as a number, when it is written as one: digits with an optional sign,
+    /// fraction and exponent, as JSON or a person writes a number; nil for any other text.
+    static func numericValue(_ secret: String) -> Double? {
+        let bytes = secret.utf8
+        guard bytes.count <= 64, bytes.contains(where: { (48...57).contains($0) }),
+            bytes.allSatisfy({ (48...57).contains($0) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 69 || $0 == 101 }),
+            let value = Double(secret), value.isFinite
+        else { return nil }
+        return value
     }
 
     /// Every form a secret may take in text, longest first: raw, percent-encoded (as a path

@@ -53,12 +53,13 @@ public struct PreparedCall: Sendable {
     /// With `showingSecrets`, the printable form shows them. With `printsRequest`, the redactor
     /// carries the printable form for a logger; without, it is rendered only when asked for.
     /// `keepsDownloadsInMemory` keeps a download's body in the response, as
-    /// checks read it. `pageURL` is where a later page is asked for (`SpecCall.pageURL`).
+    /// checks read it. `pageURL` is where a later page is asked for (`SpecCall.pageURL`);
+    /// `sendsCredentials` is false for one on another origin.
     public static func prepare(
         _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: HTTPHeaders = [:],
         secrets: Set<String> = [], overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
         showingSecrets: Bool = false, printsRequest: Bool = true, keepsDownloadsInMemory: Bool = false,
-        pageURL: URL? = nil
+        pageURL: URL? = nil, sendsCredentials: Bool = true
     ) throws(ResolveError) -> PreparedCall {
         var resolved = try service.resolve(target, with: options)
         resolved.secretValues.formUnion(secrets)
@@ -79,6 +80,7 @@ public struct PreparedCall: Sendable {
         var call = SpecCall(
             target: resolved, extraHeaders: headers, policy: policy, keepsDownloadsInMemory: keepsDownloadsInMemory)
         call.pageURL = pageURL
+        call.sendsCredentials = sendsCredentials
         return PreparedCall(
             call: call, redactor: call.redactor(showingSecrets: showingSecrets, printsRequest: printsRequest))
     }

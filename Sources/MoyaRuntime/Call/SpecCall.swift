@@ -28,6 +28,9 @@ public struct SpecCall: Sendable {
     /// `next: { url: }`): it replaces the target's URL, query and all, and the rest of the
     /// request stays the target's.
     public var pageURL: URL? = nil
+    /// Whether the request carries the target's credentials: not to a page on another origin
+    /// (`withoutCredentials(_:)`), as curl drops them on a redirect to another host.
+    public var sendsCredentials = true
 
     /// A call of `target` with `extraHeaders` on top of its own, sent as `policy` says.
     public init(
@@ -42,6 +45,7 @@ public struct SpecCall: Sendable {
     /// The plugins that put the target's credentials on the request: its `auth:`, or the
     /// token of its login, `credential`.
     public var plugins: [any PluginType] {
+        guard sendsCredentials else { return [] }
         if let login = target.login {
             return [AuthenticationPlugin(placement: login.scheme.placement, credential: credential)]
         }
@@ -79,13 +83,14 @@ public struct SpecCall: Sendable {
     public func provider(session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget> {
         let policy = policy
         let cookies = cookies
+        let call = self
         return MoyaProvider<SpecTarget>(
             endpointClosure: { endpoint(for: $0) },
             requestClosure: { endpoint, done in
                 let built = Result { () throws(MoyaError) -> Request in try endpoint.urlRequest() }
                 done(
                     built.map { request in
-                        var request = request
+                        var request = call.withoutCredentials(request)
                         if let pageURL { request.url = pageURL }
                         policy.apply(to: &request)
                         request.cookies = cookies
@@ -95,6 +100,22 @@ public struct SpecCall: Sendable {
             stubClosure: { _ in policy.stub },
             session: session,
             plugins: plugins + (logger.map { [$0] } ?? []))
+    }
+
+    /// `request` as this call sends it: when it sends no credentials (`sendsCredentials`),
+    /// without a header the spec marks secret or that is named as a credential
+    /// (`CredentialNames`), and without one whose value holds a secret, a `${VAR}`'s among them.
+    func withoutCredentials(_ request: Request) -> Request {
+        guard !sendsCredentials else { return request }
+        var request = request
+        let secrets = target.secretValues.filter { !$0.isEmpty }
+        for field in request.headers
+        where target.secretHeaders.contains(field.name.lowercased()) || CredentialNames.isCredential(name: field.name)
+            || secrets.contains(where: field.value.contains)
+        {
+            request.headers.remove(name: field.name)
+        }
+        return request
     }
 
     /// What may be printed of this call: the secrets' values are scrubbed from what the server
@@ -124,7 +145,7 @@ public struct SpecCall: Sendable {
     /// The request as it would be sent, plugins applied, for `--dry-run`.
     public func preparedRequest() throws(SendFailure) -> Request {
         do {
-            var request = try endpoint(for: target).urlRequest()
+            var request = withoutCredentials(try endpoint(for: target).urlRequest())
             if let pageURL { request.url = pageURL }
             return plugins.reduce(request) { $1.prepare($0, target: target) }
         } catch {

@@ -23,12 +23,14 @@ public struct CheckFailure: Sendable, Hashable {
 extension CheckSpec {
     /// Every assertion `response` fails. Without a `status` assertion, the status must pass
     /// `validation`, as in `call`. `sample` is the target's JSON sample, for `matchesSample`.
-    /// `scrub` removes secrets from each text the server sent before it is quoted in a
-    /// message, so that no escaping added for the message hides a secret from it.
+    /// `redactor` removes secrets from each value the server sent before it is quoted in a
+    /// message (text scrubbed, a secret's number masked), so that no escaping added for the
+    /// message hides a secret from it.
     public func failures(
         of response: Response, seconds: Double, validation: ValidationType, sample: JSONValue?,
-        schema targetSchema: SchemaSpec? = nil, scrub: (String) -> String = { $0 }
+        schema targetSchema: SchemaSpec? = nil, redactor: Redactor = Redactor(isEnabled: false)
     ) -> [CheckFailure] {
+        let scrub = redactor.scrub
         var failures: [CheckFailure] = []
         if !assertsStatus, !validation.accepts(response.statusCode) {
             failures.append(
@@ -45,7 +47,7 @@ extension CheckSpec {
             let secret = assertion.expectsSecret
             func check(_ predicate: Predicate, _ value: JSONValue?, textual: Bool, unit: String = "") {
                 if let message = Self.failure(
-                    of: predicate, for: value, textual: textual, unit: unit, scrub: scrub, secretExpected: secret)
+                    of: predicate, for: value, textual: textual, unit: unit, redactor: redactor, secretExpected: secret)
                 {
                     failure(message)
                 }
@@ -84,7 +86,7 @@ extension CheckSpec {
                 }
                 for value in values {
                     if let message = Self.failure(
-                        of: each, for: value, textual: false, scrub: scrub, secretExpected: secret)
+                        of: each, for: value, textual: false, redactor: redactor, secretExpected: secret)
                     {
                         failure(message)
                         break
@@ -122,24 +124,14 @@ extension CheckSpec {
     /// scrubbed; the expected side is the spec's, printed as written unless it is a secret.
     static func failure(
         of predicate: Predicate, for value: JSONValue?, textual: Bool, unit: String = "",
-        scrub: (String) -> String = { $0 }, secretExpected: Bool = false
+        redactor: Redactor = Redactor(isEnabled: false), secretExpected: Bool = false
     ) -> String? {
         do {
             return try predicate.holds(for: value, textual: textual)
                 ? nil
-                : mismatch(predicate, value.map { scrubbing($0, scrub) }, unit: unit, secretExpected: secretExpected)
+                : mismatch(predicate, value.map(redactor.scrubbing), unit: unit, secretExpected: secretExpected)
         } catch {
             return "\(error)"
-        }
-    }
-
-    /// `value` with `scrub` applied to every string and key in it.
-    static func scrubbing(_ value: JSONValue, _ scrub: (String) -> String) -> JSONValue {
-        switch value {
-        case .string(let text): .string(scrub(text))
-        case .array(let items): .array(items.map { scrubbing($0, scrub) })
-        case .object(let members): .object(members.map { (key: scrub($0.key), value: scrubbing($0.value, scrub)) })
-        default: value
         }
     }
 
@@ -262,6 +254,6 @@ extension Exchange {
         let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
         return check.failures(
             of: response, seconds: seconds, validation: target.validationType, sample: sample,
-            schema: target.responseSchema, scrub: redactor.scrub)
+            schema: target.responseSchema, redactor: redactor)
     }
 }

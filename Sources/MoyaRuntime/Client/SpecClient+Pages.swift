@@ -15,14 +15,20 @@ extension SpecClient {
         public var maxPages: Int
         /// Whether a next URL may lead off the target's origin (`--allow-cross-origin`).
         public var allowsCrossOrigin: Bool
+        /// The most bytes the pages' bodies may come to together, for a caller that holds
+        /// them all (a check's `pages:`); nil for one that hands each on (`call --all`).
+        public var maxTotalBytes: Int? = nil
 
         /// The default: 25 pages, Restish's, on the target's origin only.
         public static let defaultMaxPages = 25
 
         /// Limits of `maxPages` pages, on the target's origin unless `allowsCrossOrigin`.
-        public init(maxPages: Int = PageLimits.defaultMaxPages, allowsCrossOrigin: Bool = false) {
+        public init(
+            maxPages: Int = PageLimits.defaultMaxPages, allowsCrossOrigin: Bool = false, maxTotalBytes: Int? = nil
+        ) {
             self.maxPages = maxPages
             self.allowsCrossOrigin = allowsCrossOrigin
+            self.maxTotalBytes = maxTotalBytes
         }
     }
 
@@ -68,11 +74,13 @@ extension SpecClient {
         let name = service.name + "." + target.name
         var options = options
         var pageURL: URL?
+        // A page on another origin (`--allow-cross-origin`) is asked for without credentials.
+        var sendsCredentials = true
         func prepare() throws(ResolveError) -> PreparedCall {
             try PreparedCall.prepare(
                 target, of: service, with: options, headers: headers, secrets: secrets, overrides: overrides,
                 showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty || tracesExchanges,
-                keepsDownloadsInMemory: true, pageURL: pageURL)
+                keepsDownloadsInMemory: true, pageURL: pageURL, sendsCredentials: sendsCredentials)
         }
         func invalid(_ reason: String) -> PagesEnd {
             .invalid(SendFailure(kind: .invalidCall, target: name, reason: reason))
@@ -91,16 +99,25 @@ extension SpecClient {
         guard let firstURL = URL(string: call.endpoint(for: call.target).url), let origin = Origin(firstURL),
             let reader = PageReader(target: target, origin: origin, allowsCrossOrigin: limits.allowsCrossOrigin)
         else { return invalid("pages are followed over http and https only") }
-        var asked: Set<PageReader.NextRequest> = []
+        // The first page is asked for too: a next that leads back to it ends the walk.
+        var asked: Set<PageReader.NextRequest> = [.url(firstURL)]
         var number = 1
+        var held = 0
         while true {
             let delivered = await deliver(prepared, of: service, delivery)
             guard case .success(let response) = delivered.result else {
                 return .failed(page: number, prepared: prepared, delivered: delivered)
             }
+            held += response.data.count
+            if let most = limits.maxTotalBytes, held > most {
+                let failure = PagingFailure(
+                    "the pages come to more than \(ByteCount.format(most)), the most that is held in memory")
+                return .stopped(failure.onPage(number), redactor: delivered.redactor)
+            }
             let current = reader.pagination.param.flatMap { name in
                 options.arguments[name] ?? target.params.first { $0.name == name }?.defaultValue
             }
+            if number == 1, let name = reader.pagination.param, let current { asked.insert(.argument(name, current)) }
             let body: JSONValue
             let items: [JSONValue]
             do {
@@ -130,7 +147,9 @@ extension SpecClient {
             }
             number += 1
             switch next {
-            case .url(let url): pageURL = url
+            case .url(let url):
+                pageURL = url
+                sendsCredentials = Origin(url) == origin
             case .argument(let name, let value): options.arguments[name] = value
             }
             if prepared.policy.stub != .never {
@@ -170,7 +189,8 @@ extension SpecClient {
         let start = ContinuousClock.now
         let end = await self.pages(
             service, target, with: options, headers: headers, secrets: secrets,
-            limits: PageLimits(maxPages: maxPages), delivery: delivery
+            limits: PageLimits(maxPages: maxPages, maxTotalBytes: session.configuration.maximumBodyBytes),
+            delivery: delivery
         ) { page in
             items += page.items
             last = page

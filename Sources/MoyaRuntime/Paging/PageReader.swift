@@ -124,6 +124,11 @@ public struct PageReader: Sendable {
         guard let next = URL(string: text, relativeTo: url)?.absoluteURL, let nextOrigin = Origin(next) else {
             throw PagingFailure("the next URL in \(source) is not an http or https URL")
         }
+        guard origin.scheme != "https" || nextOrigin.scheme == "https" else {
+            throw PagingFailure(
+                "the next URL in \(source) leads from https to \(nextOrigin), a downgrade that is never followed",
+                isCrossOrigin: true)
+        }
         guard allowsCrossOrigin || nextOrigin == origin else {
             throw PagingFailure(
                 "the next URL in \(source) leads to \(nextOrigin), off the target's origin \(origin); "

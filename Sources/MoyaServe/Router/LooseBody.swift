@@ -41,16 +41,26 @@ struct LooseBody: Sendable {
 
     /// A form's fields, as one object.
     init(form pairs: [(key: String, value: String)]) {
-        var members: [(key: String, items: [Int])] = []
-        for pair in pairs {
-            let node = add(text: pair.value)
-            if let index = members.firstIndex(where: { $0.key == pair.key }) {
-                members[index].items.append(node)
+        var members = Members()
+        for pair in pairs { members.append(add(text: pair.value), to: pair.key) }
+        root = add(.members(members.list))
+    }
+
+    /// Members as they are read: each key's values in one entry, in the order keys first
+    /// came, found by key in constant time, so that a body of many keys is read in linear time.
+    struct Members {
+        private(set) var list: [(key: String, items: [Int])] = []
+        private var index: [String: Int] = [:]
+
+        /// `node` as a value of `key`: a new member, or the next item of the one there is.
+        mutating func append(_ node: Int, to key: String) {
+            if let at = index[key] {
+                list[at].items.append(node)
             } else {
-                members.append((pair.key, [node]))
+                index[key] = list.count
+                list.append((key, [node]))
             }
         }
-        root = add(.members(members))
     }
 
     private mutating func add(text: String) -> Int { add(.text(readings: Self.readings(of: text))) }
@@ -82,8 +92,12 @@ struct LooseBody: Sendable {
     /// that misses it); false when none is put.
     mutating func addEmptyLists(for missing: [(path: String, key: String)]) -> Bool {
         var added = false
+        // The values by their places, found once: a body of many objects misses as many keys.
+        var byPath: [String: [Int]] = [:]
+        for node in shapes.indices { byPath[paths[node], default: []].append(node) }
         for (path, key) in missing where !refused.contains(path + "\u{0}" + key) {
-            for parent in shapes.indices where paths[parent] == path || paths[parent] + "[0]" == path {
+            let wrapped = path.hasSuffix("[0]") ? byPath[String(path.dropLast(3))] ?? [] : []
+            for parent in (byPath[path] ?? []) + wrapped {
                 guard case .members(var members) = shapes[parent], !members.contains(where: { $0.key == key })
                 else { continue }
                 let node = add(.emptyList)
@@ -174,29 +188,24 @@ extension LooseBody {
     /// XML (entities of a DTD) is.
     init(xml bytes: [UInt8]) throws(Unreadable) {
         var reader = XMLReader(bytes: bytes)
-        var stack: [(name: String, members: [(key: String, items: [Int])], text: [UInt8])] = []
+        var stack: [(name: String, members: Members, text: [UInt8])] = []
         var top: Int?
-        func close(_ frame: (name: String, members: [(key: String, items: [Int])], text: [UInt8])) throws(Unreadable) {
+        func close(_ frame: (name: String, members: Members, text: [UInt8])) throws(Unreadable) {
             // An element without attributes or children is its text; otherwise its text,
             // which OpenAPI's XML has no member for, is not read.
             let node =
-                frame.members.isEmpty
+                frame.members.list.isEmpty
                 ? add(text: XMLReader.decode(frame.text))
                 : add(
                     .members(
-                        frame.members.map { member in
+                        frame.members.list.map { member in
                             (member.key.hasPrefix("@") ? String(member.key.dropFirst()) : member.key, member.items)
                         }))
             guard !stack.isEmpty else {
                 top = node
                 return
             }
-            let name = frame.name
-            if let index = stack[stack.count - 1].members.firstIndex(where: { $0.key == name }) {
-                stack[stack.count - 1].members[index].items.append(node)
-            } else {
-                stack[stack.count - 1].members.append((name, [node]))
-            }
+            stack[stack.count - 1].members.append(node, to: frame.name)
         }
         while let token = try reader.next() {
             switch token {
@@ -213,10 +222,10 @@ extension LooseBody {
                 guard stack.count < Self.depthLimit else {
                     throw Unreadable(message: "elements nest deeper than \(Self.depthLimit) levels")
                 }
-                var members: [(key: String, items: [Int])] = []
+                var members = Members()
                 for attribute in attributes {
                     // Marked, so that a child element of the same name is another member.
-                    members.append(("@" + attribute.name, [add(text: attribute.value)]))
+                    members.append(add(text: attribute.value), to: "@" + attribute.name)
                 }
                 stack.append((name, members, []))
                 if selfClosing, let frame = stack.popLast() { try close(frame) }

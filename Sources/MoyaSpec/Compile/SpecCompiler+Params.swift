@@ -90,6 +90,7 @@ extension CompileContext {
         -> ParamRules?
     {
         var keywords: [(key: String, value: JSONValue)] = []
+        var hidden: Set<String> = []
         let element: ParamType = if case .array(let inner) = type { inner } else { type }
         for key in ParamRules.valueKeys + ParamRules.arrayKeys {
             guard let node = fields[key] else { continue }
@@ -140,14 +141,17 @@ extension CompileContext {
                     do throws(RegularExpression.SyntaxError) {
                         _ = try RegularExpression(text)
                     } catch {
-                        reader.error(node.mark, at, "'\(text)' is not a valid regular expression: \(error)")
+                        // An environment value is never shown: it may be a secret.
+                        let shown = Self.environmentReading(node) == nil ? "'\(text)'" : "the pattern"
+                        reader.error(node.mark, at, "\(shown) is not a valid regular expression: \(error)")
                         continue
                     }
                 }
+                if Self.environmentReading(node) != nil { hidden.insert(key) }
                 keywords.append((key, .string(text)))
             }
         }
-        return keywords.isEmpty ? nil : ParamRules(keywords: keywords, isArray: type.isArray)
+        return keywords.isEmpty ? nil : ParamRules(keywords: keywords, isArray: type.isArray, hiddenKeys: hidden)
     }
 
     /// `style` and `explode`, which only an array param takes: `style` defaults to `form`,

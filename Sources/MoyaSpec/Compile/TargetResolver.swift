@@ -299,6 +299,7 @@ struct TargetResolver {
                     + Suggestion.hint(for: name, in: names),
                 isUsageError: true)
         }
+        let credentials = service.credentialParams(of: target)
         for param in target.params {
             guard var value = arguments[param.name] ?? param.defaultValue else {
                 if param.isRequired {
@@ -312,7 +313,7 @@ struct TargetResolver {
             let isCallers = !fromSpec && arguments[param.name] != nil
             if isCallers { binding.callerParams.insert(param.name) }
             if isCallers, validates, let rules = param.rules {
-                let shown = !(param.isSecret || secret.contains(param.name))
+                let shown = !(param.isSecret || secret.contains(param.name) || credentials.contains(param.name))
                 if let first = rules.violations(value, showing: shown).first {
                     throw ResolveError(
                         message: "param '\(param.name)': \(first); --no-validate-args sends it anyway",
@@ -340,6 +341,7 @@ struct TargetResolver {
             }
             let isSecret =
                 param.holdsSecret(value, given: arguments[param.name] != nil) || secret.contains(param.name)
+                || credentials.contains(param.name)
             if isSecret {
                 collectSecrets(value)
                 if param.elementType != .file { binding.maskedParams.insert(param.name) }

@@ -18,11 +18,18 @@ public struct ParamRules: Sendable, Hashable {
     public let keywords: [(key: String, value: JSONValue)]
     /// The JSON Schema of a whole value: the rules, an array's value rules under `items`.
     public let schema: JSONValue
+    /// The keywords whose values the environment gave (`pattern: "^${PREFIX}"`): held to as
+    /// any other, but never shown, since an environment value may be a secret. A violation
+    /// names the rule, not its value, and what is declared to others (an MCP tool's schema,
+    /// an export) leaves them out.
+    public let hiddenKeys: Set<String>
     private let compiled: CompiledSchema
 
-    /// Rules from `keywords` for a param that is an array or not.
-    public init(keywords: [(key: String, value: JSONValue)], isArray: Bool) {
+    /// Rules from `keywords` for a param that is an array or not; `hiddenKeys` are those the
+    /// environment gave.
+    public init(keywords: [(key: String, value: JSONValue)], isArray: Bool, hiddenKeys: Set<String> = []) {
         self.keywords = keywords
+        self.hiddenKeys = hiddenKeys
         let value = keywords.filter { Self.valueKeys.contains($0.key) }
         let array = keywords.filter { Self.arrayKeys.contains($0.key) }
         schema =
@@ -44,7 +51,8 @@ public struct ParamRules: Sendable, Hashable {
             let path =
                 error.instancePath == "$"
                 ? "" : "item " + error.instancePath.dropFirst(2).prefix { $0 != "]" } + ": "
-            return path + (showing ? error.message : "breaks its \(error.keyword) rule")
+            return path
+                + (showing && !hiddenKeys.contains(error.keyword) ? error.message : "breaks its \(error.keyword) rule")
         } + integerViolations(value, showing: showing) + boundViolations(value, showing: showing)
     }
 
@@ -99,15 +107,16 @@ public struct ParamRules: Sendable, Hashable {
     }
 
     /// A param's type schema (`type`, `items`, …) with these rules added: an array's value
-    /// rules in its items' schema. What export and MCP tools declare.
+    /// rules in its items' schema. What export and MCP tools declare; never a hidden rule.
     public func adding(to members: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
         var members = members
         guard case .object(let ruled) = schema else { return members }
-        for (key, value) in ruled {
-            if key == "items", case .object(let itemRules) = value,
+        for (key, value) in ruled where !hiddenKeys.contains(key) {
+            if key == "items", case .object(var itemRules) = value,
                 let index = members.firstIndex(where: { $0.key == "items" }),
                 case .object(let items) = members[index].value
             {
+                itemRules.removeAll { hiddenKeys.contains($0.key) }
                 members[index].value = .object(items + itemRules)
             } else {
                 members.append((key, value))

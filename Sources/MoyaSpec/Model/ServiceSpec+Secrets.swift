@@ -1,3 +1,5 @@
+import MoyaCore
+
 extension ServiceSpec {
     /// The secret values the spec's own text binds: what a header marked `secret` says
     /// literally, and what a secret param takes as its default, in a check's `params` or in a
@@ -34,5 +36,20 @@ extension ServiceSpec {
         } else {
             values.insert(value.description)
         }
+    }
+}
+
+extension ServiceSpec {
+    /// The params of `target` whose values are credentials though they are not declared
+    /// secret: those its `auth:` (else the service's) is built from, and those a header marked
+    /// `secret`, or named as a credential is (`Authorization`, `X-Api-Key`; `CredentialNames`).
+    /// The resolver binds their values as secrets, and an MCP tool never offers them.
+    public func credentialParams(of target: TargetSpec) -> Set<String> {
+        var names = Set((target.auth ?? auth)?.templates.flatMap(\.params) ?? [])
+        for header in headers + target.headers where header.isSecret || CredentialNames.isCredential(name: header.name)
+        {
+            names.formUnion(header.value.params)
+        }
+        return names
     }
 }

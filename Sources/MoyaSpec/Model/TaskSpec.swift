@@ -58,6 +58,37 @@ public enum TaskSpec: Sendable, Hashable {
         }
     }
 
+    /// How the task uses a param's value as a file's path.
+    public enum PathUse: Sendable, Hashable {
+        /// The whole path of a file it reads: an upload, a multipart file part.
+        case reads
+        /// Part of the path of a file it reads (`uploads/{name}.txt`), or the path of a file
+        /// it writes (a download).
+        case other
+    }
+
+    /// How the task uses `param`'s value as a path, nil when it does not: a caller's value
+    /// names a file, which a stranger's (an MCP client's) may only inside `--allow-files`.
+    public func pathUse(of param: String) -> PathUse? {
+        var reads: [Template] = []
+        var writes: [Template] = []
+        switch self {
+        case .upload(let template): reads = [template]
+        case .multipart(let parts, _):
+            reads = parts.compactMap { part in
+                if case .file(let template) = part.content { return template }
+                return nil
+            }
+        case .download(let template, _, _): writes = [template]
+        case .plain, .data, .json, .parameters: break
+        }
+        if writes.contains(where: { $0.params.contains(param) }) { return .other }
+        guard let template = reads.first(where: { $0.params.contains(param) }) else { return nil }
+        return reads.allSatisfy({ !$0.params.contains(param) || $0.wholeParam == param })
+            && template.wholeParam == param
+            ? .reads : .other
+    }
+
     /// What the body is, for messages: `no body`, `a multipart body`.
     public var bodyDescription: String {
         switch self {
