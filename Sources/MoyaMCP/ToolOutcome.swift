@@ -1,6 +1,7 @@
 import MoyaCore
 import MoyaJSONPath
 import MoyaRuntime
+import MoyaSchema
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -43,10 +44,14 @@ public struct ToolOutcome: Sendable {
     }
 
     /// The outcome of a target's exchange. `select` is the JSON path argument; `limit` the
-    /// most bytes of text that come back; `structured` whether to give the body as
-    /// `structuredContent` too (the tool has an output schema).
+    /// most bytes of text that come back; `outputSchema` the tool's, when it has one: the body
+    /// is then `structuredContent` too.
+    ///
+    /// A client holds `structuredContent` to the output schema, and refuses a result without
+    /// it. So a body that is too large for `limit`, or that no longer meets the schema once its
+    /// secrets are masked (a PIN echoed as a number), is an error whose text says why.
     static func of(
-        _ exchange: Exchange, select: JSONPath?, limit: Int, structured wantsStructured: Bool
+        _ exchange: Exchange, select: JSONPath?, limit: Int, outputSchema: CompiledSchema?
     ) -> ToolOutcome {
         let redactor = exchange.redactor
         guard let response = exchange.response, let target = exchange.target else {
@@ -98,9 +103,24 @@ public struct ToolOutcome: Sendable {
         } else if let json {
             let cleaned = redactor.scrubbing(json)
             body = cleaned.serialized(pretty: true, escapeSlashes: false, limit: previewLimit(limit))
-            // `structuredContent` holds the whole body: only when the text does too, so that
-            // --max-result-bytes bounds what reaches the model either way.
-            if wantsStructured, kind == .ok, case .object = cleaned, body.utf8.count <= limit { structured = cleaned }
+            if let outputSchema, kind == .ok {
+                if body.utf8.count > limit {
+                    // `structuredContent` would hold the whole body: --max-result-bytes bounds
+                    // what reaches the model either way.
+                    kind = .error
+                    lines.insert(
+                        "moya-cli: the body is over --max-result-bytes \(limit), so it has no structured content; "
+                            + "select less with \(ToolCatalog.selectArgument)", at: 0)
+                } else if let broken = outputSchema.errors(in: cleaned, limit: 1).first {
+                    kind = .error
+                    let masked = cleaned == json ? "" : " once its secrets are masked"
+                    lines.insert(
+                        "moya-cli: the body does not meet the tool's output schema\(masked) "
+                            + "(\(ToolInput.describe(broken))), so it comes as text only", at: 0)
+                } else {
+                    structured = cleaned
+                }
+            }
         } else if let text = String(validating: response.data, as: UTF8.self), !text.utf8.contains(0) {
             body = redactor.scrub(text)
         } else {
@@ -137,8 +157,8 @@ public struct ToolOutcome: Sendable {
     }
 
     /// The most steps of work a `moya.select` path may take (`JSONPath.values(in:budget:)`):
-    /// every node of a 16 MiB body a few times over, well under a second.
-    static let selectBudget = 8_000_000
+    /// every item of a 16 MiB array of objects, and a member of each, in well under a second.
+    static let selectBudget = 2_000_000
 
     /// The body as JSON when it is JSON, by its type or, with no type, by its bytes.
     static func json(_ response: Response, contentType: String?) -> JSONValue? {
@@ -164,8 +184,9 @@ public struct ToolOutcome: Sendable {
         let kept = String(text.utf8[..<end]) ?? ""
         let left = bytes - kept.utf8.count
         return kept
-            + "\n[moya-cli: \(whole ? "" : "more than ")\(left) of \(whole ? "" : "more than ")\(bytes) bytes left out "
-            + "at --max-result-bytes \(limit); "
+            + (whole
+                ? "\n[moya-cli: \(left) of \(bytes) bytes left out at --max-result-bytes \(limit); "
+                : "\n[moya-cli: more than \(left) bytes left out at --max-result-bytes \(limit); ")
             + "select less with \(ToolCatalog.selectArgument), such as $.items[0:10]]"
     }
 }

@@ -395,7 +395,7 @@ public final class ToolServer: Sendable {
             let exchange = await client.exchange(
                 service, target, with: CallOptions(arguments: params, environment: client.environment))
             let outcome = ToolOutcome.of(
-                exchange, select: select, limit: options.maxResultBytes, structured: tool.outputSchema != nil)
+                exchange, select: select, limit: options.maxResultBytes, outputSchema: outputValidator(for: tool))
             let masked = audit == nil ? arguments : exchange.redactor.scrubbing(arguments)
             return audited(tool.name, masked, outcome, loaded, masked: true)
         case .flow:
@@ -413,6 +413,16 @@ public final class ToolServer: Sendable {
         if let known = validators.withLock({ $0[tool.name] }) { return known }
         let compiled = CompiledSchema(schema: tool.inputSchema)
         validators.withLock { $0[tool.name] = compiled }
+        return compiled
+    }
+
+    /// The tool's compiled output schema, when it has one, made on its first call and kept.
+    private func outputValidator(for tool: ToolDescriptor) -> CompiledSchema? {
+        guard let schema = tool.outputSchema else { return nil }
+        let key = "\u{0}output " + tool.name
+        if let known = validators.withLock({ $0[key] }) { return known }
+        let compiled = CompiledSchema(schema: schema)
+        validators.withLock { $0[key] = compiled }
         return compiled
     }
 

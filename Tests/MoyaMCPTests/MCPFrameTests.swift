@@ -173,4 +173,38 @@ final class MCPFrameTests: XCTestCase {
             errors, "moya-cli: error: --audit \(link): is a symbolic link, which the audit log never follows\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/elsewhere"))
     }
+    /// Finding 14: a request whose id no response could name is refused at once, and closing
+    /// stdin still ends the server.
+    func testAnIdThatCannotBeAnsweredIsRefusedAndTheServerStillEnds() throws {
+        let input =
+            [
+                Self.initialize, #"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+                #"{"jsonrpc":"2.0","id":{"n":1},"method":"tools/list"}"#,
+                #"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+                #"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
+            ].joined(separator: "\n") + "\n"
+        let (status, lines, errors) = try run(specs, input: Data(input.utf8), environment: environment)
+        XCTAssertEqual(status, 0, errors)
+        let refusal =
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: an id must be a string or a number"}}"#
+        XCTAssertEqual(lines.filter { $0 == refusal }.count, 3, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains(#"{"id":7,"jsonrpc":"2.0","result":{}}"#), lines.joined(separator: "\n"))
+        XCTAssertEqual(lines.count, 5)
+    }
+
+    /// Finding 13: a FIFO as --audit is refused before serving, and never blocks.
+    func testAFIFOAsTheAuditLogIsRefusedAtOnce() throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-fifo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertEqual(mkfifo(folder + "/audit", 0o600), 0)
+        let started = Date()
+        let (status, lines, errors) = try run(
+            specs + ["--audit", folder + "/audit"], input: Data((Self.initialize + "\n").utf8),
+            environment: environment)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        XCTAssertEqual(status, 73)
+        XCTAssertEqual(lines, [])
+        XCTAssertEqual(errors, "moya-cli: error: --audit \(folder)/audit: is not a regular file\n")
+    }
 }

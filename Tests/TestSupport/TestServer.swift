@@ -15,6 +15,7 @@ import Synchronization
 ///   `/echo/away` on `localhost`, another origin than `127.0.0.1`.
 /// - `/drop` closes the connection without answering.
 /// - `/bytes/N` answers with N bytes.
+/// - `/number/DIGITS` answers `{"echoed":DIGITS}`, the digits as a JSON number.
 /// - `/stream/N` answers with N bytes written 64 KiB at a time, each after the last was sent,
 ///   so a body of any size costs the server one chunk of memory.
 /// - `/drip/N/MS` sends N bytes in ten chunks, MS milliseconds apart, with a `Content-Length`.
@@ -357,6 +358,11 @@ private final class TestServerHandler: ChannelInboundHandler {
             respond(
                 context, status: .ok, body: Data("first\nsecond\n\n\n".utf8),
                 headers: [("Content-Type", "text/plain")])
+        case ("number", 2):
+            // A value echoed as a JSON number, as an API echoes a PIN or an account number.
+            let document = #"{"echoed":\#(parts[1].allSatisfy(\.isNumber) ? parts[1] : "0")}"#
+            respond(
+                context, status: .ok, body: Data(document.utf8), headers: [("Content-Type", "application/json")])
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             respond(context, status: .ok, body: Data((0..<count).map { UInt8($0 % 251) }))
