@@ -85,13 +85,55 @@ final class PaginationTests: XCTestCase {
     }
 
     func testARepeatedNextPageStops() async {
+        // The first page counts as asked for: a link back to it is never fetched again.
         let outcome = await call(["pages.loop", "--all"])
         XCTAssertEqual(outcome.status, 9)
-        XCTAssertEqual(outcome.out, "[\n  1,\n  1\n]\n")
+        XCTAssertEqual(outcome.out, "[\n  1\n]\n")
         XCTAssertEqual(
             outcome.error,
-            "moya-cli: error: pages.loop: page 2: its next page repeats one already asked for, so the pages never end\n"
+            "moya-cli: error: pages.loop: page 1: its next page repeats one already asked for, so the pages never end\n"
         )
+        XCTAssertFalse(server.waitForRequests(to: "/pages/loop", count: 2, timeout: 0.3), "the first page again")
+    }
+
+    /// Trust round four, finding 7: a page on another origin gets no credential, whatever
+    /// carried it (`auth:`, a secret header, a `${VAR}` header), and https never leads to http.
+    func testCredentialsNeverCrossOrigins() async throws {
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL, "PAGES_TOKEN": "t0ken-of-pages"]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(
+            ["call", "pages.awayEcho", "--all", "--allow-cross-origin", "--lines", "--specs", specs, "--show-secrets"],
+            context: context)
+        XCTAssertEqual(status, 0, capture.error)
+        let names = String(decoding: capture.outBytes, as: UTF8.self).split(separator: "\n").compactMap {
+            line -> String? in
+            guard case .array(let pair)? = try? JSONValue(parsing: Data(line.utf8)),
+                case .string(let name)? = pair.first
+            else { return nil }
+            return name.lowercased()
+        }
+        XCTAssertEqual(
+            Set(names), ["host", "user-agent", "accept", "accept-encoding", "x-plain"],
+            String(decoding: capture.outBytes, as: UTF8.self))
+
+        let tls = try TestServer(tls: TestServer.tlsConfiguration(fixtures: CommandTests.root + "/Tests/Fixtures/tls"))
+        defer { tls.stop() }
+        let downgrade = CommandTests.Capture()
+        let downgraded = await MoyaCLI.run(
+            [
+                "call", "pages.downgrade", "--all", "--allow-cross-origin", "--specs", specs, "--cacert",
+                CommandTests.root + "/Tests/Fixtures/tls/ca.pem",
+            ],
+            context: CommandContext(
+                environment: Environment(["TEST_SERVER": tls.baseURL]), writeOut: { downgrade.appendOut($0) },
+                writeError: { downgrade.appendError($0) }))
+        XCTAssertEqual(downgraded, 9)
+        XCTAssertEqual(
+            downgrade.error,
+            "moya-cli: error: pages.downgrade: page 1: the next URL in its Link header leads from https to "
+                + "http://127.0.0.1:\(tls.port), a downgrade that is never followed\n")
     }
 
     func testStubsFollowNamedSamples() async {
@@ -241,5 +283,37 @@ final class PaginationTests: XCTestCase {
     func timeless(_ text: String) -> String {
         text.replacingOccurrences(of: #"\(\d+ ms\)"#, with: "(T)", options: .regularExpression)
             .replacingOccurrences(of: #"in \d+\.\d{3} s"#, with: "in T s", options: .regularExpression)
+    }
+
+    /// Trust round four, finding 12: a check's pages are held to 64 MiB together, as one body
+    /// is; the walk stops there, and the check fails saying so.
+    func testACheckHoldsItsPagesToTheBodyLimit() async throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-pages-limit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        // 3 MiB a page, 30 pages: 90 MiB in all.
+        try """
+        service: huge
+        baseURL: ${TEST_SERVER}
+        targets:
+          linked:
+            path: /pages/link
+            task: { parameters: { total: 90, size: 3, pad: 1048576 } }
+            paginate: { next: link }
+            checks:
+              - name: every item
+                pages: all
+        """.write(toFile: folder + "/huge.yaml", atomically: true, encoding: .utf8)
+        let capture = CommandTests.Capture()
+        let context = CommandContext(
+            environment: Environment(["TEST_SERVER": server.baseURL]),
+            writeOut: { capture.appendOut($0) }, writeError: { capture.appendError($0) })
+        let status = await MoyaCLI.run(["check", folder], context: context)
+        XCTAssertEqual(status, 1, capture.error)
+        XCTAssertTrue(
+            capture.out.contains(
+                "/huge.yaml:9:9: request: page 22: the pages come to more than 64 MiB, the most that is held in memory\n"),
+            capture.out)
+        XCTAssertFalse(server.waitForRequests(to: "/pages/link", count: 23, timeout: 0.2), "read past the limit")
     }
 }

@@ -480,6 +480,15 @@ private final class TestServerHandler: ChannelInboundHandler {
                 headers: [
                     ("Content-Type", "application/json"), ("Link", "<http://localhost:\(port)/pages/link>; rel=next"),
                 ])
+        case "awayecho", "downgrade":
+            // A next page on another origin that echoes what it was sent, or (downgrade) the
+            // same host over plain http.
+            let port = host.split(separator: ":").last.map(String.init) ?? ""
+            let next =
+                style == "awayecho" ? "http://localhost:\(port)/echo/away" : "http://127.0.0.1:\(port)/echo/plain"
+            respond(
+                context, status: .ok, body: Data(#"{"headers":[]}"#.utf8),
+                headers: [("Content-Type", "application/json"), ("Link", "<\(next)>; rel=next")])
         case "broken":
             respond(
                 context, status: .ok, body: Data("[1]".utf8),
