@@ -1,3 +1,4 @@
+import MoyaCLI
 import MoyaCore
 import MoyaOpenAPI
 import MoyaSpec
@@ -94,6 +95,9 @@ enum OpenAPITool {
         // new are removed again when the spec is not written.
         var made: [(from: String, to: String)] = []
         func undo() { for copy in made.reversed() { unlink(copy.to) } }
+        // A trusted folder written into stays trusted: the spec and its copies are moya-cli's.
+        let trust = SpecTrust(environment: .process)
+        let trusted = output.map { trust.trustedFolders(holding: [$0] + copies.map(\.to)) } ?? []
         // `fileExists` follows links: a dangling one is not there, and the write refuses it.
         for (from, to) in copies where !FileManager.default.fileExists(atPath: to) {
             let folder = to.lastIndex(of: "/").map { String(to[..<$0]) } ?? "."
@@ -131,6 +135,7 @@ enum OpenAPITool {
             undo()
             return status
         }
+        trust.renew(trusted)
         for copy in made {
             line(
                 "moya-cli: copied \(TerminalText.escapingControls(copy.from)) to \(copy.to), beside the spec: "

@@ -176,14 +176,14 @@ final class HostileSpecTests: XCTestCase {
             """, to: "repo/specs/gh.yaml")
         let repo = folder + "/repo"
         let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
+        let reason =
+            "./specs was found in the working directory and is not trusted, so its specs read no environment "
+            + "variable; run 'moya-cli trust specs' once you have read them"
         let refusal =
-            "specs/gh.yaml:3:17: error: auth.bearer: ${GITHUB_TOKEN}: ./specs was "
-            + "found in the working directory and is not trusted, so its specs read no environment variable; "
-            + "run 'moya-cli trust specs' once you have read them\n"
-            + "moya-cli: error: invalid spec: 1 problem in 1 file\n"
+            "specs/gh.yaml:3:17: error: auth.bearer: ${GITHUB_TOKEN}: \(reason)\nmoya-cli: error: \(reason)\n"
         let (refused, out, error) = try CommandTests.runProcess(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
-        XCTAssertEqual(refused, 65)
+        XCTAssertEqual(refused, 77)
         XCTAssertEqual(out, "")
         XCTAssertEqual(error, refusal)
 
@@ -208,12 +208,88 @@ final class HostileSpecTests: XCTestCase {
             (read("repo/specs/gh.yaml") ?? "") + "  other:\n    path: /other\n", to: "repo/specs/gh.yaml")
         let (changed, _, changedError) = try CommandTests.runProcess(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
-        XCTAssertEqual(changed, 65)
+        XCTAssertEqual(changed, 77)
         XCTAssertTrue(
             changedError.contains(
                 "${GITHUB_TOKEN}: a spec in ./specs changed since you trusted the folder, so its specs read no "
                     + "environment variable; run 'moya-cli trust specs' again once you have read them"),
             changedError)
+    }
+
+    /// Trust round four, finding 22: an untrusted folder is reported as untrusted (exit 77),
+    /// and what follows from it in the other files (a flow whose service was refused) is not.
+    func testAnUntrustedFolderIsSaidSoAloneWithItsOwnStatus() throws {
+        try write(
+            "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
+                + "    path: /user\n", to: "repo/specs/gh.yaml")
+        try write(
+            "service: other\nbaseURL: \(server.baseURL)\ntargets:\n  ping:\n    path: /ping\nflows:\n  both:\n"
+                + "    steps:\n      - call: gh.user\n      - call: ping\n", to: "repo/specs/other.yaml")
+        let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
+        let (status, out, error) = try CommandTests.runProcess(
+            ["check", "--stub", "immediate"], environment: environment, in: folder + "/repo")
+        XCTAssertEqual(status, 77)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(
+            error,
+            "specs/gh.yaml:3:17: error: auth.bearer: ${GITHUB_TOKEN}: ./specs was found in the working directory "
+                + "and is not trusted, so its specs read no environment variable; run 'moya-cli trust specs' once "
+                + "you have read them\nmoya-cli: error: ./specs was found in the working directory and is not "
+                + "trusted, so its specs read no environment variable; run 'moya-cli trust specs' once you have "
+                + "read them\n")
+    }
+
+    /// Trust round four, finding 6: a spec that is a link out of the folder is trusted by what
+    /// it holds, so a change behind the link asks again.
+    func testALinkedSpecIsTrustedByItsContent() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/elsewhere", withIntermediateDirectories: true)
+        try write(
+            "service: gh\nbaseURL: \(server.baseURL)\ntargets:\n  user:\n    path: /user\n",
+            to: "elsewhere/gh.yaml")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/repo/specs/gh.yaml", withDestinationPath: folder + "/elsewhere/gh.yaml")
+        let repo = folder + "/repo"
+        let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
+        let (trusted, _, trustError) = try CommandTests.runProcess(["trust"], environment: environment, in: repo)
+        XCTAssertEqual(trusted, 0, trustError)
+        let (plain, _, plainError) = try CommandTests.runProcess(
+            ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(plain, 0, plainError)
+        // The file behind the link now sends the token: the folder is no longer trusted.
+        try write(
+            "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
+                + "    path: /user\n", to: "elsewhere/gh.yaml")
+        let (changed, changedOut, changedError) = try CommandTests.runProcess(
+            ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(changed, 77, changedOut)
+        XCTAssertTrue(changedError.contains("a spec in ./specs changed since you trusted the folder"), changedError)
+    }
+
+    /// Trust round four, finding 21: moya-cli's own writes into a trusted folder keep it
+    /// trusted; a change of anyone else's still asks again.
+    func testMoyaCLIsOwnWritesKeepAFolderTrusted() throws {
+        try write(
+            "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
+                + "    path: /json\n", to: "repo/specs/gh.yaml")
+        let repo = folder + "/repo"
+        let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
+        XCTAssertEqual(try CommandTests.runProcess(["trust"], environment: environment, in: repo).0, 0)
+        let (recorded, _, recordError) = try CommandTests.runProcess(
+            ["call", "gh.user", "--record", "again"], environment: environment, in: repo)
+        XCTAssertEqual(recorded, 0, recordError)
+        let (saved, _, saveError) = try CommandTests.runProcess(
+            ["call", server.baseURL + "/echo/saved", "--save", "gh.saved", "--specs", "specs/gh.yaml"],
+            environment: environment, in: repo)
+        XCTAssertEqual(saved, 0, saveError)
+        let (after, _, afterError) = try CommandTests.runProcess(
+            ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(after, 0, afterError)
+        XCTAssertTrue(read("repo/specs/gh.yaml")?.contains("again:") == true)
+        XCTAssertTrue(read("repo/specs/gh.yaml")?.contains("saved:") == true)
+        // Someone else's edit is not moya-cli's.
+        try write((read("repo/specs/gh.yaml") ?? "") + "  other:\n    path: /other\n", to: "repo/specs/gh.yaml")
+        XCTAssertEqual(
+            try CommandTests.runProcess(["call", "gh.user", "--dry-run"], environment: environment, in: repo).0, 77)
     }
 
     /// `./specs` and the user's own folder are layers: a service of the nearer hides the

@@ -63,28 +63,35 @@ struct AdHocCall {
         var variables: [AdHocRequest.Variable] = []
         var callText = ""
         let edit = TargetEdit(file: file, target: target, replaces: command.force)
+        // The saved spec must compile as it will be called: with the variables it reads set.
+        var saving = compiler
+        let reads = try written(request, target: target, service: service, base: request.origin, column: 2).saved
+        saving.environment = compiler.environment.setting(
+            Dictionary(reads.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
         do {
-            _ = try TargetSaver.save(to: file, target: target, compiler: compiler) { original in
-                var base = request.origin
-                var column = 2
-                if let original {
-                    let existing = try compiler.compile(Array(original.utf8), file: file)
-                    guard existing.name == service else {
-                        throw CommandFailure(
-                            "--save \(save): \(file) declares service '\(existing.name)', not '\(service)'",
-                            status: .usage)
+            _ = try SpecTrust(environment: context.environment).keeping(writing: [file]) {
+                try TargetSaver.save(to: file, target: target, compiler: saving) { original in
+                    var base = request.origin
+                    var column = 2
+                    if let original {
+                        let existing = try compiler.compile(Array(original.utf8), file: file)
+                        guard existing.name == service else {
+                            throw CommandFailure(
+                                "--save \(save): \(file) declares service '\(existing.name)', not '\(service)'",
+                                status: .usage)
+                        }
+                        base = existing.baseURL
+                        column = try edit.column(in: original)
                     }
-                    base = existing.baseURL
-                    column = try edit.column(in: original)
+                    let written = try written(request, target: target, service: service, base: base, column: column)
+                    (bound, variables) = (written.bound.arguments, written.saved.variables)
+                    guard let original else {
+                        callText = TargetEdit.newSpec(service: service, baseURL: base, lines: written.bound.lines)
+                        return TargetEdit.newSpec(service: service, baseURL: base, lines: written.saved.lines)
+                    }
+                    callText = try edit.apply(written.bound.lines, to: original)
+                    return try edit.apply(written.saved.lines, to: original)
                 }
-                let written = try written(request, target: target, service: service, base: base, column: column)
-                (bound, variables) = (written.bound.arguments, written.saved.variables)
-                guard let original else {
-                    callText = TargetEdit.newSpec(service: service, baseURL: base, lines: written.bound.lines)
-                    return TargetEdit.newSpec(service: service, baseURL: base, lines: written.saved.lines)
-                }
-                callText = try edit.apply(written.bound.lines, to: original)
-                return try edit.apply(written.saved.lines, to: original)
             }
         } catch let failure as CommandFailure {
             throw failure

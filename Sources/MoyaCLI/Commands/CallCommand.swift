@@ -434,9 +434,12 @@ struct CallCommand: CallerIsolatedCommand {
         let compiler = specOptions.compiler()
         let recorder = SampleRecorder(
             compiler: compiler, services: [(try? compiler.compile(file: service.file)) ?? service])
-        try RecordRequest.record(
-            response, redactor: redactor, target: target, of: service, named: record.sample,
-            recorder: recorder, context: CommandContext.current)
+        try SpecTrust(environment: CommandContext.current.environment).keeping(writing: [service.file]) {
+            () throws(CommandFailure) in
+            try RecordRequest.record(
+                response, redactor: redactor, target: target, of: service, named: record.sample,
+                recorder: recorder, context: CommandContext.current)
+        }
     }
 
     /// Whether a task writes its body to its own destination, as a download does.

@@ -196,6 +196,10 @@ struct CheckCommand: CallerIsolatedCommand {
     {
         let context = CommandContext.current
         let recorder = SampleRecorder(compiler: specOptions.compiler(explicitPaths: !paths.isEmpty), services: services)
+        // A trusted folder stays trusted after the recordings, which are moya-cli's own writes.
+        let trust = SpecTrust(environment: context.environment)
+        let trusted = trust.trustedFolders(holding: services.map(\.file))
+        defer { trust.renew(trusted) }
         var written: Set<[String]> = []
         var failures: [CommandFailure] = []
         for (index, exchange) in heard.sorted(by: { $0.index < $1.index }) {

@@ -14,11 +14,11 @@ import MoyaSpec
 ///
 /// The list is `$XDG_STATE_HOME/moya-cli/trusted` (else `~/.local/state/moya-cli/trusted`):
 /// one line per folder, the SHA-256 of its spec files and the folder's real path.
-struct SpecTrust {
+package struct SpecTrust {
     /// The list's path; nil when neither `XDG_STATE_HOME` nor `HOME` says where it is.
     let file: String?
 
-    init(environment: Environment) {
+    package init(environment: Environment) {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             file = state + "/moya-cli/trusted"
         } else if let home = environment["HOME"], !home.isEmpty {
@@ -66,6 +66,44 @@ struct SpecTrust {
         entries[real] = Self.digest(of: real)
         try write(entries)
         return (real, Self.specFiles(in: real).count)
+    }
+
+    // MARK: - moya-cli's own writes
+
+    /// The trusted folders that hold any of `files` (paths a write of moya-cli's is about to
+    /// make or change) and are trusted as they are now.
+    package func trustedFolders(holding files: [String]) -> [String] {
+        let entries = entries()
+        guard !entries.isEmpty else { return [] }
+        let places = files.compactMap { file -> String? in
+            let folder = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
+            return FileRoot.realPath(folder.isEmpty ? "/" : folder)
+        }
+        return entries.keys.sorted().filter { folder in
+            places.contains { $0 == folder || $0.hasPrefix(folder + "/") } && entries[folder] == Self.digest(of: folder)
+        }
+    }
+
+    /// Records `folders` as trusted with their spec files as they are now: after moya-cli's
+    /// own write into folders that were trusted just before it (`trustedFolders(holding:)`).
+    package func renew(_ folders: [String]) {
+        guard !folders.isEmpty else { return }
+        var entries = entries()
+        for folder in folders { entries[folder] = Self.digest(of: folder) }
+        try? write(entries)
+    }
+
+    /// Runs `write`, moya-cli's own write of `files` (`--save`, `--record`), and keeps the
+    /// folders holding them trusted when they were just before it: the user read them, and
+    /// the change is moya-cli's. Only then: a folder that had changed, or was never trusted,
+    /// stays as it was.
+    package func keeping<Result, Failure: Error>(
+        writing files: [String], _ write: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let folders = trustedFolders(holding: files)
+        let result = try write()
+        renew(folders)
+        return result
     }
 
     /// Forgets `folder`; whether the list had it.
@@ -117,18 +155,20 @@ struct SpecTrust {
 
     /// The SHA-256 of the folder's spec files: each one's path in the folder and the SHA-256
     /// of its bytes, in the library's order. The folder may be anyone's: its files are read
-    /// as a spec's are (`FileRoot`), inside it, never a device, at most 64 MiB; one that
-    /// cannot be read so counts by what is wrong with it.
+    /// never a device, at most 64 MiB, through a link as the library reads them; one that
+    /// cannot be read counts by what is wrong with it.
     static func digest(of folder: String) -> String {
         let root = FileRoot(spec: folder + "/", given: folder)
         var listing = ""
         for file in specFiles(in: folder) {
             let relative = file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
+            // Inside the folder, as a spec's files are read; a spec that is a link out of it
+            // is read by the library all the same, and so is digested by what it holds.
             let content: String
             do {
                 content = hex(SHA256.hash(try root.read(file)))
             } catch {
-                content = error.description
+                content = FileRoot.specBytes(file).map { hex(SHA256.hash($0)) } ?? error.description
             }
             listing += relative + "\u{0} " + content + "\n"
         }

@@ -12,6 +12,8 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
     private enum Source: Sendable {
         case process
         case values([String: String])
+        /// Some variables set over the process's, or over others (`setting(_:)`).
+        case overlay([String: String], over: [String: String]?)
     }
 
     private let source: Source
@@ -32,11 +34,22 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
         source = .values(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
+    /// This environment with `values` set, over what it holds.
+    public func setting(_ values: [String: String]) -> Environment {
+        switch source {
+        case .process: Environment(source: .overlay(values, over: nil))
+        case .values(let base): Environment(source: .values(base.merging(values) { $1 }))
+        case .overlay(let set, let base): Environment(source: .overlay(set.merging(values) { $1 }, over: base))
+        }
+    }
+
     /// The value of `name`, or nil when it is not set.
     public subscript(name: String) -> String? {
         switch source {
         case .values(let values): return values[name]
         case .process: return getenv(name).map { String(cString: $0) }
+        case .overlay(let values, let base):
+            return values[name] ?? (base.map { $0[name] } ?? getenv(name).map { String(cString: $0) })
         }
     }
 }

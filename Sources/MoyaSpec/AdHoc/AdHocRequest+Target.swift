@@ -70,11 +70,15 @@ extension AdHocRequest {
         }
         if !headerLines.isEmpty { lines += [inner + "headers:"] + headerLines }
 
-        let queryEntries = query.map { value in
-            pad(indent + 6) + "- " + YAMLText.key(value.key) + ": " + writer.reference(to: value, as: "query item")
+        var queryEntries: [String] = []
+        for value in query {
+            queryEntries.append(
+                pad(indent + 6) + "- " + YAMLText.key(value.key) + ": "
+                    + (try writer.reference(to: value, as: "query item")))
         }
-        let members = fields.map { value in
-            YAMLText.key(value.key) + ": " + writer.reference(to: value, as: "JSON member")
+        var members: [String] = []
+        for value in fields {
+            members.append(YAMLText.key(value.key) + ": " + (try writer.reference(to: value, as: "JSON member")))
         }
         var task: [String] = []
         let body = "{ " + members.joined(separator: ", ") + " }"
@@ -141,13 +145,37 @@ extension AdHocRequest {
         }
 
         /// Where a query item or JSON member takes its value: a param's `{name}`, a
-        /// credential's variable, or JSON written as it is.
-        mutating func reference(to value: Value, as kind: String) -> String {
-            if value.isCredential, value.values.count == 1, case .string(let text) = value.values[0],
-                case .environment(let service) = credentials
-            {
-                let variable = variable(service, value.key, text, place: "\(kind) \(value.key)")
-                return YAMLText.yamlQuoted("${\(variable)}")
+        /// credential's variable, or JSON written as it is. A credential, whatever its type and
+        /// however often it is given, is never written: one string is a variable in its place,
+        /// anything else a secret param whose default reads one variable per value. One that is
+        /// a JSON object or array cannot be read from a variable, and is refused.
+        mutating func reference(to value: Value, as kind: String) throws(AdHocError) -> String {
+            if value.isCredential, case .environment(let service) = credentials {
+                let place = "\(kind) \(value.key)"
+                if value.values.count == 1, case .string(let text) = value.values[0] {
+                    return YAMLText.yamlQuoted("${\(variable(service, value.key, text, place: place))}")
+                }
+                guard let type = AdHocRequest.paramType(of: value.values) else {
+                    throw AdHocError(
+                        "\(place) is a credential whose value is JSON that a variable cannot hold; "
+                            + "--save writes a credential only as variables: give it as text (\(value.key)=…)")
+                }
+                let items: [JSONValue]
+                if value.values.count == 1, case .array(let elements) = value.values[0] {
+                    items = elements
+                } else {
+                    items = value.values
+                }
+                let references = items.map { item -> String in
+                    let text: String
+                    if case .string(let string) = item { text = string } else { text = item.serialized() }
+                    return YAMLText.yamlQuoted("${\(variable(service, value.key, text, place: place))}")
+                }
+                let shown = type.hasPrefix("[") ? "[ " + references.joined(separator: ", ") + " ]" : references[0]
+                params.append(
+                    String(repeating: " ", count: indent) + value.param + ": { type: \(YAMLText.scalar(type)), "
+                        + "default: \(shown), secret: true }")
+                return "\"{\(value.param)}\""
             }
             // An object, null or mixed array is the body's own JSON.
             guard let type = AdHocRequest.paramType(of: value.values) else {

@@ -97,7 +97,7 @@ public struct AdHocRequest: Sendable {
                 let equals = pair.firstIndex(of: "=")
                 let name = PercentEncoding.decode(pair[..<(equals ?? pair.endIndex)])
                 let value = equals.map { PercentEncoding.decode(pair[pair.index(after: $0)...]) } ?? ""
-                add(&query, name, .string(value), textual: true)
+                add(&query, name, .string(value))
             }
         }
         for item in items { try add(item, read: read) }
@@ -142,20 +142,15 @@ public struct AdHocRequest: Sendable {
             guard HTTPHeaders.isValidValue(text) else { throw AdHocError("a header may not contain a line break") }
             headers.append((name: name, value: String(text.drop { $0 == " " || $0 == "\t" })))
         case "==":
-            add(&query, name, .string(text), textual: true)
+            add(&query, name, .string(text))
         case "=":
-            add(&fields, name, .string(text), textual: true)
+            add(&fields, name, .string(text))
         case "=@":
-            add(&fields, name, .string(try Self.text(of: text, for: item, read: read)), textual: true)
+            add(&fields, name, .string(try Self.text(of: text, for: item, read: read)))
         case ":=", ":=@":
             let json = found.separator == ":=@" ? try Self.text(of: text, for: item, read: read) : text
             do {
-                let value = try JSONValue(parsing: Data(json.utf8))
-                if case .string = value {
-                    add(&fields, name, value, textual: true)
-                } else {
-                    add(&fields, name, value, textual: false)
-                }
+                add(&fields, name, try JSONValue(parsing: Data(json.utf8)))
             } catch {
                 throw AdHocError("'\(item)': the value after := is not JSON: \(error)")
             }
@@ -172,10 +167,10 @@ public struct AdHocRequest: Sendable {
         return text
     }
 
-    /// Adds a value; a name given again makes an array, as a repeated query key does. A
-    /// `textual` value whose name is a credential's is one.
-    private func add(_ values: inout [Value], _ key: String, _ value: JSONValue, textual: Bool) {
-        let credential = textual && CredentialNames.isCredential(name: key)
+    /// Adds a value; a name given again makes an array, as a repeated query key does. A value
+    /// whose name is a credential's is one, whatever its type.
+    private func add(_ values: inout [Value], _ key: String, _ value: JSONValue) {
+        let credential = CredentialNames.isCredential(name: key)
         if let index = values.firstIndex(where: { $0.key == key }) {
             values[index].values.append(value)
             values[index].isCredential = values[index].isCredential || credential

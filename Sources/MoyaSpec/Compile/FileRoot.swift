@@ -96,6 +96,12 @@ public struct FileRoot: Sendable, Hashable {
         return resolved
     }
 
+    /// A spec file's bytes as the spec library reads them: through a link, wherever it leads,
+    /// a regular file of at most 64 MiB, never a FIFO waited on; nil when it cannot be read.
+    public static func specBytes(_ path: String) -> [UInt8]? {
+        try? FileSystem.contents(path)
+    }
+
     /// `path` with every link resolved; nil when it does not exist.
     public static func realPath(_ path: String) -> String? {
         guard let pointer = realpath(path, nil) else { return nil }

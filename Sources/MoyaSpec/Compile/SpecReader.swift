@@ -378,7 +378,9 @@ struct SpecReader {
             } else if keepsEnvironmentReferences {
                 pieces.append(.environment(name: String(name), value: fallback.map(String.init) ?? ""))
             } else if environment[String(name)] != nil, let refusal = refusesEnvironment?.reason {
-                error(mark, path(), "${\(name)}: \(refusal)")
+                var refused = Diagnostic(file: file, mark: mark, keyPath: path(), message: "${\(name)}: \(refusal)")
+                refused.untrustedReason = refusal
+                diagnostics.append(refused)
                 failed = true
             } else if let value = environment[String(name)] {
                 if !value.isEmpty { secretValues.insert(value) }

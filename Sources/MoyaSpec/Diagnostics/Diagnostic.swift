@@ -18,6 +18,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// An error or a warning.
     public var severity: Severity
+    /// Why a spec of a folder the user has not trusted may not read a set variable, when that
+    /// is the problem (see `EnvironmentRefusal`): not a mistake in the spec, and reported as
+    /// such (`SpecError`).
+    public var untrustedReason: String? = nil
 
     /// Creates a diagnostic.
     public init(file: String, mark: Mark, keyPath: String, message: String, severity: Severity = .error) {

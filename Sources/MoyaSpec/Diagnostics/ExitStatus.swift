@@ -31,6 +31,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case missingSpec = 66
     /// `--record` could not write the spec or a sample's file.
     case cannotWrite = 73
+    /// A spec found in the working directory read a set variable, and its folder is not
+    /// trusted (`moya-cli trust`), as sysexits' EX_NOPERM.
+    case untrusted = 77
     /// The terminal hung up (SIGHUP) during the request.
     case hungUp = 129
     /// Interrupted with Ctrl-C (SIGINT).
@@ -56,6 +59,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec."
         case .cannotWrite: "--record could not write the spec or a sample's file."
+        case .untrusted: "A spec found in the working directory is not trusted: run moya-cli trust."
         case .hungUp: "Hung up (SIGHUP): ended by the signal, after cleanup."
         case .interrupted: "Interrupted (Ctrl-C, SIGINT): ended by the signal, after cleanup."
         case .terminated: "Terminated (SIGTERM): ended by the signal, after cleanup."

@@ -20,17 +20,26 @@ extension Problem {
 }
 
 extension SpecError: Problem {
-    /// `invalid spec: 2 problems in 1 file`.
+    /// `invalid spec: 2 problems in 1 file`; or, when a spec of an untrusted folder read a set
+    /// variable, why that folder is not trusted and how to trust it: the other problems (a
+    /// flow whose service is missing because its file was refused) follow from that one.
     public var message: String {
+        if let reason = diagnostics.lazy.compactMap(\.untrustedReason).first { return reason }
         let files = Set(diagnostics.map(\.file)).count
         let problems = diagnostics.count == 1 ? "1 problem" : "\(diagnostics.count) problems"
         return "invalid spec: \(problems) in \(files == 1 ? "1 file" : "\(files) files")"
     }
 
-    /// Each diagnostic, `file:line:col: error: key.path: what is wrong`.
-    public var details: [String] { diagnostics.map(\.description) }
+    /// Each diagnostic, `file:line:col: error: key.path: what is wrong`; when a folder is not
+    /// trusted, only each place that read a variable.
+    public var details: [String] {
+        let untrusted = diagnostics.filter { $0.untrustedReason != nil }
+        return (untrusted.isEmpty ? diagnostics : untrusted).map(\.description)
+    }
 
-    public var exitStatus: ExitStatus { .invalidSpec }
+    public var exitStatus: ExitStatus {
+        diagnostics.contains { $0.untrustedReason != nil } ? .untrusted : .invalidSpec
+    }
 }
 
 extension ResolveError: Problem {
