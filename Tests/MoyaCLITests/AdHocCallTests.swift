@@ -247,4 +247,63 @@ final class AdHocCallTests: XCTestCase {
         // The value is in the URL typed, and nowhere else.
         XCTAssertEqual(cookie.2.components(separatedBy: "oatmeal").count, 2, cookie.2)
     }
+
+    /// Trust round four, finding 8: a credential given more than once, or as JSON that is not
+    /// a string, is never written: each value becomes a variable, and the saved target sends
+    /// the same bytes with them set. A credential that is a JSON object is refused.
+    func testSaveNeverWritesACredentialWhateverItsShape() async throws {
+        let folder = try temporaryFolder("save-credentials")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/shop.yaml"
+        let items = [
+            "https://shop.test/api/items", "token:=12345678", "api_key==q1-s3cret", "api_key==q2-s3cret",
+            "password=p1-s3cret", "password=p2-s3cret", "Authorization:=4242", "name=Ann",
+        ]
+        let typed = await CommandTests.run(
+            ["call"] + items + ["--save", "shop.create", "--specs", file, "--dry-run", "--show-secrets"])
+        XCTAssertEqual(typed.0, 0, typed.2)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for secret in ["12345678", "q1-s3cret", "q2-s3cret", "p1-s3cret", "p2-s3cret", "4242"] {
+            XCTAssertFalse(text.contains(secret), "\(secret) in\n\(text)")
+        }
+        XCTAssertEqual(
+            text,
+            """
+            service: shop
+            baseURL: "https://shop.test"
+            targets:
+              create:
+                method: POST
+                path: /api/items
+                params:
+                  api_key: { type: "[string]", default: [ "${SHOP_API_KEY}", "${SHOP_API_KEY_2}" ], secret: true }
+                  token: { type: int, default: "${SHOP_TOKEN}", secret: true }
+                  password: { type: "[string]", default: [ "${SHOP_PASSWORD}", "${SHOP_PASSWORD_2}" ], secret: true }
+                  Authorization: { type: int, default: "${SHOP_AUTHORIZATION}", secret: true }
+                  name: { type: string, default: Ann }
+                task:
+                  parameters: { token: "{token}", password: "{password}", Authorization: "{Authorization}", name: "{name}" }
+                  encoding: json
+                  query:
+                    - api_key: "{api_key}"
+
+            """)
+        let saved = await CommandTests.run(
+            ["call", "shop.create", "--specs", file, "--dry-run", "--show-secrets"],
+            environment: [
+                "SHOP_TOKEN": "12345678", "SHOP_API_KEY": "q1-s3cret", "SHOP_API_KEY_2": "q2-s3cret",
+                "SHOP_PASSWORD": "p1-s3cret", "SHOP_PASSWORD_2": "p2-s3cret", "SHOP_AUTHORIZATION": "4242",
+            ])
+        XCTAssertEqual(saved.0, 0, saved.2)
+        XCTAssertEqual(saved.1, typed.1)
+
+        let object = await CommandTests.run(
+            ["call", "https://shop.test/api/items", #"secret:={"a":"b"}"#, "--save", "shop.other", "--specs", file])
+        XCTAssertEqual(object.0, 64)
+        XCTAssertEqual(
+            object.2,
+            "moya-cli: error: JSON member secret is a credential whose value is JSON that a variable cannot hold; "
+                + "--save writes a credential only as variables: give it as text (secret=…)\n")
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), text)
+    }
 }
