@@ -26,7 +26,8 @@ import TestSupport
 /// answers it from the bundled specs and the serve fixtures, `openapi` imports them as an
 /// OpenAPI document and compiles the spec it writes, which must compile, `generate` compiles
 /// them as a spec and generates Swift for it, which must parse with `swiftc -parse`,
-/// `serve-wire` sends them raw to a running `serve` while up to 63 idle connections are held,
+/// `select`, `serve-body` and `openapi-refs` are `SelectFuzz`'s, `ServeBodyFuzz`'s and
+/// `OpenAPIRefsFuzz`'s; `serve-wire` sends them raw to a running `serve` while up to 63 idle connections are held,
 /// after which a normal request must be answered, `record` records them as a response's body
 /// into a spec (see `RecordFuzz`). Every input must end without a
 /// crash; errors are fine. `spec` also compiles each target of a spec that compiles on its
@@ -127,6 +128,12 @@ enum FuzzTargets {
         case "jsonpath":
             let text = String(decoding: bytes, as: UTF8.self)
             if let path = try? JSONPath(parsing: text) { _ = path.values(in: document) }
+        case "select":
+            SelectFuzz.select(bytes)
+        case "serve-body":
+            _ = ServeBodyFuzz.router.answer(ServeBodyFuzz.request(bytes), verbose: false)
+        case "openapi-refs":
+            OpenAPIRefsFuzz.importChain(bytes)
         case "flow":
             let text = String(decoding: bytes, as: UTF8.self)
             var variables = FlowVariables()
@@ -140,6 +147,114 @@ enum FuzzTargets {
             }
         default:
             break
+        }
+    }
+}
+
+/// `select`: an MCP client's `moya.select`, a stranger's JSON path. The first line is the
+/// path, the rest the body, in which a secret stands as a key, a value and a number; the path
+/// runs on the scrubbed body within the tool's budget, and what it selects is printed as a
+/// tool prints it. No form of the secret may come out, whatever the path.
+enum SelectFuzz {
+    static let secret = "s3cr3t-t0ken"
+    static let redactor = Redactor(secretValues: [secret, "90210"])
+
+    static func select(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let path = try? JSONPath(parsing: String(parts[0])) else { return }
+        let given = parts.count > 1 ? (try? JSONValue(parsing: Data(parts[1].utf8))) : nil
+        let body = JSONValue.object([
+            (key: "given", value: given ?? .null), (key: secret, value: .string("Bearer " + secret)),
+            (key: "pin", value: .integer(90210)),
+            (key: "nested", value: .array([.string(secret), FuzzTargets.document])),
+        ])
+        guard let selected = path.values(in: redactor.scrubbing(body), budget: 200_000) else { return }
+        let shown = JSONValue.array(selected).serialized(pretty: true, escapeSlashes: false, limit: 1 << 16)
+        if shown.contains(secret) || shown.contains("90210") {
+            fatalError("moya.select '\(path)' shows a secret:\n\(shown)")
+        }
+    }
+}
+
+/// `serve-body`: the bytes as a form, an XML document or a multipart body (by the first
+/// byte) posted to a target with a `requestSchema:`, which serve reads as the JSON value the
+/// schema describes, in time linear in the body.
+enum ServeBodyFuzz {
+    static let router: MockRouter = {
+        let spec = """
+            service: body
+            baseURL: http://127.0.0.1:4010
+            targets:
+              post:
+                method: POST
+                path: /body
+                requestSchema:
+                  type: object
+                  required: [name, tags]
+                  properties:
+                    name: { type: string }
+                    count: { type: integer }
+                    ok: { type: boolean }
+                    tags: { type: array, items: { type: string } }
+                    inner: { type: object, properties: { a: { type: number } } }
+                sample: { json: { ok: true } }
+            """
+        let service = try? SpecCompiler(environment: [:]).compile(Array(spec.utf8), file: "body.yaml")
+        return MockRouter(services: service.map { [$0] } ?? [])
+    }()
+
+    static func request(_ bytes: [UInt8]) -> MockRequest {
+        let types = [
+            "application/x-www-form-urlencoded", "application/xml", "multipart/form-data; boundary=b",
+        ]
+        let type = types[Int(bytes.first ?? 0) % types.count]
+        return MockRequest(
+            method: "POST", uri: "/body", headers: [(name: "Content-Type", value: type)],
+            body: Array(bytes.dropFirst()))
+    }
+}
+
+/// `openapi-refs`: a document of component schemas whose `$ref`s the bytes choose, each to a
+/// schema or into one (`#/components/schemas/sN/properties/x`, `…/items`), chains and cycles
+/// of any length, imported: import must end, with or without a spec, and what it writes must
+/// compile.
+enum OpenAPIRefsFuzz {
+    static func importChain(_ bytes: [UInt8]) {
+        let count = max(1, min(bytes.count, 4000))
+        var schemas: [String] = []
+        for index in 0..<count {
+            let byte = index < bytes.count ? Int(bytes[index]) : 0
+            let next = (index + 1 + byte / 4) % count
+            let reference: String
+            switch byte % 4 {
+            case 0: reference = "#/components/schemas/s\(next)"
+            case 1: reference = "#/components/schemas/s\(next)/properties/x"
+            case 2: reference = "#/components/schemas/s\(next)/properties/x/items"
+            default: reference = "#/components/schemas/s\(next)/properties/y"
+            }
+            schemas.append(
+                "\"s\(index)\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"array\", "
+                    + "\"items\": {\"$ref\": \"\(reference)\"}}, \"y\": {\"$ref\": \"\(reference)\"}}}")
+        }
+        let document = """
+            {"openapi": "3.0.3", "info": {"title": "refs", "version": "1"},
+             "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {"application/json":
+               {"schema": {"$ref": "#/components/schemas/s0"}}}},
+               "responses": {"200": {"description": "ok", "content": {"application/json":
+                 {"schema": {"$ref": "#/components/schemas/s0/properties/y"}}}}}}}},
+             "components": {"schemas": {\(schemas.joined(separator: ", "))}}}
+            """
+        // The spec names the document's schemas by `$ref` into it, beside the spec.
+        let file = RecordFuzz.folder + "/refs.json"
+        guard (try? Data(document.utf8).write(to: URL(fileURLWithPath: file))) != nil,
+            let imported = try? OpenAPIImporter.importSpec(Array(document.utf8), file: file)
+        else { return }
+        do {
+            _ = try SpecCompiler(environment: [:]).compile(
+                Array(imported.spec.utf8), file: RecordFuzz.folder + "/refs.yaml")
+        } catch {
+            fatalError("import wrote a spec that does not compile:\n\(error.diagnostics)")
         }
     }
 }
@@ -311,7 +426,10 @@ enum ServeWire {
         static let configuration = CommandConfiguration(
             commandName: "moya-fuzz", abstract: "Replay inputs through one of moya-cli's fuzz targets.")
 
-        @Argument(help: "The target: spec, json, url, jsonpath, flow, serve, openapi, generate or serve-wire.")
+        @Argument(
+            help: ArgumentHelp(
+                "The target: spec, json, url, jsonpath, select, flow, serve, serve-body, openapi, openapi-refs, "
+                    + "generate, serve-wire or record."))
         var target: String
 
         @Argument(help: "Input files.")

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath regex flow serve openapi generate serve-wire record}
+targets=${FUZZ_TARGETS:-spec json url jsonpath select regex flow serve serve-body openapi openapi-refs generate serve-wire record}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz
@@ -20,6 +20,14 @@ for target in $targets; do
     jsonpath)
       printf '$.a[0].b' > "$corpus/seed.txt"; printf "\$['d'].e[*]" > "$corpus/seed2.txt"
       printf "\$..[?@.b == 'c' || match(@, '[a-z]+')][1:3:-1]" > "$corpus/seed3.txt" ;;
+    select)
+      printf '$.headers[?search(@[1], "^Bearer s")]\n{"headers":[["a","b"]]}' > "$corpus/seed.txt"
+      printf '$..*..*\n[[[[1]]]]' > "$corpus/seed2.txt" ;;
+    serve-body)
+      printf '\x00name=a&tags=x&tags=y&count=3&ok=true' > "$corpus/seed.txt"
+      printf '\x01<r><name>a</name><tags>x</tags><inner a="1"/></r>' > "$corpus/seed2.txt"
+      printf '\x02--b\r\nContent-Disposition: form-data; name="name"\r\n\r\na\r\n--b--\r\n' > "$corpus/seed3.txt" ;;
+    openapi-refs) printf '\x01\x05\x09\x00\x02\x03' > "$corpus/seed.bin" ;;
     openapi) cp Tests/Fixtures/openapi/*.yaml Tests/Fixtures/openapi/*.json "$corpus"/ 2>/dev/null || true ;;
     serve)
       printf 'GET /api/v2/items?q=a+b&limit=5&tags%%5B%%5D=x\nPrefer: example=gone\n\n' > "$corpus/seed.txt"

@@ -82,6 +82,13 @@ struct DocumentRepair {
     private var hoisted: [String: [(name: String, value: JSONValue)]] = [:]
     /// The component each copied target became, by its origin, pointer and kind.
     private var hoistedNames: [String: String] = [:]
+    /// How many hoists are under way, each inside the last: a `$ref` into a part of another
+    /// component hoists that part, whose own `$ref` may do the same.
+    private var hoistDepth = 0
+    /// The next number of each hoisted name's stem (`Names.unique(_:in:next:)`).
+    private var hoistNumbers: [String: Int] = [:]
+    /// Each document's components of each kind by name (`resolve(_:in:)`).
+    private var componentIndex: [String: [String: JSONValue]] = [:]
     /// Names taken in each component key.
     private var taken: [String: Set<String>] = [:]
     /// Other files, parsed, by path; nil when they could not be read.
@@ -382,8 +389,18 @@ struct DocumentRepair {
         {
             return .keep
         }
-        guard let segments, let found = target.root.value(atPath: segments) else {
+        guard let segments, let found = resolve(segments, in: target) else {
             warn(origin, pointer, "'\(ref)' does not resolve; \(Self.leftOut(kind))")
+            return missing(kind)
+        }
+        // Each hoist walks what it copies, and may hoist again: bounded as chains of
+        // components are (`longestChain`), so that no document runs the walk out of stack.
+        guard hoistDepth < Self.longestChain || hoistedNames[Self.identity(of: segments, in: target, kind)] != nil
+        else {
+            warn(
+                origin, pointer,
+                "'\(ref)' is past a chain of \(Self.longestChain) $refs into other components; cut there, "
+                    + Self.leftOut(kind))
             return missing(kind)
         }
         if segments.count == 3, segments[0] == "components", segments[1] != componentKey,
@@ -402,6 +419,22 @@ struct DocumentRepair {
                 ]))
         }
         return .replace(.object([(key: "$ref", value: .string(hoist(found, kind: kind, at: segments, in: target)))]))
+    }
+
+    /// What `segments` point at in `origin`. A component is found by its name in an index
+    /// made once per document and kind, not by a scan of every component: a document of
+    /// thousands of schemas that refer to one another resolves in linear time.
+    mutating func resolve(_ segments: [String], in origin: Origin) -> JSONValue? {
+        guard segments.count >= 3, segments[0] == "components" else { return origin.root.value(atPath: segments) }
+        let key = origin.file + "\u{0}" + segments[1]
+        if componentIndex[key] == nil {
+            var index: [String: JSONValue] = [:]
+            if case .object(let members)? = origin.root.value(atPath: segments.prefix(2)) {
+                for member in members where index[member.key] == nil { index[member.key] = member.value }
+            }
+            componentIndex[key] = index
+        }
+        return componentIndex[key]?[segments[2]]?.value(atPath: segments.dropFirst(3))
     }
 
     /// A `$ref` that leads nowhere: a schema takes anything, anything else is left out.
@@ -426,19 +459,25 @@ struct DocumentRepair {
     /// copied, and repaired, once.
     mutating func hoist(_ target: JSONValue, kind: Kind, at pointer: [String], in origin: Origin) -> String {
         let componentKey = kind.componentKey ?? "schemas"
-        let identity = "\(origin.file)#\(Names.pointer(pointer))@\(componentKey)"
+        let identity = Self.identity(of: pointer, in: origin, kind)
         if let name = hoistedNames[identity] { return "#/components/\(componentKey)/\(name)" }
         var base = Self.componentName(pointer.last ?? Names.stem(of: origin.file))
         if origin.file != main.file || pointer.count != 3 { base = "moya_" + base }
-        var names = taken[componentKey] ?? []
-        let name = Names.unique(base, in: &names)
-        taken[componentKey] = names
+        // In place: a copy of the names taken for each hoist would be quadratic.
+        let name = Names.unique(base, in: &taken[componentKey, default: []], next: &hoistNumbers)
         hoistedNames[identity] = name
         var copy = target
+        hoistDepth += 1
         walk(&copy, kind: kind, at: pointer, in: origin)
+        hoistDepth -= 1
         if copy == .null { copy = kind == .schema ? .object([]) : .object([(key: "description", value: .string(""))]) }
         hoisted[componentKey, default: []].append((name, copy))
         return "#/components/\(componentKey)/\(name)"
+    }
+
+    /// What a hoisted target is known by: its document, its place there, and its kind.
+    static func identity(of pointer: [String], in origin: Origin, _ kind: Kind) -> String {
+        "\(origin.file)#\(Names.pointer(pointer))@\(kind.componentKey ?? "schemas")"
     }
 
     /// A component name OpenAPI allows: letters, digits, `.`, `-` and `_`.

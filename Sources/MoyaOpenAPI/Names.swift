@@ -54,12 +54,21 @@ enum Names {
 
     /// `name`, or `name2`, `name3`… when it is taken.
     static func unique(_ name: String, in used: inout Set<String>) -> String {
+        var next: [String: Int] = [:]
+        return unique(name, in: &used, next: &next)
+    }
+
+    /// `unique(_:in:)` for many names of one stem, numbered from `next[name]`, the number
+    /// after the last one taken: 10,000 hoisted `moya_x` take linear time, not quadratic.
+    static func unique(_ name: String, in used: inout Set<String>, next: inout [String: Int]) -> String {
         var candidate = name
-        var number = 2
+        var number = next[name] ?? 2
+        if number > 2 { candidate = "\(name)\(number)" }
         while used.contains(candidate) {
             candidate = "\(name)\(number)"
             number += 1
         }
+        next[name] = number
         used.insert(candidate)
         return candidate
     }
