@@ -45,6 +45,9 @@ extension Importer {
             case .cookie where !HTTPHeaders.isValidName(parameter.name):
                 warn(at, "cookie param '\(parameter.name)' has a name a cookie cannot have; left out")
                 continue
+            case .header where !HTTPHeaders.isValidName(parameter.name):
+                warn(at, "header param '\(parameter.name)' has a name a header cannot have; left out")
+                continue
             case .query where readsAsTemplate, .header where readsAsTemplate:
                 warn(
                     at,

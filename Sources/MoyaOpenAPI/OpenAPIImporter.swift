@@ -275,6 +275,16 @@ struct Importer {
         for (index, server) in servers.enumerated() {
             var url = url(of: server)
             let raw = server.urlTemplate.rawValue
+            if let port = Self.portPastRange(raw) {
+                warn(
+                    ["servers", String(index), "url"],
+                    "'\(raw)' has port \(port), past 65535; "
+                        + (index == 0 ? "the base URL is \(local), where moya-cli serve listens" : "left out"))
+                if index == 0 {
+                    spec.baseURL = .environment(Names.environment(serviceName, "URL"), or: local)
+                }
+                continue
+            }
             if !raw.contains("://") {
                 warn(
                     ["servers", String(index), "url"],
@@ -291,6 +301,17 @@ struct Importer {
                 spec.environments.append((name, url))
             }
         }
+    }
+
+    /// The port of an absolute URL's authority when it is past 65535, which no URL may have.
+    static func portPastRange(_ url: String) -> Int? {
+        guard let scheme = url.firstRange(of: "://") else { return nil }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") else { return nil }
+        let digits = authority[authority.index(after: colon)...]
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        guard let port = Int(digits.prefix(9)), port > 65535 else { return nil }
+        return port
     }
 
     /// A server's URL as a base URL: without its trailing `/`, and, when `variable` is given

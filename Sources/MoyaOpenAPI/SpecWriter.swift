@@ -68,15 +68,17 @@ enum SpecWriter {
             lines.append("    samples:")
             for (name, sample) in target.samples { lines += self.sample(YAMLText.key(name), sample, indent: 6) }
         }
-        // A target that needs params gets a check that gives them, so that `check` runs it.
+        // A target that needs params gets a check that gives them, so that `check` runs it. A
+        // write's check runs on samples only (`live: false`), so that `check specs/` with a
+        // real token changes no data until the user says so.
         let required = target.params.filter { !$0.optional && $0.defaultValue == nil }
-        if !required.isEmpty {
-            let examples = required.compactMap { param in param.example.map { (key: param.name, value: $0) } }
-            if examples.count == required.count {
-                lines.append("    checks:")
-                lines.append("      - name: example")
-                lines += YAMLText.block("params", .object(examples), indent: 8, templates: false)
-            }
+        let examples = required.compactMap { param in param.example.map { (key: param.name, value: $0) } }
+        let writes = !["GET", "HEAD", "OPTIONS"].contains(target.method.uppercased())
+        if examples.count == required.count, !required.isEmpty || writes {
+            lines.append("    checks:")
+            lines.append("      - name: example")
+            if !examples.isEmpty { lines += YAMLText.block("params", .object(examples), indent: 8, templates: false) }
+            if writes { lines.append("        live: false") }
         }
         return lines
     }

@@ -100,9 +100,11 @@ final class ImportOpenAPITests: XCTestCase {
                 continue
             }
             // The examples' checks carry no credentials; serve's 401s are tested on their own.
+            // Against serve, the user sends the checks of writes live too.
             let served = try await ServeTests.Served([written, "--no-auth"])
             let environment = [String(match.1): served.url + match.2]
-            let (live, liveOut, liveError) = await CommandTests.run(["check", written], environment: environment)
+            let (live, liveOut, liveError) = await CommandTests.run(
+                ["check", written, "--allow-writes", "--allow-deletes"], environment: environment)
             XCTAssertEqual(live, 0, "\(name): \(liveOut) \(liveError)")
             XCTAssertEqual(ServeTests.untimed(liveOut), ServeTests.untimed(checkOut), name)
             let stopped = await served.stop()
@@ -130,5 +132,111 @@ final class ImportOpenAPITests: XCTestCase {
         let (missing, _, missingError) = try CommandTests.runProcess(["import", "openapi", directory + "/none.yaml"])
         XCTAssertEqual(missing, 66)
         XCTAssertEqual(missingError, "moya-cli: error: cannot read \(directory)/none.yaml\n")
+    }
+
+    /// Trust round four, finding 20: the checks import writes for writes run on samples only:
+    /// a live run skips each with one line, `--allow-writes` and `--allow-deletes` send them,
+    /// and a check the user wrote runs as written.
+    func testImportedChecksOfWritesRunOnSamplesUnlessAllowed() async throws {
+        let directory = try temporaryDirectory()
+        let document = """
+            openapi: 3.0.3
+            info: { title: Store, version: "1" }
+            servers: [{ url: "http://127.0.0.1:9/v1" }]
+            paths:
+              /items:
+                get: { operationId: listItems, responses: { "200": { description: ok } } }
+                post: { operationId: addItem, responses: { "201": { description: made } } }
+              /items/{id}:
+                delete:
+                  operationId: removeItem
+                  parameters: [{ name: id, in: path, required: true, schema: { type: integer }, example: 7 }]
+                  responses: { "204": { description: gone } }
+            """
+        try document.write(toFile: directory + "/store.yaml", atomically: true, encoding: .utf8)
+        let (imported, _, importError) = try CommandTests.runProcess(
+            ["import", "openapi", "store.yaml", "-o", "store.spec.yaml"], in: directory)
+        XCTAssertEqual(imported, 0, importError)
+        let spec = try String(contentsOfFile: directory + "/store.spec.yaml", encoding: .utf8)
+        XCTAssertTrue(
+            spec.contains(
+                "  addItem:\n    method: POST\n    path: /items\n    sample: { status: 201 }\n    checks:\n      - name: example\n        live: false\n"
+            ), spec)
+        XCTAssertTrue(
+            spec.contains("    checks:\n      - name: example\n        params: { id: 7 }\n        live: false\n"), spec)
+
+        // Live, against serve: the read runs, the writes are skipped, each saying why.
+        let served = try await ServeTests.Served([directory + "/store.spec.yaml", "--no-auth"])
+        let environment = ["STORE_URL": served.url + "/v1"]
+        let (live, liveOut, liveError) = await CommandTests.run(
+            ["check", directory + "/store.spec.yaml", "--color", "never"], environment: environment)
+        XCTAssertEqual(live, 0, liveError)
+        XCTAssertEqual(
+            ServeTests.untimed(liveOut),
+            ServeTests.untimed(
+                """
+                PASS  store.listItems  (1 ms)
+                SKIP  store.addItem: example  (live: false: it sends POST, which changes data, so it runs on samples only; --allow-writes sends it live)
+                SKIP  store.removeItem: example  (live: false: it sends DELETE, which changes data, so it runs on samples only; --allow-deletes sends it live)
+
+                3 checks: 1 passed, 0 failed, 2 skipped in 0.1 s
+
+                """))
+        let (writes, writesOut, _) = await CommandTests.run(
+            ["check", directory + "/store.spec.yaml", "--allow-writes", "--color", "never"], environment: environment)
+        XCTAssertEqual(writes, 0, writesOut)
+        XCTAssertTrue(writesOut.contains("PASS  store.addItem: example"), writesOut)
+        XCTAssertTrue(writesOut.contains("SKIP  store.removeItem: example"), writesOut)
+        let (all, allOut, _) = await CommandTests.run(
+            ["check", directory + "/store.spec.yaml", "--allow-writes", "--allow-deletes", "--color", "never"],
+            environment: environment)
+        XCTAssertEqual(all, 0, allOut)
+        XCTAssertTrue(allOut.contains("3 checks: 3 passed"), allOut)
+        _ = await served.stop()
+
+        // Stubbed, every check runs on its sample.
+        let (stubbed, stubbedOut, _) = await CommandTests.run([
+            "check", directory + "/store.spec.yaml", "--stub", "immediate",
+        ])
+        XCTAssertEqual(stubbed, 0, stubbedOut)
+        XCTAssertTrue(stubbedOut.contains("3 checks: 3 passed"), stubbedOut)
+    }
+
+    /// Trust round four, finding 19: what a spec cannot hold (a header name with a space, a
+    /// port past 65535) is left out with a warning, and what import writes validates.
+    func testImportWritesWhatValidates() throws {
+        let directory = try temporaryDirectory()
+        let document = """
+            openapi: 3.0.3
+            info: { title: odd, version: "1" }
+            servers: [{ url: "http://api.example.com:99999/v1" }]
+            paths:
+              /a:
+                get:
+                  operationId: getA
+                  parameters:
+                    - { name: X Trace, in: header, schema: { type: string } }
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          examples:
+                            plain: { value: { a: 2 } }
+                            "k{id}": { value: { a: 1 } }
+            """
+        try document.write(toFile: directory + "/odd.yaml", atomically: true, encoding: .utf8)
+        let (imported, _, importError) = try CommandTests.runProcess(
+            ["import", "openapi", "odd.yaml", "-o", "odd.spec.yaml"], in: directory)
+        XCTAssertEqual(imported, 0, importError)
+        XCTAssertEqual(
+            importError,
+            "moya-cli: warning: odd.yaml#/servers/0/url: 'http://api.example.com:99999/v1' has port 99999, past 65535; "
+                + "the base URL is http://127.0.0.1:4010, where moya-cli serve listens\n"
+                + "moya-cli: warning: odd.yaml#/paths/~1a/get/parameters/0: header param 'X Trace' has a name a header "
+                + "cannot have; left out\n")
+        let (valid, validOut, validError) = try CommandTests.runProcess(["validate", "odd.spec.yaml"], in: directory)
+        XCTAssertEqual(valid, 0, validError)
+        XCTAssertEqual(validOut + validError, "ok: 1 service, 1 target\n")
     }
 }

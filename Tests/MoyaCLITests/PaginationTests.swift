@@ -312,7 +312,8 @@ final class PaginationTests: XCTestCase {
         XCTAssertEqual(status, 1, capture.error)
         XCTAssertTrue(
             capture.out.contains(
-                "/huge.yaml:9:9: request: page 22: the pages come to more than 64 MiB, the most that is held in memory\n"),
+                "/huge.yaml:9:9: request: page 22: the pages come to more than 64 MiB, the most that is held in memory\n"
+            ),
             capture.out)
         XCTAssertFalse(server.waitForRequests(to: "/pages/link", count: 23, timeout: 0.2), "read past the limit")
     }

@@ -97,6 +97,14 @@ struct CheckCommand: CallerIsolatedCommand {
     @Flag(help: "With --record, record even where the CI variable is set.")
     var force = false
 
+    @Flag(
+        name: .customLong("allow-writes"),
+        help: "Send live the live: false checks of POST, PUT, PATCH and other writes, which import writes.")
+    var allowsWrites = false
+
+    @Flag(name: .customLong("allow-deletes"), help: "Send live the live: false checks of DELETE.")
+    var allowsDeletes = false
+
     @OptionGroup(title: "Network") var network: NetworkOptions
 
     @OptionGroup var specOptions: SpecOptions
@@ -118,7 +126,15 @@ struct CheckCommand: CallerIsolatedCommand {
         let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
         let plan: [PlannedCheck]
         do {
-            plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init))
+            // A `live: false` check (import writes one for each write) is sent live only when
+            // these flags allow its method; stubbed, it runs on its sample.
+            let overrides = network.overrides(stub: behavior)
+            plan = try CheckPlan.make(services: catalog.services, only: only, shard: shard.flatMap(Shard.init)) {
+                target, service, check in
+                guard CallPolicy.decide(overrides, target: target, service: service).stub == .never else { return nil }
+                return check.liveRefusal(
+                    method: target.method, allowsWrites: allowsWrites, allowsDeletes: allowsDeletes)
+            }
         } catch {
             throw CommandFailure(error.description, status: .usage)
         }

@@ -18,7 +18,9 @@ struct PageOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("allow-cross-origin"),
-        help: "With --all, follow a next URL to another scheme, host or port than the target's.")
+        help: ArgumentHelp(
+            "With --all, follow a next URL to another scheme, host or port than the target's, without credentials; "
+                + "never from https to http."))
     var allowCrossOrigin = false
 
     /// The limits the flags set.

@@ -28,9 +28,12 @@ public enum CheckPlan {
     /// The plan: every check of every target and every flow whose `SERVICE.NAME` a
     /// shell-style pattern selects (all, without patterns), in the shard. A pattern that
     /// selects nothing throws, since a mistyped one would otherwise pass by running nothing.
-    public static func make(services: [ServiceSpec], only patterns: [String] = [], shard: Shard? = nil)
-        throws(UnmatchedPatterns) -> [PlannedCheck]
-    {
+    /// `liveRefusal` says why a check is not sent (a `live: false` check in a live run), and
+    /// the check is skipped with that reason.
+    public static func make(
+        services: [ServiceSpec], only patterns: [String] = [], shard: Shard? = nil,
+        liveRefusal: (TargetSpec, ServiceSpec, CheckSpec) -> String? = { _, _, _ in nil }
+    ) throws(UnmatchedPatterns) -> [PlannedCheck] {
         var plan: [PlannedCheck] = []
         var unmatched = Set(patterns)
         for service in services {
@@ -46,7 +49,8 @@ public enum CheckPlan {
                     for check in target.checks {
                         plan.append(
                             PlannedCheck(
-                                service: service, subject: .check(target: target, check: check), skipReason: nil))
+                                service: service, subject: .check(target: target, check: check),
+                                skipReason: liveRefusal(target, service, check)))
                     }
                     continue
                 }

@@ -17,6 +17,30 @@ public struct CheckSpec: Sendable {
     public var mark: Mark
     /// The pages it reads, for a paginated target; nil reads the response as it is.
     public var pages: PageCount? = nil
+    /// `live: false`: sent only when stubbed, on the samples; a live run skips it unless the
+    /// run allows its method (`liveRefusal(method:allowsWrites:allowsDeletes:)`). What
+    /// `import openapi` writes on the checks of writes, so that `check` with a real token
+    /// changes no data the user did not ask it to.
+    public var isLive = true
+
+    /// Why a live run does not send this check of a target sending `method`: it is
+    /// `live: false`, and neither the run's flags (`check --allow-writes`, `--allow-deletes`,
+    /// as `mcp` names them) nor a read method allows it. Nil when it is sent.
+    public func liveRefusal(method: Method, allowsWrites: Bool, allowsDeletes: Bool) -> String? {
+        guard !isLive else { return nil }
+        let flag: String
+        switch method {
+        case .get, .head, .options: return "live: false: it runs on samples only; --stub runs it"
+        case .delete:
+            if allowsDeletes { return nil }
+            flag = "--allow-deletes"
+        default:
+            if allowsWrites { return nil }
+            flag = "--allow-writes"
+        }
+        return "live: false: it sends \(method.rawValue), which changes data, so it runs on samples only; "
+            + "\(flag) sends it live"
+    }
 
     /// Whether an assertion decides the status; otherwise the target's validation does.
     public var assertsStatus: Bool {

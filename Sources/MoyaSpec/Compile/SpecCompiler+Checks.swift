@@ -3,7 +3,7 @@ import MoyaJSONPath
 import MoyaRegex
 
 extension CompileContext {
-    static let checkKeys = ["name", "params", "sample", "pages", "expect"]
+    static let checkKeys = ["name", "params", "sample", "pages", "live", "expect"]
     static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample", "schema"]
     static let predicateKeys = [
         "equals", "exists", "type", "contains", "matches", "lt", "le", "gt", "ge", "count", "oneOf", "not",
@@ -81,6 +81,9 @@ extension CompileContext {
                 CheckSpec(name: name, arguments: arguments, sample: sample, assertions: assertions, mark: item.mark))
             checks[checks.count - 1].pages = fields["pages"].flatMap {
                 pageCount($0, checkPath + ".pages", target: target, paginated: paginated)
+            }
+            if let node = fields["live"], let live = reader.bool(node, checkPath + ".live") {
+                checks[checks.count - 1].isLive = live
             }
         }
         return checks

@@ -994,6 +994,11 @@ extension SpecSchema {
                 "pages": {
                   "$ref": "#/$defs/pages"
                 },
+                "live": {
+                  "type": "boolean",
+                  "default": true,
+                  "description": "false: sent only when stubbed, on the samples; a live run skips it unless check --allow-writes (or --allow-deletes) covers its method. import openapi writes it on the checks of writes."
+                },
                 "expect": {
                   "$ref": "#/$defs/expect"
                 }
