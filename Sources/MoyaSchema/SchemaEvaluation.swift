@@ -50,8 +50,18 @@ final class InstancePath {
     }
 
     private static func isIdentifier(_ key: String) -> Bool {
+        // ASCII keys, nearly all of them, without a lookup of Unicode's properties.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = key.utf8
+            guard let first = bytes.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+            return bytes.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || (48...57).contains($0) }
+        }
         guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (65...90).contains(byte) || (97...122).contains(byte)
     }
 }
 

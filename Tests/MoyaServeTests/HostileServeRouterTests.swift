@@ -130,4 +130,46 @@ final class HostileServeRouterTests: XCTestCase {
                 .string("GET /resource50/items/{id}"),
             ]))
     }
+
+    /// Trust round four, finding 9: a form or an XML body of many distinct keys is read whole
+    /// (in linear time; bench/hostile-work.sh measures it), and a key it requires is found
+    /// among them, or missing, as in a small one.
+    func testAFormOrXMLOfManyKeysIsReadWhole() throws {
+        let router = MockRouter(
+            services: [
+                try compile(
+                    """
+                    service: b
+                    baseURL: http://127.0.0.1:4010
+                    targets:
+                      post:
+                        method: POST
+                        path: /body
+                        requestSchema:
+                          type: object
+                          required: [name, last]
+                          properties: { name: { type: string }, count: { type: integer }, last: { type: string } }
+                        sample: { json: { ok: true } }
+                    """)
+            ])
+        let keys = (0..<20_000).map { "k\($0)=v\($0)" }.joined(separator: "&")
+        for (type, body, status) in [
+            ("application/x-www-form-urlencoded", "name=a&count=3&" + keys + "&last=z", 200),
+            ("application/x-www-form-urlencoded", "name=a&count=x&" + keys, 400),
+            (
+                "application/xml",
+                "<r><name>a</name><count>3</count>" + (0..<20_000).map { "<k\($0)>v</k\($0)>" }.joined()
+                    + "<last>z</last></r>", 200
+            ),
+        ] {
+            let answer = router.answer(
+                MockRequest(method: "POST", uri: "/b/body", headers: [("Content-Type", type)], body: Array(body.utf8)))
+            guard case .respond(let got, _, let text) = answer.action else { return XCTFail("no response") }
+            XCTAssertEqual(got, status, String(decoding: text, as: UTF8.self))
+            if status == 400 {
+                let problem = String(decoding: text, as: UTF8.self)
+                XCTAssertTrue(problem.contains("$.count") && problem.contains("$.last"), problem)
+            }
+        }
+    }
 }

@@ -91,6 +91,7 @@ struct LooseBody: Sendable {
     /// Puts an empty list where each required member is missing (by the place of the value
     /// that misses it); false when none is put.
     mutating func addEmptyLists(for missing: [(path: String, key: String)]) -> Bool {
+        guard !missing.isEmpty else { return false }
         var added = false
         // The values by their places, found once: a body of many objects misses as many keys.
         var byPath: [String: [Int]] = [:]
@@ -358,14 +359,19 @@ private struct XMLReader {
 
     /// A name without its namespace prefix (or the spaces a closing tag may have).
     private static func localName(_ bytes: some Collection<UInt8>) -> String {
-        let name = String(decoding: bytes.filter { !isSpace($0) }, as: UTF8.self)
-        return name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? name
+        // The part after a namespace prefix, found in the bytes (`:` is ASCII).
+        let kept = bytes.filter { !isSpace($0) }
+        guard let colon = kept.firstIndex(of: UInt8(ascii: ":")) else { return String(decoding: kept, as: UTF8.self) }
+        let after = kept[(colon + 1)...]
+        let before = kept[..<colon]
+        return String(decoding: !after.isEmpty ? after : !before.isEmpty ? before : kept[...], as: UTF8.self)
     }
 
     /// Text with its entity and character references read.
     static func decode(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard text.contains("&") else { return text }
+        // Looked for in the bytes: `&` is ASCII, and text without one is read as it is.
+        guard bytes.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = text[...]
         while let amp = rest.firstIndex(of: "&") {

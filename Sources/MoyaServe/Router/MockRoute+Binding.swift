@@ -386,13 +386,16 @@ extension MockRoute {
 
     /// The `key=value` pairs of a query or a form body, decoded.
     static func pairs(_ text: Substring) -> [(key: String, value: String)] {
-        text.split(separator: "&").map { pair in
-            guard let equals = pair.firstIndex(of: "=") else {
+        // Split on the bytes, not on characters: `&` and `=` are ASCII, so each piece starts
+        // and ends on a character, and a 16 MiB form is not read grapheme by grapheme.
+        text.utf8.split(separator: UInt8(ascii: "&")).map { bytes in
+            let pair = Substring(bytes)
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
                 return (PercentEncoding.decode(pair, plusIsSpace: true), "")
             }
             return (
                 PercentEncoding.decode(pair[..<equals], plusIsSpace: true),
-                PercentEncoding.decode(pair[pair.index(after: equals)...], plusIsSpace: true)
+                PercentEncoding.decode(pair[pair.utf8.index(after: equals)...], plusIsSpace: true)
             )
         }
     }
