@@ -48,7 +48,7 @@ extension ImportOpenAPITests {
         XCTAssertEqual(valid, 0)
         XCTAssertEqual(
             warning,
-            "\(spec):41:7: warning: targets.showItem.params.version: --version is moya-cli's own option; "
+            "\(spec):44:7: warning: targets.showItem.params.version: --version is moya-cli's own option; "
                 + "call takes this param as version=VALUE\n")
         let (status, _, error) = await CommandTests.run(["call", "styles.showItem", "--specs", spec, "--id", "5"])
         XCTAssertEqual(status, 64)
