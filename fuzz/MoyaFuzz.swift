@@ -171,9 +171,24 @@ enum SelectFuzz {
         ])
         guard let selected = path.values(in: redactor.scrubbing(body), budget: 200_000) else { return }
         let shown = JSONValue.array(selected).serialized(pretty: true, escapeSlashes: false, limit: 1 << 16)
-        if shown.contains(secret) || shown.contains("90210") {
+        if shown.contains(secret) || standsAlone("90210", in: shown) {
             fatalError("moya.select '\(path)' shows a secret:\n\(shown)")
         }
+    }
+
+    /// Whether `digits` stand in `text` as a number of their own, not inside a longer one
+    /// (`1590210` is not the PIN; any text holding the PIN is scrubbed whole).
+    static func standsAlone(_ digits: String, in text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let needle = Array(digits.utf8)
+        guard bytes.count >= needle.count else { return false }
+        let numeric = Set("0123456789.+-eE".utf8)
+        for start in 0...(bytes.count - needle.count) where bytes[start..<start + needle.count].elementsEqual(needle) {
+            let before = start > 0 ? bytes[start - 1] : nil
+            let after = start + needle.count < bytes.count ? bytes[start + needle.count] : nil
+            if !(before.map(numeric.contains) ?? false), !(after.map(numeric.contains) ?? false) { return true }
+        }
+        return false
     }
 }
 
