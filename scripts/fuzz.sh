@@ -52,6 +52,9 @@ for target in $targets; do
   # not checked for the serve targets.
   leaks=1
   [ "$target" = serve ] || [ "$target" = serve-wire ] || [ "$target" = serve-body ] && leaks=0
+  # A recursive schema compiles to schema nodes that hold one another (MoyaSchema's registry),
+  # freed only at exit; openapi-refs makes one with nearly every input (bench/RESULTS.md).
+  [ "$target" = openapi-refs ] && leaks=0
   FUZZ_TARGET=$target "$binary" "$corpus" -max_total_time="$seconds" -max_len=65536 -detect_leaks=$leaks \
     -artifact_prefix=.build-fuzz/crash-$target- -print_final_stats=1 2>&1 | tail -25
 done
