@@ -281,7 +281,15 @@ extension DocumentRepair {
         guard let (schemas, position, edges) = Self.schemaGraph(root) else { return }
         // Each schema's chain length, worked out after its targets', without recursion.
         var length = [Int?](repeating: nil, count: schemas.count)
+        // How many schemas each one becomes once dereferenced: OpenAPIKit copies a schema at
+        // every `$ref` to it, so 17 schemas that each name the next twice became 2^17 copies
+        // (6 s; 25 would take an hour). Found by the openapi-refs fuzz target.
+        var sizes = [Int](repeating: 1, count: schemas.count)
+        var counts: [[String: Int]] = []
+        counts.reserveCapacity(schemas.count)
+        for entry in schemas { counts.append(Self.referenceCounts(entry.value)) }
         var cut: [Int: Set<String>] = [:]
+        var widened = 0
         for start in schemas.indices where length[start] == nil {
             var stack: [(node: Int, expanded: Bool)] = [(start, false)]
             while let (node, expanded) = stack.popLast() {
@@ -293,25 +301,69 @@ extension DocumentRepair {
                     continue
                 }
                 var longest = 0
+                var size = 1
                 for (name, target) in targets {
                     // A target not yet measured is on this walk's path: a cycle, already broken.
                     let through = (length[target] ?? 0) + 1
+                    let copies = (counts[node][name] ?? 1).multipliedReportingOverflow(by: sizes[target])
                     if through > Self.longestChain {
                         cut[node, default: []].insert(name)
+                    } else if copies.overflow || size > Self.largestExpansion - copies.partialValue {
+                        cut[node, default: []].insert(name)
+                        widened += 1
                     } else {
                         longest = max(longest, through)
+                        size += copies.partialValue
                     }
                 }
                 length[node] = longest
+                sizes[node] = size
             }
         }
         guard !cut.isEmpty else { return }
-        let count = cut.values.reduce(0) { $0 + $1.count }
-        warn(
-            main, ["components", "schemas"],
-            "\(count == 1 ? "1 $ref makes" : "\(count) $refs make") a chain of schemas longer than "
-                + "\(Self.longestChain); cut there, where samples and params stop")
+        let count = cut.values.reduce(0) { $0 + $1.count } - widened
+        if count > 0 {
+            warn(
+                main, ["components", "schemas"],
+                "\(count == 1 ? "1 $ref makes" : "\(count) $refs make") a chain of schemas longer than "
+                    + "\(Self.longestChain); cut there, where samples and params stop")
+        }
+        if widened > 0 {
+            warn(
+                main, ["components", "schemas"],
+                "\(widened == 1 ? "1 $ref makes" : "\(widened) $refs make") a schema that names others more than "
+                    + "\(Self.largestExpansion) times over, counting each $ref where it stands; cut there, where "
+                    + "samples and params stop")
+        }
         Self.cut(cut, in: &root)
+    }
+
+    /// The most schemas one component may become once every `$ref` in it, and in what it
+    /// names, is copied in place. None of the ten real descriptions of `../shared/openapi-real`
+    /// reaches it; a document past it is built to be.
+    static let largestExpansion = 20_000
+
+    /// How many times `value` names each component schema in its `$ref`s.
+    static func referenceCounts(_ value: JSONValue) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        var stack = [value]
+        while let current = stack.popLast() {
+            switch current {
+            case .object(let members):
+                for member in members {
+                    if member.key == "$ref", case .string(let ref) = member.value,
+                        let name = schemaComponent(ofRef: ref)
+                    {
+                        counts[name, default: 0] += 1
+                    } else {
+                        stack.append(member.value)
+                    }
+                }
+            case .array(let items): stack.append(contentsOf: items)
+            default: break
+            }
+        }
+        return counts
     }
 
     /// The component schemas `value` names in its `$ref`s, each once, in order.

@@ -170,6 +170,26 @@ final class HostileImportTests: XCTestCase {
                     + "'#/components/schemas/s65/properties/x' is past a chain of 64 $refs into other components; "
                     + "cut there, read as a schema that takes any value\n"), String(intoError.prefix(2000)))
 
+        // Found by the openapi-refs fuzz target: 24 schemas that each name the next twice
+        // would be 2^24 copies once dereferenced; cut where a schema passes 20,000.
+        let twice = (0..<24).map { index in
+            let next = "#/components/schemas/t\((index + 1) % 24)"
+            return "\"t\(index)\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":"
+                + "{\"$ref\":\"\(next)\"}},\"y\":{\"$ref\":\"\(next)\"}}}"
+        }
+        try chain.replacing(schemas.joined(separator: ","), with: twice.joined(separator: ",")).replacing(
+            "#/components/schemas/S0", with: "#/components/schemas/t0"
+        ).write(toFile: folder + "/twice.json", atomically: true, encoding: .utf8)
+        let (twiceStatus, twiceOut, twiceError) = try CommandTests.runProcess(
+            ["import", "openapi", "twice.json"], in: folder)
+        XCTAssertEqual(twiceStatus, 0, twiceError)
+        XCTAssertTrue(twiceOut.contains("targets:\n  a:\n"), twiceOut)
+        XCTAssertTrue(
+            twiceError.hasPrefix(
+                "moya-cli: warning: twice.json#/components/schemas: 1 $ref makes a schema that names others more "
+                    + "than 20000 times over, counting each $ref where it stands; cut there, where samples and "
+                    + "params stop\n"), twiceError)
+
         let odd =
             #"{"openapi":"3.2.0","info":{"title":"odd","version":"1"},"paths":{"/a":{"#
             + #""additionalOperations":{"LINK":{"operationId":"linkA","responses":{"200":{"description":"ok"}}}},"#
