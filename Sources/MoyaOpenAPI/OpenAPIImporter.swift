@@ -275,10 +275,10 @@ struct Importer {
         for (index, server) in servers.enumerated() {
             var url = url(of: server)
             let raw = server.urlTemplate.rawValue
-            if let port = Self.portPastRange(raw) {
+            if let problem = Self.portPastRange(raw).map({ "has port \($0), past 65535" }) ?? Self.schemeProblem(raw) {
                 warn(
                     ["servers", String(index), "url"],
-                    "'\(raw)' has port \(port), past 65535; "
+                    "'\(raw)' \(problem); "
                         + (index == 0 ? "the base URL is \(local), where moya-cli serve listens" : "left out"))
                 if index == 0 {
                     spec.baseURL = .environment(Names.environment(serviceName, "URL"), or: local)
@@ -301,6 +301,15 @@ struct Importer {
                 spec.environments.append((name, url))
             }
         }
+    }
+
+    /// Why an absolute URL is not one a spec can send to: a scheme that is not http or https
+    /// (`htt:s://`, `ftp://`); nil for http and https, and for a scheme a server variable gives.
+    static func schemeProblem(_ url: String) -> String? {
+        guard let separator = url.firstRange(of: "://") else { return nil }
+        let scheme = url[..<separator.lowerBound]
+        guard !scheme.contains("{"), !["http", "https"].contains(scheme.lowercased()) else { return nil }
+        return "is not an http or https URL"
     }
 
     /// The port of an absolute URL's authority when it is past 65535, which no URL may have.

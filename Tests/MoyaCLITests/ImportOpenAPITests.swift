@@ -203,13 +203,14 @@ final class ImportOpenAPITests: XCTestCase {
     }
 
     /// Trust round four, finding 19: what a spec cannot hold (a header name with a space, a
-    /// port past 65535) is left out with a warning, and what import writes validates.
+    /// port past 65535, a scheme that is not http or https, which the openapi fuzz target
+    /// found) is left out with a warning, and what import writes validates.
     func testImportWritesWhatValidates() throws {
         let directory = try temporaryDirectory()
         let document = """
             openapi: 3.0.3
             info: { title: odd, version: "1" }
-            servers: [{ url: "http://api.example.com:99999/v1" }]
+            servers: [{ url: "http://api.example.com:99999/v1" }, { url: "htt:s://api.example.com" }]
             paths:
               /a:
                 get:
@@ -233,6 +234,8 @@ final class ImportOpenAPITests: XCTestCase {
             importError,
             "moya-cli: warning: odd.yaml#/servers/0/url: 'http://api.example.com:99999/v1' has port 99999, past 65535; "
                 + "the base URL is http://127.0.0.1:4010, where moya-cli serve listens\n"
+                + "moya-cli: warning: odd.yaml#/servers/1/url: 'htt:s://api.example.com' is not an http or https URL; "
+                + "left out\n"
                 + "moya-cli: warning: odd.yaml#/paths/~1a/get/parameters/0: header param 'X Trace' has a name a header "
                 + "cannot have; left out\n")
         let (valid, validOut, validError) = try CommandTests.runProcess(["validate", "odd.spec.yaml"], in: directory)
