@@ -327,7 +327,10 @@ enum RecordFuzz {
             let again = try? compiler.compile(file: file), let recorded = again.target(named: "body")
         else { fatalError("a recorded spec does not compile:\n\(recording.diff)") }
         let text = String(decoding: written, as: UTF8.self)
-        for form in [secret, "s3cr\\u00e4t", "s3cr%C3%A4t"] where text.contains(form) {
+        // The whole secret in each form; a body that holds only part of it (a quote inserted in
+        // the middle, `s3cr\u00e4t-t0k"/en`) does not hold the secret.
+        for form in [secret, "s3cr\\u00e4t-t0k/en", "s3cr\\u00e4t-t0k\\/en", "s3cr%C3%A4t-t0k%2Fen"]
+        where text.contains(form) {
             fatalError("a secret is recorded as \(form):\n\(text)")
         }
         guard case .response(_, let body)? = try? again.sample(of: recorded, named: nil, values: [:]) else {
