@@ -275,7 +275,14 @@ struct Importer {
         for (index, server) in servers.enumerated() {
             var url = url(of: server)
             let raw = server.urlTemplate.rawValue
-            if let problem = Self.portPastRange(raw).map({ "has port \($0), past 65535" }) ?? Self.schemeProblem(raw) {
+            if !raw.contains("://") {
+                warn(
+                    ["servers", String(index), "url"],
+                    "'\(raw)' is relative; it is taken from \(local), where moya-cli serve listens")
+                url = ImportedSpec.Text(stringLiteral: local + (raw.hasPrefix("/") ? "" : "/")) + url
+            }
+            // What the compiler refuses as a base URL is left out here, not written.
+            if let problem = Self.urlProblem(url) {
                 warn(
                     ["servers", String(index), "url"],
                     "'\(raw)' \(problem); "
@@ -284,12 +291,6 @@ struct Importer {
                     spec.baseURL = .environment(Names.environment(serviceName, "URL"), or: local)
                 }
                 continue
-            }
-            if !raw.contains("://") {
-                warn(
-                    ["servers", String(index), "url"],
-                    "'\(raw)' is relative; it is taken from \(local), where moya-cli serve listens")
-                url = ImportedSpec.Text(stringLiteral: local + (raw.hasPrefix("/") ? "" : "/")) + url
             }
             if index == 0 {
                 spec.baseURL = Self.baseURL(url, variable: Names.environment(serviceName, "URL"))
@@ -303,13 +304,23 @@ struct Importer {
         }
     }
 
-    /// Why an absolute URL is not one a spec can send to: a scheme that is not http or https
-    /// (`htt:s://`, `ftp://`); nil for http and https, and for a scheme a server variable gives.
-    static func schemeProblem(_ url: String) -> String? {
-        guard let separator = url.firstRange(of: "://") else { return nil }
-        let scheme = url[..<separator.lowerBound]
-        guard !scheme.contains("{"), !["http", "https"].contains(scheme.lowercased()) else { return nil }
-        return "is not an http or https URL"
+    /// Why the URL import writes for a server (its variables at their defaults) could not be a
+    /// spec's base URL, by the compiler's rule: an http or https URL with a host and a port in
+    /// range. Nil when it can be.
+    static func urlProblem(_ url: ImportedSpec.Text) -> String? {
+        let text = url.pieces.map { piece in
+            switch piece {
+            case .data(let data): data
+            case .environment(_, let fallback): fallback
+            }
+        }.joined()
+        if let port = portPastRange(text) { return "has port \(port), past 65535" }
+        guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else { return "is not an http or https URL" }
+        guard let host = parsed.host, !host.isEmpty else { return "has no host" }
+        if let port = parsed.port, !(1...65_535).contains(port) { return "has port \(port), which no URL may have" }
+        return nil
     }
 
     /// The port of an absolute URL's authority when it is past 65535, which no URL may have.
