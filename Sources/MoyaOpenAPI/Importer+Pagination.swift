@@ -100,7 +100,18 @@ extension Importer {
             why = "the query param '\(cursor.param.name)' takes back the cursor at \(Self.path(from))"
         } else if let page = queryParams.first(where: { Self.pageParams.contains($0.folded) && $0.param.type == "int" })
         {
-            if target.params[page.index].defaultValue == nil { target.params[page.index].defaultValue = .integer(1) }
+            if target.params[page.index].defaultValue == nil {
+                // The first page: 1, or the least the param's rules allow (`minimum: 2`, found by
+                // the openapi fuzz target, made a default that broke its own rule).
+                var first = 1
+                for rule in target.params[page.index].rules {
+                    if rule.key == "minimum", case .integer(let least) = rule.value { first = max(first, least) }
+                    if rule.key == "exclusiveMinimum", case .integer(let least) = rule.value {
+                        first = max(first, least &+ 1)
+                    }
+                }
+                target.params[page.index].defaultValue = .integer(first)
+            }
             next = "{ param: \(page.param.name), increment: 1 }"
             why = "the query param '\(page.param.name)' numbers the pages"
         } else if let offset = queryParams.first(where: {

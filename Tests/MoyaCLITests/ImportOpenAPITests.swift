@@ -225,6 +225,15 @@ final class ImportOpenAPITests: XCTestCase {
                           examples:
                             plain: { value: { a: 2 } }
                             "k{id}": { value: { a: 1 } }
+              /search:
+                get:
+                  operationId: search
+                  parameters:
+                    - { name: page, in: query, schema: { type: integer, minimum: 2 } }
+                  responses:
+                    "200":
+                      description: ok
+                      content: { application/json: { schema: { type: array, items: { type: string } } } }
             """
         try document.write(toFile: directory + "/odd.yaml", atomically: true, encoding: .utf8)
         let (imported, _, importError) = try CommandTests.runProcess(
@@ -237,9 +246,15 @@ final class ImportOpenAPITests: XCTestCase {
                 + "moya-cli: warning: odd.yaml#/servers/1/url: 'htt:s://api.example.com' is not an http or https URL; "
                 + "left out\n"
                 + "moya-cli: warning: odd.yaml#/paths/~1a/get/parameters/0: header param 'X Trace' has a name a header "
-                + "cannot have; left out\n")
+                + "cannot have; left out\n"
+                + "moya-cli: note: odd.yaml#/paths/~1search/get: paginate: { next: { param: page, increment: 1 } }, "
+                + "since the query param 'page' numbers the pages\n")
         let (valid, validOut, validError) = try CommandTests.runProcess(["validate", "odd.spec.yaml"], in: directory)
         XCTAssertEqual(valid, 0, validError)
-        XCTAssertEqual(validOut + validError, "ok: 1 service, 1 target\n")
+        XCTAssertEqual(validOut + validError, "ok: 1 service, 2 targets\n")
+        // A page param's first page meets its rules (the openapi fuzz target found `default: 1`
+        // beside `minimum: 2`).
+        let spec = try String(contentsOfFile: directory + "/odd.spec.yaml", encoding: .utf8)
+        XCTAssertTrue(spec.contains("page: { type: int, default: 2, minimum: 2 }"), spec)
     }
 }
