@@ -396,6 +396,9 @@ struct Importer {
                 warn(pointer + [name], "HTTP scheme '\(scheme)' has no place in a spec; left out")
             case .apiKey(let key, let location):
                 switch location {
+                case .header where !HTTPHeaders.isValidName(key):
+                    // Found by the openapi fuzz target: a name no header can have.
+                    warn(pointer + [name], "header '\(key)' is a name a header cannot have; left out")
                 case .header: headers.append(.init(key: key, value: .environment(variable)))
                 case .query: query.append(.init(key: key, value: .environment(variable)))
                 case .cookie where HTTPHeaders.isValidName(key):
