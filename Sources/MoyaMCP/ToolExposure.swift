@@ -25,9 +25,8 @@ public struct ToolExposure: Sendable {
         self.only = only
     }
 
-    /// The methods that read and change nothing, by RFC 9110's definition of safe methods
-    /// less TRACE, which echoes the request back.
-    public static let readOnlyMethods: Set<Method> = [.get, .head, .options]
+    /// The methods that read and change nothing (`Method.isReadOnly`).
+    public static let readOnlyMethods = Set(Method.allKnown.filter(\.isReadOnly))
 
     /// Why `target` of `service` is not a tool, naming what would make it one; nil when it is.
     /// A target a login calls (`logins`, as `SERVICE.TARGET`) answers with a credential, and

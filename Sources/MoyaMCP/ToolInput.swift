@@ -13,12 +13,13 @@ import MoyaSpec
 /// reads a file through whole, is an argument only then, and resolved inside that folder; a
 /// param that is part of a path, or where a download is written, never is.
 public enum ToolInput {
-    /// Whether the model may see and set `param` of `target` in `service`.
-    static func isArgument(_ param: ParamSpec, of target: TargetSpec, in service: ServiceSpec, allowsFiles: Bool)
+    /// Whether the model may see and set `param` of `target`; `credentials` are the target's
+    /// credential params (`ServiceSpec.credentialParams(of:)`).
+    static func isArgument(_ param: ParamSpec, of target: TargetSpec, credentials: Set<String>, allowsFiles: Bool)
         -> Bool
     {
         guard !param.isSecret, param.writtenDefault == nil, param.defaultTemplate == nil,
-            !service.credentialParams(of: target).contains(param.name)
+            !credentials.contains(param.name)
         else { return false }
         switch target.task.pathUse(of: param.name) {
         case .reads?: return allowsFiles
@@ -40,7 +41,9 @@ public enum ToolInput {
     static func schema(for target: TargetSpec, in service: ServiceSpec, allowsFilesIn folder: String?) -> JSONValue {
         var properties: [(key: String, value: JSONValue)] = []
         var required: [JSONValue] = []
-        for param in target.params where isArgument(param, of: target, in: service, allowsFiles: folder != nil) {
+        let credentials = service.credentialParams(of: target)
+        for param in target.params
+        where isArgument(param, of: target, credentials: credentials, allowsFiles: folder != nil) {
             properties.append((param.name, property(for: param, of: target, folder: folder)))
             if param.isRequired { required.append(.string(param.name)) }
         }
@@ -161,9 +164,10 @@ public enum ToolInput {
     ) throws(Refusal) -> [String: ParamValue] {
         var values: [String: ParamValue] = [:]
         var violations: [String] = []
+        let credentials = service.credentialParams(of: target)
         for (key, value) in arguments where key != ToolCatalog.selectArgument {
             guard let param = target.params.first(where: { $0.name == key }),
-                isArgument(param, of: target, in: service, allowsFiles: files != nil)
+                isArgument(param, of: target, credentials: credentials, allowsFiles: files != nil)
             else {
                 violations.append("$.\(key): not an argument of this tool")
                 continue

@@ -221,13 +221,13 @@ extension DocumentRepair {
                     continue
                 }
                 stack[stack.count - 1].next += 1
-                guard let target = position[targets[top.next]] else { continue }
+                guard let target = position[targets[top.next].name] else { continue }
                 switch state[target] {
                 case .new:
                     state[target] = .active
                     stack.append((target, 0))
                 case .active:
-                    closing[top.node, default: []].insert(targets[top.next])
+                    closing[top.node, default: []].insert(targets[top.next].name)
                 case .done:
                     break
                 }
@@ -237,9 +237,9 @@ extension DocumentRepair {
     }
 
     /// The component schemas of `root`, each one's position by name, and the schemas each
-    /// names in its `$ref`s; nil without any.
+    /// names in its `$ref`s, with how often; nil without any.
     static func schemaGraph(_ root: JSONValue) -> (
-        schemas: [(key: String, value: JSONValue)], position: [String: Int], edges: [[String]]
+        schemas: [(key: String, value: JSONValue)], position: [String: Int], edges: [[(name: String, count: Int)]]
     )? {
         guard case .object(let members) = root,
             case .object(let components)? = members.first(where: { $0.key == "components" })?.value,
@@ -285,16 +285,13 @@ extension DocumentRepair {
         // every `$ref` to it, so 17 schemas that each name the next twice became 2^17 copies
         // (6 s; 25 would take an hour). Found by the openapi-refs fuzz target.
         var sizes = [Int](repeating: 1, count: schemas.count)
-        var counts: [[String: Int]] = []
-        counts.reserveCapacity(schemas.count)
-        for entry in schemas { counts.append(Self.referenceCounts(entry.value)) }
         var cut: [Int: Set<String>] = [:]
         var widened = 0
         for start in schemas.indices where length[start] == nil {
             var stack: [(node: Int, expanded: Bool)] = [(start, false)]
             while let (node, expanded) = stack.popLast() {
                 guard length[node] == nil else { continue }
-                let targets = edges[node].compactMap { name in position[name].map { (name, $0) } }
+                let targets = edges[node].compactMap { edge in position[edge.name].map { (edge, $0) } }
                 if !expanded {
                     stack.append((node, true))
                     for (_, target) in targets where length[target] == nil { stack.append((target, false)) }
@@ -302,14 +299,14 @@ extension DocumentRepair {
                 }
                 var longest = 0
                 var size = 1
-                for (name, target) in targets {
+                for (edge, target) in targets {
                     // A target not yet measured is on this walk's path: a cycle, already broken.
                     let through = (length[target] ?? 0) + 1
-                    let copies = (counts[node][name] ?? 1).multipliedReportingOverflow(by: sizes[target])
+                    let copies = edge.count.multipliedReportingOverflow(by: sizes[target])
                     if through > Self.longestChain {
-                        cut[node, default: []].insert(name)
+                        cut[node, default: []].insert(edge.name)
                     } else if copies.overflow || size > Self.largestExpansion - copies.partialValue {
-                        cut[node, default: []].insert(name)
+                        cut[node, default: []].insert(edge.name)
                         widened += 1
                     } else {
                         longest = max(longest, through)
@@ -343,33 +340,11 @@ extension DocumentRepair {
     /// reaches it; a document past it is built to be.
     static let largestExpansion = 20_000
 
-    /// How many times `value` names each component schema in its `$ref`s.
-    static func referenceCounts(_ value: JSONValue) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        var stack = [value]
-        while let current = stack.popLast() {
-            switch current {
-            case .object(let members):
-                for member in members {
-                    if member.key == "$ref", case .string(let ref) = member.value,
-                        let name = schemaComponent(ofRef: ref)
-                    {
-                        counts[name, default: 0] += 1
-                    } else {
-                        stack.append(member.value)
-                    }
-                }
-            case .array(let items): stack.append(contentsOf: items)
-            default: break
-            }
-        }
-        return counts
-    }
-
-    /// The component schemas `value` names in its `$ref`s, each once, in order.
-    static func schemaReferences(_ value: JSONValue) -> [String] {
-        var found: [String] = []
-        var seen: Set<String> = []
+    /// The component schemas `value` names in its `$ref`s, each once, in order, with how many
+    /// `$ref`s name it: OpenAPIKit copies the schema at each.
+    static func schemaReferences(_ value: JSONValue) -> [(name: String, count: Int)] {
+        var found: [(name: String, count: Int)] = []
+        var seen: [String: Int] = [:]
         var stack = [value]
         while let current = stack.popLast() {
             switch current {
@@ -378,7 +353,12 @@ extension DocumentRepair {
                     if member.key == "$ref", case .string(let ref) = member.value,
                         let name = schemaComponent(ofRef: ref)
                     {
-                        if seen.insert(name).inserted { found.append(name) }
+                        if let index = seen[name] {
+                            found[index].count += 1
+                        } else {
+                            seen[name] = found.count
+                            found.append((name, 1))
+                        }
                     } else {
                         stack.append(member.value)
                     }

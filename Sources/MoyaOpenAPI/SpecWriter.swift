@@ -73,7 +73,7 @@ enum SpecWriter {
         // real token changes no data until the user says so.
         let required = target.params.filter { !$0.optional && $0.defaultValue == nil }
         let examples = required.compactMap { param in param.example.map { (key: param.name, value: $0) } }
-        let writes = !["GET", "HEAD", "OPTIONS"].contains(target.method.uppercased())
+        let writes = !Method(rawValue: target.method.uppercased()).isReadOnly
         if examples.count == required.count, !required.isEmpty || writes {
             lines.append("    checks:")
             lines.append("      - name: example")

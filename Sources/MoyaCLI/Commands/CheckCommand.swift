@@ -212,24 +212,23 @@ struct CheckCommand: CallerIsolatedCommand {
     {
         let context = CommandContext.current
         let recorder = SampleRecorder(compiler: specOptions.compiler(explicitPaths: !paths.isEmpty), services: services)
-        // A trusted folder stays trusted after the recordings, which are moya-cli's own writes.
-        let trust = SpecTrust(environment: context.environment)
-        let trusted = trust.trustedFolders(holding: services.map(\.file))
-        defer { trust.renew(trusted) }
         var written: Set<[String]> = []
         var failures: [CommandFailure] = []
-        for (index, exchange) in heard.sorted(by: { $0.index < $1.index }) {
-            let planned = plan[index]
-            guard case .check(let target, let check) = planned.subject, let response = exchange.response,
-                written.insert([planned.service.file, target.name, check.sample ?? ""]).inserted
-            else { continue }
-            do {
-                try RecordRequest.record(
-                    response, redactor: exchange.redactor, target: target, of: planned.service, named: check.sample,
-                    recorder: recorder, context: context)
-            } catch {
-                context.errorLine("moya-cli: error: \(error.message)")
-                failures.append(error)
+        // A trusted folder stays trusted after the recordings, which are moya-cli's own writes.
+        SpecTrust(environment: context.environment).keeping(writing: services.map(\.file)) {
+            for (index, exchange) in heard.sorted(by: { $0.index < $1.index }) {
+                let planned = plan[index]
+                guard case .check(let target, let check) = planned.subject, let response = exchange.response,
+                    written.insert([planned.service.file, target.name, check.sample ?? ""]).inserted
+                else { continue }
+                do throws(CommandFailure) {
+                    try RecordRequest.record(
+                        response, redactor: exchange.redactor, target: target, of: planned.service, named: check.sample,
+                        recorder: recorder, context: context)
+                } catch {
+                    context.errorLine("moya-cli: error: \(error.message)")
+                    failures.append(error)
+                }
             }
         }
         guard let last = failures.last else { return nil }

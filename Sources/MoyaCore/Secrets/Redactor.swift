@@ -329,7 +329,7 @@ public struct Redactor: Sendable {
 
     /// Whether a JSON number is a secret's value: its text is one, or its value is that of a
     /// secret written as a JSON number (`0042` and `42.0` spell 42 too).
-    public func isSecret(number: JSONValue) -> Bool {
+    func isSecret(number: JSONValue) -> Bool {
         guard isEnabled, !numericValues.isEmpty else { return false }
         switch number {
         case .integer(let int): return allValues.contains(String(int)) || numericValues.contains(Double(int))

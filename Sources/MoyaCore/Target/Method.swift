@@ -51,6 +51,16 @@ public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConverti
         }
     }
 
+    /// Whether the method only reads and changes nothing: RFC 9110's safe methods less TRACE,
+    /// which echoes the request back. What `mcp` offers without `--allow-writes`, and what a
+    /// `live: false` check may not send either way.
+    public var isReadOnly: Bool {
+        switch self {
+        case .get, .head, .options: true
+        default: false
+        }
+    }
+
     /// The wire name.
     public var description: String { rawValue }
 }

@@ -28,9 +28,9 @@ public struct CheckSpec: Sendable {
     /// as `mcp` names them) nor a read method allows it. Nil when it is sent.
     public func liveRefusal(method: Method, allowsWrites: Bool, allowsDeletes: Bool) -> String? {
         guard !isLive else { return nil }
+        if method.isReadOnly { return "live: false: it runs on samples only; --stub runs it" }
         let flag: String
         switch method {
-        case .get, .head, .options: return "live: false: it runs on samples only; --stub runs it"
         case .delete:
             if allowsDeletes { return nil }
             flag = "--allow-deletes"
