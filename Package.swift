@@ -36,16 +36,6 @@ let tunedRelease: [LinkerSetting] =
             .when(platforms: [.linux], configuration: .release))
     ]
 
-/// FoundationNetworking's C part and the system's libcurl, which the MCP SDK's HTTP transport
-/// brings into `moya-cli-tools` when the standard library is linked in.
-let networkingRelease: [LinkerSetting] =
-    Context.environment["MOYA_CLI_STATIC_SDK"] != nil
-    ? []
-    : [
-        .unsafeFlags(
-            ["-l_CFURLSessionInterface", "-l:libcurl.so.4"], .when(platforms: [.linux], configuration: .release))
-    ]
-
 let package = Package(
     name: "moya-cli",
     platforms: [.macOS(.v15)],
@@ -66,8 +56,6 @@ let package = Package(
         // `import openapi`. Without its ExternalLoading trait, which only loading documents
         // from other files needs, it builds without Swift Concurrency's overhead.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
-        // `moya-cli mcp`: the Model Context Protocol's JSON-RPC messages and server lifecycle.
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         .systemLibrary(
@@ -126,13 +114,10 @@ let package = Package(
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
             ]),
-        // `moya-cli mcp`: a spec's targets and flows as MCP tools, sent through MoyaRuntime.
+        // `moya-cli mcp`: a spec's targets and flows as MCP tools, sent through MoyaRuntime, and
+        // the protocol itself (JSON-RPC on MoyaJSON, both revisions) over stdio.
         .target(
-            name: "MoyaMCP",
-            dependencies: [
-                "MoyaCore", "MoyaSpec", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
-                .product(name: "MCP", package: "swift-sdk"),
-            ],
+            name: "MoyaMCP", dependencies: ["MoyaCore", "MoyaSpec", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema"],
             swiftSettings: callerIsolated),
         // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
         // its closures and classes predate `Sendable`.
@@ -146,6 +131,7 @@ let package = Package(
                 "MoyaGenerate",
                 "MoyaRuntime",
                 "MoyaServe",
+                "MoyaMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -153,15 +139,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated, linkerSettings: tunedRelease),
-        // `import openapi`, `export openapi` and `mcp`, which moya-cli hands over to, so that
-        // OpenAPIKit and the MCP SDK do not slow every other command's start. One program for
-        // both: the runtime, Foundation and ICU's data, which OpenAPIKit and the SDK need, once.
-        // The SDK brings FoundationNetworking, whose static link needs libcurl (the system's).
+        // `import openapi` and `export openapi`, which moya-cli hands over to, so that OpenAPIKit
+        // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
-            name: "moya-cli-tools",
-            dependencies: ["MoyaCLI", "MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaOpenAPI", "MoyaCore"],
-            swiftSettings: callerIsolated,
-            linkerSettings: tunedRelease + networkingRelease),
+            name: "moya-cli-tools", dependencies: ["MoyaCLI", "MoyaSpec", "MoyaOpenAPI", "MoyaCore"],
+            swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
@@ -226,7 +208,6 @@ let package = Package(
             name: "MoyaMCPTests",
             dependencies: [
                 "MoyaMCP", "MoyaSpec", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema", "TestSupport",
-                .product(name: "MCP", package: "swift-sdk"),
                 // Driven over stdio as an MCP client drives it.
                 "moya-cli", "moya-cli-tools",
             ]),

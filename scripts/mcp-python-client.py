@@ -5,9 +5,10 @@
 
 1. A live server of our own on 127.0.0.1 echoes the headers it gets (as httpbin's /headers
    does). A spec sends it a secret header and a bearer token from the environment. The client
-   lists the tools, calls the read tool, and is refused the write. No form of either secret
-   may come back.
-2. Each OpenAPI document is imported, then listed with `mcp --stub immediate`:
+   opens with the `initialize` handshake (2025-11-25), lists the tools, calls the read tool,
+   and is refused the write. No form of either secret may come back.
+2. Each OpenAPI document is imported, then listed with `mcp --stub immediate`, the client
+   opening with `discover` (2026-07-28, stateless):
    - every GET operation must be a read-only tool;
    - every input schema must be valid JSON Schema 2020-12 (the `jsonschema` package);
    - no name may be over 64 characters.
@@ -117,7 +118,8 @@ async def corpus(document, folder):
                                        env={"PATH": "/usr/bin:/bin"})
     async with stdio_client(parameters) as (read, write):
         async with ClientSession(read, write) as session:
-            await session.initialize()
+            discovered = await session.discover()
+            assert discovered.supported_versions == ["2026-07-28"], discovered
             tools = await all_tools(session)
     for tool in tools:
         assert len(tool.name) <= 64, tool.name

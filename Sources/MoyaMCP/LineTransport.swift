@@ -1,9 +1,11 @@
-import Logging
-import MCP
 import MoyaCore
 import Synchronization
 
-import struct Foundation.Data
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -12,81 +14,141 @@ import struct Foundation.Data
 #endif
 
 /// MCP's stdio transport: one JSON-RPC message per line on the input, one per line on the
-/// output, nothing else on either. The SDK's own polls a non-blocking descriptor every 10 ms
-/// and takes lines of any length; this one blocks a thread of its own on `read`, so a message
-/// is handled as it arrives, and refuses a line over `frameLimit` bytes with a JSON-RPC error
-/// instead of holding it.
-public actor LineTransport: Transport {
-    public nonisolated let logger = Logger(label: "moya-cli.mcp", factory: { _ in SwiftLogNoOpLogHandler() })
+/// output, nothing else on either. A thread of its own blocks on `read`, so a message is
+/// handled as it arrives; a line over `frameLimit` bytes is refused with a JSON-RPC error
+/// instead of held. Each request's work runs in a task of its own, which
+/// `notifications/cancelled` cancels (its answer is then not sent, as MCP asks); when the
+/// input closes, serving ends once every request taken has its answer.
+public final class LineTransport: Sendable {
     /// The longest message taken: 4 MiB.
     public static let frameLimit = 4 << 20
 
+    private struct State {
+        /// The requests taken and not yet answered, by their id as JSON.
+        var unanswered: Set<String> = []
+        /// Their work, once it has started.
+        var tasks: [String: _Concurrency.Task<Void, Never>] = [:]
+        var inputClosed = false
+        var finished = false
+        var done: CheckedContinuation<Void, Never>?
+    }
+
     private let input: Int32
     private let output: Int32
-    private let stream: AsyncThrowingStream<Data, any Error>
-    private let frames: Frames
-    private var started = false
+    private let state = Mutex(State())
+    /// The one lock every write takes, so that messages never interleave.
+    private let writing = Mutex(())
 
     /// A transport over the descriptors `input` and `output`, stdin and stdout by default.
-    /// `answering` answers the messages it returns a response for itself, ahead of the SDK
-    /// (see `ToolServer.answer`); `handling` takes the requests it returns work for, whose
-    /// result is the response, sent when the work ends (see `ToolServer.handle`).
-    public init(
-        input: Int32 = 0, output: Int32 = 1, answering: (@Sendable (JSONValue) -> JSONValue?)? = nil,
-        handling: (@Sendable (JSONValue) -> (@Sendable () async -> JSONValue)?)? = nil
-    ) {
+    public init(input: Int32 = 0, output: Int32 = 1) {
         self.input = input
         self.output = output
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
-        self.stream = stream
-        frames = Frames(continuation: continuation, answering: answering, handling: handling)
     }
 
-    public func connect() async throws {
-        guard !started else { return }
-        started = true
-        let (input, output, frames) = (self.input, self.output, self.frames)
-        let thread = ReaderThread {
-            Self.readLines(from: input, into: frames) { data in
-                // A refusal or a direct answer, written from the reader's thread: the same
-                // lock as every send.
-                frames.send(data, to: output)
+    /// Reads messages and writes what `reply` answers, until the input closes and every
+    /// request has its answer, stdout cannot be written, or the task is cancelled.
+    public func serve(_ reply: @escaping @Sendable (JSONValue) -> Reply) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                state.withLock { $0.done = continuation }
+                ReaderThread { [self] in readLines { message in take(message, reply) } }.start()
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// One message read whole: answered now, or its work started.
+    private func take(_ message: JSONValue, _ reply: @Sendable (JSONValue) -> Reply) {
+        if message["method"] == .string("notifications/cancelled"), message["id"] == nil {
+            if let id = message["params"]?["requestId"] { cancel(id.serialized()) }
+            return
+        }
+        switch reply(message) {
+        case .none: return
+        case .now(let answer): send(answer)
+        case .later(let id, let work):
+            let key = id.serialized()
+            let taken = state.withLock { $0.unanswered.insert(key).inserted }
+            guard taken else {
+                send(RPCError.invalidRequest("invalid request: id \(key) is already in use").response(to: id))
+                return
+            }
+            let task = _Concurrency.Task { [self] in
+                let answer = await work()
+                answered(key, answer)
+            }
+            state.withLock { state in
+                if state.unanswered.contains(key) { state.tasks[key] = task }
             }
         }
-        thread.start()
     }
 
-    public func disconnect() async {
-        frames.finish()
+    /// Writes a request's answer, unless the client cancelled it.
+    private func answered(_ key: String, _ answer: JSONValue) {
+        guard state.withLock({ $0.unanswered.contains(key) }) else { return }
+        send(answer)
+        state.withLock { state in
+            state.unanswered.remove(key)
+            state.tasks[key] = nil
+        }
+        finishIfDone()
     }
 
-    /// Writes `data` and a newline as one message, whole, even where the descriptor takes it
-    /// in parts.
-    public func send(_ data: Data) async throws {
-        if let failure = frames.send(data, to: output) { throw MCPError.transportError(failure) }
+    /// `notifications/cancelled`: the request's work is cancelled and its answer not sent.
+    private func cancel(_ key: String) {
+        let task: _Concurrency.Task<Void, Never>?? = state.withLock { state in
+            guard state.unanswered.remove(key) != nil else { return nil }
+            return state.tasks.removeValue(forKey: key)
+        }
+        guard let task else { return }
+        task?.cancel()
+        finishIfDone()
     }
 
-    public func receive() -> AsyncThrowingStream<Data, any Error> { stream }
-
-    struct WriteFailure: Error, CustomStringConvertible {
-        var code: Int32
-        var description: String { "cannot write to stdout: " + String(cString: strerror(code)) }
+    /// Writes one message and a newline, whole, even where the descriptor takes it in parts.
+    /// stdout that cannot be written ends serving: no client is reading.
+    private func send(_ message: JSONValue) {
+        var bytes = Array(message.serialized(escapeSlashes: false).utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let written: Bool = writing.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        if !written { finish() }
     }
 
-    /// A JSON-RPC error with no id, for a message that cannot be read.
-    static func error(code: Int, _ message: String) -> Data {
-        let body = JSONValue.object([
-            ("jsonrpc", .string("2.0")), ("id", .null),
-            ("error", .object([("code", .integer(code)), ("message", .string(message))])),
-        ])
-        return Data(body.serialized(escapeSlashes: false).utf8)
+    private func finishIfDone() {
+        let done = state.withLock { state in state.inputClosed && state.unanswered.isEmpty }
+        if done { finish() }
     }
 
-    /// Reads lines until the input closes, handing each non-empty one on, or replying to it
-    /// (`Frames.answering`). A line that grows over the limit is dropped up to its newline and refused; a line that is not JSON is
-    /// refused with JSON-RPC's parse error and id null, as the SDK would answer it with a
-    /// made-up id.
-    static func readLines(from input: Int32, into frames: Frames, reply: @escaping @Sendable (Data) -> Void) {
+    /// Ends serving now; work still running is cancelled.
+    private func finish() {
+        let (done, tasks) = state.withLock { state in
+            let done = state.finished ? nil : state.done
+            state.finished = true
+            state.done = nil
+            let tasks = Array(state.tasks.values)
+            state.tasks = [:]
+            return (done, tasks)
+        }
+        for task in tasks { task.cancel() }
+        done?.resume()
+    }
+
+    /// Reads lines until the input closes, handing each message on. A line that grows over
+    /// the limit is dropped up to its newline and refused; a line that is not JSON is refused
+    /// with JSON-RPC's parse error and id null, as is one no response could name.
+    private func readLines(_ handle: (JSONValue) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var pending: [UInt8] = []
         var skipping = false
@@ -96,26 +158,16 @@ public actor LineTransport: Transport {
                 return
             }
             guard let message = try? JSONValue(parsing: Data(line)) else {
-                reply(error(code: -32700, "parse error: the message is not JSON"))
+                send(
+                    RPCError(code: RPCError.parseError, message: "parse error: the message is not JSON").response(
+                        to: .null))
                 return
             }
-            if let refusal = refusal(of: message) {
-                reply(error(code: -32600, refusal))
+            if let refusal = Self.refusal(of: message) {
+                send(RPCError.invalidRequest(refusal).response(to: .null))
                 return
             }
-            if let answer = frames.answering?(message) {
-                reply(Data(answer.serialized(escapeSlashes: false).utf8))
-                return
-            }
-            if let id = message["id"], let work = frames.handling?(message) {
-                frames.awaiting(id)
-                _Concurrency.Task {
-                    let answer = await work()
-                    reply(Data(answer.serialized(escapeSlashes: false).utf8))
-                }
-                return
-            }
-            frames.received(message, Data(line))
+            handle(message)
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
@@ -128,7 +180,7 @@ public actor LineTransport: Transport {
                         skipped += count - start
                     } else {
                         pending.append(contentsOf: buffer[start..<count])
-                        if pending.count > frameLimit {
+                        if pending.count > Self.frameLimit {
                             skipping = true
                             skipped = pending.count
                             pending = []
@@ -138,140 +190,36 @@ public actor LineTransport: Transport {
                 }
                 if skipping {
                     skipping = false
-                    reply(oversize(skipped + newline - start))
+                    send(Self.oversize(skipped + newline - start))
                 } else {
                     pending.append(contentsOf: buffer[start..<newline])
-                    if pending.count > frameLimit { reply(oversize(pending.count)) } else { take(pending) }
+                    if pending.count > Self.frameLimit { send(Self.oversize(pending.count)) } else { take(pending) }
                     pending.removeAll(keepingCapacity: pending.count <= 1 << 16)
                 }
                 start = newline + 1
             }
         }
-        frames.inputClosed()
-    }
-
-    /// Why a message is not a JSON-RPC message the server can answer, or nil when it is one:
-    /// an id must be a string or a number (JSON-RPC 2.0 section 4), else no response could
-    /// name the request, and the server would wait for one forever.
-    static func refusal(of message: JSONValue) -> String? {
-        let items: [JSONValue]
-        if case .array(let batch) = message { items = batch } else { items = [message] }
-        for item in items {
-            guard case .object = item else { return "invalid request: a message must be a JSON object" }
-            switch item["id"] {
-            case nil, .string?, .integer?, .number?: continue
-            case .null? where item["method"] == nil: continue
-            default: return "invalid request: an id must be a string or a number"
-            }
-        }
-        return nil
-    }
-
-    static func oversize(_ size: Int) -> Data {
-        error(code: -32600, "message refused: \(size) bytes, over the \(frameLimit >> 20) MiB limit")
-    }
-}
-
-/// The messages between the reader's thread and the server: the stream they go on, the
-/// requests not yet answered, and the one lock writes take. When the input closes, the stream
-/// ends once every request has its answer, so that closing stdin after the last request
-/// still gets its response.
-final class Frames: Sendable {
-    private struct State {
-        var unanswered: Set<String> = []
-        var inputClosed = false
-        var finished = false
-    }
-
-    private let state = Mutex(State())
-    private let writing = Mutex(())
-    private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
-    /// Answers some messages before the SDK sees them.
-    let answering: (@Sendable (JSONValue) -> JSONValue?)?
-    /// Takes some requests before the SDK sees them, and answers them when their work ends.
-    let handling: (@Sendable (JSONValue) -> (@Sendable () async -> JSONValue)?)?
-
-    init(
-        continuation: AsyncThrowingStream<Data, any Error>.Continuation,
-        answering: (@Sendable (JSONValue) -> JSONValue?)?,
-        handling: (@Sendable (JSONValue) -> (@Sendable () async -> JSONValue)?)? = nil
-    ) {
-        self.continuation = continuation
-        self.answering = answering
-        self.handling = handling
-    }
-
-    /// A request taken by `handling`, answered later: the input's end waits for its answer.
-    func awaiting(_ id: JSONValue) {
-        state.withLock { _ = $0.unanswered.insert(id.serialized()) }
-    }
-
-    /// A message from the input: its requests are awaited, a cancellation releases one.
-    func received(_ message: JSONValue, _ data: Data) {
-        let items: [JSONValue]
-        if case .array(let batch) = message { items = batch } else { items = [message] }
-        state.withLock { state in
-            for item in items {
-                guard case .string(let method) = item["method"] ?? .null else { continue }
-                if let id = item["id"], id != .null {
-                    state.unanswered.insert(id.serialized())
-                } else if method == "notifications/cancelled", let id = item["params"]?["requestId"] {
-                    state.unanswered.remove(id.serialized())
-                }
-            }
-        }
-        continuation.yield(data)
-        finishIfDone()
-    }
-
-    /// Writes one message and a newline, whole; a response answers its request.
-    @discardableResult
-    func send(_ data: Data, to output: Int32) -> (any Error)? {
-        var bytes = [UInt8](data)
-        bytes.append(UInt8(ascii: "\n"))
-        let failure: (any Error)? = writing.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return LineTransport.WriteFailure(code: errno)
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let message = try? JSONValue(parsing: data) {
-            let items: [JSONValue]
-            if case .array(let batch) = message { items = batch } else { items = [message] }
-            state.withLock { state in
-                for item in items where item["method"] == nil {
-                    if let id = item["id"] { state.unanswered.remove(id.serialized()) }
-                }
-            }
-        }
-        finishIfDone()
-        return failure
-    }
-
-    func inputClosed() {
         state.withLock { $0.inputClosed = true }
         finishIfDone()
     }
 
-    /// Ends the stream now.
-    func finish() {
-        state.withLock { $0.finished = true }
-        continuation.finish()
+    /// Why a message is not a JSON-RPC message the server can answer, or nil when it is one:
+    /// one object per line (MCP has no batches since 2025-06-18), whose id is a string or a
+    /// number (JSON-RPC 2.0 section 4), else no response could name the request, and the
+    /// client would wait for one forever.
+    static func refusal(of message: JSONValue) -> String? {
+        if case .array = message { return "invalid request: a batch; MCP takes one message per line" }
+        guard case .object = message else { return "invalid request: a message must be a JSON object" }
+        switch message["id"] {
+        case nil, .string?, .integer?, .number?: return nil
+        case .null? where message["method"] == nil: return nil
+        default: return "invalid request: an id must be a string or a number"
+        }
     }
 
-    private func finishIfDone() {
-        let done = state.withLock { state in
-            guard state.inputClosed, state.unanswered.isEmpty, !state.finished else { return false }
-            state.finished = true
-            return true
-        }
-        if done { continuation.finish() }
+    static func oversize(_ size: Int) -> JSONValue {
+        RPCError.invalidRequest("message refused: \(size) bytes, over the \(frameLimit >> 20) MiB limit")
+            .response(to: .null)
     }
 }
 

@@ -1,14 +1,10 @@
 import Dispatch
-import MCP
 import MoyaCore
 import MoyaJSONPath
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec
 import Synchronization
-
-import struct Foundation.Data
-import class Foundation.JSONDecoder
 
 /// `moya-cli mcp`: the catalog's tools served over a transport. Every call goes through the
 /// client as `call` sends it (the policy, logins, retries, timeouts, the environment), and
@@ -138,85 +134,6 @@ public final class ToolServer: Sendable {
         return result.withLock { $0 }
     }
 
-    /// Serves `transport` until its input closes or the task is cancelled.
-    public func run(on transport: any Transport) async throws {
-        let server = Server(
-            name: "moya-cli", version: MoyaRuntime.Version.current, title: "moya-cli",
-            instructions: options.dynamic
-                ? "Search the API's operations with search_targets, read one's arguments with describe_target, "
-                    + "and send it with call_target." : nil,
-            capabilities: Server.Capabilities(tools: Server.Capabilities.Tools(listChanged: false)))
-        // The transport answers `tools/list` itself (see `answer(_:)`); this is the same
-        // page for a transport that does not.
-        await server.withMethodHandler(ListTools.self) { [self] parameters in
-            switch page(cursor: parameters.cursor) {
-            case .success(let page):
-                return try JSONDecoder().decode(ListTools.Result.self, from: Data(page.serialized().utf8))
-            case .failure(let failure): throw MCPError.invalidParams(failure.message)
-            }
-        }
-        await server.withMethodHandler(CallTool.self) { [self] parameters in
-            let arguments = JSONValue.object(
-                (parameters.arguments ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, Self.json($0.value)) })
-            return try await result(of: call(parameters.name, arguments: arguments))
-        }
-        try await server.start(transport: transport)
-        await withTaskCancellationHandler {
-            await server.waitUntilCompleted()
-        } onCancel: {
-            _Concurrency.Task { await server.stop() }
-        }
-        await server.stop()
-    }
-
-    // MARK: - Listing
-
-    /// A `tools/list` request answered without the SDK: its typed handlers encode a result,
-    /// decode it as `Value` and encode it again, and the decoding builds a regular expression
-    /// for every string (to spot data URLs): 72 ms of a 100-tool page on the 5,000-target spec
-    /// (bench/RESULTS.md). The page is written once, as MoyaJSON. Any other message is the
-    /// SDK's: nil.
-    @Sendable public func answer(_ message: JSONValue) -> JSONValue? {
-        guard message["method"] == .string(ListTools.name), let id = message["id"], id != .null else { return nil }
-        let cursor: String?
-        switch message["params"]?["cursor"] {
-        case .string(let text)?: cursor = text
-        case nil, .null?: cursor = nil
-        default: return Self.error(id: id, code: -32602, "the cursor must be a string")
-        }
-        switch page(cursor: cursor) {
-        case .success(let page): return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", page)])
-        case .failure(let failure): return Self.error(id: id, code: -32602, failure.message)
-        }
-    }
-
-    /// A `tools/call` request taken from the SDK, whose `Value` reads a string that looks like
-    /// a data URL (`data:,hello`) as bytes and writes it back as another string: here the
-    /// arguments reach the tool exactly as the client wrote them. Any other message is the
-    /// SDK's: nil.
-    @Sendable public func handle(_ message: JSONValue) -> (@Sendable () async -> JSONValue)? {
-        guard message["method"] == .string(CallTool.name), let id = message["id"], id != .null else { return nil }
-        return { [self] in
-            guard case .string(let name) = message["params"]?["name"] ?? .null else {
-                return Self.error(id: id, code: -32602, "Invalid params: the tool's name must be a string")
-            }
-            let given = message["params"]?["arguments"] ?? .object([])
-            guard case .object(let members) = given else {
-                return Self.error(id: id, code: -32602, "Invalid params: the arguments must be an object")
-            }
-            // By name, as the SDK's dictionary gave them: violations are listed in this order.
-            let arguments = JSONValue.object(members.sorted { $0.key < $1.key })
-            do {
-                let outcome = try await call(name, arguments: arguments)
-                return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", Self.result(of: outcome))])
-            } catch let error as MCPError {
-                return Self.error(id: id, code: error.code, error.errorDescription ?? "\(error)")
-            } catch {
-                return Self.error(id: id, code: -32603, "Internal error: \(error)")
-            }
-        }
-    }
-
     /// An outcome as `CallTool`'s result: its text, its structured content, whether it failed.
     static func result(of outcome: ToolOutcome) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
@@ -227,18 +144,25 @@ public final class ToolServer: Sendable {
         return .object(members)
     }
 
-    static func error(id: JSONValue, code: Int, _ message: String) -> JSONValue {
-        .object([
-            ("jsonrpc", .string("2.0")), ("id", id),
-            ("error", .object([("code", .integer(code)), ("message", .string(message))])),
-        ])
+    // MARK: - Listing
+
+    /// `--tools dynamic`.
+    var dynamicTools: Bool { options.dynamic }
+
+    /// Whether the first page comes from the preview now, without waiting for the specs.
+    var listsFromPreview: Bool {
+        guard !options.dynamic else { return false }
+        return phase.withLock { phase in
+            guard case .loading(let preview?, _) = phase else { return false }
+            return preview.exposed.count >= options.pageSize
+        }
     }
 
     /// One page of `tools/list`, as its result's JSON: the cursor is the index of the page's
     /// first tool, as text.
     /// The first page comes from the preview while the specs load, when the preview holds a
     /// whole page: the same tools, in the same order, as the loaded catalog's first page.
-    func page(cursor: String?) -> Result<JSONValue, PageFailure> {
+    func page(cursor: String?) -> Result<JSONValue, RPCError> {
         let preview: ToolCatalog? = phase.withLock { phase in
             guard case .loading(let preview, _) = phase else { return nil }
             return preview
@@ -251,7 +175,7 @@ public final class ToolServer: Sendable {
                 ]))
         }
         guard let loaded = loadedWaiting() else {
-            return .failure(PageFailure(message: "the specs could not be loaded; see the server's stderr"))
+            return .failure(.internalError("the specs could not be loaded; see the server's stderr"))
         }
         let catalog = loaded.catalog
         if options.dynamic {
@@ -260,7 +184,7 @@ public final class ToolServer: Sendable {
         let start: Int
         if let cursor {
             guard let index = Int(cursor), index >= 0, index <= catalog.exposed.count else {
-                return .failure(PageFailure(message: "unknown cursor '\(loaded.redactor.scrub(cursor))'"))
+                return .failure(.invalidParams("unknown cursor '\(loaded.redactor.scrub(cursor))'"))
             }
             start = index
         } else {
@@ -270,11 +194,6 @@ public final class ToolServer: Sendable {
         var result: [(key: String, value: JSONValue)] = [("tools", .array(catalog.exposed[start..<end].map(tool)))]
         if end < catalog.exposed.count { result.append(("nextCursor", .string(String(end)))) }
         return .success(.object(result))
-    }
-
-    /// Why a page cannot be listed, as the JSON-RPC error's message.
-    struct PageFailure: Error {
-        var message: String
     }
 
     /// A descriptor as MCP's `Tool`.
@@ -333,14 +252,14 @@ public final class ToolServer: Sendable {
 
     /// Calls the tool `name` with `arguments` (a JSON object), and records it in the audit log.
     /// An unknown name throws, as MCP asks; anything else is an outcome.
-    public func call(_ name: String, arguments: JSONValue) async throws -> ToolOutcome {
+    public func call(_ name: String, arguments: JSONValue) async throws(RPCError) -> ToolOutcome {
         guard let loaded = await loaded() else {
-            throw MCPError.internalError("the specs could not be loaded; see the server's stderr")
+            throw RPCError.internalError("the specs could not be loaded; see the server's stderr")
         }
         return try await call(name, arguments: arguments, in: loaded)
     }
 
-    private func call(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws -> ToolOutcome {
+    private func call(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws(RPCError) -> ToolOutcome {
         let catalog = loaded.catalog
         guard options.dynamic else { return try await callTool(name, arguments: arguments, in: loaded) }
         guard let kind = DynamicTool(rawValue: name) else { throw unknown(name, arguments: arguments, loaded) }
@@ -360,7 +279,9 @@ public final class ToolServer: Sendable {
     }
 
     /// Calls one target or flow by its tool name.
-    private func callTool(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws -> ToolOutcome {
+    private func callTool(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws(RPCError)
+        -> ToolOutcome
+    {
         guard let tool = loaded.catalog.tool(named: name) else { throw unknown(name, arguments: arguments, loaded) }
         if let refusal = tool.refusal {
             return audited(tool.name, arguments, .refused(.refused, ["moya-cli: " + refusal]), loaded)
@@ -427,9 +348,9 @@ public final class ToolServer: Sendable {
     }
 
     /// An unknown tool: recorded, then a JSON-RPC error, as MCP's spec asks.
-    private func unknown(_ name: String, arguments: JSONValue, _ loaded: Loaded) -> MCPError {
+    private func unknown(_ name: String, arguments: JSONValue, _ loaded: Loaded) -> RPCError {
         _ = audited(name, arguments, .refused(.refused, ["moya-cli: no tool '\(name)'"]), loaded)
-        return MCPError.invalidParams("Unknown tool: \(loaded.redactor.scrub(name))")
+        return RPCError.invalidParams("unknown tool '\(loaded.redactor.scrub(name))'")
     }
 
     private func search(_ arguments: JSONValue, _ catalog: ToolCatalog) -> ToolOutcome {
@@ -471,44 +392,5 @@ public final class ToolServer: Sendable {
             tool: redactor.scrub(tool), arguments: masked ? arguments : redactor.scrubbing(arguments),
             outcome: outcome)
         return outcome
-    }
-
-    /// An outcome as the SDK's result.
-    func result(of outcome: ToolOutcome) -> CallTool.Result {
-        CallTool.Result(
-            content: [.text(text: outcome.text, annotations: nil, _meta: nil)],
-            structuredContent: outcome.structured.map(Self.value),
-            isError: outcome.isError ? true : nil)
-    }
-
-    // MARK: - Values
-
-    /// MoyaJSON's value as the SDK's.
-    static func value(_ json: JSONValue) -> Value {
-        switch json {
-        case .null: .null
-        case .bool(let bool): .bool(bool)
-        case .integer(let int): .int(int)
-        case .number(let double): .double(double)
-        case .string(let text): .string(text)
-        case .array(let items): .array(items.map(value))
-        case .object(let members):
-            .object(Dictionary(members.map { ($0.key, value($0.value)) }, uniquingKeysWith: { _, last in last }))
-        }
-    }
-
-    /// The SDK's value as MoyaJSON's; a string the SDK read as a data URL is given back as the
-    /// string it was.
-    static func json(_ value: Value) -> JSONValue {
-        switch value {
-        case .null: .null
-        case .bool(let bool): .bool(bool)
-        case .int(let int): .integer(int)
-        case .double(let double): .number(double)
-        case .string(let text): .string(text)
-        case .data(let mimeType, let data): .string(data.dataURLEncoded(mimeType: mimeType))
-        case .array(let items): .array(items.map(json))
-        case .object(let members): .object(members.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
-        }
     }
 }

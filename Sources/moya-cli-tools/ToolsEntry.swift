@@ -1,16 +1,13 @@
-/// `moya-cli-tools`: the commands moya-cli hands over to (`HelperProgram` in MoyaCLI), whose
-/// libraries would slow every other command's start if linked into moya-cli. One program for
-/// both, so that the Swift runtime and Foundation, with ICU's data, are installed once. Run as
-/// `moya-cli-openapi` (its `argv[0]`, which moya-cli sets), or with `openapi` first, it does
-/// `import openapi` and `export openapi`; otherwise it is moya-cli's own command line with
-/// `mcp` served in this process.
+/// `moya-cli-tools`: `import openapi` and `export openapi`, which moya-cli hands over to
+/// (`HelperProgram` in MoyaCLI), since OpenAPIKit and the full Foundation it needs would slow
+/// every other command's start if linked into moya-cli. Run as `moya-cli-openapi` (its
+/// `argv[0]`, which moya-cli sets), or with `openapi` first.
 @main
 enum ToolsEntry {
-    @MainActor static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
         let name = CommandLine.arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-        if name == "moya-cli-openapi" { OpenAPITool.main(arguments) }
-        if name != "moya-cli-mcp", arguments.first == "openapi" { OpenAPITool.main(Array(arguments.dropFirst())) }
-        await MCPTool.main(arguments)
+        if name != "moya-cli-openapi", arguments.first == "openapi" { arguments.removeFirst() }
+        OpenAPITool.main(arguments)
     }
 }

@@ -67,7 +67,7 @@ final class MCPFrameTests: XCTestCase {
             ), lines.joined(separator: "\n"))
         // A client that tries the newer discovery first hears method-not-found, and falls back.
         XCTAssertTrue(lines.contains { $0.contains(#""code":-32601"#) && $0.contains(#""id":2"#) })
-        XCTAssertTrue(lines.contains(#"{"id":3,"jsonrpc":"2.0","result":{}}"#), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains(#"{"jsonrpc":"2.0","id":3,"result":{}}"#), lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains { $0.contains(#""protocolVersion":"2025-06-18""#) })
     }
 
@@ -188,7 +188,7 @@ final class MCPFrameTests: XCTestCase {
         let refusal =
             #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: an id must be a string or a number"}}"#
         XCTAssertEqual(lines.filter { $0 == refusal }.count, 3, lines.joined(separator: "\n"))
-        XCTAssertTrue(lines.contains(#"{"id":7,"jsonrpc":"2.0","result":{}}"#), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains(#"{"jsonrpc":"2.0","id":7,"result":{}}"#), lines.joined(separator: "\n"))
         XCTAssertEqual(lines.count, 5)
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import MCP
 import MoyaCore
 import TestSupport
 import XCTest

@@ -1,5 +1,5 @@
 import Foundation
-import MCP
+import MoyaCore
 import TestSupport
 import XCTest
 

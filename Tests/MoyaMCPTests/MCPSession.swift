@@ -1,13 +1,13 @@
 import Foundation
-import MCP
+import MoyaCore
 import MoyaMCP
 import XCTest
 
-/// The built `moya-cli mcp`, started as an MCP client starts it, with the Swift SDK's client
-/// on its stdin and stdout.
+/// The built `moya-cli mcp`, started as an MCP client starts it, with a client of our own on
+/// its stdin and stdout (the Python SDK's drives it too: see MCPPythonSDKTests).
 final class MCPSession {
     let process: Process
-    let client: Client
+    let client: MCPClient
     private let input: Pipe
     private let output: Pipe
     private let errors: Pipe
@@ -47,10 +47,9 @@ final class MCPSession {
         try process.run()
         let collected = self.collected
         errors.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        client = Client(name: "moya-cli-tests", version: "1.0.0")
-        let transport = LineTransport(
-            input: output.fileHandleForReading.fileDescriptor, output: input.fileHandleForWriting.fileDescriptor)
-        _ = try await client.connect(transport: transport)
+        client = MCPClient(
+            reading: output.fileHandleForReading.fileDescriptor, writing: input.fileHandleForWriting.fileDescriptor)
+        try client.initialize()
     }
 
     /// What the server wrote to stderr so far.
@@ -70,7 +69,9 @@ final class MCPSession {
 
     /// Calls a tool, answering the whole result.
     func call(_ name: String, _ arguments: [String: Value] = [:]) async throws -> CallTool.Result {
-        try await client.send(CallTool.request(.init(name: name, arguments: arguments))).value
+        let members = arguments.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        return try CallTool.Result(
+            client.request("tools/call", [("name", .string(name)), ("arguments", .object(members))]))
     }
 
     /// A result's text: its one text content.
@@ -84,7 +85,6 @@ final class MCPSession {
     /// Closes stdin and waits for the server to exit; answers its status.
     @discardableResult
     func close() async -> Int32 {
-        await client.disconnect()
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         errors.fileHandleForReading.readabilityHandler = nil
@@ -93,9 +93,14 @@ final class MCPSession {
 
     /// Sorted, compact JSON of an SDK value, for comparing whole.
     static func json(_ value: Value) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        func sorted(_ value: Value) -> Value {
+            switch value {
+            case .array(let items): .array(items.map(sorted))
+            case .object(let members): .object(members.sorted { $0.key < $1.key }.map { ($0.key, sorted($0.value)) })
+            default: value
+            }
+        }
+        return sorted(value).serialized(escapeSlashes: false)
     }
 }
 
@@ -105,4 +110,170 @@ final class ErrorText: @unchecked Sendable {
     private var data = Data()
     func append(_ more: Data) { lock.withLock { data.append(more) } }
     var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
+
+/// A JSON-RPC client on two descriptors: one request at a time, its answer read back.
+final class MCPClient: @unchecked Sendable {
+    private let reading: Int32
+    private let writing: Int32
+    private var buffered: [UInt8] = []
+    private var nextID = 1
+
+    init(reading: Int32, writing: Int32) {
+        self.reading = reading
+        self.writing = writing
+    }
+
+    /// A JSON-RPC error the server answered.
+    struct Failure: Error, CustomStringConvertible {
+        var code: Int
+        var message: String
+        var description: String { "\(code): \(message)" }
+    }
+
+    /// The handshake, as a client at 2025-11-25 opens it.
+    func initialize() throws {
+        _ = try request(
+            "initialize",
+            [
+                ("protocolVersion", "2025-11-25"), ("capabilities", .object([])),
+                ("clientInfo", .object([("name", "moya-cli-tests"), ("version", "1.0.0")])),
+            ])
+        try write(.object([("jsonrpc", "2.0"), ("method", "notifications/initialized")]))
+    }
+
+    /// One page of tools.
+    func listTools(cursor: String? = nil) async throws -> (tools: [Tool], nextCursor: String?) {
+        let result = try request("tools/list", cursor.map { [("cursor", .string($0))] } ?? [])
+        guard case .array(let items)? = result["tools"] else { throw Failure(code: 0, message: "no tools") }
+        let next: String?
+        if case .string(let cursor)? = result["nextCursor"] { next = cursor } else { next = nil }
+        return (items.map(Tool.init), next)
+    }
+
+    /// Sends a request and answers its result, or throws its error.
+    func request(_ method: String, _ params: [(key: String, value: Value)]) throws -> Value {
+        let id = nextID
+        nextID += 1
+        try write(
+            .object([
+                ("jsonrpc", "2.0"), ("id", .integer(id)), ("method", .string(method)), ("params", .object(params)),
+            ]))
+        while let line = readLine() {
+            guard let message = try? JSONValue(parsing: Data(line)), message["id"] == .integer(id) else { continue }
+            if let error = message["error"] {
+                guard case .integer(let code)? = error["code"], case .string(let text)? = error["message"] else {
+                    throw Failure(code: 0, message: error.serialized())
+                }
+                throw Failure(code: code, message: text)
+            }
+            return message["result"] ?? .null
+        }
+        throw Failure(code: 0, message: "the server closed stdout")
+    }
+
+    private func write(_ message: Value) throws {
+        let bytes = Array((message.serialized(escapeSlashes: false) + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Foundation.write(writing, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw Failure(code: 0, message: "cannot write to the server") }
+            offset += count
+        }
+    }
+
+    private func readLine() -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            if let newline = buffered.firstIndex(of: 10) {
+                let line = Array(buffered[..<newline])
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            let count = chunk.withUnsafeMutableBytes { read(reading, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            buffered += chunk[..<count]
+        }
+    }
+}
+
+/// MoyaJSON's value under the name the tests use, written as literals.
+typealias Value = JSONValue
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { ($0.0, $0.1) }) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+
+    /// A listed tool as the server wrote it.
+    init(_ tool: Tool) throws { self = tool.raw }
+}
+
+/// A tool as `tools/list` lists it.
+struct Tool {
+    struct Annotations {
+        var title: String?
+        var readOnlyHint: Bool?
+        var destructiveHint: Bool?
+        var idempotentHint: Bool?
+        var openWorldHint: Bool?
+    }
+
+    let raw: Value
+    var name: String { Self.string(raw["name"]) ?? "" }
+    var title: String? { Self.string(raw["title"]) }
+    var description: String? { Self.string(raw["description"]) }
+    var inputSchema: Value { raw["inputSchema"] ?? .null }
+    var outputSchema: Value? { raw["outputSchema"] }
+    var annotations: Annotations {
+        let given = raw["annotations"]
+        func flag(_ name: String) -> Bool? {
+            if case .bool(let value)? = given?[name] { return value }
+            return nil
+        }
+        return Annotations(
+            title: Self.string(given?["title"]), readOnlyHint: flag("readOnlyHint"),
+            destructiveHint: flag("destructiveHint"), idempotentHint: flag("idempotentHint"),
+            openWorldHint: flag("openWorldHint"))
+    }
+
+    init(_ raw: Value) { self.raw = raw }
+
+    static func string(_ value: Value?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+}
+
+/// `tools/call`'s result.
+enum CallTool {
+    struct Result {
+        enum Content {
+            case text(String, annotations: Value?, _meta: Value?)
+            case other(Value)
+        }
+
+        var content: [Content]
+        var structuredContent: Value?
+        var isError: Bool?
+
+        init(_ raw: Value) {
+            if case .array(let items)? = raw["content"] {
+                content = items.map { item in
+                    if item["type"] == "text", case .string(let text)? = item["text"] {
+                        return .text(text, annotations: item["annotations"], _meta: item["_meta"])
+                    }
+                    return .other(item)
+                }
+            } else {
+                content = []
+            }
+            structuredContent = raw["structuredContent"]
+            if case .bool(let flag)? = raw["isError"] { isError = flag } else { isError = nil }
+        }
+    }
 }

@@ -9,12 +9,11 @@ import MoyaCore
 #endif
 
 /// A program moya-cli hands a command over to: one whose library would slow every other
-/// command's start if linked into moya-cli (bench/RESULTS.md).
-/// - `moya-cli-openapi` does `import openapi` and `export openapi`: OpenAPIKit's metadata made
-///   every command start about 5 ms later.
-/// - `moya-cli-mcp` does `mcp`: the MCP SDK brings FoundationNetworking and libcurl.
-/// Both are one executable, `moya-cli-tools`, installed beside moya-cli, which is run under
-/// the program's name. moya-cli replaces itself with it once the command line has been read.
+/// command's start if linked into moya-cli (bench/RESULTS.md). `moya-cli-openapi` does
+/// `import openapi` and `export openapi`: OpenAPIKit's metadata, and the full Foundation it
+/// needs, made every command start later. It is the executable `moya-cli-tools`, installed
+/// beside moya-cli and run under the program's name; moya-cli replaces itself with it once the
+/// command line has been read.
 struct HelperProgram: Sendable {
     /// The program's name, which the executable is run under.
     let name: String
@@ -25,7 +24,6 @@ struct HelperProgram: Sendable {
     static let variable = "MOYA_CLI_TOOLS"
 
     static let openAPI = HelperProgram(name: "moya-cli-openapi")
-    static let mcp = HelperProgram(name: "moya-cli-mcp")
 
     /// Runs the program in this process's place for `command`; returns only by throwing.
     func run(_ arguments: [String], for command: String) throws(CommandFailure) {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import MoyaCore
+import MoyaMCP
 import MoyaRuntime
 import MoyaSpec
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,9 +17,11 @@ struct MCPCommand: CallerIsolatedCommand {
         _superCommandName: MoyaCommand.name,
         abstract: "Serve the specs' targets and flows as MCP tools to an AI agent, on stdin and stdout.",
         discussion: """
-            Speaks the Model Context Protocol (revisions 2025-11-25 and 2025-06-18) over stdio: \
-            JSON-RPC messages on stdin and stdout, one per line, and nothing else on stdout; \
-            what a person reads goes to stderr. It serves no network port.
+            Speaks the Model Context Protocol over stdio, revision 2026-07-28 (stateless: \
+            server/discover, the revision in each request's _meta) and the initialize \
+            handshake's revisions up to 2025-11-25, chosen per request: JSON-RPC messages on \
+            stdin and stdout, one per line, and nothing else on stdout; what a person reads \
+            goes to stderr. It serves no network port.
 
             Each target is a tool named SERVICE.TARGET, each flow too. Only GET, HEAD and \
             OPTIONS are offered unless --allow-writes (POST, PUT, PATCH) or --allow-deletes \
@@ -106,11 +108,6 @@ struct MCPCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        guard let serve = MCPHandOver.server else {
-            // moya-cli itself: the program with the MCP SDK reads the same command line.
-            try HelperProgram.mcp.run(Array(CommandLine.arguments.dropFirst()), for: "mcp")
-            return
-        }
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
         let library = specOptions.library()
         let log: @Sendable (String) -> Void = { context.errorLine($0) }
@@ -143,7 +140,7 @@ struct MCPCommand: CallerIsolatedCommand {
             stubbed: behavior.map { $0 != .never } ?? false, log: log,
             nextSignal: context.stopSignal ?? { await signals?.next() ?? SIGTERM })
         do {
-            try await serve(invocation)
+            try await MCPServing.serve(invocation)
         } catch {
             signals?.stop()
             await session.shutdown()
@@ -154,48 +151,35 @@ struct MCPCommand: CallerIsolatedCommand {
     }
 }
 
-/// What `moya-cli mcp` has read from its command line and the specs, for the program that
-/// serves it (`moya-cli-mcp`, which links the MCP SDK; see `HelperProgram`).
-public struct MCPInvocation: Sendable {
+/// What `moya-cli mcp` has read from its command line and the specs, for `MCPServing`.
+struct MCPInvocation: Sendable {
     /// Loads every spec and makes the client every tool call is sent through: the specs,
     /// `--env`, `--stub`, the network options, logins and `-v`. Throws the problems that end
     /// the command (an invalid spec, none found).
-    public let load: @Sendable () throws -> SpecClient
+    let load: @Sendable () throws -> SpecClient
     /// A first look at the first spec file: its service with its first N targets alone, and
     /// the full names of all its targets; nil when it cannot be cut out (see
     /// `SpecCompiler.preview`). Enough to list the first page while the rest compiles.
-    public let preview: @Sendable (Int) -> (service: ServiceSpec, names: [String])?
-    public let allowsWrites: Bool
-    public let allowsDeletes: Bool
-    public let only: [String]
+    let preview: @Sendable (Int) -> (service: ServiceSpec, names: [String])?
+    let allowsWrites: Bool
+    let allowsDeletes: Bool
+    let only: [String]
     /// `--tools dynamic`.
-    public let dynamic: Bool
+    let dynamic: Bool
     /// Whether `--tools` was left out, so that a long list earns a hint.
-    public let listsDynamicHint: Bool
-    public let maxResultBytes: Int
+    let listsDynamicHint: Bool
+    let maxResultBytes: Int
     /// `--audit`.
-    public let audit: String?
+    let audit: String?
     /// `--allow-files`.
-    public let allowsFilesIn: String?
+    let allowsFilesIn: String?
     /// Whether `--stub` answers every call from the samples.
-    public let stubbed: Bool
+    let stubbed: Bool
     /// A line for stderr.
-    public let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
     /// The next SIGINT or SIGTERM, which ends the server.
-    public let nextSignal: @Sendable () async -> Int32
+    let nextSignal: @Sendable () async -> Int32
 
     /// The name of a signal, as the log says it.
-    public static func name(of signal: Int32) -> String { Interrupts.described(signal).name }
-}
-
-/// How `moya-cli-mcp` takes over `mcp` from the command's parsing: it sets `server` before it
-/// runs the command line.
-public enum MCPHandOver {
-    private static let installed = Mutex<(@Sendable (MCPInvocation) async throws -> Void)?>(nil)
-
-    /// What serves an invocation; nil in moya-cli, which hands the command line over.
-    public static var server: (@Sendable (MCPInvocation) async throws -> Void)? {
-        get { installed.withLock { $0 } }
-        set { installed.withLock { $0 = newValue } }
-    }
+    static func name(of signal: Int32) -> String { Interrupts.described(signal).name }
 }

@@ -1,4 +1,4 @@
-import MoyaCLI
+import MoyaCore
 import MoyaMCP
 import MoyaRuntime
 import MoyaSpec
@@ -9,18 +9,8 @@ import MoyaSpec
     import Darwin
 #endif
 
-/// `moya-cli mcp`, which moya-cli hands over to this program (see `HelperProgram` in MoyaCLI).
-///
-/// The MCP SDK brings FoundationNetworking, and with it libcurl: linked into moya-cli it would
-/// load at every command's start (bench/RESULTS.md). This program reads the same command line
-/// with the same parser as moya-cli, then serves MCP on stdin and stdout.
-enum MCPTool {
-    @MainActor static func main(_ arguments: [String]) async -> Never {
-        MCPHandOver.server = { invocation in try await serve(invocation) }
-        let status = await MoyaCLI.run(arguments)
-        exit(status)
-    }
-
+/// `moya-cli mcp` once its command line is read: the tool server on stdin and stdout.
+enum MCPServing {
     /// How serving ended.
     enum Ending: Sendable {
         case closed
@@ -41,7 +31,7 @@ enum MCPTool {
         do {
             audit = try invocation.audit.map { path throws(AuditLog.OpenError) in try AuditLog(path: path) }
         } catch {
-            throw MCPFailure(message: error.description, exitStatus: .cannotWrite)
+            throw CommandFailure(error.description, status: .cannotWrite)
         }
         var options = ToolServer.Options()
         options.dynamic = invocation.dynamic
@@ -57,11 +47,7 @@ enum MCPTool {
 
         let ending: Ending = await withTaskGroup(of: Ending.self) { group in
             group.addTask {
-                do {
-                    try await server.run(on: LineTransport(answering: server.answer, handling: server.handle))
-                } catch {
-                    invocation.log("moya-cli: mcp: \(error)")
-                }
+                await LineTransport().serve(server.reply)
                 return .closed
             }
             group.addTask { .signal(await invocation.nextSignal()) }
@@ -98,12 +84,12 @@ enum MCPTool {
     }
 
     /// Checks `--only` against the loaded catalog, and says on stderr what is offered.
-    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation) throws(MCPFailure) {
+    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation) throws(CommandFailure) {
         let unmatched = invocation.only.filter { pattern in
             !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
         }
         if !unmatched.isEmpty {
-            throw MCPFailure(message: CheckPlan.UnmatchedPatterns(patterns: unmatched).description, exitStatus: .usage)
+            throw CommandFailure(CheckPlan.UnmatchedPatterns(patterns: unmatched).description, status: .usage)
         }
         let left = catalog.all.count - catalog.exposed.count
         invocation.log(
@@ -115,10 +101,4 @@ enum MCPTool {
                     + "--tools dynamic offers three that search, describe and call them")
         }
     }
-}
-
-/// A problem that ends `mcp` before it serves, with its exit status.
-struct MCPFailure: Problem {
-    var message: String
-    var exitStatus: ExitStatus
 }
