@@ -28,11 +28,12 @@ install:
 uninstall:
 	@bash scripts/dist.sh --list | while read -r path; do rm -f "$(DESTDIR)$(PREFIX)/$$path"; done
 
-# The quick start's first command: the release build `make install` installs (moya-cli and
-# moya-cli-tools), then a call answered from the bundled spec's sample.
+# The quick start's first command: moya-cli alone, in the debug build the tests build on too,
+# then a call answered from the bundled spec's sample. Its job is one result, fast: a release
+# build takes about three times as long (bench/RESULTS.md), and is what `make install` builds.
 demo:
-	@bin=$$(bash scripts/build-release.sh moya-cli moya-cli-tools) && \
-	"$$bin/moya-cli" call myservice.showUser --id 1 --stub immediate
+	@swift build --product moya-cli >&2 && \
+	"$$(swift build --show-bin-path)/moya-cli" call myservice.showUser --id 1 --stub immediate
 
 test:
 	swift test --disable-swift-testing
