@@ -14,38 +14,7 @@ public enum MoyaCLI {
             // on the caller's actor; without it, the closure would run on the thread pool.
             _ = isolation
             do {
-                if let lines = paramCompletions(arguments) {
-                    for line in lines { context.line(line) }
-                    return ExitStatus.success.rawValue
-                }
-                if let script = ShellCompletion.requestedScript(arguments) {
-                    context.writeOut(Array(script.utf8))
-                    return ExitStatus.success.rawValue
-                }
-                if let unknown = unknownCommand(arguments) {
-                    throw CommandFailure(unknown, status: .usage)
-                }
-                if let help = try targetHelp(arguments) {
-                    context.line(help)
-                    return ExitStatus.success.rawValue
-                }
-                // A call that may go out warms the transport on another core meanwhile.
-                let warmUp =
-                    CallCommand.mayGoLive(arguments, environment: context.environment) ? TransportWarmUp() : nil
-                do {
-                    var command = try parse(arguments)
-                    if let subcommand = command as? any CallerIsolatedCommand {
-                        try await subcommand.execute()
-                    } else if var asyncCommand = command as? any AsyncParsableCommand {
-                        try await asyncCommand.run()
-                    } else {
-                        try command.run()
-                    }
-                } catch {
-                    if let warmUp { await context.release(warmUp) }
-                    throw error
-                }
-                if let warmUp { await context.release(warmUp) }
+                try await runCommand(arguments, context: context, isolation: isolation)
                 return ExitStatus.success.rawValue
             } catch let problem as any Problem {
                 // The one presenter: the details, then one line, then the problem's own status.
@@ -56,6 +25,41 @@ public enum MoyaCLI {
                 return report(error, context: context)
             }
         }
+    }
+
+    /// The command line's one job: a completion, a script, a target's help, or a command.
+    private static func runCommand(
+        _ arguments: [String], context: CommandContext, isolation: isolated (any Actor)? = #isolation
+    ) async throws {
+        if let lines = paramCompletions(arguments) {
+            for line in lines { context.line(line) }
+            return
+        }
+        if let script = ShellCompletion.requestedScript(arguments) {
+            context.writeOut(Array(script.utf8))
+            return
+        }
+        if let unknown = unknownCommand(arguments) { throw CommandFailure.usage(unknown) }
+        if let help = try targetHelp(arguments) {
+            context.line(help)
+            return
+        }
+        // A call that may go out warms the transport on another core meanwhile.
+        let warmUp = CallCommand.mayGoLive(arguments, environment: context.environment) ? TransportWarmUp() : nil
+        do {
+            var command = try parse(arguments)
+            if let subcommand = command as? any CallerIsolatedCommand {
+                try await subcommand.execute()
+            } else if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if let warmUp { await context.release(warmUp) }
+            throw error
+        }
+        if let warmUp { await context.release(warmUp) }
     }
 
     /// The signal the executable ends by after `run` returned `status`: SIGINT, SIGTERM or

@@ -30,26 +30,29 @@ import Synchronization
 /// It writes what moya-cli would and exits with moya-cli's statuses (`ExitStatus`).
 enum OpenAPITool {
     static func main(_ arguments: [String]) -> Never {
-        let status: Int32
-        switch arguments.first {
-        case "import" where arguments.count == 4:
-            status = importDocument(arguments[1], output: optional(arguments[2]), service: optional(arguments[3]))
-        case "export" where arguments.count >= 4:
-            status = exportService(arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
-        default:
-            fail("moya-cli-openapi is run by moya-cli; use moya-cli import openapi or moya-cli export openapi")
-            status = ExitStatus.usage.rawValue
+        do throws(CommandFailure) {
+            switch arguments.first {
+            case "import" where arguments.count == 4:
+                try importDocument(arguments[1], output: optional(arguments[2]), service: optional(arguments[3]))
+            case "export" where arguments.count >= 4:
+                try exportService(arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
+            default:
+                throw .usage(
+                    "moya-cli-openapi is run by moya-cli; use moya-cli import openapi or moya-cli export openapi")
+            }
+            exit(ExitStatus.success.rawValue)
+        } catch {
+            // As moya-cli presents a problem (`MoyaCLI.run`): the details, one line, its status.
+            for detail in error.details { line(detail) }
+            line("moya-cli: error: " + error.message)
+            exit(error.exitStatus.rawValue)
         }
-        exit(status)
     }
 
     static func optional(_ argument: String) -> String? { argument == "-" ? nil : argument }
 
-    static func importDocument(_ file: String, output: String?, service: String?) -> Int32 {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            fail("cannot read \(file)")
-            return ExitStatus.missingSpec.rawValue
-        }
+    static func importDocument(_ file: String, output: String?, service: String?) throws(CommandFailure) {
+        guard let data = FileManager.default.contents(atPath: file) else { throw .missingSpec("cannot read \(file)") }
         // A spec reads files only in its own folder (its file root), so a spec written with -o
         // refers to a copy of the document there when the document lies elsewhere, and to
         // copies of the files the document's `$ref`s read, each at its place beside it.
@@ -60,8 +63,7 @@ enum OpenAPITool {
         }
         // The spec never replaces the document it is made from.
         if let output, let real = FileRoot.realPath(output), real == FileRoot.realPath(file) {
-            fail("the spec would replace \(file), the document it is made from; write it to another file")
-            return ExitStatus.usage.rawValue
+            throw .usage("the spec would replace \(file), the document it is made from; write it to another file")
         }
         let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
         let imported: OpenAPIImport
@@ -69,8 +71,7 @@ enum OpenAPITool {
             imported = try OpenAPIImporter.importSpec(
                 Array(data), file: file, service: service, spec: output, copy: copy?.name, readFile: readFile)
         } catch {
-            fail(TerminalText.escapingControls("\(file): \(error.message)"))
-            return ExitStatus.invalidSpec.rawValue
+            throw .invalidSpec(TerminalText.escapingControls("\(file): \(error.message)"))
         }
         // A document's text is printed with its controls escaped, never raw.
         for warning in imported.warnings { line("moya-cli: warning: " + TerminalText.escapingControls(warning)) }
@@ -105,16 +106,14 @@ enum OpenAPITool {
                 let bytes = FileManager.default.contents(atPath: from)
             else {
                 undo()
-                fail("cannot copy \(from) to \(to)")
-                return ExitStatus.cannotWrite.rawValue
+                throw .cannotWrite("cannot copy \(from) to \(to)")
             }
             do {
                 // Never through a link planted where the copy goes.
                 try PendingFile.write(Array(bytes), to: to, followsLinks: false)
             } catch {
                 undo()
-                fail("cannot write \(to): \(error.message)")
-                return ExitStatus.cannotWrite.rawValue
+                throw .cannotWrite("cannot write \(to): \(error.message)")
             }
             made.append((from, to))
         }
@@ -126,14 +125,15 @@ enum OpenAPITool {
             _ = try compiler.compile(Array(imported.spec.utf8), file: output ?? "\(imported.service).yaml")
         } catch {
             undo()
-            for diagnostic in error.diagnostics { line(TerminalText.escapingControls(diagnostic.description)) }
-            fail("the spec made from \(file) does not validate; this is a bug in import openapi")
-            return ExitStatus.invalidSpec.rawValue
+            throw .invalidSpec(
+                "the spec made from \(file) does not validate; this is a bug in import openapi",
+                details: error.diagnostics.map { TerminalText.escapingControls($0.description) })
         }
-        let status = write(imported.spec, to: output)
-        guard status == 0 else {
+        do {
+            try write(imported.spec, to: output)
+        } catch {
             undo()
-            return status
+            throw error
         }
         trust.renew(trusted)
         for copy in made {
@@ -146,7 +146,6 @@ enum OpenAPITool {
                 "moya-cli: warning: \(imported.leftOut) of \(imported.operations) operations are left out; "
                     + "the warnings above say why")
         }
-        return status
     }
 
     /// Where the document's copy goes when the spec `output` is written outside the
@@ -173,45 +172,38 @@ enum OpenAPITool {
         return nil
     }
 
-    static func exportService(_ name: String, output: String?, paths: [String]) -> Int32 {
+    static func exportService(_ name: String, output: String?, paths: [String]) throws(CommandFailure) {
         var compiler = SpecCompiler(environment: .process)
         compiler.keepsEnvironmentReferences = true
         let service: ServiceSpec
         do {
             service = try SpecLibrary(searchPaths: paths, compiler: compiler).service(named: name)
         } catch let error as SpecError {
-            for diagnostic in error.diagnostics { line(diagnostic.description) }
-            let files = Set(error.diagnostics.map(\.file)).count
-            let problems = error.diagnostics.count == 1 ? "1 problem" : "\(error.diagnostics.count) problems"
-            fail("invalid spec: \(problems) in \(files == 1 ? "1 file" : "\(files) files")")
-            return ExitStatus.invalidSpec.rawValue
+            throw CommandFailure(error)
         } catch let error as SpecNotFoundError {
-            fail(error.description)
-            return ExitStatus.missingSpec.rawValue
+            throw .missingSpec(error.description)
         } catch {
-            fail("\(error)")
-            return ExitStatus.usage.rawValue
+            throw .usage("\(error)")
         }
+        let text: String
         do {
-            return write(try OpenAPIExporter.export(service), to: output)
+            text = try OpenAPIExporter.export(service)
         } catch {
-            fail("\(name): \(error.message)")
-            return ExitStatus.invalidSpec.rawValue
+            throw .invalidSpec("\(name): \(error.message)")
         }
+        try write(text, to: output)
     }
 
     /// To stdout, or whole to `output`.
-    static func write(_ text: String, to output: String?) -> Int32 {
+    static func write(_ text: String, to output: String?) throws(CommandFailure) {
         guard let output else {
             writeAll(STDOUT_FILENO, Array(text.utf8))
-            return ExitStatus.success.rawValue
+            return
         }
         do {
             try PendingFile.write(Array(text.utf8), to: output)
-            return ExitStatus.success.rawValue
         } catch {
-            fail("cannot write \(output): \(error.message)")
-            return ExitStatus.usage.rawValue
+            throw .usage("cannot write \(output): \(error.message)")
         }
     }
 
@@ -234,9 +226,5 @@ enum OpenAPITool {
                 }
             }
         }
-    }
-
-    static func fail(_ message: String) {
-        line("moya-cli: error: " + message)
     }
 }

@@ -26,10 +26,9 @@ struct AdHocCall {
             ("--sample", command.sample != nil), ("--env", command.env != nil),
             ("--record", command.params.contains { $0 == "--record" || $0.hasPrefix("--record=") }),
         ] where given {
-            throw CommandFailure(
+            throw CommandFailure.usage(
                 "\(option) needs a spec's target; a URL has no samples or environments. --save SERVICE.TARGET "
-                    + "makes one",
-                status: .usage)
+                    + "makes one")
         }
         let request: AdHocRequest
         do {
@@ -53,10 +52,9 @@ struct AdHocCall {
         }
         let (service, target) = try SpecOptions.split(save, "SERVICE.TARGET")
         guard ParamSpec.isValidName(service), ParamSpec.isValidName(target) else {
-            throw CommandFailure(
+            throw CommandFailure.usage(
                 "--save \(save): a service's and a target's names are letters, digits, '_' and '-', each starting "
-                    + "with a letter",
-                status: .usage)
+                    + "with a letter")
         }
         let file = try specFile(for: service)
         var bound: [String] = []
@@ -76,9 +74,8 @@ struct AdHocCall {
                     if let original {
                         let existing = try compiler.compile(Array(original.utf8), file: file)
                         guard existing.name == service else {
-                            throw CommandFailure(
-                                "--save \(save): \(file) declares service '\(existing.name)', not '\(service)'",
-                                status: .usage)
+                            throw CommandFailure.usage(
+                                "--save \(save): \(file) declares service '\(existing.name)', not '\(service)'")
                         }
                         base = existing.baseURL
                         column = try edit.column(in: original)
@@ -96,11 +93,11 @@ struct AdHocCall {
         } catch let failure as CommandFailure {
             throw failure
         } catch let diagnostic as Diagnostic {
-            throw CommandFailure("--save \(save): nothing was saved", status: .usage, details: [diagnostic.description])
+            throw CommandFailure.usage("--save \(save): nothing was saved", details: [diagnostic.description])
         } catch let error as any Problem {
             throw CommandFailure(error)
         } catch {
-            throw CommandFailure("--save \(save): \(error)", status: .cannotWrite)
+            throw CommandFailure.cannotWrite("--save \(save): \(error)")
         }
         context.errorLine("moya-cli: saved \(service).\(target) in \(file)")
         for variable in variables {
@@ -137,7 +134,7 @@ struct AdHocCall {
             throw SpecOptions.invalid(error.diagnostics)
         }
         guard let compiled = service.target(named: target) else {
-            throw CommandFailure("the request made no target '\(target)'", status: .usage)
+            throw CommandFailure.usage("the request made no target '\(target)'")
         }
         return (service, compiled)
     }
@@ -151,9 +148,8 @@ struct AdHocCall {
         switch command.specOptions.specs.count {
         case 0:
             guard let user = SpecLibrary.defaultPaths(environment: environment).dropFirst().first else {
-                throw CommandFailure(
-                    "--save needs a folder for specs: set HOME or XDG_CONFIG_HOME, or name a file with --specs",
-                    status: .usage)
+                throw CommandFailure.usage(
+                    "--save needs a folder for specs: set HOME or XDG_CONFIG_HOME, or name a file with --specs")
             }
             folder = user
         case 1:
@@ -161,7 +157,7 @@ struct AdHocCall {
             guard SpecLibrary.isFolder(path) else { return path }
             folder = path
         default:
-            throw CommandFailure("--save writes one spec; give one --specs FILE or DIR", status: .usage)
+            throw CommandFailure.usage("--save writes one spec; give one --specs FILE or DIR")
         }
         let library = SpecLibrary(searchPaths: [folder], compiler: command.specOptions.compiler(explicitPaths: true))
         if SpecLibrary.isFolder(folder), let found = try? library.service(named: service) {

@@ -39,15 +39,15 @@ enum CallArguments {
                     continue
                 }
                 guard let next else {
-                    throw CommandFailure("--\(name) needs a value", status: .usage)
+                    throw CommandFailure.usage("--\(name) needs a value")
                 }
                 add(name, next)
                 index += 1
             } else if let equals = word.firstIndex(of: "="), equals != word.startIndex {
                 add(String(word[..<equals]), String(word[word.index(after: equals)...]), dashes: false)
             } else {
-                throw CommandFailure(
-                    "unexpected argument '\(word)'; give params as --NAME VALUE or NAME=VALUE", status: .usage)
+                throw CommandFailure.usage(
+                    "unexpected argument '\(word)'; give params as --NAME VALUE or NAME=VALUE")
             }
         }
         var values: [String: ParamValue] = [:]
@@ -57,16 +57,16 @@ enum CallArguments {
                 let known = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
                 // `--timout` may be a param or an option mistyped: the nearest of both is offered.
                 if dashed.contains(name), let nearest = Suggestion.nearest(to: name, in: names + optionNames) {
-                    throw CommandFailure(
-                        "\(target.name) has no param or option '--\(name)'; did you mean --\(nearest)?", status: .usage)
+                    throw CommandFailure.usage(
+                        "\(target.name) has no param or option '--\(name)'; did you mean --\(nearest)?")
                 }
-                throw CommandFailure(
-                    "\(target.name) has no param '\(name)'" + hintOrList(name, names, known), status: .usage)
+                throw CommandFailure.usage(
+                    "\(target.name) has no param '\(name)'" + hintOrList(name, names, known))
             }
             do {
                 values[name] = try param.value(from: texts[name] ?? [])
             } catch {
-                throw CommandFailure(error.description, status: .usage)
+                throw CommandFailure.usage(error.description)
             }
         }
         return values
@@ -104,10 +104,9 @@ enum CallArguments {
     static func checkShadowed(_ values: [String: ParamValue], for target: TargetSpec) throws(CommandFailure) {
         guard target.params.contains(where: { $0.isRequired && values[$0.name] == nil }) else { return }
         for param in shadowedParams(of: target) where param.isRequired && values[param.name] == nil {
-            throw CommandFailure(
+            throw CommandFailure.usage(
                 "\(target.name) needs param '\(param.name)'; --\(param.name) is moya-cli's own option, "
-                    + "so give the param as \(param.name)=VALUE",
-                status: .usage)
+                    + "so give the param as \(param.name)=VALUE")
         }
     }
 
@@ -125,16 +124,16 @@ enum CallArguments {
         var headers = HTTPHeaders()
         for word in words {
             guard HTTPHeaders.isValidValue(word) else {
-                throw CommandFailure("a header may not contain a line break", status: .usage)
+                throw CommandFailure.usage("a header may not contain a line break")
             }
             guard let colon = word.firstIndex(of: ":") else {
-                throw CommandFailure("-H takes 'Name: value', not '\(word)'", status: .usage)
+                throw CommandFailure.usage("-H takes 'Name: value', not '\(word)'")
             }
             let name = String(word[..<colon])
             var value = word[word.index(after: colon)...]
             while value.first == " " || value.first == "\t" { value = value.dropFirst() }
             guard HTTPHeaders.isValidName(name) else {
-                throw CommandFailure("'\(name)' is not a valid header name", status: .usage)
+                throw CommandFailure.usage("'\(name)' is not a valid header name")
             }
             headers.update(name: name, value: String(value))
         }

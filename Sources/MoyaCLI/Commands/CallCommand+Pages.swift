@@ -12,11 +12,11 @@ extension CallCommand {
             save.map { _ in "--save" },
         ].compactMap { $0 }
         if let other = others.first {
-            throw CommandFailure("--all prints the items of every page, and cannot go with \(other)", status: .usage)
+            throw CommandFailure.usage("--all prints the items of every page, and cannot go with \(other)")
         }
         guard target.pagination != nil else {
-            throw CommandFailure(
-                "\(service.name).\(target.name) has no paginate:, so --all has no pages to follow", status: .usage)
+            throw CommandFailure.usage(
+                "\(service.name).\(target.name) has no paginate:, so --all has no pages to follow")
         }
     }
 
@@ -67,7 +67,7 @@ extension CallCommand {
             failure.message = Self.onPage(page, failure.message, name: name)
             throw failure
         case .stopped(let failure, let redactor):
-            throw CommandFailure("\(name): \(redactor.scrub(failure.description))", status: .pagingStopped)
+            throw CommandFailure.pagingStopped("\(name): \(redactor.scrub(failure.description))")
         case .invalid(let failure):
             throw CommandFailure(failure)
         }

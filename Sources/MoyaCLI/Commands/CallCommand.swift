@@ -325,9 +325,9 @@ struct CallCommand: CallerIsolatedCommand {
         }
 
         if record != nil, Self.savesItself(resolved.task) {
-            throw CommandFailure(
-                "\(resolved.qualifiedName): --record keeps the body in the spec, and this target downloads it to a file",
-                status: .usage)
+            throw CommandFailure.usage(
+                "\(resolved.qualifiedName): --record keeps the body in the spec, and this target downloads it to a file"
+            )
         }
         let destination = outputOptions.output.map { path in URL(fileURLWithPath: path) }
         let bar =
@@ -398,7 +398,7 @@ struct CallCommand: CallerIsolatedCommand {
     /// Refuses `--record` beside what it cannot go with, and in CI without `--force`.
     private func check(_ record: RecordRequest?) throws(CommandFailure) {
         guard record != nil else {
-            if force, save == nil { throw CommandFailure("--force goes with --record or --save", status: .usage) }
+            if force, save == nil { throw CommandFailure.usage("--force goes with --record or --save") }
             return
         }
         let others = [
@@ -406,8 +406,8 @@ struct CallCommand: CallerIsolatedCommand {
             outputOptions.output.map { _ in "--output" },
         ].compactMap { $0 }
         if let other = others.first {
-            throw CommandFailure(
-                "--record writes the live response into the spec, and cannot go with \(other)", status: .usage)
+            throw CommandFailure.usage(
+                "--record writes the live response into the spec, and cannot go with \(other)")
         }
         try RecordRequest.checkAllowed(force: force, environment: CommandContext.current.environment)
     }
@@ -462,7 +462,7 @@ struct CallCommand: CallerIsolatedCommand {
         do {
             try PendingFile.write(Array(data), to: path)
         } catch {
-            throw CommandFailure("\(target.qualifiedName): \(error.message)", status: .transportFailure)
+            throw CommandFailure.failed("\(target.qualifiedName): \(error.message)")
         }
     }
 
@@ -482,9 +482,8 @@ struct CallCommand: CallerIsolatedCommand {
         do {
             json = try response.mapJSON()
         } catch {
-            throw CommandFailure(
-                "\(target.qualifiedName): --key-path needs a JSON body, and the response is not JSON",
-                status: .keyPathMissing)
+            throw CommandFailure.keyPathMissing(
+                "\(target.qualifiedName): --key-path needs a JSON body, and the response is not JSON")
         }
         let values: [JSONValue]
         // `validate()` has parsed a JSON path already.
@@ -494,8 +493,8 @@ struct CallCommand: CallerIsolatedCommand {
             values = json.value(atKeyPath: keyPath).map { [$0] } ?? []
         }
         guard !values.isEmpty else {
-            throw CommandFailure(
-                "\(target.qualifiedName): the response has no value at key path '\(keyPath)'", status: .keyPathMissing)
+            throw CommandFailure.keyPathMissing(
+                "\(target.qualifiedName): the response has no value at key path '\(keyPath)'")
         }
         for value in values {
             if case .string(let text) = value {
@@ -513,7 +512,7 @@ struct CallCommand: CallerIsolatedCommand {
         do {
             edit.fields = try fields.map { field throws(JSONEditError) in try BodyEdit.field(field) }
         } catch {
-            throw CommandFailure(error.description, status: .usage)
+            throw CommandFailure.usage(error.description)
         }
         guard let body else { return edit }
         if body == "@-" {
@@ -521,7 +520,7 @@ struct CallCommand: CallerIsolatedCommand {
         } else if body.hasPrefix("@") {
             let path = String(body.dropFirst())
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("--body: cannot read \(path)", status: .usage)
+                throw CommandFailure.usage("--body: cannot read \(path)")
             }
             edit.whole = data
         } else {
@@ -548,9 +547,8 @@ struct CallCommand: CallerIsolatedCommand {
             {
                 return .delayed(seconds: seconds)
             }
-            throw CommandFailure(
-                "--stub takes never, immediate or delayed=SECONDS (0 to \(Int(Seconds.maximum))), not '\(stub)'",
-                status: .usage)
+            throw CommandFailure.usage(
+                "--stub takes never, immediate or delayed=SECONDS (0 to \(Int(Seconds.maximum))), not '\(stub)'")
         }
     }
 }

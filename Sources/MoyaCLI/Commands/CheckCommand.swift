@@ -136,7 +136,7 @@ struct CheckCommand: CallerIsolatedCommand {
                     method: target.method, allowsWrites: allowsWrites, allowsDeletes: allowsDeletes)
             }
         } catch {
-            throw CommandFailure(error.description, status: .usage)
+            throw CommandFailure.usage(error.description)
         }
         // The reports' files are opened before anything is sent, so that a destination that
         // cannot be written fails the command at once, not after the whole run.
@@ -194,12 +194,11 @@ struct CheckCommand: CallerIsolatedCommand {
         if let htmlFile { try Self.write(CheckReports.html(results, summary: summary), to: htmlFile) }
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)
-            throw CommandFailure("interrupted by \(name)", status: status)
+            throw CommandFailure("interrupted by \(name)", carrying: status)
         }
         if summary.failed > 0 {
-            throw CommandFailure(
-                "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed",
-                status: .transportFailure)
+            throw CommandFailure.failed(
+                "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed")
         }
         if let recordingFailure { throw recordingFailure }
     }
@@ -233,7 +232,7 @@ struct CheckCommand: CallerIsolatedCommand {
         }
         guard let last = failures.last else { return nil }
         let count = failures.count == 1 ? "a sample" : "\(failures.count) samples"
-        return CommandFailure("\(count) could not be recorded", status: last.status)
+        return CommandFailure("\(count) could not be recorded", carrying: last.status)
     }
 
     /// A report's file, open for writing; nothing is at its path until it is written whole.
@@ -241,7 +240,7 @@ struct CheckCommand: CallerIsolatedCommand {
         do {
             return try PendingFile(path: path)
         } catch {
-            throw CommandFailure("cannot write the report: \(error.message)", status: .usage)
+            throw CommandFailure.usage("cannot write the report: \(error.message)")
         }
     }
 
@@ -251,7 +250,7 @@ struct CheckCommand: CallerIsolatedCommand {
             try file.write(Array(text.utf8))
             try file.commit()
         } catch {
-            throw CommandFailure("cannot write the report: \(error.message)", status: .usage)
+            throw CommandFailure.usage("cannot write the report: \(error.message)")
         }
     }
 }

@@ -56,7 +56,7 @@ struct GenerateSwiftCommand: CallerIsolatedCommand {
         do {
             try PendingFile.write(Array(source.utf8), to: output)
         } catch {
-            throw CommandFailure("cannot write \(output): \(error.message)", status: .usage)
+            throw CommandFailure.usage("cannot write \(output): \(error.message)")
         }
     }
 

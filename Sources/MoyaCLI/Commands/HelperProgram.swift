@@ -31,17 +31,17 @@ struct HelperProgram: Sendable {
         // In a process that does not end with the command (tests, a host program), replacing
         // the process would end the host.
         guard context.exitsWhenDone else {
-            throw CommandFailure("\(command) runs only in the moya-cli executable", status: .usage)
+            throw CommandFailure.usage("\(command) runs only in the moya-cli executable")
         }
         guard let helper = Self.locate(context.environment) else {
-            throw CommandFailure(
-                "\(Self.executable), which does \(command), is not beside moya-cli or on PATH; make install installs it",
-                status: .transportFailure)
+            throw CommandFailure.failed(
+                "\(Self.executable), which does \(command), is not beside moya-cli or on PATH; make install installs it"
+            )
         }
         let argv = ([name] + arguments).map { strdup($0) } + [nil]
         execv(helper, argv)
-        throw CommandFailure(
-            "cannot run \(helper): \(String(cString: strerror(errno)))", status: .transportFailure)
+        throw CommandFailure.failed(
+            "cannot run \(helper): \(String(cString: strerror(errno)))")
     }
 
     /// `$MOYA_CLI_TOOLS`, else `moya-cli-tools` beside this executable, else on `PATH`.

@@ -31,7 +31,7 @@ enum MCPServing {
         do {
             audit = try invocation.audit.map { path throws(AuditLog.OpenError) in try AuditLog(path: path) }
         } catch {
-            throw CommandFailure(error.description, status: .cannotWrite)
+            throw CommandFailure.cannotWrite(error.description)
         }
         var options = ToolServer.Options()
         options.dynamic = invocation.dynamic
@@ -89,7 +89,7 @@ enum MCPServing {
             !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
         }
         if !unmatched.isEmpty {
-            throw CommandFailure(CheckPlan.UnmatchedPatterns(patterns: unmatched).description, status: .usage)
+            throw CommandFailure.usage(CheckPlan.UnmatchedPatterns(patterns: unmatched).description)
         }
         let left = catalog.all.count - catalog.exposed.count
         invocation.log(

@@ -21,9 +21,9 @@ struct RecordRequest: Sendable {
         } else if index < words.count, !words[index].hasPrefix("-"), !words[index].contains("=") {
             request.sample = words.remove(at: index)
         }
-        if request.sample?.isEmpty == true { throw CommandFailure("--record= needs a sample's name", status: .usage) }
+        if request.sample?.isEmpty == true { throw CommandFailure.usage("--record= needs a sample's name") }
         if words.contains(where: { $0 == "--record" || $0.hasPrefix("--record=") }) {
-            throw CommandFailure("--record is given more than once", status: .usage)
+            throw CommandFailure.usage("--record is given more than once")
         }
         return request
     }
@@ -32,9 +32,8 @@ struct RecordRequest: Sendable {
     /// `--force`: a recording changes the spec, which a CI run should only check.
     static func checkAllowed(force: Bool, environment: Environment) throws(CommandFailure) {
         guard !force, let value = environment["CI"], !["", "0", "false"].contains(value.lowercased()) else { return }
-        throw CommandFailure(
-            "--record changes the spec, and CI is set, so nothing is recorded; add --force to record in CI",
-            status: .usage)
+        throw CommandFailure.usage(
+            "--record changes the spec, and CI is set, so nothing is recorded; add --force to record in CI")
     }
 
     /// Records `response` and shows what changed; a spec that cannot be edited as written is

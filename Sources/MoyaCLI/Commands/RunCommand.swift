@@ -98,10 +98,10 @@ struct RunCommand: CallerIsolatedCommand {
                 + "\(counts[.skipped, default: 0]) skipped in \(CheckReports.seconds(result.seconds)) s")
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)
-            throw CommandFailure("interrupted by \(name); the finally steps ran", status: status)
+            throw CommandFailure("interrupted by \(name); the finally steps ran", carrying: status)
         }
         if result.outcome == .failed {
-            throw CommandFailure("flow \(service.name).\(spec.name) failed", status: .transportFailure)
+            throw CommandFailure.failed("flow \(service.name).\(spec.name) failed")
         }
     }
 
@@ -120,12 +120,12 @@ struct RunCommand: CallerIsolatedCommand {
             do {
                 overrides += try FlowVariablesFile.read(file)
             } catch {
-                throw CommandFailure("--vars \(file): \(error.description)", status: .usage)
+                throw CommandFailure.usage("--vars \(file): \(error.description)")
             }
         }
         for pair in pairs {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CommandFailure("--var takes NAME=VALUE, not '\(pair)'", status: .usage)
+                throw CommandFailure.usage("--var takes NAME=VALUE, not '\(pair)'")
             }
             let name = String(pair[..<equals])
             let text = String(pair[pair.index(after: equals)...])

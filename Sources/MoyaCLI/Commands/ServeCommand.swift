@@ -116,8 +116,8 @@ struct ServeCommand: CallerIsolatedCommand {
                 options: .init(verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout))
         } catch {
             signals?.stop()
-            throw CommandFailure(
-                "cannot listen on \(Self.authority(host, port)): \(Self.reason(error))", status: .transportFailure)
+            throw CommandFailure.failed(
+                "cannot listen on \(Self.authority(host, port)): \(Self.reason(error))")
         }
         announce(router, port: server.port, log: log)
         serveLog.flush()
@@ -135,12 +135,12 @@ struct ServeCommand: CallerIsolatedCommand {
         var services = catalog.services
         if let service {
             guard let found = services.first(where: { $0.name == service }) else {
-                throw CommandFailure(
-                    "no service '\(service)'" + specOptions.hint(service, services.map(\.name)), status: .usage)
+                throw CommandFailure.usage(
+                    "no service '\(service)'" + specOptions.hint(service, services.map(\.name)))
             }
             services = [found]
         }
-        guard !services.isEmpty else { throw CommandFailure("no services to serve", status: .missingSpec) }
+        guard !services.isEmpty else { throw CommandFailure.missingSpec("no services to serve") }
         return MockRouter(services: services, environment: env, atRoot: service != nil, asksCredentials: !noAuth)
     }
 

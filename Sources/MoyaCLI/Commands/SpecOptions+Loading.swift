@@ -67,7 +67,7 @@ extension SpecOptions {
         do {
             catalog = try library.loadAll()
         } catch {
-            throw CommandFailure(error.description, status: .missingSpec)
+            throw CommandFailure.missingSpec(error.description)
         }
         guard catalog.diagnostics.isEmpty else { throw Self.invalid(catalog.diagnostics) }
         for shadowing in catalog.shadowed {
@@ -94,9 +94,9 @@ extension SpecOptions {
         } catch let error as SpecError {
             throw Self.invalid(error.diagnostics)
         } catch let error as SpecNotFoundError {
-            throw CommandFailure(error.description, status: .missingSpec)
+            throw CommandFailure.missingSpec(error.description)
         } catch {
-            throw CommandFailure("\(error)", status: .usage)
+            throw CommandFailure.usage("\(error)")
         }
     }
 
@@ -113,8 +113,8 @@ extension SpecOptions {
             keepingEnvironmentReferences: keepingEnvironmentReferences)
         guard let target = service.target(named: targetName) else {
             let names = service.targets.map(\.name)
-            throw CommandFailure(
-                "service '\(serviceName)' has no target '\(targetName)'" + hint(targetName, names), status: .usage)
+            throw CommandFailure.usage(
+                "service '\(serviceName)' has no target '\(targetName)'" + hint(targetName, names))
         }
         return (service, target)
     }
@@ -125,15 +125,14 @@ extension SpecOptions {
         let (serviceName, flowName) = try Self.split(qualifiedName, "SERVICE.FLOW")
         let catalog = try loadCatalog()
         guard let service = catalog.services.first(where: { $0.name == serviceName }) else {
-            throw CommandFailure(
-                "no service '\(serviceName)'" + hint(serviceName, catalog.services.map(\.name)), status: .missingSpec)
+            throw CommandFailure.missingSpec(
+                "no service '\(serviceName)'" + hint(serviceName, catalog.services.map(\.name)))
         }
         guard let flow = service.flows.first(where: { $0.name == flowName }) else {
             let names = service.flows.map(\.name)
-            throw CommandFailure(
+            throw CommandFailure.usage(
                 "service '\(serviceName)' has no flow '\(flowName)'"
-                    + (names.isEmpty ? "; it has none" : hint(flowName, names)),
-                status: .usage)
+                    + (names.isEmpty ? "; it has none" : hint(flowName, names)))
         }
         return (catalog, service, flow)
     }
@@ -143,7 +142,7 @@ extension SpecOptions {
         guard let dot = qualifiedName.firstIndex(of: "."), dot != qualifiedName.startIndex,
             dot != qualifiedName.index(before: qualifiedName.endIndex)
         else {
-            throw CommandFailure("expected \(form), got '\(qualifiedName)'", status: .usage)
+            throw CommandFailure.usage("expected \(form), got '\(qualifiedName)'")
         }
         return (String(qualifiedName[..<dot]), String(qualifiedName[qualifiedName.index(after: dot)...]))
     }

@@ -60,7 +60,7 @@ package struct SpecTrust {
     /// path and how many spec files it has.
     func trust(_ folder: String) throws(CommandFailure) -> (path: String, files: Int) {
         guard let real = FileRoot.realPath(folder) else {
-            throw CommandFailure("no folder at \(folder)", status: .missingSpec)
+            throw CommandFailure.missingSpec("no folder at \(folder)")
         }
         var entries = entries()
         entries[real] = Self.digest(of: real)
@@ -131,20 +131,20 @@ package struct SpecTrust {
 
     private func write(_ entries: [String: String]) throws(CommandFailure) {
         guard let file else {
-            throw CommandFailure("no place for the trust list: set HOME or XDG_STATE_HOME", status: .cannotWrite)
+            throw CommandFailure.cannotWrite("no place for the trust list: set HOME or XDG_STATE_HOME")
         }
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CommandFailure("cannot make \(folder) for the trust list", status: .cannotWrite)
+            throw CommandFailure.cannotWrite("cannot make \(folder) for the trust list")
         }
         let text = entries.keys.sorted().map { "\(entries[$0] ?? "") \($0)\n" }.joined()
         do {
             try PendingFile.write(Array(text.utf8), to: file, mode: 0o600, followsLinks: false)
         } catch {
-            throw CommandFailure("cannot write the trust list \(file): \(error.message)", status: .cannotWrite)
+            throw CommandFailure.cannotWrite("cannot write the trust list \(file): \(error.message)")
         }
     }
 
