@@ -34,7 +34,8 @@ let tunedRelease: [LinkerSetting] =
                 "-static-stdlib", "-lswiftSynchronization", "-l_FoundationICU", "-lCoreFoundation",
                 "-l_FoundationCShims", "-l_FoundationCollections",
                 "-L\(Context.packageDirectory)/scripts/link",
-                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic", "-Xlinker", "--icf=all", "-Xlinker", "-O2",
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+                "-Xlinker", "--icf=all", "-Xlinker", "-O2",
             ],
             .when(platforms: [.linux], configuration: .release))
     ]
