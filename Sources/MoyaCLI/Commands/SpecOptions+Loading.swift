@@ -27,7 +27,9 @@ extension SpecOptions {
         compiler.fileRoot = fileRoot
         if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
             let trust = SpecTrust(environment: environment)
-            compiler.refusesEnvironment = EnvironmentRefusal(folder: found) { trust.refusal(forFound: found) }
+            compiler.refusesEnvironment = EnvironmentRefusal(folder: found) { reading in
+                trust.refusal(forFound: found, reading: reading)
+            }
         }
         return compiler
     }

@@ -36,16 +36,18 @@ package struct SpecTrust {
         case changed
     }
 
-    /// The folder's standing; its files are read only when the list names it.
-    func standing(of folder: String) -> Standing {
+    /// The folder's standing; its files are read only when the list names it, and `reading`,
+    /// a spec already read whole, is digested from its bytes.
+    func standing(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> Standing {
         guard let real = FileRoot.realPath(folder), let recorded = entries()[real] else { return .unknown }
-        return recorded == Self.digest(of: real) ? .trusted : .changed
+        return recorded == Self.digest(of: real, reading: reading) ? .trusted : .changed
     }
 
-    /// Why a found folder may read no environment variable, or nil when it may.
-    func refusal(forFound folder: String) -> String? {
+    /// Why a found folder may read no environment variable, or nil when it may. `reading` is
+    /// the spec that asked, as the compiler read it: the call reads it once.
+    func refusal(forFound folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> String? {
         let shown = folder.hasPrefix("/") ? folder : "./" + folder
-        switch standing(of: folder) {
+        switch standing(of: folder, reading: reading) {
         case .trusted: return nil
         case .unknown:
             return "\(shown) was found in the working directory and is not trusted, so its specs read no "
@@ -157,8 +159,11 @@ package struct SpecTrust {
     /// of its bytes, in the library's order. The folder may be anyone's: its files are read
     /// never a device, at most 64 MiB, through a link as the library reads them; one that
     /// cannot be read counts by what is wrong with it.
-    static func digest(of folder: String) -> String {
+    static func digest(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> String {
         let root = FileRoot(spec: folder + "/", given: folder)
+        // The spec already read is known by where it is, links resolved: its bytes are the
+        // file's, whichever way the library read it.
+        let known = reading.flatMap { reading in FileRoot.realPath(reading.file).map { ($0, reading.bytes) } }
         var listing = ""
         for file in specFiles(in: folder) {
             let relative = file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
@@ -166,7 +171,11 @@ package struct SpecTrust {
             // is read by the library all the same, and so is digested by what it holds.
             let content: String
             do {
-                content = hex(SHA256.hash(try root.read(file)))
+                if let (path, bytes) = known, FileRoot.realPath(file) == path {
+                    content = hex(SHA256.hash(bytes))
+                } else {
+                    content = hex(SHA256.hash(try root.read(file)))
+                }
             } catch {
                 content = FileRoot.specBytes(file).map { hex(SHA256.hash($0)) } ?? error.description
             }

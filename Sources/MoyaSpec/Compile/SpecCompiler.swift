@@ -128,10 +128,12 @@ public struct SpecCompiler: Sendable {
         _ bytes: UnsafeBufferPointer<UInt8>, outline: SpecOutline, file: String, target: String
     ) -> ServiceSpec? {
         var keep: Set<String> = [target]
+        // The whole file, for a folder's trust to digest, when it may be asked.
+        let whole = refusesEnvironment?.covers(file) == true ? Array(bytes) : nil
         // Twice at most: a second pass adds the target the first one's login calls.
         for _ in 0..<2 {
             guard let partial = outline.keeping(keep, of: bytes),
-                let service = try? compile(partial.text, file: file, partial: partial.lines),
+                let service = try? compile(partial.text, file: file, partial: partial.lines, whole: whole),
                 let found = service.target(named: target)
             else { return nil }
             let logins = [service.auth, found.auth].compactMap { auth -> String? in
@@ -152,7 +154,10 @@ public struct SpecCompiler: Sendable {
 
     /// With `partial`, the text holds only some of the file's lines (see `SpecOutline`), which
     /// the map takes back to the file's; a login's target is not required to be among them.
-    func compile(_ bytes: [UInt8], file: String, partial: SpecOutline.LineMap?) throws(SpecError) -> ServiceSpec {
+    /// `whole` is the file's bytes when `bytes` holds only some of its lines.
+    func compile(_ bytes: [UInt8], file: String, partial: SpecOutline.LineMap?, whole: [UInt8]? = nil)
+        throws(SpecError) -> ServiceSpec
+    {
         let root: YAMLNode?
         do {
             root = try YAMLLoader.load(bytes)
@@ -162,7 +167,13 @@ public struct SpecCompiler: Sendable {
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
         reader.checksSamples = checksSamples
-        reader.refusesEnvironment = refusesEnvironment.flatMap { $0.covers(file) ? $0 : nil }
+        // The folder's trust digests the spec from the bytes read here when they are the
+        // whole file; from a part of it, the file is read again.
+        let read = partial == nil ? bytes : whole
+        reader.refusesEnvironment = refusesEnvironment.flatMap { refusal in
+            guard refusal.covers(file) else { return nil }
+            return read.map { refusal.reading(file, $0) } ?? refusal
+        }
         var context = CompileContext(reader: reader, file: file, fileRoot: FileRoot(spec: file, given: fileRoot))
         context.isPartial = partial != nil
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
@@ -668,14 +679,25 @@ public struct EnvironmentRefusal: Sendable {
     /// spec that reads no variable never needs. Nil when the folder may read them after all.
     private let decide: Decision
 
-    /// `reason` is asked at most once.
-    public init(folder: String, reason: @escaping @Sendable () -> String?) {
+    /// The spec being compiled, whole, when it is one of the folder's: deciding digests it
+    /// from these bytes instead of reading the file again.
+    private var reading: (file: String, bytes: [UInt8])?
+
+    /// `reason` is asked at most once, with the spec whose variable asked, when it is known.
+    public init(folder: String, reason: @escaping @Sendable (_ reading: (file: String, bytes: [UInt8])?) -> String?) {
         self.folder = folder
         decide = Decision(reason)
     }
 
     /// Why the covered specs may not read a set variable; nil when they may.
-    public var reason: String? { decide.value }
+    public var reason: String? { decide.value(reading) }
+
+    /// The refusal for compiling `file`, whose bytes are `bytes`.
+    func reading(_ file: String, _ bytes: [UInt8]) -> EnvironmentRefusal {
+        var copy = self
+        copy.reading = (file, bytes)
+        return copy
+    }
 
     /// Whether `file` is one of the folder's.
     func covers(_ file: String) -> Bool {
@@ -684,17 +706,17 @@ public struct EnvironmentRefusal: Sendable {
 
     /// A reason decided once, on first use.
     private final class Decision: Sendable {
-        private let make: @Sendable () -> String?
+        private let make: @Sendable ((file: String, bytes: [UInt8])?) -> String?
         private let made = Mutex<String??>(nil)
 
-        init(_ make: @escaping @Sendable () -> String?) {
+        init(_ make: @escaping @Sendable ((file: String, bytes: [UInt8])?) -> String?) {
             self.make = make
         }
 
-        var value: String? {
+        func value(_ reading: (file: String, bytes: [UInt8])?) -> String? {
             made.withLock { made in
                 if let done = made { return done }
-                let value = make()
+                let value = make(reading)
                 made = .some(value)
                 return value
             }
