@@ -81,8 +81,7 @@ public final class ToolServer: Sendable {
         let loaded = Loaded(
             catalog: ToolCatalog(services: client.services, exposure: exposure, allowsFilesIn: options.allowsFilesIn),
             client: client,
-            redactor: Redactor(
-                secretValues: client.services.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) }))
+            redactor: Redactor(secretValues: client.services.boundSecrets))
         settle(.loaded(loaded))
         return loaded
     }

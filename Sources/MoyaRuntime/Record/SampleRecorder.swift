@@ -177,12 +177,10 @@ public struct SampleRecorder: Sendable {
     }
 
     /// The diff of the spec as it may be printed: its context is the spec's own text, with the
-    /// secrets the spec writes (`ServiceSpec.writtenSecrets`) masked unless secrets are shown.
+    /// secrets its services bind (`ServiceSpec.boundSecrets`) masked unless secrets are shown.
     func shownDiff(_ text: String, _ edited: String, of service: ServiceSpec, redactor: Redactor) -> String {
-        let written = services.filter { $0.file == service.file }.reduce(service.writtenSecrets) {
-            $0.union($1.writtenSecrets)
-        }
-        return redactor.adding(written).scrub(UnifiedDiff.between(text, edited, path: service.file))
+        let bound = services.filter { $0.file == service.file }.boundSecrets.union(service.boundSecrets)
+        return redactor.adding(bound).scrub(UnifiedDiff.between(text, edited, path: service.file))
     }
 
     /// The forms text may be written in, in the order tried: `json:` where the stub writes

@@ -117,10 +117,7 @@ public struct MockRouter: Sendable {
     {
         self.services = services
         self.asksCredentials = asksCredentials
-        logRedactor = Redactor(
-            secretValues: services.reduce(into: Set<String>()) {
-                $0.formUnion($1.secretValues.union($1.writtenSecrets))
-            })
+        logRedactor = Redactor(secretValues: services.boundSecrets)
         var routes: [MockRoute] = []
         var mounts: [(service: String, prefix: String)] = []
         for (index, service) in services.enumerated() {

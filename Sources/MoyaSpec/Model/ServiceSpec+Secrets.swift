@@ -1,6 +1,12 @@
 import MoyaCore
 
 extension ServiceSpec {
+    /// Every secret value the service binds, service-wide: the environment's (`secretValues`)
+    /// and what its own text writes (`writtenSecrets`). The one set that serve's log, mcp's
+    /// answers before a call and a recording's diff mask; a call's own redactor adds the
+    /// values bound for it (`SpecTarget.secretValues`, logins' tokens).
+    public var boundSecrets: Set<String> { secretValues.union(writtenSecrets) }
+
     /// The secret values the spec's own text binds: what a header marked `secret` says
     /// literally, and what a secret param takes as its default, in a check's `params` or in a
     /// flow step's literal `params`. Shown spec text (a recording's diff) is rendered with
@@ -52,4 +58,9 @@ extension ServiceSpec {
         }
         return names
     }
+}
+
+extension Sequence where Element == ServiceSpec {
+    /// Every secret value these services bind (`ServiceSpec.boundSecrets`).
+    public var boundSecrets: Set<String> { reduce(into: Set<String>()) { $0.formUnion($1.boundSecrets) } }
 }
