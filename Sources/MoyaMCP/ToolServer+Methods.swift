@@ -33,10 +33,10 @@ extension ToolServer {
             return .now(Reply.result(Self.stamped(.object([]), revision), to: id))
         case "tools/list":
             let cursor: String?
-            switch params["cursor"] {
-            case .string(let text)?: cursor = text
-            case nil, .null?: cursor = nil
-            default: return .now(RPCError.invalidParams("the cursor must be a string").response(to: id))
+            do throws(RPCError) {
+                cursor = try Self.cursor(in: params)
+            } catch {
+                return .now(error.response(to: id))
             }
             return .later(id: id) { [self] in
                 switch await listing(cursor: cursor) {
@@ -71,14 +71,23 @@ extension ToolServer {
     @Sendable public func answer(_ message: JSONValue) -> JSONValue? {
         guard message["method"] == .string("tools/list"), let id = message["id"], id != .null else { return nil }
         let cursor: String?
-        switch message["params"]?["cursor"] {
-        case .string(let text)?: cursor = text
-        case nil, .null?: cursor = nil
-        default: return RPCError.invalidParams("the cursor must be a string").response(to: id)
+        do throws(RPCError) {
+            cursor = try Self.cursor(in: message["params"] ?? .object([]))
+        } catch {
+            return error.response(to: id)
         }
         switch page(cursor: cursor) {
         case .success(let page): return Reply.result(page, to: id)
         case .failure(let error): return error.response(to: id)
+        }
+    }
+
+    /// `tools/list`'s cursor: a string, or none for the first page.
+    static func cursor(in params: JSONValue) throws(RPCError) -> String? {
+        switch params["cursor"] {
+        case .string(let text)?: return text
+        case nil, .null?: return nil
+        default: throw .invalidParams("the cursor must be a string")
         }
     }
 
