@@ -47,6 +47,7 @@ let package = Package(
         .executable(name: "moya-cli", targets: ["moya-cli"]),
         .executable(name: "moya-cli-tools", targets: ["moya-cli-tools"]),
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
+        .library(name: "MoyaHTTP", targets: ["MoyaHTTP"]),
         .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
         .library(name: "Moya", targets: ["Moya"]),
         .library(name: "MoyaRuntime", targets: ["MoyaRuntime"]),
@@ -69,10 +70,16 @@ let package = Package(
         ),
         // JSON values, their parsing and serialisation, and percent-encoding: no transport.
         .target(name: "MoyaJSON"),
+        // The HTTP vocabulary: methods, headers, requests and responses, encodings, plugins,
+        // what is secret and how it is masked, the values a transfer is set with, and writing a
+        // file whole. No transport: the spec model, import and `generate swift` stand on it.
+        .target(name: "MoyaHTTP", dependencies: ["MoyaJSON"]),
+        // The transport: `Session`, an async send on AsyncHTTPClient and SwiftNIO, cancelled by
+        // cancelling its task, failing with typed errors.
         .target(
-            name: "MoyaCore",
+            name: "MoyaTransport",
             dependencies: [
-                "MoyaJSON",
+                "MoyaHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -82,6 +89,10 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
+        // Moya's programming model for Swift on Linux: `MoyaProvider` (endpoint and request
+        // closures, stubs, plugins, callbacks) as an adapter over the transport, with the
+        // vocabulary and the transport re-exported.
+        .target(name: "MoyaCore", dependencies: ["MoyaHTTP", "MoyaTransport"]),
         // The one regex service: ECMA-262 patterns as a Pike VM, or backtracking under a step
         // budget. No dependencies.
         .target(name: "MoyaRegex"),
@@ -91,19 +102,20 @@ let package = Package(
         // JSON Schema: draft 2020-12, draft 7, draft 4 and OpenAPI 3.0's dialect.
         .target(name: "MoyaSchema", dependencies: ["MoyaJSON", "MoyaRegex"]),
         .target(
-            name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+            name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
-        .target(name: "MoyaGenerate", dependencies: ["MoyaCore", "MoyaSpec"]),
+        .target(name: "MoyaGenerate", dependencies: ["MoyaHTTP", "MoyaSpec"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
         .target(
-            name: "MoyaRuntime", dependencies: ["MoyaCore", "MoyaSpec", "MoyaJSONPath", "MoyaRegex"],
+            name: "MoyaRuntime",
+            dependencies: ["CLibYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaJSONPath", "MoyaRegex"],
             swiftSettings: callerIsolated),
         // `serve`: the mock router (a pure function from a request to an answer) and the
         // SwiftNIO server that asks it, already in the graph through AsyncHTTPClient.
         .target(
             name: "MoyaServe",
             dependencies: [
-                "MoyaCore", "MoyaSpec", "MoyaJSONPath", "MoyaSchema",
+                "MoyaHTTP", "MoyaSpec", "MoyaJSONPath", "MoyaSchema",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +125,7 @@ let package = Package(
         .target(
             name: "MoyaOpenAPI",
             dependencies: [
-                "MoyaCore", "MoyaSpec", "MoyaJSONPath", "MoyaSchema", "MoyaRegex",
+                "MoyaHTTP", "MoyaSpec", "MoyaJSONPath", "MoyaSchema", "MoyaRegex",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -121,7 +133,8 @@ let package = Package(
         // `moya-cli mcp`: a spec's targets and flows as MCP tools, sent through MoyaRuntime, and
         // the protocol itself (JSON-RPC on MoyaJSON, both revisions) over stdio.
         .target(
-            name: "MoyaMCP", dependencies: ["MoyaCore", "MoyaSpec", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema"],
+            name: "MoyaMCP",
+            dependencies: ["MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema"],
             swiftSettings: callerIsolated),
         // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
         // its closures and classes predate `Sendable`.
@@ -129,7 +142,8 @@ let package = Package(
         .target(
             name: "MoyaCLI",
             dependencies: [
-                "MoyaCore",
+                "MoyaHTTP",
+                "MoyaTransport",
                 "MoyaSpec",
                 "MoyaJSONPath",
                 "MoyaGenerate",
@@ -146,7 +160,7 @@ let package = Package(
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that OpenAPIKit
         // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
-            name: "moya-cli-tools", dependencies: ["MoyaCLI", "MoyaSpec", "MoyaOpenAPI", "MoyaCore"],
+            name: "moya-cli-tools", dependencies: ["MoyaCLI", "MoyaSpec", "MoyaOpenAPI", "MoyaHTTP"],
             swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
@@ -190,12 +204,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // MoyaRuntime from Swift: the bundled myservice spec sent as `moya-cli call` sends it.
         .executableTarget(
-            name: "spec-client-example", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaSchema"],
+            name: "spec-client-example", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaHTTP", "MoyaSchema"],
             path: "Examples/SpecClient", swiftSettings: callerIsolated),
         // What `moya-cli generate swift` writes for the bundled specs, compiled against Moya;
         // a test keeps the files the same as the command's output.
         .target(name: "GeneratedServices", dependencies: ["Moya"], path: "Tests/Fixtures/generated"),
-        .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "TestSupport"]),
+        .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "MoyaHTTP", "MoyaTransport", "TestSupport"]),
         .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
         .testTarget(name: "MoyaGenerateTests", dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaCore"]),

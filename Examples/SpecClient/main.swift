@@ -3,7 +3,7 @@
 // docs/runtime.md shows.
 // Usage: spec-client-example [SPECS]; the server is $MOYA_SERVE_URL (`moya-cli serve specs
 // --env local`, or the tests' server, which also answers the login at POST /token).
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec

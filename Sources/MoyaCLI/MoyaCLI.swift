@@ -1,7 +1,8 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
+import MoyaTransport
 
 /// Runs moya-cli: parses the arguments, runs the command, prints any failure and returns the
 /// exit status. The executable and the tests both come through here.

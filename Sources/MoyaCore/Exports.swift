@@ -1,3 +1,7 @@
-// JSON values live in MoyaJSON, which needs no transport, so that MoyaJSONPath and MoyaSchema
-// stand without NIO. MoyaCore's users keep them under `import MoyaCore`, as before.
+// MoyaCore is Moya's programming model over two modules of its own: MoyaHTTP, the vocabulary
+// (methods, headers, requests and responses, encodings, plugins, secrets; no transport), and
+// MoyaTransport, the NIO `Session`. Its users keep all three, and JSON values, under
+// `import MoyaCore`, as before.
+@_exported import MoyaHTTP
 @_exported import MoyaJSON
+@_exported import MoyaTransport

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -303,7 +303,7 @@ extension GeneratedFile {
 
     /// The parameter encoding for an encoding spec: Alamofire's, or `InOrder` for a block
     /// written as a sequence.
-    mutating func encoding(_ spec: EncodingSpec, ordered keys: Code?, method: MoyaCore.Method) -> Code {
+    mutating func encoding(_ spec: EncodingSpec, ordered keys: Code?, method: MoyaHTTP.Method) -> Code {
         switch spec.kind {
         case .json: return .raw("JSONEncoding.default")
         case .prettyJSON: return .raw("JSONEncoding.prettyPrinted")

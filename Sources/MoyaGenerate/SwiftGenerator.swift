@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -516,8 +516,8 @@ public enum SwiftName {
         return keywords.contains(joined) ? "`\(joined)`" : joined
     }
 
-    static func method(_ method: MoyaCore.Method) -> String {
-        MoyaCore.Method.allKnown.contains(method)
+    static func method(_ method: MoyaHTTP.Method) -> String {
+        MoyaHTTP.Method.allKnown.contains(method)
             ? method.rawValue.lowercased() : "init(rawValue: \(literal(method.rawValue)))"
     }
 

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// The Model Context Protocol's revisions that `moya-cli mcp` speaks, chosen per request:
 /// - the `initialize` handshake's revisions, up to 2025-11-25: a request without the envelope

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// One target or flow as an MCP tool: its name, what the model reads about it, and, when it is

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 
 /// MCP's methods, answered by the server itself at every revision it speaks

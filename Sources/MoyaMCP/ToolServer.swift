@@ -1,5 +1,5 @@
 import Dispatch
-import MoyaCore
+import MoyaHTTP
 import MoyaJSONPath
 import MoyaRuntime
 import MoyaSchema

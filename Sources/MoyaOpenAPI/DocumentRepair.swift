@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// Repairs, in a document's JSON, what would make OpenAPIKit refuse the whole document for
 /// one spot, each with a warning naming its JSON pointer:

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// A spec as `import openapi` writes it: the parts of the spec format an OpenAPI document

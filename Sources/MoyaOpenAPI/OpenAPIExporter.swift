@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 import OpenAPIKit
 
@@ -380,7 +380,7 @@ struct Exporter {
     }
 
     /// Whether an encoding puts its parameters in the query for `method`.
-    static func inQuery(_ encoding: EncodingSpec, _ method: MoyaCore.Method) -> Bool {
+    static func inQuery(_ encoding: EncodingSpec, _ method: MoyaHTTP.Method) -> Bool {
         switch encoding.kind {
         case .queryString: true
         case .url: URLEncoding.Destination.methodDependent.encodesInURL(for: method)

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// The fields OpenAPI defines for each object import walks, across 3.0, 3.1 and 3.2. A field
 /// that is neither one of them nor an `x-` extension is left out before OpenAPIKit decodes

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat

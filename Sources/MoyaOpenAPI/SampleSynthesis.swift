@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import OpenAPIKit
 
 /// A value that fits a schema, for a response that has no example: the schema's own example,

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// Writes an imported spec as YAML in the bundled specs' style: flow mappings where a line

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// A Swagger 2.0 document read as the OpenAPI 3.0 document it describes, so that the rest of
 /// import reads one kind. What moves:

@@ -1,5 +1,5 @@
 import MoyaCLI
-import MoyaCore
+import MoyaHTTP
 import MoyaOpenAPI
 import MoyaSpec
 import Synchronization

@@ -1,7 +1,8 @@
 import Foundation
+import MoyaCore
 import XCTest
 
-@testable import MoyaCore
+@testable import MoyaHTTP
 
 /// RFC 6265's storage and sending rules, case by case.
 final class CookieJarTests: XCTestCase {

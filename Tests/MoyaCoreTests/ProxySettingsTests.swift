@@ -1,7 +1,8 @@
 import Foundation
+import MoyaCore
 import XCTest
 
-@testable import MoyaCore
+@testable import MoyaTransport
 
 /// Which proxy a request takes, from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`.
 final class ProxySettingsTests: XCTestCase {

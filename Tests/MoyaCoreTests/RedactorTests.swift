@@ -1,7 +1,8 @@
 import Foundation
+import MoyaCore
 import XCTest
 
-@testable import MoyaCore
+@testable import MoyaHTTP
 
 /// Server text scrubbed of secrets: every spelling JSON allows, in one pass over any size.
 final class RedactorTests: XCTestCase {

@@ -1,6 +1,7 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
+import MoyaTransport
 
 extension CallCommand {
     /// `--all`'s refusals: what cannot go with following pages.

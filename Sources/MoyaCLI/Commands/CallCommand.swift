@@ -1,8 +1,9 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaJSONPath
 import MoyaRuntime
 import MoyaSpec
+import MoyaTransport
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -443,7 +444,7 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// Whether a task writes its body to its own destination, as a download does.
-    static func savesItself(_ task: MoyaCore.Task) -> Bool {
+    static func savesItself(_ task: MoyaHTTP.Task) -> Bool {
         switch task {
         case .downloadDestination, .downloadParameters: true
         default: false

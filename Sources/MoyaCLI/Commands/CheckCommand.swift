@@ -1,7 +1,8 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
+import MoyaTransport
 import Synchronization
 
 #if canImport(FoundationEssentials)

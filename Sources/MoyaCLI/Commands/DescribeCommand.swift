@@ -1,5 +1,5 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
 

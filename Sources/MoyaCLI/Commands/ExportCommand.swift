@@ -1,5 +1,5 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 #if canImport(Glibc)

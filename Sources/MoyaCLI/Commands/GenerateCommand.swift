@@ -1,6 +1,6 @@
 import ArgumentParser
-import MoyaCore
 import MoyaGenerate
+import MoyaHTTP
 import MoyaSpec
 
 /// `moya-cli generate`: code from specs.

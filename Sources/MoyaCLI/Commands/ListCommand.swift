@@ -1,5 +1,5 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// `moya-cli list`: the services and targets the specs declare.

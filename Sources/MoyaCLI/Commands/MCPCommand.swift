@@ -1,8 +1,9 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaMCP
 import MoyaRuntime
 import MoyaSpec
+import MoyaTransport
 
 #if canImport(Glibc)
     import Glibc

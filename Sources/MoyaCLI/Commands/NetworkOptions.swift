@@ -1,6 +1,7 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
+import MoyaTransport
 
 #if canImport(Glibc)
     import Glibc

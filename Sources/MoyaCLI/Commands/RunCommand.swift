@@ -1,7 +1,8 @@
 import ArgumentParser
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
+import MoyaTransport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import MoyaCore
+import MoyaHTTP
 import MoyaServe
 import MoyaSpec
 import NIOCore

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
-import MoyaCore
+import MoyaHTTP
+import MoyaTransport
 import Synchronization
 
 #if canImport(Glibc)

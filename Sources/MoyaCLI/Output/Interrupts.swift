@@ -1,5 +1,5 @@
 import Dispatch
-import MoyaCore
+import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
 import Synchronization
@@ -12,9 +12,9 @@ import Synchronization
     import Darwin
 #endif
 
-/// SIGINT (Ctrl-C), SIGTERM and SIGHUP while a request is in flight: each cancels it through
-/// the provider's `Cancellable`, which fails it as cancelled and removes any temporary file,
-/// and the command exits 128 + the signal's number.
+/// SIGINT (Ctrl-C), SIGTERM and SIGHUP while a request is in flight: each cancels the task it
+/// runs in, which fails it as cancelled and removes any temporary file, and the command exits
+/// 128 + the signal's number.
 enum Interrupts {
     /// The signals that cancel a request, each with its name and the status it exits with.
     static let signals: [(number: Int32, name: String, status: ExitStatus)] = [
@@ -38,13 +38,13 @@ enum Interrupts {
         return number
     }
 
-    /// Starts a request with `start`, which hands back its `Cancellable`, and waits for its
-    /// result and the signal that cancelled it, if one did. A signal that arrives before the
-    /// request has started cancels it as soon as it starts.
+    /// Runs `send` in a task of its own, which SIGINT, SIGTERM or SIGHUP cancels, and waits
+    /// for its result and the signal that cancelled it, if one did. A signal that arrives
+    /// before the task is made cancels it as soon as it is.
     static func cancelling(
-        _ start: (@escaping @Sendable (Result<Response, MoyaError>) -> Void) -> any Cancellable
+        _ send: @escaping @Sendable () async -> Result<Response, MoyaError>
     ) async -> (result: Result<Response, MoyaError>, signal: Int32?) {
-        let state = Mutex<(request: (any Cancellable)?, signal: Int32?)>((nil, nil))
+        let state = Mutex<(request: _Concurrency.Task<Result<Response, MoyaError>, Never>?, signal: Int32?)>((nil, nil))
         let sources = signals.map(\.number).map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -65,15 +65,13 @@ enum Interrupts {
                 signal(number, SIG_DFL)
             }
         }
-        let result = await withCheckedContinuation { continuation in
-            let cancellable = start { continuation.resume(returning: $0) }
-            let arrived = state.withLock { state in
-                state.request = cancellable
-                return state.signal != nil
-            }
-            if arrived { cancellable.cancel() }
+        let request = _Concurrency.Task { await send() }
+        let arrived = state.withLock { state in
+            state.request = request
+            return state.signal != nil
         }
-        return (result, state.withLock { $0.signal })
+        if arrived { request.cancel() }
+        return (await request.value, state.withLock { $0.signal })
     }
 
     /// The signal's name and exit status.

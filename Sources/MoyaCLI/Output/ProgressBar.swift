@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import Synchronization
 
 /// A one-line progress bar on stderr for a transfer: bytes, percentage when the length is

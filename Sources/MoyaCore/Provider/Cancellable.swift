@@ -1,3 +1,5 @@
+import MoyaHTTP
+import MoyaTransport
 import Synchronization
 
 /// Something in flight that can be cancelled.

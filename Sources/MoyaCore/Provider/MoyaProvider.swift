@@ -1,3 +1,5 @@
+import MoyaHTTP
+import MoyaTransport
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -328,10 +330,7 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
 extension MoyaProvider {
     /// The URL from `URL(target:)`, the sample as a 200, and the target's method, task and headers.
     public static func defaultEndpointMapping(for target: Target) -> Endpoint {
-        Endpoint(
-            url: URL(target: target).absoluteString,
-            sampleResponseClosure: { target.stubResponse },
-            method: target.method, task: target.task, headers: target.headerFields)
+        Endpoint(target: target)
     }
 
     /// Builds the endpoint's request, or reports why it could not.

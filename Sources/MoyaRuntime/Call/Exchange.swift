@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// One request of a check or a flow step: the target as resolved, what came back or why

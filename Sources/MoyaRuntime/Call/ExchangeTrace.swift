@@ -1,5 +1,6 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
+import MoyaTransport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// A request as `--dry-run` prints it, from its printable form, so secrets are masked.
 public struct RequestPrinter: Sendable {

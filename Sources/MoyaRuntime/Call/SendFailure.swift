@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// Why a spec call ended without a response that passed validation: its kind, which a

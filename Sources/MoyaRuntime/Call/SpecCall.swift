@@ -1,5 +1,6 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
+import MoyaTransport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,8 +8,8 @@ import MoyaSpec
     import Foundation
 #endif
 
-/// One resolved spec target with a caller's additions, and how it is sent: the provider that
-/// sends it, the request it would send, and what of it may be printed.
+/// One resolved spec target with a caller's additions, and how it is sent: the request it
+/// sends, how its answer is judged, and what of it may be printed.
 public struct SpecCall: Sendable {
     /// The resolved target.
     public var target: SpecTarget
@@ -60,7 +61,7 @@ public struct SpecCall: Sendable {
     /// The endpoint `target` maps to, with the extra and default headers; its sample is the
     /// target's own (`SpecTarget.stubResponse`).
     public func endpoint(for target: SpecTarget) -> Endpoint {
-        var endpoint = MoyaProvider<SpecTarget>.defaultEndpointMapping(for: target)
+        var endpoint = Endpoint(target: target)
         if keepsDownloadsInMemory {
             switch endpoint.task {
             case .downloadDestination: endpoint = endpoint.replacing(task: .requestPlain)
@@ -79,27 +80,52 @@ public struct SpecCall: Sendable {
         return endpoint.replacing(headers: headers)
     }
 
-    /// The provider that sends the call through `session`, logging to `logger`.
-    public func provider(session: Session, logger: NetworkLoggerPlugin? = nil) -> MoyaProvider<SpecTarget> {
-        let policy = policy
-        let cookies = cookies
-        let call = self
-        return MoyaProvider<SpecTarget>(
-            endpointClosure: { endpoint(for: $0) },
-            requestClosure: { endpoint, done in
-                let built = Result { () throws(MoyaError) -> Request in try endpoint.urlRequest() }
-                done(
-                    built.map { request in
-                        var request = call.withoutCredentials(request)
-                        if let pageURL { request.url = pageURL }
-                        policy.apply(to: &request)
-                        request.cookies = cookies
-                        return request
-                    })
-            },
-            stubClosure: { _ in policy.stub },
-            session: session,
-            plugins: plugins + (logger.map { [$0] } ?? []))
+    /// The request as it is sent, built once: the endpoint's request (`endpoint(for:)`),
+    /// without credentials when it sends none, at a later page's URL, with the policy's time
+    /// limit, retries and redirects, the cookies, and the target's credentials put on by its
+    /// plugins.
+    func outgoingRequest() throws(MoyaError) -> Request {
+        var request = try built()
+        policy.apply(to: &request)
+        request.cookies = cookies
+        return request
+    }
+
+    /// The endpoint's request, without credentials when it sends none, at a later page's URL,
+    /// with the credentials the plugins put on.
+    private func built() throws(MoyaError) -> Request {
+        var request = withoutCredentials(try endpoint(for: target).urlRequest())
+        if let pageURL { request.url = pageURL }
+        return plugins.reduce(request) { $1.prepare($0, target: target) }
+    }
+
+    /// Where a download task's body is written, unless the call keeps it in memory.
+    var downloadDestination: DownloadDestination? {
+        guard !keepsDownloadsInMemory else { return nil }
+        switch target.task {
+        case .downloadDestination(let destination), .downloadParameters(_, _, let destination): return destination
+        default: return nil
+        }
+    }
+
+    /// `response` as the target's validation judges it: itself when its status passes, else
+    /// `.statusCode`. The one place a spec call's status is judged on its way back.
+    func validated(_ response: Response) -> Result<Response, MoyaError> {
+        target.validationType.accepts(response.statusCode) ? .success(response) : .failure(.statusCode(response))
+    }
+
+    /// The target's sample as the answer to `request`, judged as a live response is; a
+    /// sample's cookies are kept as a live response's would be.
+    func stubbed(_ request: Request) -> Result<Response, MoyaError> {
+        switch target.stubResponse {
+        case .networkResponse(let status, let data):
+            return validated(Response(statusCode: status, data: data, request: request))
+        case .response(let head, let data):
+            request.cookies?.store(head.headers.values(for: "Set-Cookie"), from: request.url)
+            return validated(Response(statusCode: head.statusCode, data: data, request: request, response: head))
+        case .networkError(let error):
+            return .failure(.underlying(error, nil))
+        }
     }
 
     /// `request` as this call sends it: when it sends no credentials (`sendsCredentials`),
@@ -145,9 +171,7 @@ public struct SpecCall: Sendable {
     /// The request as it would be sent, plugins applied, for `--dry-run`.
     public func preparedRequest() throws(SendFailure) -> Request {
         do {
-            var request = withoutCredentials(try endpoint(for: target).urlRequest())
-            if let pageURL { request.url = pageURL }
-            return plugins.reduce(request) { $1.prepare($0, target: target) }
+            return try built()
         } catch {
             throw SendFailure(error: error, target: target, redactor: Redactor())
         }

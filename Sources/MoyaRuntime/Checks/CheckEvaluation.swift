@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaJSONPath
 import MoyaSpec
 

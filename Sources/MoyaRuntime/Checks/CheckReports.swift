@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// The reports a `check` run writes: JUnit XML, TAP, JSON and GitHub Actions annotations.

@@ -1,16 +1,18 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
+import MoyaTransport
 import Synchronization
 
 /// How a prepared call is carried, beyond the call itself: the cookies it sends and keeps,
 /// what of its response is secret before it arrives, and, for a command that presents the
 /// body as it arrives, progress, a destination, a sink and a way to wait that can cancel.
 public struct Delivery: Sendable {
-    /// Starts a live request with `start`, which hands back its `Cancellable`, and waits for
-    /// its result and the signal that cancelled it, if one did.
+    /// Runs `send`, a live or delayed attempt, in a task it may cancel, and waits for its
+    /// result and the signal that cancelled it, if one did. Cancelling the task cancels the
+    /// transfer.
     public typealias Waiting =
         @Sendable (
-            _ start: (@escaping @Sendable (Result<Response, MoyaError>) -> Void) -> any Cancellable
+            _ send: @escaping @Sendable () async -> Result<Response, MoyaError>
         ) async -> (result: Result<Response, MoyaError>, signal: Int32?)
 
     /// The cookies sent and kept, as a flow run's; nil keeps a redirect's only.
@@ -120,26 +122,92 @@ extension SpecClient {
             logger = NetworkLoggerPlugin(
                 configuration: .init(output: log, logOptions: logOptions, redactor: logged, wireHeaders: wire))
         }
-        let provider = call.provider(session: session, logger: logger)
-        let target = call.target
         let sink = delivery.sink?()
         // An answer from the sample at once has nothing to cancel, and stays on the caller's
         // executor.
         if let waiting = delivery.waiting, prepared.policy.stub != .immediate {
-            let (progress, saveTo) = (delivery.progress, delivery.saveTo)
-            let (result, signal) = await waiting { handler in
-                provider.request(target, progress: progress, saveTo: saveTo, streamTo: sink, completion: handler)
+            let (result, signal) = await waiting { [call, logger] in
+                await send(call, logger: logger, progress: delivery.progress, saveTo: delivery.saveTo, sink: sink)
             }
             return Delivered(
                 result: result, sink: sink, signal: signal,
                 redactor: result.answered.map(redactor.exchanged) ?? redactor,
                 tokens: tokens)
         }
-        let result = await provider.result(
-            for: target, progress: delivery.progress, saveTo: delivery.saveTo, streamTo: sink)
+        let result = await send(call, logger: logger, progress: delivery.progress, saveTo: delivery.saveTo, sink: sink)
         return Delivered(
             result: result, sink: sink, signal: nil, redactor: result.answered.map(redactor.exchanged) ?? redactor,
             tokens: tokens)
+    }
+
+    /// One attempt of `call`, hop by hop: its request built once (`SpecCall.outgoingRequest`),
+    /// logged, answered from the sample or sent through the session, its status judged once
+    /// (`SpecCall.validated`), its result logged. Cancelling the calling task cancels it. The
+    /// sample's answer stays on the caller's executor; the transfer runs on the session's.
+    private func send(
+        _ call: SpecCall, logger: NetworkLoggerPlugin?, progress: ProgressHandler?, saveTo: DownloadDestination?,
+        sink: (any ResponseStream)?
+    ) async -> Result<Response, MoyaError> {
+        let request: Request
+        do {
+            request = try call.outgoingRequest()
+        } catch {
+            return .failure(error)
+        }
+        logger?.willSend(request, target: call.target)
+        var result: Result<Response, MoyaError>
+        switch call.policy.stub {
+        case .never:
+            let session = session
+            result = await withTaskExecutorPreference(session.taskExecutor) {
+                await transfer(call, request, progress: progress, saveTo: saveTo, sink: sink)
+            }
+        case .immediate:
+            result = call.stubbed(request)
+        case .delayed(let seconds):
+            do {
+                try await _Concurrency.Task.sleep(for: Seconds.duration(seconds))
+                result = call.stubbed(request)
+            } catch {
+                result = .failure(Self.cancelled)
+            }
+        }
+        if _Concurrency.Task.isCancelled, case .success = result { result = .failure(Self.cancelled) }
+        logger?.didReceive(result, target: call.target)
+        return result
+    }
+
+    /// How a cancelled attempt fails.
+    private static let cancelled = MoyaError.underlying(NetworkError(.cancelled, "the request was cancelled"), nil)
+
+    /// `request` through the session: its body written to `saveTo` or to the target's download
+    /// destination, streamed to `sink`, or kept in the response.
+    private func transfer(
+        _ call: SpecCall, _ request: Request, progress: ProgressHandler?, saveTo: DownloadDestination?,
+        sink: (any ResponseStream)?
+    ) async -> Result<Response, MoyaError> {
+        do {
+            if let destination = saveTo ?? call.downloadDestination {
+                let (response, file) = try await session.download(request, destination: destination, progress: progress)
+                let result = call.validated(response)
+                guard case .success = result, !_Concurrency.Task.isCancelled else {
+                    file.discard()
+                    return result
+                }
+                do {
+                    try file.commit()
+                } catch {
+                    return .failure(.underlying(error, response))
+                }
+                return result
+            }
+            if let sink {
+                return call.validated(try await session.stream(request, to: sink, progress: progress))
+            }
+            return call.validated(try await session.send(request, progress: progress))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 

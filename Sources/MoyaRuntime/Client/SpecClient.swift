@@ -1,5 +1,6 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
+import MoyaTransport
 
 /// Sends spec targets as `moya-cli` does, and owns everything that takes: the session (one
 /// HTTP client and connection pool), the logins, the command line's overrides, the

@@ -1,5 +1,6 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
+import MoyaTransport
 
 /// How a spec target is sent: its time limits, retries, redirects and whether it is answered
 /// from its sample. `decide` is the one place these are worked out, from the command line's

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSpec
 
 /// Runs planned checks, up to `parallel` at once, through one client (and so one session,

@@ -7,7 +7,7 @@
 #endif
 
 /// The few questions about files that spec discovery asks, answered with one `stat` each.
-enum FileSystem {
+package enum FileSystem {
     enum Kind: Equatable {
         case missing, file, directory
         /// Anything else, named in words: "a FIFO", "a device".
@@ -55,7 +55,7 @@ enum FileSystem {
     static let specLimit = 64 << 20
 
     /// Why a file could not be read.
-    enum ReadFailure: Error {
+    package enum ReadFailure: Error {
         case unreadable
         /// Not a regular file: what it is instead.
         case notRegular(String)
@@ -77,7 +77,7 @@ enum FileSystem {
     /// checked once open. It is never mapped: a mapping of a file that an editor or another
     /// process cuts short while it is read ends the process with SIGBUS. A file that grows
     /// while it is read is read to its end or its limit.
-    static func contents(_ path: String, limit: Int = specLimit, followsLinks: Bool = true) throws(ReadFailure)
+    package static func contents(_ path: String, limit: Int = specLimit, followsLinks: Bool = true) throws(ReadFailure)
         -> [UInt8]
     {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followsLinks ? 0 : O_NOFOLLOW))

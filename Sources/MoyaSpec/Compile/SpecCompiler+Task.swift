@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 extension CompileContext {
     static let taskKinds = ["data", "json", "parameters", "upload", "multipart", "download"]

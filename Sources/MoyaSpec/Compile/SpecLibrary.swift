@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// Reads typed values out of YAML nodes, interpolating the environment and collecting every
 /// problem as a diagnostic instead of stopping at the first.

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,7 +7,7 @@ import MoyaCore
 #endif
 
 /// A target resolved for one call: params bound, environment chosen. It conforms to
-/// `MoyaCore.TargetType`, so a `MoyaProvider` can send it.
+/// `MoyaHTTP.TargetType`, so that the runtime, or a `MoyaProvider`, can send it.
 public struct SpecTarget: AccessTokenAuthorizable {
     /// The service's name.
     public var service: String
@@ -18,9 +18,9 @@ public struct SpecTarget: AccessTokenAuthorizable {
     /// The path with param values percent-encoded as path segments.
     public var path: String
     /// The HTTP method.
-    public var method: MoyaCore.Method
+    public var method: MoyaHTTP.Method
     /// The task, with param values bound.
-    public var task: MoyaCore.Task
+    public var task: MoyaHTTP.Task
     /// Service, environment and target headers merged in the order the spec declares them; a
     /// later declaration of a name wins and takes its place.
     public var headerFields: HTTPHeaders

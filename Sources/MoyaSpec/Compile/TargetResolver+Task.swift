@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,7 +9,7 @@ import MoyaCore
 extension TargetResolver {
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
     /// `urlParameters`, which are sorted; it is written into `baseURL`'s query instead.
-    func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaCore.Task {
+    func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaHTTP.Task {
         // A query written as a list is written as a list of strings would be: booleans as
         // `true` and `false`, whatever the task's body says.
         func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// A step's `skip:` condition: comparisons of variables and literals joined by `and`, `or`,
 /// `not` and parentheses.

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaJSONPath
 
 /// How a target's responses come in pages, from its `paginate:`: where a page's items are,

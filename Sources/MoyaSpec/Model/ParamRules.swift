@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 import MoyaSchema
 
 /// What a param's values must meet beyond their type: JSON Schema's bounds, lengths, pattern

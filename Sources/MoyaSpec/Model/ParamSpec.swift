@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// The type of a target's param.
 public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// The media types of sample files by extension, in one table: what `serve` answers a
 /// `file:` sample with, and the extension `--record` gives a body it writes to a file, so

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 extension ServiceSpec {
     /// Every secret value the service binds, service-wide: the environment's (`secretValues`)

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// One service, as compiled from one spec file.
 public struct ServiceSpec: Sendable {

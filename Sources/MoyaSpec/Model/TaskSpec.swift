@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// How a target's request carries its parameters and body, as the spec declares it.
 public enum TaskSpec: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 extension ValidationType {
     /// The validation as people read it: `successCodes (200-299)`, or the accepted codes.

@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// Text in a flow with `{variable}` references: `{userId}`, `{user.address.city}`,
 /// `{item.id}`, `{ids.0}`, and the built-ins `{$uuid}`, `{$now}` and `{$timestamp}`.

@@ -269,7 +269,7 @@ public enum YAMLLoader {
 }
 
 extension Mark {
-    init(_ mark: yaml_mark_t) {
+    package init(_ mark: yaml_mark_t) {
         self.init(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 }

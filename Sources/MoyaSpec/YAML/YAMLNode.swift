@@ -1,4 +1,4 @@
-import MoyaCore
+import MoyaHTTP
 
 /// A position in a YAML file, 1-based, as editors count.
 public struct Mark: Sendable, Hashable, Comparable {
@@ -78,7 +78,7 @@ public struct YAMLNode: Sendable {
     }
 
     /// Whether a plain scalar's text is one YAML reads as null: nothing, `~` or `null`.
-    static func isNull(plain text: String) -> Bool {
+    package static func isNull(plain text: String) -> Bool {
         switch text.utf8.count {
         case 0: return true
         case 1: return text == "~"

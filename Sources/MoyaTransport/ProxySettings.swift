@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import MoyaHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

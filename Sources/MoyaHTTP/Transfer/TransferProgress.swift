@@ -25,11 +25,11 @@ public struct TransferProgress: Sendable, Hashable {
 public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
 
 /// Counts a body's bytes and reports them.
-struct ProgressMeter {
+package struct ProgressMeter {
     private var progress: TransferProgress
     private let handler: ProgressHandler?
 
-    init(head: ResponseHead, handler: ProgressHandler?) {
+    package init(head: ResponseHead, handler: ProgressHandler?) {
         // A length that is not a number of bytes, such as -1, is no length at all.
         let length = head.headers["Content-Length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         progress = TransferProgress(completedBytes: 0, totalBytes: length, isCompleted: false)
@@ -37,14 +37,14 @@ struct ProgressMeter {
         handler?(progress)
     }
 
-    mutating func add(_ count: Int) {
+    package mutating func add(_ count: Int) {
         guard let handler else { return }
         progress.completedBytes = progress.completedBytes.addingReportingOverflow(Int64(count)).partialValue
         handler(progress)
     }
 
     /// Reports the end; called when the body is complete.
-    mutating func finish() {
+    package mutating func finish() {
         guard let handler else { return }
         progress.isCompleted = true
         handler(progress)

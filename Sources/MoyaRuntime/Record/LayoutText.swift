@@ -1,3 +1,5 @@
+import MoyaSpec
+
 /// A spec's text as its scalars, with where its nodes stand (`YAMLLayout`), for the edits
 /// `--record` and `--save` make in place: the positions a value is replaced at or a key added
 /// after, and the mappings they may edit. Only block style is edited: a mapping written in

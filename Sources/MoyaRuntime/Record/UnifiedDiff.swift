@@ -1,3 +1,5 @@
+import MoyaSpec
+
 /// A unified diff of a file changed in one place, as `diff -u` and `git diff` print it:
 /// the lines that differ, between the longest common runs of lines before and after them,
 /// with three lines of context. A recording changes one region of a spec, so one hunk says

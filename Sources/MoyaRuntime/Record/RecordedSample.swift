@@ -1,4 +1,5 @@
-import MoyaCore
+import MoyaHTTP
+import MoyaSpec
 
 /// A live response made into a sample, as `--record` writes it into a spec: its status, the
 /// headers chosen to keep, and its body, already free of secrets.

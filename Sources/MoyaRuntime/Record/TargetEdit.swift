@@ -1,3 +1,5 @@
+import MoyaSpec
+
 /// Writes a target into a spec's text in place, as `call URL --save SERVICE.TARGET` does: the
 /// target is added at the end of `targets:`, or replaces one of its name when asked to, and
 /// every other byte of the file, its comments and its layout, stays as it was.

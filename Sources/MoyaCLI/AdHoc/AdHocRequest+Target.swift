@@ -1,4 +1,5 @@
-import MoyaCore
+import MoyaHTTP
+import MoyaSpec
 
 extension AdHocRequest {
     /// How a credential is written into the target: the header, query item or JSON member

@@ -57,6 +57,14 @@ public struct Endpoint: Sendable {
         self.headers = headers
     }
 
+    /// The endpoint a target maps to by default, as Moya maps it: the URL from
+    /// `URL(target:)`, the target's sample, method, task and headers.
+    public init(target: some TargetType) {
+        self.init(
+            url: URL(target: target).absoluteString, sampleResponseClosure: { target.stubResponse },
+            method: target.method, task: target.task, headers: target.headerFields)
+    }
+
     /// A copy with `newHTTPHeaderFields` added; the new values win, and an empty dictionary
     /// changes nothing.
     public func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {

@@ -1,4 +1,3 @@
-import NIOCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,62 +7,6 @@ import Synchronization
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// A local file read in chunks, for streaming an upload body.
-struct FileChunks: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-
-    let path: String
-    let size: Int64
-
-    init(path: String) throws(NetworkError) {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw NetworkError(.fileFailed, "cannot read \(path)")
-        }
-        self.path = path
-        size = Int64(info.st_size)
-    }
-
-    /// An open file, closed when the last iterator holding it goes: a transfer that is
-    /// cancelled or retried part-way never leaks its descriptor.
-    final class OpenFile {
-        let descriptor: Int32
-        init(_ descriptor: Int32) { self.descriptor = descriptor }
-        deinit { _ = SystemCall.close(descriptor) }
-    }
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let path: String
-        var file: OpenFile?
-        var finished = false
-
-        mutating func next() async throws -> ByteBuffer? {
-            guard !finished else { return nil }
-            if file == nil {
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw NetworkError(.fileFailed, "cannot open \(path)") }
-                file = OpenFile(descriptor)
-            }
-            guard let descriptor = file?.descriptor else { return nil }
-            var buffer = ByteBufferAllocator().buffer(capacity: 1 << 16)
-            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 1 << 16) { raw in
-                read(descriptor, raw.baseAddress, raw.count)
-            }
-            if count <= 0 {
-                file = nil
-                finished = true
-                if count < 0 { throw NetworkError(.fileFailed, "cannot read \(path)") }
-                return nil
-            }
-            return buffer
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(path: path)
-    }
-}
 
 /// A file being written, removed again if it is not finished.
 final class FileWriter {
@@ -119,16 +62,16 @@ final class FileWriter {
 }
 
 /// The C library's calls under names that methods called `write` and `close` do not hide.
-enum SystemCall {
+package enum SystemCall {
     #if canImport(Glibc)
-        static let write = Glibc.write
-        static let close = Glibc.close
+        package static let write = Glibc.write
+        package static let close = Glibc.close
     #elseif canImport(Musl)
-        static let write = Musl.write
-        static let close = Musl.close
+        package static let write = Musl.write
+        package static let close = Musl.close
     #elseif canImport(Darwin)
-        static let write = Darwin.write
-        static let close = Darwin.close
+        package static let write = Darwin.write
+        package static let close = Darwin.close
     #endif
 }
 
@@ -250,7 +193,7 @@ public final class PendingFile: Sendable {
     }
 
     /// A new, hidden name in the same directory as `path`.
-    static func temporaryPath(beside path: String) -> String {
+    package static func temporaryPath(beside path: String) -> String {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var generator = SystemRandomNumberGenerator()

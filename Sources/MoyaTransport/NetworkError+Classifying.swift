@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import MoyaHTTP
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression

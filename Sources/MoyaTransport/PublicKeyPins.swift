@@ -1,3 +1,4 @@
+import MoyaHTTP
 import NIOCore
 import NIOSSL
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import MoyaHTTP
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -356,7 +357,7 @@ public final class Session: Sendable {
             let response = try await execute(outgoing)
             let head = ResponseHead(
                 statusCode: Int(response.status.code),
-                headers: HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
+                headers: MoyaHTTP.HTTPHeaders(fields: response.headers.map { (name: $0.name, value: $0.value) }),
                 version: "HTTP/\(response.version.major).\(response.version.minor)", redirects: hops)
             let setCookies = response.headers["set-cookie"]
             if !setCookies.isEmpty {
@@ -392,7 +393,7 @@ public final class Session: Sendable {
 
     /// The header fields `request` goes out with, in the order sent: what `-v` shows. See
     /// `wire(_:cookies:decompression:)`.
-    public func wireHeaders(for request: Request) -> HTTPHeaders {
+    public func wireHeaders(for request: Request) -> MoyaHTTP.HTTPHeaders {
         Self.wire(request, cookies: request.cookies, decompression: configuration.decompression)
     }
 
@@ -403,7 +404,7 @@ public final class Session: Sendable {
     /// port that is not the scheme's), and the framing of the body, `Content-Length`, which a
     /// request with no body leaves out when its method expects none (GET, HEAD, DELETE,
     /// CONNECT, TRACE), as RFC 9110 says.
-    static func wire(_ request: Request, cookies: CookieStore?, decompression: Bool) -> HTTPHeaders {
+    static func wire(_ request: Request, cookies: CookieStore?, decompression: Bool) -> MoyaHTTP.HTTPHeaders {
         var headers = request.headers
         if let cookie = cookies?.header(for: request.url) {
             let own = headers["Cookie"]

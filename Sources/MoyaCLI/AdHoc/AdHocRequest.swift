@@ -1,4 +1,5 @@
-import MoyaCore
+import MoyaHTTP
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

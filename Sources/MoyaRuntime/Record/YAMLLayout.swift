@@ -1,4 +1,5 @@
 import CLibYAML
+import MoyaSpec
 
 /// Where each node of a YAML document stands in its text, for editing the text in place: the
 /// layout `--record` reads to replace one sample and leave every other byte of a spec as it

@@ -1,3 +1,5 @@
+import MoyaSpec
+
 /// Writes a recorded sample into a spec's text in place: the target's `sample:`, or its
 /// `samples.NAME`, is replaced or added, and every other byte of the file, its comments and
 /// its layout, stays as it was.

@@ -1,3 +1,4 @@
+import MoyaHTTP
 import NIOCore
 
 /// A task executor that runs jobs on one event loop, so that async code given it as its

@@ -1,7 +1,8 @@
 import MoyaCore
+import MoyaSpec
 import XCTest
 
-@testable import MoyaSpec
+@testable import MoyaRuntime
 
 /// `SampleEdit` on the layouts a hand-written spec takes: each edit changes only the sample's
 /// lines and compares whole.
@@ -156,4 +157,9 @@ final class SampleEditTests: XCTestCase {
             XCTAssertEqual(head.headers["X-Note"], "{v} ${V}", spec)
         }
     }
+}
+
+/// Compiles YAML text as if read from `specs/test.yaml`.
+private func compile(_ text: String) throws -> ServiceSpec {
+    try SpecCompiler(environment: Environment([:])).compile(Array(text.utf8), file: "specs/test.yaml")
 }

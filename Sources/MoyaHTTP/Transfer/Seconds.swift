@@ -1,5 +1,3 @@
-import NIOCore
-
 /// Seconds that came from input (a flag, a spec, a server) checked and converted in one place,
 /// so that no conversion to a whole number of milliseconds can overflow.
 public enum Seconds {
@@ -23,17 +21,12 @@ public enum Seconds {
     }
 
     /// Whole milliseconds of `seconds`, clamped.
-    static func milliseconds(_ seconds: Double) -> Int64 {
+    package static func milliseconds(_ seconds: Double) -> Int64 {
         Int64(clamped(seconds) * 1000)
     }
 
     /// `seconds` as a `Duration`, clamped.
-    static func duration(_ seconds: Double) -> Duration {
-        .milliseconds(milliseconds(seconds))
-    }
-
-    /// `seconds` as NIO's `TimeAmount`, clamped.
-    static func timeAmount(_ seconds: Double) -> TimeAmount {
+    package static func duration(_ seconds: Double) -> Duration {
         .milliseconds(milliseconds(seconds))
     }
 }

@@ -1,7 +1,9 @@
 import MoyaCore
+import MoyaRuntime
+import MoyaSpec
 import XCTest
 
-@testable import MoyaSpec
+@testable import MoyaCLI
 
 /// Request items read as HTTPie and xh read them, and the target each request becomes.
 final class AdHocRequestTests: XCTestCase {
