@@ -62,7 +62,7 @@ public struct ToolOutcome: Sendable {
         }
         var lines: [String] = []
         var kind = Kind.ok
-        if !target.validationType.accepts(response.statusCode) {
+        if !exchange.passedValidation {
             kind = .error
             let failure = SendFailure(error: .statusCode(response), target: target, redactor: redactor)
             lines.append("moya-cli: " + redactor.scrub(failure.message))

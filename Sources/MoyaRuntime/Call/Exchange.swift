@@ -14,15 +14,39 @@ public struct Exchange: Sendable {
     public let seconds: Double
     /// Why there is no response.
     public let failure: SendFailure?
+    /// Whether the response's status passed the target's validation, as the delivery judged
+    /// it (`SpecCall.validated`, the one place it is judged); false without a response.
+    public let passedValidation: Bool
 
-    /// An exchange as it ended.
+    /// An exchange as it ended; `passedValidation` as the delivery judged the response.
     public init(
-        target: SpecTarget?, redactor: Redactor, response: Response?, seconds: Double, failure: SendFailure?
+        target: SpecTarget?, redactor: Redactor, response: Response?, seconds: Double, failure: SendFailure?,
+        passedValidation: Bool = false
     ) {
         self.target = target
         self.redactor = redactor
         self.response = response
         self.seconds = seconds
         self.failure = failure
+        self.passedValidation = response != nil && passedValidation
+    }
+
+    /// The exchange of a delivery's `result`: its response whether or not the status passed,
+    /// and whether it did, or why there is none.
+    init(
+        target: SpecTarget, redactor: Redactor, result: Result<Response, MoyaError>, seconds: Double
+    ) {
+        switch result {
+        case .success(let response):
+            self.init(
+                target: target, redactor: redactor, response: response, seconds: seconds, failure: nil,
+                passedValidation: true)
+        case .failure(.statusCode(let response)):
+            self.init(target: target, redactor: redactor, response: response, seconds: seconds, failure: nil)
+        case .failure(let error):
+            self.init(
+                target: target, redactor: redactor, response: nil, seconds: seconds,
+                failure: SendFailure(error: error, target: target, redactor: redactor))
+        }
     }
 }

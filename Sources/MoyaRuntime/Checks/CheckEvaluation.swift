@@ -22,17 +22,19 @@ public struct CheckFailure: Sendable, Hashable {
 
 extension CheckSpec {
     /// Every assertion `response` fails. Without a `status` assertion, the status must pass
-    /// `validation`, as in `call`. `sample` is the target's JSON sample, for `matchesSample`.
+    /// `validation`, as in `call`: `passed` says whether it did when the delivery has judged it
+    /// already (an `Exchange`'s `passedValidation`). `sample` is the target's JSON sample, for
+    /// `matchesSample`.
     /// `redactor` removes secrets from each value the server sent before it is quoted in a
     /// message (text scrubbed, a secret's number masked), so that no escaping added for the
     /// message hides a secret from it.
     public func failures(
-        of response: Response, seconds: Double, validation: ValidationType, sample: JSONValue?,
-        schema targetSchema: SchemaSpec? = nil, redactor: Redactor = Redactor(isEnabled: false)
+        of response: Response, seconds: Double, validation: ValidationType, passed: Bool? = nil,
+        sample: JSONValue?, schema targetSchema: SchemaSpec? = nil, redactor: Redactor = Redactor(isEnabled: false)
     ) -> [CheckFailure] {
         let scrub = redactor.scrub
         var failures: [CheckFailure] = []
-        if !assertsStatus, !validation.accepts(response.statusCode) {
+        if !assertsStatus, !(passed ?? validation.accepts(response.statusCode)) {
             failures.append(
                 CheckFailure(
                     keyPath: "validation", mark: mark,
@@ -243,17 +245,18 @@ extension JSONValue {
 }
 
 extension Exchange {
-    /// What of `assertions` the response fails; a failed validation is placed at `mark`, the
-    /// check or step. What the server sent is scrubbed of the exchange's secrets, and an
+    /// What of `assertions` the response fails, none without one; a failed validation (as the
+    /// delivery judged it) is placed at `mark`, the check or step. What the server sent is scrubbed of the exchange's secrets, and an
     /// expected value is masked when the assertion says it is a secret (`expectsSecret`), so
     /// the spec's own literals print as written.
-    public func failures(of assertions: [Assertion], response: Response, mark: Mark) -> [CheckFailure] {
-        guard let target else { return [] }
+    public func failures(of assertions: [Assertion], mark: Mark) -> [CheckFailure] {
+        guard let target, let response else { return [] }
         let check = CheckSpec(name: "", assertions: assertions, mark: mark)
         let needsSample = assertions.contains { $0.subject == .sampleShape }
         let sample = needsSample ? try? JSONValue(parsing: target.sampleData) : nil
         return check.failures(
-            of: response, seconds: seconds, validation: target.validationType, sample: sample,
+            of: response, seconds: seconds, validation: target.validationType,
+            passed: passedValidation, sample: sample,
             schema: target.responseSchema, redactor: redactor)
     }
 }

@@ -205,7 +205,7 @@ extension SpecClient {
                 response: Response(
                     statusCode: response.statusCode, data: body, request: response.request,
                     response: response.response),
-                seconds: seconds, failure: nil)
+                seconds: seconds, failure: nil, passedValidation: true)
         }
         switch end {
         case .last:
@@ -221,16 +221,9 @@ extension SpecClient {
                 target: last?.prepared.call.target, redactor: last?.redactor ?? Redactor(), response: nil,
                 seconds: seconds, failure: failure)
         case .failed(_, let prepared, let delivered):
-            switch delivered.result {
-            case .success(let response), .failure(.statusCode(let response)):
-                return Exchange(
-                    target: prepared.call.target, redactor: delivered.redactor, response: response, seconds: seconds,
-                    failure: nil)
-            case .failure(let error):
-                return Exchange(
-                    target: prepared.call.target, redactor: delivered.redactor, response: nil, seconds: seconds,
-                    failure: SendFailure(error: error, target: prepared.call.target, redactor: delivered.redactor))
-            }
+            return Exchange(
+                target: prepared.call.target, redactor: delivered.redactor, result: delivered.result,
+                seconds: seconds)
         case .stopped(let failure, let redactor):
             return Exchange(
                 target: last?.prepared.call.target, redactor: redactor, response: nil, seconds: seconds,

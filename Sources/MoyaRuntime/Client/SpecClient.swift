@@ -152,14 +152,7 @@ public struct SpecClient: Sendable {
         resolved.secretValues.formUnion(delivered.tokens)
         let redactor = delivered.redactor
 
-        switch delivered.result {
-        case .success(let value), .failure(.statusCode(let value)):
-            return Exchange(target: resolved, redactor: redactor, response: value, seconds: seconds, failure: nil)
-        case .failure(let error):
-            return Exchange(
-                target: resolved, redactor: redactor, response: nil, seconds: seconds,
-                failure: SendFailure(error: error, target: resolved, redactor: redactor))
-        }
+        return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)
     }
 
     /// Sends `SERVICE.TARGET` with `arguments` and `headers`, or answers from its sample when
@@ -173,7 +166,7 @@ public struct SpecClient: Sendable {
         guard let response = exchange.response, let target = exchange.target else {
             throw SendFailure(kind: .invalidCall, target: name, reason: "no response")
         }
-        guard target.validationType.accepts(response.statusCode) else {
+        guard exchange.passedValidation else {
             throw SendFailure(error: .statusCode(response), target: target, redactor: exchange.redactor)
         }
         return response

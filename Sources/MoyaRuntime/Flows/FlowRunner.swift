@@ -254,7 +254,7 @@ public struct FlowRunner: Sendable {
             let unmet: [CheckFailure]
             do {
                 unmet = exchange.failures(
-                    of: try substituted(step.until, run.variables), response: response, mark: step.mark)
+                    of: try substituted(step.until, run.variables), mark: step.mark)
             } catch {
                 return result(failure("\(error)", keyPath: "until"))
             }
@@ -278,7 +278,7 @@ public struct FlowRunner: Sendable {
         var failures: [CheckFailure]
         do {
             failures = exchange.failures(
-                of: try substituted(step.assertions, run.variables), response: response, mark: step.mark)
+                of: try substituted(step.assertions, run.variables), mark: step.mark)
         } catch {
             return result(failure("\(error)", keyPath: "expect"))
         }

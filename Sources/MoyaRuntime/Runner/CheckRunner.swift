@@ -74,7 +74,7 @@ public struct CheckRunner: Sendable {
                     arguments: check.arguments, environment: client.environment, sample: check.sample,
                     argumentsFromSpec: true),
                 pages: check.pages)
-            guard let response = exchange.response else {
+            guard exchange.response != nil else {
                 var result = CheckResult(
                     planned: planned, outcome: .failed, seconds: exchange.seconds,
                     failures: [
@@ -85,7 +85,7 @@ public struct CheckRunner: Sendable {
                 return result
             }
             heard?(index, exchange)
-            let failures = exchange.failures(of: check.assertions, response: response, mark: check.mark)
+            let failures = exchange.failures(of: check.assertions, mark: check.mark)
             var result = CheckResult(
                 planned: planned, outcome: failures.isEmpty ? .passed : .failed, seconds: exchange.seconds,
                 failures: failures, reason: nil)
