@@ -160,7 +160,7 @@ let package = Package(
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that OpenAPIKit
         // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
-            name: "moya-cli-tools", dependencies: ["MoyaCLI", "MoyaSpec", "MoyaOpenAPI", "MoyaHTTP"],
+            name: "moya-cli-tools", dependencies: ["MoyaSpec", "MoyaOpenAPI", "MoyaHTTP"],
             swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),

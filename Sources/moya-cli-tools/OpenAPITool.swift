@@ -1,4 +1,3 @@
-import MoyaCLI
 import MoyaHTTP
 import MoyaOpenAPI
 import MoyaSpec

@@ -115,3 +115,13 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
         }
     }
 }
+
+extension ExitStatus {
+    /// The signal a status stands for: 128 + the signal's number, for the signals that cancel
+    /// a command. The executable ends by that signal once the command has cleaned up, so that
+    /// a shell sees a death by signal (and stops a loop on Ctrl-C, as it does for curl); the
+    /// shell then reports the same status.
+    var signal: Int32? {
+        Interrupts.signals.first { $0.status == self }?.number
+    }
+}

@@ -1,5 +1,4 @@
 import MoyaHTTP
-import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -29,7 +28,7 @@ package struct SpecTrust {
     }
 
     /// What the list says of a folder.
-    enum Standing: Equatable {
+    package enum Standing: Equatable {
         case trusted
         case unknown
         /// Trusted once, and a spec file has changed since.
@@ -38,14 +37,14 @@ package struct SpecTrust {
 
     /// The folder's standing; its files are read only when the list names it, and `reading`,
     /// a spec already read whole, is digested from its bytes.
-    func standing(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> Standing {
+    package func standing(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> Standing {
         guard let real = FileRoot.realPath(folder), let recorded = entries()[real] else { return .unknown }
         return recorded == Self.digest(of: real, reading: reading) ? .trusted : .changed
     }
 
     /// Why a found folder may read no environment variable, or nil when it may. `reading` is
     /// the spec that asked, as the compiler read it: the call reads it once.
-    func refusal(forFound folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> String? {
+    package func refusal(forFound folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> String? {
         let shown = folder.hasPrefix("/") ? folder : "./" + folder
         switch standing(of: folder, reading: reading) {
         case .trusted: return nil
@@ -60,7 +59,7 @@ package struct SpecTrust {
 
     /// Records `folder` as trusted with its spec files as they are now; returns the real
     /// path and how many spec files it has.
-    func trust(_ folder: String) throws(CommandFailure) -> (path: String, files: Int) {
+    package func trust(_ folder: String) throws(CommandFailure) -> (path: String, files: Int) {
         guard let real = FileRoot.realPath(folder) else {
             throw CommandFailure.missingSpec("no folder at \(folder)")
         }
@@ -109,7 +108,7 @@ package struct SpecTrust {
     }
 
     /// Forgets `folder`; whether the list had it.
-    func revoke(_ folder: String) throws(CommandFailure) -> Bool {
+    package func revoke(_ folder: String) throws(CommandFailure) -> Bool {
         let real = FileRoot.realPath(folder) ?? folder
         var entries = entries()
         guard entries.removeValue(forKey: real) != nil else { return false }
@@ -159,7 +158,7 @@ package struct SpecTrust {
     /// of its bytes, in the library's order. The folder may be anyone's: its files are read
     /// never a device, at most 64 MiB, through a link as the library reads them; one that
     /// cannot be read counts by what is wrong with it.
-    static func digest(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> String {
+    package static func digest(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> String {
         let root = FileRoot(spec: folder + "/", given: folder)
         // The spec already read is known by where it is, links resolved: its bytes are the
         // file's, whichever way the library read it.

@@ -1,15 +1,3 @@
-import MoyaSpec
-
-extension ExitStatus {
-    /// The signal a status stands for: 128 + the signal's number, for the signals that cancel
-    /// a command. The executable ends by that signal once the command has cleaned up, so that
-    /// a shell sees a death by signal (and stops a loop on Ctrl-C, as it does for curl); the
-    /// shell then reports the same status.
-    var signal: Int32? {
-        Interrupts.signals.first { $0.status == self }?.number
-    }
-}
-
 /// A failure that ends a command: one line for stderr and the status to exit with. A command's
 /// own failures are made by kind (`usage`, `missingSpec`, ...), and each kind names its status
 /// here, once; any other `Problem` is carried with the status it says.
@@ -23,7 +11,7 @@ public struct CommandFailure: Problem, CustomStringConvertible {
 
     /// A failure whose status another failure decided (an interrupted run, the last of several
     /// failures); a command's own failures come from the kinds below.
-    init(_ message: String, carrying status: ExitStatus, details: [String] = []) {
+    package init(_ message: String, carrying status: ExitStatus, details: [String] = []) {
         self.message = message
         self.status = status
         self.details = details
