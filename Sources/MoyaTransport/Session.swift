@@ -260,6 +260,33 @@ public final class Session: Sendable {
         return (response, file)
     }
 
+    /// `download`, with the file committed only when `judge` passes the response and the
+    /// calling task was not cancelled, and discarded otherwise: what a download task and
+    /// `saveTo` want, for the provider and the runtime alike.
+    public func download(
+        _ request: Request, destination: @escaping DownloadDestination, progress: ProgressHandler? = nil,
+        judgedBy judge: (Response) -> Result<Response, MoyaError>
+    ) async -> Result<Response, MoyaError> {
+        let response: Response
+        let file: PendingFile
+        do {
+            (response, file) = try await download(request, destination: destination, progress: progress)
+        } catch {
+            return .failure(error)
+        }
+        let result = judge(response)
+        guard case .success = result, !_Concurrency.Task.isCancelled else {
+            file.discard()
+            return result
+        }
+        do {
+            try file.commit()
+        } catch {
+            return .failure(.underlying(error, response))
+        }
+        return result
+    }
+
     /// Sends `request`, retrying as `configuration.retry` allows, and hands the final response's
     /// head and body to `handle`.
     ///

@@ -295,21 +295,8 @@ public final class MoyaProvider<Target: TargetType>: Sendable {
     private func download(
         _ request: Request, target: Target, destination: @escaping DownloadDestination, progress: ProgressHandler?
     ) async -> Result<Response, MoyaError> {
-        do {
-            let (response, file) = try await session.download(request, destination: destination, progress: progress)
-            let result = validate(response, target: target)
-            guard case .success = result, !_Concurrency.Task.isCancelled else {
-                file.discard()
-                return result
-            }
-            do {
-                try file.commit()
-            } catch {
-                return .failure(.underlying(error, response))
-            }
-            return result
-        } catch {
-            return .failure(error)
+        await session.download(request, destination: destination, progress: progress) {
+            validate($0, target: target)
         }
     }
 

@@ -188,18 +188,8 @@ extension SpecClient {
     ) async -> Result<Response, MoyaError> {
         do {
             if let destination = saveTo ?? call.downloadDestination {
-                let (response, file) = try await session.download(request, destination: destination, progress: progress)
-                let result = call.validated(response)
-                guard case .success = result, !_Concurrency.Task.isCancelled else {
-                    file.discard()
-                    return result
-                }
-                do {
-                    try file.commit()
-                } catch {
-                    return .failure(.underlying(error, response))
-                }
-                return result
+                return await session.download(
+                    request, destination: destination, progress: progress, judgedBy: call.validated)
             }
             if let sink {
                 return call.validated(try await session.stream(request, to: sink, progress: progress))
