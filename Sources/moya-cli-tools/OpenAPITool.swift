@@ -64,6 +64,10 @@ enum OpenAPITool {
         if let output, let real = FileRoot.realPath(output), real == FileRoot.realPath(file) {
             throw .usage("the spec would replace \(file), the document it is made from; write it to another file")
         }
+        // A folder made for the spec is removed again when the import fails: nothing is left.
+        let folders = try output.map(makeFolders(for:)) ?? []
+        var finished = false
+        defer { if !finished { for folder in folders.reversed() { rmdir(folder) } } }
         let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
         let imported: OpenAPIImport
         do {
@@ -134,6 +138,7 @@ enum OpenAPITool {
             undo()
             throw error
         }
+        finished = true
         trust.renew(trusted)
         for copy in made {
             line(
@@ -145,6 +150,32 @@ enum OpenAPITool {
                 "moya-cli: warning: \(imported.leftOut) of \(imported.operations) operations are left out; "
                     + "the warnings above say why")
         }
+    }
+
+    /// Makes the folder `output` is written in when it is not there yet, with the folders above
+    /// it, as the user named it on the command line; the spec, the document's copy and the
+    /// files its `$ref`s read all go there. Returns the folders it made, the outermost first.
+    static func makeFolders(for output: String) throws(CommandFailure) -> [String] {
+        guard let slash = output.lastIndex(of: "/"), slash != output.startIndex else { return [] }
+        var missing: [String] = []
+        var folder = String(output[..<slash])
+        while !folder.isEmpty {
+            var info = stat()
+            if stat(folder, &info) == 0 {
+                guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                    throw .cannotWrite("cannot write \(output): \(folder) is not a folder")
+                }
+                break
+            }
+            missing.insert(folder, at: 0)
+            guard let up = folder.lastIndex(of: "/") else { break }
+            folder = String(folder[..<up])
+        }
+        for (index, folder) in missing.enumerated() where mkdir(folder, 0o755) != 0 {
+            for made in missing[..<index].reversed() { rmdir(made) }
+            throw .cannotWrite("cannot make the folder \(folder) for \(output)")
+        }
+        return missing
     }
 
     /// Where the document's copy goes when the spec `output` is written outside the

@@ -137,6 +137,52 @@ final class ImportOpenAPITests: XCTestCase {
     /// Trust round four, finding 20: the checks import writes for writes run on samples only:
     /// a live run skips each with one line, `--allow-writes` and `--allow-deletes` send them,
     /// and a check the user wrote runs as written.
+    /// `-o` into a folder that is not there yet makes it, and the spec there reads its copy of
+    /// the document beside it; a path through a file is refused with exit 73, and a failed
+    /// import removes the folders it made.
+    func testOutputIntoANewFolderMakesIt() throws {
+        let directory = try temporaryDirectory()
+        let document = """
+            openapi: 3.0.3
+            info: { title: Store, version: "1" }
+            servers: [{ url: "http://127.0.0.1:9/v1" }]
+            paths:
+              /items:
+                get:
+                  operationId: listItems
+                  responses:
+                    "200":
+                      description: ok
+                      content: { application/json: { schema: { $ref: "#/components/schemas/Items" } } }
+            components:
+              schemas:
+                Items: { type: array, items: { type: string } }
+            """
+        try document.write(toFile: directory + "/store.yaml", atomically: true, encoding: .utf8)
+        let (status, _, error) = try CommandTests.runProcess(
+            ["import", "openapi", "store.yaml", "-o", "new/specs/store.spec.yaml"], in: directory)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            error,
+            "moya-cli: copied store.yaml to new/specs/store.yaml, beside the spec: a spec reads files only in its folder\n"
+        )
+        let (checked, _, checkError) = try CommandTests.runProcess(
+            ["validate", "new/specs/store.spec.yaml"], in: directory)
+        XCTAssertEqual(checked, 0, checkError)
+
+        let (through, _, throughError) = try CommandTests.runProcess(
+            ["import", "openapi", "store.yaml", "-o", "store.yaml/spec.yaml"], in: directory)
+        XCTAssertEqual(through, 73)
+        XCTAssertEqual(throughError, "moya-cli: error: cannot write store.yaml/spec.yaml: store.yaml is not a folder\n")
+
+        // A failed import leaves no folder behind.
+        try "openapi: 3.0.3\npaths: [".write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
+        let (failed, _, _) = try CommandTests.runProcess(
+            ["import", "openapi", "broken.yaml", "-o", "gone/deeper/spec.yaml"], in: directory)
+        XCTAssertNotEqual(failed, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/gone"))
+    }
+
     func testImportedChecksOfWritesRunOnSamplesUnlessAllowed() async throws {
         let directory = try temporaryDirectory()
         let document = """
