@@ -160,13 +160,9 @@ enum OpenAPITool {
         var missing: [String] = []
         var folder = String(output[..<slash])
         while !folder.isEmpty {
-            var info = stat()
-            if stat(folder, &info) == 0 {
-                guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                    throw .cannotWrite("cannot write \(output): \(folder) is not a folder")
-                }
-                break
-            }
+            let kind = FileSystem.kind(folder)
+            if kind == .directory { break }
+            guard kind == .missing else { throw .cannotWrite("cannot write \(output): \(folder) is not a folder") }
             missing.insert(folder, at: 0)
             guard let up = folder.lastIndex(of: "/") else { break }
             folder = String(folder[..<up])

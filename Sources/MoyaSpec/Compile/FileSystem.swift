@@ -8,7 +8,7 @@
 
 /// The few questions about files that spec discovery asks, answered with one `stat` each.
 package enum FileSystem {
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         case missing, file, directory
         /// Anything else, named in words: "a FIFO", "a device".
         case other(String)
@@ -20,7 +20,7 @@ package enum FileSystem {
         var inode: UInt64
     }
 
-    static func kind(_ path: String) -> Kind {
+    package static func kind(_ path: String) -> Kind {
         entry(path).kind
     }
 
