@@ -14,7 +14,7 @@ import Synchronization
 #endif
 
 /// `--audit FILE`: one JSON line per tool call, refused ones too, appended as each call ends:
-/// the time, the tool, the arguments with secrets masked, the outcome, the status, the
+/// the time, who called (over HTTP), the tool, the arguments with secrets masked, the outcome, the status, the
 /// duration and the body's size. The file is created readable by its owner alone and never
 /// opened through a link; each line is one `write`, so lines from calls that end together do
 /// not interleave.
@@ -59,11 +59,11 @@ public final class AuditLog: Sendable {
     }
 
     /// Appends the line for one call. `arguments` have been masked by the caller's redactor.
-    public func record(tool: String, arguments: JSONValue, outcome: ToolOutcome) {
-        var members: [(key: String, value: JSONValue)] = [
-            ("time", .string(now())), ("tool", .string(tool)), ("arguments", arguments),
-            ("outcome", .string(outcome.kind.rawValue)),
-        ]
+    /// `caller`, over HTTP, is who called: the token's subject and the client's address.
+    public func record(tool: String, arguments: JSONValue, outcome: ToolOutcome, caller: JSONValue? = nil) {
+        var members: [(key: String, value: JSONValue)] = [("time", .string(now()))]
+        if let caller { members.append(("caller", caller)) }
+        members += [("tool", .string(tool)), ("arguments", arguments), ("outcome", .string(outcome.kind.rawValue))]
         members.append(("status", outcome.status.map(JSONValue.integer) ?? .null))
         members.append(("ms", .integer(Int((outcome.seconds * 1000).rounded()))))
         members.append(("bytes", .integer(outcome.bytes)))

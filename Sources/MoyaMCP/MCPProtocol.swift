@@ -54,6 +54,11 @@ public struct RPCError: Error, Sendable, Equatable {
         RPCError(code: -32602, message: message)
     }
 
+    /// 2026-07-28's -32020: an HTTP header that disagrees with the body.
+    static func headerMismatch(_ message: String) -> RPCError {
+        RPCError(code: -32020, message: message)
+    }
+
     static func internalError(_ message: String) -> RPCError {
         RPCError(code: -32603, message: message)
     }

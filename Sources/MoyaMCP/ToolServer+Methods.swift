@@ -9,6 +9,11 @@ extension ToolServer {
     /// sends no requests, and the one notification it heeds, `notifications/cancelled`, is the
     /// transport's (it holds the work to cancel).
     @Sendable public func reply(to message: JSONValue) -> Reply {
+        reply(to: message, from: .local)
+    }
+
+    /// The answer to one JSON-RPC message from `caller`, whom the audit log names.
+    public func reply(to message: JSONValue, from caller: Caller) -> Reply {
         guard case .string(let method) = message["method"] ?? .null, let id = message["id"] else { return .none }
         let params = message["params"] ?? .object([])
         guard case .object = params else {
@@ -55,7 +60,7 @@ extension ToolServer {
             let arguments = JSONValue.object(members.sorted { $0.key < $1.key })
             return .later(id: id) { [self] in
                 do throws(RPCError) {
-                    let outcome = try await call(name, arguments: arguments)
+                    let outcome = try await call(name, arguments: arguments, from: caller)
                     return Reply.result(Self.stamped(Self.result(of: outcome), revision), to: id)
                 } catch {
                     return error.response(to: id)

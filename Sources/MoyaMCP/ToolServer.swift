@@ -251,44 +251,68 @@ public final class ToolServer: Sendable {
 
     /// Calls the tool `name` with `arguments` (a JSON object), and records it in the audit log.
     /// An unknown name throws, as MCP asks; anything else is an outcome.
-    public func call(_ name: String, arguments: JSONValue) async throws(RPCError) -> ToolOutcome {
+    public func call(_ name: String, arguments: JSONValue, from caller: Caller = .local) async throws(RPCError)
+        -> ToolOutcome
+    {
         guard let loaded = await loaded() else {
             throw RPCError.internalError("the specs could not be loaded; see the server's stderr")
         }
-        return try await call(name, arguments: arguments, in: loaded)
+        return try await call(name, arguments: arguments, in: Context(loaded: loaded, caller: caller))
     }
 
-    private func call(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws(RPCError) -> ToolOutcome {
+    /// The tool a `tools/call` of `name` with `arguments` runs: in dynamic mode, the one
+    /// `call_target` names. Nil for an unknown tool, and for the tools that only read the
+    /// catalog.
+    public func tool(called name: String, arguments: JSONValue) async -> ToolDescriptor? {
+        guard let loaded = await loaded() else { return nil }
+        guard options.dynamic else { return loaded.catalog.tool(named: name) }
+        guard name == DynamicTool.call.rawValue, case .string(let target) = arguments["name"] ?? .null else {
+            return nil
+        }
+        return loaded.catalog.tool(named: target)
+    }
+
+    /// The specs a call is answered from, and who asked.
+    private struct Context {
+        let loaded: Loaded
+        let caller: Caller
+    }
+
+    private func call(_ name: String, arguments: JSONValue, in context: Context) async throws(RPCError)
+        -> ToolOutcome
+    {
+        let loaded = context.loaded
         let catalog = loaded.catalog
-        guard options.dynamic else { return try await callTool(name, arguments: arguments, in: loaded) }
-        guard let kind = DynamicTool(rawValue: name) else { throw unknown(name, arguments: arguments, loaded) }
+        guard options.dynamic else { return try await callTool(name, arguments: arguments, in: context) }
+        guard let kind = DynamicTool(rawValue: name) else { throw unknown(name, arguments: arguments, context) }
         switch kind {
         case .search: return search(arguments, catalog)
         case .describe: return describe(arguments, catalog)
         case .call:
             guard case .string(let target) = arguments["name"] ?? .null else {
-                return audited(name, arguments, .refused(.invalid, ["$.name: expected a string"]), loaded)
+                return audited(name, arguments, .refused(.invalid, ["$.name: expected a string"]), context)
             }
             let inner = arguments["arguments"] ?? .object([])
             guard catalog.tool(named: target) != nil else {
-                return audited(target, inner, .refused(.refused, ["moya-cli: no operation '\(target)'"]), loaded)
+                return audited(target, inner, .refused(.refused, ["moya-cli: no operation '\(target)'"]), context)
             }
-            return try await callTool(target, arguments: inner, in: loaded)
+            return try await callTool(target, arguments: inner, in: context)
         }
     }
 
     /// Calls one target or flow by its tool name.
-    private func callTool(_ name: String, arguments: JSONValue, in loaded: Loaded) async throws(RPCError)
+    private func callTool(_ name: String, arguments: JSONValue, in context: Context) async throws(RPCError)
         -> ToolOutcome
     {
-        guard let tool = loaded.catalog.tool(named: name) else { throw unknown(name, arguments: arguments, loaded) }
+        let loaded = context.loaded
+        guard let tool = loaded.catalog.tool(named: name) else { throw unknown(name, arguments: arguments, context) }
         if let refusal = tool.refusal {
-            return audited(tool.name, arguments, .refused(.refused, ["moya-cli: " + refusal]), loaded)
+            return audited(tool.name, arguments, .refused(.refused, ["moya-cli: " + refusal]), context)
         }
         let schema = validator(for: tool)
         if !schema.isValid(arguments) {
             let violations = schema.errors(in: arguments, limit: 20).map(ToolInput.describe)
-            return audited(tool.name, arguments, .refused(.invalid, violations), loaded)
+            return audited(tool.name, arguments, .refused(.invalid, violations), context)
         }
         let members: [(key: String, value: JSONValue)]
         if case .object(let given) = arguments { members = given } else { members = [] }
@@ -301,7 +325,7 @@ public final class ToolServer: Sendable {
                     select = try JSONPath(parsing: text)
                 } catch {
                     let problem = "$.\(ToolCatalog.selectArgument): \(error.description)"
-                    return audited(tool.name, arguments, .refused(.invalid, [problem]), loaded)
+                    return audited(tool.name, arguments, .refused(.invalid, [problem]), context)
                 }
             } else {
                 select = nil
@@ -310,21 +334,21 @@ public final class ToolServer: Sendable {
             do {
                 params = try ToolInput.params(from: members, of: target, in: service, files: files)
             } catch {
-                return audited(tool.name, arguments, .refused(.invalid, error.violations), loaded)
+                return audited(tool.name, arguments, .refused(.invalid, error.violations), context)
             }
             let exchange = await client.exchange(
                 service, target, with: CallOptions(arguments: params, environment: client.environment))
             let outcome = ToolOutcome.of(
                 exchange, select: select, limit: options.maxResultBytes, outputSchema: outputValidator(for: tool))
             let masked = audit == nil ? arguments : exchange.redactor.scrubbing(arguments)
-            return audited(tool.name, masked, outcome, loaded, masked: true)
+            return audited(tool.name, masked, outcome, context, masked: true)
         case .flow:
             let variables = members.map { (name: $0.key, value: $0.value) }
             guard let result = await client.run(flow: tool.fullName, variables: variables) else {
-                throw unknown(name, arguments: arguments, loaded)
+                throw unknown(name, arguments: arguments, context)
             }
             let outcome = ToolOutcome.of(result, redactor: loaded.redactor, limit: options.maxResultBytes)
-            return audited(tool.name, arguments, outcome, loaded)
+            return audited(tool.name, arguments, outcome, context)
         }
     }
 
@@ -347,9 +371,9 @@ public final class ToolServer: Sendable {
     }
 
     /// An unknown tool: recorded, then a JSON-RPC error, as MCP's spec asks.
-    private func unknown(_ name: String, arguments: JSONValue, _ loaded: Loaded) -> RPCError {
-        _ = audited(name, arguments, .refused(.refused, ["moya-cli: no tool '\(name)'"]), loaded)
-        return RPCError.invalidParams("unknown tool '\(loaded.redactor.scrub(name))'")
+    private func unknown(_ name: String, arguments: JSONValue, _ context: Context) -> RPCError {
+        _ = audited(name, arguments, .refused(.refused, ["moya-cli: no tool '\(name)'"]), context)
+        return RPCError.invalidParams("unknown tool '\(context.loaded.redactor.scrub(name))'")
     }
 
     private func search(_ arguments: JSONValue, _ catalog: ToolCatalog) -> ToolOutcome {
@@ -383,13 +407,13 @@ public final class ToolServer: Sendable {
 
     /// Records the call in the audit log, its arguments masked unless they are already.
     private func audited(
-        _ tool: String, _ arguments: JSONValue, _ outcome: ToolOutcome, _ loaded: Loaded, masked: Bool = false
+        _ tool: String, _ arguments: JSONValue, _ outcome: ToolOutcome, _ context: Context, masked: Bool = false
     ) -> ToolOutcome {
         guard let audit else { return outcome }
-        let redactor = loaded.redactor
+        let redactor = context.loaded.redactor
         audit.record(
             tool: redactor.scrub(tool), arguments: masked ? arguments : redactor.scrubbing(arguments),
-            outcome: outcome)
+            outcome: outcome, caller: context.caller.audited.map(redactor.scrubbing))
         return outcome
     }
 }

@@ -113,6 +113,17 @@ final class MCPRevisionTests: XCTestCase {
     /// The official Python SDK's client (PyPI `mcp`, 2.3.0 or later) at both revisions:
     /// `initialize()` then `discover()`, each listing, calling and refused.
     func testBothRevisionsThroughThePythonSDK() throws {
+        XCTAssertEqual(try pythonSDK(over: "stdio"), Self.pythonSDKAnswers)
+    }
+
+    /// The same over Streamable HTTP (`mcp --http`): the same answers, word for word, with a
+    /// session at 2025-11-25 and none at 2026-07-28.
+    func testBothRevisionsThroughThePythonSDKOverHTTP() throws {
+        XCTAssertEqual(try pythonSDK(over: "http"), Self.pythonSDKAnswers)
+    }
+
+    /// What Tests/Fixtures/mcp/python-sdk-client.py prints, over `transport`.
+    func pythonSDK(over transport: String) throws -> String {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = ["python3", "-c", "from mcp import ClientSession; ClientSession.discover"]
@@ -122,7 +133,7 @@ final class MCPRevisionTests: XCTestCase {
         guard probe.terminationStatus == 0 else {
             if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
                 XCTFail("the Python MCP SDK (pip install 'mcp>=2.3.0') is required here")
-                return
+                return ""
             }
             throw XCTSkip("the Python MCP SDK is not installed (pip install 'mcp>=2.3.0'); skipped")
         }
@@ -130,7 +141,7 @@ final class MCPRevisionTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", MCPSession.root + "/Tests/Fixtures/mcp/python-sdk-client.py", MCPSession.executable.path,
-            Self.specs,
+            Self.specs, transport,
         ]
         let stdout = Pipe()
         process.standardOutput = stdout
@@ -138,14 +149,16 @@ final class MCPRevisionTests: XCTestCase {
         let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
-        let server = #"{"name": "moya-cli", "title": "moya-cli", "version": "\#(Self.version)"}"#
+        return output
+    }
+
+    static let pythonSDKAnswers: String = {
+        let server = #"{"name": "moya-cli", "title": "moya-cli", "version": "\#(version)"}"#
         let tools = #"["myservice.zen", "myservice.showUser", "myservice.showAccounts"]"#
         let harry =
             #"{"isError": false, "text": "Status: 200\nContent-Type: application/json\n\n{\n  \"id\" : 1,\n  \"first_name\" : \"Harry\",\n  \"last_name\" : \"Potter\"\n}"}"#
         let refused = #"{"isError": true, "text": "$.id: expected integer, got string"}"#
-        XCTAssertEqual(
-            output,
-            """
+        return """
             initialize: {"capabilities": {"tools": {"listChanged": false}}, "protocolVersion": "2025-11-25", "serverInfo": \(server)}
             initialize tools: \(tools)
             initialize call: \(harry)
@@ -156,6 +169,6 @@ final class MCPRevisionTests: XCTestCase {
             discover refused: \(refused)
             unsupported: {"code": -32022, "data": {"requested": "2099-01-01", "supported": ["2026-07-28"]}}
 
-            """)
-    }
+            """
+    }()
 }

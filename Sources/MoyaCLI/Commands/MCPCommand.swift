@@ -16,13 +16,20 @@ struct MCPCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp",
         _superCommandName: MoyaCommand.name,
-        abstract: "Serve the specs' targets and flows as MCP tools to an AI agent, on stdin and stdout.",
+        abstract: "Serve the specs' targets and flows as MCP tools to an AI agent, on stdio or HTTP.",
         discussion: """
             Speaks the Model Context Protocol over stdio, revision 2026-07-28 (stateless: \
             server/discover, the revision in each request's _meta) and the initialize \
             handshake's revisions up to 2025-11-25, chosen per request: JSON-RPC messages on \
             stdin and stdout, one per line, and nothing else on stdout; what a person reads \
-            goes to stderr. It serves no network port.
+            goes to stderr.
+
+            With --http it serves MCP's Streamable HTTP transport on /mcp instead: stateless at \
+            2026-07-28, so any number of instances behind a load balancer answer as one, and \
+            with sessions (Mcp-Session-Id) at the handshake's revisions. Requests from web \
+            pages are refused unless --allow-origin names their origin. Beyond loopback it \
+            needs --auth-issuer and --audience (OAuth bearer tokens, checked against the \
+            issuer's keys and never passed to the API) or an explicit --no-auth.
 
             Each target is a tool named SERVICE.TARGET, each flow too. Only GET, HEAD and \
             OPTIONS are offered unless --allow-writes (POST, PUT, PATCH) or --allow-deletes \
@@ -40,6 +47,9 @@ struct MCPCommand: CallerIsolatedCommand {
               moya-cli mcp --specs specs/github.yaml --only 'github.*' --audit mcp-audit.jsonl
               moya-cli mcp --stub immediate
               moya-cli mcp --allow-writes --tools dynamic
+              moya-cli mcp --http 8080 --stub immediate
+              moya-cli mcp --http 0.0.0.0:443 --tls-cert cert.pem --tls-key key.pem \\
+                --auth-issuer https://auth.example.com --audience https://mcp.example.com/mcp
             """
     )
 
@@ -86,6 +96,8 @@ struct MCPCommand: CallerIsolatedCommand {
     @Flag(name: .customShort("v"), help: "Log each request and response to stderr; -vv adds their bodies.")
     var verbosity: Int
 
+    @OptionGroup(title: "HTTP") var serving: MCPHTTPOptions
+
     @OptionGroup(title: "Network") var network: NetworkOptions
 
     @OptionGroup var specOptions: SpecOptions
@@ -122,6 +134,18 @@ struct MCPCommand: CallerIsolatedCommand {
         let (env, overrides, noTokenCache) = (self.env, network.overrides(stub: behavior), network.noTokenCache)
         let logOptions = CallCommand.logOptions(verbosity: verbosity)
         let signals = context.stopSignal == nil ? SignalStream() : nil
+        var http: MCPInvocation.HTTP?
+        if let text = serving.http, let address = MCPHTTPOptions.address(text) {
+            do {
+                http = MCPInvocation.HTTP(
+                    host: address.host, port: address.port,
+                    options: try await serving.transportOptions(session: session))
+            } catch {
+                signals?.stop()
+                await session.shutdown()
+                throw error
+            }
+        }
         let invocation = MCPInvocation(
             load: {
                 let catalog = try SpecOptions.loadCatalog(library, context: context)
@@ -138,7 +162,7 @@ struct MCPCommand: CallerIsolatedCommand {
             },
             allowsWrites: allowWrites, allowsDeletes: allowDeletes, only: only, dynamic: tools == .dynamic,
             listsDynamicHint: tools == nil, maxResultBytes: maxResultBytes, audit: audit, allowsFilesIn: allowFiles,
-            stubbed: behavior.map { $0 != .never } ?? false, log: log,
+            stubbed: behavior.map { $0 != .never } ?? false, http: http, log: log,
             nextSignal: context.stopSignal ?? { await signals?.next() ?? SIGTERM })
         do {
             try await MCPServing.serve(invocation)
@@ -176,10 +200,18 @@ struct MCPInvocation: Sendable {
     let allowsFilesIn: String?
     /// Whether `--stub` answers every call from the samples.
     let stubbed: Bool
+    /// `--http`: where to listen and how, instead of stdio.
+    let http: HTTP?
     /// A line for stderr.
     let log: @Sendable (String) -> Void
     /// The next SIGINT or SIGTERM, which ends the server.
     let nextSignal: @Sendable () async -> Int32
+
+    struct HTTP: Sendable {
+        var host: String
+        var port: Int
+        var options: HTTPTransport.Options
+    }
 
     /// The name of a signal, as the log says it.
     static func name(of signal: Int32) -> String { Interrupts.described(signal).name }

@@ -44,17 +44,31 @@ enum MCPServing {
                 reserving: preview.names)
         }
         let server = ToolServer(exposure: exposure, options: options, audit: audit, preview: preview)
+        let listener: HTTPTransport?
+        if let http = invocation.http {
+            do {
+                listener = try await HTTPTransport(
+                    server: server, host: http.host, port: http.port, options: http.options)
+            } catch {
+                throw CommandFailure.failed(
+                    "cannot listen on \(ServeCommand.authority(http.host, http.port)): \(ServeCommand.reason(error))")
+            }
+        } else {
+            listener = nil
+        }
 
         let ending: Ending = await withTaskGroup(of: Ending.self) { group in
-            group.addTask {
-                await LineTransport().serve(server.reply)
-                return .closed
+            if listener == nil {
+                group.addTask {
+                    await LineTransport().serve(server.reply)
+                    return .closed
+                }
             }
             group.addTask { .signal(await invocation.nextSignal()) }
             group.addTask {
                 do {
                     let catalog = server.load(try invocation.load()).catalog
-                    try announce(catalog, invocation)
+                    try announce(catalog, invocation, port: listener?.port)
                     return .loaded
                 } catch {
                     server.failLoading()
@@ -76,6 +90,7 @@ enum MCPServing {
             }
             return failure.map(Ending.failed) ?? first ?? .closed
         }
+        await listener?.stop()
         switch ending {
         case .signal(let number): invocation.log("moya-cli: \(MCPInvocation.name(of: number)): stopping")
         case .failed(let error): throw error
@@ -84,7 +99,7 @@ enum MCPServing {
     }
 
     /// Checks `--only` against the loaded catalog, and says on stderr what is offered.
-    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation) throws(CommandFailure) {
+    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation, port: Int?) throws(CommandFailure) {
         let unmatched = invocation.only.filter { pattern in
             !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
         }
@@ -92,8 +107,13 @@ enum MCPServing {
             throw CommandFailure.usage(CheckPlan.UnmatchedPatterns(patterns: unmatched).description)
         }
         let left = catalog.all.count - catalog.exposed.count
+        var place = "on stdio"
+        if let http = invocation.http, let port {
+            let scheme = http.options.tls == nil ? "http" : "https"
+            place = "on \(scheme)://\(ServeCommand.authority(http.host, port))/mcp"
+        }
         invocation.log(
-            "moya-cli: mcp: \(catalog.exposed.count) of \(catalog.all.count) targets and flows as tools on stdio"
+            "moya-cli: mcp: \(catalog.exposed.count) of \(catalog.all.count) targets and flows as tools \(place)"
                 + (left > 0 ? " (\(left) left out; -h says which flags add them)" : ""))
         if invocation.listsDynamicHint, catalog.exposed.count > 64 {
             invocation.log(

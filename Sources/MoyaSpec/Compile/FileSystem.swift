@@ -62,7 +62,7 @@ package enum FileSystem {
         case tooLarge(Int)
 
         /// As a spec file's problem.
-        var message: String {
+        package var message: String {
             switch self {
             case .unreadable: "cannot read the file"
             case .notRegular(let what): "the file is \(what), not a regular file"

@@ -1,0 +1,57 @@
+import MoyaHTTP
+
+/// Who sent a request: nobody in particular on stdio; over HTTP the client's address, and,
+/// when bearer tokens are required, the subject and scopes of the token it presented. The
+/// audit log names it, and the scopes decide which tools it may call (`ScopePolicy`).
+public struct Caller: Sendable, Equatable {
+    /// The token's `sub`, when a token was verified.
+    public var subject: String?
+    /// The client's address, as `host:port`, over HTTP.
+    public var address: String?
+    /// The token's scopes; nil when no token is required, which grants every scope.
+    public var scopes: Set<String>?
+
+    public init(subject: String? = nil, address: String? = nil, scopes: Set<String>? = nil) {
+        self.subject = subject
+        self.address = address
+        self.scopes = scopes
+    }
+
+    /// The process at the other end of stdio.
+    public static let local = Caller()
+
+    /// Whether the caller holds `scope`: always when no token is required.
+    public func holds(_ scope: String) -> Bool {
+        scopes.map { $0.contains(scope) } ?? true
+    }
+
+    /// The audit log's `caller` member; nil for stdio's caller, whom the log does not name.
+    var audited: JSONValue? {
+        var members: [(key: String, value: JSONValue)] = []
+        if let subject { members.append(("sub", .string(subject))) }
+        if let address { members.append(("address", .string(address))) }
+        return members.isEmpty ? nil : .object(members)
+    }
+}
+
+/// `--write-scope` and `--delete-scope`: the token scopes a caller needs for a tool that
+/// writes, or deletes, on top of the flags that offer such tools at all.
+public struct ScopePolicy: Sendable, Equatable {
+    public var write: String?
+    public var delete: String?
+
+    public init(write: String? = nil, delete: String? = nil) {
+        self.write = write
+        self.delete = delete
+    }
+
+    /// The scope `caller` lacks for `tool`, or nil when it may call it. A tool that deletes
+    /// needs the delete scope, and the write scope too when it also writes (a flow).
+    public func missing(for tool: ToolDescriptor, caller: Caller) -> String? {
+        if tool.isReadOnly { return nil }
+        if tool.isDestructive, let delete, !caller.holds(delete) { return delete }
+        let writes = tool.method.map { $0 != .delete } ?? !tool.isReadOnly
+        if writes, let write, !caller.holds(write) { return write }
+        return nil
+    }
+}
