@@ -192,6 +192,53 @@ final class MCPFrameTests: XCTestCase {
         XCTAssertEqual(lines.count, 5)
     }
 
+    /// `--http`'s command line: beyond loopback only with tokens or an explicit `--no-auth`;
+    /// its flags only with it; keys that cannot be had, and a port taken, end the server
+    /// before it serves, on one line.
+    func testHTTPCommandLineRefusals() throws {
+        let specs = ["--specs", MCPSession.root + "/specs/myservice.yaml"]
+        let usage = "Usage: moya-cli mcp <options>\n  See 'moya-cli mcp --help' for more information.\n"
+        let cases: [([String], String)] = [
+            (
+                ["--http", "0.0.0.0:8080"],
+                "--http 0.0.0.0:8080 listens beyond this machine: require tokens with --auth-issuer and --audience, "
+                    + "or say --no-auth"
+            ),
+            (["--no-auth"], "--no-auth needs --http"),
+            (
+                ["--http", "8080", "--audience", "https://a.test/mcp"],
+                "--auth-issuer and --audience go together: "
+                    + "a token is checked for both"
+            ),
+            (["--http", "host:99999"], "--http takes [HOST:]PORT, a port from 0 to 65535, not 'host:99999'"),
+            (["--http", "8080", "--write-scope", "w"], "--write-scope needs --auth-issuer"),
+            (["--http", "8080", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
+            (
+                ["--http", "8080", "--allow-origin", "app.test"],
+                "--allow-origin takes scheme://host[:port], not 'app.test'"
+            ),
+        ]
+        for (flags, message) in cases {
+            let (status, output, errors) = try run(specs + flags, input: Data())
+            XCTAssertEqual(status, 64, flags.joined(separator: " "))
+            XCTAssertEqual(output, [])
+            XCTAssertEqual(errors, "moya-cli: error: \(message)\n" + usage)
+        }
+        let (status, _, errors) = try run(
+            specs + [
+                "--http", "0", "--auth-issuer", "https://auth.test", "--audience", "https://a.test/mcp", "--jwks",
+                "/nonexistent/jwks.json",
+            ], input: Data())
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(errors, "moya-cli: error: --jwks /nonexistent/jwks.json: cannot read the file\n")
+        let holder = try TestServer()
+        defer { holder.stop() }
+        let (taken, _, takenErrors) = try run(specs + ["--http", "127.0.0.1:\(holder.port)"], input: Data())
+        XCTAssertEqual(taken, 1)
+        XCTAssertEqual(
+            takenErrors, "moya-cli: error: cannot listen on 127.0.0.1:\(holder.port): address already in use\n")
+    }
+
     /// Finding 13: a FIFO as --audit is refused before serving, and never blocks.
     func testAFIFOAsTheAuditLogIsRefusedAtOnce() throws {
         let folder = NSTemporaryDirectory() + "moya-cli-mcp-fifo-\(UUID().uuidString)"

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// `mcp --http` as docs/mcp.md deploys it, through the official Python SDK's client: two
+/// instances behind haproxy (round-robin, the session stick table for 2025-11-25), and OAuth
+/// with the keys found from the issuer alone (Tests/Fixtures/mcp/http-deployment.py).
+final class MCPDeploymentTests: XCTestCase {
+    /// Whether `command` runs here; a skip, or a failure where CI requires it, when not.
+    func require(_ command: [String], _ what: String) throws {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = command
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        try? probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else {
+            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
+                XCTFail("\(what) is required here")
+                return
+            }
+            throw XCTSkip("\(what) is not installed; skipped")
+        }
+    }
+
+    func deployment(_ parts: [String]) throws -> String {
+        try require(["python3", "-c", "from mcp import ClientSession; ClientSession.discover"], "the Python MCP SDK")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            [
+                "python3", MCPSession.root + "/Tests/Fixtures/mcp/http-deployment.py", MCPSession.executable.path,
+                MCPSession.root + "/specs/myservice.yaml",
+            ] + parts
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        return output
+    }
+
+    func testTwoInstancesBehindHAProxyAnswerAsOne() throws {
+        try require(["haproxy", "-v"], "haproxy (apt install haproxy)")
+        XCTAssertEqual(
+            try deployment(["haproxy"]),
+            """
+            haproxy 2026-07-28: 100 calls, 0 errors, both instances answered: True
+            haproxy 2025-11-25: 100 calls, 0 errors
+
+            """)
+    }
+
+    func testOAuthWithKeysFoundFromTheIssuer() throws {
+        try require(
+            ["python3", "-c", "import jwt, cryptography"], "PyJWT and cryptography (pip install pyjwt cryptography)")
+        let metadata = "resource_metadata=\"https://mcp.example.test/.well-known/oauth-protected-resource/mcp\""
+        XCTAssertEqual(
+            try deployment(["oauth"]),
+            """
+            oauth: 3 calls with a token, 0 errors
+            oauth no token: 401 Bearer \(metadata)
+            oauth wrong audience: 401 Bearer error="invalid_token", error_description="the token is not for https://mcp.example.test/mcp (its aud)", \(metadata)
+            oauth expired: 401 Bearer error="invalid_token", error_description="the token has expired", \(metadata)
+
+            """)
+    }
+}
