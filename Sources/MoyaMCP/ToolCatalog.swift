@@ -1,5 +1,7 @@
 import MoyaHTTP
+import MoyaSchema
 import MoyaSpec
+import Synchronization
 
 /// One target or flow as an MCP tool: its name, what the model reads about it, and, when it is
 /// not offered, why. A class: a call looks it up and reads its spec without copying either.
@@ -52,7 +54,6 @@ public final class ToolDescriptor: Sendable {
         self.refusal = refusal
         self.method = method
         self.filesFolder = filesFolder
-        outputSchema = isFlow ? nil : ToolCatalog.outputSchema(of: owner.service.targets[index])
         flowSendsOnlyReads = flowMethods.allSatisfy(ToolExposure.readOnlyMethods.contains)
         flowDeletes = flowMethods.contains(.delete)
     }
@@ -87,9 +88,23 @@ public final class ToolDescriptor: Sendable {
         }
     }
 
-    /// The target's `schema:`, when it stands alone as an object schema; worked out once,
-    /// since every call asks whether there is one.
-    public let outputSchema: JSONValue?
+    /// The target's response schema (`schema:`), bundled whole with what its `$ref`s reach
+    /// (`SchemaBundle`): an object schema as it is, any other inside one as `result`. Worked
+    /// out on first use and kept: a page of `tools/list` describes 100 tools of thousands.
+    public var outputSchema: JSONValue? { output.schema }
+
+    /// Whether a result's body is `result` of its structured content (an array, a string).
+    public var wrapsResult: Bool { output.wraps }
+
+    private let outputCache = Mutex<(schema: JSONValue?, wraps: Bool)?>(nil)
+
+    private var output: (schema: JSONValue?, wraps: Bool) {
+        if let known = outputCache.withLock({ $0 }) { return known }
+        var made: (schema: JSONValue?, wraps: Bool) = (nil, false)
+        if !isFlow, let schema = ToolCatalog.outputSchema(of: owner.service.targets[index]) { made = schema }
+        outputCache.withLock { $0 = made }
+        return made
+    }
 
     /// Whether the tool only reads.
     public var isReadOnly: Bool {
@@ -137,19 +152,28 @@ public struct ToolCatalog: Sendable {
         var taken = Set<String>()
         var tools: [ToolDescriptor] = []
         let logins = ToolExposure.logins(of: services)
-        let fullNames = services.flatMap { service in
-            service.targets.map { service.name + "." + $0.name } + service.flows.map { service.name + "." + $0.name }
+        let prefixes = Self.prefixes(of: services, reserving: reserving)
+        var names: [String] = []
+        for full in reserving {
+            let service = String(full.prefix { $0 != "." })
+            let index = services.firstIndex { $0.name == service }
+            let prefix: String = index.map { prefixes[$0] } ?? service
+            names.append(prefix + String(full.dropFirst(service.count)))
+        }
+        for (service, prefix) in zip(services, prefixes) {
+            for target in service.targets { names.append(prefix + "." + target.name) }
+            for flow in service.flows { names.append(prefix + "." + flow.name) }
         }
         // Names that fit are reserved first, so a shortened one never takes another's.
-        for name in fullNames + reserving where name.utf8.count <= Self.nameLimit { taken.insert(name) }
-        for service in services {
+        for name in names where name.utf8.count <= Self.nameLimit { taken.insert(name) }
+        for (service, prefix) in zip(services, prefixes) {
             let owner = ServiceOwner(service)
             for (index, target) in service.targets.enumerated() {
                 let full = service.name + "." + target.name
                 tools.append(
                     ToolDescriptor(
-                        owner: owner, index: index, isFlow: false, name: Self.toolName(full, taken: &taken),
-                        fullName: full,
+                        owner: owner, index: index, isFlow: false,
+                        name: Self.toolName(prefix + "." + target.name, taken: &taken), fullName: full,
                         title: target.summary.map(Self.firstLine) ?? full,
                         refusal: exposure.refusal(of: target, in: service, logins: logins), method: target.method,
                         filesFolder: folder))
@@ -157,7 +181,9 @@ public struct ToolCatalog: Sendable {
             for (index, flow) in service.flows.enumerated() {
                 let full = service.name + "." + flow.name
                 let tool = ToolDescriptor(
-                    owner: owner, index: index, isFlow: true, name: Self.toolName(full, taken: &taken), fullName: full,
+                    owner: owner, index: index, isFlow: true,
+                    name: Self.toolName(prefix + "." + flow.name, taken: &taken),
+                    fullName: full,
                     title: flow.summary.map(Self.firstLine) ?? full,
                     refusal: exposure.refusal(of: flow, in: service, services: services, logins: logins), method: nil,
                     filesFolder: folder, flowMethods: Self.methods(of: flow, in: service, services: services))
@@ -197,6 +223,74 @@ public struct ToolCatalog: Sendable {
     }
 
     // MARK: - Names
+
+    /// What each service's tool names start with: its `mcp.prefix`; else its name, when every
+    /// one of its names fits in 64 characters with it; else the longest run of its name's
+    /// first words that lets them fit (`spotifyWebAPI…` as `spotifyWebAPI` or `spotify`), so
+    /// that a name keeps the whole target name. Unique among the services.
+    static func prefixes(of services: [ServiceSpec], reserving: [String]) -> [String] {
+        var used = Set<String>()
+        var prefixes: [String] = []
+        for service in services {
+            let own = service.targets.map(\.name) + service.flows.map(\.name)
+            let more = reserving.filter { $0.hasPrefix(service.name + ".") }.map {
+                String($0.dropFirst(service.name.count + 1))
+            }
+            let longest = (own + more).map(\.utf8.count).max() ?? 0
+            var prefix = service.mcpPrefix ?? service.name
+            if service.mcpPrefix == nil, service.name.utf8.count + 1 + longest > nameLimit {
+                let words = Self.words(service.name)
+                var chosen = words.first ?? service.name
+                for count in stride(from: words.count - 1, through: 1, by: -1) {
+                    // A prefix does not end on a word that joins others (`…APIWith`).
+                    if count > 1, Self.joiningWords.contains(words[count - 1].lowercased()) { continue }
+                    let candidate = words.prefix(count).joined()
+                    if candidate.utf8.count + 1 + longest <= nameLimit, !used.contains(candidate) {
+                        chosen = candidate
+                        break
+                    }
+                }
+                prefix = chosen
+            }
+            var unique = prefix
+            var counter = 2
+            while used.contains(unique) {
+                unique = prefix + String(counter)
+                counter += 1
+            }
+            used.insert(unique)
+            prefixes.append(unique)
+        }
+        return prefixes
+    }
+
+    /// Words a shortened prefix does not end on.
+    static let joiningWords: Set<String> = [
+        "with", "and", "from", "for", "of", "the", "to", "in", "on", "by", "a", "an",
+    ]
+
+    /// A camel-case or snake-case name's words: `spotifyWebAPIWith` is `spotify`, `Web`, `API`,
+    /// `With`; `_` and `-` stay with the word before them.
+    static func words(_ name: String) -> [String] {
+        let characters = Array(name)
+        var words: [String] = []
+        var current = ""
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            let startsWord =
+                character.isUppercase
+                && (previous.map { $0.isLowercase || $0.isNumber } ?? false
+                    || (previous?.isUppercase ?? false) && (next?.isLowercase ?? false))
+            if startsWord, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
 
     /// `full` as a tool name: itself when it fits, else its first characters and a hash of
     /// the whole, unique among `taken`.
@@ -274,11 +368,21 @@ public struct ToolCatalog: Sendable {
     /// The target's `schema:` as an output schema: only an object schema with nothing to
     /// resolve outside itself, in draft 2020-12, since MCP asks for an object schema and
     /// clients validate `structuredContent` against it as it is.
-    static func outputSchema(of target: TargetSpec) -> JSONValue? {
-        guard let schema = target.schema, schema.documents.isEmpty, schema.dialect == .draft2020_12,
-            schema.schema["type"] == .string("object"), !refersOutside(schema.schema)
+    static func outputSchema(of target: TargetSpec) -> (schema: JSONValue, wraps: Bool)? {
+        guard let spec = target.schema,
+            let bundled = SchemaBundle.bundle(
+                spec.schema, uri: spec.uri, documents: spec.documents, dialect: spec.dialect),
+            case .object(var members) = bundled, !refersOutside(bundled)
         else { return nil }
-        return schema.schema
+        if bundled["type"] == .string("object") { return (bundled, false) }
+        let definitions = members.first { $0.key == "$defs" }?.value
+        members.removeAll { $0.key == "$defs" }
+        var wrapper: [(key: String, value: JSONValue)] = [
+            ("type", .string("object")), ("properties", .object([("result", .object(members))])),
+            ("required", .array([.string("result")])),
+        ]
+        if let definitions { wrapper.append(("$defs", definitions)) }
+        return (.object(wrapper), true)
     }
 
     /// Whether a schema has a `$ref` that is not to a place inside itself.

@@ -2,6 +2,12 @@ import MoyaHTTP
 import MoyaSchema
 import MoyaSpec
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A tool's arguments: the JSON Schema the model fills in, built from a target's params or a
 /// flow's variables, and the arguments it sends checked against it and made into params.
 ///
@@ -46,6 +52,10 @@ public enum ToolInput {
         where isArgument(param, of: target, credentials: credentials, allowsFiles: folder != nil) {
             properties.append((param.name, property(for: param, of: target, folder: folder)))
             if param.isRequired { required.append(.string(param.name)) }
+        }
+        if let body = JSONBody(target) {
+            properties.append((body.argument, body.property))
+            if body.isRequired { required.append(.string(body.argument)) }
         }
         properties.append(
             (
@@ -165,7 +175,8 @@ public enum ToolInput {
         var values: [String: ParamValue] = [:]
         var violations: [String] = []
         let credentials = service.credentialParams(of: target)
-        for (key, value) in arguments where key != ToolCatalog.selectArgument {
+        let body = JSONBody(target)?.argument
+        for (key, value) in arguments where key != ToolCatalog.selectArgument && key != body {
             guard let param = target.params.first(where: { $0.name == key }),
                 isArgument(param, of: target, credentials: credentials, allowsFiles: files != nil)
             else {
@@ -211,5 +222,74 @@ public enum ToolInput {
             return .array(resolved)
         }
         return try resolve(value.description)
+    }
+}
+
+/// A target's body as one argument, when its task sends a fixed document (a `data` task, as
+/// `import openapi` writes the document's example): the model gives the whole body, as
+/// `call --body` does, and the spec's document is sent when it gives none. A JSON body is
+/// JSON, held to the target's `requestSchema` where it has one, its members the argument's
+/// properties, nested as the body is; any other is text, sent as it is (base64, where an API
+/// takes an image so).
+struct JSONBody {
+    /// `body`, or `moya.body` when a param is named `body`.
+    let argument: String
+    let property: JSONValue
+    let isRequired: Bool
+    /// Whether the body is JSON; else text.
+    let isJSON: Bool
+
+    init?(_ target: TargetSpec) {
+        guard case .data(let source, let contentType, _) = target.task else { return nil }
+        let type = contentType.flatMap(Self.literal) ?? ""
+        isJSON = Self.isJSON(type)
+        argument = target.params.contains { $0.name == "body" } ? "moya.body" : "body"
+        var members: [(key: String, value: JSONValue)] = isJSON ? [] : [("type", .string("string"))]
+        if isJSON, let schema = target.requestSchema,
+            let bundled = SchemaBundle.bundle(
+                schema.schema, uri: schema.uri, documents: schema.documents, dialect: schema.dialect),
+            case .object(let schemaMembers) = bundled
+        {
+            members = schemaMembers
+        }
+        // The spec's own document, shown as the default when it is plain text: never one that
+        // holds an environment value, which may be a credential, nor a large one.
+        var example: JSONValue?
+        if case .text(let template) = source, let text = Self.literal(template), text.utf8.count <= 16 << 10 {
+            example = isJSON ? try? JSONValue(parsing: Data(text.utf8)) : .string(text)
+        }
+        var description =
+            (isJSON ? "The request body, JSON" : "The request body, as text" + (type.isEmpty ? "" : " (\(type))"))
+            + (example == nil ? "." : "; the default is sent when it is left out.")
+        if case .string(let own)? = JSONValue.object(members)["description"] {
+            description = VisibleText(own).text + "\n\n" + description
+        }
+        members.removeAll { $0.key == "default" || $0.key == "description" }
+        if let example { members.append(("default", example)) }
+        members.append(("description", .string(description)))
+        property = .object(members)
+        isRequired = example == nil && target.bodyRequired == true
+    }
+
+    /// The body the model gave, as the bytes sent.
+    func bytes(of value: JSONValue) -> Data {
+        if !isJSON, case .string(let text) = value { return Data(text.utf8) }
+        return Data(value.serialized(escapeSlashes: false).utf8)
+    }
+
+    /// A template's text when it is all literal.
+    static func literal(_ template: Template) -> String? {
+        var text = ""
+        for segment in template.segments {
+            guard case .literal(let part) = segment else { return nil }
+            text += part
+        }
+        return text
+    }
+
+    /// `application/json` and `application/*+json`, parameters aside.
+    static func isJSON(_ type: String) -> Bool {
+        let media = String(type.split(separator: ";").first ?? "").trimmingSpaces().lowercased()
+        return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
 }

@@ -51,7 +51,7 @@ public struct ToolOutcome: Sendable {
     /// it. So a body that is too large for `limit`, or that no longer meets the schema once its
     /// secrets are masked (a PIN echoed as a number), is an error whose text says why.
     static func of(
-        _ exchange: Exchange, select: JSONPath?, limit: Int, outputSchema: CompiledSchema?
+        _ exchange: Exchange, select: JSONPath?, limit: Int, outputSchema: CompiledSchema?, wrapsResult: Bool = false
     ) -> ToolOutcome {
         let redactor = exchange.redactor
         guard let response = exchange.response, let target = exchange.target else {
@@ -111,14 +111,18 @@ public struct ToolOutcome: Sendable {
                     lines.insert(
                         "moya-cli: the body is over --max-result-bytes \(limit), so it has no structured content; "
                             + "select less with \(ToolCatalog.selectArgument)", at: 0)
-                } else if let broken = outputSchema.errors(in: cleaned, limit: 1).first {
-                    kind = .error
-                    let masked = cleaned == json ? "" : " once its secrets are masked"
-                    lines.insert(
-                        "moya-cli: the body does not meet the tool's output schema\(masked) "
-                            + "(\(ToolInput.describe(broken))), so it comes as text only", at: 0)
                 } else {
-                    structured = cleaned
+                    // A body that is not an object is `result` of one, as the schema says.
+                    let content = wrapsResult ? JSONValue.object([("result", cleaned)]) : cleaned
+                    if let broken = outputSchema.errors(in: content, limit: 1).first {
+                        kind = .error
+                        let masked = cleaned == json ? "" : " once its secrets are masked"
+                        lines.insert(
+                            "moya-cli: the body does not meet the tool's output schema\(masked) "
+                                + "(\(ToolInput.describe(broken))), so it comes as text only", at: 0)
+                    } else {
+                        structured = content
+                    }
                 }
             }
         } else if let text = String(validating: response.data, as: UTF8.self), !text.utf8.contains(0) {

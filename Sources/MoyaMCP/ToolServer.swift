@@ -6,6 +6,12 @@ import MoyaSchema
 import MoyaSpec
 import Synchronization
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// `moya-cli mcp`: the catalog's tools served over a transport. Every call goes through the
 /// client as `call` sends it (the policy, logins, retries, timeouts, the environment), and
 /// what comes back is shaped by `ToolOutcome`, secrets gone.
@@ -78,12 +84,22 @@ public final class ToolServer: Sendable {
     /// Serves every spec of `client` from now on, and wakes the calls that waited for them.
     @discardableResult
     public func load(_ client: SpecClient) -> Loaded {
-        let loaded = Loaded(
+        let loaded = prepare(client)
+        serve(loaded)
+        return loaded
+    }
+
+    /// The catalog of `client`'s specs, not served yet: `--lock` holds it to the lock first.
+    public func prepare(_ client: SpecClient) -> Loaded {
+        Loaded(
             catalog: ToolCatalog(services: client.services, exposure: exposure, allowsFilesIn: options.allowsFilesIn),
             client: client,
             redactor: Redactor(secretValues: client.services.boundSecrets))
+    }
+
+    /// Serves `loaded` from now on, and wakes the calls that waited for it.
+    public func serve(_ loaded: Loaded) {
         settle(.loaded(loaded))
-        return loaded
     }
 
     /// The specs could not be loaded: waiting calls give up.
@@ -336,10 +352,14 @@ public final class ToolServer: Sendable {
             } catch {
                 return audited(tool.name, arguments, .refused(.invalid, error.violations), context)
             }
-            let exchange = await client.exchange(
-                service, target, with: CallOptions(arguments: params, environment: client.environment))
+            var callOptions = CallOptions(arguments: params, environment: client.environment)
+            if let body = JSONBody(target), let value = arguments[body.argument] {
+                callOptions.body = BodyEdit(whole: body.bytes(of: value))
+            }
+            let exchange = await client.exchange(service, target, with: callOptions)
             let outcome = ToolOutcome.of(
-                exchange, select: select, limit: options.maxResultBytes, outputSchema: outputValidator(for: tool))
+                exchange, select: select, limit: options.maxResultBytes, outputSchema: outputValidator(for: tool),
+                wrapsResult: tool.wrapsResult)
             let masked = audit == nil ? arguments : exchange.redactor.scrubbing(arguments)
             return audited(tool.name, masked, outcome, context, masked: true)
         case .flow:

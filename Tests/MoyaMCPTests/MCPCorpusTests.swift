@@ -2,6 +2,7 @@ import Foundation
 import MoyaCore
 import MoyaMCP
 import MoyaOpenAPI
+import MoyaRuntime
 import MoyaSchema
 import MoyaSpec
 import TestSupport
@@ -50,6 +51,118 @@ final class MCPCorpusTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Tools that say everything a call can, on the real corpus: every write tool can set its
+    /// body, and every operation with a response schema has an `outputSchema` (valid 2020-12)
+    /// that its stubbed answer's `structuredContent` meets. Each GET tool is called through the
+    /// server, stubbed, with arguments made from its input schema.
+    func testEveryToolCanSetItsBodyAndHasItsOutputSchema() async throws {
+        let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
+        let documents = try FileManager.default.contentsOfDirectory(atPath: corpus).filter {
+            $0.hasSuffix(".yaml") || $0.hasSuffix(".json")
+        }.sorted()
+        let metaschema = try metaschemaRegistry()
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-corpus-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var totals = (writes: 0, bodiless: 0, bodies: 0, schemas: 0, outputs: 0, called: 0, structured: 0)
+        var report: [String] = []
+        for document in documents {
+            let path = folder + "/" + document
+            try FileManager.default.copyItem(atPath: corpus + "/" + document, toPath: path)
+            let spec = folder + "/" + document.split(separator: ".")[0] + ".moya.yaml"
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+            let imported = try OpenAPIImporter.importSpec(Array(bytes), file: path, spec: spec)
+            let service = try SpecCompiler(environment: Environment([:])).compile(Array(imported.spec.utf8), file: spec)
+            let exposure = ToolExposure(allowsWrites: true, allowsDeletes: true)
+            let catalog = ToolCatalog(services: [service], exposure: exposure)
+            var overrides = CallPolicy.Overrides()
+            overrides.stub = .immediate
+            let server = ToolServer(
+                client: SpecClient(services: [service], overrides: overrides, logins: nil), exposure: exposure,
+                options: ToolServer.Options(), audit: nil)
+            var counts = (writes: 0, bodiless: 0, bodies: 0, schemas: 0, outputs: 0, called: 0, structured: 0)
+            for tool in catalog.exposed {
+                guard case .target(_, let target) = tool.subject else { continue }
+                let properties = tool.inputSchema["properties"]
+                if !tool.isReadOnly, target.task.sendsBody(target.method) {
+                    counts.writes += 1
+                    let bodyArgument = properties?["body"] != nil || properties?["moya.body"] != nil
+                    let settable: Bool
+                    if case .data = target.task {
+                        // A fixed document: only a body argument sets it.
+                        settable = bodyArgument
+                        if bodyArgument { counts.bodies += 1 }
+                    } else {
+                        settable = target.params.contains { properties?[$0.name] != nil } || bodyArgument
+                    }
+                    if !settable {
+                        counts.bodiless += 1
+                        report.append("\(document) \(tool.name): cannot set its body")
+                    }
+                }
+                guard target.schema != nil else { continue }
+                counts.schemas += 1
+                guard let output = tool.outputSchema else {
+                    report.append("\(document) \(tool.name): no outputSchema")
+                    continue
+                }
+                counts.outputs += 1
+                XCTAssertEqual(output["type"], .string("object"), tool.name)
+                XCTAssertEqual(metaschema?.errors(in: output).map(\.description) ?? [], [], "\(document) \(tool.name)")
+                guard tool.isReadOnly, let arguments = Self.arguments(for: tool.inputSchema) else { continue }
+                counts.called += 1
+                let outcome = try await server.call(tool.name, arguments: arguments)
+                if outcome.structured != nil {
+                    counts.structured += 1
+                } else if !outcome.isError || !outcome.text.contains("output schema") {
+                    // No sample body to structure (a 204, a text sample): nothing to hold.
+                    counts.called -= 1
+                } else {
+                    report.append("\(document) \(tool.name): \(outcome.text.prefix(200))")
+                }
+            }
+            totals.writes += counts.writes
+            totals.bodiless += counts.bodiless
+            totals.bodies += counts.bodies
+            totals.schemas += counts.schemas
+            totals.outputs += counts.outputs
+            totals.called += counts.called
+            totals.structured += counts.structured
+            print(
+                "MCPCorpusTests: \(document): \(counts.writes) write tools, \(counts.bodies) by a body argument, "
+                    + "\(counts.bodiless) cannot set their body; "
+                    + "\(counts.outputs) of \(counts.schemas) with a response schema have an outputSchema; "
+                    + "\(counts.structured) of \(counts.called) stubbed calls structured")
+        }
+        print("MCPCorpusTests: in all: \(totals)")
+        XCTAssertEqual(report, [])
+    }
+
+    /// Arguments that meet an input schema's required properties: the default, the first enum
+    /// case, or the least value of the type; nil when a property's type is not known.
+    static func arguments(for schema: JSONValue) -> JSONValue? {
+        guard case .array(let required)? = schema["required"] else { return .object([]) }
+        var members: [(key: String, value: JSONValue)] = []
+        for case .string(let name) in required {
+            guard let property = schema["properties"]?[name] else { return nil }
+            if let value = property["default"] {
+                members.append((name, value))
+            } else if case .array(let cases)? = property["enum"], let first = cases.first {
+                members.append((name, first))
+            } else {
+                switch property["type"] {
+                case .string("integer")?, .string("number")?:
+                    members.append((name, property["minimum"] ?? .integer(1)))
+                case .string("boolean")?: members.append((name, .bool(true)))
+                case .string("array")?: members.append((name, .array([])))
+                case .string("string")?: members.append((name, .string("a")))
+                default: return nil
+                }
+            }
+        }
+        return .object(members)
     }
 
     /// The draft 2020-12 metaschema and its vocabularies from JSON_SCHEMA_METASCHEMAS (PyPI's

@@ -93,6 +93,15 @@ struct MCPCommand: CallerIsolatedCommand {
         help: ArgumentHelp("Offer file params, taking paths inside DIR only.", valueName: "dir"))
     var allowFiles: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the tools' names, descriptions and schemas to FILE on the first run; refuse to start "
+                + "(exit 65) when they change.", valueName: "file"))
+    var lock: String?
+
+    @Flag(name: .customLong("update-lock"), help: "With --lock, accept the tools as they are now and rewrite the lock.")
+    var updateLock = false
+
     @Flag(name: .customShort("v"), help: "Log each request and response to stderr; -vv adds their bodies.")
     var verbosity: Int
 
@@ -108,6 +117,7 @@ struct MCPCommand: CallerIsolatedCommand {
     }
 
     func validate() throws {
+        if updateLock, lock == nil { throw ValidationError("--update-lock needs --lock") }
         guard (1024...(64 << 20)).contains(maxResultBytes) else {
             throw ValidationError("--max-result-bytes takes 1024 to 67108864, not \(maxResultBytes)")
         }
@@ -162,7 +172,7 @@ struct MCPCommand: CallerIsolatedCommand {
             },
             allowsWrites: allowWrites, allowsDeletes: allowDeletes, only: only, dynamic: tools == .dynamic,
             listsDynamicHint: tools == nil, maxResultBytes: maxResultBytes, audit: audit, allowsFilesIn: allowFiles,
-            stubbed: behavior.map { $0 != .never } ?? false, http: http, log: log,
+            stubbed: behavior.map { $0 != .never } ?? false, http: http, lock: lock, updatesLock: updateLock, log: log,
             nextSignal: context.stopSignal ?? { await signals?.next() ?? SIGTERM })
         do {
             try await MCPServing.serve(invocation)
@@ -202,6 +212,9 @@ struct MCPInvocation: Sendable {
     let stubbed: Bool
     /// `--http`: where to listen and how, instead of stdio.
     let http: HTTP?
+    /// `--lock`, and `--update-lock`.
+    let lock: String?
+    let updatesLock: Bool
     /// A line for stderr.
     let log: @Sendable (String) -> Void
     /// The next SIGINT or SIGTERM, which ends the server.

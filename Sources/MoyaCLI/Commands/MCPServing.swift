@@ -38,7 +38,8 @@ enum MCPServing {
         options.maxResultBytes = invocation.maxResultBytes
         options.allowsFilesIn = invocation.allowsFilesIn
         options.stubbed = invocation.stubbed
-        let preview = invocation.preview(2 * options.pageSize).map { preview in
+        // With a lock, nothing is listed before the whole catalog has been held to it.
+        let preview = (invocation.lock == nil ? invocation.preview(2 * options.pageSize) : nil).map { preview in
             ToolCatalog(
                 services: [preview.service], exposure: exposure, allowsFilesIn: invocation.allowsFilesIn,
                 reserving: preview.names)
@@ -67,7 +68,10 @@ enum MCPServing {
             group.addTask { .signal(await invocation.nextSignal()) }
             group.addTask {
                 do {
-                    let catalog = server.load(try invocation.load()).catalog
+                    let loaded = server.prepare(try invocation.load())
+                    if let lock = invocation.lock { try check(loaded.catalog, lock: lock, invocation) }
+                    server.serve(loaded)
+                    let catalog = loaded.catalog
                     try announce(catalog, invocation, port: listener?.port)
                     return .loaded
                 } catch {
@@ -95,6 +99,26 @@ enum MCPServing {
         case .signal(let number): invocation.log("moya-cli: \(MCPInvocation.name(of: number)): stopping")
         case .failed(let error): throw error
         case .closed, .loaded: break
+        }
+    }
+
+    /// `--lock`: the catalog held to the lock, or the lock written.
+    static func check(_ catalog: ToolCatalog, lock: String, _ invocation: MCPInvocation) throws(CommandFailure) {
+        do {
+            switch try ToolLock.apply(catalog, path: lock, update: invocation.updatesLock) {
+            case .written(let count): invocation.log("moya-cli: mcp: wrote the lock of \(count) tools to \(lock)")
+            case .updated(let count): invocation.log("moya-cli: mcp: updated \(lock): \(count) changes accepted")
+            case .matched: break
+            }
+        } catch {
+            switch error {
+            case .file(let message): throw CommandFailure.cannotWrite(message)
+            case .changed(let changes):
+                let shown = changes.prefix(5).joined(separator: "; ")
+                let more = changes.count > 5 ? "; and \(changes.count - 5) more" : ""
+                throw CommandFailure.invalidSpec(
+                    "the tools differ from --lock \(lock): \(shown)\(more); start with --update-lock to accept them")
+            }
         }
     }
 

@@ -28,8 +28,10 @@ public struct SpecCompiler: Sendable {
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
-        "environments", "targets", "flows",
+        "environments", "targets", "flows", "mcp",
     ]
+    /// The keys of a service's `mcp:`.
+    static let serviceMCPKeys = ["prefix"]
     /// The keys of an environment.
     static let environmentKeys = ["baseURL", "headers"]
     /// The keys of a header or cookie written as a mapping.
@@ -304,8 +306,25 @@ struct CompileContext {
             stub: stub, auth: auth, environments: environments, targets: targets, flows: flows,
             secretValues: reader.secretValues, baseURLSource: baseURLSource ?? Template(literal: baseURL))
         service.givenFileRoot = fileRoot.isGiven ? fileRoot.directory : nil
+        if let node = fields["mcp"] { service.mcpPrefix = mcpPrefix(node) }
         checkSamples(of: service)
         return service
+    }
+
+    /// A service's `mcp: { prefix: NAME }`: what its tool names start with.
+    mutating func mcpPrefix(_ node: YAMLNode) -> String? {
+        guard let fields = reader.fields(node, "mcp", known: SpecCompiler.serviceMCPKeys),
+            let prefix = fields["prefix"],
+            let value = reader.string(prefix, "mcp.prefix")
+        else { return nil }
+        guard ParamSpec.isValidName(value), value.utf8.count <= ServiceSpec.mcpPrefixLimit else {
+            reader.error(
+                prefix.mark, "mcp.prefix",
+                "\"\(reader.written(prefix, value))\" is not a valid tool prefix; use at most "
+                    + "\(ServiceSpec.mcpPrefixLimit) letters, digits, '_' and '-', starting with a letter")
+            return nil
+        }
+        return value
     }
 
     mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {

@@ -30,6 +30,11 @@ public struct ServiceSpec: Sendable {
     public var targets: [TargetSpec]
     /// The flows in declared order.
     public var flows: [FlowSpec] = []
+    /// What its MCP tools' names start with (`mcp: { prefix: NAME }`); nil for the default,
+    /// the service's name, shortened when a name would be too long.
+    public var mcpPrefix: String? = nil
+    /// The longest `mcp.prefix`.
+    public static let mcpPrefixLimit = 32
     /// Values that came from the environment, to be redacted wherever they would print.
     public var secretValues: Set<String>
     /// The base URL as written, its `${VAR}` references kept apart from the text, when the

@@ -66,6 +66,18 @@ extension SpecSchema {
               "additionalProperties": {
                 "$ref": "#/$defs/flow"
               }
+            },
+            "mcp": {
+              "type": "object",
+              "description": "How moya-cli mcp names the service's tools.",
+              "properties": {
+                "prefix": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,31}$",
+                  "description": "What the tools' names start with, before the dot: the service's name by default, shortened when a tool's name would be over 64 characters."
+                }
+              },
+              "additionalProperties": false
             }
           },
           "required": [
