@@ -58,9 +58,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        // Verifying OAuth access tokens' signatures (RSA, ECDSA, Ed25519) for `mcp --http`.
-        // Already in the graph through swift-certificates, which swift-nio-extras brings.
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // `import openapi`. Without its ExternalLoading trait, which only loading documents
         // from other files needs, it builds without Swift Concurrency's overhead.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
@@ -135,7 +132,7 @@ let package = Package(
             ]),
         // `moya-cli mcp`: a spec's targets and flows as MCP tools, sent through MoyaRuntime, and
         // the protocol itself (JSON-RPC on MoyaJSON, both revisions) over stdio, and over
-        // Streamable HTTP on SwiftNIO with OAuth bearer tokens checked by swift-crypto.
+        // Streamable HTTP on SwiftNIO with OAuth bearer tokens.
         .target(
             name: "MoyaMCP",
             dependencies: [
@@ -143,9 +140,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // TLS, and its BoringSSL (`CNIOBoringSSL`), which checks bearer tokens'
+                // signatures: no second copy of BoringSSL to build (swift-crypto's).
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: callerIsolated),
         // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
@@ -238,9 +235,6 @@ let package = Package(
             name: "MoyaMCPTests",
             dependencies: [
                 "MoyaMCP", "MoyaSpec", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema", "TestSupport",
-                // Signing the bearer tokens `mcp --http` checks.
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
                 // Driven over stdio as an MCP client drives it.
                 "moya-cli", "moya-cli-tools",
             ]),

@@ -1,5 +1,4 @@
-import Crypto
-import CryptoExtras
+import CNIOBoringSSL
 import Foundation
 import MoyaCore
 import MoyaMCP
@@ -10,7 +9,7 @@ import XCTest
 
 /// `mcp --http` in-process: MCP's Streamable HTTP transport on a real port, asked by a real
 /// HTTP client (MoyaTransport's `Session`), its tools sending to a live server. Bearer tokens
-/// are JWTs signed here with swift-crypto, as an authorization server signs them.
+/// are JWTs signed here with BoringSSL, as an authorization server signs them.
 final class MCPHTTPTests: XCTestCase {
     static let issuer = "https://auth.test"
     static let audience = "http://127.0.0.1/mcp"
@@ -22,8 +21,8 @@ final class MCPHTTPTests: XCTestCase {
     var folder = ""
     var api: TestServer?
     var session = Session()
-    let rsa = try? _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let ec = P256.Signing.PrivateKey()
+    let rsa = TestKey.rsa()
+    let ec = TestKey.p256()
 
     override func setUpWithError() throws {
         folder = NSTemporaryDirectory() + "moya-cli-mcp-http-\(UUID().uuidString)"
@@ -68,21 +67,19 @@ final class MCPHTTPTests: XCTestCase {
 
     /// The JWK Set of the test keys: RSA as `rsa-1`, P-256 as `ec-1`.
     func keySet() throws -> SigningKeys {
-        let primitives = try XCTUnwrap(rsa).publicKey.getKeyPrimitives()
-        let point = ec.publicKey.rawRepresentation
+        let (n, e) = rsa.publicNumbers
+        let point = ec.publicPoint
         let jwks: JSONValue = .object([
             (
                 "keys",
                 .array([
                     .object([
                         ("kty", .string("RSA")), ("kid", .string("rsa-1")), ("use", .string("sig")),
-                        ("n", .string(Self.base64URL(primitives.modulus))),
-                        ("e", .string(Self.base64URL(primitives.publicExponent))),
+                        ("n", .string(Self.base64URL(n))), ("e", .string(Self.base64URL(e))),
                     ]),
                     .object([
                         ("kty", .string("EC")), ("kid", .string("ec-1")), ("crv", .string("P-256")),
-                        ("x", .string(Self.base64URL(point.prefix(32)))),
-                        ("y", .string(Self.base64URL(point.suffix(32)))),
+                        ("x", .string(Self.base64URL(point[1...32]))), ("y", .string(Self.base64URL(point[33...64]))),
                     ]),
                     // A key of a kind the reader skips.
                     .object([("kty", .string("oct")), ("k", .string("c2VjcmV0"))]),
@@ -128,19 +125,12 @@ final class MCPHTTPTests: XCTestCase {
         let input =
             Self.base64URL(Array(JSONValue.object(header).serialized().utf8)) + "."
             + Self.base64URL(Array(JSONValue.object(members).serialized().utf8))
-        let signature: Data
+        let signature: [UInt8]
         switch signer {
-        case .rsa:
-            signature = try XCTUnwrap(rsa).signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
-                .rawRepresentation
-        case .otherRSA:
-            signature = try _RSA.Signing.PrivateKey(keySize: .bits2048).signature(
-                for: Data(input.utf8), padding: .insecurePKCS1v1_5
-            ).rawRepresentation
-        case .ec:
-            signature = try ec.signature(for: Data(input.utf8)).rawRepresentation
-        case .unsigned:
-            signature = Data()
+        case .rsa: signature = rsa.sign(Array(input.utf8))
+        case .otherRSA: signature = TestKey.rsa().sign(Array(input.utf8))
+        case .ec: signature = ec.sign(Array(input.utf8))
+        case .unsigned: signature = []
         }
         return input + "." + Self.base64URL(signature)
     }
@@ -427,5 +417,83 @@ final class MCPHTTPTests: XCTestCase {
         var options = HTTPTransport.Options()
         XCTAssertThrowsError(
             try options.serveTLS(certificateChain: fixtures + "/none.pem", key: fixtures + "/server.key"))
+    }
+}
+
+/// A key pair made with BoringSSL for the tests, as an authorization server holds one.
+final class TestKey: @unchecked Sendable {
+    enum Kind {
+        case rsa
+        case p256
+    }
+
+    let kind: Kind
+    let pointer: OpaquePointer
+
+    private init(_ kind: Kind, _ pointer: OpaquePointer) {
+        self.kind = kind
+        self.pointer = pointer
+    }
+
+    deinit {
+        switch kind {
+        case .rsa: RSA_free(pointer)
+        case .p256: EC_KEY_free(pointer)
+        }
+    }
+
+    static func rsa() -> TestKey {
+        let key = RSA_new()!
+        let exponent = BN_new()!
+        defer { BN_free(exponent) }
+        BN_set_word(exponent, 65537)
+        precondition(RSA_generate_key_ex(key, 2048, exponent, nil) == 1)
+        return TestKey(.rsa, key)
+    }
+
+    static func p256() -> TestKey {
+        let key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1)!
+        precondition(EC_KEY_generate_key(key) == 1)
+        return TestKey(.p256, key)
+    }
+
+    static func bytes(_ number: UnsafePointer<BIGNUM>?, size: Int? = nil) -> [UInt8] {
+        let count = size ?? Int(BN_num_bytes(number))
+        var out = [UInt8](repeating: 0, count: count)
+        _ = BN_bn2bin_padded(&out, count, number)
+        return out
+    }
+
+    /// The RSA key's modulus and exponent.
+    var publicNumbers: (n: [UInt8], e: [UInt8]) {
+        (Self.bytes(RSA_get0_n(pointer)), Self.bytes(RSA_get0_e(pointer)))
+    }
+
+    /// The P-256 key's point, uncompressed.
+    var publicPoint: [UInt8] {
+        var out = [UInt8](repeating: 0, count: 65)
+        _ = EC_POINT_point2oct(
+            EC_KEY_get0_group(pointer), EC_KEY_get0_public_key(pointer), POINT_CONVERSION_UNCOMPRESSED, &out, 65, nil)
+        return out
+    }
+
+    /// RS256 or ES256 (`r || s`) of `input`.
+    func sign(_ input: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = SHA256(input, input.count, &digest)
+        switch kind {
+        case .rsa:
+            var signature = [UInt8](repeating: 0, count: Int(RSA_size(pointer)))
+            var length: UInt32 = 0
+            precondition(RSA_sign(NID_sha256, digest, 32, &signature, &length, pointer) == 1)
+            return Array(signature.prefix(Int(length)))
+        case .p256:
+            let pair = ECDSA_do_sign(digest, 32, pointer)!
+            defer { ECDSA_SIG_free(pair) }
+            var r: UnsafePointer<BIGNUM>?
+            var s: UnsafePointer<BIGNUM>?
+            ECDSA_SIG_get0(pair, &r, &s)
+            return Self.bytes(r, size: 32) + Self.bytes(s, size: 32)
+        }
     }
 }

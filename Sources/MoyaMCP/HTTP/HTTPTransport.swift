@@ -25,7 +25,7 @@ public final class HTTPTransport: Sendable {
         public var sessionLimit = 10_000
         /// The most connections open at once; more are closed as they come.
         public var connectionLimit = 4096
-        /// How long a connection may sit without sending a request.
+        /// How long a connection may sit without sending a request, or take to send one.
         public var idleTimeout: TimeAmount = .seconds(60)
 
         public init() {}
@@ -147,7 +147,8 @@ final class MCPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = head
             body = []
             tooLarge = false
-            idle?.cancel()
+            // The body has as long as an idle connection: a slow one is closed too.
+            waitIdle(context)
         case .body(let chunk):
             guard !tooLarge else { return }
             if body.count + chunk.readableBytes > HTTPTransport.maximumBodyBytes {
@@ -159,6 +160,8 @@ final class MCPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            // Answering takes what the tool takes; the client waits, and may go away.
+            idle?.cancel()
             if tooLarge {
                 let limit = HTTPTransport.maximumBodyBytes >> 20
                 write(
