@@ -7,12 +7,12 @@ stateless with JSON answers, its tools made from the service's OpenAPI export: t
 import json
 import sys
 
-import httpx
+import httpx2
 from fastmcp import FastMCP
 
 document, base, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(document) as source:
     spec = json.load(source)
-server = FastMCP.from_openapi(openapi_spec=spec, client=httpx.AsyncClient(base_url=base), name="bench")
-server.run(transport="http", host="127.0.0.1", port=port, stateless_http=True, json_response=True,
+server = FastMCP.from_openapi(openapi_spec=spec, client=httpx2.AsyncClient(base_url=base), name="bench")
+server.run(transport="http", host="127.0.0.1", port=port, stateless_http=True, json_response=True, show_banner=False,
            log_level="error")

@@ -61,6 +61,9 @@ final class MCPDeploymentTests: XCTestCase {
             try deployment(["oauth"]),
             """
             oauth: 3 calls with a token, 0 errors
+            oauth PS256: 200
+            oauth RS512: 200
+            oauth EdDSA: 200
             oauth no token: 401 Bearer \(metadata)
             oauth wrong audience: 401 Bearer error="invalid_token", error_description="the token is not for https://mcp.example.test/mcp (its aud)", \(metadata)
             oauth expired: 401 Bearer error="invalid_token", error_description="the token has expired", \(metadata)

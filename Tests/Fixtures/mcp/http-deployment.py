@@ -124,10 +124,16 @@ async def oauth():
     import jwt
     from cryptography.hazmat.primitives.asymmetric import rsa
 
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    edwards = ed25519.Ed25519PrivateKey.generate()
     numbers = key.public_key().public_numbers()
-    jwks = {"keys": [{"kty": "RSA", "kid": "k1", "use": "sig", "alg": "RS256", "n": base64url(numbers.n),
-                      "e": base64url(numbers.e)}]}
+    raw = edwards.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    jwks = {"keys": [{"kty": "RSA", "kid": "k1", "use": "sig", "n": base64url(numbers.n), "e": base64url(numbers.e)},
+                     {"kty": "OKP", "kid": "k2", "crv": "Ed25519",
+                      "x": base64.urlsafe_b64encode(raw).rstrip(b"=").decode()}]}
     issuer = {}
 
     class Authority(http.server.BaseHTTPRequestHandler):
@@ -153,9 +159,11 @@ async def oauth():
     issuer["url"] = f"http://127.0.0.1:{server.server_port}"
     audience = "https://mcp.example.test/mcp"
 
-    def token(**claims):
+    def token(algorithm="RS256", **claims):
         payload = {"iss": issuer["url"], "aud": audience, "sub": "ci", "exp": int(time.time()) + 600, **claims}
-        return jwt.encode(payload, key, algorithm="RS256", headers={"kid": "k1"})
+        if algorithm == "EdDSA":
+            return jwt.encode(payload, edwards, algorithm="EdDSA", headers={"kid": "k2"})
+        return jwt.encode(payload, key, algorithm=algorithm, headers={"kid": "k1"})
 
     with moya("--auth-issuer", issuer["url"], "--audience", audience) as url:
         errors = await calls(url, "discover", 3, headers={"Authorization": "Bearer " + token()})
@@ -165,6 +173,9 @@ async def oauth():
         base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
                 "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ping"}
         async with httpx2.AsyncClient() as client:
+            for algorithm in ("PS256", "RS512", "EdDSA"):
+                response = await client.post(url, json=body, headers={**base, "Authorization": "Bearer " + token(algorithm)})
+                print(f"oauth {algorithm}: {response.status_code}")
             for label, extra in [("no token", {}),
                                  ("wrong audience", {"Authorization": "Bearer " + token(aud="https://other.test")}),
                                  ("expired", {"Authorization": "Bearer " + token(exp=int(time.time()) - 3600)})]:
