@@ -252,14 +252,7 @@ public struct ToolCatalog: Sendable {
                 }
                 prefix = chosen
             }
-            var unique = prefix
-            var counter = 2
-            while used.contains(unique) {
-                unique = prefix + String(counter)
-                counter += 1
-            }
-            used.insert(unique)
-            prefixes.append(unique)
+            prefixes.append(used.takeUnique(prefix))
         }
         return prefixes
     }

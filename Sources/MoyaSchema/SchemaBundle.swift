@@ -199,13 +199,7 @@ public struct SchemaBundle {
         guard let target = document.value.value(atPath: pointer) else { return nil }
         var name = pointer.last.map(Self.cleaned) ?? "schema"
         if name.isEmpty { name = "schema" }
-        var unique = name
-        var counter = 2
-        while taken.contains(unique) {
-            unique = name + String(counter)
-            counter += 1
-        }
-        taken.insert(unique)
+        let unique = taken.takeUnique(name)
         names[key] = unique
         let index = definitions.count
         definitions.append((unique, .bool(true)))

@@ -5,6 +5,7 @@ import MoyaOpenAPI
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -17,25 +18,12 @@ final class MCPCorpusTests: XCTestCase {
     static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
     func testEveryRealDocumentListsItsGETOperationsAsReadOnlyToolsWithValidSchemas() throws {
-        let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
-        let documents = try FileManager.default.contentsOfDirectory(atPath: corpus).filter {
-            $0.hasSuffix(".yaml") || $0.hasSuffix(".json")
-        }.sorted()
-        XCTAssertEqual(documents.count, 10)
+        let corpus = try Self.importedCorpus()
+        XCTAssertEqual(corpus.count, 10)
         let metaschema = try metaschemaRegistry()
         // The metaschema refuses what is not a schema, so that a pass below means something.
         if let metaschema { XCTAssertFalse(metaschema.errors(in: .object([("type", .integer(5))])).isEmpty) }
-        let folder = NSTemporaryDirectory() + "moya-cli-mcp-corpus-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        for document in documents {
-            // A spec reads files in its own folder only: the document goes beside it.
-            let path = folder + "/" + document
-            try FileManager.default.copyItem(atPath: corpus + "/" + document, toPath: path)
-            let spec = folder + "/" + document.split(separator: ".")[0] + ".moya.yaml"
-            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
-            let imported = try OpenAPIImporter.importSpec(Array(bytes), file: path, spec: spec)
-            let service = try SpecCompiler(environment: Environment([:])).compile(Array(imported.spec.utf8), file: spec)
+        for (document, service) in corpus {
             let catalog = ToolCatalog(services: [service], exposure: ToolExposure())
             let gets = service.targets.filter { $0.method == .get }.map { service.name + "." + $0.name }
             let readOnly = Set(catalog.exposed.filter(\.isReadOnly).map(\.fullName))
@@ -58,23 +46,10 @@ final class MCPCorpusTests: XCTestCase {
     /// that its stubbed answer's `structuredContent` meets. Each GET tool is called through the
     /// server, stubbed, with arguments made from its input schema.
     func testEveryToolCanSetItsBodyAndHasItsOutputSchema() async throws {
-        let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
-        let documents = try FileManager.default.contentsOfDirectory(atPath: corpus).filter {
-            $0.hasSuffix(".yaml") || $0.hasSuffix(".json")
-        }.sorted()
         let metaschema = try metaschemaRegistry()
-        let folder = NSTemporaryDirectory() + "moya-cli-mcp-corpus-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         var totals = (writes: 0, bodiless: 0, bodies: 0, schemas: 0, outputs: 0, called: 0, structured: 0)
         var report: [String] = []
-        for document in documents {
-            let path = folder + "/" + document
-            try FileManager.default.copyItem(atPath: corpus + "/" + document, toPath: path)
-            let spec = folder + "/" + document.split(separator: ".")[0] + ".moya.yaml"
-            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
-            let imported = try OpenAPIImporter.importSpec(Array(bytes), file: path, spec: spec)
-            let service = try SpecCompiler(environment: Environment([:])).compile(Array(imported.spec.utf8), file: spec)
+        for (document, service) in try Self.importedCorpus() {
             let exposure = ToolExposure(allowsWrites: true, allowsDeletes: true)
             let catalog = ToolCatalog(services: [service], exposure: exposure)
             var overrides = CallPolicy.Overrides()
@@ -139,6 +114,36 @@ final class MCPCorpusTests: XCTestCase {
         print("MCPCorpusTests: in all: \(totals)")
         XCTAssertEqual(report, [])
     }
+
+    /// Each document of the corpus imported and compiled, once for the tests that read them.
+    static func importedCorpus() throws -> [(document: String, service: ServiceSpec)] {
+        if let known = imported.withLock({ $0 }) { return known }
+        let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
+        let documents = try FileManager.default.contentsOfDirectory(atPath: corpus).filter {
+            $0.hasSuffix(".yaml") || $0.hasSuffix(".json")
+        }.sorted()
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-corpus-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var services: [(document: String, service: ServiceSpec)] = []
+        for document in documents {
+            // A spec reads files in its own folder only: the document goes beside it.
+            let path = folder + "/" + document
+            try FileManager.default.copyItem(atPath: corpus + "/" + document, toPath: path)
+            let spec = folder + "/" + document.split(separator: ".")[0] + ".moya.yaml"
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+            let imported = try OpenAPIImporter.importSpec(Array(bytes), file: path, spec: spec)
+            services.append(
+                (
+                    document,
+                    try SpecCompiler(environment: Environment([:])).compile(Array(imported.spec.utf8), file: spec)
+                ))
+        }
+        imported.withLock { $0 = services }
+        return services
+    }
+
+    private static let imported = Mutex<[(document: String, service: ServiceSpec)]?>(nil)
 
     /// Arguments that meet an input schema's required properties: the default, the first enum
     /// case, or the least value of the type; nil when a property's type is not known.

@@ -5,26 +5,9 @@ import XCTest
 /// instances behind haproxy (round-robin, the session stick table for 2025-11-25), and OAuth
 /// with the keys found from the issuer alone (Tests/Fixtures/mcp/http-deployment.py).
 final class MCPDeploymentTests: XCTestCase {
-    /// Whether `command` runs here; a skip, or a failure where CI requires it, when not.
-    func require(_ command: [String], _ what: String) throws {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = command
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        try? probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
-                XCTFail("\(what) is required here")
-                return
-            }
-            throw XCTSkip("\(what) is not installed; skipped")
-        }
-    }
-
     func deployment(_ parts: [String]) throws -> String {
-        try require(["python3", "-c", "from mcp import ClientSession; ClientSession.discover"], "the Python MCP SDK")
+        try MCPSession.require(
+            ["python3", "-c", "from mcp import ClientSession; ClientSession.discover"], "the Python MCP SDK")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
@@ -43,7 +26,7 @@ final class MCPDeploymentTests: XCTestCase {
     }
 
     func testTwoInstancesBehindHAProxyAnswerAsOne() throws {
-        try require(["haproxy", "-v"], "haproxy (apt install haproxy)")
+        try MCPSession.require(["haproxy", "-v"], "haproxy (apt install haproxy)")
         XCTAssertEqual(
             try deployment(["haproxy"]),
             """
@@ -54,7 +37,7 @@ final class MCPDeploymentTests: XCTestCase {
     }
 
     func testOAuthWithKeysFoundFromTheIssuer() throws {
-        try require(
+        try MCPSession.require(
             ["python3", "-c", "import jwt, cryptography"], "PyJWT and cryptography (pip install pyjwt cryptography)")
         let metadata = "resource_metadata=\"https://mcp.example.test/.well-known/oauth-protected-resource/mcp\""
         XCTAssertEqual(

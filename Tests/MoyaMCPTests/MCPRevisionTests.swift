@@ -124,19 +124,9 @@ final class MCPRevisionTests: XCTestCase {
 
     /// What Tests/Fixtures/mcp/python-sdk-client.py prints, over `transport`.
     func pythonSDK(over transport: String) throws -> String {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "from mcp import ClientSession; ClientSession.discover"]
-        probe.standardError = FileHandle.nullDevice
-        try? probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
-                XCTFail("the Python MCP SDK (pip install 'mcp>=2.3.0') is required here")
-                return ""
-            }
-            throw XCTSkip("the Python MCP SDK is not installed (pip install 'mcp>=2.3.0'); skipped")
-        }
+        try MCPSession.require(
+            ["python3", "-c", "from mcp import ClientSession; ClientSession.discover"],
+            "the Python MCP SDK (pip install 'mcp>=2.3.0')")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [

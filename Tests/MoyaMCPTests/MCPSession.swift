@@ -31,6 +31,29 @@ final class MCPSession {
 
     static let fixtures = root + "/Tests/Fixtures/mcp"
 
+    /// Whether `command` runs here: a skip when not, or a failure where CI requires
+    /// everything (`MOYA_SHARED_REQUIRED`).
+    static func require(_ command: [String], _ what: String) throws {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = command
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        try? probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else {
+            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
+                throw Missing(description: "\(what) is required here")
+            }
+            throw XCTSkip("\(what) is not installed; skipped")
+        }
+    }
+
+    /// A program CI requires and this machine lacks.
+    struct Missing: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Starts `moya-cli mcp ARGUMENTS` with `environment`, and connects a client.
     init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) async throws {
         process = Process()

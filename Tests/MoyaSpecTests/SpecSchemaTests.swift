@@ -26,6 +26,7 @@ final class SpecSchemaTests: XCTestCase {
             ("environmentKeys", SpecCompiler.environmentKeys, ["/$defs/environment/properties"]),
             ("headerValueKeys", SpecCompiler.headerValueKeys, ["/$defs/headerValue/anyOf/1/properties"]),
             ("stubKeys", SpecCompiler.stubKeys, ["/$defs/stub/anyOf/1/properties"]),
+            ("serviceMCPKeys", SpecCompiler.serviceMCPKeys, ["/properties/mcp/properties"]),
             (
                 "authKeys", SpecCompiler.authKeys,
                 [

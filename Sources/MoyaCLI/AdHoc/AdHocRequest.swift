@@ -205,14 +205,7 @@ public struct AdHocRequest: Sendable {
                         ? Character($0) : "_"
                 })
             if base.isEmpty || !ParamSpec.isValidParamName(base) { base = "p" + base }
-            var candidate = base
-            var number = 2
-            while used.contains(candidate) {
-                candidate = base + String(number)
-                number += 1
-            }
-            used.insert(candidate)
-            return candidate
+            return used.takeUnique(base)
         }
         for index in query.indices {
             query[index].param = name(for: query[index].key)
