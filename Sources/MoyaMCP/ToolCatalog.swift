@@ -70,11 +70,11 @@ public final class ToolDescriptor: Sendable {
         var hidden: [String] = []
         switch subject {
         case .target(let service, let target):
-            written = ToolCatalog.description(of: target, in: service, fullName: fullName)
+            written = ToolCatalog.description(of: target, in: service, fullName: name == fullName ? nil : fullName)
             // The title is the summary's first line, which the description holds.
             hidden = target.params.compactMap(\.description)
         case .flow(let service, let flow):
-            written = ToolCatalog.description(of: flow, in: service, fullName: fullName)
+            written = ToolCatalog.description(of: flow, in: service, fullName: name == fullName ? nil : fullName)
         }
         let visible = VisibleText(written)
         return visible.text + VisibleText.notice(visible.removed + hidden.reduce(0) { $0 + VisibleText($1).removed })
@@ -329,12 +329,13 @@ public struct ToolCatalog: Sendable {
 
     /// The summary, the description, then how the target is sent and what it answers. The
     /// path is written as the spec writes it, `{param}` and `${VAR}` by name: never a value.
-    static func description(of target: TargetSpec, in service: ServiceSpec, fullName: String) -> String {
+    /// `fullName` is the tool's `SERVICE.TARGET` when its name is another.
+    static func description(of target: TargetSpec, in service: ServiceSpec, fullName: String?) -> String {
         var parts: [String] = []
         if let summary = target.summary { parts.append(summary) }
         if let description = target.description { parts.append(description) }
         var how = "\(target.method.rawValue) \(target.path.description) on the \(service.name) service"
-        how += fullName.utf8.count > nameLimit ? " (\(fullName))." : "."
+        how += fullName.map { " (\($0))." } ?? "."
         let status = target.sample?.status ?? 200
         var answers = "Answers \(status)"
         if target.schema != nil {
@@ -347,12 +348,12 @@ public struct ToolCatalog: Sendable {
     }
 
     /// The summary, then the steps the flow sends.
-    static func description(of flow: FlowSpec, in service: ServiceSpec, fullName: String) -> String {
+    static func description(of flow: FlowSpec, in service: ServiceSpec, fullName: String?) -> String {
         var parts: [String] = []
         if let summary = flow.summary { parts.append(summary) }
         let steps = flow.steps.map(\.targetReference).joined(separator: ", ")
         var runs = "A flow of the \(service.name) service"
-        if fullName.utf8.count > nameLimit { runs += " (\(fullName))" }
+        if let fullName { runs += " (\(fullName))" }
         runs += ": it calls \(steps) in turn, and answers with each step's outcome."
         parts.append(runs)
         return parts.joined(separator: "\n\n")

@@ -144,7 +144,11 @@ final class MCPToolShapeTests: XCTestCase {
                 "spotifyWebAPI.getAnArtistsRelatedArtistsOfTheGivenArtist",
                 "gh.listRepositoriesForTheAuthenticatedUser",
             ])
-        // The full name still finds each.
+        // The description names the full name, which still finds each.
+        XCTAssertEqual(
+            catalog.all[0].description,
+            "GET /a on the spotifyWebAPIWithFixesAndImprovementsFromSonallux service "
+                + "(spotifyWebAPIWithFixesAndImprovementsFromSonallux.getMultipleAudiobooksForTheCurrentUser). Answers 200.")
         XCTAssertEqual(
             catalog.tool(named: "github.listRepositoriesForTheAuthenticatedUser")?.name,
             "gh.listRepositoriesForTheAuthenticatedUser")
