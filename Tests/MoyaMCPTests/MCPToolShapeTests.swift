@@ -148,7 +148,8 @@ final class MCPToolShapeTests: XCTestCase {
         XCTAssertEqual(
             catalog.all[0].description,
             "GET /a on the spotifyWebAPIWithFixesAndImprovementsFromSonallux service "
-                + "(spotifyWebAPIWithFixesAndImprovementsFromSonallux.getMultipleAudiobooksForTheCurrentUser). Answers 200.")
+                + "(spotifyWebAPIWithFixesAndImprovementsFromSonallux.getMultipleAudiobooksForTheCurrentUser). Answers 200."
+        )
         XCTAssertEqual(
             catalog.tool(named: "github.listRepositoriesForTheAuthenticatedUser")?.name,
             "gh.listRepositoriesForTheAuthenticatedUser")
