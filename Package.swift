@@ -221,7 +221,9 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "MoyaHTTP", "MoyaTransport", "TestSupport"]),
         .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
-        .testTarget(name: "MoyaGenerateTests", dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaCore"]),
+        .testTarget(
+            name: "MoyaGenerateTests",
+            dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaCore", "MoyaOpenAPI", "TestSupport"]),
         .testTarget(name: "MoyaOpenAPITests", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),

@@ -244,6 +244,15 @@ struct GeneratedFile {
             let single = "        case \(branch.patterns.joined(separator: ", ")):"
             if single.count <= Code.width {
                 line(single)
+            } else if branch.patterns.count == 1 {
+                // One pattern too long for a line: its bindings go on the next.
+                let pattern = branch.patterns[0]
+                if let open = pattern.firstIndex(of: "("), pattern.hasSuffix(")") {
+                    line("        case \(pattern[...open])")
+                    line("            \(pattern[pattern.index(after: open)...]):")
+                } else {
+                    line(single)
+                }
             } else {
                 line("        case \(branch.patterns[0]),")
                 for (index, pattern) in branch.patterns.dropFirst().enumerated() {

@@ -67,7 +67,7 @@ enum OpenAPITool {
         // A folder made for the spec is removed again when the import fails: nothing is left.
         let folders = try output.map(makeFolders(for:)) ?? []
         var finished = false
-        defer { if !finished { for folder in folders.reversed() { rmdir(folder) } } }
+        defer { if !finished { FileSystem.removeFolders(folders) } }
         let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
         let imported: OpenAPIImport
         do {
@@ -156,22 +156,10 @@ enum OpenAPITool {
     /// it, as the user named it on the command line; the spec, the document's copy and the
     /// files its `$ref`s read all go there. Returns the folders it made, the outermost first.
     static func makeFolders(for output: String) throws(CommandFailure) -> [String] {
-        guard let slash = output.lastIndex(of: "/"), slash != output.startIndex else { return [] }
-        var missing: [String] = []
-        var folder = String(output[..<slash])
-        while !folder.isEmpty {
-            let kind = FileSystem.kind(folder)
-            if kind == .directory { break }
-            guard kind == .missing else { throw .cannotWrite("cannot write \(output): \(folder) is not a folder") }
-            missing.insert(folder, at: 0)
-            guard let up = folder.lastIndex(of: "/") else { break }
-            folder = String(folder[..<up])
+        switch FileSystem.makeFolders(above: output) {
+        case .success(let made): return made
+        case .failure(let failure): throw .cannotWrite(failure.message)
         }
-        for (index, folder) in missing.enumerated() where mkdir(folder, 0o755) != 0 {
-            for made in missing[..<index].reversed() { rmdir(made) }
-            throw .cannotWrite("cannot make the folder \(folder) for \(output)")
-        }
-        return missing
     }
 
     /// Where the document's copy goes when the spec `output` is written outside the

@@ -306,4 +306,34 @@ final class AdHocCallTests: XCTestCase {
                 + "--save writes a credential only as variables: give it as text (secret=…)\n")
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), text)
     }
+
+    /// HTTPie's items a new user types, sent: nested JSON, an empty header, a multipart form
+    /// with a file, localhost by port.
+    func testNestedJSONAndFormsAreSentAsHTTPieSendsThem() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try temporaryFolder("httpie-items")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "hello file".write(toFile: folder + "/cv.txt", atomically: true, encoding: .utf8)
+        let environment = ["HOME": folder]
+        let (status, out, error) = try launch(
+            ["call", ":\(server.port)/echo/nested", "user[name]=Ann", "user[age]:=3", "tags[]=a", "X-Empty;"],
+            in: folder, environment: environment)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(out.contains(#""body":"{\"user\":{\"name\":\"Ann\",\"age\":3},\"tags\":[\"a\"]}""#), out)
+        XCTAssertTrue(out.contains(#"["X-Empty",""]"#), out)
+        let (formStatus, formOut, formError) = try launch(
+            ["call", "http://127.0.0.1:\(server.port)/echo/form", "-f", "name=Ann", "cv@cv.txt"], in: folder,
+            environment: environment)
+        XCTAssertEqual(formStatus, 0, formError)
+        XCTAssertTrue(formOut.contains(#"multipart\/form-data; boundary="#), formOut)
+        XCTAssertTrue(formOut.contains(#"name=\"cv\"; filename=\"cv.txt\""#), formOut)
+        XCTAssertTrue(formOut.contains("hello file"), formOut)
+        let (urlencoded, encodedOut, encodedError) = try launch(
+            ["call", "http://127.0.0.1:\(server.port)/echo/form", "--form", "name=Ann Lee", "n=1"], in: folder,
+            environment: environment)
+        XCTAssertEqual(urlencoded, 0, encodedError)
+        // Alamofire's URL encoding sorts the fields by name.
+        XCTAssertTrue(encodedOut.contains(#""body":"n=1&name=Ann%20Lee""#), encodedOut)
+    }
 }

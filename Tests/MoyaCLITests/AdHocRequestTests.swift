@@ -9,10 +9,10 @@ import XCTest
 final class AdHocRequestTests: XCTestCase {
     func lines(
         _ url: String, _ items: [String], method: String? = nil, credentials: AdHocRequest.Credentials = .bound,
-        base: String? = nil, files: [String: String] = [:]
+        base: String? = nil, files: [String: String] = [:], form: Bool = false
     ) throws -> String {
         let request = try AdHocRequest(
-            url: url, items: items, method: method, read: { path in files[path].map { Data($0.utf8) } })
+            url: url, items: items, method: method, form: form, read: { path in files[path].map { Data($0.utf8) } })
         return try request.target(named: "t", base: base ?? request.origin, indent: 2, credentials: credentials)
             .lines.joined(separator: "\n")
     }
@@ -132,6 +132,109 @@ final class AdHocRequestTests: XCTestCase {
         }
     }
 
+    /// HTTPie's shorthands: `:PORT/path` for localhost, `Header;` for an empty value, and a
+    /// separator escaped with `\` kept in the name.
+    func testLocalhostShorthandEmptyHeadersAndEscapes() throws {
+        XCTAssertEqual(AdHocRequest.url(in: ":8080/get"), "http://localhost:8080/get")
+        XCTAssertEqual(AdHocRequest.url(in: ":/get"), "http://localhost/get")
+        XCTAssertNil(AdHocRequest.url(in: ":x"))
+        let request = try AdHocRequest(
+            url: "http://localhost:8080/post", items: ["X-Empty;", #"a\=b=c"#, #"time\:zone:=1"#, #"x\:y==1"#],
+            method: nil)
+        XCTAssertEqual(request.headers.map { "\($0.name)=\($0.value)" }, ["X-Empty="])
+        XCTAssertEqual(request.fields.map(\.key), ["a=b", "time:zone"])
+        XCTAssertEqual(request.query.map(\.key), ["x:y"])
+        XCTAssertEqual(
+            try lines("http://localhost:8080/post", ["X-Empty;", #"a\=b=c"#]),
+            """
+              t:
+                method: POST
+                path: /post
+                headers:
+                  X-Empty: ""
+                params:
+                  a_b: { type: string, default: c }
+                task:
+                  json: { "a=b": "{a_b}" }
+            """)
+    }
+
+    /// HTTPie's nested JSON: brackets nest members, `[]` appends, `[N]` places.
+    func testNestedJSONMembers() throws {
+        XCTAssertEqual(
+            try lines(
+                "http://h.test/post",
+                ["user[name]=Ann", "user[age]:=3", "tags[]=a", "tags[]=b", "ids[]:=1", "pos[0]=x", "pos[1]=y"]),
+            """
+              t:
+                method: POST
+                path: /post
+                params:
+                  user_name: { type: string, default: Ann }
+                  user_age: { type: int, default: 3 }
+                  tags: { type: "[string]", default: [ a, b ] }
+                  ids: { type: int, default: 1 }
+                  pos_0: { type: string, default: x }
+                  pos_1: { type: string, default: "y" }
+                task:
+                  json: { user: { name: "{user_name}", age: "{user_age}" }, tags: "{tags}", ids: [ "{ids}" ], pos: [ "{pos_0}", "{pos_1}" ] }
+            """)
+        XCTAssertThrowsError(try lines("http://h.test/post", ["a=1", "a[b]=2"])) { error in
+            XCTAssertEqual(
+                (error as? AdHocError)?.message,
+                "'a[b]' puts a member where another item already put a value of another kind")
+        }
+        XCTAssertThrowsError(try lines("http://h.test/post", ["a[2]=1"])) { error in
+            XCTAssertEqual((error as? AdHocError)?.message, "'a[2]': index 2 comes before an item at 0")
+        }
+    }
+
+    /// `--form`: fields urlencoded, or multipart with a file part, as HTTPie's `-f`.
+    func testFormsAreUrlencodedOrMultipart() throws {
+        XCTAssertEqual(
+            try lines("http://h.test/post", ["name=Ann", "q==1"], form: true),
+            """
+              t:
+                method: POST
+                path: /post
+                params:
+                  q: { type: int, default: 1 }
+                  name: { type: string, default: Ann }
+                task:
+                  parameters: { name: "{name}" }
+                  encoding: httpBody
+                  query:
+                    - q: "{q}"
+            """)
+        XCTAssertEqual(
+            try lines("http://h.test/up", ["name=Ann", "cv@cv.txt"], form: true),
+            """
+              t:
+                method: POST
+                path: /up
+                params:
+                  name: { type: string, default: Ann }
+                  cv: file
+                task:
+                  multipart:
+                    - { name: name, value: "{name}" }
+                    - { name: cv, file: "{cv}" }
+            """)
+        let request = try AdHocRequest(url: "http://h.test/up", items: ["cv@cv.txt"], method: nil, form: true)
+        XCTAssertEqual(
+            try request.target(named: "t", base: request.origin, indent: 2, credentials: .bound).arguments,
+            ["cv=cv.txt"])
+        for (items, form, expected) in [
+            (["cv@cv.txt"], false, "'cv@cv.txt': a file field (name@FILE) needs --form"),
+            (["a:=1"], true, "'a:=1': a form's fields are text; name:=json needs a JSON body, without --form"),
+        ] {
+            XCTAssertThrowsError(try AdHocRequest(url: "http://h.test", items: items, method: nil, form: form)) {
+                error in
+                XCTAssertEqual((error as? AdHocError)?.message, expected)
+            }
+        }
+    }
+
     func testItemsThatCannotBeReadSayWhy() {
         func message(_ url: String, _ items: [String], method: String? = nil) -> String? {
             do {
@@ -143,7 +246,8 @@ final class AdHocRequestTests: XCTestCase {
         }
         XCTAssertEqual(
             message("http://h.test", ["oops"]),
-            "unexpected item 'oops'; request items are Header:value, name==value, name=value, name:=json and @FILE")
+            "unexpected item 'oops'; request items are Header:value, Header;, name==value, name=value, name:=json "
+                + "and @FILE")
         XCTAssertEqual(
             message("http://h.test", ["n:={x"]),
             "'n:={x': the value after := is not JSON: expected a string key at byte 1")

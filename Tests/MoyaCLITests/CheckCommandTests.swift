@@ -186,22 +186,30 @@ final class CheckCommandTests: XCTestCase {
     // MARK: - Reports
 
     /// A report that cannot be written fails the command before any check runs, not after
-    /// the whole run.
+    /// the whole run (73); a folder that is not there yet is made for it.
     func testReportDestinationsAreCheckedBeforeAnythingIsSent() async throws {
         let directory = try scratch()
-        let (status, out, error) = await check([fixtures + "/passing.yaml", "--junit", directory + "/nodir/x.xml"])
-        XCTAssertEqual(status, 64)
+        let (made, _, _) = await check([fixtures + "/passing.yaml", "--junit", directory + "/out/ci/x.xml"])
+        XCTAssertEqual(made, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/out/ci/x.xml"))
+
+        try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+        let (status, out, error) = await check([fixtures + "/passing.yaml", "--junit", directory + "/file/x.xml"])
+        XCTAssertEqual(status, 73)
         XCTAssertEqual(out, "", "no check ran")
-        XCTAssertTrue(error.hasPrefix("moya-cli: error: cannot write the report: "), error)
-        XCTAssertTrue(error.contains("\(directory)/nodir/"), error)
-        XCTAssertEqual(error.filter { $0 == "\n" }.count, 1, error)
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: cannot write the report: cannot write \(directory)/file/x.xml: \(directory)/file is not "
+                + "a folder\n")
 
         let (intoFolder, folderOut, folderError) = await check([fixtures + "/passing.yaml", "--json", directory])
-        XCTAssertEqual(intoFolder, 64)
+        XCTAssertEqual(intoFolder, 73)
         XCTAssertEqual(folderOut, "")
         XCTAssertEqual(
             folderError, "moya-cli: error: cannot write the report: cannot write \(directory): it is a directory\n")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "nothing left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["file", "out"],
+            "nothing left behind")
     }
 
     func testJUnitReportParsesBack() async throws {

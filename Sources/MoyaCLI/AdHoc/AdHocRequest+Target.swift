@@ -77,13 +77,37 @@ extension AdHocRequest {
                 pad(indent + 6) + "- " + YAMLText.key(value.key) + ": "
                     + (try writer.reference(to: value, as: "query item")))
         }
-        var members: [String] = []
+        var tree = JSONTree.object([])
+        var formFields: [String] = []
+        var parts: [String] = []
         for value in fields {
-            members.append(YAMLText.key(value.key) + ": " + (try writer.reference(to: value, as: "JSON member")))
+            let reference = try writer.reference(to: value, as: isForm ? "form field" : "JSON member")
+            if isForm {
+                formFields.append(YAMLText.key(value.key) + ": " + reference)
+                parts.append(
+                    pad(indent + 6) + "- { name: " + YAMLText.scalar(YAMLText.template(value.key)) + ", value: "
+                        + reference + " }")
+            } else {
+                try tree.insert(
+                    reference, at: JSONTree.path(of: value.key), repeated: value.values.count > 1, item: value.key)
+            }
+        }
+        for file in files {
+            writer.params.append(pad(indent + 4) + file.param + ": file")
+            parts.append(
+                pad(indent + 6) + "- { name: " + YAMLText.scalar(YAMLText.template(file.key)) + ", file: \"{"
+                    + file.param + "}\" }")
         }
         var task: [String] = []
-        let body = "{ " + members.joined(separator: ", ") + " }"
-        if bodyFile != nil {
+        let body = tree.flow
+        if !files.isEmpty {
+            task = [pad(indent + 4) + "multipart:"] + parts
+            if !query.isEmpty { task += [pad(indent + 4) + "query:"] + queryEntries }
+        } else if isForm, !fields.isEmpty {
+            task = [pad(indent + 4) + "parameters: { " + formFields.joined(separator: ", ") + " }"]
+            task.append(pad(indent + 4) + "encoding: httpBody")
+            if !query.isEmpty { task += [pad(indent + 4) + "query:"] + queryEntries }
+        } else if bodyFile != nil {
             writer.params.append(pad(indent + 4) + Self.fileParam + ": file")
             task = [pad(indent + 4) + "upload: \"{\(Self.fileParam)}\""]
         } else if !fields.isEmpty, query.isEmpty {
@@ -98,7 +122,7 @@ extension AdHocRequest {
         if !task.isEmpty { lines += [inner + "task:"] + task }
         return Written(
             lines: lines, variables: writer.variables,
-            arguments: bodyFile.map { ["\(Self.fileParam)=\($0)"] } ?? [])
+            arguments: (bodyFile.map { ["\(Self.fileParam)=\($0)"] } ?? []) + files.map { "\($0.param)=\($0.path)" })
     }
 
     /// The `Content-Type` of a `@FILE` body, from its extension, as HTTPie guesses it.
@@ -235,6 +259,111 @@ extension AdHocRequest {
         case .number: "number"
         case .bool: "bool"
         default: nil
+        }
+    }
+}
+
+/// JSON members as HTTPie nests them: `user[name]=Ann` is `{"user": {"name": "Ann"}}`,
+/// `tags[]=a` appends to an array, `a[0]` is an array's first item. Each leaf is a param's
+/// reference, and the whole is written as a YAML flow mapping.
+indirect enum JSONTree {
+    case leaf(String)
+    case object([(key: String, value: JSONTree)])
+    case array([JSONTree])
+
+    enum Step: Equatable {
+        case key(String)
+        case append
+        case index(Int)
+    }
+
+    /// `name[a][]…` as steps; a name that is not of that form is one key, as typed.
+    static func path(of name: String) -> [Step] {
+        guard let open = name.firstIndex(of: "["), open != name.startIndex, name.hasSuffix("]") else {
+            return [.key(name)]
+        }
+        var steps: [Step] = [.key(String(name[..<open]))]
+        var rest = name[open...]
+        while !rest.isEmpty {
+            guard rest.first == "[", let close = rest.firstIndex(of: "]") else { return [.key(name)] }
+            let inside = rest[rest.index(after: rest.startIndex)..<close]
+            if inside.isEmpty {
+                steps.append(.append)
+            } else if inside.allSatisfy(\.isASCII), inside.allSatisfy(\.isNumber), let index = Int(inside),
+                index < 1000
+            {
+                steps.append(.index(index))
+            } else {
+                steps.append(.key(String(inside)))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return steps
+    }
+
+    /// Puts `leaf` at `path`. A repeated item's param holds the whole array, so `tags[]=a
+    /// tags[]=b` is the array itself.
+    mutating func insert(_ leaf: String, at path: [Step], repeated: Bool, item: String) throws(AdHocError) {
+        guard let step = path.first else {
+            self = .leaf(leaf)
+            return
+        }
+        let rest = Array(path.dropFirst())
+        switch (step, self) {
+        case (.key(let key), .object(var members)):
+            let existing = members.first { $0.key == key }?.value
+            // Items of one name were merged before: another at the same place is of another kind.
+            if existing != nil, rest.isEmpty { throw Self.clash(item) }
+            var child = existing ?? Self.empty(for: rest.first)
+            if case .leaf = child, !rest.isEmpty { throw Self.clash(item) }
+            try child.insert(leaf, at: rest, repeated: repeated, item: item)
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                members[index].value = child
+            } else {
+                members.append((key, child))
+            }
+            self = .object(members)
+        case (.append, .array(var items)):
+            if repeated, rest.isEmpty, items.isEmpty {
+                self = .leaf(leaf)
+                return
+            }
+            var child = Self.empty(for: rest.first)
+            try child.insert(leaf, at: rest, repeated: repeated, item: item)
+            items.append(child)
+            self = .array(items)
+        case (.index(let index), .array(var items)):
+            guard index <= items.count else {
+                throw AdHocError("'\(item)': index \(index) comes before an item at \(items.count)")
+            }
+            var child = index < items.count ? items[index] : Self.empty(for: rest.first)
+            try child.insert(leaf, at: rest, repeated: repeated, item: item)
+            if index < items.count { items[index] = child } else { items.append(child) }
+            self = .array(items)
+        default:
+            throw Self.clash(item)
+        }
+    }
+
+    static func empty(for step: Step?) -> JSONTree {
+        switch step {
+        case .key?: .object([])
+        case .append?, .index?: .array([])
+        case nil: .leaf("")
+        }
+    }
+
+    static func clash(_ item: String) -> AdHocError {
+        AdHocError("'\(item)' puts a member where another item already put a value of another kind")
+    }
+
+    /// As a YAML flow value.
+    var flow: String {
+        switch self {
+        case .leaf(let text): text
+        case .object(let members):
+            "{ " + members.map { YAMLText.key($0.key) + ": " + $0.value.flow }.joined(separator: ", ") + " }"
+        case .array(let items): "[ " + items.map(\.flow).joined(separator: ", ") + " ]"
         }
     }
 }

@@ -15,9 +15,17 @@ import MoyaSpec
 /// `:` at the same place):
 /// - `Header:value`, a header;
 /// - `name==value`, a query item;
-/// - `name=value`, a JSON string member; `name=@FILE`, one read from a file;
+/// - `name=value`, a JSON string member; `name=@FILE`, one read from a file; `user[name]=…`,
+///   `tags[]=…` and `a[0]=…` nest it, as HTTPie's nested JSON does;
 /// - `name:=json`, a JSON member of any type; `name:=@FILE`, one read from a file;
+/// - `Header;`, a header sent with an empty value;
 /// - `@FILE`, the whole body, read from a file.
+///
+/// With `--form` (`form`), `name=value` items are the fields of a form, sent urlencoded, and
+/// `name@FILE` a file part, which makes it multipart, as HTTPie's `--form` does.
+///
+/// A separator written after `\` is part of the name (`a\=b=c` is member `a=b`), as HTTPie
+/// reads it.
 public struct AdHocRequest: Sendable {
     /// One query item or JSON member, and the param it becomes.
     struct Value: Sendable {
@@ -43,11 +51,18 @@ public struct AdHocRequest: Sendable {
     var fields: [Value] = []
     /// `@FILE`: the path of the body, as the user typed it.
     public private(set) var bodyFile: String?
+    /// `--form`: `name=value` items are a form's fields, not JSON members.
+    public let isForm: Bool
+    /// `name@FILE` items of a form: each part's name, the path as typed, and its param.
+    var files: [(key: String, path: String, param: String)] = []
 
     /// The URL in `word` when it is one: `http://` or `https://`, or a host and path with no
-    /// scheme (`example.com/get`, `localhost:8080`), taken as `http://` as HTTPie and xh do.
-    /// Nil for a `SERVICE.TARGET`.
+    /// scheme (`example.com/get`, `localhost:8080`), taken as `http://` as HTTPie and xh do,
+    /// or localhost's port and path (`:8080/get`, `:/get`). Nil for a `SERVICE.TARGET`.
     public static func url(in word: String) -> String? {
+        if word.hasPrefix(":"), let next = word.dropFirst().first, next.isNumber || next == "/" {
+            return "http://localhost" + (next == "/" ? word.dropFirst() : word[...])
+        }
         let lowered = word.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return word }
         if word.contains("://") { return word }
@@ -60,9 +75,10 @@ public struct AdHocRequest: Sendable {
     /// Parses `url` and the request items, reading `name=@FILE` values with `read`: by default
     /// the user's own paths, relative to the working directory, each a regular file of at most
     /// `FileRoot.readLimit` bytes, never a FIFO or a device waited on.
-    public init(url: String, items: [String], method: String?, read: (String) -> Data? = AdHocRequest.read)
-        throws(AdHocError)
-    {
+    public init(
+        url: String, items: [String], method: String?, form: Bool = false, read: (String) -> Data? = AdHocRequest.read
+    ) throws(AdHocError) {
+        isForm = form
         guard let schemeEnd = url.firstRange(of: "://") else { throw AdHocError("'\(url)' is not a URL") }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {
@@ -102,8 +118,11 @@ public struct AdHocRequest: Sendable {
             }
         }
         for item in items { try add(item, read: read) }
-        if bodyFile != nil, !fields.isEmpty {
-            throw AdHocError("a body from @FILE cannot go with JSON items (name=value, name:=json)")
+        if bodyFile != nil, !fields.isEmpty || !files.isEmpty {
+            throw AdHocError(
+                form
+                    ? "a body from @FILE cannot go with form items (name=value, name@FILE)"
+                    : "a body from @FILE cannot go with JSON items (name=value, name:=json)")
         }
         nameParams()
     }
@@ -114,7 +133,7 @@ public struct AdHocRequest: Sendable {
     }
 
     /// The separators of an item, in the order tried where two start at the same place.
-    private static let separators = [":=@", ":=", "==", "=@", "=", ":"]
+    private static let separators = [":=@", ":=", "==", "=@", "=", ":", "@"]
 
     private mutating func add(_ item: String, read: (String) -> Data?) throws(AdHocError) {
         if item.hasPrefix("@") {
@@ -126,18 +145,24 @@ public struct AdHocRequest: Sendable {
         }
         var found: (range: Range<String.Index>, separator: String)?
         for separator in Self.separators {
-            guard let range = item.firstRange(of: separator) else { continue }
+            guard let range = Self.unescaped(separator, in: item) else { continue }
             if let earlier = found, earlier.range.lowerBound <= range.lowerBound { continue }
             found = (range, separator)
         }
+        if found == nil, item.hasSuffix(";"), item.count > 1, !item.hasSuffix("\\;") {
+            found = (item.index(before: item.endIndex)..<item.endIndex, ";")
+        }
         guard let found, found.range.lowerBound != item.startIndex else {
             throw AdHocError(
-                "unexpected item '\(item)'; request items are Header:value, name==value, name=value, "
+                "unexpected item '\(item)'; request items are Header:value, Header;, name==value, name=value, "
                     + "name:=json and @FILE")
         }
-        let name = String(item[..<found.range.lowerBound])
+        let name = Self.removingEscapes(item[..<found.range.lowerBound])
         let text = String(item[found.range.upperBound...])
         switch found.separator {
+        case ";":
+            guard HTTPHeaders.isValidName(name) else { throw AdHocError("'\(name)' is not a valid header name") }
+            headers.append((name: name, value: ""))
         case ":":
             guard HTTPHeaders.isValidName(name) else { throw AdHocError("'\(name)' is not a valid header name") }
             guard HTTPHeaders.isValidValue(text) else { throw AdHocError("a header may not contain a line break") }
@@ -148,6 +173,12 @@ public struct AdHocRequest: Sendable {
             add(&fields, name, .string(text))
         case "=@":
             add(&fields, name, .string(try Self.text(of: text, for: item, read: read)))
+        case "@":
+            guard isForm else { throw AdHocError("'\(item)': a file field (name@FILE) needs --form") }
+            guard !text.isEmpty else { throw AdHocError("'\(item)': '@' needs a file's path: name@FILE") }
+            files.append((key: name, path: text, param: ""))
+        case ":=" where isForm, ":=@" where isForm:
+            throw AdHocError("'\(item)': a form's fields are text; name:=json needs a JSON body, without --form")
         case ":=", ":=@":
             let json = found.separator == ":=@" ? try Self.text(of: text, for: item, read: read) : text
             do {
@@ -158,6 +189,37 @@ public struct AdHocRequest: Sendable {
         default:
             break
         }
+    }
+
+    /// The first `separator` in `item` that no `\` escapes.
+    static func unescaped(_ separator: String, in item: String) -> Range<String.Index>? {
+        var start = item.startIndex
+        while let range = item[start...].firstRange(of: separator) {
+            var backslashes = 0
+            var index = range.lowerBound
+            while index > item.startIndex, item[item.index(before: index)] == "\\" {
+                backslashes += 1
+                index = item.index(before: index)
+            }
+            if backslashes % 2 == 0 { return range }
+            start = item.index(after: range.lowerBound)
+        }
+        return nil
+    }
+
+    /// A name with its escapes taken out: `\X` is `X`.
+    static func removingEscapes(_ name: Substring) -> String {
+        var result = ""
+        var escaped = false
+        for character in name {
+            if !escaped, character == "\\" {
+                escaped = true
+                continue
+            }
+            escaped = false
+            result.append(character)
+        }
+        return result
     }
 
     private static func text(of path: String, for item: String, read: (String) -> Data?) throws(AdHocError) -> String {
@@ -204,6 +266,8 @@ public struct AdHocRequest: Sendable {
                     $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
                         ? Character($0) : "_"
                 })
+            // `user[name]` is `user_name`.
+            while base.hasSuffix("_"), base.count > 1 { base.removeLast() }
             if base.isEmpty || !ParamSpec.isValidParamName(base) { base = "p" + base }
             return used.takeUnique(base)
         }
@@ -212,6 +276,7 @@ public struct AdHocRequest: Sendable {
             if !query[index].isCredential { query[index].values = Self.typedQuery(query[index].values) }
         }
         for index in fields.indices { fields[index].param = name(for: fields[index].key) }
+        for index in files.indices { files[index].param = name(for: files[index].key) }
     }
 
     /// The service a call with no `--save` names the request's: the host's first label that
@@ -224,7 +289,7 @@ public struct AdHocRequest: Sendable {
     }
 
     /// Whether the request has a body.
-    public var hasBody: Bool { bodyFile != nil || !fields.isEmpty }
+    public var hasBody: Bool { bodyFile != nil || !fields.isEmpty || !files.isEmpty }
 }
 
 /// A request item or URL that cannot be read.

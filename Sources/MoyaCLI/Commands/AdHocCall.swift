@@ -32,7 +32,7 @@ struct AdHocCall {
         }
         let request: AdHocRequest
         do {
-            request = try AdHocRequest(url: url, items: command.params, method: command.method)
+            request = try AdHocRequest(url: url, items: command.params, method: command.method, form: command.form)
         } catch {
             throw CommandFailure(error)
         }

@@ -101,6 +101,11 @@ struct CallCommand: CallerIsolatedCommand {
         help: ArgumentHelp("Add a header, 'Name: value'; repeatable.", valueName: "header"))
     var headers: [String] = []
 
+    @Flag(
+        name: [.customShort("f"), .customLong("form")],
+        help: "With a URL: send name=value items as a form, urlencoded, or multipart with name@FILE items.")
+    var form = false
+
     @Flag(name: .customLong("dry-run"), help: "Print the resolved request and send nothing.")
     var dryRun = false
 
@@ -218,6 +223,7 @@ struct CallCommand: CallerIsolatedCommand {
                 throw ValidationError("--save goes with a URL: moya-cli call URL [ITEM...] --save SERVICE.TARGET")
             }
             if method != nil { throw ValidationError("-X goes with a URL; a target's method is in its spec") }
+            if form { throw ValidationError("--form goes with a URL; a target's body is in its spec") }
         }
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
         if keyPaths.count > 1 {

@@ -237,21 +237,40 @@ struct CheckCommand: CallerIsolatedCommand {
     }
 
     /// A report's file, open for writing; nothing is at its path until it is written whole.
-    static func openReport(_ path: String) throws(CommandFailure) -> PendingFile {
+    /// A report's file, opened before the run, in a folder made for it when it is not there
+    /// (as Hurl's reports and curl's `--create-dirs` do); discarded with that folder when the
+    /// command does not finish it.
+    struct Report {
+        let file: PendingFile
+        let madeFolders: [String]
+
+        func discard() {
+            file.discard()
+            FileSystem.removeFolders(madeFolders)
+        }
+    }
+
+    static func openReport(_ path: String) throws(CommandFailure) -> Report {
+        let made: [String]
+        switch FileSystem.makeFolders(above: path) {
+        case .success(let folders): made = folders
+        case .failure(let failure): throw CommandFailure.cannotWrite("cannot write the report: \(failure.message)")
+        }
         do {
-            return try PendingFile(path: path)
+            return Report(file: try PendingFile(path: path), madeFolders: made)
         } catch {
-            throw CommandFailure.usage("cannot write the report: \(error.message)")
+            FileSystem.removeFolders(made)
+            throw CommandFailure.cannotWrite("cannot write the report: \(error.message)")
         }
     }
 
     /// Writes a report whole; `execute` discards a file it did not finish.
-    static func write(_ text: String, to file: PendingFile) throws(CommandFailure) {
+    static func write(_ text: String, to report: Report) throws(CommandFailure) {
         do {
-            try file.write(Array(text.utf8))
-            try file.commit()
+            try report.file.write(Array(text.utf8))
+            try report.file.commit()
         } catch {
-            throw CommandFailure.usage("cannot write the report: \(error.message)")
+            throw CommandFailure.cannotWrite("cannot write the report: \(error.message)")
         }
     }
 }

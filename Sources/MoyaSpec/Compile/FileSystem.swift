@@ -8,6 +8,41 @@
 
 /// The few questions about files that spec discovery asks, answered with one `stat` each.
 package enum FileSystem {
+    /// Makes the folders above `path` that are not there yet, as the user named them, so that a
+    /// file can be written at `path` (as curl's `--create-dirs` does); returns the folders made,
+    /// the outermost first, for `removeFolders` to take back when the file is not written.
+    /// Nil with a reason when a part of the path is not a folder or cannot be made.
+    package static func makeFolders(above path: String) -> Result<[String], FolderFailure> {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return .success([]) }
+        var missing: [String] = []
+        var folder = String(path[..<slash])
+        while !folder.isEmpty {
+            let found = kind(folder)
+            if found == .directory { break }
+            guard found == .missing else {
+                return .failure(FolderFailure(message: "cannot write \(path): \(folder) is not a folder"))
+            }
+            missing.insert(folder, at: 0)
+            guard let up = folder.lastIndex(of: "/") else { break }
+            folder = String(folder[..<up])
+        }
+        for (index, folder) in missing.enumerated() where mkdir(folder, 0o755) != 0 {
+            removeFolders(Array(missing[..<index]))
+            return .failure(FolderFailure(message: "cannot make the folder \(folder) for \(path)"))
+        }
+        return .success(missing)
+    }
+
+    /// Removes folders `makeFolders` made, innermost first, each only while it is empty.
+    package static func removeFolders(_ folders: [String]) {
+        for folder in folders.reversed() { rmdir(folder) }
+    }
+
+    /// Why the folders for a file cannot be made.
+    package struct FolderFailure: Error, Sendable {
+        package var message: String
+    }
+
     package enum Kind: Equatable {
         case missing, file, directory
         /// Anything else, named in words: "a FIFO", "a device".
