@@ -82,7 +82,7 @@ final class ShellCompletionTests: XCTestCase {
     /// that shares an option's name (`key`, given as key=VALUE).
     private func expectParams(targetNames: Bool = true, _ complete: (String) throws -> [String]) throws {
         let call = "moya-cli call hb.get --specs hb.yaml "
-        XCTAssertEqual(try complete(call + "--f").sorted(), ["--file-root", "--force", "--format"])
+        XCTAssertEqual(try complete(call + "--f").sorted(), ["--file-root", "--force", "--form", "--format"])
         XCTAssertEqual(try complete(call + "--t").sorted(), ["--tags", "--timeout"])
         XCTAssertEqual(try complete(call + "--format "), ["json", "xml"])
         XCTAssertEqual(try complete(call + "--verbose t"), ["true"])
