@@ -54,8 +54,9 @@ public enum ToolInput {
             if param.isRequired { required.append(.string(param.name)) }
         }
         if let body = JSONBody(target) {
-            properties.append((body.argument, body.property))
-            if body.isRequired { required.append(.string(body.argument)) }
+            let (schema, isRequired) = body.property
+            properties.append((body.argument, schema))
+            if isRequired { required.append(.string(body.argument)) }
         }
         properties.append(
             (
@@ -234,16 +235,26 @@ public enum ToolInput {
 struct JSONBody {
     /// `body`, or `moya.body` when a param is named `body`.
     let argument: String
-    let property: JSONValue
-    let isRequired: Bool
     /// Whether the body is JSON; else text.
     let isJSON: Bool
+    private let target: TargetSpec
+    private let source: DataSource
+    private let type: String
 
+    /// Which argument, and of which kind: cheap, as a call asks it. The schema the model
+    /// reads (`property`) is made only when the input schema is.
     init?(_ target: TargetSpec) {
         guard case .data(let source, let contentType, _) = target.task else { return nil }
-        let type = contentType.flatMap(Self.literal) ?? ""
+        self.target = target
+        self.source = source
+        type = contentType.flatMap(Self.literal) ?? ""
         isJSON = Self.isJSON(type)
         argument = target.params.contains { $0.name == "body" } ? "moya.body" : "body"
+    }
+
+    /// The argument's schema, and whether it is required: held to the target's
+    /// `requestSchema`, bundled, with the spec's document as its default.
+    var property: (schema: JSONValue, isRequired: Bool) {
         var members: [(key: String, value: JSONValue)] = isJSON ? [] : [("type", .string("string"))]
         if isJSON, let schema = target.requestSchema,
             let bundled = SchemaBundle.bundle(
@@ -267,8 +278,7 @@ struct JSONBody {
         members.removeAll { $0.key == "default" || $0.key == "description" }
         if let example { members.append(("default", example)) }
         members.append(("description", .string(description)))
-        property = .object(members)
-        isRequired = example == nil && target.bodyRequired == true
+        return (.object(members), example == nil && target.bodyRequired == true)
     }
 
     /// The body the model gave, as the bytes sent.
