@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum.
-        .target(name: "MoyaGenerate", dependencies: ["MoyaHTTP", "MoyaSpec"]),
+        .target(name: "MoyaGenerate", dependencies: ["MoyaHTTP", "MoyaSpec", "MoyaSchema"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
         .target(
             name: "MoyaRuntime",

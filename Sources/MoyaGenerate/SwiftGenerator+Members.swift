@@ -205,6 +205,12 @@ extension GeneratedFile {
                 used.union(query.isOrdered ? [] : params(in: query))
             )
         case .upload(let template):
+            // An optional file not given sends no body, as `call` sends none.
+            if let whole = template.wholeParam, let param = target.param(named: whole), param.elementType == .file,
+                !param.type.isArray, param.defaultValue == nil, param.isOptional
+            {
+                return (.raw("\(label(param)).map(Task.uploadFile) ?? .requestPlain"), params(in: template))
+            }
             return (.call(".uploadFile", file(template, in: target)), params(in: template))
         case .multipart(let parts, let query):
             var used: Set<String> = []
@@ -638,11 +644,13 @@ extension GeneratedFile {
         "    }",
         "}",
         "",
-        "/// A multipart part with a file's contents.",
+        "/// A multipart part with a file's contents, or nil when there is no file.",
         "static func part(",
-        "    file: URL, name: String, fileName: String? = nil, mimeType: String? = nil",
+        "    file: URL?, name: String, fileName: String? = nil, mimeType: String? = nil",
         ") -> MultipartFormBodyPart? {",
-        "    MultipartFormBodyPart(provider: .file(file), name: name, fileName: fileName, mimeType: mimeType)",
+        "    file.map {",
+        "        MultipartFormBodyPart(provider: .file($0), name: name, fileName: fileName, mimeType: mimeType)",
+        "    }",
         "}",
     ]
 

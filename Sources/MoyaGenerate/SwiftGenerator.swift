@@ -58,6 +58,8 @@ struct GeneratedFile {
     var caseNames: [String: String] = [:]
     /// Each param's label in its case, unique within the case.
     var labels: [ParamSpec: String] = [:]
+    /// The models the targets' schemas describe.
+    var models: ModelPlan?
 
     init(service: ServiceSpec, access: SwiftGenerator.Access) {
         self.service = service
@@ -65,6 +67,7 @@ struct GeneratedFile {
         typeName = SwiftName.type(service.name)
         planNames()
         planEnums()
+        models = ModelPlan(service: service, typeName: typeName, taken: Set(enumDeclarations.map(\.name)))
     }
 
     /// The case name of `target`.
@@ -102,7 +105,7 @@ struct GeneratedFile {
         line("import Moya")
         line()
         line("/// The \(service.name) service, from \(source).")
-        line("\(level)enum \(typeName) {")
+        line("\(level)enum \(typeName): Sendable {")
         for (index, target) in service.targets.enumerated() {
             if index > 0 { line() }
             if let summary = target.summary { line("    /// \(SwiftName.comment(summary))") }
@@ -144,6 +147,7 @@ struct GeneratedFile {
         writeTimeouts()
         warnOfWhatIsNotGenerated()
         writeHelpers()
+        writeModels()
     }
 
     /// `timeout` for each target and a plugin that sets it on the request, when the spec
@@ -266,11 +270,14 @@ struct GeneratedFile {
     // MARK: - Cases
 
     /// A case's name and its params with their types and defaults, and the whole as one line.
-    private func caseDeclaration(_ target: TargetSpec) -> (name: String, values: [String], single: String) {
+    /// `qualified` names the nested enum types with the service's type, for code outside it.
+    func caseDeclaration(_ target: TargetSpec, qualified: Bool = false) -> (
+        name: String, values: [String], single: String
+    ) {
         let name = caseName(target)
         guard !target.params.isEmpty else { return (name, [], name) }
         let values = target.params.map { param in
-            var text = "\(label(param)): \(swiftType(param, in: target))"
+            var text = "\(label(param)): \(swiftType(param, in: target, qualified: qualified))"
             if let value = param.defaultValue {
                 let written = environmentDefault(param, value, in: target)
                 text += " = " + (written ?? literal(value, param.type, param: param, in: target))
@@ -312,8 +319,9 @@ struct GeneratedFile {
         }
     }
 
-    private func swiftType(_ param: ParamSpec, in target: TargetSpec) -> String {
-        let type = scalarType(param.elementType, enumName: enumTypes[target.name + "." + param.name])
+    private func swiftType(_ param: ParamSpec, in target: TargetSpec, qualified: Bool = false) -> String {
+        let nested = enumTypes[target.name + "." + param.name].map { qualified ? typeName + "." + $0 : $0 }
+        let type = scalarType(param.elementType, enumName: nested)
         let full = param.type.isArray ? "[\(type)]" : type
         return param.defaultValue == nil && param.isOptional ? full + "?" : full
     }

@@ -139,3 +139,43 @@ extension JSONValue: Encodable {
         }
     }
 }
+
+extension JSONValue: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Any JSON value. Codable's keyed containers keep no order, so a decoded object's members
+    /// are in the order of their keys: the same whatever order they came in, so that a value
+    /// decoded, encoded and decoded again is equal to itself.
+    public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [(key: String, value: JSONValue)] = []
+            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                members.append((key.stringValue, try object.decode(JSONValue.self, forKey: key)))
+            }
+            self = .object(members)
+        } else if var array = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            if let count = array.count { items.reserveCapacity(count) }
+            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
+            self = .array(items)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let bool = try? value.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let integer = try? value.decode(Int.self) {
+                self = .integer(integer)
+            } else if let number = try? value.decode(Double.self) {
+                self = .number(number)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+}

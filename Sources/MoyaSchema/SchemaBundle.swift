@@ -20,11 +20,35 @@ public struct SchemaBundle {
     private var taken: Set<String> = []
     private var definitions: [(key: String, value: JSONValue)] = []
     private var nodes = 0
+    private let nodeLimit: Int
 
-    private init(documents: [CompiledSchema.Document]) {
+    private init(documents: [CompiledSchema.Document], nodeLimit: Int = Self.nodeLimit) {
         var byURI: [String: CompiledSchema.Document] = [:]
         for document in documents { byURI[URIReference(document.uri).withoutFragment.description] = document }
         self.documents = byURI
+        self.nodeLimit = nodeLimit
+    }
+
+    /// A schema to bundle with others: the schema, the URI its relative references resolve
+    /// against, and its dialect.
+    public typealias Root = (schema: JSONValue, uri: String, dialect: SchemaDialect)
+
+    /// Several schemas bundled together, with one `$defs` table for them all: a schema that two
+    /// of them reach is one definition, which both refer to as `#/$defs/NAME`. Each root comes
+    /// back rewritten as `bundle` rewrites it, a root that only refers elsewhere left as that
+    /// reference; nil for one that cannot be bundled, whose definitions may then be `true`.
+    /// `sources` gives each definition's absolute reference, the place it was copied from.
+    /// The definitions of the whole together are held to `nodeLimit` schemas.
+    public static func bundle(
+        _ roots: [Root], documents: [CompiledSchema.Document], nodeLimit: Int = 1_000_000
+    ) -> (roots: [JSONValue?], definitions: [(key: String, value: JSONValue)], sources: [String: String]) {
+        var bundle = SchemaBundle(documents: documents, nodeLimit: nodeLimit)
+        let rewritten = roots.map { root in
+            bundle.rewrite(root.schema, base: URIReference(root.uri), dialect: root.dialect, depth: 0)
+        }
+        var sources: [String: String] = [:]
+        for (reference, name) in bundle.names { sources[name] = reference }
+        return (rewritten, bundle.definitions, sources)
     }
 
     /// `schema`, whose relative references resolve against `uri`, bundled with what it reaches
@@ -64,7 +88,7 @@ public struct SchemaBundle {
         -> JSONValue?
     {
         nodes += 1
-        guard depth < Self.depthLimit, nodes <= Self.nodeLimit else { return nil }
+        guard depth < Self.depthLimit, nodes <= nodeLimit else { return nil }
         guard case .object(let members) = value else {
             // `true` and `false` are schemas in 2020-12 as they are; anything else is not one.
             if case .bool = value { return value }
@@ -211,7 +235,7 @@ public struct SchemaBundle {
     }
 
     /// A name made of letters, digits, `_`, `-` and `.`: safe in a pointer and to read.
-    static func cleaned(_ token: String) -> String {
+    public static func cleaned(_ token: String) -> String {
         String(
             token.unicodeScalars.map { scalar -> Character in
                 switch scalar {

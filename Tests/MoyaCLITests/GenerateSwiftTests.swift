@@ -1,5 +1,6 @@
 import GeneratedServices
 import Moya
+import TestSupport
 import XCTest
 
 @testable import MoyaCLI
@@ -71,6 +72,86 @@ final class GenerateSwiftTests: XCTestCase {
         }
     }
 
+    /// Models: Zoo.swift is what the command writes for a spec whose targets have schemas;
+    /// each sample decodes with its model (recursion boxed, a discriminated `oneOf`, an
+    /// `allOf` merged, an `anyOf` with null, names Swift reserves), encodes and decodes again
+    /// equal; and a typed call sends its target and decodes the response, from the sample
+    /// and from a live server, where the plain `Response` form stays as it was.
+    func testModelsDecodeTheSamplesAndTypedCallsDecodeTheirResponses() async throws {
+        let spec = CommandTests.root + "/Tests/Fixtures/generate/zoo.yaml"
+        let (status, out, error) = await CommandTests.run([
+            "generate", "swift", "zoo", "--specs", spec, "--access", "public",
+        ])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(error, "")
+        let path = CommandTests.root + "/Tests/Fixtures/generated/Zoo.swift"
+        XCTAssertEqual(
+            out, try String(contentsOfFile: path, encoding: .utf8),
+            "\(path) is out of date: moya-cli generate swift zoo --specs \(spec) --access public -o \(path)")
+
+        func roundTrip<Value: Codable & Equatable>(_ type: Value.Type, _ data: Data) throws -> Value {
+            let value = try JSONDecoder().decode(Value.self, from: data)
+            XCTAssertEqual(try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(value)), value)
+            return value
+        }
+        let rex = Zoo.Pet(
+            id: 1, name: "Rex", status: .onLoan, tags: ["brave", "loud"], weights: ["2025": 4.5],
+            extra: .object([("vet", .array([.integer(1), .string("two"), .bool(true)]))]),
+            keeper: Zoo.Person(name: "Ann", manager: Zoo.Person(name: "Bea", reports: [Zoo.Person(name: "Cy")])),
+            selfValue: "/pets/1", default: true)
+        XCTAssertEqual(try roundTrip(Zoo.Pet.self, Zoo.showPet(id: 1).sampleData), rex)
+        XCTAssertEqual(rex.keeper?.manager?.reports?.first?.name, "Cy")
+        XCTAssertEqual(
+            try roundTrip([Zoo.Animal].self, Zoo.listAnimals.sampleData),
+            [.cat(Zoo.Cat(kind: "cat", lives: 9)), .dog(Zoo.Dog(kind: "dog", good: true)), .dog(Zoo.Dog(kind: "dog"))])
+        XCTAssertEqual(try roundTrip(Zoo.Puppy.self, Zoo.puppy.sampleData), Zoo.Puppy(kind: "dog", ageWeeks: 8))
+        XCTAssertEqual(
+            try roundTrip(Zoo.LabelsResponse.self, Zoo.labels.sampleData),
+            Zoo.LabelsResponse(labels: [.string("a"), .integer(2), nil], status: .retired))
+        XCTAssertEqual(
+            try roundTrip(Zoo.ResponseModel.self, Data(#"{"message":"no such pet"}"#.utf8)),
+            Zoo.ResponseModel(message: "no such pet"))
+        // A value the description did not list is kept, and sent back as it came.
+        let unknown = try JSONDecoder().decode(Zoo.StatusModel.self, from: Data(#""adopted""#.utf8))
+        XCTAssertEqual(unknown, .unknown("adopted"))
+        XCTAssertEqual(String(decoding: try JSONEncoder().encode(unknown), as: UTF8.self), #""adopted""#)
+
+        // Typed calls, from the samples: the result's type chooses the typed form.
+        let stubbed = MoyaProvider<Zoo>(stubClosure: MoyaProvider.immediatelyStub)
+        let pet: Zoo.Pet = try await stubbed.request(.showPet(id: 1))
+        XCTAssertEqual(pet, rex)
+        let created: Zoo.Pet = try await stubbed.request(.createPet(name: "Kit", status: .available))
+        XCTAssertEqual(created, Zoo.Pet(id: 2, name: "Kit", status: .available))
+        let plain = try await stubbed.request(.showPet(id: 1))
+        XCTAssertEqual(plain.statusCode, 200)
+        XCTAssertEqual(plain.data, Zoo.showPet(id: 1).sampleData)
+
+        // And live, from a server on 127.0.0.1; a body that does not decode is objectMapping.
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("zoo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: files.appendingPathComponent("pets"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        try Data(#"{"id":7,"name":"Tom","status":"adopted","keeper":{"name":"Di"}}"#.utf8).write(
+            to: files.appendingPathComponent("pets/7"))
+        try Data(#"{"id":"eight"}"#.utf8).write(to: files.appendingPathComponent("pets/8"))
+        let server = try TestServer(files: files.path)
+        defer { server.stop() }
+        setenv("ZOO_URL", server.baseURL + "/files", 1)
+        defer { unsetenv("ZOO_URL") }
+        let live: Zoo.Pet = try await MoyaProvider<Zoo>().request(.showPet(id: 7))
+        XCTAssertEqual(live, Zoo.Pet(id: 7, name: "Tom", status: .unknown("adopted"), keeper: Zoo.Person(name: "Di")))
+        do {
+            let _: Zoo.Pet = try await MoyaProvider<Zoo>().request(.showPet(id: 8))
+            XCTFail("a body that is not a Pet decoded")
+        } catch {
+            guard case .objectMapping(let underlying, let response) = error else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertTrue(underlying is DecodingError, "\(underlying)")
+            XCTAssertEqual(response.data, Data(#"{"id":"eight"}"#.utf8))
+        }
+    }
+
     /// A default that reads `${VAR}` is read when the generated code runs, as the base URL is,
     /// the spec's fallback standing where the variable is unset or not of the param's type;
     /// a `timeout` is carried, and a plugin sets it on the request.
@@ -112,7 +193,7 @@ final class GenerateSwiftTests: XCTestCase {
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(out, "")
         let written = try String(contentsOfFile: file, encoding: .utf8)
-        XCTAssertTrue(written.contains("\nenum Myservice {\n"), written)
+        XCTAssertTrue(written.contains("\nenum Myservice: Sendable {\n"), written)
         XCTAssertFalse(written.contains("public "), written)
 
         let (missing, _, missingError) = await CommandTests.run(["generate", "swift", "nosuch", "--specs", specs])

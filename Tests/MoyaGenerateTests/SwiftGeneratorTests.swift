@@ -113,31 +113,4 @@ final class SwiftGeneratorTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "\(file): \(text.prefix(2000))")
     }
-
-    /// Every real document of the shared corpus, imported then generated, parses: a target
-    /// whose one case pattern is too long for a line is wrapped inside its bindings, where it
-    /// was once left ending in a comma (126 errors in Spotify's).
-    func testEveryRealDocumentGeneratesSwiftThatParses() throws {
-        let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
-        let documents = try FileManager.default.contentsOfDirectory(atPath: corpus).filter {
-            $0.hasSuffix(".yaml") || $0.hasSuffix(".json")
-        }.sorted()
-        var files: [String] = []
-        for document in documents {
-            let path = directory + "/" + document
-            try FileManager.default.copyItem(atPath: corpus + "/" + document, toPath: path)
-            let spec = directory + "/" + document.split(separator: ".")[0] + ".moya.yaml"
-            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
-            let imported = try OpenAPIImporter.importSpec(Array(bytes), file: path, spec: spec)
-            var compiler = SpecCompiler(environment: Environment([:]))
-            compiler.keepsEnvironmentReferences = true
-            let service = try compiler.compile(Array(imported.spec.utf8), file: spec)
-            let (source, _) = SwiftGenerator(command: "moya-cli generate swift").generate(service)
-            let file = directory + "/" + document.split(separator: ".")[0].replacing("-", with: "_") + ".swift"
-            try source.write(toFile: file, atomically: true, encoding: .utf8)
-            files.append(file)
-        }
-        XCTAssertEqual(files.count, 10)
-        for file in files { try assertParses(file) }
-    }
 }

@@ -4,7 +4,7 @@
 import Moya
 
 /// The github service, from github.yaml.
-public enum Github {
+public enum Github: Sendable {
     /// A random line of GitHub zen
     case zen
 

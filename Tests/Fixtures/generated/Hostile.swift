@@ -4,7 +4,7 @@
 import Moya
 
 /// The hostile service, from hostile.yaml.
-public enum Hostile {
+public enum Hostile: Sendable {
     /// Ends the comment? } func injectedSummary() {}
     case getUser(order: Order = .asc, selfValue: SelfValue, string: StringValue, uId: Int? = nil, uId2: Int? = nil)
 

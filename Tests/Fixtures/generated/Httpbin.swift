@@ -4,7 +4,7 @@
 import Moya
 
 /// The httpbin service, from httpbin.yaml.
-public enum Httpbin {
+public enum Httpbin: Sendable {
     /// Echo a GET with its query
     case get(q: String? = nil, tags: [String]? = nil, fields: [String]? = nil)
 
@@ -206,10 +206,12 @@ extension Httpbin {
         }
     }
 
-    /// A multipart part with a file's contents.
+    /// A multipart part with a file's contents, or nil when there is no file.
     static func part(
-        file: URL, name: String, fileName: String? = nil, mimeType: String? = nil
+        file: URL?, name: String, fileName: String? = nil, mimeType: String? = nil
     ) -> MultipartFormBodyPart? {
-        MultipartFormBodyPart(provider: .file(file), name: name, fileName: fileName, mimeType: mimeType)
+        file.map {
+            MultipartFormBodyPart(provider: .file($0), name: name, fileName: fileName, mimeType: mimeType)
+        }
     }
 }

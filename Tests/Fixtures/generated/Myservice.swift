@@ -4,7 +4,7 @@
 import Moya
 
 /// The myservice service, from myservice.yaml.
-public enum Myservice {
+public enum Myservice: Sendable {
     /// A random zen quote
     case zen
 

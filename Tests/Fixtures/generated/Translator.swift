@@ -4,7 +4,7 @@
 import Moya
 
 /// The translator service, from translator.yaml.
-public enum Translator {
+public enum Translator: Sendable {
     /// The languages the translator supports
     case languages
 
