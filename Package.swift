@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "MoyaSchema", dependencies: ["MoyaJSON", "MoyaRegex"]),
         .target(
             name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
-        // `generate swift`: a spec's service as a Moya `TargetType` enum.
+        // `generate swift`: a spec's service as a Moya `TargetType` enum, its schemas as models.
         .target(name: "MoyaGenerate", dependencies: ["MoyaHTTP", "MoyaSpec", "MoyaSchema"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
         .target(

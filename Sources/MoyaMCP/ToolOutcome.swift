@@ -55,10 +55,15 @@ public struct ToolOutcome: Sendable {
     ) -> ToolOutcome {
         let redactor = exchange.redactor
         guard let response = exchange.response, let target = exchange.target else {
-            let message = exchange.failure.map { redactor.scrub($0.message) } ?? "no response"
+            // Arguments that break a rule the input schema could not say (one the environment
+            // fills in) are invalid, as the schema's own refusals are; a model passes no flags,
+            // so the command line's hint is left out.
+            let failure = exchange.failure
+            let message = failure.map { redactor.scrub($0.unhintedMessage) } ?? "no response"
+            let invalid = failure.map { $0.kind == .invalidCall && $0.isArgumentError } ?? false
             return ToolOutcome(
-                kind: .error, text: "moya-cli: " + message, structured: nil, status: nil, bytes: 0,
-                seconds: exchange.seconds)
+                kind: invalid ? .invalid : .error, text: "moya-cli: " + message, structured: nil, status: nil,
+                bytes: 0, seconds: exchange.seconds)
         }
         var lines: [String] = []
         var kind = Kind.ok

@@ -155,7 +155,9 @@ final class MCPHostileTests: XCTestCase {
     /// Finding 5: a rule the environment fills in and a credential's literal default are never
     /// listed, nor quoted in a refusal.
     func testToolsListShowsNoSecretRuleOrCredentialDefault() async throws {
-        let mcp = try await session()
+        let audit = NSTemporaryDirectory() + "moya-cli-mcp-rule-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: audit) }
+        let mcp = try await session(["--audit", audit])
         let tools = try await mcp.allTools()
         let listed = tools.map { MCPSession.json(try! Value($0)) }.joined(separator: "\n")
         for secret in ["pr3fix", "l1teral-k3y", token, pin] {
@@ -170,6 +172,10 @@ final class MCPHostileTests: XCTestCase {
         XCTAssertEqual(refused.isError, true)
         XCTAssertFalse(MCPSession.text(refused).contains("pr3fix"), MCPSession.text(refused))
         XCTAssertTrue(MCPSession.text(refused).contains("breaks its pattern rule"), MCPSession.text(refused))
+        // A model passes no flags: it is not told of --no-validate-args, and the call is
+        // `invalid` in the audit log, as a refusal by the input schema is.
+        XCTAssertFalse(MCPSession.text(refused).contains("--no-validate-args"), MCPSession.text(refused))
+        XCTAssertTrue(MCPSession.text(refused).hasPrefix("moya-cli: hostile.ruled: param 'code': "))
         let passed = try await mcp.call("hostile.ruled", ["code": "pr3fix-1"])
         XCTAssertNil(passed.isError, MCPSession.text(passed))
         // The credential default is sent, and masked where the server echoes it.
@@ -179,6 +185,10 @@ final class MCPHostileTests: XCTestCase {
         let setting = try await mcp.call("hostile.keyed", ["key": "mine"])
         XCTAssertEqual(MCPSession.text(setting), "$.key: unexpected property")
         await mcp.close()
+        let outcomes = try String(contentsOfFile: audit, encoding: .utf8).split(separator: "\n").compactMap { line in
+            (try? JSONValue(parsing: String(line)))?["outcome"]
+        }
+        XCTAssertEqual(outcomes, [.string("invalid"), .string("ok"), .string("ok"), .string("invalid")])
     }
 
     /// Finding 15: characters a person could not see never reach the model, and the tool says

@@ -91,6 +91,55 @@ final class ServeDocumentTests: XCTestCase {
         }
     }
 
+    /// A `4XX` sample answering a 401 or a 429 says the status it is answered with, where it
+    /// holds its own (`"status": 400`); a member that is not that status, and one the schema
+    /// pins, stay as the sample has them.
+    func testAnErrorSampleSaysTheStatusItIsAnsweredWith() throws {
+        let router = try router(
+            """
+            service: guarded
+            baseURL: http://127.0.0.1:1
+            auth: { bearer: "${GUARDED_TOKEN:-}" }
+            targets:
+              list:
+                path: /things
+                sample: { json: [] }
+                samples:
+                  clientError:
+                    status: 400
+                    json: { status: 400, error: { code: 400, message: x }, title: Bad }
+              pinned:
+                path: /pinned
+                sample: { json: [] }
+                samples:
+                  clientError:
+                    status: 400
+                    json: { statusCode: 400, message: x }
+                    schema: { properties: { statusCode: { const: 400 } } }
+              coded:
+                path: /coded
+                sample: { json: [] }
+                samples:
+                  clientError: { status: 400, json: { code: 7, message: x } }
+            """)
+        let list = answer(router, "GET", "/things")
+        XCTAssertEqual(list.status, 401)
+        XCTAssertEqual(
+            list.body,
+            #"{"status":401,"error":{"code":401,"message":"x"},"title":"guarded.list needs an Authorization "#
+                + #"header (Bearer); serve --no-auth answers without it"}"#)
+        // The detail still goes in; the status the schema pins stays.
+        let pinned = answer(router, "GET", "/pinned")
+        XCTAssertEqual(pinned.status, 401)
+        XCTAssertEqual(
+            pinned.body,
+            #"{"statusCode":400,"message":"guarded.pinned needs an Authorization header (Bearer); "#
+                + #"serve --no-auth answers without it"}"#)
+        let coded = answer(router, "GET", "/coded")
+        XCTAssertEqual(coded.status, 401)
+        XCTAssertTrue(coded.body.hasPrefix(#"{"code":7,"message":"guarded.coded needs"#), coded.body)
+    }
+
     func testErrorsAnswerInTheShapeTheTargetDeclares() throws {
         let router = MockRouter(services: [try compile(Self.spec)])
         // The sample at the status, the detail in its `message`, the rest kept.

@@ -274,6 +274,12 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
+            "unclosed-brace.yaml",
+            [
+                "7:5: yaml: did not find expected ',' or '}' (while parsing a flow mapping at 6:13): the '{' at 6:13 is never closed; end it with '}' on its line, or quote a value inside that holds '{' or '}'"
+            ]
+        ),
+        (
             "missing-colon.yaml",
             [
                 "7:5: yaml: could not find expected ':' (while scanning a simple key at 6:5): a key needs ':' after it, as in 'method: GET', and a value on more than one line needs quotes"

@@ -23,7 +23,9 @@ struct GenerateSwiftCommand: CallerIsolatedCommand {
             method, task, headers, validationType and sampleData as a Moya user writes them. \
             ${VAR} is read from the environment when the code runs, never written into it. \
             The file builds against moya-cli's Moya module (see docs/moya.md), and each case \
-            builds the request `call` sends for the same values.
+            builds the request `call` sends for the same values. Targets' schemas become \
+            Codable models, and a target with a response schema gets a typed call: \
+            `let pet: Pet = try await provider.request(.showPet(id: 1))`.
 
             Examples:
               moya-cli generate swift myservice

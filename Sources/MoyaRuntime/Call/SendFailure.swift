@@ -32,6 +32,12 @@ public struct SendFailure: Problem, CustomStringConvertible {
     public var reason: String
     /// The response, for a status that did not pass validation.
     public var response: Response?
+    /// For a call that could not be made, the advice at the end of `reason` for the command
+    /// line's user (a flag to pass), which a model is not given.
+    public var hint: String?
+    /// For a call that could not be made, whether the caller's arguments were at fault (a
+    /// param missing or breaking its rule) rather than the spec.
+    public var isArgumentError = false
 
     /// A failure of `kind` for `target`.
     public init(
@@ -46,6 +52,19 @@ public struct SendFailure: Problem, CustomStringConvertible {
 
     /// `service.target: what happened`: the one line a command prints.
     public var message: String { target.map { "\($0): \(reason)" } ?? reason }
+
+    /// The failure `error`, a call that could not be made, for `target`.
+    public init(resolving error: ResolveError, target: String) {
+        self.init(kind: .invalidCall, target: target, reason: error.message)
+        hint = error.hint
+        isArgumentError = error.isUsageError
+    }
+
+    /// `message` without the hint: what a reader who passes no flags (a model) is told.
+    public var unhintedMessage: String {
+        guard let hint, message.hasSuffix("; " + hint) else { return message }
+        return String(message.dropLast(hint.count + 2))
+    }
 
     /// The failure `error` is for `target`, its text scrubbed by `redactor`.
     public init(error: MoyaError, target: SpecTarget, redactor: Redactor) {

@@ -138,8 +138,7 @@ public struct SpecClient: Sendable {
                 showingSecrets: showSecrets, printsRequest: !logOptions.isEmpty || tracesExchanges,
                 keepsDownloadsInMemory: true)
         } catch {
-            let failure = SendFailure(
-                kind: .invalidCall, target: service.name + "." + target.name, reason: error.message)
+            let failure = SendFailure(resolving: error, target: service.name + "." + target.name)
             return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: failure)
         }
         var resolved = prepared.call.target

@@ -16,29 +16,46 @@ import MoyaSpec
 /// that reads no param serves, answered at the problem's status with its own headers and
 /// body; the problem's detail goes into the first string member the body already has among
 /// `detail`, `message`, `error_description`, `description`, `error`, `reason` and `title`
-/// (at the top, or inside an `error` object), unless that breaks the sample's schema.
+/// (at the top, or inside an `error` object), and a status member (`status`, `statusCode`,
+/// `status_code`, `code`) that holds the sample's own status gets the answer's, so that a
+/// `4XX` sample's `"status": 400` reads 401 in a 401; each unless it breaks the sample's
+/// schema.
 enum ErrorShape {
     /// The member names the detail may fill, in order of preference.
     static let detailKeys = ["detail", "message", "error_description", "description", "error", "reason", "title"]
+    /// The member names a status may fill.
+    static let statusKeys = ["status", "statusCode", "status_code", "code"]
 
     /// The answer at `status`, or nil when the target declares no error answer for it.
     static func answer(
         for route: MockRoute, status: Int, detail: String, headers extra: [(name: String, value: String)]
     ) -> (action: MockAnswer.Action, logged: String?)? {
         guard let name = sampleName(in: route.target, for: status), let fixed = route.fixedAnswers[name],
-            case .respond(_, let headers, let body) = fixed.action
+            case .respond(let declared, let headers, let body) = fixed.action
         else { return nil }
         // The sample was chosen by the problem, not asked for with `Prefer`.
         var sent = headers.filter { $0.name.lowercased() != "preference-applied" }
         sent.append(contentsOf: extra)
         let isJSON = sent.contains { $0.name.lowercased() == "content-type" && JSONValue.isJSONMediaType($0.value) }
-        guard isJSON, let value = try? JSONValue(parsing: Data(body)), let filled = filling(value, with: detail),
-            route.contract.sampleErrors(filled, sample: name).isEmpty
+        // The detail and the status, else the detail alone, else the status alone: the first
+        // that keeps to the sample's schema.
+        let edits: [(JSONValue) -> JSONValue?] = [
+            { value in
+                let detailed = filling(value, with: detail)
+                return filling(detailed ?? value, status: status, was: declared) ?? detailed
+            },
+            { value in filling(value, with: detail) },
+            { value in filling(value, status: status, was: declared) },
+        ]
+        guard isJSON, let value = try? JSONValue(parsing: Data(body)),
+            let (edit, filled) = edits.lazy.compactMap({ edit in edit(value).map { (edit, $0) } }).first(where: {
+                route.contract.sampleErrors($0.1, sample: name).isEmpty
+            })
         else {
             return (.respond(status: status, headers: sent, body: body), fixed.loggedBody)
         }
         let text = filled.serialized(escapeSlashes: false)
-        let logged = fixed.loggedBody.flatMap { try? JSONValue(parsing: $0) }.flatMap { filling($0, with: detail) }
+        let logged = fixed.loggedBody.flatMap { try? JSONValue(parsing: $0) }.flatMap(edit)
         return (
             .respond(status: status, headers: sent, body: Array(text.utf8)),
             logged?.serialized(escapeSlashes: false) ?? fixed.loggedBody
@@ -58,6 +75,29 @@ enum ErrorShape {
             }
         }
         return nil
+    }
+
+    /// `value` with `status` in each status member that holds `was`, the sample's own status, at
+    /// the top or inside an `error` object; nil when none does or they are the same.
+    static func filling(_ value: JSONValue, status: Int, was: Int, nested: Bool = true) -> JSONValue? {
+        guard status != was, case .object(var members) = value else { return nil }
+        var changed = false
+        for index in members.indices {
+            let member = members[index]
+            if statusKeys.contains(member.key), member.value == .integer(was) {
+                members[index].value = .integer(status)
+                changed = true
+            } else if statusKeys.contains(member.key), member.value == .string(String(was)) {
+                members[index].value = .string(String(status))
+                changed = true
+            } else if nested, member.key == "error",
+                let inner = filling(member.value, status: status, was: was, nested: false)
+            {
+                members[index].value = inner
+                changed = true
+            }
+        }
+        return changed ? .object(members) : nil
     }
 
     /// `value` with `detail` in its first string member named for it, at the top or inside an

@@ -194,6 +194,13 @@ public enum YAMLLoader {
                 + "\(contextMark.column - 1)); indent it as far as the keys or items it belongs with"
         case ("found unexpected end of stream", "while scanning a quoted scalar"?):
             return "the quote at \(contextMark.line):\(contextMark.column) is never closed"
+        case ("did not find expected ',' or '}'", "while parsing a flow mapping"?) where mark.line > contextMark.line,
+            ("did not find expected ',' or ']'", "while parsing a flow sequence"?) where mark.line > contextMark.line:
+            // The problem is lines after the bracket opened: most often the closing one is
+            // missing, not a value without quotes.
+            let (open, close) = context == "while parsing a flow mapping" ? ("{", "}") : ("[", "]")
+            return "the '\(open)' at \(contextMark.line):\(contextMark.column) is never closed; end it with "
+                + "'\(close)' on its line, or quote a value inside that holds '\(open)' or '\(close)'"
         default:
             return explanation(of: problem, at: character(at: mark, in: bytes), line: line(of: mark, in: bytes))
         }
