@@ -214,6 +214,37 @@ final class AdHocCallTests: XCTestCase {
         }
     }
 
+    /// `--curl` with a credential typed on the command line prints it as the variable it is
+    /// read from, named on stderr, so that the command runs once the variable is set; the
+    /// server got the credential itself. `--show-secrets` prints the value instead.
+    func testCurlNamesACredentialsVariableInsteadOfAMask() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let (status, out, error) = await CommandTests.run([
+            "call", base + "/echo/curl", "Authorization:Bearer s3cr3t-t0ken", "q==1", "--curl",
+        ])
+        XCTAssertEqual(status, 0, error)
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let received = try XCTUnwrap(echo["headers"] as? [[String]])
+        XCTAssertTrue(received.contains(["Authorization", "Bearer s3cr3t-t0ken"]), "\(received)")
+        let lines = error.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            lines.first,
+            "moya-cli: the curl command reads the Authorization header from $URL_TOKEN: set it to run the "
+                + "command, or print the value with --show-secrets")
+        XCTAssertFalse(error.contains("s3cr3t-t0ken"), error)
+        XCTAssertFalse(error.contains("••••"), error)
+        let curl = try XCTUnwrap(lines.first { $0.hasPrefix("curl ") })
+        XCTAssertTrue(curl.contains(#""Authorization: Bearer $"#), curl)
+
+        let shown = await CommandTests.run([
+            "call", base + "/echo/curl", "Authorization:Bearer s3cr3t-t0ken", "--curl", "--show-secrets",
+        ])
+        XCTAssertEqual(shown.0, 0, shown.2)
+        XCTAssertTrue(shown.2.contains("-H 'Authorization: Bearer s3cr3t-t0ken'"), shown.2)
+    }
+
     func testVerboseShowsEveryHeaderThatWentOutOnEveryHop() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -49,6 +49,43 @@ final class FlowTests: XCTestCase {
         XCTAssertEqual(server.peopleIDs, [])
     }
 
+    /// A file of flows alone, over another file's service: no baseURL, no targets.
+    func testAFileMayHoldFlowsAlone() async throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-flows-alone-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(
+            atPath: CommandTests.root + "/specs/myservice.yaml", toPath: folder + "/myservice.yaml")
+        try FileManager.default.copyItem(
+            atPath: CommandTests.root + "/specs/accounts.json", toPath: folder + "/accounts.json")
+        try """
+        service: journeys
+        flows:
+          readTwo:
+            summary: Read two users
+            steps:
+              - call: myservice.showUser
+                params: { id: 1 }
+                expect: { status: 200, json: { $.id: 1 } }
+              - call: myservice.showUser
+                params: { id: 2 }
+
+        """.write(toFile: folder + "/journeys.yaml", atomically: true, encoding: .utf8)
+        let (valid, validOut, validError) = await moya(["validate", folder])
+        XCTAssertEqual(valid, 0, validError)
+        XCTAssertTrue(validOut.hasPrefix("ok: 2 services, "), validOut)
+        let (status, out, error) = await moya([
+            "run", "journeys.readTwo", "--specs", folder, "--stub", "immediate",
+        ])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(out.contains("journeys.readTwo: 2 steps: 2 passed, 0 failed, 0 skipped"), out)
+        // A file with neither still needs them.
+        try "service: empty\n".write(toFile: folder + "/empty.yaml", atomically: true, encoding: .utf8)
+        let (invalid, _, invalidError) = await moya(["validate", folder + "/empty.yaml"])
+        XCTAssertEqual(invalid, 65)
+        XCTAssertTrue(invalidError.contains("baseURL: required key is missing"), invalidError)
+    }
+
     func testTheSameFlowRunsOfflineOnTheSamples() async {
         let (status, out, error) = await run("lifecycle", ["--stub", "immediate"])
         XCTAssertEqual(status, 0, out + error)

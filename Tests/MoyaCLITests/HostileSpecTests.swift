@@ -216,6 +216,53 @@ final class HostileSpecTests: XCTestCase {
             changedError)
     }
 
+    /// `trust --always`: the user's own folder stays trusted through its edits, and `list`
+    /// says so; a folder others may write is refused, and `--revoke` forgets it.
+    func testTrustAlwaysKeepsTheUsersOwnFolderTrustedThroughEdits() throws {
+        try write(
+            "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
+                + "    path: /user\n", to: "repo/specs/gh.yaml")
+        let repo = folder + "/repo"
+        let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: repo + "/specs")
+        let (open, _, openError) = try CommandTests.runProcess(
+            ["trust", "--always"], environment: environment, in: repo)
+        XCTAssertEqual(open, 64)
+        XCTAssertEqual(
+            openError,
+            "moya-cli: error: trust --always takes a folder of your own: \(repo)/specs may be written by its group "
+                + "or others; chmod go-w it first\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo + "/specs")
+        let (trusted, _, trustError) = try CommandTests.runProcess(
+            ["trust", "--always"], environment: environment, in: repo)
+        XCTAssertEqual(trusted, 0, trustError)
+        XCTAssertEqual(
+            trustError,
+            "moya-cli: trusted \(repo)/specs always (1 spec file); its specs read the environment whatever changes "
+                + "in them, while it is yours alone to write\n")
+        // An edit keeps it trusted.
+        try write((read("repo/specs/gh.yaml") ?? "") + "  other:\n    path: /other\n", to: "repo/specs/gh.yaml")
+        let (sent, sentOut, sentError) = try CommandTests.runProcess(
+            ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(sent, 0, sentError)
+        XCTAssertTrue(sentOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), sentOut)
+        let (listed, listOut, _) = try CommandTests.runProcess(["list"], environment: environment, in: repo)
+        XCTAssertEqual(listed, 0)
+        XCTAssertTrue(
+            listOut.hasSuffix(
+                "\nspecs is trusted always: its specs read the environment whatever their edits\n"), listOut)
+        // Once others may write it, it is not trusted.
+        try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: repo + "/specs")
+        let (shared, _, _) = try CommandTests.runProcess(
+            ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(shared, 77)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo + "/specs")
+        XCTAssertEqual(try CommandTests.runProcess(["trust", "--revoke"], environment: environment, in: repo).0, 0)
+        let (revoked, _, _) = try CommandTests.runProcess(
+            ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(revoked, 77)
+    }
+
     /// Trust round four, finding 22: an untrusted folder is reported as untrusted (exit 77),
     /// and what follows from it in the other files (a flow whose service was refused) is not.
     func testAnUntrustedFolderIsSaidSoAloneWithItsOwnStatus() throws {

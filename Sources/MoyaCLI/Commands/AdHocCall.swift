@@ -40,6 +40,9 @@ struct AdHocCall {
         guard let save = command.save else {
             let service = request.serviceName
             let target = "request"
+            if command.curl, !command.showSecrets {
+                return try readingVariables(request, service: service, target: target, compiler: compiler)
+            }
             let bound: AdHocRequest.Written
             do {
                 bound = try request.target(named: target, base: request.origin, indent: 2, credentials: .bound)
@@ -107,6 +110,27 @@ struct AdHocCall {
         }
         let compiled = try compile(callText, file: file, target: target, compiler: compiler)
         return (compiled.0, compiled.1, bound)
+    }
+
+    /// The request as `--save` would write it, each credential read from a `${SERVICE_…}`
+    /// variable set to the value given: what `--curl` prints then names the variable
+    /// (`"$LOCALHOST_TOKEN"`), a command that runs once it is set, where a mask would be sent
+    /// as it is. Each variable is named on stderr.
+    private func readingVariables(
+        _ request: AdHocRequest, service: String, target: String, compiler: SpecCompiler
+    ) throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
+        let saved = try written(request, target: target, service: service, base: request.origin, column: 2).saved
+        var reading = compiler
+        reading.environment = compiler.environment.setting(
+            Dictionary(saved.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+        let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: saved.lines)
+        let compiled = try compile(text, file: "<command line>", target: target, compiler: reading)
+        for variable in saved.variables {
+            CommandContext.current.errorLine(
+                "moya-cli: the curl command reads \(variable.place) from $\(variable.name): set it to run the command, "
+                    + "or print the value with --show-secrets")
+        }
+        return (compiled.0, compiled.1, saved.arguments)
     }
 
     /// The target's lines as the call sends it and as the file gets it.

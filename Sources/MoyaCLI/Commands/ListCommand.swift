@@ -53,8 +53,15 @@ struct ListCommand: CallerIsolatedCommand {
             }
         }
         for line in TextTable.render(rows) { context.line(line) }
-        // Read from the default folders, layered: where each service came from.
         let library = specOptions.library()
+        // The folders read that stay trusted through their edits (`trust --always`).
+        let always = Set(SpecTrust(environment: context.environment).alwaysTrusted())
+        let lasting = library.searchPaths.filter { path in FileRoot.realPath(path).map(always.contains) ?? false }
+        if !lasting.isEmpty { context.line("") }
+        for path in lasting {
+            context.line("\(path) is trusted always: its specs read the environment whatever their edits")
+        }
+        // Read from the default folders, layered: where each service came from.
         guard service == nil, library.layered, library.searchPaths.count > 1 else { return }
         context.line("")
         for path in library.searchPaths {

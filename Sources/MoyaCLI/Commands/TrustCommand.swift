@@ -15,11 +15,13 @@ struct TrustCommand: CallerIsolatedCommand {
             say), and a ${VAR} that names one is refused. Trusting records the folder and a \
             SHA-256 of its spec files in $XDG_STATE_HOME/moya-cli/trusted \
             (~/.local/state/moya-cli/trusted); when a spec file changes, the folder must be \
-            trusted again.
+            trusted again. With --always, a folder of your own (no one else may write it) stays \
+            trusted through its edits; `moya-cli list` names such folders.
 
             Examples:
               moya-cli trust
               moya-cli trust path/to/specs
+              moya-cli trust --always specs
               moya-cli trust --revoke
             """
     )
@@ -30,6 +32,9 @@ struct TrustCommand: CallerIsolatedCommand {
     @Flag(help: "Forget the folder instead.")
     var revoke = false
 
+    @Flag(help: "Keep trusting the folder, your own, whatever changes in its specs.")
+    var always = false
+
     func execute() async throws {
         let context = CommandContext.current
         let trust = SpecTrust(environment: context.environment)
@@ -38,9 +43,12 @@ struct TrustCommand: CallerIsolatedCommand {
             context.errorLine(had ? "moya-cli: \(path) is no longer trusted" : "moya-cli: \(path) was not trusted")
             return
         }
-        let (real, files) = try trust.trust(path)
+        let (real, files) = try trust.trust(path, always: always)
+        let count = files == 1 ? "1 spec file" : "\(files) spec files"
         context.errorLine(
-            "moya-cli: trusted \(real) (\(files == 1 ? "1 spec file" : "\(files) spec files")); "
-                + "its specs read the environment until one of them changes")
+            always
+                ? "moya-cli: trusted \(real) always (\(count)); its specs read the environment whatever changes in "
+                    + "them, while it is yours alone to write"
+                : "moya-cli: trusted \(real) (\(count)); its specs read the environment until one of them changes")
     }
 }

@@ -254,6 +254,9 @@ struct CompileContext {
             )
         }
 
+        // A file of flows alone, over other files' services, needs neither a base URL nor
+        // targets.
+        let flowsAlone = fields["flows"] != nil && fields["targets"] == nil
         var baseURL = ""
         var baseURLSource: Template?
         if let node = fields["baseURL"] {
@@ -265,7 +268,7 @@ struct CompileContext {
                     baseURLSource = reader.template(node, "baseURL", references: false)
                 }
             }
-        } else {
+        } else if !flowsAlone {
             reader.error(
                 root.mark, "baseURL",
                 "required key is missing; add the service's base URL, such as baseURL: https://api.example.com")
@@ -287,8 +290,10 @@ struct CompileContext {
                     targets.append(target)
                 }
             }
-        } else {
-            reader.error(root.mark, "targets", "required key is missing; declare at least one target")
+        } else if !flowsAlone {
+            reader.error(
+                root.mark, "targets",
+                "required key is missing; declare at least one target, or flows: alone over other files' services")
         }
 
         let flows = fields["flows"].map { self.flows($0, "flows", service: name, targets: targets) } ?? []

@@ -1,5 +1,11 @@
 import MoyaHTTP
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -12,8 +18,13 @@ import MoyaHTTP
 /// after any of its spec files changes.
 ///
 /// The list is `$XDG_STATE_HOME/moya-cli/trusted` (else `~/.local/state/moya-cli/trusted`):
-/// one line per folder, the SHA-256 of its spec files and the folder's real path.
+/// one line per folder, the SHA-256 of its spec files and the folder's real path; or, for a
+/// folder trusted with `--always` (the user's own project), `always` in place of the digest:
+/// its edits keep it trusted, for as long as the user owns it and no one else may write it.
 package struct SpecTrust {
+    /// What the list holds in place of a digest for a folder trusted whatever its edits.
+    static let always = "always"
+
     /// The list's path; nil when neither `XDG_STATE_HOME` nor `HOME` says where it is.
     let file: String?
 
@@ -39,6 +50,7 @@ package struct SpecTrust {
     /// a spec already read whole, is digested from its bytes.
     package func standing(of folder: String, reading: (file: String, bytes: [UInt8])? = nil) -> Standing {
         guard let real = FileRoot.realPath(folder), let recorded = entries()[real] else { return .unknown }
+        if recorded == Self.always { return Self.ownership(of: real) == nil ? .trusted : .unknown }
         return recorded == Self.digest(of: real, reading: reading) ? .trusted : .changed
     }
 
@@ -59,14 +71,34 @@ package struct SpecTrust {
 
     /// Records `folder` as trusted with its spec files as they are now; returns the real
     /// path and how many spec files it has.
-    package func trust(_ folder: String) throws(CommandFailure) -> (path: String, files: Int) {
+    /// With `always`, the folder stays trusted through its edits; it must be the user's own,
+    /// which no one else may write.
+    package func trust(_ folder: String, always: Bool = false) throws(CommandFailure) -> (path: String, files: Int) {
         guard let real = FileRoot.realPath(folder) else {
             throw CommandFailure.missingSpec("no folder at \(folder)")
         }
+        if always, let problem = Self.ownership(of: real) {
+            throw CommandFailure.usage("trust --always takes a folder of your own: \(real) \(problem)")
+        }
         var entries = entries()
-        entries[real] = Self.digest(of: real)
+        entries[real] = always ? Self.always : Self.digest(of: real)
         try write(entries)
         return (real, Self.specFiles(in: real).count)
+    }
+
+    /// The folders trusted whatever their edits, by real path, sorted.
+    package func alwaysTrusted() -> [String] {
+        entries().filter { $0.value == Self.always }.keys.sorted()
+    }
+
+    /// Why `folder` cannot be trusted whatever its edits, or nil when it can: it is the user's,
+    /// and neither its group nor others may write it.
+    static func ownership(of folder: String) -> String? {
+        var status = stat()
+        guard stat(folder, &status) == 0 else { return "cannot be read" }
+        if status.st_uid != geteuid() { return "is owned by another user (uid \(status.st_uid))" }
+        if status.st_mode & 0o022 != 0 { return "may be written by its group or others; chmod go-w it first" }
+        return nil
     }
 
     // MARK: - moya-cli's own writes
@@ -124,7 +156,7 @@ package struct SpecTrust {
             guard let space = line.firstIndex(of: " ") else { continue }
             let digest = String(line[..<space])
             let path = String(line[line.index(after: space)...])
-            guard digest.utf8.count == 64, path.hasPrefix("/") else { continue }
+            guard digest.utf8.count == 64 || digest == Self.always, path.hasPrefix("/") else { continue }
             entries[path] = digest
         }
         return entries
