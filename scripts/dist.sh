@@ -8,7 +8,8 @@
 #                                   .sha256, and prints the tarball's path
 #
 # The tarball holds one folder, moya-cli-VERSION-OS-ARCH/, laid out as PREFIX is (bin/,
-# share/man/, share/*completion*/, share/doc/moya-cli/), with SHA256SUMS for every file in it.
+# share/man/, share/*completion*/, share/doc/moya-cli/, share/moya-cli/examples/), with SHA256SUMS for
+# every file in it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ layout() {
   echo "share/fish/vendor_completions.d/moya-cli.fish 644 completion:fish"
   for doc in README.md CHANGELOG.md LICENSE docs/*.md; do
     echo "share/doc/moya-cli/$doc 644 $doc"
+  done
+  # The bundled specs, which `moya-cli init` copies into the user's spec folder.
+  for example in specs/*.yaml specs/*.json; do
+    echo "share/moya-cli/examples/${example#specs/} 644 $example"
   done
 }
 

@@ -60,7 +60,7 @@ struct MoyaCommand: AsyncParsableCommand {
         subcommands: [
             CallCommand.self, RunCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self,
             DescribeCommand.self, GenerateCommand.self, ServeCommand.self, ImportCommand.self,
-            ExportCommand.self, TrustCommand.self, MCPCommand.self, SchemaCommand.self,
+            ExportCommand.self, TrustCommand.self, InitCommand.self, MCPCommand.self, SchemaCommand.self,
         ]
     )
 }
