@@ -105,13 +105,15 @@ extension JSONValue {
     }
 }
 
+/// An object member's name, as Codable's keyed containers take it.
+private struct MemberKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
 extension JSONValue: Encodable {
-    private struct MemberKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
@@ -141,18 +143,11 @@ extension JSONValue: Encodable {
 }
 
 extension JSONValue: Decodable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Any JSON value. Codable's keyed containers keep no order, so a decoded object's members
     /// are in the order of their keys: the same whatever order they came in, so that a value
     /// decoded, encoded and decoded again is equal to itself.
     public init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+        if let object = try? decoder.container(keyedBy: MemberKey.self) {
             var members: [(key: String, value: JSONValue)] = []
             for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 members.append((key.stringValue, try object.decode(JSONValue.self, forKey: key)))

@@ -49,19 +49,23 @@ struct HelperProgram: Sendable {
     static func locate(_ environment: Environment) -> String? {
         let name = executable
         if let path = environment[variable], !path.isEmpty { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = executable.lastIndex(of: "/") {
-                let beside = executable[..<slash] + "/" + name
-                if access(beside, X_OK) == 0 { return String(beside) }
-            }
+        if let executable = runningExecutable(), let slash = executable.lastIndex(of: "/") {
+            let beside = executable[..<slash] + "/" + name
+            if access(beside, X_OK) == 0 { return String(beside) }
         }
         for directory in (environment["PATH"] ?? "").split(separator: ":") {
             let candidate = directory + "/" + name
             if access(candidate, X_OK) == 0 { return String(candidate) }
         }
         return nil
+    }
+
+    /// The path of the running executable, links followed (`/proc/self/exe`); nil where the
+    /// system does not say. What moya-cli finds its installed files from.
+    static func runningExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -2,14 +2,6 @@ import ArgumentParser
 import MoyaHTTP
 import MoyaSpec
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -160,10 +152,7 @@ struct InitCommand: CallerIsolatedCommand {
         if let given = environment[examplesVariable], !given.isEmpty {
             return SpecLibrary.isFolder(given) ? given : nil
         }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let executable = HelperProgram.runningExecutable() else { return nil }
         let parts = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
         let folder = parts.joined(separator: "/") + "/share/moya-cli/examples"
         return SpecLibrary.isFolder(folder) ? folder : nil
