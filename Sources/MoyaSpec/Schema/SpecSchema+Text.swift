@@ -80,9 +80,24 @@ extension SpecSchema {
               "additionalProperties": false
             }
           },
-          "required": [
-            "baseURL",
-            "targets"
+          "anyOf": [
+            {
+              "required": [
+                "baseURL",
+                "targets"
+              ]
+            },
+            {
+              "description": "A file of flows alone, over other files' services: no targets, and so no base URL needed.",
+              "required": [
+                "flows"
+              ],
+              "not": {
+                "required": [
+                  "targets"
+                ]
+              }
+            }
           ],
           "additionalProperties": false,
           "$defs": {
