@@ -366,5 +366,12 @@ final class AdHocCallTests: XCTestCase {
         XCTAssertEqual(urlencoded, 0, encodedError)
         // Alamofire's URL encoding sorts the fields by name.
         XCTAssertTrue(encodedOut.contains(#""body":"n=1&name=Ann%20Lee""#), encodedOut)
+        // --multipart: the same form as multipart/form-data, with no file.
+        let (multipart, multipartOut, multipartError) = try launch(
+            ["call", "http://127.0.0.1:\(server.port)/echo/form", "--multipart", "name=Ann Lee"], in: folder,
+            environment: environment)
+        XCTAssertEqual(multipart, 0, multipartError)
+        XCTAssertTrue(multipartOut.contains(#"multipart\/form-data; boundary="#), multipartOut)
+        XCTAssertTrue(multipartOut.contains(#"name=\"name\"\r\n\r\nAnn Lee"#), multipartOut)
     }
 }

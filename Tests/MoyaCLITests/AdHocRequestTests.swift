@@ -9,10 +9,11 @@ import XCTest
 final class AdHocRequestTests: XCTestCase {
     func lines(
         _ url: String, _ items: [String], method: String? = nil, credentials: AdHocRequest.Credentials = .bound,
-        base: String? = nil, files: [String: String] = [:], form: Bool = false
+        base: String? = nil, files: [String: String] = [:], form: Bool = false, multipart: Bool = false
     ) throws -> String {
         let request = try AdHocRequest(
-            url: url, items: items, method: method, form: form, read: { path in files[path].map { Data($0.utf8) } })
+            url: url, items: items, method: method, form: form, multipart: multipart,
+            read: { path in files[path].map { Data($0.utf8) } })
         return try request.target(named: "t", base: base ?? request.origin, indent: 2, credentials: credentials)
             .lines.joined(separator: "\n")
     }
@@ -219,6 +220,22 @@ final class AdHocRequestTests: XCTestCase {
                   multipart:
                     - { name: name, value: "{name}" }
                     - { name: cv, file: "{cv}" }
+            """)
+        // `--multipart`: multipart without a file too, as HTTPie's.
+        XCTAssertEqual(
+            try lines("http://h.test/post", ["name=Ann", "q==1"], multipart: true),
+            """
+              t:
+                method: POST
+                path: /post
+                params:
+                  q: { type: int, default: 1 }
+                  name: { type: string, default: Ann }
+                task:
+                  multipart:
+                    - { name: name, value: "{name}" }
+                  query:
+                    - q: "{q}"
             """)
         let request = try AdHocRequest(url: "http://h.test/up", items: ["cv@cv.txt"], method: nil, form: true)
         XCTAssertEqual(

@@ -100,7 +100,7 @@ extension AdHocRequest {
         }
         var task: [String] = []
         let body = tree.flow
-        if !files.isEmpty {
+        if !files.isEmpty || (isMultipart && !fields.isEmpty) {
             task = [pad(indent + 4) + "multipart:"] + parts
             if !query.isEmpty { task += [pad(indent + 4) + "query:"] + queryEntries }
         } else if isForm, !fields.isEmpty {

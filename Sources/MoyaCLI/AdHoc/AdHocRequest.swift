@@ -22,7 +22,8 @@ import MoyaSpec
 /// - `@FILE`, the whole body, read from a file.
 ///
 /// With `--form` (`form`), `name=value` items are the fields of a form, sent urlencoded, and
-/// `name@FILE` a file part, which makes it multipart, as HTTPie's `--form` does.
+/// `name@FILE` a file part, which makes it multipart, as HTTPie's `--form` does; with
+/// `--multipart` (`multipart`) the form is multipart with or without files, as HTTPie's.
 ///
 /// A separator written after `\` is part of the name (`a\=b=c` is member `a=b`), as HTTPie
 /// reads it.
@@ -53,6 +54,8 @@ public struct AdHocRequest: Sendable {
     public private(set) var bodyFile: String?
     /// `--form`: `name=value` items are a form's fields, not JSON members.
     public let isForm: Bool
+    /// `--multipart`: the form is sent as `multipart/form-data`, files or not.
+    public let isMultipart: Bool
     /// `name@FILE` items of a form: each part's name, the path as typed, and its param.
     var files: [(key: String, path: String, param: String)] = []
 
@@ -76,9 +79,11 @@ public struct AdHocRequest: Sendable {
     /// the user's own paths, relative to the working directory, each a regular file of at most
     /// `FileRoot.readLimit` bytes, never a FIFO or a device waited on.
     public init(
-        url: String, items: [String], method: String?, form: Bool = false, read: (String) -> Data? = AdHocRequest.read
+        url: String, items: [String], method: String?, form: Bool = false, multipart: Bool = false,
+        read: (String) -> Data? = AdHocRequest.read
     ) throws(AdHocError) {
-        isForm = form
+        isForm = form || multipart
+        isMultipart = multipart
         guard let schemeEnd = url.firstRange(of: "://") else { throw AdHocError("'\(url)' is not a URL") }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {

@@ -32,7 +32,9 @@ struct AdHocCall {
         }
         let request: AdHocRequest
         do {
-            request = try AdHocRequest(url: url, items: command.params, method: command.method, form: command.form)
+            request = try AdHocRequest(
+                url: url, items: command.params, method: command.method, form: command.form,
+                multipart: command.multipart)
         } catch {
             throw CommandFailure(error)
         }

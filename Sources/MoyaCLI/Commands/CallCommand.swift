@@ -106,6 +106,9 @@ struct CallCommand: CallerIsolatedCommand {
         help: "With a URL: send name=value items as a form, urlencoded, or multipart with name@FILE items.")
     var form = false
 
+    @Flag(help: "With a URL: send the form as multipart/form-data, with or without name@FILE items (implies --form).")
+    var multipart = false
+
     @Flag(name: .customLong("dry-run"), help: "Print the resolved request and send nothing.")
     var dryRun = false
 
@@ -224,6 +227,7 @@ struct CallCommand: CallerIsolatedCommand {
             }
             if method != nil { throw ValidationError("-X goes with a URL; a target's method is in its spec") }
             if form { throw ValidationError("--form goes with a URL; a target's body is in its spec") }
+            if multipart { throw ValidationError("--multipart goes with a URL; a target's body is in its spec") }
         }
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
         if keyPaths.count > 1 {
