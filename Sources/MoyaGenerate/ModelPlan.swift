@@ -95,8 +95,6 @@ struct ModelPlan {
     /// Each target's response type, by target name: the type its default sample's schema
     /// decodes to.
     private(set) var responses: [String: ModelType] = [:]
-    /// Each target's request body type, by target name.
-    private(set) var requests: [String: ModelType] = [:]
     /// Each named sample's type, by target name then sample name.
     private(set) var sampleTypes: [String: [String: ModelType]] = [:]
     /// Whether a struct stores a property in an `Indirect` box.
@@ -155,7 +153,8 @@ struct ModelPlan {
             case nil:
                 responses[owner.target] = type(of: root ?? .bool(true), named: base + "Response", depth: 0)
             case "":
-                requests[owner.target] = type(of: root ?? .bool(true), named: base + "Request", depth: 0)
+                // Declared for code that builds a body; the cases keep their params.
+                _ = type(of: root ?? .bool(true), named: base + "Request", depth: 0)
             case let sample?:
                 let named = base + SwiftName.type(sample) + "Response"
                 sampleTypes[owner.target, default: [:]][sample] = type(of: root ?? .bool(true), named: named, depth: 0)
@@ -319,8 +318,8 @@ struct ModelPlan {
                     SwiftName.member(
                         label ?? Self.kindName(member), avoiding: SwiftName.reservedEnumCases, suffix: "Case"),
                     in: &used)
-                let bare = caseName.hasPrefix("`") ? String(caseName.dropFirst().dropLast()) : caseName
-                let type = plan.type(of: member, named: unique + SwiftName.type(bare), depth: depth + 1)
+                let type = plan.type(
+                    of: member, named: unique + SwiftName.type(SwiftName.bare(caseName)), depth: depth + 1)
                 // Two members of one Swift type (a date and a date-time string) are one case.
                 let existing = cases.first { $0.type == type }?.member
                 if existing == nil { cases.append((caseName, type)) }

@@ -55,7 +55,7 @@ extension GeneratedFile {
         for property in properties {
             if let summary = property.summary { line("        /// \(summary)") }
             if property.boxed {
-                let storage = "_" + Self.bare(property.name)
+                let storage = "_" + SwiftName.bare(property.name)
                 let get = property.type.isOptional ? "\(storage)?.value" : "\(storage).value"
                 let set =
                     property.type.isOptional
@@ -86,7 +86,7 @@ extension GeneratedFile {
             line("        ) {")
         }
         for property in properties {
-            let bare = Self.bare(property.name)
+            let bare = SwiftName.bare(property.name)
             if property.boxed {
                 let value =
                     property.type.isOptional ? "\(property.name).map(Indirect.init)" : "Indirect(\(property.name))"
@@ -96,13 +96,13 @@ extension GeneratedFile {
             }
         }
         line("        }")
-        let renamed = properties.contains { $0.boxed || Self.bare($0.name) != $0.key }
+        let renamed = properties.contains { $0.boxed || SwiftName.bare($0.name) != $0.key }
         if renamed {
             line()
             line("        enum CodingKeys: String, CodingKey {")
             for property in properties {
-                let member = property.boxed ? "_" + Self.bare(property.name) : property.name
-                if Self.bare(member) == property.key {
+                let member = property.boxed ? "_" + SwiftName.bare(property.name) : property.name
+                if SwiftName.bare(member) == property.key {
                     line("            case \(member)")
                 } else {
                     line("            case \(member) = \(SwiftName.literal(property.key))")
@@ -291,10 +291,6 @@ extension GeneratedFile {
         case .optional(let wrapped): qualified(wrapped) + "?"
         default: type.code
         }
-    }
-
-    static func bare(_ name: String) -> String {
-        name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
     }
 
     static func indirectType(level: String) -> [String] {

@@ -510,8 +510,12 @@ public enum SwiftName {
     /// `member(name)`, with `suffix` added when it is in `reserved`.
     static func member(_ name: String, avoiding reserved: Set<String>, suffix: String) -> String {
         let plain = member(name)
-        let bare = plain.hasPrefix("`") ? String(plain.dropFirst().dropLast()) : plain
-        return reserved.contains(bare) ? bare + suffix : plain
+        return reserved.contains(bare(plain)) ? bare(plain) + suffix : plain
+    }
+
+    /// A name without the backticks a keyword is written in.
+    static func bare(_ name: String) -> String {
+        name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
     }
 
     /// `lowerCamelCase`, for cases and labels; a keyword in backticks. A first word in capitals

@@ -67,10 +67,8 @@ struct AdHocCall {
         var callText = ""
         let edit = TargetEdit(file: file, target: target, replaces: command.force)
         // The saved spec must compile as it will be called: with the variables it reads set.
-        var saving = compiler
         let reads = try written(request, target: target, service: service, base: request.origin, column: 2).saved
-        saving.environment = compiler.environment.setting(
-            Dictionary(reads.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+        let saving = Self.compiler(compiler, reading: reads.variables)
         do {
             _ = try SpecTrust(environment: context.environment).keeping(writing: [file]) {
                 try TargetSaver.save(to: file, target: target, compiler: saving) { original in
@@ -122,9 +120,7 @@ struct AdHocCall {
         _ request: AdHocRequest, service: String, target: String, compiler: SpecCompiler
     ) throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
         let saved = try written(request, target: target, service: service, base: request.origin, column: 2).saved
-        var reading = compiler
-        reading.environment = compiler.environment.setting(
-            Dictionary(saved.variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+        let reading = Self.compiler(compiler, reading: saved.variables)
         let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: saved.lines)
         let compiled = try compile(text, file: "<command line>", target: target, compiler: reading)
         for variable in saved.variables {
@@ -133,6 +129,14 @@ struct AdHocCall {
                     + "or print the value with --show-secrets")
         }
         return (compiled.0, compiled.1, saved.arguments)
+    }
+
+    /// `compiler` with each of `variables` set to the value the command line gave.
+    static func compiler(_ compiler: SpecCompiler, reading variables: [AdHocRequest.Variable]) -> SpecCompiler {
+        var reading = compiler
+        reading.environment = compiler.environment.setting(
+            Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+        return reading
     }
 
     /// The target's lines as the call sends it and as the file gets it.

@@ -118,10 +118,13 @@ struct InitCommand: CallerIsolatedCommand {
                 context.errorLine("moya-cli: kept \(file): it is there already (--force replaces it)")
                 continue
             }
-            guard let bytes = FileManager.default.contents(atPath: examples + "/" + name) else {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileSystem.contents(examples + "/" + name)
+            } catch {
                 throw CommandFailure.missingSpec("cannot read \(examples)/\(name)")
             }
-            try write(Array(bytes), to: file)
+            try write(bytes, to: file)
             written.append(name)
         }
         if !written.isEmpty { context.errorLine("moya-cli: wrote \(written.joined(separator: ", ")) in \(folder)") }

@@ -32,9 +32,9 @@ public struct SendFailure: Problem, CustomStringConvertible {
     public var reason: String
     /// The response, for a status that did not pass validation.
     public var response: Response?
-    /// For a call that could not be made, the advice at the end of `reason` for the command
-    /// line's user (a flag to pass), which a model is not given.
-    public var hint: String?
+    /// For a call that could not be made, `reason` without the advice at its end for the
+    /// command line's user (a flag to pass), which a model is not given.
+    public var unhintedReason: String?
     /// For a call that could not be made, whether the caller's arguments were at fault (a
     /// param missing or breaking its rule) rather than the spec.
     public var isArgumentError = false
@@ -56,14 +56,14 @@ public struct SendFailure: Problem, CustomStringConvertible {
     /// The failure `error`, a call that could not be made, for `target`.
     public init(resolving error: ResolveError, target: String) {
         self.init(kind: .invalidCall, target: target, reason: error.message)
-        hint = error.hint
+        unhintedReason = error.hint == nil ? nil : error.unhinted
         isArgumentError = error.isUsageError
     }
 
     /// `message` without the hint: what a reader who passes no flags (a model) is told.
     public var unhintedMessage: String {
-        guard let hint, message.hasSuffix("; " + hint) else { return message }
-        return String(message.dropLast(hint.count + 2))
+        let shown = unhintedReason ?? reason
+        return target.map { "\($0): \(shown)" } ?? shown
     }
 
     /// The failure `error` is for `target`, its text scrubbed by `redactor`.
