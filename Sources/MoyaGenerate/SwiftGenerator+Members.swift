@@ -113,11 +113,14 @@ extension GeneratedFile {
 
     // MARK: - baseURL
 
-    /// A composite task's query in declared order, which `call` writes into the base URL.
+    /// A composite task's query in declared order, or an upload's, which `call` writes into the
+    /// base URL.
     func orderedQuery(_ target: TargetSpec) -> ParameterBlock? {
         switch target.task {
         case .data(_, _, let query?), .parameters(_, _, let query?), .multipart(_, let query?):
             query.isOrdered ? query : nil
+        // Moya's upload has no query: it is always the base URL's.
+        case .upload(_, let query?): query
         default: nil
         }
     }
@@ -204,14 +207,16 @@ extension GeneratedFile {
                     ]),
                 used.union(query.isOrdered ? [] : params(in: query))
             )
-        case .upload(let template):
+        case .upload(let template, _):
+            // Its query is the base URL's (`orderedQuery`).
+            let used = params(in: template)
             // An optional file not given sends no body, as `call` sends none.
             if let whole = template.wholeParam, let param = target.param(named: whole), param.elementType == .file,
                 !param.type.isArray, param.defaultValue == nil, param.isOptional
             {
-                return (.raw("\(label(param)).map(Task.uploadFile) ?? .requestPlain"), params(in: template))
+                return (.raw("\(label(param)).map(Task.uploadFile) ?? .requestPlain"), used)
             }
-            return (.call(".uploadFile", file(template, in: target)), params(in: template))
+            return (.call(".uploadFile", file(template, in: target)), used)
         case .multipart(let parts, let query):
             var used: Set<String> = []
             var codes: [Code] = []

@@ -46,19 +46,19 @@ extension Exporter {
                 }
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
                 fields.properties.append((part.name, propertySchema(param, of: target)))
-                if param.isRequired { fields.required.append(.string(part.name)) }
+                if param.mustBeSent { fields.required.append(.string(part.name)) }
                 if let type = part.mimeType?.literalText {
                     fields.encoding.append((part.name, .object([("contentType", .string(type))])))
                 }
             }
             return body("multipart/form-data", fields, target)
-        case .upload(let template):
+        case .upload(let template, _):
             // The file goes with the target's own Content-Type, when it names one.
             let type =
                 target.headers.first { $0.name.lowercased() == "content-type" }?.value.literalText
                 ?? "application/octet-stream"
             guard case .object(let members) = content(type, schema: Self.binary),
-                template.wholeParam.flatMap(target.param(named:))?.isRequired != false
+                template.wholeParam.flatMap(target.param(named:))?.mustBeSent != false
             else { return content(type, schema: Self.binary) }
             return .object([("required", .bool(true))] + members)
         }
@@ -93,7 +93,7 @@ extension Exporter {
                 continue
             }
             fields.properties.append((entry.key, propertySchema(param, of: target)))
-            if param.isRequired { fields.required.append(.string(entry.key)) }
+            if param.mustBeSent { fields.required.append(.string(entry.key)) }
             if let example = Self.example(of: param, in: target) { fields.example.append((entry.key, example)) }
         }
         return fields

@@ -95,8 +95,8 @@ struct ImportedSpec {
         case data(String, contentType: String, query: [Entry])
         /// A multipart form, and a query.
         case multipart([Part], query: [Entry])
-        /// A file, its path a param's, sent whole with its content type.
-        case upload(Text, contentType: String)
+        /// A file, its path a param's, sent whole with its content type, and a query.
+        case upload(Text, contentType: String, query: [Entry])
     }
 
     /// A sample response.

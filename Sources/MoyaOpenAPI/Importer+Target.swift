@@ -127,7 +127,7 @@ extension Importer {
             // when a param in it is).
             let paramsRequire = target.params[before...].contains { !$0.optional && $0.defaultValue == nil }
             if body.required != paramsRequire { target.bodyRequired = body.required }
-            if case .upload(_, let contentType)? = target.task {
+            if case .upload(_, let contentType, _)? = target.task {
                 target.headers.append(.init(key: "Content-Type", value: "\(contentType)"))
             }
             if let schema = schemas?.requestSchema(operation: pointer, content: body.content.keys.map(\.rawValue)) {
@@ -449,17 +449,17 @@ extension Importer {
             return .parameters([], encoding: "json", query: query)
         }
         // A binary body (a binary string's schema, or none for a type that is not text) is a
-        // file the user names; an upload has no query, so with one it stays an example.
+        // file the user names, beside the query if there is one.
         let isBinary =
             content.schema.map { Self.scalarType($0) == "file" }
             ?? !(type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml"))
-        if isBinary, query.isEmpty, Examples.first(of: content) == nil {
+        if isBinary, Examples.first(of: content) == nil {
             let name = Names.unique("file", in: &names)
             params.append(
                 ImportedSpec.Param(
                     name: name, type: "file", description: body.description.map(Names.oneLine),
                     optional: !body.required))
-            return .upload("{\(name)}", contentType: type)
+            return .upload("{\(name)}", contentType: type, query: query)
         }
         let text: String
         if let example = Examples.first(of: content) {

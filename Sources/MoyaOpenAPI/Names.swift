@@ -27,6 +27,44 @@ enum Names {
         return ([head] + rest).joined()
     }
 
+    /// A service's name from a document's title: its words up to a joining word (`with`,
+    /// `for`, `from`, …), less those that any API's title has (`API`, `REST`, `OpenAPI`,
+    /// `Swagger`, `Web`, `Platform`, `beta`, a version), at most three of them:
+    /// `Spotify Web API with fixes and improvements from sonallux` is `spotify`, `Swagger
+    /// Petstore - OpenAPI 3.0` is `petstore`, `Twilio - Lookups` is `twilioLookups`. Nil when
+    /// no word is left.
+    static func service(title: String) -> String? {
+        var kept: [String] = []
+        for word in title.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) {
+            let lower = word.lowercased()
+            if joiningWords.contains(lower) { break }
+            let isVersion =
+                lower.allSatisfy(\.isNumber) || (lower.first == "v" && lower.dropFirst().allSatisfy(\.isNumber))
+            if genericWords.contains(lower) || isVersion { continue }
+            kept.append(String(word))
+            if kept.count == 3 { break }
+        }
+        guard !kept.isEmpty else { return nil }
+        let name = lowerCamel(kept.joined(separator: " "), fallback: "")
+        return name.isEmpty ? nil : name
+    }
+
+    /// A service's name from a server's host: its first label that is not `api` or `www`, as
+    /// `spotify` for `api.spotify.com`; nil for an address.
+    static func service(host: String) -> String? {
+        let labels = host.split(separator: ".").map { $0.lowercased() }
+        guard labels.count > 1, !labels.allSatisfy({ $0.allSatisfy { $0.isNumber } }) else { return nil }
+        guard let label = labels.dropLast().first(where: { !["api", "www", "apis"].contains($0) }) else { return nil }
+        let name = lowerCamel(label, fallback: "")
+        return name.isEmpty ? nil : name
+    }
+
+    static let joiningWords: Set<String> = ["with", "for", "from", "by", "and", "of", "to", "on", "in", "via"]
+    static let genericWords: Set<String> = [
+        "api", "apis", "rest", "restful", "http", "openapi", "swagger", "web", "platform", "service", "services",
+        "the", "a", "an", "beta", "alpha", "spec", "specification",
+    ]
+
     /// `pets` as `Pets`, `{petId}` as `PetId`.
     static func upperCamel(_ text: String) -> String {
         words(text).map { word in word.prefix(1).uppercased() + word.dropFirst() }.joined()

@@ -312,7 +312,7 @@ struct Exporter {
     func parameter(_ param: ParamSpec, key: String, in location: String, of target: TargetSpec) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("name", .string(key)), ("in", .string(location))]
         if let description = param.description { members.append(("description", .string(description))) }
-        if location == "path" || param.isRequired { members.append(("required", .bool(true))) }
+        if location == "path" || param.mustBeSent { members.append(("required", .bool(true))) }
         if location == "query", param.allowsEmptyValue { members.append(("allowEmptyValue", .bool(true))) }
         members.append(("schema", schema(param, of: target)))
         if let style = param.arrayStyle {
@@ -371,8 +371,8 @@ struct Exporter {
     /// The entries a target sends in the query.
     func queryEntries(_ target: TargetSpec) -> [ValueTemplate.Member] {
         switch target.task {
-        case .plain, .upload, .json: []
-        case .data(_, _, let query), .multipart(_, let query): query?.entries ?? []
+        case .plain, .json: []
+        case .data(_, _, let query), .multipart(_, let query), .upload(_, let query): query?.entries ?? []
         case .parameters(let block, let encoding, let query):
             (Self.inQuery(encoding, target.method) ? block.entries : []) + (query?.entries ?? [])
         case .download(_, let block, let encoding): Self.inQuery(encoding, target.method) ? block?.entries ?? [] : []

@@ -123,7 +123,15 @@ struct Importer {
     /// is put in one: paths as the document has them, then by method; responses by status;
     /// examples, properties and content types by name.
     mutating func spec(paths: [String], service: String?, format: String) -> ImportedSpec {
-        serviceName = service ?? Names.lowerCamel(document.info.title, fallback: Names.stem(of: file))
+        // A short name, from the title's first words, else the first server's host, else the file.
+        let host = document.servers.first.flatMap { server in
+            server.urlTemplate.rawValue.split(separator: "/").dropFirst().first.map {
+                String($0.split(separator: ":").first ?? $0)
+            }
+        }
+        serviceName =
+            service ?? Names.service(title: document.info.title) ?? host.flatMap(Names.service(host:))
+            ?? Names.lowerCamel(Names.stem(of: file), fallback: "service")
         var spec = ImportedSpec(service: serviceName, baseURL: "")
         // Document text in the comment is written as scalars are, so no line break ends it.
         let (title, release) = (YAMLText.quoted(document.info.title), SpecWriter.commentText(document.info.version))
@@ -250,13 +258,8 @@ struct Importer {
             target.task = .data(text, contentType: contentType, query: extra + query)
         case .multipart(let parts, let extra)?:
             target.task = .multipart(parts, query: extra + query)
-        case .upload?:
-            // An upload has no query: the file is the whole request.
-            if !query.isEmpty {
-                warn(
-                    ["paths", endpoint.path.rawValue, endpoint.method.rawValue.lowercased(), "security"],
-                    "a key sent in the query cannot go with a file upload; left out")
-            }
+        case .upload(let file, let contentType, let extra)?:
+            target.task = .upload(file, contentType: contentType, query: extra + query)
         case nil:
             if !query.isEmpty { target.task = .parameters(query, encoding: "queryString", query: []) }
         }

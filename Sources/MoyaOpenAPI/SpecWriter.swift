@@ -94,7 +94,7 @@ enum SpecWriter {
             fields.append(("type", param.type.hasPrefix("[") ? YAMLText.quoted(param.type) : param.type))
         }
         if let value = param.defaultValue { fields.append(("default", YAMLText.flow(value, templates: false))) }
-        if param.optional, param.defaultValue == nil { fields.append(("optional", "true")) }
+        if param.optional { fields.append(("optional", "true")) }
         if let style = param.joinedStyle { fields += [("style", style), ("explode", "false")] }
         fields += param.rules.map { ($0.key, YAMLText.flow($0.value, templates: false)) }
         if param.allowsEmptyValue { fields.append(("allowEmptyValue", "true")) }
@@ -158,9 +158,9 @@ enum SpecWriter {
             lines.append("      data: \(YAMLText.quoted(text))")
             lines.append("      contentType: \(YAMLText.scalar(contentType))")
             query = extra
-        case .upload(let template, _):
+        case .upload(let template, _, let extra):
             lines.append("      upload: \(text(template))")
-            return lines
+            query = extra
         case .multipart(let parts, let extra):
             lines.append("      multipart:")
             for part in parts {

@@ -255,6 +255,13 @@ struct Swagger2 {
         for (key, value) in given where ["name", "in", "description", "required", "allowEmptyValue"].contains(key) {
             members.append((key, value))
         }
+        // A path parameter is required by definition; flasgger's descriptions leave it unsaid.
+        if parameter["in"] == .string("path"), parameter["required"] != .bool(true) {
+            members.removeAll { $0.key == "required" }
+            members.append(("required", .bool(true)))
+            warnings.append(
+                (pointer + ["required"], "a path parameter is required, which this one does not say; read as required"))
+        }
         members.append(("schema", parameterSchema(parameter)))
         if let (style, explode) = style(of: parameter, at: pointer) {
             members += [("style", .string(style)), ("explode", .bool(explode))]

@@ -174,10 +174,12 @@ enum OpenAPITool {
         if real.hasPrefix(root == "/" ? "/" : root + "/") { return nil }
         let name = String(real[real.index(after: real.lastIndex(of: "/") ?? real.startIndex)...])
         let dot = name.lastIndex(of: ".") ?? name.endIndex
-        // The spec's own name is never the copy's, or the spec would overwrite it.
+        // The spec's own name is never the copy's, or the spec would overwrite it: then the copy
+        // is `museum.openapi.yaml`, still named after its source.
         let specName = output.split(separator: "/").last.map(String.init) ?? output
         for number in 1...1000 {
-            let candidate = number == 1 ? name : name[..<dot] + "-\(number)" + name[dot...]
+            let candidate =
+                number == 1 ? name : name[..<dot] + ".openapi" + (number == 2 ? "" : "-\(number - 1)") + name[dot...]
             if candidate == specName { continue }
             let path = (folder.isEmpty ? "" : folder + "/") + candidate
             guard let existing = FileManager.default.contents(atPath: path) else { return (path, String(candidate)) }

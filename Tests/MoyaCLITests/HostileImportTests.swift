@@ -10,7 +10,7 @@ final class HostileImportTests: XCTestCase {
     var fixtures: String { CommandTests.root + "/Tests/Fixtures/openapi" }
     var document: String { fixtures + "/hostile-3.0.yaml" }
     var golden: String { fixtures + "/hostile-3.0.spec.yaml" }
-    let service = "hostileHeadersXLeakHOMEStubImmediate"
+    let service = "hostileHeadersX"
     /// The variables the document names, each set to a value that must never be printed.
     static let secrets = [
         "GITHUB_TOKEN": "ghp_leakedAAAA1", "AWS_SECRET_ACCESS_KEY": "aws_leakedBBBB2",

@@ -82,8 +82,9 @@ extension ImportOpenAPITests {
         try await assertImport(document, golden: fixtures + "/unevaluated-3.1.spec.yaml", warnings: [])
     }
 
-    /// The copy of a document beside the spec never takes the spec's own name, and the spec
-    /// never replaces the document.
+    /// The copy of a document beside the spec never takes the spec's own name (it is
+    /// `api.openapi.yaml` beside `api.yaml`, still named after its source), and the spec never
+    /// replaces the document.
     func testTheSpecNeverOverwritesADocument() async throws {
         let directory = try temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/out", withIntermediateDirectories: true)
@@ -94,10 +95,10 @@ extension ImportOpenAPITests {
         ])
         XCTAssertEqual(status, 0, error)
         XCTAssertTrue(
-            error.hasSuffix("to \(directory)/out/api-2.yaml, beside the spec: a spec reads files only in its folder\n"),
+            error.hasSuffix("to \(directory)/out/api.openapi.yaml, beside the spec: a spec reads files only in its folder\n"),
             error)
         let spec = try String(contentsOfFile: directory + "/out/api.yaml", encoding: .utf8)
-        XCTAssertTrue(spec.contains(#"$ref: "api-2.yaml#/components/schemas/Payment""#), spec)
+        XCTAssertTrue(spec.contains(#"$ref: "api.openapi.yaml#/components/schemas/Payment""#), spec)
         let (valid, _, validError) = await CommandTests.run(["validate", directory + "/out/api.yaml"])
         XCTAssertEqual(valid, 0, validError)
 

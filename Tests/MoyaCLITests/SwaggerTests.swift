@@ -9,13 +9,16 @@ extension ImportOpenAPITests {
     /// `formData` as a multipart or form body; `collectionFormat` as a style (`csv`, the
     /// default, unexploded; `multi` exploded; `pipes`; `tsv` read as `csv`, with a warning
     /// that names the 2.0 document's pointer); `x-example`; response schemas and
-    /// `examples` as content; `type: file`, `x-nullable` and a string `discriminator`.
+    /// `examples` as content; `type: file`, `x-nullable` and a string `discriminator`; a path
+    /// parameter that does not say it is required is, with a warning.
     func testSwagger2Imports() async throws {
         let document = fixtures + "/swagger-2.0.yaml"
         try await assertImport(
             document, golden: fixtures + "/swagger-2.0.spec.yaml",
             warnings: [
                 "moya-cli: warning: \(document)#/paths/~1dogs/get/parameters/4/collectionFormat: collectionFormat tsv has no OpenAPI 3 style here; read as csv",
+                "moya-cli: warning: \(document)#/paths/~1dogs~1{dogId}~1photo/post/parameters/0/required: a path "
+                    + "parameter is required, which this one does not say; read as required",
                 "moya-cli: note: \(document)#/paths/~1dogs/get: paginate: { next: { param: page, increment: 1 } }, "
                     + "since the query param 'page' numbers the pages",
             ])

@@ -144,7 +144,7 @@ struct TargetDescription {
             text += ", encoding \(encoding.kind.rawValue)" + (block.isOrdered ? ", ordered" : "")
         case .download(let destination, _, _):
             text += " to \(destination.description)"
-        case .upload(let file):
+        case .upload(let file, _):
             text += " from \(file.description)"
         default:
             break

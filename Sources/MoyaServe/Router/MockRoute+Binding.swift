@@ -134,12 +134,16 @@ extension MockRoute {
             }
         }
 
+        var sentEmpty: Set<String> = []
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
             guard let param = target.param(named: name), !entry.values.isEmpty || param.type.isArray else { continue }
             // An optional param sent empty (`?pretty=`) is left out where it allows that
             // (OpenAPI's `allowEmptyValue`, a flag with no value); else the empty text is read
             // as its type reads it. Text may be empty.
-            if param.allowsEmptyValue, !param.isRequired, entry.values == [""], param.type != .string { continue }
+            if param.allowsEmptyValue, entry.values == [""], param.type != .string {
+                sentEmpty.insert(name)
+                continue
+            }
             // An array sent as one empty value is one empty item (RFC 6570's `[""]`) or, where
             // that does not fit, no items: clients send an empty list so too, and the wire
             // cannot tell the two apart.
@@ -166,7 +170,9 @@ extension MockRoute {
             if let problem { binding.problems.append(problem) }
         }
         for param in target.params
-        where param.isRequired && binding.values[param.name] == nil && !files.contains(param.name) {
+        where param.mustBeSent && binding.values[param.name] == nil && !files.contains(param.name)
+            && !sentEmpty.contains(param.name)
+        {
             guard let place = places[param.name], !binding.problems.contains(where: { $0.param == param.name }),
                 !(unreadable && (place.hasPrefix("the JSON body") || place.hasPrefix("part "))),
                 !(leftOutBody && (place.hasPrefix("form field") || place.hasPrefix("part ")))

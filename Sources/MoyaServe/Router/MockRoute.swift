@@ -155,8 +155,8 @@ final class MockRoute: Sendable {
             }
         }
         switch target.task {
-        case .plain, .upload: break
-        case .data(_, _, let block): addQuery(block)
+        case .plain: break
+        case .data(_, _, let block), .upload(_, let block): addQuery(block)
         case .json(let value): json = value
         case .parameters(let block, let encoding, let extra):
             place(block, encoding)

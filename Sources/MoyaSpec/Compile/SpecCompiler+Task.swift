@@ -9,7 +9,7 @@ extension CompileContext {
         "data": ["data", "contentType", "query"],
         "json": ["json"],
         "parameters": ["parameters", "encoding", "arrays", "bools", "query"],
-        "upload": ["upload"],
+        "upload": ["upload", "query"],
         "multipart": ["multipart", "query"],
         "download": ["download", "parameters", "encoding", "arrays", "bools"],
     ]
@@ -85,7 +85,7 @@ extension CompileContext {
             guard let template = reader.template(body, bodyPath) else { return nil }
             check(template, bodyPath, scope, allowArrays: false)
             checkSource(template, body, bodyPath)
-            return .upload(template)
+            return .upload(template, query: query)
         case "multipart":
             if !method.supportsMultipart {
                 reader.error(

@@ -64,7 +64,20 @@ extension TargetResolver {
             guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
             return .requestCompositeParameters(
                 bodyParameters: parameters, bodyEncoding: encoding, urlParameters: try urlParameters(query))
-        case .upload(let template):
+        case .upload(let template, let query):
+            // Moya's upload has no query: the query goes into the URL as an ordered one does, and
+            // the file still streams.
+            if let query {
+                let (parameters, order) = self.parameters(query)
+                let text = URLEncoding(
+                    destination: .queryString, arrayEncoding: .noBrackets, boolEncoding: .literal, keyOrder: order
+                ).query(parameters)
+                do {
+                    if !text.isEmpty { baseURL = try URLEncoding.appendingQuery(text, to: baseURL) }
+                } catch {
+                    throw ResolveError(message: "the query \(text) does not fit the base URL", isUsageError: false)
+                }
+            }
             // An optional file param left out sends no body, as it leaves a multipart part out.
             if let whole = template.wholeParam, binding.values[whole] == nil { return .requestPlain }
             return .uploadFile(try fileURL(template))

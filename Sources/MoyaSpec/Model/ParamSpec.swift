@@ -207,6 +207,11 @@ public struct ParamSpec: Sendable, Hashable {
     /// A param with no default that is not optional must be given.
     public var isRequired: Bool { defaultValue == nil && !isOptional }
 
+    /// Whether a request must carry it, as `serve` holds a request: unless it is optional. A
+    /// default is what a client sends when its caller gives no value, not what a server may
+    /// assume (OpenAPI's required parameter with a schema `default`).
+    public var mustBeSent: Bool { !isOptional }
+
     /// Reads one command-line value of this param's element type.
     public func parse(_ text: String) throws(ParamValueError) -> ParamValue {
         // A secret's value is never repeated back, not even when it is wrong.

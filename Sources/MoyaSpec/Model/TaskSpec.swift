@@ -11,8 +11,9 @@ public enum TaskSpec: Sendable, Hashable {
     /// Encoded parameters, with an optional query: `requestParameters` or
     /// `requestCompositeParameters`.
     case parameters(ParameterBlock, encoding: EncodingSpec, query: ParameterBlock?)
-    /// A body streamed from a file: `uploadFile`.
-    case upload(Template)
+    /// A body streamed from a file, with an optional query: `uploadFile`. Moya's has no query;
+    /// one is written into the request's URL, as an ordered query is.
+    case upload(Template, query: ParameterBlock?)
     /// A multipart body, with an optional query: `uploadMultipartFormData` or
     /// `uploadCompositeMultipartFormData`.
     case multipart([MultipartPartSpec], query: ParameterBlock?)
@@ -73,7 +74,7 @@ public enum TaskSpec: Sendable, Hashable {
         var reads: [Template] = []
         var writes: [Template] = []
         switch self {
-        case .upload(let template): reads = [template]
+        case .upload(let template, _): reads = [template]
         case .multipart(let parts, _):
             reads = parts.compactMap { part in
                 if case .file(let template) = part.content { return template }

@@ -721,6 +721,9 @@ extension SpecSchema {
                     "upload": {
                       "type": "string",
                       "description": "The path of the file sent as the body."
+                    },
+                    "query": {
+                      "$ref": "#/$defs/block"
                     }
                   },
                   "required": [
