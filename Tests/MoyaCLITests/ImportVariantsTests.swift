@@ -95,7 +95,8 @@ extension ImportOpenAPITests {
         ])
         XCTAssertEqual(status, 0, error)
         XCTAssertTrue(
-            error.hasSuffix("to \(directory)/out/api.openapi.yaml, beside the spec: a spec reads files only in its folder\n"),
+            error.hasSuffix(
+                "to \(directory)/out/api.openapi.yaml, beside the spec: a spec reads files only in its folder\n"),
             error)
         let spec = try String(contentsOfFile: directory + "/out/api.yaml", encoding: .utf8)
         XCTAssertTrue(spec.contains(#"$ref: "api.openapi.yaml#/components/schemas/Payment""#), spec)
