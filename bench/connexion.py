@@ -74,6 +74,9 @@ def value_for(document, schema, index=0):
 def text(value):
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, dict):
+        # An object param is given as JSON text.
+        return json.dumps(value)
     return str(value)
 
 

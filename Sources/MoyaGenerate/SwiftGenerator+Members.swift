@@ -15,7 +15,7 @@ extension GeneratedFile {
         let name = label(param)
         let scalar: (String) -> String = { value in
             switch param.elementType {
-            case .string, .array: ".string(\(value))"
+            case .string, .array, .object: ".string(\(value))"
             case .int: ".integer(\(value))"
             case .number: ".number(\(value))"
             case .bool: ".bool(\(value))"
@@ -88,7 +88,7 @@ extension GeneratedFile {
             var value = json(entry.value, in: target)
             // An array that is not exploded is one value, its items joined, as `call` sends it.
             if case .string(let template) = entry.value, let whole = template.wholeParam,
-                let style = target.param(named: whole)?.arrayStyle, !style.explode
+                let param = target.param(named: whole), param.type.isArray, let style = param.style, !style.explode
             {
                 let separator = SwiftName.literal(style.separator)
                 value.code = .call("Self.joined", [(nil, value.code), ("separator", .raw(separator))])

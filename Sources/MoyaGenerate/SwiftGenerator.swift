@@ -196,6 +196,25 @@ struct GeneratedFile {
                     "\(target.name): \(param.name)'s default \(param.writtenDefault ?? "") is read when the code is "
                         + "generated, not when it runs")
             }
+            if case .multipart = target.task, !target.method.supportsMultipart {
+                warnings.append(
+                    "\(target.name): Moya sends a multipart body only with POST, PUT, PATCH or CONNECT; the generated "
+                        + "\(target.method.rawValue) fails with .parameterEncoding, where call sends it")
+            }
+            for param in target.params {
+                if param.type == .object {
+                    warnings.append(
+                        "\(target.name): \(param.name) is an object param; the generated code takes its text as "
+                            + "its style writes it (R,100,G,200)")
+                }
+                if let style = param.style, style.explode, style.style == .label || style.style == .matrix,
+                    param.type.isArray
+                {
+                    warnings.append(
+                        "\(target.name): \(param.name) is an exploded \(style.style.rawValue) array; the generated "
+                            + "code writes it not exploded")
+                }
+            }
             for param in target.params {
                 guard case .enumeration(let cases) = param.elementType, cases.contains(where: \.isFromEnvironment)
                 else { continue }
@@ -334,6 +353,8 @@ struct GeneratedFile {
         case .bool: "Bool"
         case .file: "URL"
         case .enumeration: enumName ?? "String"
+        // An object param's text, as its style writes it (`R,100,G,200`): the caller's to make.
+        case .object: "String"
         case .array(let element): "[\(scalarType(element, enumName: enumName))]"
         }
     }
@@ -353,7 +374,7 @@ struct GeneratedFile {
         case .int: return "Int(\(text)) ?? \(fallback)"
         case .number: return "Double(\(text)) ?? \(fallback)"
         case .bool: return "Bool(\(text)) ?? \(fallback)"
-        case .enumeration, .array: return nil
+        case .enumeration, .array, .object: return nil
         }
     }
 
@@ -375,6 +396,7 @@ struct GeneratedFile {
         case (.number(let double), _): return "\(double)"
         case (.bool(let bool), _): return bool ? "true" : "false"
         case (.array, _): return "[]"
+        case (.object, _): return SwiftName.literal(value.description)
         }
     }
 
@@ -405,7 +427,17 @@ struct GeneratedFile {
             case .param(let name):
                 guard let param = target.param(named: name) else { continue }
                 let value = textValue(param)
-                body += segment ? "\\(Self.pathSegment(\(value)))" : "\\(\(value))"
+                guard segment else {
+                    body += "\\(\(value))"
+                    continue
+                }
+                // label's and matrix's prefix, before the value as the simple style writes it.
+                switch param.style?.style {
+                case .label?: body += "."
+                case .matrix?: body += ";" + SwiftName.escaped(name) + "="
+                default: break
+                }
+                body += "\\(Self.pathSegment(\(value)))"
             case .environment(let name, let fallback):
                 body += "\\(Self.environment(\(SwiftName.literal(name)), or: \(SwiftName.literal(fallback))))"
             }
@@ -427,7 +459,7 @@ struct GeneratedFile {
     static func text(of value: String, _ param: ParamSpec) -> String {
         let scalar: (String) -> String = { value in
             switch param.elementType {
-            case .string, .array: value
+            case .string, .array, .object: value
             case .int, .bool: "String(\(value))"
             case .number: "JSONValue.format(\(value))"
             case .file: "\(value).path"

@@ -121,6 +121,10 @@ public enum ToolInput {
             return [("type", .string("string")), ("enum", .array(keys))]
         case .array(let element):
             return [("type", .string("array")), ("items", .object(typeMembers(element, folder: folder)))]
+        case .object:
+            // A flat object: each member a string, number or boolean.
+            let scalar = JSONValue.array([.string("string"), .string("number"), .string("boolean")])
+            return [("type", .string("object")), ("additionalProperties", .object([("type", scalar)]))]
         }
     }
 

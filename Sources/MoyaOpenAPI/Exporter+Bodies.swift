@@ -19,10 +19,20 @@ extension Exporter {
             return nil
         case .parameters(let block, let encoding, _):
             guard !Self.inQuery(encoding, target.method) else { return nil }
-            let type =
-                encoding.kind == .json || encoding.kind == .prettyJSON
-                ? "application/json" : "application/x-www-form-urlencoded"
-            return body(type, properties(block.entries, target), target)
+            let isJSON = encoding.kind == .json || encoding.kind == .prettyJSON
+            var fields = properties(block.entries, target)
+            // A form's member with a style says it in the body's `encoding`.
+            if !isJSON {
+                for entry in block.entries {
+                    guard let style = Self.param(of: entry.value, in: target)?.style else { continue }
+                    fields.encoding.append(
+                        (
+                            entry.key,
+                            .object([("style", .string(style.style.rawValue)), ("explode", .bool(style.explode))])
+                        ))
+                }
+            }
+            return body(isJSON ? "application/json" : "application/x-www-form-urlencoded", fields, target)
         case .json(let value):
             if case .object(let members) = value, members.allSatisfy({ Self.param(of: $0.value, in: target) != nil }) {
                 return body("application/json", properties(members, target), target)
@@ -47,7 +57,13 @@ extension Exporter {
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
                 fields.properties.append((part.name, propertySchema(param, of: target)))
                 if param.mustBeSent { fields.required.append(.string(part.name)) }
-                if let type = part.mimeType?.literalText {
+                if let style = param.style {
+                    fields.encoding.append(
+                        (
+                            part.name,
+                            .object([("style", .string(style.style.rawValue)), ("explode", .bool(style.explode))])
+                        ))
+                } else if let type = part.mimeType?.literalText {
                     fields.encoding.append((part.name, .object([("contentType", .string(type))])))
                 }
             }

@@ -47,9 +47,12 @@ struct ImportedSpec {
         var defaultValue: JSONValue?
         var description: String?
         var optional: Bool
-        /// `style` for an array sent as one value (`explode: false`): form, spaceDelimited or
-        /// pipeDelimited; nil for an exploded array, which the block's `arrays` writes.
-        var joinedStyle: String? = nil
+        /// OpenAPI's `style` where the spec must say it: an array or object sent as one value
+        /// in a query or cookie, a `label` or `matrix` path param, an exploded object in a
+        /// header or path; nil where the place's own way is the document's.
+        var style: String? = nil
+        /// `explode`, where it is not the style's default.
+        var explode: Bool? = nil
         /// A value a check gives this param: the document's example, else one made from its
         /// schema, typed as the param is; nil when none fits (a file).
         var example: JSONValue? = nil

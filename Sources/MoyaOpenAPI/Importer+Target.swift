@@ -71,30 +71,16 @@ extension Importer {
             switch parameter.location {
             case .path:
                 param.optional = false
-                param.joinedStyle = nil
-                // label and matrix put a prefix before the value, which the path writes as it is.
-                // An array is written as the simple style writes it (`a,b`), after that prefix,
-                // which is what label and matrix write when not exploded.
-                var placed = "{\(param.name)}"
-                var exploded = false
-                if case .a(let context) = parameter.schemaOrContent {
-                    exploded = context.explode
-                    switch context.style {
-                    case .label: placed = "." + placed
-                    case .matrix: placed = ";\(Names.urlText(parameter.name[...]))=" + placed
-                    default: exploded = false
-                    }
+                // A matrix param's key is its name in the path: a name the spec changed keeps
+                // the document's key as a literal prefix.
+                if param.style == "matrix", param.name != parameter.name, !param.type.hasPrefix("["),
+                    param.type != "object"
+                {
+                    target.path = target.path.replacing(
+                        "{\(parameter.name)}", with: ";\(Names.urlText(parameter.name[...]))={\(parameter.name)}")
+                    param.style = nil
                 }
-                if param.type.hasPrefix("["), exploded {
-                    warn(
-                        at,
-                        "path param '\(parameter.name)' is an exploded array, which a spec's path cannot write; "
-                            + "it is sent as text")
-                    param.type = "string"
-                    param.example = param.example.flatMap(Self.pathText)
-                    param.defaultValue = param.defaultValue.flatMap(Self.pathText)
-                }
-                target.path = target.path.replacing("{\(parameter.name)}", with: placed)
+                target.path = target.path.replacing("{\(parameter.name)}", with: "{\(param.name)}")
                 pathNames.insert(param.name)
             case .query: query.append(.init(key: parameter.name, value: "{\(param.name)}"))
             case .header: target.headers.append(.init(key: parameter.name, value: "{\(param.name)}"))
@@ -125,7 +111,7 @@ extension Importer {
                 body, query: query, params: &target.params, names: &paramNames, at: pointer + ["requestBody"])
             // Whether the body is required, where its params do not say it (a body is required
             // when a param in it is).
-            let paramsRequire = target.params[before...].contains { !$0.optional && $0.defaultValue == nil }
+            let paramsRequire = target.params[before...].contains { !$0.optional }
             if body.required != paramsRequire { target.bodyRequired = body.required }
             if case .upload(_, let contentType, _)? = target.task {
                 target.headers.append(.init(key: "Content-Type", value: "\(contentType)"))
@@ -198,19 +184,66 @@ extension Importer {
         }
         switch parameter.schemaOrContent {
         case .a(let context):
-            describe(context.schema, into: &param, at: pointer + ["schema"])
-            if let given = Self.example(of: context) { param.take(example: given) }
-            // An array not exploded is one value; an exploded one is the block's to write.
-            if param.type.hasPrefix("["), !context.explode, parameter.location == .query {
-                switch context.style {
-                case .form, .spaceDelimited, .pipeDelimited: param.joinedStyle = context.style.rawValue
-                default: break
-                }
+            if Self.isFlatObject(context.schema) {
+                // An object the style writes (`R,100,G,200`): given as JSON text.
+                param.type = "object"
+                param.example = SampleSynthesis.value(context.schema)
+                if let given = Self.example(of: context) { param.take(example: given) }
+            } else {
+                describe(context.schema, into: &param, at: pointer + ["schema"])
+                if let given = Self.example(of: context) { param.take(example: given) }
             }
+            let (style, explode) = Self.writtenStyle(
+                context.style, explode: context.explode, at: parameter.location, type: param.type)
+            param.style = style
+            param.explode = explode
         case .b:
             warn(pointer + ["content"], "param '\(parameter.name)' is described by content; it is sent as text")
         }
         return param
+    }
+
+    /// Whether a parameter's schema is an object whose members (if it names them) are
+    /// scalars: one that OpenAPI's styles write.
+    static func isFlatObject(_ schema: DereferencedJSONSchema) -> Bool {
+        guard case .object(_, let object) = schema else { return false }
+        return object.properties.values.allSatisfy { scalarType($0) != nil || isAny($0) }
+    }
+
+    /// The `style` and `explode` a param's spec writes: only what the place's own way does
+    /// not already say. An array's query style when not exploded (the block's `arrays` write
+    /// an exploded one); an array's or object's cookie style when not exploded; an object's
+    /// query style (its members' own keys are `objectMembers`'); a path's `label` and
+    /// `matrix` (a scalar's too, for its prefix) and an exploded path or header object.
+    static func writtenStyle(
+        _ style: OpenAPI.Parameter.SchemaContext.Style, explode: Bool, at location: OpenAPI.Parameter.Context.Location,
+        type: String
+    ) -> (style: String?, explode: Bool?) {
+        let isArray = type.hasPrefix("[")
+        let isObject = type == "object"
+        switch location {
+        case .query:
+            if isObject, style == .deepObject { return ("deepObject", nil) }
+            guard isArray || isObject, !explode else { return (nil, nil) }
+            switch style {
+            case .form, .spaceDelimited, .pipeDelimited: return (style.rawValue, false)
+            default: return (nil, nil)
+            }
+        case .cookie:
+            guard isArray || isObject, !explode else { return (nil, nil) }
+            return ("form", false)
+        case .path:
+            switch style {
+            case .label, .matrix:
+                return (style.rawValue, (isArray || isObject) && explode ? true : nil)
+            default:
+                return isObject && explode ? ("simple", true) : (nil, nil)
+            }
+        case .header:
+            return isObject && explode ? ("simple", true) : (nil, nil)
+        default:
+            return (nil, nil)
+        }
     }
 
     /// An object query param that OpenAPI sends as `deepObject` (`filter[color]=red`) or as
@@ -430,14 +463,6 @@ extension Importer {
                 of: content, names: &names, at: pointer + ["content", "multipart/form-data", "schema"], as: .multipart)
         {
             params += fields.params
-            // A spec sends multipart with POST, PUT, PATCH or CONNECT only: other methods send the
-            // same fields as a form.
-            if !["POST", "PUT", "PATCH", "CONNECT"].contains(pointer[2].uppercased()) {
-                warn(
-                    pointer + ["content", "multipart/form-data"],
-                    "a multipart body needs POST, PUT, PATCH or CONNECT in a spec; sent as a form")
-                return .parameters(fields.entries, encoding: "httpBody", query: query)
-            }
             let parts = zip(fields.entries, fields.params).map { entry, param in
                 ImportedSpec.Part(
                     name: entry.key, template: entry.value, isFile: param.type == "file",
@@ -479,6 +504,8 @@ extension Importer {
     /// holds an object or an array of objects, as OpenAPI has it; nil leaves a text or file
     /// part without one.
     static func partType(_ name: String, of content: DereferencedContent) -> String? {
+        // A part sent in a style has no content type of its own.
+        if let encoding = content.encodingMap?[name], encoding.style != .form || !encoding.explode { return nil }
         if let named = content.encodingMap?[name]?.contentTypes.first { return named.rawValue }
         guard case .object(_, let object)? = content.schema, let property = object.properties[name] else {
             return nil
@@ -532,7 +559,26 @@ extension Importer {
                 optional: !required.contains(key))
             let at = pointer + ["properties", key]
             let example = given.first { $0.key == key }?.value
-            if kind != .json, isJSON {
+            // A style the member's `encoding` names (one that is not `form` exploded, which
+            // OpenAPIKit cannot tell from none) is how the member is sent, its content type
+            // aside, as OpenAPI 3.1 says: an object's `R,100,G,200`, an array's `a|b`.
+            let styled = content.encodingMap?[key].flatMap { encoding in
+                encoding.style != .form || !encoding.explode ? encoding : nil
+            }
+            if kind != .json, let styled, Self.isFlatObject(property) || Self.isArrayOfScalars(property) {
+                if Self.isFlatObject(property) {
+                    param.type = "object"
+                    param.example = SampleSynthesis.value(property)
+                } else {
+                    describe(property, into: &param, at: at)
+                }
+                if let example { param.take(example: example) }
+                param.style = styled.style.rawValue
+                param.explode =
+                    styled.explode
+                        == ParamStyle.defaultExplode(
+                            ParamStyle.Style(rawValue: styled.style.rawValue) ?? .form) ? nil : styled.explode
+            } else if kind != .json, isJSON {
                 // A form's or a part's member that holds an object, or an array of them, is its
                 // JSON text: neither has another way to send one.
                 var made = SampleSynthesis.withoutReadOnly(SampleSynthesis.value(property), property)

@@ -315,7 +315,7 @@ struct Exporter {
         if location == "path" || param.mustBeSent { members.append(("required", .bool(true))) }
         if location == "query", param.allowsEmptyValue { members.append(("allowEmptyValue", .bool(true))) }
         members.append(("schema", schema(param, of: target)))
-        if let style = param.arrayStyle {
+        if let style = param.style {
             members.append(("style", .string(style.style.rawValue)))
             members.append(("explode", .bool(style.explode)))
         }
@@ -352,6 +352,7 @@ struct Exporter {
         case .file: [("type", .string("string")), ("format", .string("binary"))]
         case .enumeration(let cases): [("type", .string("string")), ("enum", .array(cases.map { .string($0.value) }))]
         case .array(let element): [("type", .string("array")), ("items", .object(typeSchema(element)))]
+        case .object: [("type", .string("object"))]
         }
     }
 

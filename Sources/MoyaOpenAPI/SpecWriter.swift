@@ -95,7 +95,8 @@ enum SpecWriter {
         }
         if let value = param.defaultValue { fields.append(("default", YAMLText.flow(value, templates: false))) }
         if param.optional { fields.append(("optional", "true")) }
-        if let style = param.joinedStyle { fields += [("style", style), ("explode", "false")] }
+        if let style = param.style { fields.append(("style", style)) }
+        if let explode = param.explode { fields.append(("explode", explode ? "true" : "false")) }
         fields += param.rules.map { ($0.key, YAMLText.flow($0.value, templates: false)) }
         if param.allowsEmptyValue { fields.append(("allowEmptyValue", "true")) }
         let name = "      \(YAMLText.key(param.name)):"

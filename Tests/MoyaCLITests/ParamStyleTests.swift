@@ -80,7 +80,7 @@ extension ImportOpenAPITests {
         XCTAssertEqual(
             error,
             """
-            \(file):7:38: error: targets.search.params.name.explode: style and explode say how an array is sent; this param is of type string, not [T]
+            \(file):7:38: error: targets.search.params.name.explode: style and explode say how an array or object is sent (a scalar takes only label or matrix); this param is of type string
             \(file):9:27: error: targets.search.task.parameters.tags: {tags} is exploded (tags=a&tags=b), but this block writes arrays with brackets; set the task's arrays: noBrackets, or write the block as a list of one-key mappings
             moya-cli: error: invalid spec: 2 problems in 1 file
 

@@ -9,9 +9,142 @@ import XCTest
 extension ImportOpenAPITests {
     var kennel: String { fixtures + "/kennel-3.0.spec.yaml" }
 
+    var kennelForms: String { fixtures + "/kennel-3.1.spec.yaml" }
+
     func testTheKennelImportsAsItsGoldenFile() async throws {
         try await assertImport(fixtures + "/kennel-3.0.yaml", golden: kennel, warnings: [])
         try await assertRoundTrip(fixtures + "/kennel-3.0.yaml")
+        try await assertImport(fixtures + "/kennel-3.1.yaml", golden: kennelForms, warnings: [])
+        try await assertRoundTrip(fixtures + "/kennel-3.1.yaml")
+    }
+
+    static let color = #"{"R":100,"G":"a b"}"#
+
+    /// Object params, and exploded label and matrix arrays, are written as OpenAPI's style
+    /// table has them (RFC 6570's expansions): simple, label and matrix in a path, exploded or
+    /// not; a query's form and pipeDelimited; a header's simple exploded; a cookie's form,
+    /// exploded (`repeated=a1; repeated=b2`) or not (`joined=a1,b2`). connexion 3.3 reads none
+    /// of the object forms (it answers 400 "'R,100,G,a b' is not of type 'object'"), so the bytes
+    /// are held to the table here, and `serve` reads each back.
+    func testObjectsAndArraysAreSentAsTheStyleTableHasThem() async throws {
+        let color = Self.color
+        let rows: [(call: [String], lines: [String])] = [
+            (
+                ["kennel.simpleObjects", "plain=\(color)", "exploded=\(color)"],
+                ["GET https://api.kennel.example/v1/simple/R,100,G,a%20b/R=100,G=a%20b"]
+            ),
+            (
+                ["kennel.labelObjects", "plain=\(color)", "exploded=\(color)", "--array", "a1", "--array", "b.2"],
+                ["GET https://api.kennel.example/v1/label/.R,100,G,a%20b/.R=100.G=a%20b/.a1.b%2E2"]
+            ),
+            (
+                ["kennel.matrixObjects", "plain=\(color)", "exploded=\(color)", "--array", "a1", "--array", "b2"],
+                ["GET https://api.kennel.example/v1/matrix/;plain=R,100,G,a%20b/;R=100;G=a%20b/;array=a1;array=b2"]
+            ),
+            (
+                [
+                    "kennel.objectsElsewhere", "color=\(color)", "piped=\(color)", "X-Color=\(color)", "--joined", "a1",
+                    "--joined", "b 2", "--repeated", "a1", "--repeated", "b2", "shade=\(color)", "--show-secrets",
+                ],
+                [
+                    "GET https://api.kennel.example/v1/elsewhere?color=R%2C100%2CG%2Ca%20b&piped=R%7C100%7CG%7Ca%20b",
+                    "User-Agent: moya-cli/0.1.0", "Accept: */*", "X-Color: R=100,G=a b",
+                    "Cookie: joined=a1,b%202; repeated=a1; repeated=b2; shade=R,100,G,a%20b",
+                ]
+            ),
+        ]
+        for row in rows {
+            let (status, out, error) = await CommandTests.run(["call"] + row.call + ["--specs", kennel, "--dry-run"])
+            XCTAssertEqual(status, 0, error)
+            XCTAssertEqual(Array(out.split(separator: "\n").prefix(row.lines.count).map(String.init)), row.lines)
+        }
+
+        // An object's member that is not a scalar is refused before anything is sent.
+        let (refused, _, refusal) = await CommandTests.run(
+            ["call", "kennel.simpleObjects", "--specs", kennel, "--dry-run", #"plain={"R":[1]}"#, "exploded={}"])
+        XCTAssertEqual(refused, 64)
+        XCTAssertEqual(
+            refusal,
+            "moya-cli: error: param 'plain' member 'R' is not a string, number or boolean; OpenAPI's styles write "
+                + "only flat objects\n")
+
+        // serve reads each style back: every call through it is answered 200.
+        let served = try await ServeTests.Served([kennel])
+        let live = ["KENNEL_URL": served.url + "/v1"]
+        for row in rows {
+            let (status, _, error) = await CommandTests.run(
+                ["call"] + row.call + ["--specs", kennel], environment: live)
+            XCTAssertEqual(status, 0, "\(row.call): \(error)")
+        }
+        // A value not written in its style is a 400 that says so.
+        let odd = try await ServeTests.get(served, "/v1/label/.R/.R=1/.a")
+        XCTAssertEqual(odd.statusCode, 400)
+        XCTAssertTrue(
+            ServeTests.text(odd).contains("param 'plain' in the path is not written in its style (label)"),
+            ServeTests.text(odd))
+        let log = await served.stop().log
+        XCTAssertEqual(log.split(separator: "\n").filter { $0.contains("  400  ") }.count, 1, log)
+    }
+
+    /// A multipart body is sent with whatever method the document gives it (GET here), and
+    /// OpenAPI 3.1's `encoding` style writes a part as a form entry's value is written: an
+    /// object's `height,40,weight,20`, a pipeDelimited array's `a|b`.
+    func testMultipartBodiesAreSentAsTheDocumentSays() async throws {
+        let (status, out, error) = await CommandTests.run([
+            "call", "kennel.searchByForm", "--specs", kennel, "--dry-run", "term=dogs", "page=2",
+        ])
+        XCTAssertEqual(status, 0, error)
+        let boundary = try XCTUnwrap(out.firstMatch(of: /boundary=([^\n]+)/)?.1)
+        // The body's lines end in CR LF, as multipart's do.
+        XCTAssertEqual(
+            out.replacing("\r\n", with: "\n"),
+            """
+            GET https://api.kennel.example/v1/search
+            User-Agent: moya-cli/0.1.0
+            Accept: */*
+            Content-Type: multipart/form-data; boundary=\(boundary)
+
+            --\(boundary)
+            Content-Disposition: form-data; name="page"
+
+            2
+            --\(boundary)
+            Content-Disposition: form-data; name="term"
+
+            dogs
+            --\(boundary)--
+
+
+            """)
+
+        let (formed, formOut, formError) = await CommandTests.run([
+            "call", "kennelForms.registerDog", "--specs", kennelForms, "--dry-run", "name=Rex",
+            #"size={"height":40,"weight":20}"#, "--tags", "a", "--tags", "b",
+        ])
+        XCTAssertEqual(formed, 0, formError)
+        let parts = formOut.replacing("\r\n", with: "\n").split(separator: "--moya.boundary").dropFirst().map {
+            $0.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(
+            parts.map { Array($0.dropFirst()) },
+            [
+                [#"Content-Disposition: form-data; name="name""#, "Rex"],
+                [#"Content-Disposition: form-data; name="size""#, "height,40,weight,20"],
+                [#"Content-Disposition: form-data; name="tags""#, "a|b"], [],
+            ])
+
+        // serve reads both back.
+        let served = try await ServeTests.Served([kennel, kennelForms])
+        let (live, _, liveError) = await CommandTests.run(
+            ["call", "kennel.searchByForm", "--specs", kennel, "term=dogs"],
+            environment: ["KENNEL_URL": served.url + "/v1"])
+        XCTAssertEqual(live, 0, liveError)
+        let (registered, _, registerError) = await CommandTests.run(
+            [
+                "call", "kennelForms.registerDog", "--specs", kennelForms, "name=Rex",
+                #"size={"height":40,"weight":20}"#, "--tags", "a", "--tags", "b",
+            ], environment: ["KENNEL_FORMS_URL": served.url + "/v1"])
+        XCTAssertEqual(registered, 0, registerError)
     }
 
     /// A binary body beside query params is a file param, and the query goes with it, in the
@@ -35,11 +168,14 @@ extension ImportOpenAPITests {
 
     /// A required param with a schema default must be sent to `serve`: a default is what a
     /// client sends, not what a server may assume. An optional one with a default may be left
-    /// out; `call` sends both defaults.
+    /// out; `call` sends both defaults. serve's 400 is in the media type the target's error
+    /// responses declare.
     func testServeNeedsARequiredParamThatHasADefault() async throws {
         let served = try await ServeTests.Served([kennel])
         let missing = try await ServeTests.get(served, "/v1/report")
         XCTAssertEqual(missing.statusCode, 400)
+        // In the media type the document gives its errors, not application/problem+json.
+        XCTAssertEqual(missing.headers["Content-Type"], "application/json")
         XCTAssertTrue(
             ServeTests.text(missing).contains(
                 #""detail" : "the request does not fit kennel.report (GET /v1/report): param 'format' in query 'format' is required""#

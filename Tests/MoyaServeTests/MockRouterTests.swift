@@ -48,6 +48,7 @@ final class MockRouterTests: XCTestCase {
             Row(
                 uri: "/api/v2/items/3", headers: [("Prefer", "return=minimal, example=gone")], status: 410,
                 text: #"{"message":"item 3 is gone"}"#, expectedHeaders: ["Preference-Applied": "example=gone"]),
+            // The target's error sample (`gone`) is JSON: its problems are answered as JSON too.
             Row(
                 uri: "/api/v2/items/abc", status: 400,
                 text: """
@@ -66,7 +67,7 @@ final class MockRouterTests: XCTestCase {
                       ]
                     }
 
-                    """, expectedHeaders: ["Content-Type": "application/problem+json"]),
+                    """, expectedHeaders: ["Content-Type": "application/json"]),
             Row(
                 uri: "/api/v2/itemz/7", status: 404,
                 text: """

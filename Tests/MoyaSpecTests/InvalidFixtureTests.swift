@@ -201,12 +201,6 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
-            "multipart-get.yaml",
-            [
-                "6:9: targets.upload.task.multipart: a multipart body needs POST, PUT, PATCH or CONNECT, not GET"
-            ]
-        ),
-        (
             "not-a-mapping.yaml",
             [
                 "1:1: spec: expected a mapping with baseURL and targets, got a sequence"

@@ -62,6 +62,27 @@ enum ErrorShape {
         )
     }
 
+    /// The media type a problem is answered in for `target`: RFC 9457's
+    /// `application/problem+json`, unless the target's error samples declare JSON only in
+    /// other types (`application/json`, as most documents do), where a client held to the
+    /// document expects that one; the first of them then.
+    static func problemMediaType(for target: TargetSpec) -> String {
+        let problem = "application/problem+json"
+        var declared: [String] = []
+        for named in target.samples {
+            guard case .response(let status, let headers, let body) = named.sample, status >= 400 else { continue }
+            let written = headers.first { $0.name.lowercased() == "content-type" }?.value.literalText
+            if let written {
+                declared.append(written.lowercased())
+            } else if case .json = body {
+                declared.append("application/json")
+            }
+        }
+        let json = declared.filter(JSONValue.isJSONMediaType)
+        guard let first = json.first, !json.contains(where: { $0.hasPrefix(problem) }) else { return problem }
+        return first
+    }
+
     /// The name of the target's error sample for `status`, by the order above.
     static func sampleName(in target: TargetSpec, for status: Int) -> String? {
         let samples = target.samples.filter { $0.sample.status != nil }

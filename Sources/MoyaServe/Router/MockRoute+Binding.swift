@@ -57,15 +57,25 @@ extension MockRoute {
         func foundEmpty(_ name: String, _ place: String) {
             if texts[name] == nil { texts[name] = (place, []) }
         }
+        // A path, header or cookie value as its param's style writes it (`simple` by default):
+        // an array's items, an object's keys and values in turn; nil when it is not so written.
+        func pieces(_ text: Substring, of name: String) -> [Substring]? {
+            guard let param = target.param(named: name) else { return [text] }
+            let style = param.style ?? ParamStyle(style: .simple, explode: false)
+            return style.pathTexts(text, name: name, type: param.type)
+        }
         for capture in captures {
-            // An array in a path is OpenAPI's simple style: items between literal commas.
-            if target.param(named: capture.name)?.type.isArray == true {
-                for item in capture.text.split(separator: ",", omittingEmptySubsequences: false) {
-                    found(capture.name, PercentEncoding.decode(item), "the path")
-                }
-            } else {
-                found(capture.name, PercentEncoding.decode(capture.text), "the path")
+            guard let texts = pieces(capture.text, of: capture.name) else {
+                binding.problems.append(
+                    MockProblem(
+                        param: capture.name, place: "the path",
+                        detail:
+                            "is not written in its style (\(target.param(named: capture.name)?.style?.style.rawValue ?? "simple"))"
+                    ))
+                continue
             }
+            if texts.isEmpty { foundEmpty(capture.name, "the path") }
+            for text in texts { found(capture.name, PercentEncoding.decode(text), "the path") }
         }
 
         for key in literalQueryKeys where query.contains(where: { Self.key($0.key, is: key) }) { binding.fit += 1 }
@@ -120,6 +130,16 @@ extension MockRoute {
         for header in headers {
             guard let value = request.header(header.name) else { continue }
             for capture in Template.captures(of: header.value, in: value[...]) ?? [] {
+                if let param = target.param(named: capture.name), param.type == .object || param.type.isArray,
+                    header.value.count == 1
+                {
+                    let style = param.style ?? ParamStyle(style: .simple, explode: false)
+                    let texts =
+                        style.split(capture.text, type: param.type, between: ",", equals: style.explode) ?? []
+                    if texts.isEmpty { foundEmpty(capture.name, "header \(header.name)") }
+                    for text in texts { found(capture.name, text, "header \(header.name)") }
+                    continue
+                }
                 found(capture.name, capture.text, "header \(header.name)")
             }
         }
@@ -127,6 +147,32 @@ extension MockRoute {
             // Each value percent-decoded, as `call` encodes it.
             let sent = CookieJar.pairs(inHeader: request.header("cookie") ?? "")
             for cookie in cookies {
+                // An array or object param in the form style: exploded, a pair for each item (or
+                // each member, a cookie no other entry names); else one value split at commas.
+                if cookie.value.count == 1, case .param(let name) = cookie.value[0],
+                    let param = target.param(named: name),
+                    param.type.isArray || param.type == .object
+                {
+                    let style = param.style ?? ParamStyle(style: .form, explode: true)
+                    let place = "cookie \(cookie.name)"
+                    switch param.type {
+                    case .object where style.explode:
+                        for pair in sent where !cookies.contains(where: { $0.name == pair.name }) {
+                            found(name, pair.name, place)
+                            found(name, PercentEncoding.decode(pair.value[...]), place)
+                        }
+                    case _ where style.explode:
+                        for pair in sent where pair.name == cookie.name {
+                            found(name, PercentEncoding.decode(pair.value[...]), place)
+                        }
+                    default:
+                        guard let value = sent.first(where: { $0.name == cookie.name })?.value else { continue }
+                        for piece in style.split(value[...], type: param.type, between: ",", equals: false) ?? [] {
+                            found(name, PercentEncoding.decode(piece), place)
+                        }
+                    }
+                    continue
+                }
                 guard let value = sent.first(where: { $0.name == cookie.name })?.value else { continue }
                 for capture in Template.captures(of: cookie.value, in: PercentEncoding.decode(value[...])[...]) ?? [] {
                     found(capture.name, capture.text, "cookie \(cookie.name)")
@@ -187,6 +233,12 @@ extension MockRoute {
     /// The typed value of what a request sent for `param`: as the CLI reads it, except that
     /// an enum's request carries a case's value, not its key.
     static func value(of param: ParamSpec, sent texts: [String]) throws(ParamValueError) -> ParamValue {
+        if param.type == .object {
+            guard texts.count % 2 == 0 else {
+                throw ParamValueError(param: param.name, message: "is not an object's keys and values")
+            }
+            return ParamSpec.object(keysAndValues: texts)
+        }
         guard case .enumeration(let cases) = param.elementType else {
             do {
                 return param.type.isArray ? try param.value(from: texts) : try param.parse(texts[0])
@@ -219,6 +271,32 @@ extension MockRoute {
     ) -> Set<String> {
         var files: Set<String> = []
         for part in parts {
+            // An array or object param a style writes: as `TargetResolver.partPieces` makes it.
+            if case .value(let template) = part.content, let name = template.wholeParam,
+                let param = target.param(named: name), param.type == .object || param.style?.explode == false
+            {
+                let style = param.style ?? ParamStyle(style: .form, explode: true)
+                let place = "part '\(part.name)'"
+                for piece in sent {
+                    let text = String(decoding: piece.content, as: UTF8.self)
+                    if param.type == .object, style.style == .deepObject {
+                        guard piece.name.hasPrefix(part.name + "["), piece.name.hasSuffix("]") else { continue }
+                        found(name, piece.name.dropFirst(part.name.count + 1).dropLast(), place)
+                        found(name, text[...], place)
+                    } else if param.type == .object, style.explode {
+                        guard !parts.contains(where: { $0.name == piece.name }) else { continue }
+                        found(name, piece.name[...], place)
+                        found(name, text[...], place)
+                    } else if piece.name == part.name {
+                        for item in style.split(
+                            text[...], type: param.type, between: Character(style.separator), equals: false) ?? []
+                        {
+                            found(name, item, place)
+                        }
+                    }
+                }
+                continue
+            }
             for piece in sent where piece.name == part.name {
                 switch part.content {
                 case .file(let template):
@@ -256,6 +334,26 @@ extension MockRoute {
         for entry in entries {
             guard case .string(let template) = entry.value else { continue }
             let form = forms[entry.key] ?? EntryForm()
+            if let members = form.members, let name = template.wholeParam {
+                // An object's members: `key[member]=value`, or every key no other entry has.
+                for pair in pairs {
+                    let member: Substring
+                    switch members {
+                    case .deep:
+                        guard pair.key.hasPrefix(entry.key + "["), pair.key.hasSuffix("]"),
+                            pair.key.count > entry.key.count + 2
+                        else { continue }
+                        member = pair.key.dropFirst(entry.key.count + 1).dropLast()
+                    case .ownKeys:
+                        guard !entries.contains(where: { (forms[$0.key] ?? EntryForm()).matches(pair.key, $0.key) })
+                        else { continue }
+                        member = pair.key[...]
+                    }
+                    found(name, member, place(entry.key))
+                    found(name, pair.value[...], place(entry.key))
+                }
+                continue
+            }
             for pair in pairs where form.matches(pair.key, entry.key) {
                 if let separator = form.separator, let name = template.wholeParam {
                     // An empty value is one empty item here, as RFC 6570 expands `[""]`; the

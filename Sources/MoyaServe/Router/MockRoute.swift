@@ -14,16 +14,35 @@ struct EntryForm: Sendable, Hashable {
         case plain, brackets, indexed
     }
 
+    /// How an object param's members come: under keys of their own (`form` exploded, the
+    /// default), as `key[member]` (`deepObject`), or as one value split at `separator`.
+    enum Members: Sendable, Hashable {
+        case ownKeys, deep
+    }
+
     var keys: Keys = .plain
     var separator: String?
+    /// For an object param whose members are not one value: where they come.
+    var members: Members?
 
-    /// The form `call` writes `value` in: an array param as its `style` and `explode` say,
-    /// else as the block's `arrays`; anything else under its key as written.
+    /// The form `call` writes `value` in: an array or object param as its `style` and
+    /// `explode` say, else as the block's `arrays`; anything else under its key as written.
     init(_ value: ValueTemplate, in target: TargetSpec, arrays: EncodingSpec.Arrays) {
         guard case .string(let template) = value, let name = template.wholeParam,
-            let param = target.param(named: name), param.type.isArray
+            let param = target.param(named: name), param.type.isArray || param.type == .object
         else { return }
-        if let style = param.arrayStyle {
+        let style = param.style ?? ParamStyle(style: .form, explode: true)
+        if param.type == .object {
+            if style.style == .deepObject {
+                members = .deep
+            } else if style.explode {
+                members = .ownKeys
+            } else {
+                separator = style.separator
+            }
+            return
+        }
+        if let style = param.style {
             separator = style.explode ? nil : style.separator
             return
         }

@@ -603,7 +603,9 @@ public struct MockRouter: Sendable {
         extra: [(key: String, value: JSONValue)], headers: [(name: String, value: String)] = []
     ) -> MockAnswer {
         guard let shaped = ErrorShape.answer(for: route, status: status, detail: detail, headers: headers) else {
-            return problem(answer, status: status, title: title, detail: detail, extra: extra, headers: headers)
+            return problem(
+                answer, status: status, title: title, detail: detail, extra: extra, headers: headers,
+                mediaType: ErrorShape.problemMediaType(for: route.target))
         }
         var answer = answer
         answer.action = shaped.action
@@ -614,7 +616,7 @@ public struct MockRouter: Sendable {
     /// A problem response (RFC 9457) on `answer`.
     private static func problem(
         _ answer: MockAnswer, status: Int, title: String, detail: String, extra: [(key: String, value: JSONValue)],
-        headers: [(name: String, value: String)] = []
+        headers: [(name: String, value: String)] = [], mediaType: String = "application/problem+json"
     ) -> MockAnswer {
         var answer = answer
         let document = JSONValue.object(
@@ -624,7 +626,7 @@ public struct MockRouter: Sendable {
             ] + extra)
         let body = Array(document.serialized(pretty: true, escapeSlashes: false).utf8) + [UInt8(ascii: "\n")]
         answer.action = .respond(
-            status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: body)
+            status: status, headers: [("Content-Type", mediaType)] + headers, body: body)
         answer.loggedResponseBody = String(decoding: body, as: UTF8.self)
         return answer
     }

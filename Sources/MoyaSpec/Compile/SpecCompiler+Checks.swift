@@ -90,6 +90,7 @@ extension CompileContext {
     }
 
     private mutating func paramValue(_ node: YAMLNode, _ path: String, param: ParamSpec) -> ParamValue? {
+        if param.type == .object, case .mapping = node.content { return objectValue(node, path, name: param.name) }
         let texts: [YAMLNode]
         if case .sequence(let items) = node.content {
             guard param.type.isArray else {

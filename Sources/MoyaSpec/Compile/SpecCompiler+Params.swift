@@ -71,7 +71,7 @@ extension CompileContext {
                 }
             }
             if fields["style"] != nil || fields["explode"] != nil {
-                spec.arrayStyle = arrayStyle(fields, path(), type: spec.type)
+                spec.style = paramStyle(fields, path(), type: spec.type)
             }
             spec.rules = rules(fields, path(), type: spec.type)
             if let rules = spec.rules, let value = spec.defaultValue, let node = fields["default"] {
@@ -154,29 +154,45 @@ extension CompileContext {
         return keywords.isEmpty ? nil : ParamRules(keywords: keywords, isArray: type.isArray, hiddenKeys: hidden)
     }
 
-    /// `style` and `explode`, which only an array param takes: `style` defaults to `form`,
-    /// and `explode` to true for `form`, false for the delimited styles.
-    private mutating func arrayStyle(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String, type: ParamType)
-        -> ArrayStyle?
+    /// `style` and `explode`, OpenAPI's: an array or an object param takes any style
+    /// (`deepObject` an object only), a scalar only `label` or `matrix` (its prefix), and
+    /// `explode` defaults to true for `form` and `deepObject`, false for the others.
+    private mutating func paramStyle(_ fields: SpecReader.Fields, _ path: @autoclosure () -> String, type: ParamType)
+        -> ParamStyle?
     {
-        var style = ArrayStyle.Style.form
+        var style = ParamStyle.Style.form
         if let node = fields["style"] {
             guard
                 let name = reader.choice(
-                    node, path() + ".style", ArrayStyle.Style.allCases.map(\.rawValue), what: "array style"),
-                let chosen = ArrayStyle.Style(rawValue: name)
+                    node, path() + ".style", ParamStyle.Style.allCases.map(\.rawValue), what: "param style"),
+                let chosen = ParamStyle.Style(rawValue: name)
             else { return nil }
             style = chosen
         }
-        let explode = fields["explode"].flatMap { reader.bool($0, path() + ".explode") } ?? (style == .form)
-        guard type.isArray else {
-            let node = fields["style"] ?? fields["explode"]
+        let explode =
+            fields["explode"].flatMap { reader.bool($0, path() + ".explode") } ?? ParamStyle.defaultExplode(style)
+        let node = fields["style"] ?? fields["explode"]
+        let at = path() + (fields["style"] != nil ? ".style" : ".explode")
+        switch type {
+        case .object:
+            break
+        case .array where style != .deepObject:
+            break
+        case .array:
             reader.error(
-                node?.mark ?? Mark(line: 1, column: 1), path() + (fields["style"] != nil ? ".style" : ".explode"),
-                "style and explode say how an array is sent; this param is of type \(type), not [T]")
+                node?.mark ?? Mark(line: 1, column: 1), at,
+                "deepObject is an object's style; this param is of type \(type)")
             return nil
+        default:
+            guard style == .label || style == .matrix, fields["explode"] == nil else {
+                reader.error(
+                    node?.mark ?? Mark(line: 1, column: 1), at,
+                    "style and explode say how an array or object is sent (a scalar takes only label or matrix); "
+                        + "this param is of type \(type)")
+                return nil
+            }
         }
-        return ArrayStyle(style: style, explode: explode)
+        return ParamStyle(style: style, explode: explode)
     }
 
     private mutating func paramType(_ node: YAMLNode, _ path: @autoclosure () -> String) -> ParamType? {
@@ -279,9 +295,35 @@ extension CompileContext {
         return scalarDefault(node, path(), type: type, name: name)
     }
 
+    /// An object param's value written as a mapping of scalars (`{ R: 100, G: 200 }`).
+    mutating func objectValue(_ node: YAMLNode, _ path: @autoclosure () -> String, name: String) -> ParamValue? {
+        guard case .mapping(let pairs) = node.content else { return nil }
+        var members: [(key: String, value: JSONValue)] = []
+        for pair in pairs {
+            guard let key = pair.key.scalar else {
+                reader.error(pair.key.mark, path(), "an object param's keys are text")
+                return nil
+            }
+            guard case .scalar(let text, _) = pair.value.content else {
+                reader.error(
+                    pair.value.mark, SpecReader.join(path(), key),
+                    "an object param's members are strings, numbers or booleans")
+                return nil
+            }
+            members.append((key, SpecReader.plainValue(pair.value) ?? .string(text)))
+        }
+        do {
+            return try ParamSpec.object(from: .object(members), param: name)
+        } catch {
+            reader.error(node.mark, path(), error.message)
+            return nil
+        }
+    }
+
     private mutating func scalarDefault(
         _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String
     ) -> ParamValue? {
+        if type == .object, case .mapping = node.content { return objectValue(node, path(), name: name) }
         guard let text = reader.string(node, path()) else { return nil }
         do {
             return try ParamSpec.parse(text, as: type, param: name, shown: "\"\(reader.written(node, text))\"")

@@ -188,6 +188,7 @@ extension ParamSpec {
             case .number: .number(1.5)
             case .bool: .bool(true)
             case .enumeration(let cases): .string(cases.first?.value ?? "")
+            case .object: .object([])
             case .array(let element): .array([scalar(element)])
             }
         }

@@ -87,10 +87,6 @@ extension CompileContext {
             checkSource(template, body, bodyPath)
             return .upload(template, query: query)
         case "multipart":
-            if !method.supportsMultipart {
-                reader.error(
-                    body.mark, bodyPath, "a multipart body needs POST, PUT, PATCH or CONNECT, not \(method.rawValue)")
-            }
             guard let parts = multipartParts(body, bodyPath, scope: scope) else { return nil }
             return .multipart(parts, query: query)
         default:
@@ -110,7 +106,8 @@ extension CompileContext {
         guard !repeatsKeys else { return }
         for entry in block.entries {
             guard case .string(let template) = entry.value, let name = template.wholeParam,
-                let param = scope.params.first(where: { $0.name == name }), param.arrayStyle?.explode == true
+                let param = scope.params.first(where: { $0.name == name }), param.style?.explode == true,
+                param.type.isArray
             else { continue }
             reader.error(
                 entry.mark, SpecReader.join(path(), entry.key),

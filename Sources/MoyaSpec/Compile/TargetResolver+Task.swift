@@ -7,6 +7,24 @@ import MoyaHTTP
 #endif
 
 extension TargetResolver {
+    /// The parts an array or object value makes of the part `name`, as its style writes a
+    /// form's entries: an array a part per item (exploded, the default) or one part of the
+    /// items joined; an object a part per member under its own name (`form` exploded, the
+    /// default), under `name[member]` (`deepObject`), or one part (`R,100,G,200`). Nil for a
+    /// scalar, which is one part as it is.
+    static func partPieces(_ value: ParamValue, named name: String, style: ParamStyle?) -> [(String, String)]? {
+        let style = style ?? ParamStyle(style: .form, explode: true)
+        switch value {
+        case .array(let items) where style.explode: return items.map { (name, $0.description) }
+        case .array(let items): return [(name, style.joined(items.map(\.jsonValue)))]
+        case .object(let members) where style.style == .deepObject:
+            return members.map { ("\(name)[\($0.key)]", $0.value.description) }
+        case .object(let members) where style.explode: return members.map { ($0.key, $0.value.description) }
+        case .object(let members): return [(name, style.joined(members))]
+        default: return nil
+        }
+    }
+
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
     /// `urlParameters`, which are sorted; it is written into `baseURL`'s query instead.
     func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaHTTP.Task {
@@ -50,7 +68,7 @@ extension TargetResolver {
             guard let edit = binding.body else { return .requestJSONEncodable(render(value) ?? .null) }
             return .requestJSONEncodable(try edited(render(value) ?? .null, by: edit))
         case .parameters(let block, let spec, let query):
-            let (parameters, order) = parameters(block)
+            let (parameters, order) = parameters(block, urlEncoded: spec.kind != .json && spec.kind != .prettyJSON)
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
             // An edited JSON body is sent as the JSON it comes to, its members in the block's order.
             if let edit = binding.body {
@@ -87,12 +105,15 @@ extension TargetResolver {
                 let provider: MultipartFormBodyPart.Provider
                 switch part.content {
                 case .value(let template):
-                    // An array repeats its part, one per item, as OpenAPI sends a multipart array.
-                    if let whole = template.wholeParam, case .array(let items)? = value(whole) {
-                        for item in items {
+                    // An array repeats its part, one per item, as OpenAPI sends a multipart array;
+                    // a style the param names writes it as a query entry's value is written.
+                    if let whole = template.wholeParam, let bound = value(whole),
+                        let pieces = Self.partPieces(bound, named: part.name, style: target.param(named: whole)?.style)
+                    {
+                        for (name, text) in pieces {
                             parts.append(
                                 MultipartFormBodyPart(
-                                    provider: .data(Data(item.description.utf8)), name: part.name,
+                                    provider: .data(Data(text.utf8)), name: name,
                                     fileName: part.fileName.flatMap { render($0) },
                                     mimeType: part.mimeType.flatMap { render($0) }))
                         }
@@ -118,7 +139,7 @@ extension TargetResolver {
             let url = try destinationURL(template)
             let destination: DownloadDestination = { _, _ in url }
             guard let block else { return .downloadDestination(destination) }
-            let (parameters, order) = parameters(block)
+            let (parameters, order) = parameters(block, urlEncoded: spec.kind != .json && spec.kind != .prettyJSON)
             return .downloadParameters(
                 parameters: parameters, encoding: encoding(spec, ordered: block.isOrdered ? order : nil),
                 destination: destination)

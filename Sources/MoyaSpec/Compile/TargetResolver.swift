@@ -376,6 +376,8 @@ struct TargetResolver {
     private mutating func collectSecrets(_ value: ParamValue) {
         if case .array(let items) = value {
             items.forEach { collectSecrets($0) }
+        } else if case .object(let members) = value {
+            members.forEach { collectSecrets($0.value) }
         } else if !value.description.isEmpty {
             secrets.insert(value.description)
         }
@@ -399,7 +401,15 @@ struct TargetResolver {
         for segment in template.segments {
             switch segment {
             case .literal(let text): output += text
-            case .param(let name): output += value(name)?.description ?? ""
+            case .param(let name):
+                // An object exploded is `R=1,G=2`, as a header's simple style writes it.
+                if case .object(let members)? = value(name), let style = target.param(named: name)?.style,
+                    style.explode
+                {
+                    output += style.simpleText(.object(members)) { $0 }
+                } else {
+                    output += value(name)?.description ?? ""
+                }
             case .environment(let name, let value):
                 guard masking, environmentIsSecret, !value.isEmpty else {
                     output += value
@@ -418,6 +428,21 @@ struct TargetResolver {
     mutating func renderCookies() -> String? {
         var pairs: [(name: String, value: String)] = []
         for cookie in target.cookies {
+            // An array or object param is OpenAPI's `form` style: exploded (the default) a pair
+            // for each item or member, else one pair, the commas between the items literal.
+            if let name = cookie.value.wholeParam, let param = target.param(named: name), let bound = value(name),
+                param.type.isArray || param.type == .object
+            {
+                let style = param.style ?? ParamStyle(style: .form, explode: true)
+                for (key, texts) in style.cookiePairs(bound, name: cookie.name) {
+                    let encoded = texts.map { PercentEncoding.encode($0, keeping: PercentEncoding.isCookieOctet) }
+                    if cookie.isSecret, !masking { secrets.formUnion(texts.filter { !$0.isEmpty } + encoded) }
+                    // A member's name is a cookie name only where a cookie could have it.
+                    guard HTTPHeaders.isValidName(key) else { continue }
+                    pairs.append((key, encoded.joined(separator: ",")))
+                }
+                continue
+            }
             guard let value = render(cookie.value) else { continue }
             let encoded = PercentEncoding.encode(value, keeping: PercentEncoding.isCookieOctet)
             if cookie.isSecret, !masking, !value.isEmpty { secrets.formUnion([value, encoded]) }
@@ -434,11 +459,13 @@ struct TargetResolver {
             switch segment {
             case .literal(let text): output += text
             case .param(let name):
-                // An array is OpenAPI's simple style: each item encoded, joined by a literal comma.
-                if case .array(let items)? = value(name) {
-                    output += items.map { Self.encodeSegment($0.description) }.joined(separator: ",")
-                } else {
-                    output += Self.encodeSegment(value(name)?.description ?? "")
+                // By the param's style, `simple` by default (an array `a,b`): each item, key and
+                // value encoded, the separators literal; a label's items' dots encoded too.
+                let style = target.param(named: name)?.style ?? ParamStyle(style: .simple, explode: false)
+                let label = style.style == .label
+                output += style.pathText(value(name) ?? .string(""), name: name) { text in
+                    let encoded = Self.encodeSegment(text)
+                    return label ? encoded.replacing(".", with: "%2E") : encoded
                 }
             // A path's environment values are where the request goes, not credentials.
             case .environment(_, let value): output += value
@@ -478,23 +505,45 @@ struct TargetResolver {
 
     /// A block's entries as parameters, each value the `JSONValue` it renders to, which every
     /// MoyaCore encoding takes as it is; in an ordered block a repeated key gathers its values.
-    func parameters(_ block: ParameterBlock) -> (parameters: [String: JSONValue], order: [String]) {
+    ///
+    /// In a query or a form (`urlEncoded`), a param's style applies: an array not exploded is
+    /// one value, its items joined; an object is its members as keys of their own (`form`
+    /// exploded, the default), `name[key]` keys (`deepObject`), or one value (`R,1,G,2`).
+    func parameters(_ block: ParameterBlock, urlEncoded: Bool = true) -> (
+        parameters: [String: JSONValue], order: [String]
+    ) {
         var values: [String: JSONValue] = [:]
         var order: [String] = []
+        func add(_ key: String, _ value: JSONValue) {
+            if block.isOrdered, let existing = values[key] {
+                values[key] = .array(Self.items(of: existing) + Self.items(of: value))
+            } else {
+                values[key] = value
+                order.append(key)
+            }
+        }
         for entry in block.entries {
             guard var value = render(entry.value) else { continue }
-            // An array param that is not exploded is one value, its items joined.
-            if case .string(let template) = entry.value, let name = template.wholeParam,
-                let style = target.param(named: name)?.arrayStyle, !style.explode, case .array(let items) = value
+            var pairs = [(key: entry.key, value: value)]
+            if urlEncoded, case .string(let template) = entry.value, let name = template.wholeParam,
+                let param = target.param(named: name)
             {
-                value = .string(style.joined(items))
+                let style = param.style ?? ParamStyle(style: .form, explode: true)
+                switch self.value(name) {
+                case .array(let items)? where !style.explode:
+                    value = .string(style.joined(items.map(\.jsonValue)))
+                    pairs = [(entry.key, value)]
+                case .object(let members)? where style.style == .deepObject:
+                    pairs = members.map { ("\(entry.key)[\($0.key)]", .string($0.value.description)) }
+                case .object(let members)? where style.explode:
+                    pairs = members.map { ($0.key, .string($0.value.description)) }
+                case .object(let members)?:
+                    pairs = [(entry.key, .string(style.joined(members)))]
+                default:
+                    break
+                }
             }
-            if block.isOrdered, let existing = values[entry.key] {
-                values[entry.key] = .array(Self.items(of: existing) + Self.items(of: value))
-            } else {
-                values[entry.key] = value
-                order.append(entry.key)
-            }
+            for (key, value) in pairs { add(key, value) }
         }
         return (values, order)
     }

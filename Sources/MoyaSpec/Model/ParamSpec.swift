@@ -16,6 +16,9 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     case array(ParamType)
     /// One of a fixed set of keys; the CLI takes a key and sends its value.
     case enumeration([EnumCase])
+    /// A flat object (OpenAPI's object parameter): given as JSON text, its members scalars,
+    /// and written by the param's style (`R,100,G,200`, `R=100,G=200`, `;R=100;G=200`).
+    case object
 
     /// One choice of an enum param.
     public struct EnumCase: Sendable, Hashable {
@@ -43,6 +46,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .file: "file"
         case .array(let element): "[\(element)]"
         case .enumeration(let cases): "enum(\(cases.map(\.key).joined(separator: "|")))"
+        case .object: "object"
         }
     }
 
@@ -53,13 +57,13 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The scalar type names a spec may use.
-    static let scalarNames = ["string", "int", "number", "bool", "file"]
+    static let scalarNames = ["string", "int", "number", "bool", "file", "object"]
 
     /// Reads a scalar type name, `[T]` included.
     public static func named(_ name: String) -> ParamType? {
         if name.utf8.first == UInt8(ascii: "["), name.utf8.last == UInt8(ascii: "]") {
             let inner = String(name.dropFirst().dropLast()).trimmingSpaces()
-            guard let element = named(inner), !element.isArray else { return nil }
+            guard let element = named(inner), !element.isArray, element != .object else { return nil }
             return .array(element)
         }
         switch name {
@@ -68,6 +72,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case "number": return .number
         case "bool": return .bool
         case "file": return .file
+        case "object": return .object
         default: return nil
         }
     }
@@ -85,6 +90,19 @@ public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
     case bool(Bool)
     /// The values of a repeated param.
     case array([ParamValue])
+    /// An object param's members, in order, each a scalar.
+    case object([Member])
+
+    /// One member of an object value.
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: ParamValue
+
+        public init(key: String, value: ParamValue) {
+            self.key = key
+            self.value = value
+        }
+    }
 
     /// The value as JSON: typed, as it goes into a JSON body or sample.
     public var jsonValue: JSONValue {
@@ -94,6 +112,7 @@ public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
         case .number(let double): .number(double)
         case .bool(let bool): .bool(bool)
         case .array(let items): .array(items.map(\.jsonValue))
+        case .object(let members): .object(members.map { ($0.key, $0.value.jsonValue) })
         }
     }
 
@@ -105,12 +124,26 @@ public indirect enum ParamValue: Sendable, Hashable, CustomStringConvertible {
         case .number(let value): JSONValue.format(value)
         case .bool(let value): value ? "true" : "false"
         case .array(let values): values.map(\.description).joined(separator: ",")
+        case .object(let members): members.map { "\($0.key),\($0.value.description)" }.joined(separator: ",")
         }
     }
 }
 
-/// OpenAPI's `style` and `explode` for an array in a query or a form body.
-public struct ArrayStyle: Sendable, Hashable {
+/// OpenAPI's `style` and `explode`: how an array or object param's value is written where
+/// it stands, and how `serve` reads it back. The one place each style's text is made, in RFC
+/// 6570's terms (which OpenAPI 3.1.1's style table follows):
+///
+/// | style | explode | array | object |
+/// | --- | --- | --- | --- |
+/// | `simple` (path, header) | either | `a,b` | `R,1,G,2`, exploded `R=1,G=2` |
+/// | `label` (path) | false / true | `.a,b` / `.a.b` | `.R,1,G,2` / `.R=1.G=2` |
+/// | `matrix` (path) | false / true | `;c=a,b` / `;c=a;c=b` | `;c=R,1,G,2` / `;R=1;G=2` |
+/// | `form` (query, cookie) | false / true | `c=a,b` / `c=a&c=b` | `c=R,1,G,2` / `R=1&G=2` |
+/// | `spaceDelimited`, `pipeDelimited` (query) | false | `c=a b`, `c=a|b` | `c=R 1 G 2` |
+/// | `deepObject` (query) | true | | `c[R]=1&c[G]=2` |
+///
+/// A cookie exploded is pairs of their own: `c=a; c=b`, `R=1; G=2`.
+public struct ParamStyle: Sendable, Hashable {
     /// The style.
     public enum Style: String, Sendable, Hashable, CaseIterable {
         /// `tags=a&tags=b` exploded, `tags=a,b` not.
@@ -119,10 +152,21 @@ public struct ArrayStyle: Sendable, Hashable {
         case spaceDelimited
         /// `tags=a|b`.
         case pipeDelimited
+        /// A path's or a header's `a,b`.
+        case simple
+        /// A path's `.a`.
+        case label
+        /// A path's `;name=a`.
+        case matrix
+        /// A query's `name[key]=value`.
+        case deepObject
+
+        /// Whether a path takes the style.
+        public var isPathStyle: Bool { self == .simple || self == .label || self == .matrix }
     }
 
     public var style: Style
-    /// Whether each item is its own `key=value` pair; else the items are one value.
+    /// Whether each item (or member) is its own pair; else the items are one value.
     public var explode: Bool
 
     public init(style: Style, explode: Bool) {
@@ -130,12 +174,15 @@ public struct ArrayStyle: Sendable, Hashable {
         self.explode = explode
     }
 
+    /// OpenAPI's default explode: true for `form` and `deepObject`.
+    public static func defaultExplode(_ style: Style) -> Bool { style == .form || style == .deepObject }
+
     /// What stands between the items of a value that is not exploded.
     public var separator: String {
         switch style {
-        case .form: ","
         case .spaceDelimited: " "
         case .pipeDelimited: "|"
+        default: ","
         }
     }
 
@@ -143,6 +190,132 @@ public struct ArrayStyle: Sendable, Hashable {
     /// its JSON, so booleans are `true` and `false`), joined by the separator.
     public func joined(_ items: [JSONValue]) -> String {
         items.map(\.text).joined(separator: separator)
+    }
+
+    /// An object's members as one value, not exploded: `R,1,G,2` (by the separator), each
+    /// text encoded by `encode`.
+    public func joined(_ members: [ParamValue.Member], encode: (String) -> String = { $0 }) -> String {
+        members.map { encode($0.key) + separator + encode($0.value.description) }.joined(separator: separator)
+    }
+
+    /// `value` as a path writes it for the param `name`: its prefix (`label`'s `.`,
+    /// `matrix`'s `;name=`), then the value, each item, key and value encoded by `encode`
+    /// and the separators literal.
+    public func pathText(_ value: ParamValue, name: String, encode: (String) -> String) -> String {
+        switch style {
+        case .label:
+            switch value {
+            case .array(let items):
+                return "." + items.map { encode($0.description) }.joined(separator: explode ? "." : ",")
+            case .object(let members):
+                return "." + (explode ? pairs(members, "=", ".", encode) : joined(members, encode: encode))
+            default: return "." + encode(value.description)
+            }
+        case .matrix:
+            let key = encode(name)
+            switch value {
+            case .array(let items) where explode:
+                return items.map { ";\(key)=" + encode($0.description) }.joined()
+            case .array(let items):
+                return ";\(key)=" + items.map { encode($0.description) }.joined(separator: ",")
+            case .object(let members) where explode:
+                return ";" + pairs(members, "=", ";", encode)
+            case .object(let members):
+                return ";\(key)=" + joined(members, encode: encode)
+            default:
+                let text = value.description
+                return text.isEmpty ? ";\(key)" : ";\(key)=" + encode(text)
+            }
+        default:
+            return simpleText(value, encode: encode)
+        }
+    }
+
+    /// `value` in the simple style, as a path or a header writes it: `a,b`, `R,1,G,2`, or
+    /// exploded `R=1,G=2`.
+    public func simpleText(_ value: ParamValue, encode: (String) -> String) -> String {
+        switch value {
+        case .array(let items): items.map { encode($0.description) }.joined(separator: ",")
+        case .object(let members): explode ? pairs(members, "=", ",", encode) : joined(members, encode: encode)
+        default: encode(value.description)
+        }
+    }
+
+    /// The pairs a cookie sends for the param `name`: one `name=value` (items or members
+    /// joined by commas), or exploded one pair per item (`name=a; name=b`) or member
+    /// (`R=1; G=2`). Names and values raw: the cookie's encoding is the caller's.
+    public func cookiePairs(_ value: ParamValue, name: String) -> [(name: String, value: [String])] {
+        switch value {
+        case .array(let items) where explode: items.map { (name, [$0.description]) }
+        case .array(let items): [(name, items.map(\.description))]
+        case .object(let members) where explode: members.map { ($0.key, [$0.value.description]) }
+        case .object(let members): [(name, members.flatMap { [$0.key, $0.value.description] })]
+        default: [(name, [value.description])]
+        }
+    }
+
+    private func pairs(
+        _ members: [ParamValue.Member], _ equals: String, _ between: String, _ encode: (String) -> String
+    ) -> String {
+        members.map { encode($0.key) + equals + encode($0.value.description) }.joined(separator: between)
+    }
+
+    // MARK: - Reading
+
+    /// The texts a path segment's capture holds for the param `name`, as `pathText` wrote
+    /// them: its prefix taken off and split at the separators, for an array its items, for an
+    /// object its keys and values in turn (`R`, `1`, `G`, `2`); still percent-encoded. Nil when
+    /// the prefix is not there.
+    public func pathTexts(_ text: Substring, name: String, type: ParamType) -> [Substring]? {
+        var rest = text
+        switch style {
+        case .label:
+            guard rest.first == "." else { return nil }
+            rest = rest.dropFirst()
+            return split(rest, type: type, between: explode ? "." : ",", equals: explode)
+        case .matrix:
+            if case .object = type, explode {
+                guard rest.first == ";" else { return nil }
+                return split(rest.dropFirst(), type: type, between: ";", equals: true)
+            }
+            let encodedName = name
+            if case .array = type, explode {
+                var items: [Substring] = []
+                for piece in rest.split(separator: ";", omittingEmptySubsequences: true) {
+                    guard piece.hasPrefix(encodedName + "=") else { return nil }
+                    items.append(piece.dropFirst(encodedName.count + 1))
+                }
+                return rest.first == ";" ? items : nil
+            }
+            if rest == ";" + encodedName { return [""] }
+            guard rest.hasPrefix(";" + encodedName + "=") else { return nil }
+            rest = rest.dropFirst(encodedName.count + 2)
+            return split(rest, type: type, between: ",", equals: false)
+        default:
+            return split(rest, type: type, between: ",", equals: explode)
+        }
+    }
+
+    /// A value's texts split as `pathTexts` gives them: a scalar whole; an array's items at
+    /// `between`; an object's members at `between`, each `key=value` when `equals`, else keys
+    /// and values in turn.
+    public func split(_ text: Substring, type: ParamType, between: Character, equals: Bool) -> [Substring]? {
+        switch type {
+        case .array:
+            return text.split(separator: between, omittingEmptySubsequences: false)
+        case .object:
+            guard !text.isEmpty else { return [] }
+            let pieces = text.split(separator: between, omittingEmptySubsequences: false)
+            guard equals else { return pieces.count % 2 == 0 ? pieces : nil }
+            var texts: [Substring] = []
+            for piece in pieces {
+                guard let sign = piece.firstIndex(of: "=") else { return nil }
+                texts += [piece[..<sign], piece[piece.index(after: sign)...]]
+            }
+            return texts
+        default:
+            return [text]
+        }
     }
 }
 
@@ -169,9 +342,11 @@ public struct ParamSpec: Sendable, Hashable {
     /// references, when the spec is compiled keeping them (`keepsEnvironmentReferences`):
     /// what `generate swift` reads when the generated code runs.
     public var defaultTemplate: Template? = nil
-    /// How an array param is written where it stands alone as a query or form entry's value,
-    /// as OpenAPI's `style` and `explode` say; nil leaves it to the task's `arrays`.
-    public var arrayStyle: ArrayStyle? = nil
+    /// How an array or object param is written where it stands, as OpenAPI's `style` and
+    /// `explode` say (a scalar's `label` and `matrix` prefix too); nil for the place's own
+    /// way: the task's `arrays` in a query or form, `simple` in a path or header, exploded
+    /// `form` in a cookie.
+    public var style: ParamStyle? = nil
     /// What its values must meet beyond their type (`minimum`, `pattern`, …); nil for none.
     public var rules: ParamRules? = nil
     /// Whether a request may send it empty (`?pretty=`) to leave it out, as OpenAPI's
@@ -260,6 +435,7 @@ public struct ParamSpec: Sendable, Hashable {
     /// One value of the element type from JSON.
     private func element(from json: JSONValue) throws(ParamValueError) -> ParamValue {
         switch (elementType, json) {
+        case (.object, .object): return try Self.object(from: json, param: name)
         case (.int, .integer(let value)): return .int(value)
         case (.number, .integer(let value)): return .number(Double(value))
         case (.number, .number(let value)) where value.isFinite: return .number(value)
@@ -302,7 +478,51 @@ public struct ParamSpec: Sendable, Hashable {
             return .string(match.value)
         case .array(let element):
             return try parse(text, as: element, param: param, shown: shown)
+        case .object:
+            guard let json = try? JSONValue(parsing: text), case .object = json else {
+                throw ParamValueError(
+                    param: param, message: #"expects a JSON object, such as {"name":"n"}, got \#(shown)"#)
+            }
+            return try object(from: json, param: param)
         }
+    }
+
+    /// An object param's value from a JSON object: each member a scalar, as OpenAPI's styles
+    /// write only flat objects (null as empty text).
+    static func object(from json: JSONValue, param: String) throws(ParamValueError) -> ParamValue {
+        guard case .object(let members) = json else {
+            throw ParamValueError(param: param, message: "expects a JSON object")
+        }
+        var values: [ParamValue.Member] = []
+        for (key, member) in members {
+            let value: ParamValue
+            switch member {
+            case .string(let text): value = .string(text)
+            case .integer(let int): value = .int(int)
+            case .number(let double): value = .number(double)
+            case .bool(let bool): value = .bool(bool)
+            case .null: value = .string("")
+            default:
+                throw ParamValueError(
+                    param: param,
+                    message:
+                        "member '\(key)' is not a string, number or boolean; OpenAPI's styles write only flat objects")
+            }
+            values.append(.init(key: key, value: value))
+        }
+        return .object(values)
+    }
+
+    /// An object param's value from the texts a request sent, keys and values in turn (as
+    /// `ParamStyle.pathTexts` splits them), each already decoded: every value text.
+    public static func object(keysAndValues texts: [String]) -> ParamValue {
+        var members: [ParamValue.Member] = []
+        var index = 0
+        while index + 1 < texts.count {
+            members.append(.init(key: texts[index], value: .string(texts[index + 1])))
+            index += 2
+        }
+        return .object(members)
     }
 
     /// Whether `byte` may stand in a param name: a letter, or after the first a digit, `_` or `-`.

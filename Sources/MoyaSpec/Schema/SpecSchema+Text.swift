@@ -401,7 +401,7 @@ extension SpecSchema {
             },
             "paramType": {
               "title": "Param type",
-              "description": "A type name: string, int, number, bool, file, or [T] for a repeatable param.",
+              "description": "A type name: string, int, number, bool, file, object (a flat object given as JSON text), or [T] for a repeatable param.",
               "anyOf": [
                 {
                   "enum": [
@@ -410,6 +410,7 @@ extension SpecSchema {
                     "number",
                     "bool",
                     "file",
+                    "object",
                     "[string]",
                     "[int]",
                     "[number]",
@@ -502,14 +503,17 @@ extension SpecSchema {
                       "enum": [
                         "form",
                         "spaceDelimited",
-                        "pipeDelimited"
+                        "pipeDelimited",
+                        "simple",
+                        "label",
+                        "matrix",
+                        "deepObject"
                       ],
-                      "default": "form",
-                      "description": "OpenAPI's style for an array param that stands alone as a query or form value."
+                      "description": "OpenAPI's style for an array or object param where it stands alone (a scalar takes label or matrix, its prefix)."
                     },
                     "explode": {
                       "type": "boolean",
-                      "description": "Whether array items repeat the key; true for form, false for the others by default."
+                      "description": "Whether items or members are pairs of their own; true for form and deepObject, false for the others by default."
                     },
                     "allowEmptyValue": {
                       "type": "boolean",
