@@ -215,3 +215,42 @@ extension ImportOpenAPITests {
         }
     }
 }
+
+extension ImportOpenAPITests {
+    /// Every operation of every document in the shared corpus and the OpenAPI Initiative's
+    /// examples is a target: Python's YAML parser counts the document's operations and the
+    /// spec's targets, independently of import.
+    func testEveryOperationIsATarget() async throws {
+        let folders = [try Self.requireRealCorpus(), try Self.requireExamples()]
+        let count = """
+            import json, sys, yaml
+            def load(path):
+                with open(path, encoding="utf-8") as handle:
+                    return json.load(handle) if path.endswith(".json") else yaml.safe_load(handle)
+            methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+            document, spec = load(sys.argv[1]), load(sys.argv[2])
+            operations = sum(1 for item in (document.get("paths") or {}).values() for key in item if key in methods)
+            print(operations, len(spec.get("targets") or {}))
+            """
+        var documents = 0
+        for folder in folders {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
+            for name in names {
+                let directory = try temporaryDirectory()
+                let spec = directory + "/spec.yaml"
+                let (status, _, error) = try CommandTests.runProcess(
+                    ["import", "openapi", folder + "/" + name, "-o", spec])
+                XCTAssertEqual(status, 0, "\(name): \(error.suffix(500))")
+                let (counted, out, countError) = try CommandTests.runProcess(
+                    ["-c", count, folder + "/" + name, spec], executable: "python3")
+                XCTAssertEqual(counted, 0, countError)
+                let numbers = out.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                XCTAssertEqual(numbers.count, 2, out)
+                XCTAssertEqual(numbers.first ?? nil, numbers.last ?? nil, "\(name): operations, targets")
+                documents += 1
+            }
+        }
+        XCTAssertEqual(documents, 19)
+    }
+}
