@@ -137,7 +137,7 @@ def main():
                 except OSError:
                     time.sleep(0.1)
             targets = {}
-            for target_name, target in imported.get("targets", {}).items():
+            for target_name, target in (imported.get("targets") or {}).items():
                 key = (target.get("method", "GET").lower(), re.sub(r"\{[^}]*\}", "{}", re.sub(r"[.;][^/{]*(?=\{)", "", target["path"])))
                 targets[key] = (target_name, target)
             calls = rejected = other = 0
@@ -164,7 +164,7 @@ def main():
             upload = os.path.join(work, "upload.bin")
             with open(upload, "wb") as handle:
                 handle.write(b"moya-cli upload\n")
-            for target_name, target in (imported.get("targets", {}) if every else {}).items():
+            for target_name, target in ((imported.get("targets") or {}) if every else {}).items():
                 args = check_args(target)
                 for param_name, param in (target.get("params") or {}).items():
                     kind = param.get("type") if isinstance(param, dict) else param

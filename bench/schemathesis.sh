@@ -35,7 +35,8 @@ for document in "${documents[@]}"; do
     continue
   }
   # The base URL's path: schemathesis adds each operation's path to it, as the spec does.
-  base=$(sed -n 's/^baseURL: "\${[A-Z0-9_]*:-\(.*\)}"$/\1/p' "$spec" | sed -E 's#^[a-z]+://[^/]*##')
+  # A server variable (`${SERVICE_SCHEME:-https}://…`) stands for its default.
+  base=$(sed -n 's/^baseURL: "\(.*\)"$/\1/p' "$spec" | sed -E 's/\$\{[A-Z0-9_]+:-([^}]*)\}/\1/g; s#^[a-z]+://[^/]*##')
   port=$((port + 1))
   if $all; then
     environment=()
