@@ -159,21 +159,6 @@ extension Importer {
         return path.isEmpty ? "/" : path
     }
 
-    /// An array value written as text, its items joined by commas as the simple style
-    /// joins them; nil when an item is not a scalar.
-    static func pathText(_ value: JSONValue) -> JSONValue? {
-        guard case .array(let items) = value else { return value }
-        var texts: [String] = []
-        for item in items {
-            switch item {
-            case .string(let text): texts.append(text)
-            case .integer, .number, .bool: texts.append(item.serialized())
-            default: return nil
-            }
-        }
-        return .string(texts.joined(separator: ","))
-    }
-
     /// A parameter's type, enum, default, description and whether it may be left out.
     mutating func param(_ parameter: DereferencedParameter, at pointer: [String]) -> ImportedSpec.Param {
         var param = ImportedSpec.Param(

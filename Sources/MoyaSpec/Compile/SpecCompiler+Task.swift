@@ -14,7 +14,7 @@ extension CompileContext {
         "download": ["download", "parameters", "encoding", "arrays", "bools"],
     ]
 
-    mutating func task(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope, method: Method)
+    mutating func task(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope)
         -> TaskSpec?
     {
         if node.isNull { return .plain }

@@ -440,7 +440,7 @@ struct CompileContext {
         let headers = fields["headers"].map { self.headers($0, path() + ".headers", scope: scope) } ?? []
         let cookies =
             fields["cookies"].map { self.headers($0, path() + ".cookies", scope: scope, kind: "cookie") } ?? []
-        let task = fields["task"].flatMap { self.task($0, path() + ".task", scope: scope, method: method) } ?? .plain
+        let task = fields["task"].flatMap { self.task($0, path() + ".task", scope: scope) } ?? .plain
         let sample = fields["sample"].flatMap { self.sample($0, path() + ".sample", scope: scope) }
         // The target's schema, then the samples' own: the default sample's stands in for the
         // target's when the target has none.
