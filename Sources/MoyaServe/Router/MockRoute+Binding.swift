@@ -61,7 +61,7 @@ extension MockRoute {
         // an array's items, an object's keys and values in turn; nil when it is not so written.
         func pieces(_ text: Substring, of name: String) -> [Substring]? {
             guard let param = target.param(named: name) else { return [text] }
-            let style = param.style ?? ParamStyle(style: .simple, explode: false)
+            let style = param.style ?? ParamStyle.simple
             return style.pathTexts(text, name: name, type: param.type)
         }
         for capture in captures {
@@ -133,7 +133,7 @@ extension MockRoute {
                 if let param = target.param(named: capture.name), param.type == .object || param.type.isArray,
                     header.value.count == 1
                 {
-                    let style = param.style ?? ParamStyle(style: .simple, explode: false)
+                    let style = param.style ?? ParamStyle.simple
                     let texts =
                         style.split(capture.text, type: param.type, between: ",", equals: style.explode) ?? []
                     if texts.isEmpty { foundEmpty(capture.name, "header \(header.name)") }
@@ -153,7 +153,7 @@ extension MockRoute {
                     let param = target.param(named: name),
                     param.type.isArray || param.type == .object
                 {
-                    let style = param.style ?? ParamStyle(style: .form, explode: true)
+                    let style = param.style ?? ParamStyle.form
                     let place = "cookie \(cookie.name)"
                     switch param.type {
                     case .object where style.explode:
@@ -275,7 +275,7 @@ extension MockRoute {
             if case .value(let template) = part.content, let name = template.wholeParam,
                 let param = target.param(named: name), param.type == .object || param.style?.explode == false
             {
-                let style = param.style ?? ParamStyle(style: .form, explode: true)
+                let style = param.style ?? ParamStyle.form
                 let place = "part '\(part.name)'"
                 for piece in sent {
                     let text = String(decoding: piece.content, as: UTF8.self)

@@ -31,7 +31,7 @@ struct EntryForm: Sendable, Hashable {
         guard case .string(let template) = value, let name = template.wholeParam,
             let param = target.param(named: name), param.type.isArray || param.type == .object
         else { return }
-        let style = param.style ?? ParamStyle(style: .form, explode: true)
+        let style = param.style ?? ParamStyle.form
         if param.type == .object {
             if style.style == .deepObject {
                 members = .deep
@@ -83,6 +83,8 @@ final class MockRoute: Sendable {
     /// The answers of the samples that read no param, made once, by sample name; the default
     /// sample's name is "". A `file:` sample is read each time, so that edits show at once.
     let fixedAnswers: [String: FixedAnswer]
+    /// The media type its problems are answered in (`ErrorShape.problemMediaType`).
+    let problemMediaType: String
     let target: TargetSpec
     /// The schemas its requests and answers are held to.
     let contract: RouteContract
@@ -132,6 +134,7 @@ final class MockRoute: Sendable {
             fixed[name] = answer
         }
         fixedAnswers = fixed
+        problemMediaType = ErrorShape.problemMediaType(for: target)
         specificity = segments.map { pattern in
             if pattern.count == 1, case .literal = pattern[0] { return 2 }
             return pattern.contains { if case .param = $0 { true } else { false } } ? (pattern.count == 1 ? 0 : 1) : 2

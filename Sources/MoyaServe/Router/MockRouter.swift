@@ -605,7 +605,7 @@ public struct MockRouter: Sendable {
         guard let shaped = ErrorShape.answer(for: route, status: status, detail: detail, headers: headers) else {
             return problem(
                 answer, status: status, title: title, detail: detail, extra: extra, headers: headers,
-                mediaType: ErrorShape.problemMediaType(for: route.target))
+                mediaType: route.problemMediaType)
         }
         var answer = answer
         answer.action = shaped.action

@@ -13,16 +13,9 @@ extension TargetResolver {
     /// default), under `name[member]` (`deepObject`), or one part (`R,100,G,200`). Nil for a
     /// scalar, which is one part as it is.
     static func partPieces(_ value: ParamValue, named name: String, style: ParamStyle?) -> [(String, String)]? {
-        let style = style ?? ParamStyle(style: .form, explode: true)
-        switch value {
-        case .array(let items) where style.explode: return items.map { (name, $0.description) }
-        case .array(let items): return [(name, style.joined(items.map(\.jsonValue)))]
-        case .object(let members) where style.style == .deepObject:
-            return members.map { ("\(name)[\($0.key)]", $0.value.description) }
-        case .object(let members) where style.explode: return members.map { ($0.key, $0.value.description) }
-        case .object(let members): return [(name, style.joined(members))]
-        default: return nil
-        }
+        if let entries = (style ?? .form).formEntries(value, key: name) { return entries.map { ($0.key, $0.text) } }
+        guard case .array(let items) = value else { return nil }
+        return items.map { (name, $0.description) }
     }
 
     /// The Moya task. A composite task's query in declared order cannot be expressed as Moya's
@@ -30,9 +23,9 @@ extension TargetResolver {
     func makeTask(headers: inout HTTPHeaders, baseURL: inout URL) throws(ResolveError) -> MoyaHTTP.Task {
         // A query written as a list is written as a list of strings would be: booleans as
         // `true` and `false`, whatever the task's body says.
-        func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
+        func writeIntoURL(_ query: ParameterBlock) throws(ResolveError) {
             let (parameters, order) = self.parameters(query)
-            guard query.isOrdered, !parameters.isEmpty else { return parameters }
+            guard !parameters.isEmpty else { return }
             let text = URLEncoding(
                 destination: .queryString, arrayEncoding: .noBrackets, boolEncoding: .literal, keyOrder: order
             ).query(parameters)
@@ -41,6 +34,10 @@ extension TargetResolver {
             } catch {
                 throw ResolveError(message: "the query \(text) does not fit the base URL", isUsageError: false)
             }
+        }
+        func urlParameters(_ query: ParameterBlock) throws(ResolveError) -> Parameters {
+            guard query.isOrdered else { return self.parameters(query).parameters }
+            try writeIntoURL(query)
             return [:]
         }
 
@@ -85,17 +82,7 @@ extension TargetResolver {
         case .upload(let template, let query):
             // Moya's upload has no query: the query goes into the URL as an ordered one does, and
             // the file still streams.
-            if let query {
-                let (parameters, order) = self.parameters(query)
-                let text = URLEncoding(
-                    destination: .queryString, arrayEncoding: .noBrackets, boolEncoding: .literal, keyOrder: order
-                ).query(parameters)
-                do {
-                    if !text.isEmpty { baseURL = try URLEncoding.appendingQuery(text, to: baseURL) }
-                } catch {
-                    throw ResolveError(message: "the query \(text) does not fit the base URL", isUsageError: false)
-                }
-            }
+            if let query { try writeIntoURL(query) }
             // An optional file param left out sends no body, as it leaves a multipart part out.
             if let whole = template.wholeParam, binding.values[whole] == nil { return .requestPlain }
             return .uploadFile(try fileURL(template))

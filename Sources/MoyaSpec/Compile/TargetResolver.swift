@@ -433,7 +433,7 @@ struct TargetResolver {
             if let name = cookie.value.wholeParam, let param = target.param(named: name), let bound = value(name),
                 param.type.isArray || param.type == .object
             {
-                let style = param.style ?? ParamStyle(style: .form, explode: true)
+                let style = param.style ?? ParamStyle.form
                 for (key, texts) in style.cookiePairs(bound, name: cookie.name) {
                     let encoded = texts.map { PercentEncoding.encode($0, keeping: PercentEncoding.isCookieOctet) }
                     if cookie.isSecret, !masking { secrets.formUnion(texts.filter { !$0.isEmpty } + encoded) }
@@ -461,7 +461,7 @@ struct TargetResolver {
             case .param(let name):
                 // By the param's style, `simple` by default (an array `a,b`): each item, key and
                 // value encoded, the separators literal; a label's items' dots encoded too.
-                let style = target.param(named: name)?.style ?? ParamStyle(style: .simple, explode: false)
+                let style = target.param(named: name)?.style ?? ParamStyle.simple
                 let label = style.style == .label
                 output += style.pathText(value(name) ?? .string(""), name: name) { text in
                     let encoded = Self.encodeSegment(text)
@@ -523,24 +523,15 @@ struct TargetResolver {
             }
         }
         for entry in block.entries {
-            guard var value = render(entry.value) else { continue }
+            guard let value = render(entry.value) else { continue }
             var pairs = [(key: entry.key, value: value)]
             if urlEncoded, case .string(let template) = entry.value, let name = template.wholeParam,
                 let param = target.param(named: name)
             {
-                let style = param.style ?? ParamStyle(style: .form, explode: true)
-                switch self.value(name) {
-                case .array(let items)? where !style.explode:
-                    value = .string(style.joined(items.map(\.jsonValue)))
-                    pairs = [(entry.key, value)]
-                case .object(let members)? where style.style == .deepObject:
-                    pairs = members.map { ("\(entry.key)[\($0.key)]", .string($0.value.description)) }
-                case .object(let members)? where style.explode:
-                    pairs = members.map { ($0.key, .string($0.value.description)) }
-                case .object(let members)?:
-                    pairs = [(entry.key, .string(style.joined(members)))]
-                default:
-                    break
+                if let bound = self.value(name),
+                    let entries = (param.style ?? .form).formEntries(bound, key: entry.key)
+                {
+                    pairs = entries.map { ($0.key, .string($0.text)) }
                 }
             }
             for (key, value) in pairs { add(key, value) }

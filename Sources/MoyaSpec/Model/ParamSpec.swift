@@ -174,6 +174,11 @@ public struct ParamStyle: Sendable, Hashable {
         self.explode = explode
     }
 
+    /// A query's, a form's and a cookie's own way: `form`, exploded.
+    public static let form = ParamStyle(style: .form, explode: true)
+    /// A path's and a header's own way: `simple`.
+    public static let simple = ParamStyle(style: .simple, explode: false)
+
     /// OpenAPI's default explode: true for `form` and `deepObject`.
     public static func defaultExplode(_ style: Style) -> Bool { style == .form || style == .deepObject }
 
@@ -196,6 +201,22 @@ public struct ParamStyle: Sendable, Hashable {
     /// text encoded by `encode`.
     public func joined(_ members: [ParamValue.Member], encode: (String) -> String = { $0 }) -> String {
         members.map { encode($0.key) + separator + encode($0.value.description) }.joined(separator: separator)
+    }
+
+    /// The entries a query, form or multipart body gets for `value` under `key`, as this
+    /// style writes them: an array not exploded one entry of its items joined; an object its
+    /// members under keys of their own (`form` exploded), under `key[member]` (`deepObject`),
+    /// or one entry joined (`R,100,G,200`). Nil for a scalar or an exploded array, which are
+    /// the entry as it is.
+    public func formEntries(_ value: ParamValue, key: String) -> [(key: String, text: String)]? {
+        switch value {
+        case .array(let items) where !explode: [(key, joined(items.map(\.jsonValue)))]
+        case .object(let members) where style == .deepObject:
+            members.map { ("\(key)[\($0.key)]", $0.value.description) }
+        case .object(let members) where explode: members.map { ($0.key, $0.value.description) }
+        case .object(let members): [(key, joined(members))]
+        default: nil
+        }
     }
 
     /// `value` as a path writes it for the param `name`: its prefix (`label`'s `.`,
