@@ -91,4 +91,10 @@ public enum JSONValue: Sendable, Hashable {
         if case .string(let text) = self { return text }
         return serialized(escapeSlashes: false)
     }
+
+    /// The text of a string, else nil.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
 }

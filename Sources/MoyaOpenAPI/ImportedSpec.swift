@@ -141,6 +141,8 @@ struct ImportedSpec {
         var validation: String? = nil
         /// `paginate:`, in flow style, for an operation whose responses page.
         var paginate: String? = nil
+        /// The operation it is made from, as `import arazzo` finds a step's target.
+        var operation = ImportedOperation(path: "", method: "", target: "")
     }
 
     var comment: [String] = []

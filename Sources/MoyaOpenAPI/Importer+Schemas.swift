@@ -282,12 +282,6 @@ extension SchemaSource {
 }
 
 extension JSONValue {
-    /// The text of a string, else nil.
-    fileprivate var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
     /// A number's value, else nil.
     fileprivate var numberValue: Double? {
         switch self {

@@ -28,6 +28,8 @@ extension Importer {
             method: endpoint.method.rawValue.uppercased(), path: Self.sentPath(endpoint.path.rawValue))
 
         target.baseURL = ownServer(endpoint)
+        target.operation = ImportedOperation(
+            path: endpoint.path.rawValue, method: method, operationId: endpoint.operationId, target: name)
         var paramNames: Set<String> = []
         var pathNames: Set<String> = []
         var query: [ImportedSpec.Entry] = []
@@ -68,6 +70,7 @@ extension Importer {
             }
             var param = self.param(parameter, at: at)
             param.name = Names.unique(Names.param(parameter.name), in: &paramNames)
+            target.operation.params[ImportedOperation.key(in: parameter.location.rawValue, parameter.name)] = param.name
             switch parameter.location {
             case .path:
                 param.optional = false
@@ -116,6 +119,7 @@ extension Importer {
             if case .upload(_, let contentType, _)? = target.task {
                 target.headers.append(.init(key: "Content-Type", value: "\(contentType)"))
             }
+            Self.describeBody(target.task, into: &target.operation)
             if let schema = schemas?.requestSchema(operation: pointer, content: body.content.keys.map(\.rawValue)) {
                 target.requestSchema = schemas?.reference(to: schema)
             }
@@ -125,6 +129,33 @@ extension Importer {
         samples(endpoint.responses, into: &target, operation: pointer)
         pagination(of: endpoint, into: &target, query: query, at: pointer)
         return target
+    }
+
+    /// What a workflow's request body sets in the target: the param of each member, or a body
+    /// that is the target's example as it stands.
+    static func describeBody(_ task: ImportedSpec.Task?, into operation: inout ImportedOperation) {
+        func param(_ text: ImportedSpec.Text) -> String? {
+            guard case .data(let template)? = text.pieces.first, text.pieces.count == 1, template.hasPrefix("{"),
+                template.hasSuffix("}")
+            else { return nil }
+            return String(template.dropFirst().dropLast())
+        }
+        switch task {
+        case .parameters(let entries, let encoding, _):
+            operation.bodyType = encoding == "json" ? "application/json" : "application/x-www-form-urlencoded"
+            for entry in entries { operation.bodyMembers[entry.key] = param(entry.value) }
+        case .multipart(let parts, _):
+            operation.bodyType = "multipart/form-data"
+            for part in parts { operation.bodyMembers[part.name] = param(part.template) }
+        case .data(_, let contentType, _):
+            operation.bodyType = contentType
+            operation.bodyIsFixed = true
+        case .upload(_, let contentType, _):
+            operation.bodyType = contentType
+            operation.bodyIsFixed = true
+        case nil:
+            break
+        }
     }
 
     /// An operation's or path item's first server, when it is not the document's first: the

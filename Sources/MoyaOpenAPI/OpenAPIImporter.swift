@@ -25,6 +25,38 @@ public struct OpenAPIImport: Sendable {
     public var targets = 0
     /// The operations that have no target.
     public var leftOut: Int { max(0, operations - targets) }
+    /// Each target's operation, and where its params come from.
+    public var imported: [ImportedOperation] = []
+}
+
+/// An operation of the document and the target import made of it: the names a workflow's
+/// step (`import arazzo`) is written with.
+public struct ImportedOperation: Sendable, Hashable {
+    /// The path's key and the method, lower case, as the document writes them.
+    public var path: String
+    public var method: String
+    public var operationId: String?
+    /// The target's name.
+    public var target: String
+    /// The spec's param for each of the document's parameters, by `in` and name
+    /// (`query:status`, `path:petId`).
+    public var params: [String: String] = [:]
+    /// The spec's param for each member of a JSON or form body, by the member's key.
+    public var bodyMembers: [String: String] = [:]
+    /// The body's media type, when the target sends one.
+    public var bodyType: String?
+    /// Whether the body is the target's example as it stands, with no params to set.
+    public var bodyIsFixed = false
+
+    public init(path: String, method: String, operationId: String? = nil, target: String) {
+        self.path = path
+        self.method = method
+        self.operationId = operationId
+        self.target = target
+    }
+
+    /// The key `params` is read by.
+    public static func key(in location: String, _ name: String) -> String { location + ":" + name }
 }
 
 /// Turns an OpenAPI document into a spec (docs/openapi.md has the mapping).
@@ -81,6 +113,7 @@ public enum OpenAPIImporter {
             read.format.hasPrefix("Swagger") ? importer.notes.map(Swagger2.originalPointers) : importer.notes
         imported.operations = Self.operationCount(read.raw)
         imported.targets = spec.targets.count
+        imported.imported = spec.targets.map(\.operation)
         return imported
     }
 

@@ -15,9 +15,15 @@ struct ValidateCommand: CallerIsolatedCommand {
             and do not fail validation. Exits 0 when valid, 65 when a spec is invalid, 66 when \
             a path does not exist.
 
+            A file with an `arazzo:` key is an Arazzo workflow document: it is held to the JSON \
+            Schema of its version (1.0 or 1.1), then its ids, runtime expressions and \
+            conditions are checked, and each operation is looked up in the OpenAPI \
+            descriptions it names (files beside it, or those --source names).
+
             Examples:
               moya-cli validate
               moya-cli validate specs/ more-specs/github.yaml
+              moya-cli validate flows/pets.arazzo.yaml --source petstore=petstore.yaml
             """
     )
 
@@ -26,8 +32,28 @@ struct ValidateCommand: CallerIsolatedCommand {
 
     @OptionGroup var specOptions: SpecOptions
 
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "For an Arazzo document: the file to read the source description NAME from, instead of its url.",
+            valueName: "name=file"))
+    var sources: [String] = []
+
     func execute() async throws {
-        let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths, checkingSamples: true)
+        let arazzo = paths.filter(ArazzoDocument.isArazzo(path:))
+        for path in arazzo {
+            let validated = try ArazzoFile.validate(path, sources: try ArazzoFile.sourceFiles(sources))
+            let workflows = validated.document.workflows.count
+            let steps = validated.document.workflows.reduce(0) { count, workflow in
+                if case .array(let steps)? = workflow["steps"] { return count + steps.count }
+                return count
+            }
+            CommandContext.current.line(
+                "ok: \(path): \(workflows) \(workflows == 1 ? "workflow" : "workflows"), \(steps) \(steps == 1 ? "step" : "steps")")
+        }
+        guard arazzo.isEmpty || arazzo.count < paths.count else { return }
+        let specs = paths.filter { !arazzo.contains($0) }
+        let catalog = try specOptions.loadCatalog(paths: specs.isEmpty ? nil : specs, checkingSamples: true)
         // Warnings are likely mistakes that still compile: they go to stderr and leave the
         // exit status at 0.
         for service in catalog.services {

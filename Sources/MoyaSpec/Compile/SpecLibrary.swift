@@ -179,11 +179,11 @@ public struct SpecLibrary: Sendable {
     }
 
     /// Whether a YAML file is an OpenAPI or Swagger document or a JSON Schema, which the
-    /// specs' schemas refer to, not a spec: one of its top-level keys is `openapi`, `swagger`
-    /// or `$schema`, which no spec has. Asked only of a file a directory listed and that did
+    /// specs' schemas refer to, or an Arazzo document, not a spec: one of its top-level keys is
+    /// `openapi`, `swagger`, `$schema` or `arazzo`, which no spec has. Asked only of a file a directory listed and that did
     /// not compile, so a spec is never read twice for it.
     static func isSchemaDocument(_ path: String) -> Bool {
-        let keys = ["openapi", "swagger", "$schema"].flatMap { key in
+        let keys = ["openapi", "swagger", "$schema", "arazzo"].flatMap { key in
             [key + ":", "\"\(key)\":", "'\(key)':"].map { Array($0.utf8) }
         }
         return FileSystem.withContents(path) { bytes in
