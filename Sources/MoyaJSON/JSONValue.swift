@@ -97,4 +97,13 @@ public enum JSONValue: Sendable, Hashable {
         if case .string(let text) = self { return text }
         return nil
     }
+
+    /// A number's value, else nil.
+    public var numberValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
 }

@@ -280,14 +280,3 @@ extension SchemaSource {
         return .object(members.sorted { $0.key < $1.key })
     }
 }
-
-extension JSONValue {
-    /// A number's value, else nil.
-    fileprivate var numberValue: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .number(let value): value
-        default: nil
-        }
-    }
-}

@@ -47,6 +47,8 @@ public struct ImportedOperation: Sendable, Hashable {
     public var bodyType: String?
     /// Whether the body is the target's example as it stands, with no params to set.
     public var bodyIsFixed = false
+    /// The params a call must give: required, with no default.
+    public var required: [String] = []
 
     public init(path: String, method: String, operationId: String? = nil, target: String) {
         self.path = path
@@ -113,7 +115,11 @@ public enum OpenAPIImporter {
             read.format.hasPrefix("Swagger") ? importer.notes.map(Swagger2.originalPointers) : importer.notes
         imported.operations = Self.operationCount(read.raw)
         imported.targets = spec.targets.count
-        imported.imported = spec.targets.map(\.operation)
+        imported.imported = spec.targets.map { target in
+            var operation = target.operation
+            operation.required = target.params.filter { !$0.optional && $0.defaultValue == nil }.map(\.name)
+            return operation
+        }
         return imported
     }
 

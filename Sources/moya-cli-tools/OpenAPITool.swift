@@ -35,6 +35,9 @@ enum OpenAPITool {
                 try importDocument(arguments[1], output: optional(arguments[2]), service: optional(arguments[3]))
             case "export" where arguments.count >= 4:
                 try exportService(arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
+            case "import-arazzo" where arguments.count >= 3:
+                try ArazzoTool.importDocument(
+                    arguments[1], output: optional(arguments[2]), sources: Array(arguments[3...]))
             default:
                 throw .usage(
                     "moya-cli-openapi is run by moya-cli; use moya-cli import openapi or moya-cli export openapi")
@@ -50,7 +53,11 @@ enum OpenAPITool {
 
     static func optional(_ argument: String) -> String? { argument == "-" ? nil : argument }
 
-    static func importDocument(_ file: String, output: String?, service: String?) throws(CommandFailure) {
+    /// Imports `file` to `output`; `appending` (a spec's `flows:`, from `import arazzo`) is
+    /// added to the spec's text, which is then compiled whole.
+    static func importDocument(_ file: String, output: String?, service: String?, appending: String = "")
+        throws(CommandFailure)
+    {
         guard let data = FileManager.default.contents(atPath: file) else { throw .missingSpec("cannot read \(file)") }
         // A spec reads files only in its own folder (its file root), so a spec written with -o
         // refers to a copy of the document there when the document lies elsewhere, and to
@@ -69,10 +76,11 @@ enum OpenAPITool {
         var finished = false
         defer { if !finished { FileSystem.removeFolders(folders) } }
         let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
-        let imported: OpenAPIImport
+        var imported: OpenAPIImport
         do {
             imported = try OpenAPIImporter.importSpec(
                 Array(data), file: file, service: service, spec: output, copy: copy?.name, readFile: readFile)
+            imported.spec += appending
         } catch {
             throw .invalidSpec(TerminalText.escapingControls("\(file): \(error.message)"))
         }
@@ -129,7 +137,7 @@ enum OpenAPITool {
         } catch {
             undo()
             throw .invalidSpec(
-                "the spec made from \(file) does not validate; this is a bug in import openapi",
+                "the spec made from \(file) does not validate; this is a bug in moya-cli's import",
                 details: error.diagnostics.map { TerminalText.escapingControls($0.description) })
         }
         do {

@@ -14,7 +14,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         _superCommandName: MoyaCommand.name,
         abstract: "Write a spec from another description of an API.",
-        subcommands: [ImportOpenAPICommand.self]
+        subcommands: [ImportOpenAPICommand.self, ImportArazzoCommand.self]
     )
 }
 
@@ -54,5 +54,50 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
 
     func execute() async throws {
         try HelperProgram.openAPI.run(["import", file, output ?? "-", service ?? "-"], for: "import openapi")
+    }
+}
+
+/// `moya-cli import arazzo FILE`: an Arazzo document's workflows as flows.
+struct ImportArazzoCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "arazzo",
+        abstract: "Write specs with flows from an Arazzo 1.0 or 1.1 workflow document.",
+        discussion: """
+            The document is validated first, as moya-cli validate does. Each OpenAPI source \
+            description is imported as import openapi imports it, to DIR/SERVICE.yaml, and each \
+            workflow becomes a flow of the spec of its first step's source: its inputs are the \
+            flow's vars, each step calls the target of its operationId or operationPath, its \
+            parameters and request body set the target's params, runtime expressions ($inputs, \
+            $steps.ID.outputs.NAME) become {variables}, successCriteria become expect, outputs \
+            become captures, and a retry failure action becomes until and retry. A step that runs \
+            another workflow runs that workflow's steps in its place. What a flow cannot hold \
+            (goto, an XPath criterion, a condition on variables alone) is a warning with its \
+            file:line:col, never left out silently. Without -o, a document with one OpenAPI \
+            source prints its spec. Exits 0, 64 for a usage error, 65 for an invalid document, \
+            66 for a source description that cannot be read.
+
+            Examples:
+              moya-cli import arazzo pets.arazzo.yaml -o specs/
+              moya-cli import arazzo bnpl.arazzo.yaml --source BnplApi=bnpl-openapi.yaml -o specs/
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The Arazzo document.", valueName: "file"), completion: .file())
+    var file: String
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the specs into this folder instead of the spec to stdout.", valueName: "dir"))
+    var output: String?
+
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "The file to read the source description NAME from, instead of its url.", valueName: "name=file"))
+    var sources: [String] = []
+
+    func execute() async throws {
+        _ = try ArazzoFile.sourceFiles(sources)
+        try HelperProgram.openAPI.run(["import-arazzo", file, output ?? "-"] + sources, for: "import arazzo")
     }
 }

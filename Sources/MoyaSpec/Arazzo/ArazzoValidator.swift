@@ -437,7 +437,7 @@ public struct ArazzoValidator {
 
     /// Whether a string value is a runtime expression rather than text that starts with `$`:
     /// it begins with one of the expressions' names.
-    static func readsAsExpression(_ text: String) -> Bool {
+    public static func readsAsExpression(_ text: String) -> Bool {
         guard text.hasPrefix("$") else { return false }
         let head = text.dropFirst().prefix { $0 != "." && $0 != "#" }
         return [
