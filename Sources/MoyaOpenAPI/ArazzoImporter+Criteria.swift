@@ -71,7 +71,9 @@ struct Expectation {
         } else if !statuses.isEmpty {
             members.append(("status", .array(statuses)))
         }
-        if !headers.isEmpty { members.append(("headers", .object(headers.map { ($0.name, Self.written($0.predicate)) }))) }
+        if !headers.isEmpty {
+            members.append(("headers", .object(headers.map { ($0.name, Self.written($0.predicate)) })))
+        }
         if !json.isEmpty { members.append(("json", .object(json.map { ($0.path, Self.written($0.predicate)) }))) }
         if !body.isEmpty { members.append(("body", Self.written(body))) }
         return members.isEmpty ? nil : .object(members)
@@ -283,11 +285,15 @@ extension FlowWriter {
                     let after = action["retryAfter"].flatMap(\.numberValue) ?? 0
                     members.append(("until", expect ?? .object([("status", .string("2xx"))])))
                     members.append(
-                        ("retry", .object([("every", .string(JSONValue.format(after) + "s")), ("times", .integer(limit + 1))])))
+                        (
+                            "retry",
+                            .object([("every", .string(JSONValue.format(after) + "s")), ("times", .integer(limit + 1))])
+                        ))
                     if action["criteria"] != nil {
                         warn(
                             here + [.key("criteria")],
-                            "a flow retries until the step's criteria hold, whatever failed; these criteria are left out")
+                            "a flow retries until the step's criteria hold, whatever failed; these criteria are left out"
+                        )
                     }
                 case ("end", false):
                     break

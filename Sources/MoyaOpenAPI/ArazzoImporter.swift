@@ -46,7 +46,8 @@ public enum ArazzoImporter {
             var name = made.name
             while taken[made.service, default: []].contains(name) { name += "Flow" }
             taken[made.service, default: []].insert(name)
-            flows.lines[made.service, default: []] += YAMLText.block(YAMLText.key(name), made.value, indent: 2, templates: false)
+            flows.lines[made.service, default: []] += YAMLText.block(
+                YAMLText.key(name), made.value, indent: 2, templates: false)
             flows.names[made.service, default: []].append(name)
         }
         flows.warnings = writer.warnings
@@ -171,7 +172,8 @@ struct FlowWriter {
     /// A step that runs another workflow: that workflow's steps, with the inputs the step sets.
     mutating func inline(_ workflowId: String, from step: JSONValue, id: String, frame: Frame, at path: Path) {
         guard let workflow = document.workflows.first(where: { $0["workflowId"]?.stringValue == workflowId }) else {
-            warn(path + [.key("workflowId")], "'\(workflowId)' is not a workflow of this document; the step is left out")
+            warn(
+                path + [.key("workflowId")], "'\(workflowId)' is not a workflow of this document; the step is left out")
             return
         }
         guard !frame.stack.contains(workflowId), frame.stack.count < 8 else {
@@ -201,14 +203,19 @@ struct FlowWriter {
         guard case .object(let members)? = step["outputs"] else { return }
         for member in members {
             let at = path + [.key("outputs"), .key(member.key)]
-            guard let text = member.value.stringValue, case .outputs(let name, let pointer)? = try? RuntimeExpression(parsing: text),
+            guard let text = member.value.stringValue,
+                case .outputs(let name, let pointer)? = try? RuntimeExpression(parsing: text),
                 let expression = workflow["outputs"]?[name]?.stringValue,
                 let parsed = try? RuntimeExpression.lenient(expression).expression
             else {
-                warn(at, "a workflow step's output is one of the workflow's outputs ($outputs.NAME); this one is left out")
+                warn(
+                    at,
+                    "a workflow step's output is one of the workflow's outputs ($outputs.NAME); this one is left out")
                 continue
             }
-            guard let aliased = value(of: parsed, frame: inner, at: inner.path + [.key("outputs"), .key(name)]) else { continue }
+            guard let aliased = value(of: parsed, frame: inner, at: inner.path + [.key("outputs"), .key(name)]) else {
+                continue
+            }
             outputs[frame.key + "/" + id + "/" + member.key] = Self.appending(pointer, to: aliased)
         }
     }
@@ -227,7 +234,9 @@ struct FlowWriter {
         let shared = parameters(frame.workflow["parameters"], at: frame.path + [.key("parameters")])
         let own = parameters(step["parameters"], at: path + [.key("parameters")])
         let merged =
-            shared.filter { parameter in !own.contains { $0.name == parameter.name && $0.location == parameter.location } }
+            shared.filter { parameter in
+                !own.contains { $0.name == parameter.name && $0.location == parameter.location }
+            }
             + own
         for parameter in merged {
             let at = parameter.path
@@ -283,7 +292,8 @@ struct FlowWriter {
                     return (service, found)
                 }
             }
-            warn(path + [.key("operationId")], "no imported description has the operation '\(id)'; the step is left out")
+            warn(
+                path + [.key("operationId")], "no imported description has the operation '\(id)'; the step is left out")
             return nil
         }
         if let reference = step["operationPath"]?.stringValue {
@@ -291,13 +301,18 @@ struct FlowWriter {
                 let service = services.first(where: { $0.source.lowercased() == source.lowercased() })
             {
                 let tokens = RuntimeExpression.tokens(ofPointer: pointer)
-                let found = service.operations.filter { tokens.count >= 2 && tokens[0] == "paths" && $0.path == tokens[1] }
+                let found = service.operations.filter {
+                    tokens.count >= 2 && tokens[0] == "paths" && $0.path == tokens[1]
+                }
                 let method = tokens.count > 2 ? tokens[2].lowercased() : nil
-                if let operation = found.first(where: { $0.method == method }) ?? (found.count == 1 ? found.first : nil) {
+                if let operation = found.first(where: { $0.method == method }) ?? (found.count == 1 ? found.first : nil)
+                {
                     return (service, operation)
                 }
             }
-            warn(path + [.key("operationPath")], "no imported description has the operation '\(reference)'; the step is left out")
+            warn(
+                path + [.key("operationPath")],
+                "no imported description has the operation '\(reference)'; the step is left out")
             return nil
         }
         warn(path, "an AsyncAPI step has no place in a flow; it is left out")
@@ -314,7 +329,9 @@ struct FlowWriter {
         if let param = operation.params[ImportedOperation.key(in: location, name)] { return param }
         func folded(_ text: String) -> String { text.lowercased().filter { $0 != "_" && $0 != "-" } }
         let prefix = location + ":"
-        if let near = operation.params.first(where: { $0.key.hasPrefix(prefix) && folded(String($0.key.dropFirst(prefix.count))) == folded(name) }) {
+        if let near = operation.params.first(where: {
+            $0.key.hasPrefix(prefix) && folded(String($0.key.dropFirst(prefix.count))) == folded(name)
+        }) {
             warn(
                 path,
                 "the operation has no \(location) parameter '\(name)'; '\(near.key.dropFirst(prefix.count))', "

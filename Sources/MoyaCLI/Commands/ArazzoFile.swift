@@ -1,8 +1,24 @@
+import MoyaRuntime
+import MoyaSchema
 import MoyaSpec
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An Arazzo document named on the command line: read, its sources loaded, and validated, as
 /// `validate`, `run` and `check` read one.
-struct ArazzoFile {
+struct ArazzoFile: Sendable {
     let document: ArazzoDocument
     let sources: [ArazzoSource]
 
@@ -23,7 +39,10 @@ struct ArazzoFile {
 
     /// Reads and validates the document at `path`: its warnings go to stderr, and an error
     /// fails with every diagnostic (exit 65); a file that cannot be read is exit 66.
-    static func validate(_ path: String, sources given: [String: String]) throws(CommandFailure) -> ArazzoFile {
+    /// `printsWarnings: false` leaves them to the import that follows, which says them too.
+    static func validate(_ path: String, sources given: [String: String], printsWarnings: Bool = true)
+        throws(CommandFailure) -> ArazzoFile
+    {
         guard let bytes = FileRoot.specBytes(path) else { throw .missingSpec("cannot read \(path)") }
         let document: ArazzoDocument
         do {
@@ -38,10 +57,115 @@ struct ArazzoFile {
         let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: path))
         let validator = ArazzoValidator(document, sources: sources)
         let errors = validator.diagnostics.filter { $0.severity == .error }
-        for warning in validator.diagnostics where warning.severity == .warning {
+        for warning in validator.diagnostics where printsWarnings && warning.severity == .warning {
             CommandContext.current.errorLine(TerminalText.escapingControls(warning.description))
         }
         guard errors.isEmpty else { throw CommandFailure(SpecError(errors)) }
         return ArazzoFile(document: document, sources: sources)
+    }
+}
+
+extension ArazzoFile {
+    /// The workflows' ids.
+    var workflowIds: [String] { document.workflows.compactMap { $0["workflowId"]?.stringValue } }
+
+    /// A step's result placed in the document: each failure at the step it ran, which is
+    /// `stepId`, or for a step of a workflow another step runs, `outer.inner`.
+    func placed(_ step: StepResult, workflow: String) -> (StepResult, String) {
+        var path: [SchemaError.Step] = []
+        var current = workflow
+        let name = step.name.split(separator: "[").first.map(String.init) ?? step.name
+        for (index, id) in name.split(separator: ".").map(String.init).enumerated() {
+            guard let w = document.workflows.firstIndex(where: { $0["workflowId"]?.stringValue == current }),
+                case .array(let steps)? = document.workflows[w]["steps"],
+                let s = steps.firstIndex(where: { $0["stepId"]?.stringValue == id })
+            else { break }
+            path = [.key("workflows"), .index(w), .key("steps"), .index(s)]
+            if let next = steps[s]["workflowId"]?.stringValue, index < name.split(separator: ".").count - 1 {
+                current = next
+            }
+        }
+        guard !path.isEmpty else { return (step, document.file) }
+        let mark = document.node(at: path).mark
+        var placed = step
+        placed.failures = step.failures.map { failure in
+            var failure = failure
+            failure.mark = mark
+            return failure
+        }
+        return (placed, document.file)
+    }
+
+    /// The document's workflows as flows of specs in a new temporary folder, which `remove`
+    /// deletes: `import arazzo`, run by the helper program, whose warnings and errors go to
+    /// stderr. `run FILE WORKFLOW` and `check FILE` run them from there.
+    static func imported(_ path: String, sources: [String]) throws(CommandFailure) -> Imported {
+        let context = CommandContext.current
+        guard let helper = HelperProgram.locate(context.environment) else {
+            throw CommandFailure.failed(
+                "\(HelperProgram.executable), which imports Arazzo documents, is not beside moya-cli or on PATH; "
+                    + "make install installs it")
+        }
+        let base = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/moya-cli-arazzo-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }
+        guard let folder = made else {
+            throw CommandFailure.cannotWrite("cannot make a folder in \(base): \(String(cString: strerror(errno)))")
+        }
+        let imported = Imported(folder: folder)
+        let log = folder + "/import.log"
+        let arguments = [HelperProgram.openAPI.name, "import-arazzo", path, folder + "/specs"] + sources
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, helper, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            imported.remove()
+            throw CommandFailure.failed("cannot run \(helper): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // What import says that a run needs: its warnings and errors, not what it wrote where.
+        let said = FileRoot.specBytes(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        for line in said.split(separator: "\n") where line.contains(": warning: ") || line.contains("error: ") {
+            guard !line.hasPrefix("moya-cli: warning: ") || !line.contains("#/") else { continue }
+            context.errorLine(String(line))
+        }
+        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 1
+        guard exited == 0 else {
+            imported.remove()
+            throw CommandFailure(
+                "cannot import \(path)", carrying: ExitStatus(rawValue: exited) ?? .transportFailure)
+        }
+        return imported
+    }
+
+    /// A temporary folder of imported specs.
+    struct Imported: Sendable {
+        let folder: String
+        var specs: String { folder + "/specs" }
+
+        /// The imported specs, and the flow a workflow became: named by its id, with `Flow`
+        /// after it where a target has that name.
+        func flow(_ workflow: String, options: SpecOptions) throws(CommandFailure) -> (
+            SpecLibrary.Catalog, ServiceSpec, FlowSpec
+        ) {
+            let catalog = try options.loadCatalog(paths: [specs])
+            for name in [workflow, workflow + "Flow", workflow + "FlowFlow"] {
+                for service in catalog.services {
+                    if let flow = service.flows.first(where: { $0.name == name }) { return (catalog, service, flow) }
+                }
+            }
+            throw CommandFailure.failed("the workflow '\(workflow)' has no flow: import left it out (see the warnings)")
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
 }

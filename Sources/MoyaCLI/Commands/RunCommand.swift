@@ -24,17 +24,32 @@ struct RunCommand: CallerIsolatedCommand {
             fails, 64 for a usage error, 65 for an invalid spec, 66 for a missing one, 130 \
             after Ctrl-C.
 
+            An Arazzo document and one of its workflows run the same way: run FILE.arazzo.yaml \
+            WORKFLOW imports the document as import arazzo does, into a temporary folder, and \
+            runs the workflow's flow, each failure placed at its step in the document.
+
             Examples:
               moya-cli run myservice.userLifecycle
               moya-cli run myservice.userLifecycle --stub immediate
               moya-cli run myservice.userLifecycle --var first=Bob --env staging -v
+              moya-cli run pets.arazzo.yaml apply-coupon --var quantity=1
             """
     )
 
     @Argument(
-        help: ArgumentHelp("The flow, as SERVICE.FLOW.", valueName: "service.flow"),
+        help: ArgumentHelp(
+            "The flow, as SERVICE.FLOW; or an Arazzo document, then its workflow.", valueName: "service.flow"),
         completion: .custom(RunCommand.completeFlows))
     var flow: String
+
+    @Argument(help: ArgumentHelp("With an Arazzo document: the workflow's id.", valueName: "workflow"))
+    var workflow: String?
+
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "With an Arazzo document: the file to read the source description NAME from.", valueName: "name=file"))
+    var sources: [String] = []
 
     @Option(
         name: .customLong("var"),
@@ -70,7 +85,25 @@ struct RunCommand: CallerIsolatedCommand {
     func execute() async throws {
         let context = CommandContext.current
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
-        let (catalog, service, spec) = try specOptions.loadFlow(flow)
+        var arazzo: (file: ArazzoFile, imported: ArazzoFile.Imported, workflow: String)?
+        if ArazzoDocument.isArazzo(path: flow) {
+            guard let workflow else { throw CommandFailure.usage("name the workflow to run: run \(flow) WORKFLOW") }
+            let file = try ArazzoFile.validate(
+                flow, sources: try ArazzoFile.sourceFiles(sources), printsWarnings: false)
+            guard file.workflowIds.contains(workflow) else {
+                throw CommandFailure.usage(
+                    "\(flow) has no workflow '\(workflow)'"
+                        + Suggestion.hint(for: workflow, in: file.workflowIds))
+            }
+            arazzo = (file, try ArazzoFile.imported(flow, sources: sources), workflow)
+        } else if let workflow {
+            throw CommandFailure.usage("'\(workflow)': only an Arazzo document takes a workflow after it")
+        }
+        defer { arazzo?.imported.remove() }
+        let (catalog, service, spec) =
+            try arazzo.map { found throws(CommandFailure) in
+                try found.imported.flow(found.workflow, options: specOptions)
+            } ?? specOptions.loadFlow(flow)
         let overrides = try Self.overrides(variables, file: variablesFile)
 
         var configuration = network.configuration(environment: context.environment)
@@ -85,8 +118,10 @@ struct RunCommand: CallerIsolatedCommand {
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
         var flowRunner = FlowRunner(client: client, interrupts: interrupts, overrides: overrides)
+        let document = arazzo.map { ($0.file, $0.workflow) }
         flowRunner.stepFinished = { step in
-            for line in Self.lines(for: step, file: service.file, colored: colored) { context.line(line) }
+            let (step, file) = document.map { $0.placed(step, workflow: $1) } ?? (step, service.file)
+            for line in Self.lines(for: step, file: file, colored: colored) { context.line(line) }
         }
         let result = await flowRunner.run(spec, of: planned)
         interrupts.stop()

@@ -49,7 +49,8 @@ struct ValidateCommand: CallerIsolatedCommand {
                 return count
             }
             CommandContext.current.line(
-                "ok: \(path): \(workflows) \(workflows == 1 ? "workflow" : "workflows"), \(steps) \(steps == 1 ? "step" : "steps")")
+                "ok: \(path): \(workflows) \(workflows == 1 ? "workflow" : "workflows"), \(steps) \(steps == 1 ? "step" : "steps")"
+            )
         }
         guard arazzo.isEmpty || arazzo.count < paths.count else { return }
         let specs = paths.filter { !arazzo.contains($0) }

@@ -11,7 +11,7 @@ public struct StepResult: Sendable {
     /// Seconds the step took, polls included.
     public let seconds: Double
     /// What failed, secrets redacted.
-    public let failures: [CheckFailure]
+    public var failures: [CheckFailure]
     /// Why it was skipped.
     public let reason: String?
     /// Whether it is one of the flow's `finally` steps.

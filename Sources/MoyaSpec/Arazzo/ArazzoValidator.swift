@@ -50,7 +50,7 @@ public struct ArazzoValidator {
         let diagnostic = Diagnostic(
             file: document.file, mark: document.node(at: steps).mark, keyPath: ArazzoDocument.keyPath(steps),
             message: message, severity: severity)
-        if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+        if !diagnostics.contains(where: { $0.description == diagnostic.description }) { diagnostics.append(diagnostic) }
     }
 
     // MARK: - Schema
@@ -123,7 +123,8 @@ public struct ArazzoValidator {
         for kind in ["workflowStep", "asyncStep", "operationStep"] {
             schemas[kind] = CompiledSchema(
                 schema: .object([(key: "$ref", value: .string(ArazzoSchema.id + "#/$defs/" + kind))]),
-                uri: "urn:moya-cli:arazzo-step", documents: [.init(uri: ArazzoSchema.id, value: value, dialect: .draft2020_12)])
+                uri: "urn:moya-cli:arazzo-step",
+                documents: [.init(uri: ArazzoSchema.id, value: value, dialect: .draft2020_12)])
         }
         return schemas
     }()
@@ -238,7 +239,8 @@ public struct ArazzoValidator {
         guard var inputs else { return [] }
         if let reference = inputs["$ref"]?.stringValue {
             guard reference.hasPrefix("#/"),
-                let found = document.json.value(atPath: RuntimeExpression.tokens(ofPointer: String(reference.dropFirst())))
+                let found = document.json.value(
+                    atPath: RuntimeExpression.tokens(ofPointer: String(reference.dropFirst())))
             else {
                 if reference.hasPrefix("#/") {
                     error(path + [.key("inputs"), .key("$ref")], "'\(reference)' is not in this document")
@@ -274,7 +276,9 @@ public struct ArazzoValidator {
         }
         parameters(step["parameters"], at: path + [.key("parameters")], scope: scope, operation: operation)
         if let body = step["requestBody"] {
-            if let payload = body["payload"] { values(payload, at: path + [.key("requestBody"), .key("payload")], scope) }
+            if let payload = body["payload"] {
+                values(payload, at: path + [.key("requestBody"), .key("payload")], scope)
+            }
             if case .array(let replacements)? = body["replacements"] {
                 for (index, replacement) in replacements.enumerated() {
                     let at = path + [.key("requestBody"), .key("replacements"), .index(index)]
@@ -351,7 +355,9 @@ public struct ArazzoValidator {
     private mutating func source(named name: String, at path: [SchemaError.Step]) -> ArazzoSource? {
         if let source = sources.first(where: { $0.name == name }) { return source }
         if let source = sources.first(where: { $0.name.lowercased() == name.lowercased() }) {
-            warning(path, "no source description is named '\(name)'; '\(source.name)', which differs only in case, is taken")
+            warning(
+                path, "no source description is named '\(name)'; '\(source.name)', which differs only in case, is taken"
+            )
             return source
         }
         error(path, "no source description is named '\(name)'" + Suggestion.hint(for: name, in: sources.map(\.name)))
@@ -397,7 +403,8 @@ public struct ArazzoValidator {
             error(path, "'\(reference)' is not $components.\(kind).NAME")
             return
         }
-        guard case .object(let members)? = document.json["components"]?[kind], members.contains(where: { $0.key == name })
+        guard case .object(let members)? = document.json["components"]?[kind],
+            members.contains(where: { $0.key == name })
         else {
             let known: [String] =
                 if case .object(let members)? = document.json["components"]?[kind] { members.map(\.key) } else { [] }
@@ -436,14 +443,19 @@ public struct ArazzoValidator {
     }
 
     /// Whether a string value is a runtime expression rather than text that starts with `$`:
-    /// it begins with one of the expressions' names.
+    /// it begins with one of the expressions' names, or with a word and a dot.
     public static func readsAsExpression(_ text: String) -> Bool {
         guard text.hasPrefix("$") else { return false }
         let head = text.dropFirst().prefix { $0 != "." && $0 != "#" }
-        return [
+        if [
             "url", "method", "statusCode", "request", "response", "inputs", "outputs", "steps", "workflows",
             "sourceDescriptions", "components", "self", "message",
-        ].contains(String(head))
+        ].contains(String(head)) {
+            return true
+        }
+        // A misspelt one (`$reqest.body`) is one too, to be refused; `$5 off` is text.
+        return !head.isEmpty && head.allSatisfy { $0.isASCII && $0.isLetter }
+            && text.dropFirst(head.count + 1).hasPrefix(".")
     }
 
     private mutating func outputsOf(_ outputs: JSONValue?, at path: [SchemaError.Step], scope: Scope) {
@@ -457,7 +469,9 @@ public struct ArazzoValidator {
     }
 
     private mutating func selector(_ value: JSONValue, at path: [SchemaError.Step], scope: Scope) {
-        if let context = value["context"]?.stringValue { expression(context, at: path + [.key("context")], scope: scope) }
+        if let context = value["context"]?.stringValue {
+            expression(context, at: path + [.key("context")], scope: scope)
+        }
         guard let selector = value["selector"]?.stringValue else { return }
         let type = value["type"]?.stringValue ?? value["type"]?["type"]?.stringValue
         language(selector, type: type, at: path + [.key("selector")])
@@ -545,7 +559,9 @@ public struct ArazzoValidator {
         for (index, item) in items.enumerated() {
             let at = path + [.index(index)]
             guard let condition = item["condition"]?.stringValue else { continue }
-            if let context = item["context"]?.stringValue { expression(context, at: at + [.key("context")], scope: scope) }
+            if let context = item["context"]?.stringValue {
+                expression(context, at: at + [.key("context")], scope: scope)
+            }
             let type = item["type"]?.stringValue ?? item["type"]?["type"]?.stringValue ?? "simple"
             guard type == "simple" else {
                 language(condition, type: type, at: at + [.key("condition")])

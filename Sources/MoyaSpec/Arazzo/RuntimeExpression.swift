@@ -77,7 +77,9 @@ public enum RuntimeExpression: Sendable, Hashable, CustomStringConvertible {
             }
             self = .plain(head)
         case "request", "response":
-            guard let rest else { throw RuntimeExpressionError("'$\(head)' needs a source: header, query, path or body") }
+            guard let rest else {
+                throw RuntimeExpressionError("'$\(head)' needs a source: header, query, path or body")
+            }
             let source = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
             let name = source.count > 1 ? String(source[1]) : ""
             switch (source[0], name.isEmpty) {
@@ -149,7 +151,8 @@ public enum RuntimeExpression: Sendable, Hashable, CustomStringConvertible {
             let corrected: String
             let what: String
             switch (parts[0], parts[1]) {
-            case ("$response", "body"), ("$request", "body") where pointer == nil:
+            case ("$response", "body"),
+                ("$request", "body") where pointer == nil:
                 // `$response.body.links.self` for `$response.body#/links/self`.
                 let tokens = parts[2].split(separator: ".").map {
                     String($0).replacing("~", with: "~0").replacing("/", with: "~1")

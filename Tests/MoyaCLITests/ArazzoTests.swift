@@ -1,0 +1,174 @@
+import Foundation
+import MoyaCLI
+import TestSupport
+import XCTest
+
+/// Arazzo documents (issue 59): `validate` against the specification's own schema tests and
+/// examples, `import arazzo` to flows, and `run FILE WORKFLOW` against `serve`.
+final class ArazzoTests: XCTestCase {
+    var fixtures: String { CommandTests.root + "/Tests/Fixtures/arazzo" }
+
+    static func shared() throws -> String { try Repository.shared("arazzo", variable: "ARAZZO") }
+
+    /// The 35 documents the 1.1 schema must accept pass, and the 27 it must refuse fail (exit
+    /// 65). One accepted document names a step no workflow has (`$steps.previous`), which the
+    /// schema cannot see and validate reports.
+    func testValidateAgreesWithTheSchemaTests() async throws {
+        let folder = try Self.shared() + "/schema-tests"
+        for verdict in ["pass", "fail"] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + verdict).sorted()
+            XCTAssertEqual(files.count, verdict == "pass" ? 35 : 27)
+            for file in files {
+                let path = folder + "/" + verdict + "/" + file
+                let (status, out, error) = await CommandTests.run(["validate", path])
+                if file == "payload-replacement-using-selector.arazzo.yaml" {
+                    XCTAssertEqual(status, 65)
+                    XCTAssertEqual(
+                        error.split(separator: "\n").filter { $0.contains("error") }.map(String.init),
+                        [
+                            "\(path):19:26: error: workflows[0].steps[0].requestBody.replacements[0].value.context: "
+                                + "no step of this workflow has the id 'previous'",
+                            "moya-cli: error: invalid spec: 1 problem in 1 file",
+                        ])
+                    continue
+                }
+                XCTAssertEqual(status, verdict == "pass" ? 0 : 65, "\(verdict)/\(file): \(error)")
+                if verdict == "pass" { XCTAssertTrue(out.hasPrefix("ok: \(path): "), out) }
+            }
+        }
+    }
+
+    /// Every example of the specification validates, each with the OpenAPI description beside
+    /// it, or for the two that name one on the web, with `--source`.
+    func testValidateAcceptsEveryExample() async throws {
+        let folder = try Self.shared() + "/examples-1.0.0"
+        let examples = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("arazzo") }
+        XCTAssertEqual(examples.count, 6)
+        for example in examples {
+            let (status, _, error) = await CommandTests.run(["validate", folder + "/" + example])
+            XCTAssertEqual(status, 0, "\(example): \(error)")
+        }
+        let (status, out, _) = await CommandTests.run([
+            "validate", folder + "/bnpl-arazzo.yaml", "--source", "BnplApi=\(folder)/bnpl-openapi.yaml",
+        ])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, "ok: \(folder)/bnpl-arazzo.yaml: 1 workflow, 7 steps\n")
+    }
+
+    /// What a schema cannot say, each at its place: a 1.1 field in a 1.0 document, an
+    /// operationId no description has, a condition that ends early, a goto to no step, a
+    /// misspelt expression.
+    func testValidateSaysWhereAndWhat() async throws {
+        let file = fixtures + "/broken.arazzo.yaml"
+        let (status, out, error) = await CommandTests.run(["validate", file])
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(
+            error,
+            """
+            \(file):12:42: warning: workflows[0].steps[0].parameters[0].value: the workflow's inputs declare no 'id'
+            \(file):20:28: warning: workflows[0].steps[1].requestBody.payload.item: step 'look' declares no output 'id'
+            \(file):10:18: error: workflows[0].steps[0].timeout: a step's 'timeout' is new in Arazzo 1.1; this document is 1.0.1
+            \(file):9:22: error: workflows[0].steps[0].operationId: no operation has the operationId 'showItm' in 'shop'; did you mean 'showItem'?
+            \(file):14:24: error: workflows[0].steps[0].successCriteria[0].condition: '$statusCode == 200 &&': the condition ends too early
+            \(file):16:47: error: workflows[0].steps[0].onSuccess[0].stepId: no step of this workflow has the id 'pay'
+            \(file):20:62: error: workflows[0].steps[1].requestBody.payload.quantity: '$reqest.body': '$reqest' is not a runtime expression; expected $url, $method, $statusCode, $request, $response, $inputs, $outputs, $steps, $workflows, $sourceDescriptions or $components
+            moya-cli: error: invalid spec: 5 problems in 1 file
+
+            """)
+    }
+
+    /// The shop's workflows as flows, whole: inputs as vars, criteria as expect, outputs as
+    /// captures, a retry as until and retry, the inlined workflow's steps in its step's place;
+    /// and the goto that a flow cannot hold, a warning.
+    func testImportWritesTheFlows() throws {
+        let (status, out, error) = try CommandTests.runProcess(["import", "arazzo", "shop.arazzo.yaml"], in: fixtures)
+        XCTAssertEqual(status, 0, error)
+        let flows = out.split(separator: "\nflows:\n", maxSplits: 1).last.map(String.init)
+        XCTAssertEqual(flows, Self.shopFlows)
+        XCTAssertEqual(
+            error.split(separator: "\n").filter { $0.hasPrefix("shop.arazzo.yaml") },
+            [
+                "shop.arazzo.yaml:49:52: warning: workflows[1].steps[0].requestBody.payload.quantity: the workflow's "
+                    + "inputs declare no 'quantity'",
+                "shop.arazzo.yaml:38:13: warning: workflows[0].steps[2].onFailure[1]: a flow runs its steps in order; "
+                    + "the failure action 'jump' (goto) is left out",
+                "shop.arazzo.yaml:55:7: warning: workflows[1].outputs: a flow has no outputs of its own; its variables "
+                    + "are what its steps capture",
+            ])
+    }
+
+    static let shopFlows = """
+          buy:
+            summary: "Look an item up, then order it"
+            vars: { id: 7, quantity: null }
+            steps:
+              -
+                name: look
+                call: showItem
+                params: { id: "{id}" }
+                expect:
+                  status: 200
+                  json: { "$.price": { lt: 100 }, "$.name": { not: { "equals": null } } }
+                capture: { itemId: "$.id" }
+              -
+                name: order.post
+                call: placeOrder
+                params: { item: "{itemId}", quantity: "{quantity}" }
+                expect: { status: [ 201, 200 ] }
+                capture: { order: "$.order" }
+              -
+                name: again
+                call: showItem
+                params: { id: "{order}" }
+                until: { status: "2xx" }
+                retry: { every: "0.5s", times: 3 }
+          place:
+            vars: { item: null, quantity: null }
+            steps:
+              -
+                name: post
+                call: placeOrder
+                params: { item: "{item}", quantity: "{quantity}" }
+                expect: { status: [ 201, 200 ] }
+                capture: { order: "$.order" }
+
+        """
+
+    /// `run FILE WORKFLOW` against `serve` of the imported spec: the same lines as `run
+    /// SERVICE.FLOW`, and a failure placed at its step in the document.
+    func testRunAWorkflowAgainstServe() async throws {
+        let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let (imported, _, importError) = try CommandTests.runProcess(
+            ["import", "arazzo", fixtures + "/shop.arazzo.yaml", "-o", directory])
+        XCTAssertEqual(imported, 0, importError)
+        let served = try await ServeTests.Served([directory + "/shop.yaml"])
+        let environment = ["SHOP_URL": served.url + "/v1"]
+        let (status, out, error) = try CommandTests.runProcess(
+            ["run", fixtures + "/shop.arazzo.yaml", "buy", "--var", "quantity=2"], environment: environment)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out.replacing(/\(\d+ ms\)/, with: "(ms)").replacing(/in \d+\.\d+ s/, with: "in s"),
+            """
+            PASS  look  200  (ms)
+            PASS  order.post  201  (ms)
+            PASS  again  200  (ms)
+
+            shop.buy: 3 steps: 3 passed, 0 failed, 0 skipped in s
+
+            """)
+        // The price is 12: a document that wants it under 10 fails at its step.
+        let strict = directory + "/strict.arazzo.yaml"
+        let text = try String(contentsOfFile: fixtures + "/shop.arazzo.yaml", encoding: .utf8)
+            .replacing("$response.body#/price < 100", with: "$response.body#/price < 10")
+            .replacing("./shop.openapi.yaml", with: fixtures + "/shop.openapi.yaml")
+        try text.write(toFile: strict, atomically: true, encoding: .utf8)
+        let (failed, failure, _) = try CommandTests.runProcess(
+            ["run", strict, "buy", "--source", "shop=\(fixtures)/shop.openapi.yaml"], environment: environment)
+        XCTAssertEqual(failed, 1)
+        XCTAssertTrue(
+            failure.contains("\(strict):14:9: look: expect.json.$.price: expected < 10, got 12"), failure)
+        _ = await served.stop()
+    }
+}
