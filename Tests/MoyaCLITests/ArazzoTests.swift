@@ -172,3 +172,31 @@ final class ArazzoTests: XCTestCase {
         _ = await served.stop()
     }
 }
+
+extension ArazzoTests {
+    /// `check FILE.arazzo.yaml` runs every workflow as a check: `buy` passes against serve, and
+    /// `place`, whose required input `item` nothing sets, fails at its step in the document.
+    func testCheckRunsEveryWorkflow() async throws {
+        let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let (imported, _, importError) = try CommandTests.runProcess(
+            ["import", "arazzo", fixtures + "/shop.arazzo.yaml", "-o", directory])
+        XCTAssertEqual(imported, 0, importError)
+        let served = try await ServeTests.Served([directory + "/shop.yaml"])
+        let (status, out, _) = try CommandTests.runProcess(
+            ["check", fixtures + "/shop.arazzo.yaml"], environment: ["SHOP_URL": served.url + "/v1"])
+        XCTAssertEqual(status, 1)
+        let file = fixtures + "/shop.arazzo.yaml"
+        XCTAssertEqual(
+            out.replacing(/\(\d+ ms\)/, with: "(ms)").replacing(/in \d+\.\d+ s/, with: "in s"),
+            """
+            PASS  shop.buy (flow)  (ms)
+            FAIL  shop.place (flow)  (ms)
+                  \(file):45:9: post: params.item: param 'item' expects an int, got "null"
+
+            2 checks: 1 passed, 1 failed, 0 skipped in s
+
+            """)
+        _ = await served.stop()
+    }
+}

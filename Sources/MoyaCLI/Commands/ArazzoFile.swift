@@ -69,31 +69,51 @@ extension ArazzoFile {
     /// The workflows' ids.
     var workflowIds: [String] { document.workflows.compactMap { $0["workflowId"]?.stringValue } }
 
-    /// A step's result placed in the document: each failure at the step it ran, which is
-    /// `stepId`, or for a step of a workflow another step runs, `outer.inner`.
-    func placed(_ step: StepResult, workflow: String) -> (StepResult, String) {
-        var path: [SchemaError.Step] = []
+    /// An imported service as the document's: its file the document, and each step of a
+    /// flow made from a workflow (and what it expects and captures) at the step's place in the
+    /// document, so that a failure, in any output or report, names the step as written.
+    func relocated(_ service: ServiceSpec) -> ServiceSpec {
+        var service = service
+        service.file = document.file
+        service.flows = service.flows.map { flow in
+            var flow = flow
+            var workflow = flow.name
+            while !workflowIds.contains(workflow), workflow.hasSuffix("Flow") { workflow.removeLast(4) }
+            if let path = place(ofWorkflow: workflow) { flow.mark = document.node(at: path).mark }
+            flow.steps = flow.steps.map { step in
+                guard let path = place(ofStep: step.name, workflow: workflow) else { return step }
+                let mark = document.node(at: path).mark
+                var step = step
+                step.mark = mark
+                for index in step.assertions.indices { step.assertions[index].mark = mark }
+                for index in step.until.indices { step.until[index].mark = mark }
+                for index in step.captures.indices { step.captures[index].mark = mark }
+                return step
+            }
+            return flow
+        }
+        return service
+    }
+
+    private func place(ofWorkflow id: String) -> [SchemaError.Step]? {
+        document.workflows.firstIndex { $0["workflowId"]?.stringValue == id }.map { [.key("workflows"), .index($0)] }
+    }
+
+    /// The place of a step named `stepId`, or for a step of a workflow another step runs,
+    /// `outer.inner`.
+    private func place(ofStep name: String, workflow: String) -> [SchemaError.Step]? {
+        var path: [SchemaError.Step]?
         var current = workflow
-        let name = step.name.split(separator: "[").first.map(String.init) ?? step.name
-        for (index, id) in name.split(separator: ".").map(String.init).enumerated() {
-            guard let w = document.workflows.firstIndex(where: { $0["workflowId"]?.stringValue == current }),
+        let ids = name.split(separator: ".").map(String.init)
+        for (index, id) in ids.enumerated() {
+            guard let workflowPath = place(ofWorkflow: current), case .index(let w) = workflowPath[1],
                 case .array(let steps)? = document.workflows[w]["steps"],
                 let s = steps.firstIndex(where: { $0["stepId"]?.stringValue == id })
-            else { break }
-            path = [.key("workflows"), .index(w), .key("steps"), .index(s)]
-            if let next = steps[s]["workflowId"]?.stringValue, index < name.split(separator: ".").count - 1 {
-                current = next
-            }
+            else { return path }
+            path = workflowPath + [.key("steps"), .index(s)]
+            if index < ids.count - 1, let next = steps[s]["workflowId"]?.stringValue { current = next }
         }
-        guard !path.isEmpty else { return (step, document.file) }
-        let mark = document.node(at: path).mark
-        var placed = step
-        placed.failures = step.failures.map { failure in
-            var failure = failure
-            failure.mark = mark
-            return failure
-        }
-        return (placed, document.file)
+        return path
     }
 
     /// The document's workflows as flows of specs in a new temporary folder, which `remove`

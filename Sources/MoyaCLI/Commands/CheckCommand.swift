@@ -25,12 +25,15 @@ struct CheckCommand: CallerIsolatedCommand {
             file:line:col, what was expected and what came. Exits 0 when all pass, 1 when any \
             fails, 65 for an invalid spec, 66 for a missing one, 130 after Ctrl-C, whose first \
             press starts nothing new and lets flows run their finally steps. Under \
-            GITHUB_ACTIONS=true, failures are also printed as ::error annotations.
+            GITHUB_ACTIONS=true, failures are also printed as ::error annotations. Arazzo \
+            documents run every workflow, as the flows import arazzo makes of them, each \
+            failure placed at its step in the document.
 
             Examples:
               moya-cli check specs/
               moya-cli check --stub immediate
               moya-cli check --only 'myservice.*' --env staging --retry 2
+              moya-cli check pets.arazzo.yaml --stub immediate
               moya-cli check --shard 2/4 --junit report.xml
               moya-cli check --tap > checks.tap
             """
@@ -38,6 +41,12 @@ struct CheckCommand: CallerIsolatedCommand {
 
     @Argument(help: ArgumentHelp("Spec files or directories. Defaults to the spec search path.", valueName: "path"))
     var paths: [String] = []
+
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "With Arazzo documents: the file to read the source description NAME from.", valueName: "name=file"))
+    var sources: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -124,7 +133,36 @@ struct CheckCommand: CallerIsolatedCommand {
         let context = CommandContext.current
         let behavior = record ? .never : try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
         if record { try RecordRequest.checkAllowed(force: force, environment: context.environment) }
-        let catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
+        // Arazzo documents run their workflows, as the flows import makes of them.
+        let documents = paths.filter(ArazzoDocument.isArazzo(path:))
+        if !documents.isEmpty, documents.count < paths.count {
+            throw CommandFailure.usage("check takes Arazzo documents or specs, not both in one run")
+        }
+        var imported: [ArazzoFile.Imported] = []
+        defer { for folder in imported { folder.remove() } }
+        var catalog: SpecLibrary.Catalog
+        var only = only
+        if documents.isEmpty {
+            catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
+        } else {
+            let given = try ArazzoFile.sourceFiles(sources)
+            var files: [ArazzoFile] = []
+            for document in documents {
+                files.append(try ArazzoFile.validate(document, sources: given, printsWarnings: false))
+                imported.append(try ArazzoFile.imported(document, sources: sources))
+            }
+            catalog = try specOptions.loadCatalog(paths: imported.map(\.specs))
+            var flows: [String] = []
+            catalog.services = catalog.services.map { service in
+                guard let index = imported.firstIndex(where: { service.file.hasPrefix($0.specs + "/") }) else {
+                    return service
+                }
+                let relocated = files[index].relocated(service)
+                flows += relocated.flows.map { "\(relocated.name).\(Self.escapingPattern($0.name))" }
+                return relocated
+            }
+            if only.isEmpty { only = flows }
+        }
         let plan: [PlannedCheck]
         do {
             // A `live: false` check (import writes one for each write) is sent live only when
@@ -202,6 +240,15 @@ struct CheckCommand: CallerIsolatedCommand {
                 "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed")
         }
         if let recordingFailure { throw recordingFailure }
+    }
+
+    /// A name as a `--only` pattern that matches only it: `*`, `?` and `[` in brackets.
+    static func escapingPattern(_ name: String) -> String {
+        var pattern = ""
+        for character in name {
+            pattern += "*?[".contains(character) ? "[\(character)]" : String(character)
+        }
+        return pattern
     }
 
     /// Records the responses in plan order, the first for each sample; a sample that cannot

@@ -100,10 +100,16 @@ struct RunCommand: CallerIsolatedCommand {
             throw CommandFailure.usage("'\(workflow)': only an Arazzo document takes a workflow after it")
         }
         defer { arazzo?.imported.remove() }
-        let (catalog, service, spec) =
+        var (catalog, service, spec) =
             try arazzo.map { found throws(CommandFailure) in
                 try found.imported.flow(found.workflow, options: specOptions)
             } ?? specOptions.loadFlow(flow)
+        if let arazzo {
+            // Failures name the document's steps.
+            service = arazzo.file.relocated(service)
+            spec = service.flows.first { $0.name == spec.name } ?? spec
+            catalog.services = catalog.services.map { $0.name == service.name ? service : $0 }
+        }
         let overrides = try Self.overrides(variables, file: variablesFile)
 
         var configuration = network.configuration(environment: context.environment)
@@ -118,9 +124,8 @@ struct RunCommand: CallerIsolatedCommand {
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
         var flowRunner = FlowRunner(client: client, interrupts: interrupts, overrides: overrides)
-        let document = arazzo.map { ($0.file, $0.workflow) }
+        let file = service.file
         flowRunner.stepFinished = { step in
-            let (step, file) = document.map { $0.placed(step, workflow: $1) } ?? (step, service.file)
             for line in Self.lines(for: step, file: file, colored: colored) { context.line(line) }
         }
         let result = await flowRunner.run(spec, of: planned)

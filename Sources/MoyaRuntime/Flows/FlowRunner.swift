@@ -220,6 +220,9 @@ public struct FlowRunner: Sendable {
             }
             do {
                 let rendered = try run.variables.render(argument.value)
+                // An optional param whose value is null is not given: a flow's variable nothing
+                // set (an Arazzo input the run leaves out) leaves the param out.
+                if rendered.value == .null, param.isOptional { continue }
                 arguments[param.name] = try param.value(from: rendered.value)
                 if rendered.isSecret { secretArguments.insert(param.name) }
             } catch let error as FlowError {
