@@ -75,12 +75,16 @@ public enum ToolInput {
     }
 
     /// The input schema of a flow: its variables with literal values, which the model may set
-    /// in their place. A variable built from the environment or from others is not offered.
+    /// in their place. A variable built from the environment or from others is not offered. A
+    /// null variable (an Arazzo input with no default) takes a string, number or boolean.
     static func schema(for flow: FlowSpec) -> JSONValue {
         var properties: [(key: String, value: JSONValue)] = []
         for variable in flow.variables {
             guard case .value(let value) = variable.value else { continue }
-            properties.append((variable.name, .object([("type", .string(value.typeName)), ("default", value)])))
+            let type: JSONValue =
+                value == .null
+                ? .array(["string", "number", "boolean", "null"].map(JSONValue.string)) : .string(value.typeName)
+            properties.append((variable.name, .object([("type", type), ("default", value)])))
         }
         return object(properties, required: [])
     }

@@ -31,7 +31,8 @@ struct MCPCommand: CallerIsolatedCommand {
             needs --auth-issuer and --audience (OAuth bearer tokens, checked against the \
             issuer's keys and never passed to the API) or an explicit --no-auth.
 
-            Each target is a tool named SERVICE.TARGET, each flow too. Only GET, HEAD and \
+            Each target is a tool named SERVICE.TARGET, each flow too, and each workflow of an \
+            Arazzo document given as --specs, as the flow import arazzo makes of it. Only GET, HEAD and \
             OPTIONS are offered unless --allow-writes (POST, PUT, PATCH) or --allow-deletes \
             (DELETE) say more; --only keeps the tools whose names match; `mcp: false` in a spec \
             keeps a target or flow out whatever the flags. Secret params and params that read \
@@ -45,6 +46,7 @@ struct MCPCommand: CallerIsolatedCommand {
             Examples:
               moya-cli mcp --specs specs/
               moya-cli mcp --specs specs/github.yaml --only 'github.*' --audit mcp-audit.jsonl
+              moya-cli mcp --specs pets.arazzo.yaml
               moya-cli mcp --stub immediate
               moya-cli mcp --allow-writes --tools dynamic
               moya-cli mcp --http 8080 --stub immediate
@@ -132,7 +134,19 @@ struct MCPCommand: CallerIsolatedCommand {
     func execute() async throws {
         let context = CommandContext.current
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
-        let library = specOptions.library()
+        // An Arazzo document among --specs offers its workflows, as the flows import makes of
+        // them, from a folder removed when mcp stops.
+        var options = specOptions
+        var documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)] = []
+        defer { for document in documents { document.imported.remove() } }
+        for (index, path) in options.specs.enumerated() where ArazzoDocument.isArazzo(path: path) {
+            let file = try ArazzoFile.validate(path, sources: [:], printsWarnings: false)
+            let imported = try ArazzoFile.imported(path, sources: [])
+            documents.append((file, imported))
+            options.specs[index] = imported.specs
+        }
+        let relocating = documents
+        let library = options.library()
         let log: @Sendable (String) -> Void = { context.errorLine($0) }
         var configuration = network.configuration(
             environment: context.environment,
@@ -158,7 +172,11 @@ struct MCPCommand: CallerIsolatedCommand {
         }
         let invocation = MCPInvocation(
             load: {
-                let catalog = try SpecOptions.loadCatalog(library, context: context)
+                var catalog = try SpecOptions.loadCatalog(library, context: context)
+                catalog.services = catalog.services.map { service in
+                    relocating.first { service.file.hasPrefix($0.imported.specs + "/") }?.file.relocated(service)
+                        ?? service
+                }
                 return SpecClient(
                     services: catalog.services, environment: env, overrides: overrides, session: session,
                     showSecrets: false, logins: Logins(environment: context.environment, usesCache: !noTokenCache),
