@@ -16,6 +16,27 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// per segment, and no descendant segment.
     public var isSingular: Bool { segments.allSatisfy(\.isSingular) }
 
+    /// One step of a path of names and indices.
+    public enum Step: Sendable, Hashable {
+        case name(String)
+        case index(Int)
+    }
+
+    /// The steps of a path that is only child names and indices (`$.items[0].id`), nil for
+    /// any other.
+    public var singularSteps: [Step]? {
+        var steps: [Step] = []
+        for segment in segments {
+            guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
+            switch segment.selectors[0] {
+            case .name(let name): steps.append(.name(name))
+            case .index(let index): steps.append(.index(index))
+            default: return nil
+            }
+        }
+        return steps
+    }
+
     /// Parses a path; the error says what is wrong and where.
     public init(parsing text: String) throws(JSONPathError) {
         var parser = JSONPathParser(text)

@@ -92,11 +92,13 @@ struct FlowWriter {
     }
 
     /// The flow's state: its variables, each step output's value, the steps written.
-    var variables: [(name: String, value: JSONValue)] = []
+    var variables: [(key: String, value: JSONValue)] = []
     var names: Set<String> = []
     /// `frame/step/output` to the flow value it is: a `{variable}` or what it aliases.
     var outputs: [String: JSONValue] = [:]
     var steps: [JSONValue] = []
+    /// The steps `export arazzo` marked `x-moya: { finally: true }`.
+    var finallySteps: [JSONValue] = []
     var service: String?
 
     mutating func flow(_ workflow: JSONValue, at path: Path) -> (name: String, service: String, value: JSONValue)? {
@@ -105,11 +107,15 @@ struct FlowWriter {
         names = []
         outputs = [:]
         steps = []
+        finallySteps = []
         service = nil
-        for (name, value) in inputs(of: workflow, at: path) {
-            variables.append((name, value))
-            names.insert(name)
+        // `export arazzo` writes vars a JSON Schema cannot hold in `x-moya`, as the spec does.
+        if case .object(let written)? = workflow["x-moya"]?["vars"] {
+            variables = written
+        } else {
+            variables = inputs(of: workflow, at: path).map { (key: $0.0, value: $0.1) }
         }
+        names = Set(variables.map(\.key))
         if workflow["dependsOn"] != nil {
             warn(path + [.key("dependsOn")], "a flow does not run other workflows first; run them before this one")
         }
@@ -128,8 +134,10 @@ struct FlowWriter {
         if let summary = workflow["summary"]?.stringValue ?? workflow["description"]?.stringValue {
             members.append(("summary", .string(Names.oneLine(summary))))
         }
-        if !variables.isEmpty { members.append(("vars", .object(variables.map { ($0.name, $0.value) }))) }
+        if !variables.isEmpty { members.append(("vars", .object(variables))) }
         members.append(("steps", .array(steps)))
+        if !finallySteps.isEmpty { members.append(("finally", .array(finallySteps))) }
+        if let exposed = workflow["x-moya"]?["mcp"] { members.append(("mcp", exposed)) }
         return (Self.flowName(id), service, .object(members))
     }
 
@@ -252,6 +260,9 @@ struct FlowWriter {
         if let body = step["requestBody"] {
             params += self.body(body, operation: operation, frame: frame, at: path + [.key("requestBody")])
         }
+        // What `export arazzo` kept in `x-moya`, in the spec's own words.
+        let kept = step["x-moya"]
+        if case .object(let more)? = kept?["params"] { params += more }
         // A required param the step does not set is the flow's variable, for --var to give.
         for required in operation.required where !params.contains(where: { $0.key == required }) {
             warn(
@@ -265,15 +276,38 @@ struct FlowWriter {
 
         var expect = Expectation()
         criteria(step["successCriteria"], frame: frame, at: path + [.key("successCriteria")], into: &expect)
-        let expected = expect.value
+        let expected = Self.merged(expect.value, kept?["expect"])
         if let expected { members.append(("expect", expected)) }
-        members += actions(of: step, frame: frame, at: path, expect: expected)
-        let captures = self.captures(step["outputs"], step: id, frame: frame, at: path + [.key("outputs")])
+        for key in ["each", "skip", "pages"] {
+            if let value = kept?[key] { members.append((key, value)) }
+        }
+        // A named sample is an example of the description, which import may have renamed.
+        if let sample = kept?["sample"]?.stringValue {
+            members.append(("sample", .string(operation.samples[sample] ?? sample)))
+        }
+        if let until = kept?["until"], let retry = kept?["retry"] {
+            members += [("until", until), ("retry", retry)]
+        } else {
+            members += actions(of: step, frame: frame, at: path, expect: expected)
+        }
+        var captures = self.captures(step["outputs"], step: id, frame: frame, at: path + [.key("outputs")])
+        // `x-moya` keeps every capture, in order, when one has no output to be.
+        if case .object(let written)? = kept?["capture"] {
+            for capture in written {
+                names.insert(capture.key)
+                outputs[frame.key + "/" + id + "/" + capture.key] = .string("{\(capture.key)}")
+            }
+            captures = written
+        }
         if !captures.isEmpty { members.append(("capture", .object(captures))) }
         for key in ["timeout", "dependsOn"] where step[key] != nil {
             warn(path + [.key(key)], "a flow step has no '\(key)'; it is left out")
         }
-        steps.append(.object(members))
+        if kept?["finally"] == .bool(true) {
+            finallySteps.append(.object(members))
+        } else {
+            steps.append(.object(members))
+        }
     }
 
     /// The service and operation a step names by `operationId` or `operationPath`.
@@ -317,6 +351,26 @@ struct FlowWriter {
         }
         warn(path, "an AsyncAPI step has no place in a flow; it is left out")
         return nil
+    }
+
+    /// An `expect` with the mapping `x-moya` kept merged in: its keys, and inside `headers`
+    /// and `json`, its members.
+    static func merged(_ expect: JSONValue?, _ kept: JSONValue?) -> JSONValue? {
+        guard case .object(let more)? = kept else { return expect }
+        var members: [(key: String, value: JSONValue)] = []
+        if case .object(let built)? = expect { members = built }
+        for member in more {
+            if let index = members.firstIndex(where: { $0.key == member.key }),
+                case .object(let inner) = members[index].value, case .object(let added) = member.value,
+                member.key == "headers" || member.key == "json"
+            {
+                members[index].value = .object(inner + added)
+            } else {
+                members.removeAll { $0.key == member.key }
+                members.append(member)
+            }
+        }
+        return .object(members)
     }
 
     // MARK: - Parameters and bodies

@@ -11,6 +11,40 @@ import OpenAPIKit
 extension Exporter {
     // MARK: - Request bodies
 
+    /// Each member of a JSON, form or multipart body and the param it sends, in order.
+    func bodyMembers(_ target: TargetSpec) -> [(key: String, param: String)] {
+        func param(_ value: ValueTemplate) -> String? { Self.param(of: value, in: target)?.name }
+        switch target.task {
+        case .parameters(let block, let encoding, _) where !Self.inQuery(encoding, target.method):
+            return block.entries.compactMap { entry in param(entry.value).map { (entry.key, $0) } }
+        case .json(.object(let members)):
+            return members.compactMap { member in param(member.value).map { (member.key, $0) } }
+        case .multipart(let parts, _):
+            return parts.compactMap { part in
+                let template: Template
+                switch part.content {
+                case .value(let value): template = value
+                case .file(let file): template = file
+                }
+                return template.wholeParam.map { (part.name, $0) }
+            }
+        default:
+            return []
+        }
+    }
+
+    /// The media type of the body a target sends its members in.
+    func bodyType(_ target: TargetSpec) -> String? {
+        switch target.task {
+        case .parameters(_, let encoding, _) where !Self.inQuery(encoding, target.method):
+            encoding.kind == .json || encoding.kind == .prettyJSON
+                ? "application/json" : "application/x-www-form-urlencoded"
+        case .json: "application/json"
+        case .multipart: "multipart/form-data"
+        default: nil
+        }
+    }
+
     /// The task's body: an object schema of its params for JSON, form and multipart bodies,
     /// the example of a literal one.
     func requestBody(_ target: TargetSpec) -> JSONValue? {
@@ -55,7 +89,7 @@ extension Exporter {
                 case .file(let file): template = file
                 }
                 guard let name = template.wholeParam, let param = target.param(named: name) else { continue }
-                fields.properties.append((part.name, propertySchema(param, of: target)))
+                fields.properties.append((part.name, propertySchema(param, of: target, key: part.name)))
                 if param.mustBeSent { fields.required.append(.string(part.name)) }
                 if let style = param.style {
                     fields.encoding.append(
@@ -108,7 +142,7 @@ extension Exporter {
                 fields.properties.append((entry.key, .object([("default", Self.render(entry.value))])))
                 continue
             }
-            fields.properties.append((entry.key, propertySchema(param, of: target)))
+            fields.properties.append((entry.key, propertySchema(param, of: target, key: entry.key)))
             if param.mustBeSent { fields.required.append(.string(entry.key)) }
             if let example = Self.example(of: param, in: target) { fields.example.append((entry.key, example)) }
         }
@@ -127,11 +161,10 @@ extension Exporter {
 
     /// A body param's schema, with its description: a body's members have no other place
     /// for one.
-    func propertySchema(_ param: ParamSpec, of target: TargetSpec) -> JSONValue {
-        guard case .object(var members) = schema(param, of: target), let description = param.description else {
-            return schema(param, of: target)
-        }
-        members.append(("description", .string(description)))
+    func propertySchema(_ param: ParamSpec, of target: TargetSpec, key: String) -> JSONValue {
+        guard case .object(var members) = schema(param, of: target) else { return schema(param, of: target) }
+        if let description = param.description { members.append(("description", .string(description))) }
+        if param.name != key { members.append((Self.paramExtension, .string(param.name))) }
         return .object(members)
     }
 
@@ -202,7 +235,12 @@ extension Exporter {
                     media.append(("example", example(first.body)))
                 } else {
                     let examples = bodies.map { sample -> (key: String, value: JSONValue) in
-                        (exampleName(sample.name, base: base), .object([("value", example(sample.body))]))
+                        let key = exampleName(sample.name, base: base)
+                        var members: [(key: String, value: JSONValue)] = [("value", example(sample.body))]
+                        // The sample's name, which import gives back whatever the response
+                        // (`missing` for a 404, which it would name `notFoundMissing`).
+                        if let name = sample.name { members.append((Self.sampleExtension, .string(name))) }
+                        return (key, .object(members))
                     }
                     media.append(("examples", .object(examples)))
                 }
@@ -234,6 +272,10 @@ extension Exporter {
 
     /// An example's name: `default` for the default sample, and a named sample's name less
     /// the status's, as import adds it back: `notFoundGone` at 404 is `gone`.
+    /// The extension that names the sample an example is, where import would name it
+    /// otherwise.
+    static let sampleExtension = "x-moya-sample"
+
     func exampleName(_ name: String?, base: String) -> String {
         guard let name else { return "default" }
         guard name.hasPrefix(base), name.count > base.count else { return name }

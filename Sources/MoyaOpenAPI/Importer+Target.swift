@@ -69,7 +69,9 @@ extension Importer {
                 continue
             }
             var param = self.param(parameter, at: at)
-            param.name = Names.unique(Names.param(parameter.name), in: &paramNames)
+            param.name = Names.unique(
+                exportedName(of: parameter.name, in: parameter.location.rawValue, at: pointer)
+                    ?? Names.param(parameter.name), in: &paramNames)
             target.operation.params[ImportedOperation.key(in: parameter.location.rawValue, parameter.name)] = param.name
             switch parameter.location {
             case .path:
@@ -129,6 +131,62 @@ extension Importer {
         samples(endpoint.responses, into: &target, operation: pointer)
         pagination(of: endpoint, into: &target, query: query, at: pointer)
         return target
+    }
+
+    /// The param name `export openapi` wrote beside a key (`x-moya-param`), when it is one.
+    /// Import decodes no extensions, so it is read from the document as written.
+    static func exportedName(_ value: JSONValue?) -> String? {
+        guard let name = value?.stringValue, ParamSpec.isValidParamName(name) else { return nil }
+        return name
+    }
+
+    /// The `x-moya-param` of the operation's (or its path item's) parameter `name` in `location`.
+    func exportedName(of name: String, in location: String, at operation: [String]) -> String? {
+        for place in [operation, Array(operation.dropLast())] {
+            guard case .array(let items)? = written(place + ["parameters"]) else { continue }
+            for item in items {
+                let parameter = resolved(item)
+                if parameter["name"]?.stringValue == name, parameter["in"]?.stringValue == location {
+                    return Self.exportedName(parameter[Exporter.paramExtension])
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The `x-moya-sample` beside the example `name` of a response's content.
+    func exportedSampleName(of name: String, in content: [String]) -> String? {
+        guard case .object(let types)? = written(content) else { return nil }
+        for type in types {
+            if let exported = Self.exportedName(resolved(type.value)["examples"]?[name]?[Exporter.sampleExtension]) {
+                return exported
+            }
+        }
+        return nil
+    }
+
+    /// The value at a pointer of the document as written, through its local `$ref`s.
+    func written(_ pointer: [String]) -> JSONValue? {
+        guard var value = schemas?.raw else { return nil }
+        for token in pointer {
+            guard let next = resolved(value).value(atPath: [token]) else { return nil }
+            value = next
+        }
+        return resolved(value)
+    }
+
+    /// A local `$ref` followed, a few at most.
+    func resolved(_ value: JSONValue) -> JSONValue {
+        var value = value
+        for _ in 0..<8 {
+            guard let reference = value["$ref"]?.stringValue, reference.hasPrefix("#/") else { break }
+            let tokens: [String] = reference.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
+                String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+            }
+            guard let found = schemas?.raw.value(atPath: tokens) else { break }
+            value = found
+        }
+        return value
     }
 
     /// What a workflow's request body sets in the target: the param of each member, or a body
@@ -621,7 +679,9 @@ extension Importer {
                 describe(property, into: &param, at: at)
                 if let example { param.take(example: example) }
             }
-            param.name = Names.unique(Names.param(key), in: &names)
+            param.name = Names.unique(
+                Self.exportedName(written(pointer + ["properties", key])?[Exporter.paramExtension])
+                    ?? Names.param(key), in: &names)
             entries.append(.init(key: key, value: "{\(param.name)}"))
             params.append(param)
         }
@@ -688,9 +748,17 @@ extension Importer {
                 }
                 let base = isSuccess ? "" : Self.statusName(outcome.code)
                 let label = example.name.map { Names.lowerCamel($0, fallback: "example") }
-                let name: String
+                var name: String
                 if let label { name = base.isEmpty ? label : base + Names.upperCamel(label) } else { name = base }
-                target.samples.append((Names.unique(name.isEmpty ? "example" : name, in: &used), sample))
+                // `export openapi` says a sample's name where this would not give it back.
+                if let written = example.name,
+                    let exported = exportedSampleName(of: written, in: pointer + [outcome.code.rawValue, "content"])
+                {
+                    name = exported
+                }
+                let unique = Names.unique(name.isEmpty ? "example" : name, in: &used)
+                target.samples.append((unique, sample))
+                if let written = example.name { target.operation.samples[written] = unique }
             }
         }
     }

@@ -247,16 +247,10 @@ struct Exporter {
         var security: [JSONValue] = []
         let pathParams = Set(target.path.params)
         let query = queryEntries(target)
+        let placed = placements(target, pathNames: pathNames)
         for param in target.params {
-            if pathParams.contains(param.name) {
-                parameters.append(parameter(param, key: pathNames[param.name] ?? param.name, in: "path", of: target))
-            } else if let entry = query.first(where: { Self.param(of: $0.value, in: target)?.name == param.name }) {
-                parameters.append(parameter(param, key: entry.key, in: "query", of: target))
-            } else if let header = target.headers.first(where: { $0.value.wholeParam == param.name }) {
-                parameters.append(parameter(param, key: header.name, in: "header", of: target))
-            } else if let cookie = target.cookies.first(where: { $0.value.wholeParam == param.name }) {
-                parameters.append(parameter(param, key: cookie.name, in: "cookie", of: target))
-            }
+            guard let placement = placed[param.name], placement.location != "body" else { continue }
+            parameters.append(parameter(param, key: placement.key, in: placement.location, of: target))
         }
         for entry in query {
             guard case .string(let template) = entry.value,
@@ -309,6 +303,29 @@ struct Exporter {
         return .object(members)
     }
 
+    /// Where the request carries each param: `path`, `query`, `header`, `cookie` or `body`,
+    /// and under which key; `export arazzo` writes a step's params by the same places.
+    func placements(_ target: TargetSpec, pathNames: [String: String] = [:]) -> [String: (
+        location: String, key: String
+    )] {
+        var placed: [String: (location: String, key: String)] = [:]
+        let pathParams = Set(target.path.params)
+        let query = queryEntries(target)
+        for param in target.params {
+            if pathParams.contains(param.name) {
+                placed[param.name] = ("path", pathNames[param.name] ?? param.name)
+            } else if let entry = query.first(where: { Self.param(of: $0.value, in: target)?.name == param.name }) {
+                placed[param.name] = ("query", entry.key)
+            } else if let header = target.headers.first(where: { $0.value.wholeParam == param.name }) {
+                placed[param.name] = ("header", header.name)
+            } else if let cookie = target.cookies.first(where: { $0.value.wholeParam == param.name }) {
+                placed[param.name] = ("cookie", cookie.name)
+            }
+        }
+        for (key, name) in bodyMembers(target) where placed[name] == nil { placed[name] = ("body", key) }
+        return placed
+    }
+
     func parameter(_ param: ParamSpec, key: String, in location: String, of target: TargetSpec) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("name", .string(key)), ("in", .string(location))]
         if let description = param.description { members.append(("description", .string(description))) }
@@ -319,8 +336,13 @@ struct Exporter {
             members.append(("style", .string(style.style.rawValue)))
             members.append(("explode", .bool(style.explode)))
         }
+        if param.name != key { members.append((Self.paramExtension, .string(param.name))) }
         return .object(members)
     }
+
+    /// The extension that names a parameter's or body member's param where its name is not
+    /// the key the request carries (`firstName` for `first_name`), which import reads back.
+    static let paramExtension = "x-moya-param"
 
     func schema(_ param: ParamSpec, of target: TargetSpec) -> JSONValue {
         var members = Self.typeSchema(param.type)

@@ -49,6 +49,8 @@ public struct ImportedOperation: Sendable, Hashable {
     public var bodyIsFixed = false
     /// The params a call must give: required, with no default.
     public var required: [String] = []
+    /// The sample import made of each named example: `missing` is `notFoundMissing`.
+    public var samples: [String: String] = [:]
 
     public init(path: String, method: String, operationId: String? = nil, target: String) {
         self.path = path

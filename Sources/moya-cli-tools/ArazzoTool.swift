@@ -80,4 +80,23 @@ enum ArazzoTool {
             }
         }
     }
+
+    /// `export arazzo SERVICE`: the flows as an Arazzo document, and with a file, the OpenAPI
+    /// document it names beside it.
+    static func exportService(_ name: String, output: String?, paths: [String]) throws(CommandFailure) {
+        let service = try OpenAPITool.loadService(name, paths: paths)
+        guard !service.flows.isEmpty else { throw .usage("service '\(name)' has no flows to export") }
+        let openAPI = try OpenAPITool.exportedDocument(of: service)
+        let source = service.name + ".openapi.json"
+        let (text, notes) = ArazzoExporter.export(service, source: "./" + source)
+        for note in notes { OpenAPITool.line("moya-cli: note: " + TerminalText.escapingControls(note)) }
+        guard let output else {
+            OpenAPITool.line("moya-cli: note: its source description is `moya-cli export openapi \(name) -o \(source)`")
+            try OpenAPITool.write(text, to: nil)
+            return
+        }
+        let folder = output.lastIndex(of: "/").map { String(output[...$0]) } ?? ""
+        try OpenAPITool.write(openAPI, to: folder + source)
+        try OpenAPITool.write(text, to: output)
+    }
 }

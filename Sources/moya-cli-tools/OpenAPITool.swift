@@ -35,6 +35,9 @@ enum OpenAPITool {
                 try importDocument(arguments[1], output: optional(arguments[2]), service: optional(arguments[3]))
             case "export" where arguments.count >= 4:
                 try exportService(arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
+            case "export-arazzo" where arguments.count >= 4:
+                try ArazzoTool.exportService(
+                    arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
             case "import-arazzo" where arguments.count >= 3:
                 try ArazzoTool.importDocument(
                     arguments[1], output: optional(arguments[2]), sources: Array(arguments[3...]))
@@ -197,6 +200,11 @@ enum OpenAPITool {
     }
 
     static func exportService(_ name: String, output: String?, paths: [String]) throws(CommandFailure) {
+        try write(try exportedDocument(of: loadService(name, paths: paths)), to: output)
+    }
+
+    /// The service, its values from the environment kept as references.
+    static func loadService(_ name: String, paths: [String]) throws(CommandFailure) -> ServiceSpec {
         var compiler = SpecCompiler(environment: .process)
         compiler.keepsEnvironmentReferences = true
         let service: ServiceSpec
@@ -209,13 +217,16 @@ enum OpenAPITool {
         } catch {
             throw .usage("\(error)")
         }
-        let text: String
+        return service
+    }
+
+    /// The service's OpenAPI document.
+    static func exportedDocument(of service: ServiceSpec) throws(CommandFailure) -> String {
         do {
-            text = try OpenAPIExporter.export(service)
+            return try OpenAPIExporter.export(service)
         } catch {
-            throw .invalidSpec("\(name): \(error.message)")
+            throw .invalidSpec("\(service.name): \(error.message)")
         }
-        try write(text, to: output)
     }
 
     /// To stdout, or whole to `output`.

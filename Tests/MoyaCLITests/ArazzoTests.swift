@@ -1,5 +1,7 @@
 import Foundation
 import MoyaCLI
+import MoyaCore
+import MoyaSpec
 import TestSupport
 import XCTest
 
@@ -198,5 +200,85 @@ extension ArazzoTests {
 
             """)
         _ = await served.stop()
+    }
+}
+
+extension ArazzoTests {
+    /// Flows → Arazzo → flows is the identity: every flow of the bundled specs and of the flow
+    /// fixtures, exported with `export arazzo`, validated (by moya-cli's schema and the
+    /// specification's own 1.1 schema), imported with `import arazzo`, describes the same.
+    func testExportThenImportGivesTheSameFlows() async throws {
+        let official = try Self.shared() + "/schemas/arazzo-1.1-schema.yaml"
+        let cases = [
+            (CommandTests.root + "/specs", "myservice"), (CommandTests.root + "/Tests/Fixtures/flows", "flows"),
+        ]
+        for (specs, service) in cases {
+            let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let document = directory + "/\(service).arazzo.yaml"
+            let (exported, _, exportError) = try CommandTests.runProcess(
+                ["export", "arazzo", service, "--specs", specs, "-o", document])
+            XCTAssertEqual(exported, 0, exportError)
+            let (valid, _, validError) = await CommandTests.run(["validate", document])
+            XCTAssertEqual(valid, 0, validError)
+            let officialErrors = try Self.officialErrors(document, schema: official)
+            XCTAssertEqual(officialErrors, [], "\(service): the specification's 1.1 schema")
+            let (imported, _, importError) = try CommandTests.runProcess(
+                ["import", "arazzo", document, "-o", directory + "/back"])
+            XCTAssertEqual(imported, 0, importError)
+
+            let environment = Environment([:])
+            let original = try SpecLibrary(searchPaths: [specs], compiler: SpecCompiler(environment: environment))
+                .service(named: service)
+            let back = try FileManager.default.contentsOfDirectory(atPath: directory + "/back").filter {
+                $0.hasSuffix(".yaml") && !$0.contains(".openapi.")
+            }
+            let again = try SpecCompiler(environment: environment).compile(
+                file: directory + "/back/" + XCTUnwrap(back.first))
+            XCTAssertFalse(original.flows.isEmpty)
+            XCTAssertEqual(again.flows.map(\.name), original.flows.map(\.name))
+            for (flow, returned) in zip(original.flows, again.flows) {
+                XCTAssertEqual(Self.described(returned), Self.described(flow), "\(service).\(flow.name)")
+            }
+        }
+    }
+
+    /// Everything a flow does, a line per part, without where it is written.
+    static func described(_ flow: FlowSpec) -> [String] {
+        func step(_ step: FlowStep, _ kind: String) -> [String] {
+            var lines = ["\(kind) \(step.name): call \(step.targetReference)"]
+            lines += step.arguments.map { "  param \($0.name) = \($0.value)" }
+            lines += step.assertions.map { "  expect \($0.keyPath): \($0.subject) \($0.predicate)" }
+            lines += step.captures.map {
+                "  capture \($0.name): \($0.source) /\($0.pattern?.source ?? "")/ secret \($0.isSecret) "
+                    + "optional \($0.isOptional)"
+            }
+            lines += step.until.map { "  until \($0.keyPath): \($0.subject) \($0.predicate)" }
+            if let retry = step.retry { lines.append("  retry \(retry)") }
+            if let each = step.each { lines.append("  each \(each)") }
+            if let skip = step.skip { lines.append("  skip \(skip)") }
+            if let sample = step.sample { lines.append("  sample \(sample)") }
+            if let pages = step.pages { lines.append("  pages \(pages)") }
+            return lines
+        }
+        return ["summary \(flow.summary ?? "")", "mcp \(flow.mcpExposed)"]
+            + flow.variables.map { "var \($0.name) = \($0.value)" }
+            + flow.steps.flatMap { step($0, "step") } + flow.finally.flatMap { step($0, "finally") }
+    }
+
+    /// The official schema's errors, by Python's jsonschema.
+    static func officialErrors(_ document: String, schema: String) throws -> [String] {
+        let script = """
+            import sys, yaml, jsonschema
+            schema = yaml.safe_load(open(sys.argv[1]))
+            document = yaml.safe_load(open(sys.argv[2]))
+            for error in jsonschema.Draft202012Validator(schema).iter_errors(document):
+                print(error.json_path + ": " + error.message[:200])
+            """
+        let (status, out, error) = try CommandTests.runProcess(
+            ["-c", script, schema, document], executable: "python3")
+        XCTAssertEqual(status, 0, error)
+        return out.split(separator: "\n").map(String.init)
     }
 }

@@ -16,7 +16,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         _superCommandName: MoyaCommand.name,
         abstract: "Write another description of an API from a spec.",
-        subcommands: [ExportOpenAPICommand.self]
+        subcommands: [ExportOpenAPICommand.self, ExportArazzoCommand.self]
     )
 }
 
@@ -49,5 +49,39 @@ struct ExportOpenAPICommand: CallerIsolatedCommand {
     func execute() async throws {
         let paths = SpecLibrary.searchPaths(specs: specOptions.specs, environment: CommandContext.current.environment)
         try HelperProgram.openAPI.run(["export", service, output ?? "-"] + paths, for: "export openapi")
+    }
+}
+
+/// `moya-cli export arazzo SERVICE`: a service's flows as an Arazzo 1.1 document.
+struct ExportArazzoCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "arazzo",
+        abstract: "Write a service's flows as an Arazzo 1.1.0 document over its OpenAPI export.",
+        discussion: """
+            Each flow is a workflow: its vars the inputs, each step a step calling its target's \
+            operation, its params the step's parameters and request body, with variables as \
+            runtime expressions; expect is successCriteria, capture outputs, until and retry a \
+            retry action, finally steps come last. What Arazzo cannot say (a type: predicate, \
+            each, skip, a secret capture) goes in x-moya extensions, which other tools ignore and \
+            import arazzo reads back: export then import gives the same flows. With -o FILE, the \
+            service's OpenAPI export is written beside it as SERVICE.openapi.json, the document's \
+            source description; without, the document goes to stdout and names that file.
+
+            Examples:
+              moya-cli export arazzo myservice -o flows/myservice.arazzo.yaml
+            """
+    )
+
+    @Argument(help: "The service.", completion: .custom(GenerateSwiftCommand.completeServices))
+    var service: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the document here instead of to stdout.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func execute() async throws {
+        let paths = SpecLibrary.searchPaths(specs: specOptions.specs, environment: CommandContext.current.environment)
+        try HelperProgram.openAPI.run(["export-arazzo", service, output ?? "-"] + paths, for: "export arazzo")
     }
 }
