@@ -14,10 +14,11 @@ enum ArazzoTool {
     static func importDocument(_ file: String, output folder: String?, sources options: [String])
         throws(CommandFailure)
     {
-        var given: [String: String] = [:]
-        for option in options {
-            guard let equals = option.firstIndex(of: "=") else { throw .usage("--source takes NAME=FILE") }
-            given[String(option[..<equals])] = String(option[option.index(after: equals)...])
+        let given: [String: String]
+        do {
+            given = try ArazzoSource.givenFiles(options)
+        } catch {
+            throw .usage(error.description)
         }
         guard let bytes = FileRoot.specBytes(file) else { throw .missingSpec("cannot read \(file)") }
         let document: ArazzoDocument

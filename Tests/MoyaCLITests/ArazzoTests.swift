@@ -12,6 +12,23 @@ final class ArazzoTests: XCTestCase {
 
     static func shared() throws -> String { try Repository.shared("arazzo", variable: "ARAZZO") }
 
+    /// A new folder, removed after the test.
+    func temporaryDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
+    }
+
+    /// The shop fixture imported with `import arazzo` into a new folder, and `serve` of it.
+    func servedShop() async throws -> (directory: String, served: ServeTests.Served) {
+        let directory = try temporaryDirectory() + "/specs"
+        let (imported, _, importError) = try CommandTests.runProcess(
+            ["import", "arazzo", fixtures + "/shop.arazzo.yaml", "-o", directory])
+        XCTAssertEqual(imported, 0, importError)
+        return (directory, try await ServeTests.Served([directory + "/shop.yaml"]))
+    }
+
     /// The 35 documents the 1.1 schema must accept pass, and the 27 it must refuse fail (exit
     /// 65). One accepted document names a step no workflow has (`$steps.previous`), which the
     /// schema cannot see and validate reports.
@@ -140,12 +157,7 @@ final class ArazzoTests: XCTestCase {
     /// `run FILE WORKFLOW` against `serve` of the imported spec: the same lines as `run
     /// SERVICE.FLOW`, and a failure placed at its step in the document.
     func testRunAWorkflowAgainstServe() async throws {
-        let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let (imported, _, importError) = try CommandTests.runProcess(
-            ["import", "arazzo", fixtures + "/shop.arazzo.yaml", "-o", directory])
-        XCTAssertEqual(imported, 0, importError)
-        let served = try await ServeTests.Served([directory + "/shop.yaml"])
+        let (directory, served) = try await servedShop()
         let environment = ["SHOP_URL": served.url + "/v1"]
         let (status, out, error) = try CommandTests.runProcess(
             ["run", fixtures + "/shop.arazzo.yaml", "buy", "--var", "quantity=2"], environment: environment)
@@ -179,12 +191,7 @@ extension ArazzoTests {
     /// `check FILE.arazzo.yaml` runs every workflow as a check: `buy` passes against serve, and
     /// `place`, whose required input `item` nothing sets, fails at its step in the document.
     func testCheckRunsEveryWorkflow() async throws {
-        let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        let (imported, _, importError) = try CommandTests.runProcess(
-            ["import", "arazzo", fixtures + "/shop.arazzo.yaml", "-o", directory])
-        XCTAssertEqual(imported, 0, importError)
-        let served = try await ServeTests.Served([directory + "/shop.yaml"])
+        let (_, served) = try await servedShop()
         let (status, out, _) = try CommandTests.runProcess(
             ["check", fixtures + "/shop.arazzo.yaml"], environment: ["SHOP_URL": served.url + "/v1"])
         XCTAssertEqual(status, 1)
@@ -213,9 +220,7 @@ extension ArazzoTests {
             (CommandTests.root + "/specs", "myservice"), (CommandTests.root + "/Tests/Fixtures/flows", "flows"),
         ]
         for (specs, service) in cases {
-            let directory = NSTemporaryDirectory() + "arazzo-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-            addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let directory = try temporaryDirectory()
             let document = directory + "/\(service).arazzo.yaml"
             let (exported, _, exportError) = try CommandTests.runProcess(
                 ["export", "arazzo", service, "--specs", specs, "-o", document])

@@ -25,16 +25,11 @@ struct ArazzoFile: Sendable {
     /// `--source NAME=FILE` options as a map; a repeated name or one without `=` is a usage
     /// error.
     static func sourceFiles(_ options: [String]) throws(CommandFailure) -> [String: String] {
-        var files: [String: String] = [:]
-        for option in options {
-            guard let equals = option.firstIndex(of: "="), equals != option.startIndex,
-                option.index(after: equals) != option.endIndex
-            else { throw .usage("--source takes NAME=FILE, got '\(option)'") }
-            let name = String(option[..<equals])
-            guard files[name] == nil else { throw .usage("--source names '\(name)' twice") }
-            files[name] = String(option[option.index(after: equals)...])
+        do {
+            return try ArazzoSource.givenFiles(options)
+        } catch {
+            throw .usage(error.description)
         }
-        return files
     }
 
     /// Reads and validates the document at `path`: its warnings go to stderr, and an error

@@ -42,6 +42,20 @@ public struct ArazzoSource: Sendable {
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
+    /// `--source NAME=FILE` options as a map; the error says which one is wrong.
+    public static func givenFiles(_ options: [String]) throws(RuntimeExpressionError) -> [String: String] {
+        var files: [String: String] = [:]
+        for option in options {
+            guard let equals = option.firstIndex(of: "="), equals != option.startIndex,
+                option.index(after: equals) != option.endIndex
+            else { throw RuntimeExpressionError("--source takes NAME=FILE, got '\(option)'") }
+            let name = String(option[..<equals])
+            guard files[name] == nil else { throw RuntimeExpressionError("--source names '\(name)' twice") }
+            files[name] = String(option[option.index(after: equals)...])
+        }
+        return files
+    }
+
     /// The document's sources. A relative `url` is a file beside the document, read only inside
     /// `fileRoot`, as a spec reads its files; `given` maps a source's name to a file the user
     /// names instead (`--source NAME=FILE`), which is the user's own and is not confined.

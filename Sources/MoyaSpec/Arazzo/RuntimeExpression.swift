@@ -227,7 +227,7 @@ public enum RuntimeExpression: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a runtime expression could not be read.
+/// Why a runtime expression, a condition or an option naming a source could not be read.
 public struct RuntimeExpressionError: Error, Sendable, CustomStringConvertible {
     public var description: String
 
