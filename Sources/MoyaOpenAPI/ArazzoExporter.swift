@@ -29,6 +29,8 @@ public enum ArazzoExporter {
                 ])
             ),
             ("workflows", .array(workflows)),
+            // An output that finds nothing fails its step, as the flow's capture does.
+            ("x-moya", .object([("strictOutputs", .bool(true))])),
         ])
         let lines = document.objectMembers.flatMap {
             YAMLText.block(YAMLText.key($0.key), $0.value, indent: 0, templates: false)

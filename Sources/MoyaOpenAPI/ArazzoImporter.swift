@@ -587,7 +587,7 @@ struct FlowWriter {
                 self.outputs[key] = value
             case .capture(let value):
                 let name = variable(for: member.key, step: id)
-                captures.append((name, value))
+                captures.append((name, strictOutputs ? value : Self.optional(value)))
                 self.outputs[key] = .string("{\(name)}")
             }
         }
@@ -633,6 +633,21 @@ struct FlowWriter {
         default:
             warn(path, "'\(text)' is not a part of the response a capture reads; it is left out")
             return nil
+        }
+    }
+
+    /// Whether an output that finds nothing fails its step, as a flow's capture does: in a
+    /// document `export arazzo` wrote (`x-moya: { strictOutputs: true }`). Elsewhere, as Arazzo
+    /// runners read outputs, it leaves its variable unset (`optional: true`).
+    var strictOutputs: Bool { document.json["x-moya"]?["strictOutputs"] == .bool(true) }
+
+    /// A capture that leaves its variable unset when it finds nothing.
+    static func optional(_ capture: JSONValue) -> JSONValue {
+        switch capture {
+        case .string(let path): .object([("json", .string(path)), ("optional", .bool(true))])
+        case .object(let members) where members.first?.key != "status":
+            .object(members + [("optional", .bool(true))])
+        default: capture
         }
     }
 

@@ -129,13 +129,13 @@ final class ArazzoTests: XCTestCase {
                 expect:
                   status: 200
                   json: { "$.price": { lt: 100 }, "$.name": { not: { "equals": null } } }
-                capture: { itemId: "$.id" }
+                capture: { itemId: { json: "$.id", optional: true } }
               -
                 name: order.post
                 call: placeOrder
                 params: { item: "{itemId}", quantity: "{quantity}" }
                 expect: { status: [ 201, 200 ] }
-                capture: { order: "$.order" }
+                capture: { order: { json: "$.order", optional: true } }
               -
                 name: again
                 call: showItem
@@ -150,7 +150,7 @@ final class ArazzoTests: XCTestCase {
                 call: placeOrder
                 params: { item: "{item}", quantity: "{quantity}" }
                 expect: { status: [ 201, 200 ] }
-                capture: { order: "$.order" }
+                capture: { order: { json: "$.order", optional: true } }
 
         """
 

@@ -167,20 +167,56 @@ extension ArazzoFile {
         let folder: String
         var specs: String { folder + "/specs" }
 
-        /// The imported specs, and the flow a workflow became: named by its id, with `Flow`
-        /// after it where a target has that name.
-        func flow(_ workflow: String, options: SpecOptions) throws(CommandFailure) -> (
-            SpecLibrary.Catalog, ServiceSpec, FlowSpec
-        ) {
-            let catalog = try options.loadCatalog(paths: [specs])
-            for name in [workflow, workflow + "Flow", workflow + "FlowFlow"] {
-                for service in catalog.services {
-                    if let flow = service.flows.first(where: { $0.name == name }) { return (catalog, service, flow) }
-                }
-            }
-            throw CommandFailure.failed("the workflow '\(workflow)' has no flow: import left it out (see the warnings)")
-        }
-
         func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
+}
+
+/// Arazzo documents read as specs, as `run`, `check` and `mcp` read them: each validated,
+/// imported into a temporary folder (`remove()` deletes them), and the services read from
+/// there relocated to the document, so that a failure names the step as written.
+struct ArazzoSpecs: Sendable {
+    let documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)]
+
+    /// Validates and imports each document; nothing is left when one fails.
+    init(_ paths: [String], sources: [String]) throws(CommandFailure) {
+        let given = try ArazzoFile.sourceFiles(sources)
+        var documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)] = []
+        do {
+            for path in paths {
+                let file = try ArazzoFile.validate(path, sources: given, printsWarnings: false)
+                documents.append((file, try ArazzoFile.imported(path, sources: sources)))
+            }
+        } catch {
+            for document in documents { document.imported.remove() }
+            throw error
+        }
+        self.documents = documents
+    }
+
+    /// The folders the imported specs are in.
+    var folders: [String] { documents.map(\.imported.specs) }
+
+    /// The catalog with each imported service relocated to its document.
+    func relocated(_ catalog: SpecLibrary.Catalog) -> SpecLibrary.Catalog {
+        var catalog = catalog
+        catalog.services = catalog.services.map { service in
+            documents.first { service.file.hasPrefix($0.imported.specs + "/") }?.file.relocated(service) ?? service
+        }
+        return catalog
+    }
+
+    /// The flow a workflow became: named by its id, with `Flow` after it where a target has
+    /// that name.
+    static func flow(_ workflow: String, in catalog: SpecLibrary.Catalog) throws(CommandFailure) -> (
+        ServiceSpec, FlowSpec
+    ) {
+        for name in [workflow, workflow + "Flow", workflow + "FlowFlow"] {
+            for service in catalog.services {
+                if let flow = service.flows.first(where: { $0.name == name }) { return (service, flow) }
+            }
+        }
+        throw CommandFailure.failed("the workflow '\(workflow)' has no flow: import left it out (see the warnings)")
+    }
+
+    func remove() { for document in documents { document.imported.remove() } }
 }

@@ -138,30 +138,22 @@ struct CheckCommand: CallerIsolatedCommand {
         if !documents.isEmpty, documents.count < paths.count {
             throw CommandFailure.usage("check takes Arazzo documents or specs, not both in one run")
         }
-        var imported: [ArazzoFile.Imported] = []
-        defer { for folder in imported { folder.remove() } }
+        var arazzo: ArazzoSpecs?
+        defer { arazzo?.remove() }
         var catalog: SpecLibrary.Catalog
         var only = only
         if documents.isEmpty {
             catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
         } else {
-            let given = try ArazzoFile.sourceFiles(sources)
-            var files: [ArazzoFile] = []
-            for document in documents {
-                files.append(try ArazzoFile.validate(document, sources: given, printsWarnings: false))
-                imported.append(try ArazzoFile.imported(document, sources: sources))
-            }
-            catalog = try specOptions.loadCatalog(paths: imported.map(\.specs))
-            var flows: [String] = []
-            catalog.services = catalog.services.map { service in
-                guard let index = imported.firstIndex(where: { service.file.hasPrefix($0.specs + "/") }) else {
-                    return service
+            let specs = try ArazzoSpecs(documents, sources: sources)
+            arazzo = specs
+            catalog = specs.relocated(try specOptions.loadCatalog(paths: specs.folders))
+            // Every workflow, and nothing else of the imported specs.
+            if only.isEmpty {
+                only = catalog.services.flatMap { service in
+                    service.flows.map { "\(service.name).\(Self.escapingPattern($0.name))" }
                 }
-                let relocated = files[index].relocated(service)
-                flows += relocated.flows.map { "\(relocated.name).\(Self.escapingPattern($0.name))" }
-                return relocated
             }
-            if only.isEmpty { only = flows }
         }
         let plan: [PlannedCheck]
         do {

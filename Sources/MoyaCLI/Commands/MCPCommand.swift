@@ -137,15 +137,10 @@ struct MCPCommand: CallerIsolatedCommand {
         // An Arazzo document among --specs offers its workflows, as the flows import makes of
         // them, from a folder removed when mcp stops.
         var options = specOptions
-        var documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)] = []
-        defer { for document in documents { document.imported.remove() } }
-        for (index, path) in options.specs.enumerated() where ArazzoDocument.isArazzo(path: path) {
-            let file = try ArazzoFile.validate(path, sources: [:], printsWarnings: false)
-            let imported = try ArazzoFile.imported(path, sources: [])
-            documents.append((file, imported))
-            options.specs[index] = imported.specs
-        }
-        let relocating = documents
+        let arazzo = try ArazzoSpecs(options.specs.filter(ArazzoDocument.isArazzo(path:)), sources: [])
+        defer { arazzo.remove() }
+        var folders = arazzo.folders[...]
+        options.specs = options.specs.map { ArazzoDocument.isArazzo(path: $0) ? folders.popFirst() ?? $0 : $0 }
         let library = options.library()
         let log: @Sendable (String) -> Void = { context.errorLine($0) }
         var configuration = network.configuration(
@@ -172,11 +167,7 @@ struct MCPCommand: CallerIsolatedCommand {
         }
         let invocation = MCPInvocation(
             load: {
-                var catalog = try SpecOptions.loadCatalog(library, context: context)
-                catalog.services = catalog.services.map { service in
-                    relocating.first { service.file.hasPrefix($0.imported.specs + "/") }?.file.relocated(service)
-                        ?? service
-                }
+                let catalog = arazzo.relocated(try SpecOptions.loadCatalog(library, context: context))
                 return SpecClient(
                     services: catalog.services, environment: env, overrides: overrides, session: session,
                     showSecrets: false, logins: Logins(environment: context.environment, usesCache: !noTokenCache),

@@ -85,30 +85,26 @@ struct RunCommand: CallerIsolatedCommand {
     func execute() async throws {
         let context = CommandContext.current
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
-        var arazzo: (file: ArazzoFile, imported: ArazzoFile.Imported, workflow: String)?
+        // An Arazzo document's workflow runs as the flow import makes of it.
+        var arazzo: ArazzoSpecs?
+        defer { arazzo?.remove() }
+        let (catalog, service, spec): (SpecLibrary.Catalog, ServiceSpec, FlowSpec)
         if ArazzoDocument.isArazzo(path: flow) {
             guard let workflow else { throw CommandFailure.usage("name the workflow to run: run \(flow) WORKFLOW") }
-            let file = try ArazzoFile.validate(
-                flow, sources: try ArazzoFile.sourceFiles(sources), printsWarnings: false)
-            guard file.workflowIds.contains(workflow) else {
+            let specs = try ArazzoSpecs([flow], sources: sources)
+            arazzo = specs
+            let ids = specs.documents.first?.file.workflowIds ?? []
+            guard ids.contains(workflow) else {
                 throw CommandFailure.usage(
-                    "\(flow) has no workflow '\(workflow)'"
-                        + Suggestion.hint(for: workflow, in: file.workflowIds))
+                    "\(flow) has no workflow '\(workflow)'" + Suggestion.hint(for: workflow, in: ids))
             }
-            arazzo = (file, try ArazzoFile.imported(flow, sources: sources), workflow)
-        } else if let workflow {
-            throw CommandFailure.usage("'\(workflow)': only an Arazzo document takes a workflow after it")
-        }
-        defer { arazzo?.imported.remove() }
-        var (catalog, service, spec) =
-            try arazzo.map { found throws(CommandFailure) in
-                try found.imported.flow(found.workflow, options: specOptions)
-            } ?? specOptions.loadFlow(flow)
-        if let arazzo {
-            // Failures name the document's steps.
-            service = arazzo.file.relocated(service)
-            spec = service.flows.first { $0.name == spec.name } ?? spec
-            catalog.services = catalog.services.map { $0.name == service.name ? service : $0 }
+            catalog = specs.relocated(try specOptions.loadCatalog(paths: specs.folders))
+            (service, spec) = try ArazzoSpecs.flow(workflow, in: catalog)
+        } else {
+            if let workflow {
+                throw CommandFailure.usage("'\(workflow)': only an Arazzo document takes a workflow after it")
+            }
+            (catalog, service, spec) = try specOptions.loadFlow(flow)
         }
         let overrides = try Self.overrides(variables, file: variablesFile)
 
