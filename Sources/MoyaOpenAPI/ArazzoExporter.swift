@@ -240,7 +240,8 @@ struct WorkflowWriter {
     }
 }
 
-/// A literal written where the spec reads templates: its braces doubled.
+/// A literal written where the spec reads templates, as export and import write flow values:
+/// its strings' braces doubled.
 enum YAMLTemplates {
     static func literal(_ value: JSONValue) -> JSONValue {
         switch value {

@@ -198,7 +198,7 @@ extension FlowWriter {
     ) -> Bool {
         let value: JSONValue
         switch expected {
-        case .literal(let literal): value = Self.template(literal: literal)
+        case .literal(let literal): value = YAMLTemplates.literal(literal)
         case .template(let template): value = template
         }
         switch comparison {

@@ -158,7 +158,7 @@ struct FlowWriter {
         guard case .object(let properties)? = schema["properties"] else { return [] }
         return properties.compactMap { property in
             guard ParamSpec.isValidParamName(property.key) else { return nil }
-            return (property.key, Self.template(literal: property.value["default"] ?? .null))
+            return (property.key, YAMLTemplates.literal(property.value["default"] ?? .null))
         }
     }
 
@@ -514,16 +514,6 @@ struct FlowWriter {
             return .object(made)
         default:
             return value
-        }
-    }
-
-    /// A literal as a flow value: its strings' braces doubled.
-    static func template(literal value: JSONValue) -> JSONValue {
-        switch value {
-        case .string(let text): .string(YAMLText.template(text))
-        case .array(let items): .array(items.map(template(literal:)))
-        case .object(let members): .object(members.map { ($0.key, template(literal: $0.value)) })
-        default: value
         }
     }
 

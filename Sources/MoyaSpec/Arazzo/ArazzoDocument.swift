@@ -18,12 +18,12 @@ public struct ArazzoDocument: Sendable {
         return pairs.contains { $0.key.scalar == "arazzo" }
     }
 
-    /// Whether the path names an Arazzo document: a regular file whose text has an `arazzo:`
-    /// key at the top.
+    /// Whether the path names an Arazzo document: a YAML file with an `arazzo:` key at the
+    /// top, told by its lines without parsing it, as a folder of specs tells OpenAPI documents
+    /// (`SpecLibrary.isSchemaDocument`); a JSON one is parsed.
     public static func isArazzo(path: String) -> Bool {
-        guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") || path.hasSuffix(".json"),
-            let bytes = FileRoot.specBytes(path)
-        else { return false }
+        if path.hasSuffix(".yaml") || path.hasSuffix(".yml") { return SpecLibrary.hasTopLevelKey(path, ["arazzo"]) }
+        guard path.hasSuffix(".json"), let bytes = FileRoot.specBytes(path) else { return false }
         return isArazzo(bytes)
     }
 

@@ -183,7 +183,13 @@ public struct SpecLibrary: Sendable {
     /// `openapi`, `swagger`, `$schema` or `arazzo`, which no spec has. Asked only of a file a directory listed and that did
     /// not compile, so a spec is never read twice for it.
     static func isSchemaDocument(_ path: String) -> Bool {
-        let keys = ["openapi", "swagger", "$schema", "arazzo"].flatMap { key in
+        hasTopLevelKey(path, ["openapi", "swagger", "$schema", "arazzo"])
+    }
+
+    /// Whether a line of the file starts with one of `keys` as a mapping key (`key:`,
+    /// `"key":`, `'key':`): a top-level key of a YAML document, found without parsing it.
+    package static func hasTopLevelKey(_ path: String, _ keys: [String]) -> Bool {
+        let keys = keys.flatMap { key in
             [key + ":", "\"\(key)\":", "'\(key)':"].map { Array($0.utf8) }
         }
         return FileSystem.withContents(path) { bytes in
