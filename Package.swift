@@ -103,12 +103,17 @@ let package = Package(
         .target(name: "MoyaSchema", dependencies: ["MoyaJSON", "MoyaRegex"]),
         .target(
             name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+        // Coverage: what a run exercised of its services' targets, statuses, params, enum
+        // values and request body branches, counted from exchanges, and its JSON.
+        .target(name: "MoyaCoverage", dependencies: ["MoyaJSON", "MoyaSpec", "MoyaSchema"]),
         // `generate swift`: a spec's service as a Moya `TargetType` enum, its schemas as models.
         .target(name: "MoyaGenerate", dependencies: ["MoyaHTTP", "MoyaSpec", "MoyaSchema"]),
         // Sending spec targets: the one policy for time limits, retries, redirects and stubs.
         .target(
             name: "MoyaRuntime",
-            dependencies: ["CLibYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaJSONPath", "MoyaRegex"],
+            dependencies: [
+                "CLibYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaJSONPath", "MoyaRegex", "MoyaCoverage",
+            ],
             swiftSettings: callerIsolated),
         // `serve`: the mock router (a pure function from a request to an answer) and the
         // SwiftNIO server that asks it, already in the graph through AsyncHTTPClient.
@@ -159,6 +164,7 @@ let package = Package(
                 "MoyaRuntime",
                 "MoyaServe",
                 "MoyaMCP",
+                "MoyaCoverage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -247,7 +253,7 @@ let package = Package(
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya", "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
-                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime",
+                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage",
             ]
         ),
     ]

@@ -204,7 +204,7 @@ extension Exporter {
         let all = [(nil, target.sample)] + target.samples.map { (Optional($0.name), Optional($0.sample)) }
         for (name, sample) in all {
             guard case .response(let status, let headers, let body)? = sample else { continue }
-            let key = Self.responseKey(name, status: status)
+            let key = ResponseKey.key(ofSample: name, status: status)
             if let index = groups.firstIndex(where: { $0.key == key }) {
                 groups[index].samples.append((name, headers, body))
             } else {
@@ -328,21 +328,6 @@ extension Exporter {
         case .array(let items): .array(items.map(render))
         case .object(let members): .object(members.map { (key: $0.key, value: render($0.value)) })
         }
-    }
-
-    /// The response a sample belongs to, read back from the name import gives it: `error…`
-    /// at 500 is `default`, `clientError…` at 400 is `4XX`, `status5XX…` at 500 is `5XX`;
-    /// any other is its status.
-    static func responseKey(_ name: String?, status: Int) -> String {
-        guard let name else { return String(status) }
-        let ranges = ["1XX", "2XX", "3XX", "4XX", "5XX"]
-        for key in ["default"] + ranges {
-            guard let code = OpenAPI.Response.StatusCode(rawValue: key),
-                Importer.status(code) == status, name.hasPrefix(Importer.statusName(code))
-            else { continue }
-            return key
-        }
-        return String(status)
     }
 
     /// RFC 9110's reason phrase, as a response's description.

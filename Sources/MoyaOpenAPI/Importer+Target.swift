@@ -889,8 +889,8 @@ extension Importer {
     /// A named sample's name for a status: `notFound`, `status418`, `error` for `default`.
     static func statusName(_ code: OpenAPI.Response.StatusCode) -> String {
         switch code.value {
-        case .default: return "error"
-        case .range(let range): return range.rawValue.lowercased() == "4xx" ? "clientError" : "status\(range.rawValue)"
+        case .default: return ResponseKey.namePrefix(of: "default") ?? "error"
+        case .range(let range): return ResponseKey.namePrefix(of: range.rawValue) ?? "status\(range.rawValue)"
         case .status(let value):
             let known = [
                 201: "created", 202: "accepted", 204: "noContent", 301: "movedPermanently", 302: "found",

@@ -115,6 +115,8 @@ struct CheckCommand: CallerIsolatedCommand {
     @Flag(name: .customLong("allow-deletes"), help: "Send live the live: false checks of DELETE.")
     var allowsDeletes = false
 
+    @OptionGroup(title: "Coverage") var coverageOptions: CoverageOptions
+
     @OptionGroup(title: "Network") var network: NetworkOptions
 
     @OptionGroup var specOptions: SpecOptions
@@ -174,10 +176,12 @@ struct CheckCommand: CallerIsolatedCommand {
         let junitFile = try junit.map(Self.openReport)
         let jsonFile = try jsonReport.map(Self.openReport)
         let htmlFile = try html.map(Self.openReport)
+        let coverageRun = try coverageOptions.start(services: catalog.services)
         defer {
             junitFile?.discard()
             jsonFile?.discard()
             htmlFile?.discard()
+            coverageRun?.discard()
         }
         if network.insecure, behavior != .immediate {
             context.errorLine("moya-cli: warning: --insecure: servers' certificates are not verified")
@@ -194,6 +198,7 @@ struct CheckCommand: CallerIsolatedCommand {
             session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
         client.tracesExchanges = htmlFile != nil
+        if let coverageRun { client.counting(into: coverageRun.recorder) }
         var runner = CheckRunner(client: client, parallel: parallel, bail: bail, interrupts: interrupts)
         let heard = Mutex<[(index: Int, exchange: Exchange)]>([])
         if record {
@@ -217,21 +222,29 @@ struct CheckCommand: CallerIsolatedCommand {
 
         let recordingFailure = record ? recordAll(heard.withLock { $0 }, plan: plan, services: catalog.services) : nil
 
+        let coverage = coverageRun?.coverage
         if tap { context.writeOut(Array(CheckReports.tap(results).utf8)) }
         if let junitFile {
-            try Self.write(CheckReports.junit(results, summary: summary, steps: junitSteps), to: junitFile)
+            let gate = coverage.flatMap { coverageRun?.gate($0) }
+            try Self.write(CheckReports.junit(results, summary: summary, steps: junitSteps, gate: gate), to: junitFile)
         }
         if let jsonFile { try Self.write(CheckReports.json(results, summary: summary), to: jsonFile) }
-        if let htmlFile { try Self.write(CheckReports.html(results, summary: summary), to: htmlFile) }
+        if let htmlFile {
+            try Self.write(CheckReports.html(results, summary: summary, coverage: coverage), to: htmlFile)
+        }
+        if let coverage { try coverageRun?.write(coverage) }
+        let shortfall = coverage.flatMap { coverageRun?.shortfall($0) }
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)
             throw CommandFailure("interrupted by \(name)", carrying: status)
         }
         if summary.failed > 0 {
+            if let shortfall { context.errorLine("moya-cli: error: \(shortfall.message)") }
             throw CommandFailure.failed(
                 "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed")
         }
         if let recordingFailure { throw recordingFailure }
+        if let shortfall { throw shortfall }
     }
 
     /// A name as a `--only` pattern that matches only it: `*`, `?` and `[` in brackets.

@@ -78,6 +78,8 @@ struct RunCommand: CallerIsolatedCommand {
     @Flag(name: .customLong("show-secrets"), help: "Print secrets in failures and logs instead of ••••.")
     var showSecrets = false
 
+    @OptionGroup(title: "Coverage") var coverageOptions: CoverageOptions
+
     @OptionGroup(title: "Network") var network: NetworkOptions
 
     @OptionGroup var specOptions: SpecOptions
@@ -107,16 +109,19 @@ struct RunCommand: CallerIsolatedCommand {
             (catalog, service, spec) = try specOptions.loadFlow(flow)
         }
         let overrides = try Self.overrides(variables, file: variablesFile)
+        let coverageRun = try coverageOptions.start(services: catalog.services)
+        defer { coverageRun?.discard() }
 
         var configuration = network.configuration(environment: context.environment)
         configuration.maximumBodyBytes = BodyOutput.limit
         let session = Session(configuration: configuration)
         let interrupts = InterruptFlag()
-        let client = SpecClient(
+        var client = SpecClient(
             services: catalog.services, environment: env, overrides: network.overrides(stub: behavior),
             session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
             logOptions: CallCommand.logOptions(verbosity: verbosity), log: { context.errorLine($0) })
+        if let coverageRun { client.counting(into: coverageRun.recorder) }
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)
         var flowRunner = FlowRunner(client: client, interrupts: interrupts, overrides: overrides)
@@ -133,13 +138,18 @@ struct RunCommand: CallerIsolatedCommand {
             "\n\(service.name).\(spec.name): \(result.steps.count) \(result.steps.count == 1 ? "step" : "steps"): "
                 + "\(counts[.passed, default: 0]) passed, \(counts[.failed, default: 0]) failed, "
                 + "\(counts[.skipped, default: 0]) skipped in \(CheckReports.seconds(result.seconds)) s")
+        let coverage = coverageRun?.coverage
+        if let coverage { try coverageRun?.write(coverage) }
+        let shortfall = coverage.flatMap { coverageRun?.shortfall($0) }
         if let signal = interrupts.arrived {
             let (name, status) = Interrupts.described(signal)
             throw CommandFailure("interrupted by \(name); the finally steps ran", carrying: status)
         }
         if result.outcome == .failed {
+            if let shortfall { context.errorLine("moya-cli: error: \(shortfall.message)") }
             throw CommandFailure.failed("flow \(service.name).\(spec.name) failed")
         }
+        if let shortfall { throw shortfall }
     }
 
     /// A step's line, and under a failure, each assertion's `file:line:col`.

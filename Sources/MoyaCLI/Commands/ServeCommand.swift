@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import MoyaCoverage
 import MoyaHTTP
 import MoyaServe
 import MoyaSpec
@@ -85,6 +86,13 @@ struct ServeCommand: CallerIsolatedCommand {
     @Flag(name: .customLong("show-secrets"), help: "Print secrets in the log instead of ••••.")
     var showSecrets = false
 
+    @Option(
+        name: .customLong("coverage"),
+        help: ArgumentHelp(
+            "When serve stops, write how much of the services its requests exercised to this file, as JSON.",
+            valueName: "file"))
+    var coverageFile: String?
+
     @OptionGroup var specOptions: SpecOptions
 
     /// How long requests in flight get to finish after Ctrl-C or SIGTERM.
@@ -105,6 +113,11 @@ struct ServeCommand: CallerIsolatedCommand {
         defer { serveLog.close() }
         let log: @Sendable (String) -> Void = { serveLog.line($0) }
         for warning in router.warnings { context.errorLine("moya-cli: warning: " + warning) }
+        // Opened now, so that a destination that cannot be written fails before serving.
+        let coverage = try coverageFile.map { file throws(CommandFailure) in
+            (recorder: CoverageRecorder(services: router.services), report: try CheckCommand.openReport(file))
+        }
+        defer { coverage?.report.discard() }
 
         // The process's signals, unless the context stops the command itself.
         let signals = context.stopSignal == nil ? SignalStream() : nil
@@ -113,7 +126,9 @@ struct ServeCommand: CallerIsolatedCommand {
         do {
             server = try await MockHTTPServer(
                 router: router, host: host, port: port,
-                options: .init(verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout))
+                options: .init(
+                    verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout,
+                    heard: coverage.map { Self.counting(into: $0.recorder) }))
         } catch {
             signals?.stop()
             throw CommandFailure.failed(
@@ -122,13 +137,40 @@ struct ServeCommand: CallerIsolatedCommand {
         announce(router, port: server.port, log: log)
         serveLog.flush()
 
-        let watcher = watch ? _Concurrency.Task { await self.watch(server, paths: paths, log: log) } : nil
+        let watcher =
+            watch
+            ? _Concurrency.Task { await self.watch(server, paths: paths, recorder: coverage?.recorder, log: log) } : nil
         let signal = await nextSignal()
         watcher?.cancel()
         log("moya-cli: \(Interrupts.described(signal).name): stopping; requests in flight have \(Int(Self.grace)) s")
         let finished = await server.stop(grace: Self.grace)
         signals?.stop()
         if !finished { log("moya-cli: stopped with requests unanswered after \(Int(Self.grace)) s") }
+        if let coverage {
+            let figures = coverage.recorder.coverage
+            try CheckCommand.write(
+                figures.json.serialized(pretty: true, escapeSlashes: false) + "\n", to: coverage.report)
+            log("moya-cli: coverage \(JSONValue.format(figures.total.percent))% written to \(coverageFile ?? "")")
+        }
+    }
+
+    /// Counts each request a target answered, with the values it read and its JSON body; a
+    /// request no target answered counts as unmatched.
+    static func counting(into recorder: CoverageRecorder) -> @Sendable (MockRequest, MockAnswer) -> Void {
+        { request, answer in
+            guard let name = answer.target, let dot = name.firstIndex(of: ".") else {
+                if request.method != "OPTIONS" { recorder.recordUnmatched() }
+                return
+            }
+            recorder.record(
+                service: String(name[..<dot]), target: String(name[name.index(after: dot)...]), status: answer.status,
+                params: answer.params
+            ) {
+                guard !request.body.isEmpty, let type = request.header("content-type"), JSONValue.isJSONMediaType(type)
+                else { return nil }
+                return try? JSONValue(parsing: Data(request.body))
+            }
+        }
     }
 
     private func makeRouter(_ catalog: SpecLibrary.Catalog) throws(CommandFailure) -> MockRouter {
@@ -167,7 +209,9 @@ struct ServeCommand: CallerIsolatedCommand {
 
     /// Polls the spec files twice a second; on a change, compiles them again and serves the
     /// result, or prints its problems and keeps serving what it had.
-    private func watch(_ server: MockHTTPServer, paths: [String]?, log: @Sendable (String) -> Void) async {
+    private func watch(
+        _ server: MockHTTPServer, paths: [String]?, recorder: CoverageRecorder?, log: @Sendable (String) -> Void
+    ) async {
         let library = specOptions.library(paths: paths)
         var seen = Self.fingerprint(library)
         while !_Concurrency.Task.isCancelled {
@@ -178,6 +222,7 @@ struct ServeCommand: CallerIsolatedCommand {
             do {
                 let router = try makeRouter(try specOptions.loadCatalog(paths: paths))
                 server.replace(router)
+                recorder?.declare(router.services)
                 for warning in router.warnings { log("moya-cli: warning: " + warning) }
                 log("moya-cli: reloaded: \(Self.size(of: router))")
             } catch {

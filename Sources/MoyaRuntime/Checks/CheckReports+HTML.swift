@@ -1,3 +1,4 @@
+import MoyaCoverage
 import MoyaHTTP
 import MoyaSpec
 
@@ -7,19 +8,23 @@ extension CheckReports {
     /// each with its spec file and line, its failure lines as the console prints them, a
     /// timing bar (against the slowest), and its request and response (`ExchangeTrace`,
     /// secrets masked). A flow lists its steps the same way, its bars a waterfall.
-    public static func html(_ results: [CheckResult], summary: CheckSummary) -> String {
+    /// With `coverage`, the matrix comes after the summary (`htmlCoverage`).
+    public static func html(_ results: [CheckResult], summary: CheckSummary, coverage: Coverage? = nil) -> String {
         var page = ""
         page.reserveCapacity(results.count * 1_024 + 4_096)
         let title = "moya-cli check: \(summary.passed) passed, \(summary.failed) failed, \(summary.skipped) skipped"
         page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        page += "<title>\(html(title))</title>\n<style>\(htmlStyle)</style>\n</head>\n<body>\n"
+        page +=
+            "<title>\(html(title))</title>\n<style>\(htmlStyle)\(coverage == nil ? "" : "\n" + coverageStyle)</style>\n"
+        page += "</head>\n<body>\n"
         page += "<header><h1>moya-cli check</h1><p class=\"summary\">"
         page += "<span class=\"passed\">\(summary.passed) passed</span> "
         page += "<span class=\"failed\">\(summary.failed) failed</span> "
         page += "<span class=\"skipped\">\(summary.skipped) skipped</span> "
         page += "<span class=\"total\">\(summary.total) checks in \(seconds(summary.seconds)) s</span></p></header>\n"
         page += "<main>\n"
+        if let coverage { htmlCoverage(coverage, into: &page) }
         let slowest = results.map(\.seconds).max() ?? 0
         for (index, result) in results.enumerated() {
             htmlCase(result, index: index, slowest: slowest, into: &page)

@@ -1,3 +1,4 @@
+import MoyaCoverage
 import MoyaHTTP
 import MoyaSpec
 
@@ -31,13 +32,24 @@ public enum CheckReports {
     /// named by the step (`finally: delete` for a `finally` step) under the flow's name as
     /// the class, as Hurl's per-request cases are asked for; a flow that failed with no step
     /// failing (an interrupt) keeps a case of its own for that failure.
-    public static func junit(_ results: [CheckResult], summary: CheckSummary, steps: Bool = false) -> String {
+    /// With `gate` (`--coverage-min`), a last suite, `coverage`, holds one case for it.
+    public static func junit(
+        _ results: [CheckResult], summary: CheckSummary, steps: Bool = false, gate: CoverageGate? = nil
+    ) -> String {
         var services: [String] = []
         for result in results where !services.contains(result.planned.service.name) {
             services.append(result.planned.service.name)
         }
-        let suites = services.map { service in
+        var suites = services.map { service in
             (service, results.filter { $0.planned.service.name == service }.flatMap { junitCases($0, steps: steps) })
+        }
+        if let gate {
+            let failure = gate.failure
+            let gateCase = JUnitCase(
+                classname: "coverage", name: gate.name, seconds: 0, file: "", line: 0,
+                outcome: failure == nil ? .passed : .failed, message: failure ?? "",
+                details: failure.map { [$0] } ?? [], output: "")
+            suites.append(("coverage", [gateCase]))
         }
         let all = suites.flatMap(\.1)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -52,8 +64,8 @@ public enum CheckReports {
             xml += "time=\"\(seconds(cases.reduce(0) { $0 + $1.seconds }))\">\n"
             for item in cases {
                 xml += "    <testcase classname=\"\(escape(item.classname))\" "
-                xml += "name=\"\(escape(item.name))\" time=\"\(seconds(item.seconds))\" "
-                xml += "file=\"\(escape(item.file))\" line=\"\(item.line)\""
+                xml += "name=\"\(escape(item.name))\" time=\"\(seconds(item.seconds))\""
+                if !item.file.isEmpty { xml += " file=\"\(escape(item.file))\" line=\"\(item.line)\"" }
                 let output = item.output.isEmpty ? "" : "      <system-out>\(escape(item.output))</system-out>\n"
                 switch item.outcome {
                 case .passed:

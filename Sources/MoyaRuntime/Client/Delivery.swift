@@ -69,6 +69,22 @@ extension SpecClient {
         _ prepared: PreparedCall, of service: ServiceSpec, _ delivery: Delivery = Delivery(),
         authenticating: Bool = true
     ) async -> Delivered {
+        let delivered = await authenticated(prepared, of: service, delivery, authenticating: authenticating)
+        if let heard {
+            let response: Response? =
+                switch delivered.result {
+                case .success(let response), .failure(.statusCode(let response)): response
+                case .failure: nil
+                }
+            heard(prepared.call.target, response)
+        }
+        return delivered
+    }
+
+    /// The delivery, with a login's token when the target has one.
+    private func authenticated(
+        _ prepared: PreparedCall, of service: ServiceSpec, _ delivery: Delivery, authenticating: Bool
+    ) async -> Delivered {
         guard authenticating, let login = prepared.call.target.login, let logins else {
             return await attempt(prepared, credential: nil, delivery)
         }

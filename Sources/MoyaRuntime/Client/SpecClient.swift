@@ -36,6 +36,9 @@ public struct SpecClient: Sendable {
     /// Whether each exchange keeps its request's masked twin, so that a report can show it
     /// (`ExchangeTrace`); `check --html` sets it.
     public var tracesExchanges = false
+    /// Hears of every delivery as it ends, with the response whatever its status, or nil
+    /// when none came: what `--coverage` counts. Called once per delivery, after its retries.
+    public var heard: (@Sendable (_ target: SpecTarget, _ response: Response?) -> Void)? = nil
 
     /// A client for `services`, in the environment named `environment`, with `overrides` in
     /// place of the spec's settings where given, as a command line's flags are.

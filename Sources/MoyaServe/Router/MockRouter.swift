@@ -28,7 +28,7 @@ public struct MockRequest: Sendable {
     }
 
     /// The first value of the header `name`, which is lowercase.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }
@@ -61,6 +61,9 @@ public struct MockAnswer: Sendable {
     public var loggedRequestBody: String?
     /// The response's body for `-v`, secrets masked.
     public var loggedResponseBody: String?
+    /// The values the request gave the target's params, as they were read: what
+    /// `serve --coverage` counts as sent.
+    public var params: [String: ParamValue] = [:]
 
     /// The status, or nil for an abort or a hang.
     public var status: Int? {
@@ -327,6 +330,7 @@ public struct MockRouter: Sendable {
                         && route.query.contains { MockRoute.key(key, is: $0.key) && holdsSecret($0.value, route) }
                 })
         if verbose { answer.loggedRequestBody = loggedBody(request, route, showSecrets: showSecrets) }
+        answer.params = chosen.binding.values
         // Who is asking comes before what is asked: a request without the credentials the
         // target sends is a 401, with the challenge of the one it lacks.
         if asksCredentials, let missing = route.credentials.missing(in: request, query: uri.query) {

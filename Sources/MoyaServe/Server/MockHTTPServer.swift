@@ -41,17 +41,22 @@ public final class MockHTTPServer: Sendable {
         /// idle keep-alive connections and slow headers alike are closed after it. A body gets
         /// twice as long once its head is in.
         public var idleTimeout = 30.0
+        /// Hears of each request the router answered, with its answer, before it is sent:
+        /// what `serve --coverage` counts. Called off the event loop for a request with a body.
+        public var heard: (@Sendable (MockRequest, MockAnswer) -> Void)?
 
         /// Options; what is not given is the default.
         public init(
             verbose: Bool = false, showSecrets: Bool = false, log: @escaping @Sendable (String) -> Void,
-            connectionCap: Int? = nil, idleTimeout: Double = 30.0
+            connectionCap: Int? = nil, idleTimeout: Double = 30.0,
+            heard: (@Sendable (MockRequest, MockAnswer) -> Void)? = nil
         ) {
             self.verbose = verbose
             self.showSecrets = showSecrets
             self.log = log
             self.connectionCap = connectionCap
             self.idleTimeout = idleTimeout
+            self.heard = heard
         }
 
         var headTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout) * 1e9).rounded())) }

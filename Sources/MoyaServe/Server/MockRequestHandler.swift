@@ -95,7 +95,9 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let (router, options) = (self.router, self.options)
         let work: @Sendable () -> MockAnswer = {
-            router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
+            let answer = router.current.answer(request, verbose: options.verbose, showSecrets: options.showSecrets)
+            options.heard?(request, answer)
+            return answer
         }
         guard !request.body.isEmpty else {
             respond(work(), head: head, keepAlive: keepAlive, started: started, context: context)
