@@ -18,6 +18,11 @@ extension Coverage {
         return .object(members)
     }
 
+    /// The file `--coverage` writes: the JSON indented, with a newline at the end.
+    public var report: String {
+        json.serialized(pretty: true, escapeSlashes: false) + "\n"
+    }
+
     /// `percent`, then each count.
     static func members(of totals: Totals) -> [(key: String, value: JSONValue)] {
         [

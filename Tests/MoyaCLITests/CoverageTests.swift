@@ -184,6 +184,30 @@ final class CoverageTests: XCTestCase {
         XCTAssertEqual(items.count, 6)
     }
 
+    /// An imported spec declares the document's response keys: petstore3's 19 operations
+    /// declare 64 responses (`default` among them), as TraceCov counts them
+    /// (bench/coverage.sh). On the samples, each target answers its success: 19 of 64.
+    func testAnImportedSpecDeclaresTheDocumentsResponses() async throws {
+        let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
+        let folder = try folder()
+        let (imported, _, importError) = try CommandTests.runProcess([
+            "import", "openapi", corpus + "/petstore3.yaml", "-o", folder + "/petstore.yaml",
+        ])
+        XCTAssertEqual(imported, 0, importError)
+        let (status, _, error) = await CommandTests.run([
+            "check", folder + "/petstore.yaml", "--stub", "immediate", "--coverage", folder + "/coverage.json",
+        ])
+        XCTAssertEqual(status, 0, error)
+        let figures = try Self.read(folder + "/coverage.json")
+        XCTAssertEqual(figures["targets"], try JSONValue(parsing: Data(#"{"covered":19,"total":19}"#.utf8)))
+        XCTAssertEqual(figures["statuses"], try JSONValue(parsing: Data(#"{"covered":19,"total":64}"#.utf8)))
+        guard case .array(let items)? = figures["items"],
+            let update = items.first(where: { $0["target"] == .string("updatePet") }),
+            case .array(let statuses)? = update["statuses"]
+        else { return XCTFail("\(figures)") }
+        XCTAssertEqual(statuses.compactMap { $0["status"]?.stringValue }, ["200", "400", "404", "422", "default"])
+    }
+
     /// serve counts the requests it answered as check counts the exchanges it made: the same
     /// run, seen from both ends, gives the same figures. Against serve, each target answers
     /// its default sample unless a check asks for another: 201 for addPet, 200 for the

@@ -22,8 +22,10 @@ struct CheckCommand: CallerIsolatedCommand {
             params is checked once against its own validation, and one that needs params is \
             skipped. A flow is one check: its steps run in order, and flows run in parallel. \
             Prints a line per check and a summary; each failure shows the assertion's \
-            file:line:col, what was expected and what came. Exits 0 when all pass, 1 when any \
-            fails, 65 for an invalid spec, 66 for a missing one, 130 after Ctrl-C, whose first \
+            file:line:col, what was expected and what came. --coverage FILE writes which \
+            targets, statuses, params, enum values and body branches of every service read \
+            the run covered (docs/coverage.md). Exits 0 when all pass, 1 when any fails or the \
+            run covers less than --coverage-min of the declared statuses, 65 for an invalid spec, 66 for a missing one, 130 after Ctrl-C, whose first \
             press starts nothing new and lets flows run their finally steps. Under \
             GITHUB_ACTIONS=true, failures are also printed as ::error annotations. Arazzo \
             documents run every workflow, as the flows import arazzo makes of them, each \
@@ -35,6 +37,7 @@ struct CheckCommand: CallerIsolatedCommand {
               moya-cli check --only 'myservice.*' --env staging --retry 2
               moya-cli check pets.arazzo.yaml --stub immediate
               moya-cli check --shard 2/4 --junit report.xml
+              moya-cli check --coverage coverage.json --coverage-min 80
               moya-cli check --tap > checks.tap
             """
     )

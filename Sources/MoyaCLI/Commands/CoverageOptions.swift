@@ -48,7 +48,7 @@ struct CoverageRun {
     /// Writes the file; a destination the command did not finish is discarded.
     func write(_ coverage: Coverage) throws(CommandFailure) {
         guard let report else { return }
-        try CheckCommand.write(coverage.json.serialized(pretty: true, escapeSlashes: false) + "\n", to: report)
+        try CheckCommand.write(coverage.report, to: report)
     }
 
     /// The JUnit gate's case, when there is a gate.

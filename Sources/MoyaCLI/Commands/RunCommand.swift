@@ -20,8 +20,9 @@ struct RunCommand: CallerIsolatedCommand {
             Prints a line per step: PASS, FAIL or SKIP, the step, the status and the time, \
             with each failure's file:line:col under it. The flow's finally steps run after a \
             failure too, and after the first Ctrl-C, which stops the flow before its next \
-            step; a second Ctrl-C exits at once. Exits 0 when every step passes, 1 when one \
-            fails, 64 for a usage error, 65 for an invalid spec, 66 for a missing one, 130 \
+            step; a second Ctrl-C exits at once. --coverage FILE and --coverage-min count the \
+            steps as check counts its checks. Exits 0 when every step passes, 1 when one \
+            fails or the flow covers less than --coverage-min, 64 for a usage error, 65 for an invalid spec, 66 for a missing one, 130 \
             after Ctrl-C.
 
             An Arazzo document and one of its workflows run the same way: run FILE.arazzo.yaml \

@@ -38,7 +38,8 @@ struct ServeCommand: CallerIsolatedCommand {
             as Prism does. A spec's stub: { delayed: S } delays the answer; an error: sample \
             closes the connection, and timeout never answers. Logs a line per request on \
             stderr; -v adds the bodies. Ctrl-C or SIGTERM stops it: requests in flight get up \
-            to 5 s to finish, and it exits 0. Exits 1 when it cannot listen, 64 for a usage \
+            to 5 s to finish, then --coverage FILE is written with what the requests covered, and \
+            it exits 0. Exits 1 when it cannot listen, 64 for a usage \
             error, 65 for an invalid spec, 66 for a missing one.
 
             Examples:
@@ -149,7 +150,7 @@ struct ServeCommand: CallerIsolatedCommand {
         if let coverage {
             let figures = coverage.recorder.coverage
             try CheckCommand.write(
-                figures.json.serialized(pretty: true, escapeSlashes: false) + "\n", to: coverage.report)
+                figures.report, to: coverage.report)
             log("moya-cli: coverage \(JSONValue.format(figures.total.percent))% written to \(coverageFile ?? "")")
         }
     }
