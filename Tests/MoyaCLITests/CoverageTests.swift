@@ -114,6 +114,11 @@ final class CoverageTests: XCTestCase {
         let passed = try String(contentsOfFile: folder + "/met.xml", encoding: .utf8)
         XCTAssertTrue(
             passed.contains(#"<testcase classname="coverage" name="coverage &gt;= 37.5%" time="0.000"/>"#), passed)
+        // A file that cannot be written fails before anything is sent, as a report does.
+        let (unwritable, out, unwritableError) = await check(["--coverage", "/dev/null/coverage.json"])
+        XCTAssertEqual(unwritable, 73)
+        XCTAssertEqual(out, "")
+        XCTAssertTrue(unwritableError.hasPrefix("moya-cli: error: cannot write the report: "), unwritableError)
         let (bad, _, badError) = await check(["--coverage-min", "101"])
         XCTAssertEqual(bad, 64)
         XCTAssertTrue(badError.contains("--coverage-min takes a percentage from 0 to 100"), badError)
