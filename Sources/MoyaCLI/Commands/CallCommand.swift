@@ -249,7 +249,7 @@ struct CallCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        let (service, spec, given): (ServiceSpec, TargetSpec, [String])
+        var (service, spec, given): (ServiceSpec, TargetSpec, [String])
         if let url {
             (service, spec, given) = try AdHocCall(command: self, url: url).load()
         } else {
@@ -266,6 +266,14 @@ struct CallCommand: CallerIsolatedCommand {
         options.validatesArguments = !noValidateArgs
         let extraHeaders = try CallArguments.headers(headers)
         let overrides = record == nil ? try overrides() : network.overrides(stub: .never)
+        // The secrets a sent call needs, read from their sources; a stub reads none.
+        if url == nil {
+            do {
+                (service, spec) = try specOptions.secretVault().bind(service, spec, overrides: overrides, environment: env)
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
         let prepared: PreparedCall
         do {
             prepared = try PreparedCall.prepare(

@@ -201,6 +201,7 @@ struct CheckCommand: CallerIsolatedCommand {
             session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache))
         client.tracesExchanges = htmlFile != nil
+        client.secrets = specOptions.secretVault(explicitPaths: !paths.isEmpty)
         if let coverageRun { client.counting(into: coverageRun.recorder) }
         var runner = CheckRunner(client: client, parallel: parallel, bail: bail, interrupts: interrupts)
         let heard = Mutex<[(index: Int, exchange: Exchange)]>([])

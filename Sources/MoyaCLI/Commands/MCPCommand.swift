@@ -168,10 +168,12 @@ struct MCPCommand: CallerIsolatedCommand {
         let invocation = MCPInvocation(
             load: {
                 let catalog = arazzo.relocated(try SpecOptions.loadCatalog(library, context: context))
-                return SpecClient(
+                var client = SpecClient(
                     services: catalog.services, environment: env, overrides: overrides, session: session,
                     showSecrets: false, logins: Logins(environment: context.environment, usesCache: !noTokenCache),
                     logOptions: logOptions, log: log)
+                client.secrets = SecretVault(compiler: library.compiler, environment: context.environment)
+                return client
             },
             preview: { count in
                 guard let first = try? library.files().first,

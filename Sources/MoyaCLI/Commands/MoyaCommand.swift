@@ -61,6 +61,7 @@ struct MoyaCommand: AsyncParsableCommand {
             CallCommand.self, RunCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self,
             DescribeCommand.self, GenerateCommand.self, ServeCommand.self, ImportCommand.self,
             ExportCommand.self, TrustCommand.self, InitCommand.self, MCPCommand.self, SchemaCommand.self,
+            SecretsCommand.self,
         ]
     )
 }

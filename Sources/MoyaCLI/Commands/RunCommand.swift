@@ -122,6 +122,7 @@ struct RunCommand: CallerIsolatedCommand {
             session: session, showSecrets: showSecrets,
             logins: Logins(environment: context.environment, usesCache: !network.noTokenCache),
             logOptions: CallCommand.logOptions(verbosity: verbosity), log: { context.errorLine($0) })
+        client.secrets = specOptions.secretVault()
         if let coverageRun { client.counting(into: coverageRun.recorder) }
         let planned = PlannedCheck(service: service, subject: .flow(spec), skipReason: nil)
         let colored = ColorChoice.auto.colors(terminal: context.outputIsTerminal, environment: context.environment)

@@ -1,3 +1,4 @@
+import MoyaRuntime
 import MoyaSpec
 
 extension SpecOptions {
@@ -25,6 +26,7 @@ extension SpecOptions {
         let environment = CommandContext.current.environment
         var compiler = SpecCompiler(environment: environment)
         compiler.fileRoot = fileRoot
+        compiler.userSecrets = UserSecrets.load(environment: environment)
         if !explicitPaths, let found = SpecLibrary.foundFolder(specs: specs, environment: environment) {
             let trust = SpecTrust(environment: environment)
             compiler.refusesEnvironment = EnvironmentRefusal(folder: found) { reading in
@@ -32,6 +34,12 @@ extension SpecOptions {
             }
         }
         return compiler
+    }
+
+    /// What reads the secrets a sent target needs from their sources (`secrets:`), for the
+    /// specs these options describe: one per command, so that each value is read at most once.
+    func secretVault(explicitPaths: Bool = false) -> SecretVault {
+        SecretVault(compiler: compiler(explicitPaths: explicitPaths), environment: CommandContext.current.environment)
     }
 
     /// Options for completion, which parses no flags: the `--specs` a command line names,

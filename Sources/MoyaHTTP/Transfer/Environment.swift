@@ -43,6 +43,30 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Every variable, as `NAME=value` lines for a program moya-cli runs: the process's
+    /// `environ` under what is set over it.
+    public var entries: [String] {
+        func process() -> [String: String] {
+            var variables: [String: String] = [:]
+            var cursor = environ
+            while let entry = cursor.pointee {
+                let text = String(cString: entry)
+                if let equals = text.firstIndex(of: "=") {
+                    variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+                }
+                cursor += 1
+            }
+            return variables
+        }
+        let variables: [String: String]
+        switch source {
+        case .process: variables = process()
+        case .values(let values): variables = values
+        case .overlay(let values, let base): variables = (base ?? process()).merging(values) { $1 }
+        }
+        return variables.keys.sorted().map { "\($0)=\(variables[$0] ?? "")" }
+    }
+
     /// The value of `name`, or nil when it is not set.
     public subscript(name: String) -> String? {
         switch source {

@@ -61,6 +61,10 @@ public struct PreparedCall: Sendable {
         showingSecrets: Bool = false, printsRequest: Bool = true, keepsDownloadsInMemory: Bool = false,
         pageURL: URL? = nil, sendsCredentials: Bool = true
     ) throws(ResolveError) -> PreparedCall {
+        let policy = CallPolicy.decide(overrides, target: target, service: service)
+        // A stub sends nothing, so its secrets' sources are not read (`SecretVault`).
+        var options = options
+        options.leavesSecretsUnread = policy.stub != .never
         var resolved = try service.resolve(target, with: options)
         resolved.secretValues.formUnion(secrets)
         // `-H` binds its credentials here: the header is masked whole, and its value is
@@ -70,7 +74,6 @@ public struct PreparedCall: Sendable {
             resolved.secretValues.formUnion(
                 Redactor(secretHeaders: [field.name]).credentials(in: [field.name: field.value]))
         }
-        let policy = CallPolicy.decide(overrides, target: target, service: service)
         var headers = headers
         if let sample = options.sample, policy.stub == .never, !resolved.headerFields.contains("Prefer"),
             !headers.contains("Prefer")

@@ -18,6 +18,9 @@ public struct SendFailure: Problem, CustomStringConvertible {
         case invalidCall
         /// The target's login failed, so it was not sent.
         case login
+        /// A secret the target needs could not be read (`SecretFailure`): its status, 66, 69
+        /// or 77.
+        case secret(ExitStatus)
     }
 
     /// What kind of failure it is.
@@ -58,6 +61,13 @@ public struct SendFailure: Problem, CustomStringConvertible {
         self.init(kind: .invalidCall, target: target, reason: error.message)
         unhintedReason = error.hint == nil ? nil : error.unhinted
         isArgumentError = error.isUsageError
+    }
+
+    /// The failure `error`, a secret `target` needs that could not be read.
+    public init(secret error: SecretFailure, target: String) {
+        var error = error
+        error.needer = nil
+        self.init(kind: .secret(error.status), target: target, reason: "needs " + error.message)
     }
 
     /// `message` without the hint: what a reader who passes no flags (a model) is told.
@@ -111,6 +121,7 @@ public struct SendFailure: Problem, CustomStringConvertible {
         case .network(.cancelled?): .interrupted
         case .network, .login: .transportFailure
         case .encoding, .invalidCall: .invalidSpec
+        case .secret(let status): status
         }
     }
 

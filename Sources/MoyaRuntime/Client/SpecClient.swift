@@ -39,6 +39,9 @@ public struct SpecClient: Sendable {
     /// Hears of every delivery as it ends, with the response whatever its status, or nil
     /// when none came: what `--coverage` counts. Called once per delivery, after its retries.
     public var heard: (@Sendable (_ target: SpecTarget, _ response: Response?) -> Void)? = nil
+    /// Reads the secrets a target that is sent needs from their sources (`secrets:`); nil
+    /// leaves a `${NAME}` the environment does not set unset.
+    public var secrets: SecretVault? = nil
 
     /// A client for `services`, in the environment named `environment`, with `overrides` in
     /// place of the spec's settings where given, as a command line's flags are.
@@ -129,6 +132,16 @@ public struct SpecClient: Sendable {
         cookies: CookieStore? = nil, secrets: Set<String> = [],
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true, pages: PageCount? = nil
     ) async -> Exchange {
+        let (unbound, unboundTarget) = (service, target)
+        let service: ServiceSpec
+        let target: TargetSpec
+        do {
+            (service, target) = try withSecrets(unbound, unboundTarget, environment: options.environment)
+        } catch {
+            let (service, target) = (unbound, unboundTarget)
+            let failure = SendFailure(secret: error, target: service.name + "." + target.name)
+            return Exchange(target: nil, redactor: Redactor(), response: nil, seconds: 0, failure: failure)
+        }
         if let pages {
             return await pagedExchange(
                 service, target, with: options, pages: pages, headers: headers, secrets: secrets,
@@ -155,6 +168,16 @@ public struct SpecClient: Sendable {
         let redactor = delivered.redactor
 
         return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)
+    }
+
+    /// `service` and `target` as they are sent, compiled again with the secrets they need
+    /// read from their sources (`SecretVault`); as they are when the policy stubs the target,
+    /// which sends nothing.
+    public func withSecrets(_ service: ServiceSpec, _ target: TargetSpec, environment: String?)
+        throws(SecretFailure) -> (ServiceSpec, TargetSpec)
+    {
+        guard let secrets else { return (service, target) }
+        return try secrets.bind(service, target, overrides: overrides, environment: environment)
     }
 
     /// Sends `SERVICE.TARGET` with `arguments` and `headers`, or answers from its sample when

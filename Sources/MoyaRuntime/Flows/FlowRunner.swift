@@ -44,7 +44,21 @@ public struct FlowRunner: Sendable {
     /// Runs `flow` and reports it as one result whose steps are its parts.
     public func run(_ flow: FlowSpec, of planned: PlannedCheck) async -> CheckResult {
         let start = ContinuousClock.now
-        var run = Run(service: planned.service)
+        // The flow's own `${NAME}`s that a secret source gives are read before its first
+        // step, unless the flow is stubbed and sends nothing.
+        var flow = flow
+        var service = planned.service
+        var secretFailure: SecretFailure?
+        let stubbed = (client.overrides.stub ?? service.stub ?? .never) != .never
+        if let secrets = client.secrets, !stubbed {
+            do {
+                service = try secrets.service(service, running: flow)
+                flow = service.flows.first { $0.name == flow.name } ?? flow
+            } catch {
+                secretFailure = error
+            }
+        }
+        var run = Run(service: service)
         var steps: [StepResult] = []
         var failures: [CheckFailure] = []
 
@@ -62,7 +76,11 @@ public struct FlowRunner: Sendable {
         }
         // A `${VAR}` of the flow's own that the environment does not set stops it before any
         // step; each step's target is held to its own as it is called.
-        if let unset = planned.service.unsetVariable(forFlow: flow.name) {
+        if let secretFailure {
+            failBefore("secrets", CheckFailure(keyPath: "vars", mark: flow.mark, message: secretFailure.message))
+        } else if let unset = service.unsetVariables.first(where: {
+            $0.owner == .flow(flow.name) && !(stubbed && service.secretSources[$0.name] != nil)
+        }) {
             failBefore(
                 "environment",
                 CheckFailure(

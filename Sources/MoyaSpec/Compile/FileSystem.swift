@@ -50,7 +50,7 @@ package enum FileSystem {
     }
 
     /// Which file a path reaches, links followed: the same identity means the same file.
-    struct Identity: Hashable {
+    package struct Identity: Hashable {
         var device: UInt64
         var inode: UInt64
     }
@@ -60,7 +60,7 @@ package enum FileSystem {
     }
 
     /// What `path` is, and its identity when it exists.
-    static func entry(_ path: String) -> (kind: Kind, identity: Identity?) {
+    package static func entry(_ path: String) -> (kind: Kind, identity: Identity?) {
         var info = stat()
         guard stat(path, &info) == 0 else { return (.missing, nil) }
         let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))

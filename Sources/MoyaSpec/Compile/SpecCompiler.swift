@@ -25,10 +25,13 @@ public struct SpecCompiler: Sendable {
     /// the working directory that the user has not trusted. A `${VAR}` in them that names a
     /// set variable is then a spec error saying this; an unset one takes its default.
     public var refusesEnvironment: EnvironmentRefusal?
+    /// The user's own `secrets.yaml`: sources for every service, under each spec's own
+    /// `secrets:`. Its problems are every spec's, since each spec reads it.
+    public var userSecrets: UserSecrets?
 
     static let serviceKeys = [
         "service", "baseURL", "headers", "validation", "timeout", "retry", "followRedirects", "stub", "auth",
-        "environments", "targets", "flows", "mcp",
+        "environments", "targets", "flows", "mcp", "secrets",
     ]
     /// The keys of a service's `mcp:`.
     static let serviceMCPKeys = ["prefix"]
@@ -181,11 +184,13 @@ public struct SpecCompiler: Sendable {
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
         if let partial { tree = tree.remapped(partial) }
         let service = context.service(tree)
+        if let userSecrets { context.reader.diagnostics += userSecrets.diagnostics }
         guard var service, context.reader.diagnostics.isEmpty else {
             throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
         }
         service.warnings = context.reader.warnings.sorted { $0.mark < $1.mark }
         service.unsetVariables = context.reader.unsetVariables
+        if let userSecrets { service.secretSources = userSecrets.sources.merging(service.secretSources) { $1 } }
         return service
     }
 }
@@ -312,6 +317,7 @@ struct CompileContext {
             secretValues: reader.secretValues, baseURLSource: baseURLSource ?? Template(literal: baseURL))
         service.givenFileRoot = fileRoot.isGiven ? fileRoot.directory : nil
         if let node = fields["mcp"] { service.mcpPrefix = mcpPrefix(node) }
+        if let node = fields["secrets"] { service.secretSources = secretSources(node, "secrets", origin: .spec) }
         checkSamples(of: service)
         return service
     }
@@ -724,7 +730,7 @@ public struct EnvironmentRefusal: Sendable {
     }
 
     /// Whether `file` is one of the folder's.
-    func covers(_ file: String) -> Bool {
+    package func covers(_ file: String) -> Bool {
         file == folder || file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 

@@ -257,6 +257,9 @@ public struct SpecLibrary: Sendable {
             }
         }
         catalog.diagnostics += Self.crossServiceProblems(catalog.services)
+        // The user's `secrets.yaml` is every spec's: its problems are reported once.
+        var seenDiagnostics = Set<Diagnostic>()
+        catalog.diagnostics = catalog.diagnostics.filter { seenDiagnostics.insert($0).inserted }
         return catalog
     }
 

@@ -56,6 +56,9 @@ public struct CallOptions: Sendable {
     /// A spec's own values (a check's, a flow step's) are never held: a check may send a bad
     /// value on purpose.
     public var validatesArguments = true
+    /// Whether the call sends nothing (a stub), so that a `${NAME}` a secret source gives
+    /// (`ServiceSpec.secretSources`) is left unread, empty, rather than stopping the call.
+    public var leavesSecretsUnread = false
 
     /// Creates call options.
     public init(
@@ -131,7 +134,9 @@ extension ServiceSpec {
     /// builds the Moya task. The result keeps what was bound, each value with its secrecy, so
     /// that `SpecTarget.masked()` renders the printable form from the same values.
     public func resolve(_ target: TargetSpec, with options: CallOptions) throws(ResolveError) -> SpecTarget {
-        if let unset = unsetVariable(for: target, environment: options.environment) {
+        if let unset = unsetVariables(for: target, environment: options.environment).first(where: {
+            !options.leavesSecretsUnread || secretSources[$0.name] == nil
+        }) {
             throw ResolveError(message: unset.message(for: "\(name).\(target.name)"), isUsageError: true)
         }
         var resolver = TargetResolver(service: self, target: target)

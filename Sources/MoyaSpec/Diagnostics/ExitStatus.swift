@@ -27,8 +27,12 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 64
     /// A spec is invalid.
     case invalidSpec = 65
-    /// A spec file or directory is missing.
+    /// A spec file or directory is missing, or a secret's source has nothing (`SecretVault`).
     case missingSpec = 66
+    /// A secret's source failed: its program exited with another status, was stopped at its
+    /// time limit, or is not installed, as sysexits' EX_UNAVAILABLE. (A source that has
+    /// nothing is 66, as a missing spec is: EX_NOINPUT.)
+    case unavailable = 69
     /// `--record` could not write the spec or a sample's file.
     case cannotWrite = 73
     /// A spec found in the working directory read a set variable, and its folder is not
@@ -57,7 +61,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
             "--all stopped before the last page: a next URL off the target's origin, a page whose items cannot be read, or a next page that repeats one."
         case .usage: "Usage: the command line is wrong."
         case .invalidSpec: "Invalid spec."
-        case .missingSpec: "Missing spec."
+        case .missingSpec: "Missing spec, or a secret's source has nothing."
+        case .unavailable: "A secret's source failed: its program failed, timed out or is not installed."
         case .cannotWrite: "--record could not write the spec or a sample's file."
         case .untrusted: "A spec found in the working directory is not trusted: run moya-cli trust."
         case .hungUp: "Hung up (SIGHUP): ended by the signal, after cleanup."

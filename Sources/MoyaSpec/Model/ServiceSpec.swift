@@ -44,6 +44,9 @@ public struct ServiceSpec: Sendable {
     public var warnings: [Diagnostic] = []
     /// The `${VAR}`s the environment does not set, with no default.
     public var unsetVariables: [UnsetVariable] = []
+    /// Where each `${NAME}` comes from when the environment does not set it: the spec's own
+    /// `secrets:` over the user's `secrets.yaml`. Read only when a call that needs it is sent.
+    public var secretSources: [String: SecretSource] = [:]
     /// The folder `--file-root` named when the spec was compiled; nil for the spec's own.
     public var givenFileRoot: String?
 

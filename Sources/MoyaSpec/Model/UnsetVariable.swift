@@ -38,7 +38,12 @@ extension ServiceSpec {
     /// The first unset variable a call of `target` in `environment` needs: the service's, the
     /// target's own, and the chosen environment's.
     public func unsetVariable(for target: TargetSpec, environment: String?) -> UnsetVariable? {
-        unsetVariables.first { variable in
+        unsetVariables(for: target, environment: environment).first
+    }
+
+    /// Every unset variable a call of `target` in `environment` needs, in the spec's order.
+    public func unsetVariables(for target: TargetSpec, environment: String?) -> [UnsetVariable] {
+        unsetVariables.filter { variable in
             switch variable.owner {
             case .service: true
             case .target(let name): name == target.name
@@ -54,11 +59,16 @@ extension ServiceSpec {
         unsetVariables.first { $0.owner == .flow(name) }
     }
 
-    /// One warning per unset variable, at its first reference, naming what needs it.
+    /// One warning per unset variable no secret source gives (`secretSources`), at its first
+    /// reference, naming what needs it.
     public var unsetVariableWarnings: [Diagnostic] {
+        unsetVariableWarnings(of: unsetVariables.filter { secretSources[$0.name] == nil })
+    }
+
+    private func unsetVariableWarnings(of variables: [UnsetVariable]) -> [Diagnostic] {
         var order: [String] = []
         var byName: [String: [UnsetVariable]] = [:]
-        for variable in unsetVariables {
+        for variable in variables {
             if byName[variable.name] == nil { order.append(variable.name) }
             byName[variable.name, default: []].append(variable)
         }

@@ -1,0 +1,199 @@
+import MoyaHTTP
+import MoyaSpec
+import Synchronization
+
+/// Reads the secrets a spec's `secrets:` and the user's `secrets.yaml` name (`SecretSource`)
+/// when a call that needs one is sent, and gives the service back compiled with them: each
+/// value is then the environment's, a secret everywhere an environment value is (masked in
+/// every output, never recorded, never shown to a model). This is the one place a store is
+/// read and the one place its rules are kept:
+/// - a value is read only for a target or flow that is sent (never for `list`, `validate`,
+///   completion or a stub), at most once per command, within its source's time limit;
+/// - a spec found in the working directory (`./specs`) reads no store until its folder is
+///   trusted, the user's sources included;
+/// - a spec's `command` runs only from a trusted folder or the user's own spec folder; the
+///   user's `secrets.yaml` may name any;
+/// - a `dotenv` file lies inside the declaring file's root.
+///
+/// A read blocks its thread for as long as the program takes: reads are serialised, so that
+/// two calls needing one secret read it once.
+public final class SecretVault: Sendable {
+    /// The compiler the services were compiled with, whose environment the values go over.
+    public let compiler: SpecCompiler
+    /// The environment programs run in, and where the stores and the user's folders are.
+    let environment: Environment
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        /// Each source's value or failure, by `key(_:_:)`.
+        var values: [String: Result<String, SecretFailure>] = [:]
+        /// Services compiled with their values, by file and target (or flow).
+        var services: [String: ServiceSpec] = [:]
+    }
+
+    /// A vault over `compiler`'s specs, running programs in `environment`.
+    public init(compiler: SpecCompiler, environment: Environment) {
+        self.compiler = compiler
+        self.environment = environment
+    }
+
+    // MARK: - Services with their secrets
+
+    /// `service` and `target` as a call sends them under `overrides`: compiled again with the
+    /// secrets they need read; as they are when the policy stubs the target, which sends
+    /// nothing (`CallPolicy.decide`).
+    public func bind(
+        _ service: ServiceSpec, _ target: TargetSpec, overrides: CallPolicy.Overrides, environment: String?
+    ) throws(SecretFailure) -> (ServiceSpec, TargetSpec) {
+        guard CallPolicy.decide(overrides, target: target, service: service).stub == .never else {
+            return (service, target)
+        }
+        let bound = try self.service(service, sending: target, environment: environment)
+        return (bound, bound.target(named: target.name) ?? target)
+    }
+
+    /// `service` as a call of `target` in `environment` sends it: compiled again with every
+    /// secret it needs read, or itself when it needs none.
+    public func service(_ service: ServiceSpec, sending target: TargetSpec, environment: String?)
+        throws(SecretFailure) -> ServiceSpec
+    {
+        var targets = [target.name]
+        if case .login(let login)? = target.auth ?? service.auth, login.service == nil { targets.append(login.target) }
+        let needed = service.unsetVariables.filter { variable in
+            switch variable.owner {
+            case .service: true
+            case .target(let name): targets.contains(name)
+            case .environment(let name): name == environment
+            case .flow: false
+            }
+        }
+        return try compiled(service, needing: needed, for: "\(service.name).\(target.name)", target: target.name)
+    }
+
+    /// `service` as a run of its flow `flow` needs it: compiled again, whole, with the secrets
+    /// the flow's own text needs; each step's target is held to its own as it is sent.
+    public func service(_ service: ServiceSpec, running flow: FlowSpec) throws(SecretFailure) -> ServiceSpec {
+        let needed = service.unsetVariables.filter { $0.owner == .flow(flow.name) }
+        return try compiled(service, needing: needed, for: "flow \(service.name).\(flow.name)", target: nil)
+    }
+
+    private func compiled(_ service: ServiceSpec, needing variables: [UnsetVariable], for needer: String, target: String?)
+        throws(SecretFailure) -> ServiceSpec
+    {
+        var names: [String] = []
+        for variable in variables where service.secretSources[variable.name] != nil && !names.contains(variable.name) {
+            names.append(variable.name)
+        }
+        guard !names.isEmpty else { return service }
+        var values: [String: String] = [:]
+        for name in names {
+            guard let source = service.secretSources[name] else { continue }
+            values[name] = try read(name, from: source, for: service, needer: needer)
+        }
+        let key = service.file + "\u{0}" + (target ?? "") + "\u{0}" + names.joined(separator: ",")
+        if let done = state.withLock({ $0.services[key] }) { return done }
+        var recompiler = compiler
+        recompiler.environment = compiler.environment.setting(values)
+        let recompiled: ServiceSpec
+        do throws(SpecError) {
+            if let target {
+                recompiled = try recompiler.compile(file: service.file, target: target)
+            } else {
+                recompiled = try recompiler.compile(file: service.file)
+            }
+        } catch {
+            throw SecretFailure(
+                name: names[0], source: nil, needer: needer, status: .invalidSpec,
+                reason: "\(service.file) no longer compiles: \(error.message)")
+        }
+        state.withLock { $0.services[key] = recompiled }
+        return recompiled
+    }
+
+    // MARK: - Reading
+
+    /// The value of `name` from `source`, declared for `service`'s spec: read once, within the
+    /// source's time limit, if the trust rules allow.
+    public func read(_ name: String, from source: SecretSource, for service: ServiceSpec, needer: String?)
+        throws(SecretFailure) -> String
+    {
+        if let refusal = refusal(of: source, for: service) {
+            throw SecretFailure(name: name, source: source, needer: needer, status: .untrusted, reason: refusal)
+        }
+        let key = name + "\u{0}" + source.description + "\u{0}" + source.file
+        // One read at a time, so that two calls needing one value read it once.
+        let result = state.withLock { state -> Result<String, SecretFailure> in
+            if let known = state.values[key] { return known }
+            let reading = SecretReading(
+                source: source, name: name, environment: environment, fileRoot: fileRoot(of: source, for: service))
+            let result = Result<String, SecretFailure> { () throws(SecretFailure) -> String in try reading.value() }
+            state.values[key] = result
+            return result
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(var failure):
+            failure.needer = needer
+            throw failure
+        }
+    }
+
+    /// The folder a source's dotenv file must be in: its spec's file root, or the user's
+    /// config folder for the user's file.
+    private func fileRoot(of source: SecretSource, for service: ServiceSpec) -> FileRoot {
+        source.origin == .spec ? service.fileRoot : FileRoot(spec: source.file)
+    }
+
+    /// Why `source` may not be read for `service`, or nil when it may.
+    public func refusal(of source: SecretSource, for service: ServiceSpec) -> String? {
+        if let found = compiler.refusesEnvironment, found.covers(service.file), found.reason != nil {
+            let shown = found.folder.hasPrefix("/") ? found.folder : "./" + found.folder
+            return "\(shown) was found in the working directory and is not trusted as it is now, so its specs "
+                + "read no secret store; run 'moya-cli trust \(found.folder)' once you have read them"
+        }
+        guard case .command = source.kind, source.origin == .spec else { return nil }
+        let folder = FileRoot(spec: service.file).directory
+        if SpecTrust(environment: environment).standing(of: folder) == .trusted { return nil }
+        if let own = SpecLibrary.defaultPaths(environment: environment).dropFirst().first,
+            let real = FileRoot.realPath(own), folder == real || folder.hasPrefix(real + "/")
+        {
+            return nil
+        }
+        return "a spec's command runs only from a trusted folder or your own spec folder; run "
+            + "'moya-cli trust \(folder)' once you have read its specs, or declare it in your secrets.yaml"
+    }
+}
+
+/// Why a secret could not be read: which, from where, and what happened, never a value. Its
+/// status is 66 when the source has nothing, 69 when it failed, 77 when the trust rules keep
+/// it unread.
+public struct SecretFailure: Problem, CustomStringConvertible {
+    /// The variable.
+    public var name: String
+    /// Where it comes from; nil when the failure is not the source's.
+    public var source: SecretSource?
+    /// What needed it: `service.target`, or `flow service.name`; nil when nothing did
+    /// (`secrets check`).
+    public var needer: String?
+    public var status: ExitStatus
+    /// What happened, without the name and source.
+    public var reason: String
+
+    public init(name: String, source: SecretSource?, needer: String?, status: ExitStatus, reason: String) {
+        self.name = name
+        self.source = source
+        self.needer = needer
+        self.status = status
+        self.reason = reason
+    }
+
+    /// `gh.user needs GITHUB_TOKEN from pass github/token (specs/gh.yaml:6:19): pass show
+    /// exited with status 2`.
+    public var message: String {
+        let from = source.map { " from \($0) (\($0.place))" } ?? ""
+        return (needer.map { "\($0) needs " } ?? "") + name + from + ": " + reason
+    }
+
+    public var exitStatus: ExitStatus { status }
+    public var description: String { message }
+}
