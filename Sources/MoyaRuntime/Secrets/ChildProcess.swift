@@ -41,7 +41,8 @@ struct ChildProcess {
         -> Outcome
     {
         guard let name = argv.first, let program = locate(name, path: path) else {
-            throw StartFailure(reason: "\(argv.first ?? "") is not on PATH")
+            let name = argv.first ?? ""
+            throw StartFailure(reason: name.contains("/") ? "\(name) is not an executable file" : "\(name) is not on PATH")
         }
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]

@@ -53,7 +53,13 @@ struct SecretReading {
         if outcome.status == 1, outcome.output.isEmpty, outcome.errors.isEmpty {
             throw nothing("the keyring has no item with these attributes")
         }
-        if outcome.status != 0 { throw exited(outcome, "secret-tool lookup") }
+        if outcome.status != 0 {
+            var failure = exited(outcome, "secret-tool lookup")
+            if environment["DBUS_SESSION_BUS_ADDRESS"] == nil, environment["XDG_RUNTIME_DIR"] == nil {
+                failure.reason += "; no session bus is known (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)"
+            }
+            throw failure
+        }
         var bytes = outcome.output[...]
         if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
         guard !bytes.isEmpty else { throw nothing("the keyring's item is empty") }
@@ -76,12 +82,17 @@ struct SecretReading {
         return value
     }
 
-    /// What `argv` prints on stdout, whitespace trimmed from both ends.
+    /// What `argv` prints on stdout, whitespace trimmed from both ends. A program named by a
+    /// relative path (`./bin/token`) is the one beside the declaring file.
     private func command(_ argv: [String]) throws(SecretFailure) -> String {
-        let outcome = try run(argv, what: argv[0])
+        var argv = argv
+        if let program = argv.first, program.contains("/"), !program.hasPrefix("/") {
+            argv[0] = ServiceSpec.path(program.hasPrefix("./") ? String(program.dropFirst(2)) : program, inSpec: source.file)
+        }
+        let outcome = try run(argv, what: source.kind.program)
         let text = String(decoding: outcome.output, as: UTF8.self)
         let trimmed = text.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw nothing("\(argv[0]) printed nothing") }
+        guard !trimmed.isEmpty else { throw nothing("\(source.kind.program) printed nothing") }
         return trimmed
     }
 
@@ -191,5 +202,13 @@ extension String {
             return ""
         }
         return String(self[first...last])
+    }
+}
+
+extension SecretSource.Kind {
+    /// The program a `command` names, as written.
+    fileprivate var program: String {
+        if case .command(let argv) = self { return argv.first ?? "" }
+        return ""
     }
 }
