@@ -114,7 +114,9 @@ public final class SecretStores {
         session = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if let text = try? String(contentsOfFile: address, encoding: .utf8), let line = text.split(separator: "\n").first {
+            if let text = try? String(contentsOfFile: address, encoding: .utf8),
+                let line = text.split(separator: "\n").first
+            {
                 environment["DBUS_SESSION_BUS_ADDRESS"] = String(line)
                 return
             }

@@ -269,7 +269,8 @@ struct CallCommand: CallerIsolatedCommand {
         // The secrets a sent call needs, read from their sources; a stub reads none.
         if url == nil {
             do {
-                (service, spec) = try specOptions.secretVault().bind(service, spec, overrides: overrides, environment: env)
+                (service, spec) = try specOptions.secretVault().bind(
+                    service, spec, overrides: overrides, environment: env)
             } catch {
                 throw CommandFailure(error)
             }

@@ -40,7 +40,8 @@ struct SecretsCheckCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        let services = try service.map { [try specOptions.loadService(named: $0)] } ?? specOptions.loadCatalog().services
+        let services =
+            try service.map { [try specOptions.loadService(named: $0)] } ?? specOptions.loadCatalog().services
         let vault = specOptions.secretVault()
         var rows: [[String]] = []
         var failures: [SecretFailure] = []

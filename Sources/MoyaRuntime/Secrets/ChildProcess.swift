@@ -42,7 +42,8 @@ struct ChildProcess {
     {
         guard let name = argv.first, let program = locate(name, path: path) else {
             let name = argv.first ?? ""
-            throw StartFailure(reason: name.contains("/") ? "\(name) is not an executable file" : "\(name) is not on PATH")
+            throw StartFailure(
+                reason: name.contains("/") ? "\(name) is not an executable file" : "\(name) is not on PATH")
         }
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]

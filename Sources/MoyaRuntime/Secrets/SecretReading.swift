@@ -87,7 +87,8 @@ struct SecretReading {
     private func command(_ argv: [String]) throws(SecretFailure) -> String {
         var argv = argv
         if let program = argv.first, program.contains("/"), !program.hasPrefix("/") {
-            argv[0] = ServiceSpec.path(program.hasPrefix("./") ? String(program.dropFirst(2)) : program, inSpec: source.file)
+            argv[0] = ServiceSpec.path(
+                program.hasPrefix("./") ? String(program.dropFirst(2)) : program, inSpec: source.file)
         }
         let outcome = try run(argv, what: source.kind.program)
         let text = String(decoding: outcome.output, as: UTF8.self)

@@ -77,7 +77,9 @@ public final class SecretVault: Sendable {
         return try compiled(service, needing: needed, for: "flow \(service.name).\(flow.name)", target: nil)
     }
 
-    private func compiled(_ service: ServiceSpec, needing variables: [UnsetVariable], for needer: String, target: String?)
+    private func compiled(
+        _ service: ServiceSpec, needing variables: [UnsetVariable], for needer: String, target: String?
+    )
         throws(SecretFailure) -> ServiceSpec
     {
         var names: [String] = []

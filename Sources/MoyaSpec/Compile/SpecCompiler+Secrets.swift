@@ -90,7 +90,7 @@ extension CompileContext {
                 } else {
                     _ = try fileRoot.destination(resolved)
                 }
-            } catch where error.reason != .noFolder {
+            } catch  where error.reason != .noFolder {
                 reader.error(store.value.mark, storePath, error.description)
                 return nil
             } catch {}
