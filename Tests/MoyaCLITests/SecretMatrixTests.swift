@@ -53,14 +53,61 @@ final class SecretMatrixTests: XCTestCase {
 
     override func tearDown() {
         server.stop()
+        stores?.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// Where VAULT_ENV and VAULT_BEARER come from: the environment, or with `stores`, the
+    /// store the user's `secrets.yaml` names for them.
+    var stores: SecretStores?
+
     var environment: [String: String] {
-        [
-            "TEST_SERVER": server.baseURL, "VAULT_ENV": Source.environment.rawValue,
-            "VAULT_BEARER": Source.bearer.rawValue,
-        ]
+        guard let stores else {
+            return [
+                "TEST_SERVER": server.baseURL, "VAULT_ENV": Source.environment.rawValue,
+                "VAULT_BEARER": Source.bearer.rawValue,
+            ]
+        }
+        return stores.environment.merging(
+            ["TEST_SERVER": server.baseURL, "XDG_CONFIG_HOME": stores.folder + "/config"]) { $1 }
+    }
+
+    /// The user's `secrets.yaml` naming `store` for VAULT_ENV and VAULT_BEARER, and the store
+    /// holding their values, started with its real program.
+    func use(_ store: String) throws {
+        let stores = try SecretStores()
+        self.stores = stores
+        let config = stores.folder + "/config/moya-cli"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let values = [("VAULT_ENV", Source.environment.rawValue), ("VAULT_BEARER", Source.bearer.rawValue)]
+        var lines = ["secrets:"]
+        for (name, value) in values {
+            switch store {
+            case "pass":
+                lines.append("  \(name): { pass: vault/\(name) }")
+            case "keyring":
+                lines.append("  \(name): { keyring: { service: vault, name: \(name) } }")
+            case "dotenv":
+                lines.append("  \(name): { dotenv: vault.env }")
+            default:
+                // The value in a file the program prints, so that no spec text holds it.
+                try value.write(toFile: config + "/\(name).txt", atomically: true, encoding: .utf8)
+                lines.append("  \(name): { command: [cat, \"\(config)/\(name).txt\"] }")
+            }
+        }
+        switch store {
+        case "pass":
+            try stores.startPass()
+            for (name, value) in values { try stores.insertPass("vault/\(name)", value) }
+        case "keyring":
+            try stores.startKeyring()
+            for (name, value) in values { try stores.storeKeyring([("service", "vault"), ("name", name)], value) }
+        case "dotenv":
+            let file = values.map { "\($0.0)='\($0.1)'" }.joined(separator: "\n")
+            try file.write(toFile: config + "/vault.env", atomically: true, encoding: .utf8)
+        default: break
+        }
+        try lines.joined(separator: "\n").write(toFile: config + "/secrets.yaml", atomically: true, encoding: .utf8)
     }
 
     /// Runs `moya-cli` on the matrix spec: stdout and stderr together, or with `logOnly`,
@@ -190,8 +237,12 @@ final class SecretMatrixTests: XCTestCase {
         return log.withLock { $0.joined(separator: "\n") }
     }
 
+    /// The rows to run. serve reads no store, since it sends nothing: its log masks the
+    /// values it knows (secret params, its environment), so with a store's values it is left out.
+    var runRows: [Row] { stores == nil ? rows : rows.filter { $0.output != "serve's log" } }
+
     func testNoOutputShowsAnySecretInAnyForm() async throws {
-        for row in rows {
+        for row in runRows {
             let text = try await row.run(false)
             XCTAssertTrue(!row.masks || text.contains("••••"), "\(row.output) masks nothing:\n\(text)")
             for leak in leaks(in: text) {
@@ -201,11 +252,40 @@ final class SecretMatrixTests: XCTestCase {
     }
 
     func testEachCellIsReached() async throws {
-        for row in rows where row.showable {
+        for row in runRows where row.showable {
             let text = try await row.run(true)
             for source in row.sources where !shown(source, in: text) {
                 XCTFail("\(row.output) with --show-secrets does not show \(source):\n\(text)")
             }
         }
+    }
+}
+
+/// The matrix again with VAULT_ENV and VAULT_BEARER from each store instead of the
+/// environment, named in the user's `secrets.yaml`: a value read from a store is a secret in
+/// every output as an environment value is.
+extension SecretMatrixTests {
+    func testSecretsFromPassInEveryOutput() async throws {
+        try use("pass")
+        try await testNoOutputShowsAnySecretInAnyForm()
+        try await testEachCellIsReached()
+    }
+
+    func testSecretsFromTheKeyringInEveryOutput() async throws {
+        try use("keyring")
+        try await testNoOutputShowsAnySecretInAnyForm()
+        try await testEachCellIsReached()
+    }
+
+    func testSecretsFromADotenvFileInEveryOutput() async throws {
+        try use("dotenv")
+        try await testNoOutputShowsAnySecretInAnyForm()
+        try await testEachCellIsReached()
+    }
+
+    func testSecretsFromACommandInEveryOutput() async throws {
+        try use("command")
+        try await testNoOutputShowsAnySecretInAnyForm()
+        try await testEachCellIsReached()
     }
 }
