@@ -53,6 +53,36 @@ final class MCPHostileTests: XCTestCase {
         await mcp.close()
     }
 
+    /// The same attack on a token the user keeps in pass: read from the store when the tool
+    /// sends it, and masked before the filter runs, as a token from the environment is.
+    func testSelectIsNoOracleForATokenFromPass() async throws {
+        let stores = try SecretStores()
+        defer { stores.stop() }
+        try stores.startPass()
+        try stores.insertPass("mcp/token", token)
+        let config = stores.folder + "/config/moya-cli"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "secrets:\n  HOSTILE_TOKEN: { pass: mcp/token }\n".write(
+            toFile: config + "/secrets.yaml", atomically: true, encoding: .utf8)
+        let mcp = try await MCPSession(
+            ["--specs", MCPSession.fixtures + "/hostile.yaml"],
+            environment: stores.environment.merging([
+                "TEST_SERVER": server.baseURL, "HOSTILE_PIN": pin, "HOSTILE_PREFIX": "pr3fix",
+                "XDG_CONFIG_HOME": stores.folder + "/config",
+            ]) { $1 })
+        let probe = try await mcp.call(
+            "hostile.headers", ["moya.select": .string("$.headers[?search(@[1], '^Bearer s3cr3t')]")])
+        XCTAssertEqual(MCPSession.text(probe), "Status: 200\nContent-Type: application/json\n\n[]")
+        let shown = try await mcp.call(
+            "hostile.headers", ["moya.select": "$.headers[?@[0] == 'Authorization'][1]"])
+        XCTAssertEqual(MCPSession.text(shown), "Status: 200\nContent-Type: application/json\n\n[\n  \"••••\"\n]")
+        let everything = try await mcp.call("hostile.headers", ["moya.select": "$..*"])
+        for form in SecretForms.all(token) {
+            XCTAssertFalse(MCPSession.text(everything).contains(form), form)
+        }
+        await mcp.close()
+    }
+
     /// Finding 10: a select that would do unbounded work stops at its budget, at once, and one
     /// that selects every node of a deep body costs what is shown.
     func testSelectHasAWorkBound() async throws {
