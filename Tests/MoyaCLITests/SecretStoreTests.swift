@@ -342,44 +342,6 @@ final class SecretStoreTests: XCTestCase {
                     + "and it "), told)
     }
 
-    func testSpecProblemsNameTheKeyAndPlace() async throws {
-        let spec = """
-            service: bad
-            baseURL: http://127.0.0.1:9
-            secrets:
-              lower-case: { pass: a }
-              TWO: { pass: a, dotenv: .env }
-              NONE: { timeout: 3 }
-              KEYED: { pass: a, key: B }
-              UP: { pass: ../up }
-              EMPTY: { command: [] }
-              OPTION: { keyring: { service: -x } }
-              SLOW: { pass: a, timeout: soon }
-            targets:
-              one: { path: /one }
-            """
-        try spec.write(toFile: specs + "/bad.yaml", atomically: true, encoding: .utf8)
-        let (status, _, error) = await moya(["validate", specs + "/bad.yaml"])
-        XCTAssertEqual(status, 65)
-        let file = specs + "/bad.yaml"
-        let lines = error.split(separator: "\n").map(String.init).filter { $0.hasPrefix(file) }
-        XCTAssertEqual(
-            lines,
-            [
-                "\(file):4:3: error: secrets.lower-case: \"lower-case\" is not a valid variable name; use letters, "
-                    + "digits and '_', not starting with a digit",
-                "\(file):5:8: error: secrets.TWO: name one store, not pass and dotenv",
-                "\(file):6:9: error: secrets.NONE: name where NONE comes from: one of pass, keyring, dotenv or command",
-                "\(file):7:21: error: secrets.KEYED.key: key goes with dotenv, not pass",
-                "\(file):8:15: error: secrets.UP.pass: \"../up\" is not a pass entry; write its name in the store, "
-                    + "such as github/token, without a leading '/' or '-' and without '..'",
-                "\(file):9:21: error: secrets.EMPTY.command: expected the program and its arguments as a list, "
-                    + "such as [op, read, \"op://…\"]",
-                "\(file):10:33: error: secrets.OPTION.keyring.service: an attribute's value does not start with '-'",
-                "\(file):11:29: error: secrets.SLOW.timeout: expected a number, got \"soon\"",
-            ], error)
-    }
-
     // MARK: - secrets check
 
     func testSecretsCheckSaysWhereEachValueCameFromAndItsLength() async throws {

@@ -157,6 +157,19 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
+            "bad-secrets.yaml",
+            [
+                "3:3: secrets.lower-case: \"lower-case\" is not a valid variable name; use letters, digits and '_', not starting with a digit",
+                "4:8: secrets.TWO: name one store, not pass and dotenv",
+                "5:9: secrets.NONE: name where NONE comes from: one of pass, keyring, dotenv or command",
+                "6:21: secrets.KEYED.key: key goes with dotenv, not pass",
+                "7:15: secrets.UP.pass: \"../up\" is not a pass entry; write its name in the store, such as github/token, without a leading '/' or '-' and without '..'",
+                "8:21: secrets.EMPTY.command: expected the program and its arguments as a list, such as [op, read, \"op://…\"]",
+                "9:33: secrets.OPTION.keyring.service: an attribute's value does not start with '-'",
+                "10:29: secrets.SLOW.timeout: expected a number, got \"soon\"",
+            ]
+        ),
+        (
             "bad-stub.yaml",
             [
                 "2:18: stub.delayed: expected a number of seconds above 0 and at most 604800 (a week), got -1",

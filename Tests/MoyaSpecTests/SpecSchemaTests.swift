@@ -27,6 +27,7 @@ final class SpecSchemaTests: XCTestCase {
             ("headerValueKeys", SpecCompiler.headerValueKeys, ["/$defs/headerValue/anyOf/1/properties"]),
             ("stubKeys", SpecCompiler.stubKeys, ["/$defs/stub/anyOf/1/properties"]),
             ("serviceMCPKeys", SpecCompiler.serviceMCPKeys, ["/properties/mcp/properties"]),
+            ("secretSourceKeys", SpecCompiler.secretSourceKeys, ["/$defs/secretSource/properties"]),
             (
                 "authKeys", SpecCompiler.authKeys,
                 [

@@ -40,6 +40,17 @@ extension SpecSchema {
             "auth": {
               "$ref": "#/$defs/auth"
             },
+            "secrets": {
+              "type": "object",
+              "description": "Where each ${NAME} comes from when the environment does not set it: pass, the desktop keyring, a dotenv file or a command. Read only when a call that needs it is sent, and a secret everywhere. docs/secrets.md.",
+              "propertyNames": {
+                "type": "string",
+                "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+              },
+              "additionalProperties": {
+                "$ref": "#/$defs/secretSource"
+              }
+            },
             "environments": {
               "type": "object",
               "description": "Named overrides of baseURL and headers, chosen with --env NAME.",
@@ -1351,6 +1362,88 @@ extension SpecSchema {
                 },
                 "headers": {
                   "$ref": "#/$defs/headers"
+                }
+              },
+              "additionalProperties": false
+            },
+            "secretSource": {
+              "type": "object",
+              "description": "One store: pass, keyring, dotenv or command.",
+              "properties": {
+                "pass": {
+                  "type": "string",
+                  "pattern": "^[^/-]",
+                  "description": "A pass entry, such as github/token: the first line of pass show ENTRY."
+                },
+                "keyring": {
+                  "type": "object",
+                  "minProperties": 1,
+                  "description": "The Secret Service item's attributes, as secret-tool lookup takes them.",
+                  "propertyNames": {
+                    "pattern": "^[^-]"
+                  },
+                  "additionalProperties": {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ]
+                  }
+                },
+                "dotenv": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "A dotenv file, relative to the spec, inside its folder."
+                },
+                "key": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+                  "description": "The name the dotenv file sets; the variable's own by default."
+                },
+                "command": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ]
+                  },
+                  "description": "A program and its arguments, run without a shell; its stdout, trimmed. A relative program path is beside the spec. Runs only from a trusted folder or your own spec folder."
+                },
+                "timeout": {
+                  "$ref": "#/$defs/seconds",
+                  "description": "Seconds the read may take; 10 by default."
+                }
+              },
+              "oneOf": [
+                {
+                  "required": [
+                    "pass"
+                  ]
+                },
+                {
+                  "required": [
+                    "keyring"
+                  ]
+                },
+                {
+                  "required": [
+                    "dotenv"
+                  ]
+                },
+                {
+                  "required": [
+                    "command"
+                  ]
+                }
+              ],
+              "dependentSchemas": {
+                "key": {
+                  "required": [
+                    "dotenv"
+                  ]
                 }
               },
               "additionalProperties": false
