@@ -286,7 +286,7 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(
             far,
             "moya-cli: error: 'frobnicate' is not a moya-cli command; the commands are call, run, check, validate, "
-                + "list, describe, generate, serve, import, export, trust, init, mcp, schema\n")
+                + "list, describe, generate, serve, import, export, trust, init, mcp, schema, secrets\n")
     }
 
     func testDuplicateServicesAreReported() async throws {
