@@ -34,22 +34,7 @@ final class MCPHostileTests: XCTestCase {
     /// Finding 1: a filter cannot test a secret's characters, since it runs on the masked body.
     func testSelectIsNoOracleForAnEchoedToken() async throws {
         let mcp = try await session()
-        var answers: [String] = []
-        for prefix in ["s", "q", "s3cr3t", "x"] {
-            let result = try await mcp.call(
-                "hostile.headers", ["moya.select": .string("$.headers[?search(@[1], '^Bearer \(prefix)')]")])
-            XCTAssertNil(result.isError, MCPSession.text(result))
-            answers.append(MCPSession.text(result))
-        }
-        XCTAssertEqual(Set(answers), ["Status: 200\nContent-Type: application/json\n\n[]"])
-        // What a filter sees is the mask, where the token stood.
-        let shown = try await mcp.call(
-            "hostile.headers", ["moya.select": "$.headers[?@[0] == 'Authorization'][1]"])
-        XCTAssertEqual(MCPSession.text(shown), "Status: 200\nContent-Type: application/json\n\n[\n  \"••••\"\n]")
-        let everything = try await mcp.call("hostile.headers", ["moya.select": "$..*"])
-        for form in SecretForms.all(token) {
-            XCTAssertFalse(MCPSession.text(everything).contains(form), form)
-        }
+        try await assertSelectIsNoOracle(mcp)
         await mcp.close()
     }
 
@@ -70,17 +55,29 @@ final class MCPHostileTests: XCTestCase {
                 "TEST_SERVER": server.baseURL, "HOSTILE_PIN": pin, "HOSTILE_PREFIX": "pr3fix",
                 "XDG_CONFIG_HOME": stores.folder + "/config",
             ]) { $1 })
-        let probe = try await mcp.call(
-            "hostile.headers", ["moya.select": .string("$.headers[?search(@[1], '^Bearer s3cr3t')]")])
-        XCTAssertEqual(MCPSession.text(probe), "Status: 200\nContent-Type: application/json\n\n[]")
+        try await assertSelectIsNoOracle(mcp)
+        await mcp.close()
+    }
+
+    /// Filters that would tell the echoed token's characters apart answer alike; what a filter
+    /// sees where the token stood is the mask; no form of it is in any selection.
+    func assertSelectIsNoOracle(_ mcp: MCPSession, line: UInt = #line) async throws {
+        var answers: [String] = []
+        for prefix in ["s", "q", "s3cr3t", "x"] {
+            let result = try await mcp.call(
+                "hostile.headers", ["moya.select": .string("$.headers[?search(@[1], '^Bearer \(prefix)')]")])
+            XCTAssertNil(result.isError, MCPSession.text(result), line: line)
+            answers.append(MCPSession.text(result))
+        }
+        XCTAssertEqual(Set(answers), ["Status: 200\nContent-Type: application/json\n\n[]"], line: line)
         let shown = try await mcp.call(
             "hostile.headers", ["moya.select": "$.headers[?@[0] == 'Authorization'][1]"])
-        XCTAssertEqual(MCPSession.text(shown), "Status: 200\nContent-Type: application/json\n\n[\n  \"••••\"\n]")
+        XCTAssertEqual(
+            MCPSession.text(shown), "Status: 200\nContent-Type: application/json\n\n[\n  \"••••\"\n]", line: line)
         let everything = try await mcp.call("hostile.headers", ["moya.select": "$..*"])
         for form in SecretForms.all(token) {
-            XCTAssertFalse(MCPSession.text(everything).contains(form), form)
+            XCTAssertFalse(MCPSession.text(everything).contains(form), form, line: line)
         }
-        await mcp.close()
     }
 
     /// Finding 10: a select that would do unbounded work stops at its budget, at once, and one
