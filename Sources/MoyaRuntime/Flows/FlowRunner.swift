@@ -49,7 +49,7 @@ public struct FlowRunner: Sendable {
         var flow = flow
         var service = planned.service
         var secretFailure: SecretFailure?
-        let stubbed = (client.overrides.stub ?? service.stub ?? .never) != .never
+        let stubbed = CallPolicy.decide(client.overrides, target: nil, service: service).stub != .never
         if let secrets = client.secrets, !stubbed {
             do {
                 service = try secrets.service(service, running: flow)

@@ -57,15 +57,10 @@ public final class SecretVault: Sendable {
     public func service(_ service: ServiceSpec, sending target: TargetSpec, environment: String?)
         throws(SecretFailure) -> ServiceSpec
     {
-        var targets = [target.name]
-        if case .login(let login)? = target.auth ?? service.auth, login.service == nil { targets.append(login.target) }
-        let needed = service.unsetVariables.filter { variable in
-            switch variable.owner {
-            case .service: true
-            case .target(let name): targets.contains(name)
-            case .environment(let name): name == environment
-            case .flow: false
-            }
+        var needed = service.unsetVariables(for: target, environment: environment)
+        // A login of the service's own is sent before the target, with its own variables.
+        if case .login(let login)? = target.auth ?? service.auth, login.service == nil {
+            needed += service.unsetVariables.filter { $0.owner == .target(login.target) }
         }
         return try compiled(service, needing: needed, for: "\(service.name).\(target.name)", target: target.name)
     }

@@ -62,13 +62,9 @@ extension ServiceSpec {
     /// One warning per unset variable no secret source gives (`secretSources`), at its first
     /// reference, naming what needs it.
     public var unsetVariableWarnings: [Diagnostic] {
-        unsetVariableWarnings(of: unsetVariables.filter { secretSources[$0.name] == nil })
-    }
-
-    private func unsetVariableWarnings(of variables: [UnsetVariable]) -> [Diagnostic] {
         var order: [String] = []
         var byName: [String: [UnsetVariable]] = [:]
-        for variable in variables {
+        for variable in unsetVariables where secretSources[variable.name] == nil {
             if byName[variable.name] == nil { order.append(variable.name) }
             byName[variable.name, default: []].append(variable)
         }
