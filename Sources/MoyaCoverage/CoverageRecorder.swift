@@ -56,14 +56,16 @@ public final class CoverageRecorder: Sendable {
         tally.params = Set(params.keys.filter(declared.params.contains))
         let sent = params.mapValues(\.jsonValue)
         let read = declared.readsBody ? body() : nil
-        for (position, value) in declared.enumValues.enumerated() {
-            switch value.place {
-            case "param":
-                guard let given = sent[value.name] else { continue }
-                let each: [JSONValue] = if case .array(let items) = given { items } else { [given] }
-                if each.contains(where: value.matches) { tally.enumValues.insert(position) }
-            default:
-                if let read, value.matches(read) { tally.enumValues.insert(position) }
+        for (name, cases) in declared.paramCases {
+            guard let given = sent[name] else { continue }
+            let each: [JSONValue] = if case .array(let items) = given { items } else { [given] }
+            for item in each {
+                for position in cases[item.text] ?? [] { tally.enumValues.insert(position) }
+            }
+        }
+        if let read {
+            for (position, value) in declared.enumValues.enumerated() where value.place != "param" {
+                if value.matches(read) { tally.enumValues.insert(position) }
             }
         }
         if let read {

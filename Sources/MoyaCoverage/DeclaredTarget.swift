@@ -15,6 +15,8 @@ public struct DeclaredTarget: Sendable {
         public var shown: JSONValue
         /// What a sent value is compared with.
         let matches: @Sendable (JSONValue) -> Bool
+        /// A param's case as sent, which `paramCases` finds it by.
+        var sentText: String? = nil
     }
 
     /// One `oneOf` branch of the request body's schema.
@@ -44,6 +46,11 @@ public struct DeclaredTarget: Sendable {
     /// The `oneOf` branches of its request body.
     public var bodyBranches: [BodyBranch]
 
+    /// The positions in `enumValues` of each param's cases, by param and by the text sent:
+    /// a value sent is looked up, never compared with each case in turn, so a request of many
+    /// values against an enum of many cases is tallied in linear time.
+    let paramCases: [String: [String: [Int]]]
+
     /// Whether a sent body must be read to count this target's figures.
     var readsBody: Bool {
         !bodyBranches.isEmpty || enumValues.contains { $0.place == "body" }
@@ -64,6 +71,12 @@ public struct DeclaredTarget: Sendable {
             enumValues += shape.memberEnums()
             bodyBranches = shape.branches()
         }
+        var cases: [String: [String: [Int]]] = [:]
+        for (position, value) in enumValues.enumerated() {
+            guard value.place == "param", let text = value.sentText else { continue }
+            cases[value.name, default: [:]][text, default: []].append(position)
+        }
+        paramCases = cases
     }
 
     /// `qualifiedName`: `SERVICE.TARGET`.
@@ -93,7 +106,9 @@ public struct DeclaredTarget: Sendable {
             guard case .enumeration(let cases) = param.elementType else { return [] }
             return cases.map { choice in
                 let sent = choice.value
-                return EnumValue(place: "param", name: param.name, shown: .string(choice.key)) { $0.text == sent }
+                return EnumValue(
+                    place: "param", name: param.name, shown: .string(choice.key), matches: { $0.text == sent },
+                    sentText: sent)
             }
         }
     }

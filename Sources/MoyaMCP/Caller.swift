@@ -45,13 +45,20 @@ public struct ScopePolicy: Sendable, Equatable {
         self.delete = delete
     }
 
-    /// The scope `caller` lacks for `tool`, or nil when it may call it. A tool that deletes
-    /// needs the delete scope, and the write scope too when it also writes (a flow).
+    /// The scope `caller` lacks for `tool`, or nil when it may call it. Every method that is
+    /// not read-only needs a scope once any is configured: a tool that deletes needs the
+    /// delete scope when one is named (and the write scope too when it also writes, as a flow
+    /// may), and every other one the write scope, or the delete scope when that is the only
+    /// one named. So no configuration leaves a writing method open to a token with neither.
     public func missing(for tool: ToolDescriptor, caller: Caller) -> String? {
         if tool.isReadOnly { return nil }
-        if tool.isDestructive, let delete, !caller.holds(delete) { return delete }
-        let writes = tool.method.map { $0 != .delete } ?? !tool.isReadOnly
-        if writes, let write, !caller.holds(write) { return write }
-        return nil
+        if tool.isDestructive, let delete {
+            if !caller.holds(delete) { return delete }
+            let writesToo = tool.method == nil
+            if writesToo, let write, !caller.holds(write) { return write }
+            return nil
+        }
+        guard let needed = write ?? delete else { return nil }
+        return caller.holds(needed) ? nil : needed
     }
 }

@@ -175,7 +175,8 @@ public struct ToolCatalog: Sendable {
                         owner: owner, index: index, isFlow: false,
                         name: Self.toolName(prefix + "." + target.name, taken: &taken), fullName: full,
                         title: target.summary.map(Self.firstLine) ?? full,
-                        refusal: exposure.refusal(of: target, in: service, logins: logins), method: target.method,
+                        refusal: exposure.refusal(of: target, in: service, logins: logins),
+                        method: ToolExposure.method(of: target, in: service),
                         filesFolder: folder))
             }
             for (index, flow) in service.flows.enumerated() {
@@ -400,7 +401,7 @@ public struct ToolCatalog: Sendable {
     static func methods(of flow: FlowSpec, in service: ServiceSpec, services: [ServiceSpec]) -> [Method] {
         (flow.steps + flow.finally).compactMap { step in
             let owner = step.service.flatMap { named in services.first { $0.name == named } } ?? service
-            return owner.target(named: step.target)?.method
+            return owner.target(named: step.target).map { ToolExposure.method(of: $0, in: owner) }
         }
     }
 }

@@ -38,7 +38,7 @@ public struct ToolExposure: Sendable {
             return "\(name) is a login's call, and answers with a credential; no flag exposes it"
         }
         if let pattern = unmatched(name) { return pattern }
-        return refusal(method: target.method, name: name)
+        return refusal(method: Self.method(of: target, in: service), name: name)
     }
 
     /// Why `flow` of `service` is not a tool: a flow is one only when every target it calls
@@ -63,7 +63,7 @@ public struct ToolExposure: Sendable {
                 return "the flow \(name) calls \(stepName), a login's call, which answers with a credential; "
                     + "no flag exposes it"
             }
-            if let reason = refusal(method: target.method, name: stepName) {
+            if let reason = refusal(method: Self.method(of: target, in: owner), name: stepName) {
                 return "the flow \(name) calls \(stepName): \(reason)"
             }
         }
@@ -79,6 +79,29 @@ public struct ToolExposure: Sendable {
         }
         return allowsWrites
             ? nil : "\(name) sends \(method.rawValue), a write; start moya-cli mcp with --allow-writes to expose it"
+    }
+
+    /// The headers by which a request asks its server to act as another method would.
+    static let methodOverrideHeaders: Set<String> = ["x-http-method-override", "x-http-method", "x-method-override"]
+
+    /// The method `target`'s server acts on: its own, or the one a method-override header it
+    /// sends names (`X-HTTP-Method-Override: DELETE` on a GET deletes), whichever does more.
+    /// An override whose value is chosen when it is called (a param) or comes from the
+    /// environment may name any method, and is taken as DELETE, the most a method does.
+    public static func method(of target: TargetSpec, in service: ServiceSpec) -> Method {
+        var effective = target.method
+        for header in service.headers(of: target) + service.environments.flatMap(\.headers)
+        where methodOverrideHeaders.contains(header.name.lowercased()) {
+            guard let text = header.value.literalText else { return .delete }
+            let named = Method(rawValue: text.trimmingSpaces().uppercased())
+            if weight(of: named) > weight(of: effective) { effective = named }
+        }
+        return effective
+    }
+
+    /// How much a method does: it reads, it writes, it deletes.
+    private static func weight(of method: Method) -> Int {
+        method.isReadOnly ? 0 : method == .delete ? 2 : 1
     }
 
     /// The targets the services' logins call, as `SERVICE.TARGET`.

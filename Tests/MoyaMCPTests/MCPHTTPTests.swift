@@ -286,9 +286,16 @@ final class MCPHTTPTests: XCTestCase {
             headers: [("Authorization", "Bearer " + writer), ("Origin", "https://APP.test/")])
         XCTAssertEqual(sent.statusCode, 200)
         XCTAssertTrue(Self.text(sent).contains(#"\"method\" : \"POST\""#), Self.text(sent))
-        // A delete needs no scope here: none was asked for deletes.
-        let removed = try await post(
+        // A delete needs the write scope when no delete scope is named: a read-only token
+        // never reaches a method that changes anything.
+        let refusedDelete = try await post(
             Self.call("echo.remove"), to: http.port, headers: [("Authorization", "Bearer " + reader)])
+        XCTAssertEqual(refusedDelete.statusCode, 403)
+        XCTAssertEqual(
+            Self.text(refusedDelete),
+            #"{"error":"insufficient_scope","error_description":"echo.remove needs the scope tools:write"}"#)
+        let removed = try await post(
+            Self.call("echo.remove"), to: http.port, headers: [("Authorization", "Bearer " + writer)])
         XCTAssertEqual(removed.statusCode, 200)
 
         // RFC 9728's metadata, served without a token.

@@ -7,11 +7,23 @@
         /// The socket's descriptor.
         public let descriptor: Int32
 
-        /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds. Nil when the
-        /// connection is refused.
-        public init?(port: Int, timeout: Int = 5) {
+        /// Connects to 127.0.0.1:`port` from the loopback address `source`; reads wait at most
+        /// `timeout` seconds. Nil when the connection is refused.
+        public init?(port: Int, timeout: Int = 5, from source: String = "127.0.0.1") {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard socket >= 0 else { return nil }
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(socket)
+                return nil
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)

@@ -131,6 +131,13 @@ struct MCPCommand: CallerIsolatedCommand {
         }
     }
 
+    /// How `--http`'s start ended: its options made, a failure, or a signal first.
+    private enum Start: Sendable {
+        case options(HTTPTransport.Options)
+        case failed(CommandFailure)
+        case stopped(Int32)
+    }
+
     func execute() async throws {
         let context = CommandContext.current
         let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
@@ -153,16 +160,43 @@ struct MCPCommand: CallerIsolatedCommand {
         let (env, overrides, noTokenCache) = (self.env, network.overrides(stub: behavior), network.noTokenCache)
         let logOptions = CallCommand.logOptions(verbosity: verbosity)
         let signals = context.stopSignal == nil ? SignalStream() : nil
+        let nextSignal: @Sendable () async -> Int32 = context.stopSignal ?? { await signals?.next() ?? SIGTERM }
         var http: MCPInvocation.HTTP?
         if let text = serving.http, let address = MCPHTTPOptions.address(text) {
-            do {
-                http = MCPInvocation.HTTP(
-                    host: address.host, port: address.port,
-                    options: try await serving.transportOptions(session: session))
-            } catch {
+            // Fetching the issuer's keys waits on the network: a signal ends the wait.
+            let serving = self.serving
+            let started = await withTaskGroup(of: Start?.self) { group in
+                group.addTask {
+                    do throws(CommandFailure) {
+                        return .options(try await serving.transportOptions(session: session))
+                    } catch {
+                        return .failed(error)
+                    }
+                }
+                group.addTask {
+                    let number = await nextSignal()
+                    return _Concurrency.Task.isCancelled ? nil : .stopped(number)
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+            switch started {
+            case .options(let options)?:
+                http = MCPInvocation.HTTP(host: address.host, port: address.port, options: options)
+            case .failed(let failure)?:
                 signals?.stop()
                 await session.shutdown()
-                throw error
+                throw failure
+            case .stopped(let number)?:
+                log("moya-cli: \(MCPInvocation.name(of: number)): stopping")
+                signals?.stop()
+                await session.shutdown()
+                return
+            case nil:
+                signals?.stop()
+                await session.shutdown()
+                return
             }
         }
         let invocation = MCPInvocation(
@@ -184,7 +218,7 @@ struct MCPCommand: CallerIsolatedCommand {
             allowsWrites: allowWrites, allowsDeletes: allowDeletes, only: only, dynamic: tools == .dynamic,
             listsDynamicHint: tools == nil, maxResultBytes: maxResultBytes, audit: audit, allowsFilesIn: allowFiles,
             stubbed: behavior.map { $0 != .never } ?? false, http: http, lock: lock, updatesLock: updateLock, log: log,
-            nextSignal: context.stopSignal ?? { await signals?.next() ?? SIGTERM })
+            nextSignal: nextSignal)
         do {
             try await MCPServing.serve(invocation)
         } catch {

@@ -25,6 +25,9 @@ public final class BearerTokens: Sendable {
     private let state: Mutex<(keys: SigningKeys, fetched: ContinuousClock.Instant?)>
     /// The seconds since 1970 now; a parameter so tests can fix it.
     private let now: @Sendable () -> Double
+    /// The `typ`s of an access token: RFC 9068's, and the plain `JWT` most issuers write. Any
+    /// other (`logout+jwt`, `id_token+jwt`) is a JWT for something else.
+    static let accessTokenTypes: Set<String> = ["at+jwt", "application/at+jwt", "jwt"]
     /// How far `exp` and `nbf` may be off, for clocks that differ.
     static let leeway = 60.0
     /// The least time between two fetches of the key set that a token's unknown key causes.
@@ -63,6 +66,21 @@ public final class BearerTokens: Sendable {
             let claims = try? JSONValue(parsing: Data(payloadBytes)), case .object = claims
         else {
             return .failure(Refusal(description: "the token is not a signed JWT"))
+        }
+        for document in [header, claims] {
+            guard case .object(let members) = document, Set(members.map(\.key)).count == members.count else {
+                return .failure(Refusal(description: "the token's header or claims name a member twice"))
+            }
+        }
+        // RFC 7515 4.1.11: a header extension the recipient must understand, and this one
+        // understands none.
+        guard header["crit"] == nil else {
+            return .failure(Refusal(description: "the token's header names extensions it requires (crit)"))
+        }
+        if let type = header["typ"] {
+            guard case .string(let name) = type, Self.accessTokenTypes.contains(name.lowercased()) else {
+                return .failure(Refusal(description: "the token is not an access token (its typ)"))
+            }
         }
         guard case .string(let algorithm)? = header["alg"] else {
             return .failure(Refusal(description: "the token's header names no algorithm"))

@@ -11,7 +11,10 @@ import MoyaTransport
 /// Where `--auth-issuer`'s signing keys come from: `--jwks FILE`, `--jwks URL`, or, without
 /// `--jwks`, the issuer's own metadata (RFC 8414's `oauth-authorization-server`, then OpenID
 /// Connect's `openid-configuration`), whose `jwks_uri` names them. A URL's set is fetched
-/// again when a token names a key it lacks (a rotation), at most once a minute.
+/// again when a token names a key it lacks (a rotation), at most once a minute. Keys, and the
+/// metadata that names them, come over https only: plain http only from a loopback address the
+/// user named (a local test issuer), and nothing reached over https (a redirect, a metadata
+/// document's `jwks_uri`) leads to http.
 public enum KeySetSource {
     /// Why the keys cannot be had, as one line.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -45,6 +48,10 @@ public enum KeySetSource {
         } else {
             url = try await discover(issuer, session: session)
         }
+        guard isSecure(url) else {
+            throw Failure(
+                description: "--jwks \(url): signing keys are fetched over https only (a loopback address aside)")
+        }
         let keys = try await fetch(url, session: session).get()
         return BearerTokens(
             issuer: issuer, audience: audience, keys: keys, scopes: scopes,
@@ -55,6 +62,26 @@ public enum KeySetSource {
 
     static func isURL(_ text: String) -> Bool {
         text.hasPrefix("https://") || text.hasPrefix("http://")
+    }
+
+    /// Whether keys may come from `url`, reached from `previous` (nil: the user named it):
+    /// https; or http to a loopback address, when the user named one or it was reached from
+    /// one over http.
+    static func isSecure(_ url: String, after previous: String? = nil) -> Bool {
+        guard let given = scheme(of: url) else { return false }
+        if given == "https" { return true }
+        guard given == "http", isLoopback(url) else { return false }
+        return previous.map { scheme(of: $0) == "http" && isLoopback($0) } ?? true
+    }
+
+    private static func scheme(of url: String) -> String? {
+        URL(string: url)?.scheme?.lowercased()
+    }
+
+    private static func isLoopback(_ url: String) -> Bool {
+        guard let host = URL(string: url)?.host?.lowercased() else { return false }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || bare == "::1" || (bare.hasPrefix("127.") && bare.split(separator: ".").count == 4)
     }
 
     /// The key set at `url`.
@@ -84,6 +111,7 @@ public enum KeySetSource {
                 ? issuer + ".well-known/openid-configuration" : issuer + "/.well-known/openid-configuration",
         ]
         var reasons: [String] = []
+        var insecure: String?
         for place in places where !reasons.contains(place) {
             switch await get(place, session: session) {
             case .failure(let failure): reasons.append(failure.description)
@@ -94,30 +122,60 @@ public enum KeySetSource {
                     reasons.append("\(place) names no jwks_uri")
                     continue
                 }
+                guard isSecure(keys, after: place) else {
+                    insecure = "\(place) names a jwks_uri over http, \(keys); keys come over https only"
+                    continue
+                }
                 return keys
             }
         }
         throw Failure(
-            description: "cannot find the signing keys of \(issuer) (\(reasons.first ?? "no metadata")); "
+            description: "cannot find the signing keys of \(issuer) (\(insecure ?? reasons.first ?? "no metadata")); "
                 + "give them with --jwks FILE or URL")
     }
 
+    /// The most redirects followed to a key set or metadata document.
+    static let redirectLimit = 5
+
+    /// The body at `url`, following redirects that stay on https (or loopback http).
     private static func get(_ url: String, session: Session) async -> Result<[UInt8], Failure> {
-        guard let target = URL(string: url) else { return .failure(Failure(description: "\(url) is not a URL")) }
-        var headers = MoyaHTTP.HTTPHeaders()
-        headers.add(name: "Accept", value: "application/json")
-        let request = Request(url: target, method: .get, headers: headers, timeout: 10)
-        do {
-            let response = try await session.send(request)
-            guard response.statusCode == 200 else {
-                return .failure(Failure(description: "\(url) answered \(response.statusCode)"))
+        var current = url
+        var previous: String?
+        for _ in 0...redirectLimit {
+            guard isSecure(current, after: previous) else {
+                let reason =
+                    current == url
+                    ? "\(url) is not fetched: keys come over https only"
+                    : "\(url) redirected to \(current): keys come over https only"
+                return .failure(Failure(description: reason))
             }
-            guard response.data.count <= limit else {
-                return .failure(Failure(description: "\(url) answered over \(limit >> 20) MiB"))
+            guard let target = URL(string: current) else {
+                return .failure(Failure(description: "\(current) is not a URL"))
             }
-            return .success(Array(response.data))
-        } catch {
-            return .failure(Failure(description: "cannot fetch \(url): \(error)"))
+            var headers = MoyaHTTP.HTTPHeaders()
+            headers.add(name: "Accept", value: "application/json")
+            var request = Request(url: target, method: .get, headers: headers, timeout: 10)
+            request.followsRedirects = false
+            do {
+                let response = try await session.send(request)
+                if [301, 302, 303, 307, 308].contains(response.statusCode), let location = response.headers["Location"],
+                    let next = URL(string: location, relativeTo: target)?.absoluteURL
+                {
+                    previous = current
+                    current = next.absoluteString
+                    continue
+                }
+                guard response.statusCode == 200 else {
+                    return .failure(Failure(description: "\(current) answered \(response.statusCode)"))
+                }
+                guard response.data.count <= limit else {
+                    return .failure(Failure(description: "\(current) answered over \(limit >> 20) MiB"))
+                }
+                return .success(Array(response.data))
+            } catch {
+                return .failure(Failure(description: "cannot fetch \(current): \(error)"))
+            }
         }
+        return .failure(Failure(description: "\(url): more than \(redirectLimit) redirects"))
     }
 }

@@ -87,39 +87,69 @@ final class StreamableEndpoint: Sendable {
     init(server: ToolServer, options: HTTPTransport.Options) {
         self.server = server
         self.options = options
-        sessions = SessionTable(limit: options.sessionLimit)
+        sessions = SessionTable(limit: options.sessionLimit, perOwnerLimit: options.sessionsPerCaller)
     }
 
+    /// What the headers alone decide of a request, before its body is read: a stranger's
+    /// body is never buffered.
+    enum Admission: Sendable {
+        /// Answered without its body: the metadata, a wrong path or `Origin`, a refused token.
+        case answered(HTTPAnswer)
+        /// To be answered by `answer(_:as:)` once its body is in.
+        case admitted(Caller)
+    }
+
+    /// A request read whole, admitted and answered.
     func answer(_ request: HTTPExchange) async -> HTTPAnswer {
+        switch await admit(request) {
+        case .answered(let answer): return answer
+        case .admitted(let caller): return await answer(request, as: caller)
+        }
+    }
+
+    /// Admits a request by its head (its body is not read yet): the path, the `Origin`, and,
+    /// when tokens are required, the token.
+    func admit(_ request: HTTPExchange) async -> Admission {
+        if let decided = screen(request) { return decided }
+        guard let tokens = options.tokens else { return .admitted(Caller(address: request.client)) }
+        switch await authenticate(request, tokens) {
+        case .holder(let holder):
+            return .admitted(Caller(subject: holder.subject, address: request.client, scopes: holder.scopes))
+        case .refused(let refusal): return .answered(refusal)
+        }
+    }
+
+    /// What the head decides without checking a token: nil when a token is left to check.
+    func screen(_ request: HTTPExchange) -> Admission? {
         if let tokens = options.tokens,
             request.path == tokens.metadataPath
                 || request.path == "/.well-known/oauth-protected-resource"
         {
             guard request.method == "GET" || request.method == "HEAD" else {
-                return .empty(405, headers: [("Allow", "GET")])
+                return .answered(.empty(405, headers: [("Allow", "GET")]))
             }
-            return .json(tokens.metadata, headers: [("Cache-Control", "max-age=3600")])
+            return .answered(.json(tokens.metadata, headers: [("Cache-Control", "max-age=3600")]))
         }
         guard request.path == Self.path else {
-            return HTTPAnswer(
-                status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")],
-                body: Array("moya-cli mcp: not found; MCP is served on \(Self.path)\n".utf8))
+            return .answered(
+                HTTPAnswer(
+                    status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                    body: Array("moya-cli mcp: not found; MCP is served on \(Self.path)\n".utf8)))
         }
         if let origin = request.header("origin"), !options.allows(origin: origin) {
-            return .refusal(
-                403,
-                .invalidRequest(
-                    "the Origin \(VisibleText(origin).text) is not allowed; start moya-cli mcp with --allow-origin"))
+            return .answered(
+                .refusal(
+                    403,
+                    .invalidRequest(
+                        "the Origin \(VisibleText(origin).text) is not allowed; start moya-cli mcp with --allow-origin")
+                )
+            )
         }
-        var caller = Caller(address: request.client)
-        if let tokens = options.tokens {
-            switch await authenticate(request, tokens) {
-            case .holder(let holder):
-                caller.subject = holder.subject
-                caller.scopes = holder.scopes
-            case .refused(let refusal): return refusal
-            }
-        }
+        return options.tokens == nil ? .admitted(Caller(address: request.client)) : nil
+    }
+
+    /// Answers an admitted request, its body read.
+    func answer(_ request: HTTPExchange, as caller: Caller) async -> HTTPAnswer {
         let version = request.header("mcp-protocol-version")
         let stateless = version.map(ProtocolRevision.stateless.contains) ?? false
         switch request.method {
@@ -128,7 +158,8 @@ final class StreamableEndpoint: Sendable {
             guard let id = request.header("mcp-session-id") else {
                 return .refusal(400, .invalidRequest("Bad Request: no \(Self.sessionHeader) header"))
             }
-            return sessions.close(id) ? .empty(204) : .refusal(404, .invalidRequest("Session not found"))
+            return sessions.close(id, owner: owner(of: caller))
+                ? .empty(204) : .refusal(404, .invalidRequest("Session not found"))
         default:
             return .empty(405, headers: [("Allow", stateless ? "POST" : "POST, DELETE")])
         }
@@ -201,12 +232,19 @@ final class StreamableEndpoint: Sendable {
             guard case .string(let revision)? = answer["result"]?["protocolVersion"], id != .null else {
                 return Self.answer(answer)
             }
-            return Self.answer(answer, headers: [(Self.sessionHeader, sessions.open(revision: revision))])
+            guard let session = sessions.open(revision: revision, owner: owner(of: caller)) else {
+                return .refusal(
+                    429,
+                    .invalidRequest(
+                        "Too Many Requests: no room for another session without ending one that is running "
+                            + "a request; end one with DELETE first"))
+            }
+            return Self.answer(answer, headers: [(Self.sessionHeader, session)])
         }
         guard let session = request.header("mcp-session-id") else {
             return .refusal(400, .invalidRequest("Bad Request: no \(Self.sessionHeader) header; initialize first"))
         }
-        guard sessions.touch(session) != nil else {
+        guard sessions.touch(session, owner: owner(of: caller)) != nil else {
             return .refusal(404, .invalidRequest("Session not found; initialize again"))
         }
         guard method != nil, let id = message["id"] else {
@@ -223,6 +261,12 @@ final class StreamableEndpoint: Sendable {
             let cancelled = RPCError(code: -32800, message: "request cancelled").response(to: id)
             return Self.answer(await sessions.run(id.serialized(), in: session, cancelled: cancelled, work))
         }
+    }
+
+    /// Whose sessions a caller reaches: with tokens, those its issuer and subject opened;
+    /// without, every one.
+    private func owner(of caller: Caller) -> String? {
+        options.tokens.map { $0.issuer + " " + (caller.subject ?? "") }
     }
 
     /// Runs a stateless request.
