@@ -255,3 +255,61 @@ final class MCPFrameTests: XCTestCase {
         XCTAssertEqual(errors, "moya-cli: error: --audit \(folder)/audit: is not a regular file\n")
     }
 }
+
+extension MCPFrameTests {
+    /// Finding 15: a start waiting on an issuer that never answers ends at SIGTERM, and a
+    /// FIFO as `--tls-cert` is refused at once, never waited on.
+    func testAStartWaitingOnASilentIssuerEndsAtSIGTERM() throws {
+        // An issuer that takes connections and never answers: a socket that listens.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        XCTAssertTrue(listening)
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(listener, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let issuer = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let (process, _, _, stderr) = try launch(
+            [
+                "--specs", MCPSession.root + "/specs/myservice.yaml", "--http", "127.0.0.1:0", "--auth-issuer", issuer,
+                "--audience", "https://mcp.test/mcp",
+            ], environment: [:])
+        // Waiting on the issuer once its connection is taken.
+        let connection = accept(listener, nil, nil)
+        XCTAssertGreaterThanOrEqual(connection, 0)
+        defer { close(connection) }
+        let start = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2.0)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(
+            String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "moya-cli: SIGTERM: stopping\n")
+
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-tls-fifo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertEqual(mkfifo(folder + "/cert.pem", 0o600), 0)
+        let key = MCPSession.root + "/Tests/Fixtures/tls/server.key"
+        let started = Date()
+        let (status, _, errors) = try run(
+            [
+                "--specs", MCPSession.root + "/specs/myservice.yaml", "--http", "127.0.0.1:0", "--no-auth",
+                "--tls-cert", folder + "/cert.pem", "--tls-key", key,
+            ], input: Data())
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            errors,
+            "moya-cli: error: cannot serve TLS with --tls-cert \(folder)/cert.pem and --tls-key \(key): "
+                + "--tls-cert: the file is a FIFO, not a regular file\n")
+    }
+}

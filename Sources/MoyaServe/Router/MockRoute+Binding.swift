@@ -251,8 +251,10 @@ extension MockRoute {
             }
         }
         var values: [ParamValue] = []
+        // Looked up, not searched: many values against many cases stay linear.
+        let allowed = Set(cases.map(\.value))
         for text in texts {
-            guard cases.contains(where: { $0.value == text }) else {
+            guard allowed.contains(text) else {
                 let shown = param.isSecret ? "a secret value" : "\"\(text)\""
                 throw ParamValueError(
                     param: param.name,
