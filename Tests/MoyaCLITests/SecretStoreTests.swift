@@ -73,8 +73,9 @@ final class SecretStoreTests: XCTestCase {
     }
 
     override func tearDown() {
-        server.stop()
-        stores.stop()
+        // Nil when setting up skipped the test (a store's program is not installed).
+        server?.stop()
+        stores?.stop()
     }
 
     var environment: [String: String] {
@@ -117,6 +118,8 @@ final class SecretStoreTests: XCTestCase {
     // MARK: - Each store
 
     func testPassEntrysFirstLineIsSentAndHidden() async throws {
+        // A spec's own stores are read from a trusted folder only.
+        await trustSpecs()
         try stores.startPass()
         try stores.insertPass("moya/token", "p@ss/t0ken+1", more: "login: octocat\n")
         let (status, out, error) = await moya(["call", "gh.user", "-v"])
@@ -132,6 +135,8 @@ final class SecretStoreTests: XCTestCase {
     }
 
     func testAMissingPassEntryIs66AndNamesTheStore() async throws {
+        // A spec's own stores are read from a trusted folder only.
+        await trustSpecs()
         try stores.startPass()
         let (status, out, error) = await moya(["call", "gh.user"])
         XCTAssertEqual(status, 66)
@@ -143,6 +148,8 @@ final class SecretStoreTests: XCTestCase {
     }
 
     func testAPassThatCannotDecryptIs69AndShowsNothingItSaid() async throws {
+        // A spec's own stores are read from a trusted folder only.
+        await trustSpecs()
         try stores.startPass()
         try stores.insertPass("moya/token", "p@ss/t0ken+1")
         // Another GnuPG home holds no key for the entry.
@@ -158,6 +165,8 @@ final class SecretStoreTests: XCTestCase {
     }
 
     func testKeyringItemIsSentAndHidden() async throws {
+        // A spec's own stores are read from a trusted folder only.
+        await trustSpecs()
         try stores.startKeyring()
         try stores.storeKeyring([("service", "moya"), ("account", "db")], "k3yring/v@lue")
         let (status, out, error) = await moya(["call", "gh.db", "-v"])
@@ -167,6 +176,8 @@ final class SecretStoreTests: XCTestCase {
     }
 
     func testAMissingKeyringItemIs66() async throws {
+        // A spec's own stores are read from a trusted folder only.
+        await trustSpecs()
         try stores.startKeyring()
         try stores.storeKeyring([("service", "moya"), ("account", "other")], "k3yring/v@lue")
         let (status, _, error) = await moya(["call", "gh.db"])
@@ -178,6 +189,8 @@ final class SecretStoreTests: XCTestCase {
     }
 
     func testAKeyringWithoutABusIs69AndSaysWhy() async throws {
+        // A spec's own stores are read from a trusted folder only.
+        await trustSpecs()
         let (status, _, error) = await moya(["call", "gh.db"])
         XCTAssertEqual(status, 69)
         XCTAssertEqual(
@@ -255,6 +268,7 @@ final class SecretStoreTests: XCTestCase {
     func testACommandThatFailsIs69AndOneThatHangsIsStopped() async throws {
         await trustSpecs()
         try script("echo 'the vault said: hunter2' >&2\nexit 3")
+        await trustSpecs()
         let (failed, _, error) = await moya(["call", "gh.cmd"])
         XCTAssertEqual(failed, 69)
         XCTAssertEqual(
@@ -262,6 +276,7 @@ final class SecretStoreTests: XCTestCase {
             "moya-cli: error: gh.cmd needs CMD_KEY from command ./bin/token c0mmand-v@lue (\(specs)/gh.yaml:7:23): "
                 + "./bin/token exited with status 3\n")
         try script("exec sleep 30")
+        await trustSpecs()
         let (hung, _, said) = await moya(["call", "gh.cmd"])
         XCTAssertEqual(hung, 69)
         XCTAssertEqual(
@@ -275,6 +290,79 @@ final class SecretStoreTests: XCTestCase {
             told,
             "moya-cli: error: gh.cmd needs CMD_KEY from command ./bin/token c0mmand-v@lue (\(specs)/gh.yaml:7:23): "
                 + "\(specs)/bin/token is not an executable file\n")
+    }
+
+    /// Finding 16: a program that leaves a child holding its stdout is stopped at its time
+    /// limit, and the child with it.
+    func testACommandsChildrenEndWithItAtItsTimeLimit() async throws {
+        await trustSpecs()
+        try script(
+            """
+            here=$(dirname "$0")
+            sleep 30 &
+            echo $! > "$here/grandchild"
+            echo token
+            """)
+        await trustSpecs()
+        let (status, _, error) = await moya(["call", "gh.cmd"])
+        XCTAssertEqual(status, 69)
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: gh.cmd needs CMD_KEY from command ./bin/token c0mmand-v@lue (\(specs)/gh.yaml:7:23): "
+                + "./bin/token did not finish in 2 s, and was stopped\n")
+        let text = try String(contentsOfFile: specs + "/bin/grandchild", encoding: .utf8)
+        let pid = try XCTUnwrap(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Killed and reaped by its adoptive parent, or a zombie at worst: never running.
+        var alive = kill(pid, 0) == 0
+        if alive, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) {
+            alive = !stat.contains(") Z ")
+        }
+        XCTAssertFalse(alive, "the program's child outlived its time limit")
+    }
+
+    /// Finding 1: trusting a folder covers the programs its specs run: one rewritten since
+    /// (the spec unchanged) does not run until the folder is trusted again.
+    func testATrustedFoldersChangedProgramDoesNotRun() async throws {
+        await trustSpecs()
+        let (first, out, said) = await moya(["call", "gh.cmd"])
+        XCTAssertEqual(first, 0, said)
+        XCTAssertEqual(try sent("x-cmd", in: out), "c0mmand-v@lue")
+        try script("echo run >> \"$(dirname \"$0\")/runs\"\necho 3v1l")
+        let runs = commandRuns
+        let (refused, _, error) = await moya(["call", "gh.cmd"])
+        XCTAssertEqual(refused, 77)
+        let real = URL(fileURLWithPath: specs).resolvingSymlinksInPath().path
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: gh.cmd needs CMD_KEY from command ./bin/token c0mmand-v@lue (\(specs)/gh.yaml:7:23): "
+                + "\(real)/bin/token changed since you trusted \(real), or was not there, so it does not run; run "
+                + "'moya-cli trust \(real)' again once you have read it\n")
+        XCTAssertEqual(commandRuns, runs, "the changed program ran")
+        await trustSpecs()
+        let (again, text, _) = await moya(["call", "gh.cmd"])
+        XCTAssertEqual(again, 0)
+        XCTAssertEqual(try sent("x-cmd", in: text), "3v1l")
+    }
+
+    /// Finding 9: a spec named on the command line (never trusted) reads none of the user's
+    /// stores: not pass, not the keyring, whatever it names; once its folder is trusted, it
+    /// does. Its own dotenv file, inside its folder, it reads either way.
+    func testANamedSpecFromAFolderNotTrustedReadsNoStore() async throws {
+        try stores.startPass()
+        try stores.insertPass("moya/token", "pa55-t0ken")
+        let (refused, _, error) = await moya(["call", "gh.user"])
+        XCTAssertEqual(refused, 77)
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: gh.user needs GH_TOKEN from pass moya/token (\(specs)/gh.yaml:4:21): "
+                + "a spec's pass entry is read only from a trusted folder or your own spec folder; run "
+                + "'moya-cli trust \(specs)' once you have read its specs, or declare it in your secrets.yaml\n")
+        let (local, _, _) = await moya(["call", "gh.local"])
+        XCTAssertEqual(local, 0)
+        await trustSpecs()
+        let (status, out, said) = await moya(["call", "gh.user"])
+        XCTAssertEqual(status, 0, said)
+        XCTAssertEqual(try sent("authorization", in: out), "Bearer pa55-t0ken")
     }
 
     func testSpecsFoundInTheWorkingDirectoryReadNoStore() throws {
@@ -375,10 +463,12 @@ final class SecretStoreTests: XCTestCase {
             gh  CMD_KEY      command ./bin/token c0mmand-v@lue  not read: a spec's command runs only from a trusted \
             folder or your own spec folder; run 'moya-cli trust \(specs)' once you have read its specs, or declare it \
             in your secrets.yaml
-            gh  DB_PASSWORD  keyring service=moya account=db    not read: secret-tool lookup exited with status 1; no \
-            session bus is known (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)
-            gh  GH_TOKEN     pass moya/token                    not read: the password store \(stores.folder)/store \
-            has no entry moya/token
+            gh  DB_PASSWORD  keyring service=moya account=db    not read: a spec's keyring entry is read only from a \
+            trusted folder or your own spec folder; run 'moya-cli trust \(specs)' once you have read its specs, or \
+            declare it in your secrets.yaml
+            gh  GH_TOKEN     pass moya/token                    not read: a spec's pass entry is read only from a \
+            trusted folder or your own spec folder; run 'moya-cli trust \(specs)' once you have read its specs, or \
+            declare it in your secrets.yaml
             gh  LOCAL_KEY    dotenv .env LOCAL_KEY              11 characters
 
             """)

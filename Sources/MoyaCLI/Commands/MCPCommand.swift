@@ -4,6 +4,7 @@ import MoyaMCP
 import MoyaRuntime
 import MoyaSpec
 import MoyaTransport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -160,7 +161,13 @@ struct MCPCommand: CallerIsolatedCommand {
         let (env, overrides, noTokenCache) = (self.env, network.overrides(stub: behavior), network.noTokenCache)
         let logOptions = CallCommand.logOptions(verbosity: verbosity)
         let signals = context.stopSignal == nil ? SignalStream() : nil
-        let nextSignal: @Sendable () async -> Int32 = context.stopSignal ?? { await signals?.next() ?? SIGTERM }
+        // The first signal, waited for once for the whole command: a start that waits on the
+        // network and the server after it both end at it. (A wait on the stream itself would
+        // end the stream when the start's wait is cancelled.)
+        let waitForSignal = context.stopSignal ?? { await signals?.next() ?? SIGTERM }
+        let firstSignal = FirstSignal()
+        _Concurrency.Task { firstSignal.arrive(await waitForSignal()) }
+        let nextSignal: @Sendable () async -> Int32 = { await firstSignal.wait() ?? SIGTERM }
         var http: MCPInvocation.HTTP?
         if let text = serving.http, let address = MCPHTTPOptions.address(text) {
             // Fetching the issuer's keys waits on the network: a signal ends the wait.
@@ -273,4 +280,47 @@ struct MCPInvocation: Sendable {
 
     /// The name of a signal, as the log says it.
     static func name(of signal: Int32) -> String { Interrupts.described(signal).name }
+}
+
+/// The first signal a command gets, for any number of waiters, each of which may be cancelled
+/// without ending the wait of the others.
+final class FirstSignal: Sendable {
+    private struct State {
+        var signal: Int32?
+        var waiters: [Int: CheckedContinuation<Int32?, Never>] = [:]
+        var issued = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Hands `signal` to every waiter, and to every later one.
+    func arrive(_ signal: Int32) {
+        let waiters = state.withLock { state in
+            state.signal = state.signal ?? signal
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        for waiter in waiters.values { waiter.resume(returning: signal) }
+    }
+
+    /// The signal once it arrives; nil when the waiting task is cancelled first.
+    func wait() async -> Int32? {
+        let id = state.withLock { state in
+            state.issued += 1
+            return state.issued
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Int32?, Never>) in
+                let now = state.withLock { state -> Int32?? in
+                    if let signal = state.signal { return .some(signal) }
+                    if _Concurrency.Task.isCancelled { return .some(nil) }
+                    state.waiters[id] = waiter
+                    return nil
+                }
+                if let now { waiter.resume(returning: now) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
+        }
+    }
 }

@@ -8,7 +8,8 @@
 
 /// A program a secret's source names, run to its end or its time limit: no shell, stdin from
 /// `/dev/null`, stdout and stderr read into memory (each bounded), in the environment the
-/// command sees. Written on `posix_spawn` rather than a process library: a read is one spawn
+/// command sees. It runs in a process group of its own, which its time limit ends whole: a
+/// child it leaves holding stdout is killed with it, never outlives moya-cli. Written on `posix_spawn` rather than a process library: a read is one spawn
 /// and one wait, and a call that reads a `pass` secret is to cost no more than the `pass show`
 /// it runs (bench/secrets.sh).
 struct ChildProcess {
@@ -73,7 +74,10 @@ struct ChildProcess {
         for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own group, led by it, so that the whole of what it starts can be ended.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let arguments = argv.map { strdup($0) } + [nil]
         let variables = environment.map { strdup($0) } + [nil]
@@ -92,10 +96,18 @@ struct ChildProcess {
         }
         let deadline = ContinuousClock.now + .milliseconds(Int64((timeout * 1000).rounded(.up)))
         var outcome = Outcome(status: nil, signal: nil, output: [], errors: [], timedOut: false)
-        drain(output[0], into: &outcome.output, errors[0], into: &outcome.errors, until: deadline)
+        let drained = drain(output[0], into: &outcome.output, errors[0], into: &outcome.errors, until: deadline)
         close(output[0])
         close(errors[0])
         var status: Int32 = 0
+        guard drained else {
+            // The time limit passed with a stream still open: the program, or what it left
+            // behind holding it, is ended, group and all.
+            kill(-pid, SIGKILL)
+            outcome.timedOut = true
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            return outcome
+        }
         // Both streams are closed; the program has ended, or is ending, unless it left a
         // child holding them no more. Its time limit still holds.
         while true {
@@ -103,7 +115,7 @@ struct ChildProcess {
             if waited == pid { break }
             if waited < 0, errno != EINTR { break }
             if ContinuousClock.now >= deadline {
-                kill(pid, SIGKILL)
+                kill(-pid, SIGKILL)
                 outcome.timedOut = true
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
                 break
@@ -119,16 +131,17 @@ struct ChildProcess {
         return outcome
     }
 
-    /// Reads both pipes until each ends or `deadline` passes; past it, `outcome` is cut short.
+    /// Reads both pipes until each ends or `deadline` passes; false when it passed first,
+    /// the bytes cut short.
     private static func drain(
         _ first: Int32, into firstBytes: inout [UInt8], _ second: Int32, into secondBytes: inout [UInt8],
         until deadline: ContinuousClock.Instant
-    ) {
+    ) -> Bool {
         var open = [first: true, second: true]
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while open.values.contains(true) {
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { return }
+            guard left > .zero else { return false }
             let milliseconds = Int32(
                 clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             var fds = [first, second].filter { open[$0] == true }.map {
@@ -137,7 +150,7 @@ struct ChildProcess {
             let ready = poll(&fds, nfds_t(fds.count), milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
-                return
+                return true
             }
             for entry in fds where entry.revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
@@ -153,6 +166,7 @@ struct ChildProcess {
                 }
             }
         }
+        return true
     }
 
     /// `name` itself when it holds a `/`, else the first executable file of that name on

@@ -11,8 +11,10 @@ import Synchronization
 ///   completion or a stub), at most once per command, within its source's time limit;
 /// - a spec found in the working directory (`./specs`) reads no store until its folder is
 ///   trusted, the user's sources included;
-/// - a spec's `command` runs only from a trusted folder or the user's own spec folder; the
-///   user's `secrets.yaml` may name any;
+/// - a spec's own `pass`, `keyring` and `command` sources are read only from a trusted folder
+///   or the user's own spec folder, however the spec was named (`--specs` included), and a
+///   trusted folder's programs only as they were when it was trusted; the user's
+///   `secrets.yaml` may name any;
 /// - a `dotenv` file lies inside the declaring file's root.
 ///
 /// A read blocks its thread for as long as the program takes: reads are serialised, so that
@@ -148,15 +150,21 @@ public final class SecretVault: Sendable {
             return "\(shown) was found in the working directory and is not trusted as it is now, so its specs "
                 + "read no secret store; run 'moya-cli trust \(found.folder)' once you have read them"
         }
-        guard case .command = source.kind, source.origin == .spec else { return nil }
+        guard source.origin == .spec else { return nil }
+        // A dotenv file is read only inside the spec's own folder, which holds nothing of the
+        // user's stores.
+        if case .dotenv = source.kind { return nil }
         let folder = FileRoot(spec: service.file).directory
-        if SpecTrust(environment: environment).standing(of: folder) == .trusted { return nil }
+        let trust = SpecTrust(environment: environment)
+        if trust.standing(of: folder) == .trusted { return trust.refusal(ofProgramsOf: source, in: folder) }
         if let own = SpecLibrary.defaultPaths(environment: environment).dropFirst().first,
             let real = FileRoot.realPath(own), folder == real || folder.hasPrefix(real + "/")
         {
             return nil
         }
-        return "a spec's command runs only from a trusted folder or your own spec folder; run "
+        let what =
+            if case .command = source.kind { "a spec's command runs" } else { "a spec's \(source.store) entry is read" }
+        return "\(what) only from a trusted folder or your own spec folder; run "
             + "'moya-cli trust \(folder)' once you have read its specs, or declare it in your secrets.yaml"
     }
 }

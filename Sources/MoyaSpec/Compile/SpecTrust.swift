@@ -21,6 +21,10 @@ import MoyaHTTP
 /// one line per folder, the SHA-256 of its spec files and the folder's real path; or, for a
 /// folder trusted with `--always` (the user's own project), `always` in place of the digest:
 /// its edits keep it trusted, for as long as the user owns it and no one else may write it.
+///
+/// Trusting a folder covers the programs its specs' `secrets:` run as well as the specs: each
+/// file a `command` names by a path (the program, a script it is given) is recorded by its
+/// real path and SHA-256 as `DIGEST program:PATH`, and runs only as it was when trusted.
 package struct SpecTrust {
     /// What the list holds in place of a digest for a folder trusted whatever its edits.
     static let always = "always"
@@ -82,8 +86,72 @@ package struct SpecTrust {
         }
         var entries = entries()
         entries[real] = always ? Self.always : Self.digest(of: real)
+        if !always {
+            for program in Self.programs(in: real) {
+                guard let digest = Self.fileDigest(program) else { continue }
+                entries[Self.programKey + program] = digest
+            }
+        }
         try write(entries)
         return (real, Self.specFiles(in: real).count)
+    }
+
+    // MARK: - Programs
+
+    /// How a program's line names it: `program:` before its real path.
+    static let programKey = "program:"
+
+    /// The files a `command` source runs or reads as a program, wherever they are: each word
+    /// of its argv written as a path, the program's beside the declaring file (as it is run),
+    /// an argument's beside that file and as the working directory reads it. A bare name is
+    /// looked up on `PATH`, the user's own programs, and is not one of them.
+    package static func programFiles(of source: SecretSource) -> [String] {
+        guard case .command(let argv) = source.kind else { return [] }
+        var files: [String] = []
+        for (index, word) in argv.enumerated() where word.contains("/") {
+            if word.hasPrefix("/") {
+                files.append(word)
+                continue
+            }
+            let bare = word.hasPrefix("./") ? String(word.dropFirst(2)) : word
+            files.append(ServiceSpec.path(bare, inSpec: source.file))
+            if index > 0 { files.append(word) }
+        }
+        return files.compactMap(FileRoot.realPath).filter { Self.fileDigest($0) != nil }
+    }
+
+    /// Why the programs `source` names may not run from the trusted `folder`: one of them is
+    /// not as it was when the folder was trusted. Nil when they are, or when the folder is
+    /// trusted whatever its edits.
+    package func refusal(ofProgramsOf source: SecretSource, in folder: String) -> String? {
+        let entries = entries()
+        guard let real = FileRoot.realPath(folder), entries[real] != Self.always else { return nil }
+        for program in Self.programFiles(of: source)
+        where entries[Self.programKey + program] != Self.fileDigest(program) {
+            return "\(program) changed since you trusted \(real), or was not there, so it does not run; run "
+                + "'moya-cli trust \(real)' again once you have read it"
+        }
+        return nil
+    }
+
+    /// The programs the specs in `folder` run for their secrets.
+    private static func programs(in folder: String) -> [String] {
+        let compiler = SpecCompiler(environment: Environment([:]))
+        var programs: [String] = []
+        for file in specFiles(in: folder) {
+            guard let service = try? compiler.compile(file: file) else { continue }
+            for source in service.secretSources.values where source.origin == .spec {
+                for program in programFiles(of: source) where !programs.contains(program) { programs.append(program) }
+            }
+        }
+        return programs
+    }
+
+    /// The SHA-256 of a regular file's bytes (at most 64 MiB, never a device); nil when there
+    /// is none.
+    static func fileDigest(_ path: String) -> String? {
+        guard let bytes = try? FileSystem.contents(path, limit: 64 << 20) else { return nil }
+        return hex(SHA256.hash(bytes))
     }
 
     /// The folders trusted whatever their edits, by real path, sorted.
@@ -113,7 +181,9 @@ package struct SpecTrust {
             return FileRoot.realPath(folder.isEmpty ? "/" : folder)
         }
         return entries.keys.sorted().filter { folder in
-            places.contains { $0 == folder || $0.hasPrefix(folder + "/") } && entries[folder] == Self.digest(of: folder)
+            folder.hasPrefix("/")
+                && places.contains { $0 == folder || $0.hasPrefix(folder + "/") }
+                && entries[folder] == Self.digest(of: folder)
         }
     }
 
@@ -156,7 +226,9 @@ package struct SpecTrust {
             guard let space = line.firstIndex(of: " ") else { continue }
             let digest = String(line[..<space])
             let path = String(line[line.index(after: space)...])
-            guard digest.utf8.count == 64 || digest == Self.always, path.hasPrefix("/") else { continue }
+            guard digest.utf8.count == 64 || digest == Self.always,
+                path.hasPrefix("/") || path.hasPrefix(Self.programKey + "/")
+            else { continue }
             entries[path] = digest
         }
         return entries
