@@ -197,7 +197,7 @@ let package = Package(
             name: "moya-fuzz",
             dependencies: [
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "MoyaServe",
-                "MoyaRuntime", "MoyaRegex",
+                "MoyaRuntime", "MoyaRegex", "MoyaMCP",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -6,8 +6,11 @@
 # 2. moya-cli, the same tool live against bench-server's /json;
 # 3. FastMCP (PyPI fastmcp in $FASTMCP_PYTHON's environment), the same tool made from the
 #    service's OpenAPI export, live against the same /json, stateless with JSON answers.
+# 4. moya-cli stubbed again, with 1,000 idle attacker sockets held open from 127.0.0.2 the
+#    whole run (bench/idle_sockets.py reopens each one the server closes).
 # wrk -t2 -c16 for $DURATION each, $ROUNDS rounds; moya-cli's resident memory after a warm-up
 # and again after 100,000 more calls. Every answer is checked: a status, a result, no error.
+# ATTACKED_ONLY=1 runs 1 and 4 alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${BENCH_PORT:-18080}
@@ -42,9 +45,48 @@ load() { # name, url, duration, body, headers
   echo "$1 $rps $p50 $p99 $calls $failed" | tee -a "$out/results.txt"
 }
 
+summary() {
+python3 - "$out/results.txt" <<'PY'
+import statistics, sys
+def ms(text):
+    for unit, scale in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit): return float(text[:-len(unit)]) * scale
+rows = [line.split() for line in open(sys.argv[1]) if not line.startswith(("rss", "warm", "memory"))]
+for name in ("moya-stubbed", "moya-stubbed-attacked", "moya-live", "fastmcp-live"):
+    mine = [row for row in rows if row[0] == name]
+    if not mine: continue
+    print(f"{name}: median {statistics.median(float(r[1]) for r in mine):.0f} calls/s, "
+          f"p50 {statistics.median(ms(r[2]) for r in mine):.2f} ms, p99 {statistics.median(ms(r[3]) for r in mine):.2f} ms, "
+          f"{sum(int(r[5]) for r in mine)} failed of {sum(int(r[4]) for r in mine)}")
+PY
+}
+
 call='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bench.user","arguments":{},'"$envelope"'}}'
 : > "$out/results.txt"
 echo "== name calls/s p50 p99 calls failed"
+
+attacked() {
+  start_moya "--stub immediate"
+  python3 bench/idle_sockets.py 127.0.0.1 "$mcp_port" 1000 127.0.0.2 > "$out/attacker.log" &
+  attacker=$!
+  for _ in $(seq 100); do grep -q "holding" "$out/attacker.log" 2> /dev/null && break; sleep 0.05; done
+  load moya-stubbed-attacked "http://127.0.0.1:$mcp_port/mcp" "$duration" "$call" "$modern"
+  kill "$attacker"
+  wait "$attacker" 2> /dev/null || true
+  cat "$out/attacker.log" >&2
+  stop_moya
+}
+
+if [ "${ATTACKED_ONLY:-}" = 1 ]; then
+  for round in $(seq "$rounds"); do
+    start_moya "--stub immediate"
+    load moya-stubbed "http://127.0.0.1:$mcp_port/mcp" "$duration" "$call" "$modern"
+    stop_moya
+    attacked
+  done
+  summary
+  exit 0
+fi
 
 # FastMCP, from the service's OpenAPI export, live against bench-server.
 "$bin/moya-cli" export openapi bench --specs bench/specs > "$out/bench.openapi.json"
@@ -62,6 +104,7 @@ for round in $(seq "$rounds"); do
   start_moya "--stub immediate"
   load moya-stubbed "http://127.0.0.1:$mcp_port/mcp" "$duration" "$call" "$modern"
   stop_moya
+  attacked
   start_moya ""
   load moya-live "http://127.0.0.1:$mcp_port/mcp" "$duration" "$call" "$modern"
   stop_moya
@@ -81,15 +124,4 @@ after=$(rss "$moya")
 echo "rss-kb $before $after after $total calls" | tee -a "$out/results.txt"
 stop_moya
 
-python3 - "$out/results.txt" <<'PY'
-import statistics, sys
-def ms(text):
-    for unit, scale in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
-        if text.endswith(unit): return float(text[:-len(unit)]) * scale
-rows = [line.split() for line in open(sys.argv[1]) if not line.startswith(("rss", "warm", "memory"))]
-for name in ("moya-stubbed", "moya-live", "fastmcp-live"):
-    mine = [row for row in rows if row[0] == name]
-    print(f"{name}: median {statistics.median(float(r[1]) for r in mine):.0f} calls/s, "
-          f"p50 {statistics.median(ms(r[2]) for r in mine):.2f} ms, p99 {statistics.median(ms(r[3]) for r in mine):.2f} ms, "
-          f"{sum(int(r[5]) for r in mine)} failed of {sum(int(r[4]) for r in mine)}")
-PY
+summary

@@ -4,6 +4,7 @@ import MoyaCLI
 import MoyaCore
 import MoyaGenerate
 import MoyaJSONPath
+import MoyaMCP
 import MoyaOpenAPI
 import MoyaRegex
 import MoyaRuntime
@@ -29,7 +30,10 @@ import TestSupport
 /// `select`, `serve-body` and `openapi-refs` are `SelectFuzz`'s, `ServeBodyFuzz`'s and
 /// `OpenAPIRefsFuzz`'s; `serve-wire` sends them raw to a running `serve` while up to 63 idle connections are held,
 /// after which a normal request must be answered, `record` records them as a response's body
-/// into a spec (see `RecordFuzz`). Every input must end without a
+/// into a spec (see `RecordFuzz`), `jwt` checks them as an `mcp --http` bearer token (see
+/// `JWTFuzz`), `mcp-wire` sends them raw to a running `mcp --http` that requires tokens (see
+/// `MCPWire`), and `arazzo` validates and imports them as an Arazzo document (see
+/// `ArazzoFuzz`). Every input must end without a
 /// crash; errors are fine. `spec` also compiles each target of a spec that compiles on its
 /// own, as `call` does, and stops when that differs from the whole compile's target.
 enum FuzzTargets {
@@ -134,6 +138,12 @@ enum FuzzTargets {
             _ = ServeBodyFuzz.router.answer(ServeBodyFuzz.request(bytes), verbose: false)
         case "openapi-refs":
             OpenAPIRefsFuzz.importChain(bytes)
+        case "jwt":
+            JWTFuzz.verify(bytes)
+        case "mcp-wire":
+            MCPWire.exchange(bytes)
+        case "arazzo":
+            ArazzoFuzz.importFlows(bytes)
         case "flow":
             let text = String(decoding: bytes, as: UTF8.self)
             var variables = FlowVariables()
@@ -405,6 +415,103 @@ enum ServeWire {
     }
 }
 
+/// `jwt`: the bytes as a bearer token of `mcp --http`, checked against a key set of one
+/// P-256 key (RFC 7515's A.3 example) whose private half the fuzzer does not have: no input may
+/// verify, whatever its form.
+enum JWTFuzz {
+    static let tokens: BearerTokens = {
+        let jwks =
+            #"{"keys":[{"kty":"EC","kid":"k","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
+        guard let keys = try? SigningKeys(jwks: Array(jwks.utf8)) else { fatalError("the fuzz key set does not read") }
+        return BearerTokens(issuer: "https://auth.test", audience: "https://mcp.test/mcp", keys: keys)
+    }()
+
+    static func verify(_ bytes: [UInt8]) {
+        let token = String(decoding: bytes, as: UTF8.self)
+        let outcome = Mutex<Result<BearerTokens.Holder, BearerTokens.Refusal>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        _Concurrency.Task {
+            let result = await tokens.verify(token)
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        if case .success? = outcome.withLock({ $0 }) { fatalError("a token verified without the key: \(token)") }
+    }
+}
+
+/// An `mcp --http` that requires tokens, on a free port, started once, and the input sent to
+/// it raw beside idle connections, after which a request for its metadata must be answered.
+enum MCPWire {
+    static let port: Int = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+        let jwks = NSTemporaryDirectory() + "moya-fuzz-jwks-\(getpid()).json"
+        let set =
+            #"{"keys":[{"kty":"EC","kid":"k","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
+        guard (try? set.write(toFile: jwks, atomically: true, encoding: .utf8)) != nil else {
+            fatalError("cannot write \(jwks)")
+        }
+        let found = Mutex<Int?>(nil)
+        let context = CommandContext(
+            environment: Environment([:]), writeOut: { _ in },
+            writeError: { bytes in
+                let text = String(decoding: bytes, as: UTF8.self)
+                if let match = text.firstMatch(of: /127\.0\.0\.1:(\d+)/) { found.withLock { $0 = Int(match.1) } }
+            })
+        Thread.detachNewThread {
+            let done = DispatchSemaphore(value: 0)
+            _Concurrency.Task {
+                _ = await MoyaCLI.run(
+                    [
+                        "mcp", "--specs", root + "/specs/myservice.yaml", "--stub", "immediate", "--http",
+                        "127.0.0.1:0", "--auth-issuer", "https://auth.test", "--audience", "https://mcp.test/mcp",
+                        "--jwks", jwks,
+                    ], context: context)
+                done.signal()
+            }
+            done.wait()
+        }
+        while true {
+            if let port = found.withLock({ $0 }) { return port }
+            usleep(10_000)
+        }
+    }()
+
+    static func exchange(_ bytes: [UInt8]) {
+        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in LoopbackSocket(port: port, timeout: 2) }
+        if let socket = LoopbackSocket(port: port, timeout: 2) {
+            socket.send(Array(bytes.dropFirst()))
+            _ = socket.read(upTo: 4096)
+        }
+        guard let socket = LoopbackSocket(port: port, timeout: 2) else { fatalError("mcp stopped accepting") }
+        socket.send("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        guard socket.read(upTo: 16).starts(with: Array("HTTP/1.1 200".utf8)) else {
+            fatalError("mcp did not answer a normal request beside \(idle.count) idle connections")
+        }
+    }
+}
+
+/// `arazzo`: the bytes as an Arazzo document beside the shop fixture's OpenAPI description:
+/// validated, and, when valid, imported to flows, within the bounds of every expansion.
+enum ArazzoFuzz {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+    static let file = root + "/Tests/Fixtures/arazzo/fuzz.arazzo.yaml"
+    static let services: [ArazzoImporter.Service] = {
+        let path = root + "/Tests/Fixtures/arazzo/shop.openapi.yaml"
+        guard let data = FileRoot.specBytes(path), let imported = try? OpenAPIImporter.importSpec(data, file: path)
+        else { fatalError("the shop fixture does not import") }
+        return [.init(source: "shop", name: imported.service, operations: imported.imported)]
+    }()
+
+    static func importFlows(_ bytes: [UInt8]) {
+        guard let document = try? ArazzoDocument(bytes, file: file) else { return }
+        let sources = ArazzoSource.load(document, fileRoot: FileRoot(spec: file))
+        let validator = ArazzoValidator(document, sources: sources)
+        guard !validator.diagnostics.contains(where: { $0.severity == .error }) else { return }
+        _ = ArazzoImporter.flows(document, services: services)
+    }
+}
+
 #if FUZZING
     /// libFuzzer's entry point.
     @_cdecl("LLVMFuzzerTestOneInput")
@@ -433,6 +540,8 @@ enum ServeWire {
     ) -> CInt {
         // Built before the first input, so that its memory is not counted as that input's leak.
         if FuzzEnvironment.target == "serve" { _ = FuzzTargets.router }
+        if FuzzEnvironment.target == "jwt" { _ = JWTFuzz.tokens }
+        if FuzzEnvironment.target == "arazzo" { _ = ArazzoFuzz.services }
         var count = argc
         var arguments = argv
         return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
@@ -447,7 +556,7 @@ enum ServeWire {
         @Argument(
             help: ArgumentHelp(
                 "The target: spec, json, url, jsonpath, select, flow, serve, serve-body, openapi, openapi-refs, "
-                    + "generate, serve-wire or record."))
+                    + "generate, serve-wire, record, jwt, mcp-wire or arazzo."))
         var target: String
 
         @Argument(help: "Input files.")

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${FUZZ_TARGETS:-spec json url jsonpath select regex flow serve serve-body openapi openapi-refs generate serve-wire record}
+targets=${FUZZ_TARGETS:-spec json url jsonpath select regex flow serve serve-body openapi openapi-refs generate serve-wire record jwt mcp-wire arazzo}
 swift build -c release --scratch-path .build-fuzz --product moya-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 binary=.build-fuzz/release/moya-fuzz
@@ -42,6 +42,13 @@ for target in $targets; do
       printf '\x00{"id":1,"token":"s3cr\\u00e4t-t0k\\/en","n":[1,2.5]}' > "$corpus/seed.json"
       printf '\x01line one\n\n\n' > "$corpus/seed.txt"
       printf '\x02\x00\x01\xff binary' > "$corpus/seed.bin" ;;
+    jwt)
+      printf 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsifQ.eyJpc3MiOiJodHRwczovL2F1dGgudGVzdCIsImV4cCI6OTk5OTk5OTk5OX0.c2ln' > "$corpus/seed.txt"
+      printf 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' > "$corpus/seed2.txt" ;;
+    mcp-wire)
+      printf '\x05POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4194304\r\n\r\n{' > "$corpus/seed.txt"
+      printf '\x3fPOST /mcp HTTP/1.1\r\nAuthorization: Bearer a.b.c\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n' > "$corpus/seed2.txt" ;;
+    arazzo) cp Tests/Fixtures/arazzo/*.arazzo.yaml "$corpus"/ 2>/dev/null || true ;;
     flow)
       printf "not exists {a.a.0} or ({x} == 'y' and {a.d.e.1} != 2)" > "$corpus/seed.txt"
       printf 'sid=1; Path=/a; Domain=example.com; Max-Age=60; Secure' > "$corpus/seed2.txt" ;;
@@ -52,6 +59,8 @@ for target in $targets; do
   # not checked for the serve targets.
   leaks=1
   [ "$target" = serve ] || [ "$target" = serve-wire ] || [ "$target" = serve-body ] && leaks=0
+  # mcp --http, like serve, keeps its server (and the key set it read) for the whole run.
+  [ "$target" = mcp-wire ] && leaks=0
   # A recursive schema compiles to schema nodes that hold one another (MoyaSchema's registry),
   # freed only at exit; openapi-refs makes one with nearly every input (bench/RESULTS.md).
   [ "$target" = openapi-refs ] && leaks=0

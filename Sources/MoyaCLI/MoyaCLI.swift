@@ -19,9 +19,10 @@ public enum MoyaCLI {
                 try await runCommand(arguments, context: context, isolation: isolation)
                 return ExitStatus.success.rawValue
             } catch let problem as any Problem {
-                // The one presenter: the details, then one line, then the problem's own status.
-                for line in problem.details { context.errorLine(line) }
-                context.errorLine("moya-cli: error: " + problem.message)
+                // The one presenter: the details, then one line, then the problem's own status;
+                // what a spec or a server wrote in them cannot drive the terminal.
+                for line in problem.details { context.errorLine(TerminalText.escapingControls(line)) }
+                context.errorLine("moya-cli: error: " + TerminalText.escapingControls(problem.message))
                 return problem.exitStatus.rawValue
             } catch {
                 return report(error, context: context)

@@ -28,6 +28,13 @@ struct IRegexp {
     func matchesPart(of text: String) -> Bool {
         (try? regex.matches(in: text)) ?? false
     }
+
+    /// Whether `text` matches (all of it, with `whole`) within `budget` steps, which it
+    /// spends; nil once they run out. The work is at most the text's length times the
+    /// pattern's size, and a pattern of many repetitions is large.
+    func matches(_ text: String, whole: Bool, spending budget: inout Int) -> Bool? {
+        regex.matches(in: text, whole: whole, spending: &budget)
+    }
 }
 
 /// Why a pattern is not an I-Regexp.

@@ -53,8 +53,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every value the path reaches in `root`, as `values(in:)` gives them, or nil when that
-    /// takes more than `budget` steps of work: a node visited or selected, a filter tested, 64
-    /// bytes a pattern reads. For a path from a stranger (an MCP client's `moya.select`), since
+    /// takes more than `budget` steps of work: a node visited or selected, a filter tested, and
+    /// each step of a pattern's match (a thread of the Pike VM at a position: a pattern of many
+    /// repetitions over a long string is many steps), one budget for all of it. For a path
+    /// from a stranger (an MCP client's `moya.select`), since
     /// nested descendant segments (`$..*..*`) select each node once per ancestor, and each
     /// selected node is printed whole.
     public func values(in root: JSONValue, budget: Int) -> [JSONValue]? {

@@ -187,8 +187,12 @@ final class JSONPathEvaluator {
             regexp = try? IRegexp(pattern)
             patterns[pattern] = regexp
         }
-        guard let regexp, spend(1 + subject.utf8.count / 64) else { return false }
-        return function == .match ? regexp.matchesWhole(subject) : regexp.matchesPart(of: subject)
+        guard let regexp, spend(1) else { return false }
+        // The match spends the selection's own budget, step for step.
+        var left = budget - work
+        let found = regexp.matches(subject, whole: function == .match, spending: &left)
+        work = found == nil ? budget &+ 1 : budget - left
+        return found ?? false
     }
 
     // MARK: - Comparisons

@@ -8,13 +8,15 @@ import MoyaSpec
 #endif
 
 /// `mcp --lock FILE`, against rug pulls: what the model is told of each tool (its name, title,
-/// description, schemas and hints) as it was when the lock was written, so that a spec that
+/// description, schemas and hints) and what a call of it sends (`sends(_:)`: its origin,
+/// method, headers, params, body and where its credentials go) as they were when the lock was
+/// written, so that a spec that
 /// changes a tool under an agent that trusted it cannot start the server unnoticed. The first
 /// run writes the file; a later one whose tools differ refuses to start, naming what changed,
 /// until `--update-lock` accepts it.
 public enum ToolLock {
-    /// The lock's format version.
-    static let format = 1
+    /// The lock's format version: 2 adds what each tool sends.
+    static let format = 2
 
     /// Why the server does not start.
     public enum Failure: Error, Sendable {
@@ -41,6 +43,7 @@ public enum ToolLock {
         if let output = tool.outputSchema { members.append(("outputSchema", output)) }
         members.append(("readOnly", .bool(tool.isReadOnly)))
         members.append(("destructive", .bool(tool.isDestructive)))
+        members.append(("sends", sends(tool)))
         return .object(members)
     }
 
@@ -107,6 +110,14 @@ public enum ToolLock {
                 before[$0] != now[$0]
             }
             if !fields.isEmpty { changes.append("\(tool.name) changed its \(fields.joined(separator: ", "))") }
+            if before["sends"] != now["sends"] {
+                var parts: [String] = []
+                if case .object(let members)? = now["sends"] {
+                    parts = members.map(\.key).filter { before["sends"]?[$0] != now["sends"]?[$0] }
+                }
+                changes.append(
+                    "\(tool.name) changed what it sends" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")))
+            }
         }
         for name in order where !seen.contains(name) { changes.append("\(name) is gone") }
         return changes

@@ -98,7 +98,7 @@ public struct ToolOutcome: Sendable {
                         "",
                         "moya-cli: \(ToolCatalog.selectArgument) '\(redactor.scrub(select.description))' stopped "
                             + "after \(selectBudget) steps on a body of \(response.data.count) bytes; select less, "
-                            + "without nested .. segments",
+                            + "without nested .. segments or large patterns",
                     ])
                     .joined(separator: "\n"),
                     structured: nil, status: response.statusCode, bytes: response.data.count,

@@ -100,6 +100,11 @@ struct FlowWriter {
     /// The steps `export arazzo` marked `x-moya: { finally: true }`.
     var finallySteps: [JSONValue] = []
     var service: String?
+    /// The steps visited for this flow, inlined workflows' included, against a document
+    /// whose workflows run each other many times over (8 deep, 6 each: 6^7 steps).
+    var visited = 0
+    /// The most steps one flow may come to with its workflows inlined.
+    static let stepLimit = 1000
 
     mutating func flow(_ workflow: JSONValue, at path: Path) -> (name: String, service: String, value: JSONValue)? {
         guard let id = workflow["workflowId"]?.stringValue else { return nil }
@@ -109,6 +114,7 @@ struct FlowWriter {
         steps = []
         finallySteps = []
         service = nil
+        visited = 0
         // `export arazzo` writes vars a JSON Schema cannot hold in `x-moya`, as the spec does.
         if case .object(let written)? = workflow["x-moya"]?["vars"] {
             variables = written
@@ -121,6 +127,13 @@ struct FlowWriter {
         }
         let frame = Frame(workflow: workflow, path: path, key: id, prefix: "", stack: [id])
         self.steps(of: frame)
+        guard visited <= Self.stepLimit else {
+            warn(
+                path + [.key("steps")],
+                "with the workflows its steps run inlined, it comes to more than \(Self.stepLimit) steps; "
+                    + "it is left out")
+            return nil
+        }
         guard let service, !steps.isEmpty else {
             warn(path, "no step of this workflow calls an operation of an imported description; it is left out")
             return nil
@@ -167,6 +180,8 @@ struct FlowWriter {
     mutating func steps(of frame: Frame) {
         guard case .array(let items)? = frame.workflow["steps"] else { return }
         for (index, step) in items.enumerated() {
+            visited += 1
+            guard visited <= Self.stepLimit else { return }
             let path = frame.path + [.key("steps"), .index(index)]
             guard let id = step["stepId"]?.stringValue else { continue }
             if let workflowId = step["workflowId"]?.stringValue {

@@ -15,6 +15,13 @@ struct PikeVM {
     /// The capture slots of the preferred match; an empty array when `captures` is false and
     /// some match exists; nil when none does.
     func run(_ text: String.UnicodeScalarView, mode: Mode, captures: Bool) -> [Int]? {
+        var unlimited = Int.max
+        return run(text, mode: mode, captures: captures, budget: &unlimited)
+    }
+
+    /// As `run(_:mode:captures:)`, spending a step of `budget` for each thread added and each
+    /// run at a position; stops with nil once it is spent (below zero).
+    func run(_ text: String.UnicodeScalarView, mode: Mode, captures: Bool, budget: inout Int) -> [Int]? {
         let code = program.instructions
         var current = ThreadList(capacity: code.count, captures: captures)
         var next = ThreadList(capacity: code.count, captures: captures)
@@ -29,8 +36,10 @@ struct PikeVM {
         while true {
             if matched == nil, position == 0 || !startsOnce {
                 let here = Context(position: position, before: previous, after: scalar)
-                add(0, initial, here, to: &current, stack: &stack)
+                add(0, initial, here, to: &current, stack: &stack, budget: &budget)
             }
+            budget = budget > Int.min + current.count ? budget - current.count : Int.min
+            if budget < 0 { return nil }
             if current.count == 0, matched != nil || startsOnce { break }
             let nextIndex = scalar == nil ? index : text.index(after: index)
             let following: Unicode.Scalar? = nextIndex < text.endIndex ? text[nextIndex] : nil
@@ -47,7 +56,9 @@ struct PikeVM {
                     break states
                 case .scalar(let set):
                     guard let scalar, set.contains(scalar) else { continue }
-                    add(pc + 1, captures ? current.slots[state] : initial, there, to: &next, stack: &stack)
+                    add(
+                        pc + 1, captures ? current.slots[state] : initial, there, to: &next, stack: &stack,
+                        budget: &budget)
                 default:
                     continue
                 }
@@ -73,12 +84,13 @@ struct PikeVM {
     /// to, in priority order, without recursion.
     private func add(
         _ pc: Int, _ slots: [Int], _ context: Context, to list: inout ThreadList,
-        stack: inout [(pc: Int, slots: [Int])]
+        stack: inout [(pc: Int, slots: [Int])], budget: inout Int
     ) {
         let code = program.instructions
         stack.append((pc, slots))
         while let (pc, slots) = stack.popLast() {
             guard list.insert(pc, slots: slots) else { continue }
+            if budget > Int.min { budget -= 1 }
             switch code[pc] {
             case .jump(let target): stack.append((target, slots))
             case .split(let first, let second):

@@ -96,6 +96,28 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
         return Match(groups: groups)
     }
 
+    /// Whether the pattern matches somewhere in `text` (or, with `whole`, all of it) within
+    /// `budget` steps of work, which it spends: a caller's budget for a larger piece of work
+    /// (a JSONPath selection) counts the match's steps too. Nil once the budget is spent.
+    public func matches(in text: String, whole: Bool = false, spending budget: inout Int) -> Bool? {
+        let mode: PikeVM.Mode = whole ? .whole : .search
+        guard program.backtracks else {
+            let found = PikeVM(program: program).run(text.unicodeScalars, mode: mode, captures: false, budget: &budget)
+            return budget < 0 ? nil : found != nil
+        }
+        let scalars = Array(text.unicodeScalars)
+        var backtracker = Backtracker(
+            program: program, text: scalars, limit: min(max(budget, 0), Self.stepLimit(forLength: scalars.count)))
+        do throws(BudgetExceeded) {
+            let found = try backtracker.run(mode: mode)
+            budget -= backtracker.steps
+            return found != nil
+        } catch {
+            budget = -1
+            return nil
+        }
+    }
+
     private func slots(in text: String, mode: PikeVM.Mode, captures: Bool) throws(BudgetExceeded) -> [Int]? {
         guard program.backtracks else {
             return PikeVM(program: program).run(text.unicodeScalars, mode: mode, captures: captures)

@@ -338,6 +338,54 @@ final class AdHocCallTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), text)
     }
 
+    /// Finding 17: a member named as a credential inside a JSON object, at any depth, is a
+    /// credential: `--save` writes a variable in its place, and the saved target sends the same.
+    func testSaveWritesANestedCredentialMemberAsAVariable() async throws {
+        let folder = try temporaryFolder("save-nested")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/svc.yaml"
+        let items = [
+            "https://svc.test/login", #"auth:={"user":"ann","password":"hunter2","items":[{"api_key":"k-9"}]}"#,
+        ]
+        let typed = await CommandTests.run(
+            ["call"] + items + ["--save", "svc.t", "--specs", file, "--dry-run", "--show-secrets"])
+        XCTAssertEqual(typed.0, 0, typed.2)
+        XCTAssertEqual(
+            typed.2,
+            """
+            moya-cli: saved svc.t in \(file)
+            moya-cli: svc.t reads JSON member auth.password from SVC_PASSWORD: set it to call the saved target
+            moya-cli: svc.t reads JSON member auth.items[0].api_key from SVC_API_KEY: set it to call the saved target
+
+            """)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertEqual(
+            text,
+            """
+            service: svc
+            baseURL: "https://svc.test"
+            targets:
+              t:
+                method: POST
+                path: /login
+                task:
+                  json: { auth: { user: ann, password: "${SVC_PASSWORD}", items: [ { api_key: "${SVC_API_KEY}" } ] } }
+
+            """)
+        let saved = await CommandTests.run(
+            ["call", "svc.t", "--specs", file, "--dry-run", "--show-secrets"],
+            environment: ["SVC_PASSWORD": "hunter2", "SVC_API_KEY": "k-9"])
+        XCTAssertEqual(saved.0, 0, saved.2)
+        XCTAssertEqual(saved.1, typed.1)
+        let number = await CommandTests.run(
+            ["call", "https://svc.test/x", #"auth:={"pin":{"token":42}}"#, "--save", "svc.u", "--specs", file])
+        XCTAssertEqual(number.0, 64)
+        XCTAssertEqual(
+            number.2,
+            "moya-cli: error: JSON member auth.pin.token is a credential whose value is JSON that a variable cannot "
+                + "hold; --save writes a credential only as variables: give it as text\n")
+    }
+
     /// HTTPie's items a new user types, sent: nested JSON, an empty header, a multipart form
     /// with a file, localhost by port.
     func testNestedJSONAndFormsAreSentAsHTTPieSendsThem() throws {

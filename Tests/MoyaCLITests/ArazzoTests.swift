@@ -287,3 +287,48 @@ extension ArazzoTests {
         return out.split(separator: "\n").map(String.init)
     }
 }
+
+extension ArazzoTests {
+    /// Finding 11: workflows that run each other many times over (8 deep, 6 each: 6^7 steps
+    /// from a 2 KB document) are bounded: a flow that would come to more than 1,000 steps is
+    /// left out, said at its place, and the import ends at once.
+    func testNestedWorkflowsAreBounded() throws {
+        let directory = try temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: fixtures + "/shop.openapi.yaml", toPath: directory + "/shop.openapi.yaml")
+        var document = """
+            arazzo: 1.1.0
+            info: { title: Nest, version: "1" }
+            sourceDescriptions:
+              - { name: shop, url: ./shop.openapi.yaml, type: openapi }
+            workflows:
+
+            """
+        for level in 0..<7 {
+            document += "  - workflowId: w\(level)\n    steps:\n"
+            for step in 0..<6 { document += "      - { stepId: s\(step), workflowId: w\(level + 1) }\n" }
+        }
+        document += """
+              - workflowId: w7
+                steps:
+                  - stepId: look
+                    operationId: showItem
+                    parameters: [ { name: id, in: path, value: 1 } ]
+
+            """
+        try document.write(toFile: directory + "/nest.arazzo.yaml", atomically: true, encoding: .utf8)
+        let started = Date()
+        let (status, out, error) = try CommandTests.runProcess(
+            ["import", "arazzo", "nest.arazzo.yaml"], in: directory)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            error.split(separator: "\n").filter { $0.hasPrefix("nest.arazzo.yaml") },
+            (0..<4).map { level in
+                "nest.arazzo.yaml:\(8 + 8 * level):7: warning: workflows[\(level)].steps: with the workflows its "
+                    + "steps run inlined, it comes to more than 1000 steps; it is left out"
+            })
+        XCTAssertFalse(out.contains("  w3:\n"), out)
+        XCTAssertTrue(out.contains("  w4:\n"), out)
+    }
+}

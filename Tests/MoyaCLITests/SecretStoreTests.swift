@@ -365,6 +365,41 @@ final class SecretStoreTests: XCTestCase {
         XCTAssertEqual(try sent("authorization", in: out), "Bearer pa55-t0ken")
     }
 
+    /// Finding 5: a control character in a source (a clipboard write, a title, a screen
+    /// clear) prints escaped wherever the source is named: `list`, `validate`, a call's error
+    /// and `secrets check`.
+    func testControlCharactersInASourcePrintEscaped() async throws {
+        let spec = """
+            service: esc
+            baseURL: ${TEST_SERVER}
+            secrets:
+              B: { keyring: { service: "\\e]0;pwned\\a", account: db } }
+              C: { command: [./bin/token, "\\e[2J"] }
+            targets:
+              b: { path: /b, headers: { X-B: "${B}" } }
+              c: { path: /c, headers: { X-C: "${C}" } }
+
+            """
+        try spec.write(toFile: specs + "/esc.yaml", atomically: true, encoding: .utf8)
+        // A pass entry is refused at its place, escaped.
+        let entry =
+            "service: escpass\nbaseURL: http://127.0.0.1:9\nsecrets:\n  A: { pass: \"moya/\\e]52;c;aGk=\\a\" }\n"
+        try (entry + "targets:\n  a: { path: /a, headers: { X-A: \"${A}\" } }\n").write(
+            toFile: stores.folder + "/escpass.yaml", atomically: true, encoding: .utf8)
+        let (_, _, refused) = await CommandTests.run(
+            ["validate", stores.folder + "/escpass.yaml"], environment: environment)
+        XCTAssertFalse(refused.contains("\u{1B}"), refused)
+        var printed = refused
+        for words in [["list"], ["validate"], ["call", "esc.b"], ["call", "esc.c"], ["secrets", "check"]] {
+            let (_, out, error) = await moya(words)
+            printed += out + error
+            XCTAssertFalse(out.contains("\u{1B}") || error.contains("\u{1B}"), "\(words): \(out)\(error)")
+        }
+        for escaped in [#"moya/\u{1b}]52;c;aGk=\u{7}"#, #"service=\u{1b}]0;pwned\u{7}"#, #"./bin/token \u{1b}[2J"#] {
+            XCTAssertTrue(printed.contains(escaped), "\(escaped) not in\n\(printed)")
+        }
+    }
+
     func testSpecsFoundInTheWorkingDirectoryReadNoStore() throws {
         let folder = stores.folder + "/project"
         try FileManager.default.createDirectory(atPath: folder + "/specs", withIntermediateDirectories: true)

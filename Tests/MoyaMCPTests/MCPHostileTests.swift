@@ -101,12 +101,43 @@ final class MCPHostileTests: XCTestCase {
             Content-Type: application/json
 
             moya-cli: moya.select '$..*..*..*..*' stopped after 2000000 steps on a body of 401 bytes; \
-            select less, without nested .. segments
+            select less, without nested .. segments or large patterns
             """)
         let every = try await mcp.call("deep.nested", ["moya.select": "$..*..*"])
         XCTAssertNil(every.isError)
         XCTAssertTrue(MCPSession.text(every).hasSuffix("such as $.items[0:10]]"), MCPSession.text(every))
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        await mcp.close()
+    }
+
+    /// Finding 6 (round five): a pattern's match spends the same budget: a pattern of 999
+    /// repetitions over a 30 KB string is some 90 million steps, and stops at two million.
+    func testSelectsPatternsSpendItsBudget() async throws {
+        let folder = NSTemporaryDirectory() + "moya-cli-mcp-regex-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let long = String(repeating: "a", count: 30_000)
+        try
+            "service: long\nbaseURL: http://127.0.0.1:9\ntargets:\n  text:\n    path: /t\n    sample: { json: [\(long)] }\n"
+            .write(toFile: folder + "/long.yaml", atomically: true, encoding: .utf8)
+        let mcp = try await MCPSession(["--specs", folder + "/long.yaml", "--stub", "immediate"])
+        let started = Date()
+        let select = "$[?search(@, '([a-z]?a){999}[0-9]')]"
+        let bombed = try await mcp.call("long.text", ["moya.select": .string(select)])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the pattern ran past the budget")
+        XCTAssertEqual(bombed.isError, true)
+        XCTAssertEqual(
+            MCPSession.text(bombed),
+            """
+            Status: 200
+            Content-Type: application/json
+
+            moya-cli: moya.select '\(select)' stopped after 2000000 steps on a body of 30004 bytes; \
+            select less, without nested .. segments or large patterns
+            """)
+        // A pattern of ordinary size still runs over the whole string.
+        let found = try await mcp.call("long.text", ["moya.select": "$[?search(@, 'a{3}$')]"])
+        XCTAssertNil(found.isError, MCPSession.text(found))
         await mcp.close()
     }
 

@@ -202,15 +202,52 @@ extension AdHocRequest {
                         + "default: \(shown), secret: true }")
                 return "\"{\(value.param)}\""
             }
-            // An object, null or mixed array is the body's own JSON.
+            // An object, null or mixed array is the body's own JSON, its credential-named
+            // members at any depth read from variables.
             guard let type = AdHocRequest.paramType(of: value.values) else {
-                return YAMLText.flow(value.values.count == 1 ? value.values[0] : .array(value.values), templates: true)
+                let json = value.values.count == 1 ? value.values[0] : .array(value.values)
+                guard case .environment(let service) = credentials else { return YAMLText.flow(json, templates: true) }
+                return try literal(json, service: service, place: "\(kind) \(value.key)")
             }
             let defaultValue = value.values.count == 1 ? value.values[0] : .array(value.values)
             var entry = "{ type: \(YAMLText.scalar(type)), default: \(YAMLText.flow(defaultValue, templates: false))"
             if value.isCredential { entry += ", secret: true" }
             params.append(String(repeating: " ", count: indent) + value.param + ": " + entry + " }")
             return "\"{\(value.param)}\""
+        }
+
+        /// JSON written as it is in flow style, but for a member named as a credential, at any
+        /// depth: a string is a variable in its place; any other value, which a variable cannot
+        /// hold, is refused. The depth is the value's, which the JSON parser bounds.
+        mutating func literal(_ value: JSONValue, service: String, place: String) throws(AdHocError) -> String {
+            switch value {
+            case .array(let items) where !items.isEmpty:
+                var written: [String] = []
+                for (index, item) in items.enumerated() {
+                    written.append(try literal(item, service: service, place: "\(place)[\(index)]"))
+                }
+                return "[ " + written.joined(separator: ", ") + " ]"
+            case .object(let members) where !members.isEmpty:
+                var written: [String] = []
+                for member in members {
+                    let at = "\(place).\(member.key)"
+                    let shown: String
+                    if CredentialNames.isCredential(name: member.key), member.value != .null {
+                        guard case .string(let text) = member.value else {
+                            throw AdHocError(
+                                "\(at) is a credential whose value is JSON that a variable cannot hold; --save "
+                                    + "writes a credential only as variables: give it as text")
+                        }
+                        shown = YAMLText.yamlQuoted("${\(variable(service, member.key, text, place: at))}")
+                    } else {
+                        shown = try literal(member.value, service: service, place: at)
+                    }
+                    written.append("\(YAMLText.key(member.key, of: members)): \(shown)")
+                }
+                return "{ " + written.joined(separator: ", ") + " }"
+            default:
+                return YAMLText.flow(value, templates: true)
+            }
         }
 
         /// A new variable `SERVICE_NAME` for `value`, numbered when the name is taken.

@@ -119,7 +119,7 @@ public final class SecretVault: Sendable {
         if let refusal = refusal(of: source, for: service) {
             throw SecretFailure(name: name, source: source, needer: needer, status: .untrusted, reason: refusal)
         }
-        let key = name + "\u{0}" + source.description + "\u{0}" + source.file
+        let key = name + "\u{0}" + String(reflecting: source.kind) + "\u{0}" + source.file
         // One read at a time, so that two calls needing one value read it once.
         let result = state.withLock { state -> Result<String, SecretFailure> in
             if let known = state.values[key] { return known }

@@ -65,8 +65,14 @@ public struct SecretSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The source as a person reads it, never a value: `pass github/token`,
-    /// `keyring service=moya account=db`, `dotenv .env LOCAL_KEY`, `command op read op://…`.
+    /// `keyring service=moya account=db`, `dotenv .env LOCAL_KEY`, `command op read op://…`;
+    /// a control character the spec wrote in it is shown escaped, never sent to a terminal.
     public var description: String {
+        TerminalText.escapingControls(written)
+    }
+
+    /// The source as written.
+    private var written: String {
         switch kind {
         case .pass(let entry): "pass \(entry)"
         case .keyring(let attributes): "keyring " + attributes.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
