@@ -374,11 +374,12 @@ enum SwiftParse {
     }
 }
 
-/// A `serve` of the serve fixtures on a free port, started once, and the input sent to it
-/// raw beside idle connections.
-enum ServeWire {
-    static let port: Int = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+/// A server command of moya-cli's run in this process on a free port, started once per
+/// target, and the input sent to it raw beside idle connections (as many as its first byte
+/// says, up to 63), after which a normal request must still be answered.
+enum WireServer {
+    /// Starts `moya-cli ARGUMENTS` on a thread of its own; the port it logs it listens on.
+    static func start(_ arguments: [String]) -> Int {
         let found = Mutex<Int?>(nil)
         let context = CommandContext(
             environment: Environment([:]), writeOut: { _ in },
@@ -389,8 +390,7 @@ enum ServeWire {
         Thread.detachNewThread {
             let done = DispatchSemaphore(value: 0)
             _Concurrency.Task {
-                _ = await MoyaCLI.run(
-                    ["serve", root + "/Tests/Fixtures/serve", "--port", "0", "--idle-timeout", "1"], context: context)
+                _ = await MoyaCLI.run(arguments, context: context)
                 done.signal()
             }
             done.wait()
@@ -399,19 +399,35 @@ enum ServeWire {
             if let port = found.withLock({ $0 }) { return port }
             usleep(10_000)
         }
-    }()
+    }
 
-    static func exchange(_ bytes: [UInt8]) {
+    /// Sends `bytes` (past the first) to `port`, then `probe`, whose answer must start with
+    /// `expected`.
+    static func exchange(_ bytes: [UInt8], port: Int, probe: String, expected: String, server: String) {
         let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in LoopbackSocket(port: port, timeout: 2) }
         if let socket = LoopbackSocket(port: port, timeout: 2) {
             socket.send(Array(bytes.dropFirst()))
             _ = socket.read(upTo: 4096)
         }
-        guard let socket = LoopbackSocket(port: port, timeout: 2) else { fatalError("serve stopped accepting") }
-        socket.send("GET /api/v2/items HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        guard socket.read(upTo: 16).starts(with: Array("HTTP/1.1 ".utf8)) else {
-            fatalError("serve did not answer a normal request beside \(idle.count) idle connections")
+        guard let socket = LoopbackSocket(port: port, timeout: 2) else { fatalError("\(server) stopped accepting") }
+        socket.send(probe)
+        guard socket.read(upTo: 16).starts(with: Array(expected.utf8)) else {
+            fatalError("\(server) did not answer a normal request beside \(idle.count) idle connections")
         }
+    }
+}
+
+/// A `serve` of the serve fixtures, as `WireServer` runs it.
+enum ServeWire {
+    static let port: Int = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+        return WireServer.start(["serve", root + "/Tests/Fixtures/serve", "--port", "0", "--idle-timeout", "1"])
+    }()
+
+    static func exchange(_ bytes: [UInt8]) {
+        WireServer.exchange(
+            bytes, port: port, probe: "GET /api/v2/items HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            expected: "HTTP/1.1 ", server: "serve")
     }
 }
 
@@ -419,10 +435,14 @@ enum ServeWire {
 /// P-256 key (RFC 7515's A.3 example) whose private half the fuzzer does not have: no input may
 /// verify, whatever its form.
 enum JWTFuzz {
+    /// The key set: one P-256 public key.
+    static let keySet =
+        #"{"keys":[{"kty":"EC","kid":"k","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
+
     static let tokens: BearerTokens = {
-        let jwks =
-            #"{"keys":[{"kty":"EC","kid":"k","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
-        guard let keys = try? SigningKeys(jwks: Array(jwks.utf8)) else { fatalError("the fuzz key set does not read") }
+        guard let keys = try? SigningKeys(jwks: Array(keySet.utf8)) else {
+            fatalError("the fuzz key set does not read")
+        }
         return BearerTokens(issuer: "https://auth.test", audience: "https://mcp.test/mcp", keys: keys)
     }()
 
@@ -440,54 +460,26 @@ enum JWTFuzz {
     }
 }
 
-/// An `mcp --http` that requires tokens, on a free port, started once, and the input sent to
-/// it raw beside idle connections, after which a request for its metadata must be answered.
+/// An `mcp --http` that requires tokens, as `WireServer` runs it: after the input, a request
+/// for its resource metadata must be answered 200.
 enum MCPWire {
     static let port: Int = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
         let jwks = NSTemporaryDirectory() + "moya-fuzz-jwks-\(getpid()).json"
-        let set =
-            #"{"keys":[{"kty":"EC","kid":"k","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
-        guard (try? set.write(toFile: jwks, atomically: true, encoding: .utf8)) != nil else {
+        guard (try? JWTFuzz.keySet.write(toFile: jwks, atomically: true, encoding: .utf8)) != nil else {
             fatalError("cannot write \(jwks)")
         }
-        let found = Mutex<Int?>(nil)
-        let context = CommandContext(
-            environment: Environment([:]), writeOut: { _ in },
-            writeError: { bytes in
-                let text = String(decoding: bytes, as: UTF8.self)
-                if let match = text.firstMatch(of: /127\.0\.0\.1:(\d+)/) { found.withLock { $0 = Int(match.1) } }
-            })
-        Thread.detachNewThread {
-            let done = DispatchSemaphore(value: 0)
-            _Concurrency.Task {
-                _ = await MoyaCLI.run(
-                    [
-                        "mcp", "--specs", root + "/specs/myservice.yaml", "--stub", "immediate", "--http",
-                        "127.0.0.1:0", "--auth-issuer", "https://auth.test", "--audience", "https://mcp.test/mcp",
-                        "--jwks", jwks,
-                    ], context: context)
-                done.signal()
-            }
-            done.wait()
-        }
-        while true {
-            if let port = found.withLock({ $0 }) { return port }
-            usleep(10_000)
-        }
+        return WireServer.start([
+            "mcp", "--specs", root + "/specs/myservice.yaml", "--stub", "immediate", "--http", "127.0.0.1:0",
+            "--auth-issuer", "https://auth.test", "--audience", "https://mcp.test/mcp", "--jwks", jwks,
+        ])
     }()
 
     static func exchange(_ bytes: [UInt8]) {
-        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in LoopbackSocket(port: port, timeout: 2) }
-        if let socket = LoopbackSocket(port: port, timeout: 2) {
-            socket.send(Array(bytes.dropFirst()))
-            _ = socket.read(upTo: 4096)
-        }
-        guard let socket = LoopbackSocket(port: port, timeout: 2) else { fatalError("mcp stopped accepting") }
-        socket.send("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        guard socket.read(upTo: 16).starts(with: Array("HTTP/1.1 200".utf8)) else {
-            fatalError("mcp did not answer a normal request beside \(idle.count) idle connections")
-        }
+        WireServer.exchange(
+            bytes, port: port,
+            probe: "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            expected: "HTTP/1.1 200", server: "mcp")
     }
 }
 

@@ -176,19 +176,7 @@ final class MCPToolShapeTests: XCTestCase {
             .write(toFile: path, atomically: true, encoding: .utf8)
         let lock = folder + "/tools.lock.json"
         func run(_ flags: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = MCPSession.executable
-            process.arguments = ["mcp", "--specs", path, "--lock", lock] + flags
-            process.environment = ["PATH": "/usr/bin:/bin"]
-            let (stdin, stderr) = (Pipe(), Pipe())
-            process.standardInput = stdin
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = stderr
-            try process.run()
-            try stdin.fileHandleForWriting.close()
-            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, errors)
+            try Self.mcp(["--specs", path, "--lock", lock] + flags)
         }
         var (status, errors) = try run([])
         XCTAssertEqual(status, 0, errors)
@@ -222,6 +210,23 @@ final class MCPToolShapeTests: XCTestCase {
 }
 
 extension MCPToolShapeTests {
+    /// `moya-cli mcp ARGUMENTS` with stdin closed at once: its status and stderr.
+    static func mcp(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = MCPSession.executable
+        process.arguments = ["mcp"] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let (stdin, stderr) = (Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        try stdin.fileHandleForWriting.close()
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, errors)
+    }
+
     /// Finding 7: the lock covers what a call sends, not only what the model reads: a spec
     /// that moves the base URL to another host, overrides the method, adds fixed params or
     /// sends its credential elsewhere no longer matches the lock, and the server does not start.
@@ -230,19 +235,9 @@ extension MCPToolShapeTests {
         let lock = folder + "/tools.lock.json"
         func run(_ spec: String, _ flags: [String] = []) throws -> (Int32, String) {
             try spec.write(toFile: path, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = MCPSession.executable
-            process.arguments = ["mcp", "--specs", path, "--lock", lock, "--allow-writes", "--allow-deletes"] + flags
-            process.environment = ["PATH": "/usr/bin:/bin", "SHOP_TOKEN": "t0ken-of-the-user"]
-            let (stdin, stderr) = (Pipe(), Pipe())
-            process.standardInput = stdin
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = stderr
-            try process.run()
-            try stdin.fileHandleForWriting.close()
-            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, errors)
+            return try Self.mcp(
+                ["--specs", path, "--lock", lock, "--allow-writes", "--allow-deletes"] + flags,
+                environment: ["SHOP_TOKEN": "t0ken-of-the-user"])
         }
         let original = """
             service: shop
