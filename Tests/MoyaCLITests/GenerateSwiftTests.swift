@@ -186,7 +186,8 @@ final class GenerateSwiftTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("MyService.swift").path
+        // The folder above the file is made, as every other output's is.
+        let file = directory.appendingPathComponent("gen/MyService.swift").path
         let (status, out, error) = await CommandTests.run([
             "generate", "swift", "myservice", "--specs", specs, "-o", file,
         ])

@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCore
 import MoyaMCP
+import TestSupport
 import XCTest
 
 /// The built `moya-cli mcp`, started as an MCP client starts it, with a client of our own on
@@ -41,8 +42,8 @@ final class MCPSession {
         probe.standardError = FileHandle.nullDevice
         try? probe.run()
         probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
+        guard probe.terminationStatus == 0, !Repository.optionalAbsent else {
+            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil, !Repository.optionalAbsent {
                 throw Missing(description: "\(what) is required here")
             }
             throw XCTSkip("\(what) is not installed; skipped")

@@ -55,9 +55,17 @@ struct GenerateSwiftCommand: CallerIsolatedCommand {
             context.writeOut(Array(source.utf8))
             return
         }
+        // The folders above it are made, as every other output's are (`gen/` for `gen/X.swift`),
+        // and taken back when the file is not written.
+        let made: [String]
+        switch FileSystem.makeFolders(above: output) {
+        case .success(let folders): made = folders
+        case .failure(let failure): throw CommandFailure.usage(failure.message)
+        }
         do {
             try PendingFile.write(Array(source.utf8), to: output)
         } catch {
+            FileSystem.removeFolders(made)
             throw CommandFailure.usage("cannot write \(output): \(error.message)")
         }
     }
