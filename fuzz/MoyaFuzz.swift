@@ -404,12 +404,19 @@ enum WireServer {
     /// Sends `bytes` (past the first) to `port`, then `probe`, whose answer must start with
     /// `expected`.
     static func exchange(_ bytes: [UInt8], port: Int, probe: String, expected: String, server: String) {
-        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in LoopbackSocket(port: port, timeout: 2) }
-        if let socket = LoopbackSocket(port: port, timeout: 2) {
+        // Each connection is reset when it is done, so that hundreds a second leave no
+        // TIME_WAIT behind to run loopback out of ephemeral ports.
+        let open = { () -> LoopbackSocket? in
+            let socket = LoopbackSocket(port: port, timeout: 2)
+            socket?.resetsOnClose = true
+            return socket
+        }
+        let idle = (0..<Int(bytes.first ?? 0) % 64).compactMap { _ in open() }
+        if let socket = open() {
             socket.send(Array(bytes.dropFirst()))
             _ = socket.read(upTo: 4096)
         }
-        guard let socket = LoopbackSocket(port: port, timeout: 2) else { fatalError("\(server) stopped accepting") }
+        guard let socket = open() else { fatalError("\(server) stopped accepting") }
         socket.send(probe)
         guard socket.read(upTo: 16).starts(with: Array(expected.utf8)) else {
             fatalError("\(server) did not answer a normal request beside \(idle.count) idle connections")
