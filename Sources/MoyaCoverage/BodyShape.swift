@@ -70,12 +70,7 @@ struct BodyShape {
             guard let (schema, _) = Self.resolve(member.value, at: place, in: spec),
                 case .array(let values)? = schema["enum"]
             else { return [] }
-            let name = member.key
-            return values.map { allowed in
-                DeclaredTarget.EnumValue(place: "body", name: name, shown: allowed) { body in
-                    body[name] == allowed
-                }
-            }
+            return values.map { allowed in DeclaredTarget.EnumValue(place: "body", name: member.key, shown: allowed) }
         }
     }
 

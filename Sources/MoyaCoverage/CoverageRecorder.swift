@@ -65,7 +65,7 @@ public final class CoverageRecorder: Sendable {
         }
         if let read {
             for (position, value) in declared.enumValues.enumerated() where value.place != "param" {
-                if value.matches(read) { tally.enumValues.insert(position) }
+                if read[value.name] == value.shown { tally.enumValues.insert(position) }
             }
         }
         if let read {

@@ -11,12 +11,11 @@ public struct DeclaredTarget: Sendable {
         /// The param's or member's name.
         public var name: String
         /// The value as coverage shows it: the case's key for a param (never the value,
-        /// which may read the environment), the schema's value for a body member.
+        /// which may read the environment), the schema's value for a body member, which a
+        /// sent member is compared with.
         public var shown: JSONValue
-        /// What a sent value is compared with.
-        let matches: @Sendable (JSONValue) -> Bool
-        /// A param's case as sent, which `paramCases` finds it by.
-        var sentText: String? = nil
+        /// A param's case as sent, which `paramCases` finds it by; nil for a body member.
+        var sent: String? = nil
     }
 
     /// One `oneOf` branch of the request body's schema.
@@ -73,7 +72,7 @@ public struct DeclaredTarget: Sendable {
         }
         var cases: [String: [String: [Int]]] = [:]
         for (position, value) in enumValues.enumerated() {
-            guard value.place == "param", let text = value.sentText else { continue }
+            guard value.place == "param", let text = value.sent else { continue }
             cases[value.name, default: [:]][text, default: []].append(position)
         }
         paramCases = cases
@@ -104,12 +103,7 @@ public struct DeclaredTarget: Sendable {
     static func paramEnums(of target: TargetSpec) -> [EnumValue] {
         target.params.flatMap { param -> [EnumValue] in
             guard case .enumeration(let cases) = param.elementType else { return [] }
-            return cases.map { choice in
-                let sent = choice.value
-                return EnumValue(
-                    place: "param", name: param.name, shown: .string(choice.key), matches: { $0.text == sent },
-                    sentText: sent)
-            }
+            return cases.map { EnumValue(place: "param", name: param.name, shown: .string($0.key), sent: $0.value) }
         }
     }
 

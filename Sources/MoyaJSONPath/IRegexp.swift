@@ -3,7 +3,8 @@ import MoyaRegex
 /// A regular expression in RFC 9485's I-Regexp, the interoperable subset JSONPath's `match` and
 /// `search` use. It is checked against I-Regexp's grammar, then written in ECMA-262's syntax,
 /// every literal as a `\u{…}` escape, and run by MoyaRegex. I-Regexp has no back-references or
-/// lookaround, so it never backtracks: matching is linear in the text and needs no budget. `^`
+/// lookaround, so it never backtracks: matching is linear in the text, and its steps are
+/// counted against the evaluation's budget (see `matches(_:whole:spending:)`). `^`
 /// and `$` are anchors, as the compliance suite expects.
 struct IRegexp {
     /// How deeply groups may nest.
@@ -16,17 +17,6 @@ struct IRegexp {
         var translator = Translator(scalars: Array(pattern.unicodeScalars))
         let translated = try translator.translate()
         regex = try RegularExpression(translated)
-    }
-
-    /// Whether the whole of `text` matches.
-    func matchesWhole(_ text: String) -> Bool {
-        // Only a back-reference or lookaround spends a budget, and I-Regexp has neither.
-        (try? regex.matchesWhole(text)) ?? false
-    }
-
-    /// Whether some part of `text` matches.
-    func matchesPart(of text: String) -> Bool {
-        (try? regex.matches(in: text)) ?? false
     }
 
     /// Whether `text` matches (all of it, with `whole`) within `budget` steps, which it

@@ -170,13 +170,14 @@ public struct ToolCatalog: Sendable {
             let owner = ServiceOwner(service)
             for (index, target) in service.targets.enumerated() {
                 let full = service.name + "." + target.name
+                let method = ToolExposure.method(of: target, in: service)
                 tools.append(
                     ToolDescriptor(
                         owner: owner, index: index, isFlow: false,
                         name: Self.toolName(prefix + "." + target.name, taken: &taken), fullName: full,
                         title: target.summary.map(Self.firstLine) ?? full,
-                        refusal: exposure.refusal(of: target, in: service, logins: logins),
-                        method: ToolExposure.method(of: target, in: service),
+                        refusal: exposure.refusal(of: target, in: service, logins: logins, method: method),
+                        method: method,
                         filesFolder: folder))
             }
             for (index, flow) in service.flows.enumerated() {

@@ -31,14 +31,17 @@ public struct ToolExposure: Sendable {
     /// Why `target` of `service` is not a tool, naming what would make it one; nil when it is.
     /// A target a login calls (`logins`, as `SERVICE.TARGET`) answers with a credential, and
     /// is never one.
-    public func refusal(of target: TargetSpec, in service: ServiceSpec, logins: Set<String> = []) -> String? {
+    /// `method` is the one the server acts on (`method(of:in:)`), when the caller has it.
+    public func refusal(
+        of target: TargetSpec, in service: ServiceSpec, logins: Set<String> = [], method: Method? = nil
+    ) -> String? {
         let name = service.name + "." + target.name
         guard target.mcpExposed else { return "\(name) has mcp: false in its spec, which no flag overrides" }
         if logins.contains(name) {
             return "\(name) is a login's call, and answers with a credential; no flag exposes it"
         }
         if let pattern = unmatched(name) { return pattern }
-        return refusal(method: Self.method(of: target, in: service), name: name)
+        return refusal(method: method ?? Self.method(of: target, in: service), name: name)
     }
 
     /// Why `flow` of `service` is not a tool: a flow is one only when every target it calls

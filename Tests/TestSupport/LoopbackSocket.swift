@@ -12,30 +12,24 @@
         public init?(port: Int, timeout: Int = 5, from source: String = "127.0.0.1") {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard socket >= 0 else { return nil }
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            // Bound to `source`, then connected to the server: one IPv4 address each.
+            let steps: [(String, Int, (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32)] = [
+                (source, 0, Glibc.bind), ("127.0.0.1", port, Glibc.connect),
+            ]
+            for (host, port, step) in steps {
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+                address.sin_addr.s_addr = inet_addr(host)
+                let done = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        step(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
                 }
-            }
-            guard bound == 0 else {
-                close(socket)
-                return nil
-            }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                guard done == 0 else {
+                    close(socket)
+                    return nil
                 }
-            }
-            guard connected == 0 else {
-                close(socket)
-                return nil
             }
             var limit = timeval(tv_sec: timeout, tv_usec: 0)
             setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -44,13 +44,14 @@ public enum KeySetSource {
         }
         let url: String
         if let jwks {
+            guard isSecure(jwks) else {
+                throw Failure(
+                    description: "--jwks \(jwks): signing keys are fetched over https only (a loopback address aside)")
+            }
             url = jwks
         } else {
+            // Held to the same rule by `discover`, from the document that named it.
             url = try await discover(issuer, session: session)
-        }
-        guard isSecure(url) else {
-            throw Failure(
-                description: "--jwks \(url): signing keys are fetched over https only (a loopback address aside)")
         }
         let keys = try await fetch(url, session: session).get()
         return BearerTokens(

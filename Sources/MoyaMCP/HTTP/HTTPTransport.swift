@@ -152,6 +152,9 @@ final class MCPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let buffered: BufferedBytes
     private var state = State.waiting
     private var head: HTTPRequestHead?
+    /// The request being read as the endpoint reads it, made from its head once; its body is
+    /// added at its end.
+    private var exchange: HTTPExchange?
     private var ended = false
     private var body: [UInt8] = []
     /// The bytes of `body` counted in `buffered`.
@@ -222,6 +225,7 @@ final class MCPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 method: head.method.rawValue, path: Self.path(of: head),
                 headers: head.headers.map { ($0.name, $0.value) },
                 body: [], client: Self.describe(context.channel.remoteAddress))
+            self.exchange = exchange
             if let decided = endpoint.screen(exchange) {
                 admitted(decided, context)
                 return
@@ -300,9 +304,10 @@ final class MCPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func respondIfReady(_ context: ChannelHandlerContext) {
-        guard ended, case .admitted(let caller) = state, let head else { return }
+        guard ended, case .admitted(let caller) = state, let head, var exchange else { return }
         state = .waiting
         self.head = nil
+        self.exchange = nil
         // Answering takes what the tool takes; the client waits, and may go away.
         timer?.cancel()
         servedOne = true
@@ -313,9 +318,7 @@ final class MCPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 closing: true, context: context)
             return
         }
-        let exchange = HTTPExchange(
-            method: head.method.rawValue, path: Self.path(of: head), headers: head.headers.map { ($0.name, $0.value) },
-            body: body, client: Self.describe(context.channel.remoteAddress))
+        exchange.body = body
         body = []
         let endpoint = self.endpoint
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)

@@ -99,14 +99,6 @@ final class StreamableEndpoint: Sendable {
         case admitted(Caller)
     }
 
-    /// A request read whole, admitted and answered.
-    func answer(_ request: HTTPExchange) async -> HTTPAnswer {
-        switch await admit(request) {
-        case .answered(let answer): return answer
-        case .admitted(let caller): return await answer(request, as: caller)
-        }
-    }
-
     /// Admits a request by its head (its body is not read yet): the path, the `Origin`, and,
     /// when tokens are required, the token.
     func admit(_ request: HTTPExchange) async -> Admission {

@@ -87,10 +87,7 @@ package struct SpecTrust {
         var entries = entries()
         entries[real] = always ? Self.always : Self.digest(of: real)
         if !always {
-            for program in Self.programs(in: real) {
-                guard let digest = Self.fileDigest(program) else { continue }
-                entries[Self.programKey + program] = digest
-            }
+            for program in Self.programs(in: real) { entries[Self.programKey + program.path] = program.digest }
         }
         try write(entries)
         return (real, Self.specFiles(in: real).count)
@@ -101,23 +98,28 @@ package struct SpecTrust {
     /// How a program's line names it: `program:` before its real path.
     static let programKey = "program:"
 
-    /// The files a `command` source runs or reads as a program, wherever they are: each word
-    /// of its argv written as a path, the program's beside the declaring file (as it is run),
-    /// an argument's beside that file and as the working directory reads it. A bare name is
-    /// looked up on `PATH`, the user's own programs, and is not one of them.
-    package static func programFiles(of source: SecretSource) -> [String] {
+    /// The files a `command` source runs or reads as a program, by real path, each with its
+    /// SHA-256: the program, written as a path (beside the declaring file, as it is run),
+    /// wherever it is, since it runs wherever it is; and each argument written as a path (a
+    /// script it is given) that names a file inside the spec's file root, read as every file a
+    /// spec names is (no device, no link out, bounded). A bare name is looked up on `PATH`, the
+    /// user's own programs, and is not one of them.
+    package static func programs(of source: SecretSource) -> [(path: String, digest: String)] {
         guard case .command(let argv) = source.kind else { return [] }
-        var files: [String] = []
+        let root = FileRoot(spec: source.file)
+        var found: [(path: String, digest: String)] = []
         for (index, word) in argv.enumerated() where word.contains("/") {
-            if word.hasPrefix("/") {
-                files.append(word)
+            let beside = word.hasPrefix("/") ? word : ServiceSpec.path(word, inSpec: source.file)
+            if index == 0 {
+                if let path = FileRoot.realPath(beside), let digest = fileDigest(path) { found.append((path, digest)) }
                 continue
             }
-            let bare = word.hasPrefix("./") ? String(word.dropFirst(2)) : word
-            files.append(ServiceSpec.path(bare, inSpec: source.file))
-            if index > 0 { files.append(word) }
+            for candidate in Set([beside, word]) {
+                guard let path = try? root.file(candidate), let bytes = try? root.read(candidate) else { continue }
+                found.append((path, hex(SHA256.hash(bytes))))
+            }
         }
-        return files.compactMap(FileRoot.realPath).filter { Self.fileDigest($0) != nil }
+        return found
     }
 
     /// Why the programs `source` names may not run from the trusted `folder`: one of them is
@@ -126,22 +128,23 @@ package struct SpecTrust {
     package func refusal(ofProgramsOf source: SecretSource, in folder: String) -> String? {
         let entries = entries()
         guard let real = FileRoot.realPath(folder), entries[real] != Self.always else { return nil }
-        for program in Self.programFiles(of: source)
-        where entries[Self.programKey + program] != Self.fileDigest(program) {
-            return "\(program) changed since you trusted \(real), or was not there, so it does not run; run "
+        for program in Self.programs(of: source) where entries[Self.programKey + program.path] != program.digest {
+            return "\(program.path) changed since you trusted \(real), or was not there, so it does not run; run "
                 + "'moya-cli trust \(real)' again once you have read it"
         }
         return nil
     }
 
-    /// The programs the specs in `folder` run for their secrets.
-    private static func programs(in folder: String) -> [String] {
+    /// The programs the specs in `folder` run for their secrets, each with its SHA-256.
+    private static func programs(in folder: String) -> [(path: String, digest: String)] {
         let compiler = SpecCompiler(environment: Environment([:]))
-        var programs: [String] = []
+        var programs: [(path: String, digest: String)] = []
         for file in specFiles(in: folder) {
             guard let service = try? compiler.compile(file: file) else { continue }
             for source in service.secretSources.values where source.origin == .spec {
-                for program in programFiles(of: source) where !programs.contains(program) { programs.append(program) }
+                for program in Self.programs(of: source) where !programs.contains(where: { $0.path == program.path }) {
+                    programs.append(program)
+                }
             }
         }
         return programs
