@@ -145,6 +145,8 @@ extension SchemaSource {
             !trail.contains(path)
         else { return nil }
         guard case .object = schema else { return schema == .bool(false) ? nil : .null }
+        // `enum: []` allows no value: none is made up.
+        if schema["enum"] == .array([]) { return nil }
         made += 1
         let trail = trail.union([path])
         let lean = depth >= Self.leanDepth || made > SampleSynthesis.budget
@@ -224,6 +226,34 @@ extension SchemaSource {
             if case .array(let names)? = schema["required"] { own = Set(names.compactMap(\.stringValue)) }
             for name in own.sorted() where !members.contains(where: { $0.key == name }) {
                 members.append((name, .null))
+            }
+            // As many members as `minProperties` asks: the described ones left out when lean,
+            // then made-up names for `additionalProperties`' values.
+            let least = min(Int(exactly: number("minProperties") ?? 0) ?? 0, 100)
+            if members.count < least, case .object(let properties)? = schema["properties"] {
+                for property in properties.sorted(by: { $0.key < $1.key }) where members.count < least {
+                    guard !members.contains(where: { $0.key == property.key }),
+                        let value = make(
+                            path + ["properties", property.key], depth: depth + 1, trail: trail, made: &made)
+                    else { continue }
+                    members.append((property.key, value))
+                }
+            }
+            if members.count < least, schema["patternProperties"] == nil, schema["propertyNames"] == nil,
+                schema["additionalProperties"] != .bool(false)
+            {
+                let extra =
+                    schema["additionalProperties"].flatMap { additional in
+                        additional == .bool(true)
+                            ? JSONValue.string("string")
+                            : make(path + ["additionalProperties"], depth: depth + 1, trail: trail, made: &made)
+                    } ?? .string("string")
+                var number = 1
+                while members.count < least {
+                    let key = "key\(number)"
+                    number += 1
+                    if !members.contains(where: { $0.key == key }) { members.append((key, extra)) }
+                }
             }
             return .object(members.sorted { $0.key < $1.key })
         case "array"?:

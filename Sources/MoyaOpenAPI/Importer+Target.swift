@@ -360,7 +360,19 @@ extension Importer {
     mutating func describe(_ schema: DereferencedJSONSchema, into param: inout ImportedSpec.Param, at pointer: [String])
     {
         let scalar = Self.scalarType(schema)
-        if let scalar {
+        let titled = Self.titledEnum(schema)
+        let titledItems: [(value: String, title: String?)]? =
+            if case .array(_, let context) = schema, let items = context.items { Self.titledEnum(items) } else { nil }
+        if let choices = titled ?? titledItems {
+            // OpenAPI 3.1's titled enum: the values, each title said in the description.
+            param.type = titled == nil ? "[enum]" : "enum"
+            param.enumValues = choices.map(\.value)
+            let titles = choices.compactMap { choice in choice.title.map { "\(choice.value): \($0)" } }
+            if !titles.isEmpty {
+                param.description = [param.description, "Values: " + titles.joined(separator: "; ")]
+                    .compactMap { $0 }.joined(separator: ". ")
+            }
+        } else if let scalar {
             param.type = scalar
         } else if case .array(_, let context) = schema, let items = context.items, let element = Self.scalarType(items)
         {
@@ -491,6 +503,26 @@ extension Importer {
     }
 
     /// The spec's type for a scalar schema.
+    /// The values of an enum written as OpenAPI 3.1 writes one with titles: a `oneOf` (or
+    /// `anyOf`) whose every choice is one string `const` (or a one-value `enum`), with its
+    /// `title` or `description`; nil for any other schema.
+    static func titledEnum(_ schema: DereferencedJSONSchema) -> [(value: String, title: String?)]? {
+        let choices: [DereferencedJSONSchema]
+        switch schema {
+        case .one(let options, _), .any(let options, _): choices = options
+        default: return nil
+        }
+        var values: [(value: String, title: String?)] = []
+        for choice in choices {
+            let core = SampleSynthesis.core(of: choice)
+            guard let allowed = core.allowedValues, allowed.count == 1, let value = allowed[0].value as? String,
+                !values.contains(where: { $0.value == value })
+            else { return nil }
+            values.append((value, (core.title ?? core.description).map(Names.oneLine)))
+        }
+        return values.isEmpty ? nil : values
+    }
+
     static func scalarType(_ schema: DereferencedJSONSchema) -> String? {
         switch schema {
         case .boolean: "bool"
@@ -636,8 +668,16 @@ extension Importer {
             // A style the member's `encoding` names (one that is not `form` exploded, which
             // OpenAPIKit cannot tell from none) is how the member is sent, its content type
             // aside, as OpenAPI 3.1 says: an object's `R,100,G,200`, an array's `a|b`.
-            let styled = content.encodingMap?[key].flatMap { encoding in
+            var styled = content.encodingMap?[key].flatMap { encoding in
                 encoding.style != .form || !encoding.explode ? encoding : nil
+            }
+            // `deepObject` writes an object's members; an array has none, so it goes as a
+            // form's array does.
+            if styled?.style == .deepObject, !Self.isFlatObject(property) {
+                warn(
+                    Array(pointer.dropLast()) + ["encoding", key, "style"],
+                    "deepObject is an object's style and '\(key)' is not an object; it is sent as a form sends it")
+                styled = nil
             }
             if kind != .json, let styled, Self.isFlatObject(property) || Self.isArrayOfScalars(property) {
                 if Self.isFlatObject(property) {

@@ -41,6 +41,8 @@ struct SampleSynthesis {
         if let value = core.allowedValues?.lazy.compactMap(JSONBridge.value).first(where: { $0 != .null }) {
             return value
         }
+        // `enum: []` allows no value: none is made up.
+        if core.allowedValues?.isEmpty == true { return nil }
         switch schema {
         case .null: return .null
         case .boolean: return .bool(true)
@@ -70,6 +72,28 @@ struct SampleSynthesis {
             for (name, property) in context.properties.sorted(by: { $0.key < $1.key }) {
                 guard !lean || required.contains(name), let value = value(property, depth: depth + 1) else { continue }
                 members.append((key: name, value: value))
+            }
+            // As many members as `minProperties` asks: the described ones left out when lean,
+            // then made-up names for `additionalProperties`' values.
+            let least = min(context.minProperties, 100)
+            for (name, property) in context.properties.sorted(by: { $0.key < $1.key }) where members.count < least {
+                guard !members.contains(where: { $0.key == name }), let value = value(property, depth: depth + 1)
+                else { continue }
+                members.append((key: name, value: value))
+            }
+            if members.count < least {
+                let extra: JSONValue?
+                switch context.additionalProperties {
+                case .a(false)?: extra = nil
+                case .b(let schema)?: extra = value(schema, depth: depth + 1)
+                default: extra = .string("string")
+                }
+                var number = 1
+                while let extra, members.count < least {
+                    let key = "key\(number)"
+                    number += 1
+                    if !members.contains(where: { $0.key == key }) { members.append((key: key, value: extra)) }
+                }
             }
             return .object(members)
         case .array(_, let context):
@@ -128,8 +152,12 @@ struct SampleSynthesis {
     /// `writeOnly` a response's without those it marks `writeOnly`, at any depth the schema
     /// describes (through objects, array items and `allOf`): OpenAPI says neither is sent
     /// that way.
+    ///
+    /// A member another part of the same `allOf` requires stays: a validator holds the value
+    /// to that part, which does not say the member is read-only (`keeping`).
     static func withoutReadOnly(
-        _ value: JSONValue, _ schema: DereferencedJSONSchema, writeOnly: Bool = false, depth: Int = 0
+        _ value: JSONValue, _ schema: DereferencedJSONSchema, writeOnly: Bool = false, depth: Int = 0,
+        keeping: Set<String> = []
     ) -> JSONValue {
         // The value's depth bounds the walk; the document's depth bounds the value's.
         guard depth < OpenAPIReader.maximumDepth else { return value }
@@ -139,7 +167,9 @@ struct SampleSynthesis {
                 members.compactMap { member in
                     guard let property = context.properties[member.key] else { return member }
                     let core = core(of: property)
-                    guard !(writeOnly ? core.writeOnly : core.readOnly) else { return nil }
+                    guard !(writeOnly ? core.writeOnly : core.readOnly) || keeping.contains(member.key) else {
+                        return nil
+                    }
                     return (
                         member.key,
                         withoutReadOnly(member.value, property, writeOnly: writeOnly, depth: depth + 1)
@@ -149,7 +179,12 @@ struct SampleSynthesis {
             guard let itemSchema = context.items else { return value }
             return .array(items.map { withoutReadOnly($0, itemSchema, writeOnly: writeOnly, depth: depth + 1) })
         case (.all(let schemas, _), _):
-            return schemas.reduce(value) { withoutReadOnly($0, $1, writeOnly: writeOnly, depth: depth + 1) }
+            let required = schemas.reduce(into: keeping) { names, part in
+                if case .object(_, let context) = part { names.formUnion(requiredNames(context)) }
+            }
+            return schemas.reduce(value) {
+                withoutReadOnly($0, $1, writeOnly: writeOnly, depth: depth + 1, keeping: required)
+            }
         default:
             return value
         }

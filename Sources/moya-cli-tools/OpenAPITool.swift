@@ -23,7 +23,7 @@ import Synchronization
 /// about 5 ms later, a call on a sample 1.77× slower. moya-cli parses the command line and
 /// replaces itself with this program (see `HelperProgram` in MoyaCLI), which takes:
 ///
-///     moya-cli-openapi import FILE OUTPUT|- SERVICE|-
+///     moya-cli-openapi import FILE OUTPUT|- SERVICE|- [verbose]
 ///     moya-cli-openapi export SERVICE OUTPUT|- SPECPATH...
 ///
 /// It writes what moya-cli would and exits with moya-cli's statuses (`ExitStatus`).
@@ -31,8 +31,10 @@ enum OpenAPITool {
     static func main(_ arguments: [String]) -> Never {
         do throws(CommandFailure) {
             switch arguments.first {
-            case "import" where arguments.count == 4:
-                try importDocument(arguments[1], output: optional(arguments[2]), service: optional(arguments[3]))
+            case "import" where arguments.count == 4 || arguments.count == 5:
+                try importDocument(
+                    arguments[1], output: optional(arguments[2]), service: optional(arguments[3]),
+                    verbose: arguments.count == 5 && arguments[4] == "verbose")
             case "export" where arguments.count >= 4:
                 try exportService(arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
             case "export-arazzo" where arguments.count >= 4:
@@ -58,10 +60,18 @@ enum OpenAPITool {
 
     /// Imports `file` to `output`; `appending` (a spec's `flows:`, from `import arazzo`) is
     /// added to the spec's text, which is then compiled whole.
-    static func importDocument(_ file: String, output: String?, service: String?, appending: String = "")
-        throws(CommandFailure)
-    {
+    static func importDocument(
+        _ file: String, output: String?, service: String?, appending: String = "", verbose: Bool = false
+    ) throws(CommandFailure) {
         guard let data = FileManager.default.contents(atPath: file) else { throw .missingSpec("cannot read \(file)") }
+        // `-o DIR/`, or a folder that is there, names the spec after its service (DIR/SERVICE.yaml),
+        // the file `call SERVICE.TARGET` looks at first. Its name is known once the document
+        // is read; until then the folder is what counts.
+        let folder = output.flatMap { output in
+            output.hasSuffix("/") || FileSystem.kind(output) == .directory
+                ? (output.hasSuffix("/") ? output : output + "/") : nil
+        }
+        var output = folder.map { $0 + (service ?? "spec") + ".yaml" } ?? output
         // A spec reads files only in its own folder (its file root), so a spec written with -o
         // refers to a copy of the document there when the document lies elsewhere, and to
         // copies of the files the document's `$ref`s read, each at its place beside it.
@@ -78,17 +88,39 @@ enum OpenAPITool {
         let folders = try output.map(makeFolders(for:)) ?? []
         var finished = false
         defer { if !finished { FileSystem.removeFolders(folders) } }
-        let copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
+        var copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
         var imported: OpenAPIImport
         do {
             imported = try OpenAPIImporter.importSpec(
                 Array(data), file: file, service: service, spec: output, copy: copy?.name, readFile: readFile)
+            if let folder, output != folder + imported.service + ".yaml" {
+                output = folder + imported.service + ".yaml"
+                if let real = FileRoot.realPath(folder + imported.service + ".yaml"), real == FileRoot.realPath(file) {
+                    throw CommandFailure.usage(
+                        "the spec would replace \(file), the document it is made from; write it to another file")
+                }
+                // The document's copy must not take the spec's name: then it is named again.
+                let placed = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
+                if placed?.name != copy?.name {
+                    copy = placed
+                    read.withLock { $0 = [] }
+                    imported = try OpenAPIImporter.importSpec(
+                        Array(data), file: file, service: imported.service, spec: output, copy: copy?.name,
+                        readFile: readFile)
+                }
+            }
             imported.spec += appending
-        } catch {
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let error as OpenAPIReadError {
             throw .invalidSpec(TerminalText.escapingControls("\(file): \(error.message)"))
+        } catch {
+            throw .invalidSpec(TerminalText.escapingControls("\(file): \(error)"))
         }
         // A document's text is printed with its controls escaped, never raw.
-        for warning in imported.warnings { line("moya-cli: warning: " + TerminalText.escapingControls(warning)) }
+        for warning in grouped(imported.warnings, verbose: verbose) {
+            line("moya-cli: warning: " + TerminalText.escapingControls(warning))
+        }
         for note in imported.notes { line("moya-cli: note: " + TerminalText.escapingControls(note)) }
         var copies: [(from: String, to: String)] = []
         if let copy, let output {
@@ -160,6 +192,29 @@ enum OpenAPITool {
             line(
                 "moya-cli: warning: \(imported.leftOut) of \(imported.operations) operations are left out; "
                     + "the warnings above say why")
+        }
+    }
+
+    /// The warnings to print: each message once, at the first place it was found, with how many
+    /// other places have it (`FILE#POINTER: MESSAGE`, the same MESSAGE is one kind); every
+    /// one with `verbose`. A large description repeats one warning hundreds of times.
+    static func grouped(_ warnings: [String], verbose: Bool) -> [String] {
+        guard !verbose else { return warnings }
+        func message(_ warning: String) -> Substring {
+            guard let hash = warning.firstIndex(of: "#"), let colon = warning[hash...].range(of: ": ") else {
+                return warning[...]
+            }
+            return warning[colon.upperBound...]
+        }
+        var counts: [Substring: Int] = [:]
+        for warning in warnings { counts[message(warning), default: 0] += 1 }
+        var printed: Set<Substring> = []
+        return warnings.compactMap { warning in
+            let kind = message(warning)
+            guard printed.insert(kind).inserted else { return nil }
+            let others = (counts[kind] ?? 1) - 1
+            return others == 0
+                ? warning : warning + " (and \(others) more like it; --verbose lists every one)"
         }
     }
 

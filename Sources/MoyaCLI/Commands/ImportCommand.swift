@@ -33,27 +33,36 @@ struct ImportOpenAPICommand: CallerIsolatedCommand {
             describes. One spot that cannot be carried is repaired or left out, never the \
             whole document, and an import that leaves out operations says how many on its last \
             line. What has no place in a spec (callbacks, links, OAuth flows) is named \
-            in one warning line each, with its JSON pointer. The same document always gives \
-            the same spec. Exits 0, 64 for a usage error, 65 for a document that cannot be \
+            in one warning line each, with its JSON pointer; a warning many places share is \
+            printed once, at the first, with how many more (--verbose lists each). The same \
+            document always gives the same spec. Exits 0, 64 for a usage error, 65 for a document that cannot be \
             read as an API description, 66 for a missing file.
 
             Examples:
-              moya-cli import openapi petstore.yaml -o specs/petstore.yaml
-              moya-cli import openapi api.json --service shop
+              moya-cli import openapi petstore.yaml -o specs/
+              moya-cli import openapi api.json --service shop -o specs/shop.yaml
             """
     )
 
     @Argument(help: ArgumentHelp("The OpenAPI or Swagger document.", valueName: "file"), completion: .file())
     var file: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the spec here instead of to stdout.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
+            valueName: "path"))
     var output: String?
 
     @Option(help: ArgumentHelp("The service's name. Defaults to the document's title.", valueName: "name"))
     var service: String?
 
+    @Flag(name: .shortAndLong, help: "List every warning, not each kind once with a count.")
+    var verbose = false
+
     func execute() async throws {
-        try HelperProgram.openAPI.run(["import", file, output ?? "-", service ?? "-"], for: "import openapi")
+        try HelperProgram.openAPI.run(
+            ["import", file, output ?? "-", service ?? "-"] + (verbose ? ["verbose"] : []), for: "import openapi")
     }
 }
 

@@ -17,9 +17,9 @@ import MoyaSpec
 /// body; the problem's detail goes into the first string member the body already has among
 /// `detail`, `message`, `error_description`, `description`, `error`, `reason` and `title`
 /// (at the top, or inside an `error` object), and a status member (`status`, `statusCode`,
-/// `status_code`, `code`) that holds the sample's own status gets the answer's, so that a
-/// `4XX` sample's `"status": 400` reads 401 in a 401; each unless it breaks the sample's
-/// schema.
+/// `status_code`, `code`) that holds another HTTP status gets the answer's, so that a
+/// `4XX` sample's `"status": 400` reads 401 in a 401 (and a 401 sample's made-up 400 does
+/// too); each unless it breaks the sample's schema.
 enum ErrorShape {
     /// The member names the detail may fill, in order of preference.
     static let detailKeys = ["detail", "message", "error_description", "description", "error", "reason", "title"]
@@ -31,7 +31,7 @@ enum ErrorShape {
         for route: MockRoute, status: Int, detail: String, headers extra: [(name: String, value: String)]
     ) -> (action: MockAnswer.Action, logged: String?)? {
         guard let name = sampleName(in: route.target, for: status), let fixed = route.fixedAnswers[name],
-            case .respond(let declared, let headers, let body) = fixed.action
+            case .respond(_, let headers, let body) = fixed.action
         else { return nil }
         // The sample was chosen by the problem, not asked for with `Prefer`.
         var sent = headers.filter { $0.name.lowercased() != "preference-applied" }
@@ -42,10 +42,10 @@ enum ErrorShape {
         let edits: [(JSONValue) -> JSONValue?] = [
             { value in
                 let detailed = filling(value, with: detail)
-                return filling(detailed ?? value, status: status, was: declared) ?? detailed
+                return filling(detailed ?? value, status: status) ?? detailed
             },
             { value in filling(value, with: detail) },
-            { value in filling(value, status: status, was: declared) },
+            { value in filling(value, status: status) },
         ]
         guard isJSON, let value = try? JSONValue(parsing: Data(body)),
             let (edit, filled) = edits.lazy.compactMap({ edit in edit(value).map { (edit, $0) } }).first(where: {
@@ -98,22 +98,25 @@ enum ErrorShape {
         return nil
     }
 
-    /// `value` with `status` in each status member that holds `was`, the sample's own status, at
-    /// the top or inside an `error` object; nil when none does or they are the same.
-    static func filling(_ value: JSONValue, status: Int, was: Int, nested: Bool = true) -> JSONValue? {
-        guard status != was, case .object(var members) = value else { return nil }
+    /// `value` with `status` in each status member that holds another HTTP status (100 to 599,
+    /// a number or its digits), at the top or inside an `error` object: the sample's own, or
+    /// one made up from the schema (`"status": 400` in a 401); nil when none does.
+    static func filling(_ value: JSONValue, status: Int, nested: Bool = true) -> JSONValue? {
+        guard case .object(var members) = value else { return nil }
         var changed = false
         for index in members.indices {
             let member = members[index]
-            if statusKeys.contains(member.key), member.value == .integer(was) {
+            if statusKeys.contains(member.key), case .integer(let held) = member.value, held != status,
+                (100...599).contains(held)
+            {
                 members[index].value = .integer(status)
                 changed = true
-            } else if statusKeys.contains(member.key), member.value == .string(String(was)) {
+            } else if statusKeys.contains(member.key), case .string(let held) = member.value, held != String(status),
+                held.count == 3, let code = Int(held), (100...599).contains(code)
+            {
                 members[index].value = .string(String(status))
                 changed = true
-            } else if nested, member.key == "error",
-                let inner = filling(member.value, status: status, was: was, nested: false)
-            {
+            } else if nested, member.key == "error", let inner = filling(member.value, status: status, nested: false) {
                 members[index].value = inner
                 changed = true
             }

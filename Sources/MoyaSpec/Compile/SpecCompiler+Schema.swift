@@ -21,6 +21,9 @@ extension CompileContext {
         }
         // A URI: what would end its path is escaped, and unescaped again to read a file.
         let uri = "file://" + PercentEncoding.encode(Self.absolute(file)) { !" #%?".utf8.contains($0) }
+        guard readsSchemaDocuments else {
+            return SchemaSpec(schema: value, uri: uri, documents: [], dialect: .draft2020_12, mark: node.mark)
+        }
         let registry = SchemaRegistry()
         registry.add(value, uri: uri)
         var documents: [SchemaSpec.Document] = []

@@ -204,6 +204,90 @@ public struct SpecLibrary: Sendable {
         } ?? false
     }
 
+    /// What a file under a search path declares, read from its top-level lines without parsing
+    /// YAML.
+    enum Declaration: Equatable {
+        /// A spec's `service:` (`shop` for `service: shop`, `service: "shop"` or
+        /// `service: 'shop'  # note`).
+        case service(String)
+        /// An OpenAPI, Swagger, JSON Schema or Arazzo document (`isSchemaDocument`).
+        case document
+    }
+
+    /// The first of a `service:` line and a document's key that the file has at the top level;
+    /// nil when it has neither, or the service is not a plain name (an alias, a block, an
+    /// escape), which only compiling can tell. Reading stops at the first found: a spec says
+    /// `service:` on its first lines, an OpenAPI document `openapi:` on its first.
+    static func declaration(_ path: String) -> Declaration? {
+        let service = Array("service:".utf8)
+        let documents = ["openapi", "swagger", "$schema", "arazzo"].flatMap { key in
+            [key + ":", "\"\(key)\":", "'\(key)':"].map { Array($0.utf8) }
+        }
+        return FileSystem.withContents(path) { bytes -> Declaration? in
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                let line = bytes[start..<end]
+                if line.starts(with: service) {
+                    return plainName(bytes[(start + service.count)..<end]).map(Declaration.service)
+                }
+                if documents.contains(where: { line.starts(with: $0) }) { return .document }
+                start = end + 1
+            }
+            return nil
+        } ?? nil
+    }
+
+    /// A scalar written plainly or in quotes with nothing to unescape, without its comment.
+    private static func plainName(_ value: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        var value = value
+        while let first = value.first, blank(first) { value = value.dropFirst() }
+        guard let first = value.first else { return nil }
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            let body = value.dropFirst()
+            guard let close = body.firstIndex(of: first) else { return nil }
+            let name = body[..<close]
+            guard !name.isEmpty, !name.contains(UInt8(ascii: "\\")) else { return nil }
+            return String(decoding: name, as: UTF8.self)
+        }
+        if let comment = value.firstIndex(of: UInt8(ascii: "#")) { value = value[..<comment] }
+        while let last = value.last, blank(last) { value = value.dropLast() }
+        // An anchor, an alias, a tag or a block scalar is the compiler's to read.
+        guard let lead = value.first, !"&*!|>{[".utf8.contains(lead) else { return nil }
+        return String(decoding: value, as: UTF8.self)
+    }
+
+    /// The spec files under the search paths that declare service `name`, the likeliest first:
+    /// a spec file named as a search path, a directory's file named after the service, then
+    /// every other file whose `service:` line names it. An OpenAPI document that bears the
+    /// service's name is passed by. Nil when none does and some file's service can be told
+    /// only by compiling it (see `declaration`): then every spec must be read.
+    func candidates(for name: String) -> [String]? {
+        var found: [String] = []
+        var unsure = false
+        for path in searchPaths {
+            switch FileSystem.kind(path) {
+            case .file: found.append(path)
+            case .directory:
+                var layer = self
+                layer.searchPaths = [path]
+                guard let walk = try? layer.walk() else { continue }
+                let folder = path.hasSuffix("/") ? path : path + "/"
+                let byName = [".yaml", ".yml"].map { folder + name + $0 }
+                for file in byName.filter(walk.files.contains) + walk.files.filter({ !byName.contains($0) }) {
+                    switch Self.declaration(file) {
+                    case .service(name)?: found.append(file)
+                    case nil: unsure = true
+                    default: continue
+                    }
+                }
+            default: continue
+            }
+        }
+        return found.isEmpty && unsure ? nil : found
+    }
+
     /// The result of loading every spec: the services that compiled and every problem found.
     public struct Catalog: Sendable {
         /// Services in file order.
@@ -323,32 +407,25 @@ public struct SpecLibrary: Sendable {
     /// parses its command line, that starting the transport early would be wasted. False when
     /// no file under a search path is plainly that service's.
     public func declaresStub(service name: String) -> Bool {
-        for path in searchPaths {
-            let files: [String]
-            switch FileSystem.kind(path) {
-            case .directory: files = [".yaml", ".yml"].map { (path.hasSuffix("/") ? path : path + "/") + name + $0 }
-            case .file: files = [path]
-            default: continue
-            }
-            for file in files where FileSystem.isRegularFile(file) {
-                let declared = FileSystem.withContents(file) { bytes in
-                    SpecOutline(bytes).map { outline in
-                        (
-                            service: outline.inlineValue(of: "service", in: bytes),
-                            stub: outline.inlineValue(of: "stub", in: bytes)
-                        )
-                    }
+        for file in candidates(for: name) ?? [] {
+            let declared = FileSystem.withContents(file) { bytes in
+                SpecOutline(bytes).map { outline in
+                    (
+                        service: outline.inlineValue(of: "service", in: bytes),
+                        stub: outline.inlineValue(of: "stub", in: bytes)
+                    )
                 }
-                guard let declared = declared ?? nil, declared.service == name else { continue }
-                return declared.stub.map { $0 != "never" } ?? false
             }
+            guard let declared = declared ?? nil, declared.service == name else { continue }
+            return declared.stub.map { $0 != "never" } ?? false
         }
         return false
     }
 
-    /// Finds one service. A spec file named as a search path, and a directory's file named
-    /// after the service, are tried first, so a large spec or directory is not read whole for
-    /// one call; otherwise every spec is read.
+    /// Finds one service. Only the files that may declare it are compiled (`candidates(for:)`:
+    /// whatever the files are called, a large spec or directory is not read whole for one
+    /// call); every spec is read only when one cannot be told without compiling it, or to say
+    /// what is wrong.
     ///
     /// With `target`, only what a call of that target needs is compiled (see
     /// `SpecCompiler.compile(file:target:)`); the service then has that target, and its login's.
@@ -371,34 +448,21 @@ public struct SpecLibrary: Sendable {
             if !catalog.diagnostics.isEmpty { throw SpecError(catalog.diagnostics) }
             throw UnknownServiceError(name: name, known: catalog.services.map(\.name), searched: searchPaths)
         }
-        for path in searchPaths {
-            switch FileSystem.kind(path) {
-            case .directory: break
-            case .file:
+        for candidate in candidates(for: name) ?? [] {
+            let service: ServiceSpec
+            do {
+                service =
+                    try target.map { target throws(SpecError) in
+                        try compiler.compile(file: candidate, target: target)
+                    } ?? compiler.compile(file: candidate)
+            } catch {
                 // A spec file named as a search path may hold another service, or fail to
-                // compile: then every spec is read below, which reports it as `validate` does.
-                if let target, let service = try? compiler.compile(file: path, target: target), service.name == name {
-                    return service
-                }
-                continue
-            default: continue
+                // compile, and an OpenAPI document may bear the service's name: every spec is
+                // then read below, which reports what is wrong as `validate` does.
+                if searchPaths.contains(candidate) || Self.isSchemaDocument(candidate) { continue }
+                throw error
             }
-            for ext in [".yaml", ".yml"] {
-                let candidate = (path.hasSuffix("/") ? path : path + "/") + name + ext
-                guard FileSystem.isRegularFile(candidate) else { continue }
-                let service: ServiceSpec
-                do {
-                    service =
-                        try target.map { target throws(SpecError) in
-                            try compiler.compile(file: candidate, target: target)
-                        } ?? compiler.compile(file: candidate)
-                } catch {
-                    // An OpenAPI document that happens to bear the service's name.
-                    if Self.isSchemaDocument(candidate) { continue }
-                    throw error
-                }
-                if service.name == name { return service }
-            }
+            if service.name == name { return service }
         }
         let catalog = try loadAll()
         if let service = catalog.services.first(where: { $0.name == name }) { return service }
