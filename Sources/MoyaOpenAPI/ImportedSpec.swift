@@ -139,6 +139,8 @@ struct ImportedSpec {
         var samples: [(name: String, sample: Sample)] = []
         /// `successAndRedirectCodes` for an operation that only redirects; nil leaves the default.
         var validation: String? = nil
+        /// False when the operation's success is a redirect: the answer is the 3xx itself.
+        var followsRedirects: Bool? = nil
         /// `paginate:`, in flow style, for an operation whose responses page.
         var paginate: String? = nil
         /// The operation it is made from, as `import arazzo` finds a step's target.

@@ -523,6 +523,31 @@ extension Importer {
         return values.isEmpty ? nil : values
     }
 
+    /// A JSON body that meets the request schema `serve` holds the request to: `body`, else one
+    /// made from the schema (OpenAPIKit's reading, then the document as written), else `body`
+    /// with a warning. `pointer` is the request body's; a document's example that breaks the
+    /// schema is said with the first way it does.
+    mutating func bodyMeetingItsSchema(
+        _ body: JSONValue, given: Bool, content: DereferencedContent, type: String, at pointer: [String]
+    ) -> JSONValue {
+        guard let schemas, let schema = schemas.requestSchema(operation: Array(pointer.dropLast()), content: [type]),
+            let first = schemas.errors(in: body, schema: schema)?.first
+        else { return body }
+        let made = content.schema.map { SampleSynthesis.withoutReadOnly(SampleSynthesis.value($0), $0) }
+        let written = schemas.value(at: schema).map { value in
+            content.schema.map { SampleSynthesis.withoutReadOnly(value, $0) } ?? value
+        }
+        let place = pointer + ["content", type]
+        for candidate in [made, written].compactMap({ $0 }) where schemas.errors(in: candidate, schema: schema)?.isEmpty ?? true {
+            if given {
+                warn(place, "the example breaks its schema (\(first)); the body is made from the schema instead")
+            }
+            return candidate
+        }
+        warn(place, "the request body \(given ? "example" : "made from the schema") breaks its schema (\(first))")
+        return body
+    }
+
     static func scalarType(_ schema: DereferencedJSONSchema) -> String? {
         switch schema {
         case .boolean: "bool"
@@ -552,8 +577,10 @@ extension Importer {
                 params += fields.params
                 return .parameters(fields.entries, encoding: "json", query: query)
             }
-            var example = Examples.first(of: content) ?? content.schema.map(SampleSynthesis.value) ?? .object([])
+            let given = Examples.first(of: content)
+            var example = given ?? content.schema.map(SampleSynthesis.value) ?? .object([])
             if let schema = content.schema { example = SampleSynthesis.withoutReadOnly(example, schema) }
+            example = bodyMeetingItsSchema(example, given: given != nil, content: content, type: type, at: pointer)
             return .data(example.serialized(escapeSlashes: false), contentType: type, query: query)
         }
         if let content = find({ $0 == "application/x-www-form-urlencoded" })?.content,
@@ -749,7 +776,9 @@ extension Importer {
                 Self.order($0.code) < Self.order($1.code)
             }
         if let success, (300..<400).contains(Self.status(success.code)) {
+            // The redirect is the operation's answer, not a step on the way to it.
             target.validation = "successAndRedirectCodes"
+            target.followsRedirects = false
         }
         // The success response first: its other examples come before the other statuses.
         if let index = outcomes.firstIndex(where: { $0.code.rawValue == success?.code.rawValue }) {
@@ -765,8 +794,17 @@ extension Importer {
                 operation: operation, status: outcome.code.rawValue,
                 content: outcome.response.content.keys.map(\.rawValue))
             let isSuccess = outcome.code.rawValue == success?.code.rawValue
-            let examples = examples(
-                of: outcome.response, at: pointer + [outcome.code.rawValue, "content"], schema: schema)
+            // A 1xx, 204 or 304 answer has no content (RFC 9110), whatever the document says.
+            let bodiless = (100..<200).contains(status) || status == 204 || status == 304
+            if bodiless, !outcome.response.content.isEmpty {
+                warn(
+                    pointer + [outcome.code.rawValue, "content"],
+                    "a \(status) answer has no content in HTTP; its content is left out")
+            }
+            let examples =
+                bodiless
+                ? [(name: nil, json: nil, text: nil, contentType: nil)]
+                : examples(of: outcome.response, at: pointer + [outcome.code.rawValue, "content"], schema: schema)
             if !outcome.response.links.isEmpty {
                 for name in outcome.response.links.keys.sorted() {
                     warn(

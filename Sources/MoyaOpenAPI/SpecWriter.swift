@@ -58,6 +58,7 @@ enum SpecWriter {
         if let schema = target.requestSchema { lines.append("    requestSchema: \(reference(schema))") }
         if let required = target.bodyRequired { lines.append("    bodyRequired: \(required)") }
         if let validation = target.validation { lines.append("    validation: \(validation)") }
+        if target.followsRedirects == false { lines.append("    followRedirects: false") }
         if let paginate = target.paginate { lines.append("    paginate: \(paginate)") }
         // 200 with no body is what a target without a sample answers.
         if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {

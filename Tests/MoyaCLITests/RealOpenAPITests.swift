@@ -125,6 +125,37 @@ extension ImportOpenAPITests {
             checkOut.firstMatch(of: /(\d+) checks: \d+ passed, 0 failed, (\d+) skipped/), "\(name): \(checkOut)")
         let (total, skipped) = (Int(summary.1) ?? 0, Int(summary.2) ?? 0)
         XCTAssertLessThanOrEqual(skipped * 20, total, "\(name): \(skipped) of \(total) checks skipped")
+        try await assertServedChecksPass(written, name: name)
         try await assertRoundTrip(document, spec: written)
+    }
+
+    /// Against `serve` of the same import, every check passes with writes and deletes allowed:
+    /// what import writes for a request is what `serve` takes, and what `serve` answers is
+    /// what the checks expect. A target with a base URL of its own (an operation's `servers`,
+    /// read from a variable of its own) is sent to `serve` too, under the same path. Every
+    /// failure is listed.
+    func assertServedChecksPass(_ spec: String, name: String) async throws {
+        var text = try String(contentsOfFile: spec, encoding: .utf8)
+        let served = try await ServeTests.Served([spec, "--no-auth"])
+        var environment: [String: String] = [:]
+        for match in text.matches(of: /\n *baseURL: "\$\{([A-Z0-9_]+):-[a-z]+:\/\/[^\/"]*([^"]*)\}"/) {
+            environment[String(match.1)] = served.url + match.2
+        }
+        XCTAssertFalse(environment.isEmpty, "\(name): no baseURL read from a variable")
+        // A host the document makes a server variable (`https://{upload-server}/api`) keeps its
+        // scheme: in a copy beside the spec (where its `$ref`s resolve), serve's address.
+        text = text.replacing(/baseURL: "https?:\/\/\$\{[A-Z0-9_]+:-[^}"]*\}/) { _ in "baseURL: \"" + served.url }
+        let sent = (spec as NSString).deletingLastPathComponent + "/sent.yaml"
+        try text.write(toFile: sent, atomically: true, encoding: .utf8)
+        let (status, out, error) = await CommandTests.run(
+            ["check", sent, "--allow-writes", "--allow-deletes"], environment: environment)
+        let stopped = await served.stop()
+        let lines = out.split(separator: "\n")
+        let failures = lines.indices.filter { lines[$0].hasPrefix("FAIL") }.map { lines[$0...].prefix(2) }
+        XCTAssertEqual(
+            status, 0,
+            "\(name) against serve: \(failures.map { $0.joined(separator: "\n") }.joined(separator: "\n")) "
+                + error.suffix(500))
+        XCTAssertEqual(stopped.status, 0, name)
     }
 }

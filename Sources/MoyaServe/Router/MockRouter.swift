@@ -148,12 +148,14 @@ public struct MockRouter: Sendable {
     }
 
     /// Whether `earlier` answers every request `later` would: same method and path, and
-    /// nothing in the request that tells them apart.
+    /// nothing in the request that tells them apart (a request schema of its own does: a body
+    /// that meets only the later's goes to it).
     private static func shadows(_ earlier: MockRoute, _ later: MockRoute) -> Bool {
         earlier.method == later.method && earlier.pattern == later.pattern && earlier.json == later.json
             && earlier.form.map(\.key) == later.form.map(\.key) && earlier.query.map(\.key) == later.query.map(\.key)
             && earlier.literalQueryKeys == later.literalQueryKeys && earlier.multipart == later.multipart
             && earlier.headers.map(\.name) == later.headers.map(\.name)
+            && earlier.target.requestSchema?.schema == later.target.requestSchema?.schema
     }
 
     /// The path of a base URL, one literal pattern per segment.
@@ -234,8 +236,14 @@ public struct MockRouter: Sendable {
             return methodNotAllowed(request, uri, candidates, unmatched, showSecrets: showSecrets)
         }
         let preferred = Self.preferredExample(request)
-        let bound = allowed.map { route, captures in
+        var bound = allowed.map { route, captures in
             (route: route, binding: route.bind(captures: captures, query: uri.query, request: request))
+        }
+        // Operations a document tells apart only by their bodies (`PUT /files/{id}#add_link`
+        // and `#remove_link`): the ones whose request schema the body meets, when some do.
+        if bound.count > 1, !request.body.isEmpty, bound.contains(where: \.route.contract.checksRequests) {
+            let meeting = bound.filter { requestProblem(request, $0.route, MockAnswer(action: .abort, loggedURI: "")) == nil }
+            if !meeting.isEmpty { bound = meeting }
         }
         guard let chosen = Self.choose(bound, preferring: preferred) else { return unmatched }
         return answer(request, uri, from: chosen, preferring: preferred, verbose: verbose, showSecrets: showSecrets)

@@ -152,9 +152,17 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             log(answer, head, outcome: "no answer", started: started)
             limit.setBusy(context.channel, false)
             wait(options.headTimeout, context: context)
-        case .respond(let status, let headers, let body):
+        case .respond(let status, let headers, var body):
             var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
-            fields.add(name: "Content-Length", value: String(body.count))
+            // A 1xx, 204 or 304 answer has no content (RFC 9110 §6.4.1), whatever its sample
+            // holds: a client reads none, and bytes sent would be read as the next answer.
+            if (100..<200).contains(status) || status == 204 || status == 304 {
+                body = []
+                fields.remove(name: "Content-Length")
+                if status == 204 { fields.remove(name: "Content-Type") }
+            } else {
+                fields.replaceOrAdd(name: "Content-Length", value: String(body.count))
+            }
             if !fields.contains(name: "Access-Control-Allow-Origin") {
                 fields.add(name: "Access-Control-Allow-Origin", value: "*")
             }
