@@ -364,12 +364,18 @@ public struct ToolCatalog: Sendable {
     /// The target's `schema:` as an output schema: only an object schema with nothing to
     /// resolve outside itself, in draft 2020-12, since MCP asks for an object schema and
     /// clients validate `structuredContent` against it as it is.
+    ///
+    /// Its annotations (`description`, `title`, `example`, `examples`, `$comment`,
+    /// `deprecated`, `x-…`) are left out: they describe the answer to a reader, not what
+    /// validates, and were most of a listing's bytes (Box's first page: 1.56 MB of output
+    /// schemas, 0.41 MB without them). A tool's description says what it answers.
     static func outputSchema(of target: TargetSpec) -> (schema: JSONValue, wraps: Bool)? {
         guard let spec = target.schema,
-            let bundled = SchemaBundle.bundle(
+            let found = SchemaBundle.bundle(
                 spec.schema, uri: spec.uri, documents: spec.documents, dialect: spec.dialect),
-            case .object(var members) = bundled, !refersOutside(bundled)
+            !refersOutside(found), case .object(var members) = withoutAnnotations(found)
         else { return nil }
+        let bundled = JSONValue.object(members)
         if bundled["type"] == .string("object") { return (bundled, false) }
         let definitions = members.first { $0.key == "$defs" }?.value
         members.removeAll { $0.key == "$defs" }
@@ -379,6 +385,41 @@ public struct ToolCatalog: Sendable {
         ]
         if let definitions { wrapper.append(("$defs", definitions)) }
         return (.object(wrapper), true)
+    }
+
+    /// The keywords that only annotate a schema.
+    static let annotations: Set<String> = ["description", "title", "example", "examples", "$comment", "deprecated"]
+    /// The keywords whose value is a schema, a list of schemas, or schemas by name.
+    static let subschema: Set<String> = [
+        "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+        "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems",
+    ]
+    static let subschemaLists: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems"]
+    static let subschemaMaps: Set<String> = [
+        "properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+    ]
+
+    /// `schema` without its annotations, at every depth its keywords reach (the bundle's depth
+    /// bounds the walk; past 64 levels a schema is kept as it is).
+    static func withoutAnnotations(_ schema: JSONValue, depth: Int = 0) -> JSONValue {
+        guard depth < 64, case .object(let members) = schema else { return schema }
+        return .object(
+            members.compactMap { member -> (key: String, value: JSONValue)? in
+                if annotations.contains(member.key) || member.key.hasPrefix("x-") { return nil }
+                if subschema.contains(member.key) {
+                    return (member.key, withoutAnnotations(member.value, depth: depth + 1))
+                }
+                if subschemaLists.contains(member.key), case .array(let items) = member.value {
+                    return (member.key, .array(items.map { withoutAnnotations($0, depth: depth + 1) }))
+                }
+                if subschemaMaps.contains(member.key), case .object(let named) = member.value {
+                    return (
+                        member.key,
+                        .object(named.map { ($0.key, withoutAnnotations($0.value, depth: depth + 1)) })
+                    )
+                }
+                return member
+            })
     }
 
     /// Whether a schema has a `$ref` that is not to a place inside itself.

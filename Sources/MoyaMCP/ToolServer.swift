@@ -28,6 +28,9 @@ public final class ToolServer: Sendable {
         public var stubbed = false
         /// Tools per `tools/list` page.
         public var pageSize = 100
+        /// The JSON bytes past which a `tools/list` page ends (after the tool that passed them),
+        /// so that a page stays under 500 KB.
+        public var pageBytes = 384 * 1024
 
         public init() {}
     }
@@ -169,8 +172,27 @@ public final class ToolServer: Sendable {
         guard !options.dynamic else { return false }
         return phase.withLock { phase in
             guard case .loading(let preview?, _) = phase else { return false }
-            return preview.exposed.count >= options.pageSize
+            return holdsFirstPage(preview)
         }
+    }
+
+    /// Whether a preview's tools make the loaded catalog's whole first page: it ends before
+    /// the preview's last tool, or the preview has a page's count.
+    private func holdsFirstPage(_ preview: ToolCatalog) -> Bool {
+        preview.exposed.count >= options.pageSize || pageEnd(from: 0, in: preview.exposed) < preview.exposed.count
+    }
+
+    /// Where the page that starts at `start` ends: after `pageSize` tools, or after the tool
+    /// that takes the page's JSON past `pageBytes`, whichever comes first (one tool at least).
+    /// A listing stays small enough for a client to hand a model, whatever the document.
+    func pageEnd(from start: Int, in tools: [ToolDescriptor]) -> Int {
+        var end = start
+        var bytes = 0
+        while end < tools.count, end - start < options.pageSize, end == start || bytes < options.pageBytes {
+            bytes += tool(tools[end]).serialized(escapeSlashes: false).utf8.count
+            end += 1
+        }
+        return end
     }
 
     /// One page of `tools/list`, as its result's JSON: the cursor is the index of the page's
@@ -182,11 +204,11 @@ public final class ToolServer: Sendable {
             guard case .loading(let preview, _) = phase else { return nil }
             return preview
         }
-        if cursor == nil, !options.dynamic, let preview, preview.exposed.count >= options.pageSize {
+        if cursor == nil, !options.dynamic, let preview, holdsFirstPage(preview) {
+            let end = pageEnd(from: 0, in: preview.exposed)
             return .success(
                 .object([
-                    ("tools", .array(preview.exposed.prefix(options.pageSize).map(tool))),
-                    ("nextCursor", .string(String(options.pageSize))),
+                    ("tools", .array(preview.exposed[..<end].map(tool))), ("nextCursor", .string(String(end))),
                 ]))
         }
         guard let loaded = loadedWaiting() else {
@@ -205,7 +227,7 @@ public final class ToolServer: Sendable {
         } else {
             start = 0
         }
-        let end = min(start + options.pageSize, catalog.exposed.count)
+        let end = pageEnd(from: start, in: catalog.exposed)
         var result: [(key: String, value: JSONValue)] = [("tools", .array(catalog.exposed[start..<end].map(tool)))]
         if end < catalog.exposed.count { result.append(("nextCursor", .string(String(end)))) }
         return .success(.object(result))

@@ -333,6 +333,14 @@ struct FlowWriter {
             if case .source(let source, let rest)? = try? RuntimeExpression(parsing: id) {
                 candidates = services.filter { $0.source.lowercased() == source.lowercased() }
                 name = rest
+            } else if !services.contains(where: { $0.operations.contains { $0.operationId == id } }),
+                let source = services.filter({ id.hasPrefix($0.source + ".") }).max(by: {
+                    $0.source.count < $1.source.count
+                })
+            {
+                // `source.operationId`, which validation has warned of.
+                candidates = [source]
+                name = String(id.dropFirst(source.source.count + 1))
             }
             for service in candidates {
                 if let found = service.operations.first(where: { $0.operationId == name })

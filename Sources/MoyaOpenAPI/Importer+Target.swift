@@ -533,12 +533,16 @@ extension Importer {
         guard let schemas, let schema = schemas.requestSchema(operation: Array(pointer.dropLast()), content: [type]),
             let first = schemas.errors(in: body, schema: schema)?.first
         else { return body }
-        let made = content.schema.map { SampleSynthesis.withoutReadOnly(SampleSynthesis.value($0), $0) }
-        let written = schemas.value(at: schema).map { value in
-            content.schema.map { SampleSynthesis.withoutReadOnly(value, $0) } ?? value
-        }
+        let made = content.schema.map(SampleSynthesis.value)
+        let written = schemas.value(at: schema)
+        // Without read-only members first; with them where the schema requires one, as a
+        // validator that does not know OpenAPI's `readOnly` (serve's, many servers') does.
+        let candidates =
+            [made, written].compactMap { value in
+                value.map { value in content.schema.map { SampleSynthesis.withoutReadOnly(value, $0) } ?? value }
+            } + [made, written].compactMap { $0 }
         let place = pointer + ["content", type]
-        for candidate in [made, written].compactMap({ $0 }) where schemas.errors(in: candidate, schema: schema)?.isEmpty ?? true {
+        for candidate in candidates where schemas.errors(in: candidate, schema: schema)?.isEmpty ?? true {
             if given {
                 warn(place, "the example breaks its schema (\(first)); the body is made from the schema instead")
             }

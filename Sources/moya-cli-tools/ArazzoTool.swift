@@ -4,16 +4,20 @@ import MoyaSpec
 
 /// `moya-cli import arazzo`, which moya-cli hands over to this program as
 ///
-///     moya-cli-openapi import-arazzo FILE DIR|- [NAME=FILE]...
+///     moya-cli-openapi import-arazzo FILE DIR|- [@file-root=DIR] [NAME=FILE]...
 ///
 /// The document is validated as `moya-cli validate` does; each OpenAPI source description is
 /// imported as `import openapi` imports it, to `DIR/SERVICE.yaml`, with the workflows as flows
 /// of the spec of their first step's source. Without a folder, a document with one OpenAPI
 /// source prints its spec.
 enum ArazzoTool {
-    static func importDocument(_ file: String, output folder: String?, sources options: [String])
+    static func importDocument(_ file: String, output folder: String?, sources arguments: [String])
         throws(CommandFailure)
     {
+        // `@file-root=DIR` (moya-cli's `--file-root`) comes before the sources.
+        let marker = "@file-root="
+        let fileRoot = arguments.first { $0.hasPrefix(marker) }.map { String($0.dropFirst(marker.count)) }
+        let options = arguments.filter { !$0.hasPrefix(marker) }
         let given: [String: String]
         do {
             given = try ArazzoSource.givenFiles(options)
@@ -27,7 +31,7 @@ enum ArazzoTool {
         } catch {
             throw CommandFailure(error)
         }
-        let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: file))
+        let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: file, given: fileRoot))
         let validator = ArazzoValidator(document, sources: sources)
         for warning in validator.diagnostics where warning.severity == .warning {
             OpenAPITool.line(TerminalText.escapingControls(warning.description))

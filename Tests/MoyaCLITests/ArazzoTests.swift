@@ -332,3 +332,62 @@ extension ArazzoTests {
         XCTAssertTrue(out.contains("  w4:\n"), out)
     }
 }
+
+extension ArazzoTests {
+    /// Everyday use, round five, item 9: a repository's `arazzo/` folder naming
+    /// `../openapi.yaml`, its steps saying `some-api.getThing` as Redocly's respect reads them.
+    /// The refusal's hint names `--file-root`, which `validate`, `import arazzo` and `run` take;
+    /// `SOURCE.operationId` is read, with a warning.
+    func testARepositorysArazzoFolderRunsWithFileRoot() async throws {
+        let repository = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: repository + "/arazzo", withIntermediateDirectories: true)
+        try """
+        openapi: 3.0.3
+        info: { title: Things, version: "1" }
+        servers: [{ url: "https://things.example" }]
+        paths:
+          /things/1:
+            get:
+              operationId: getThing
+              responses:
+                "200": { description: ok, content: { application/json: { example: { id: 1 } } } }
+
+        """.write(toFile: repository + "/openapi.yaml", atomically: true, encoding: .utf8)
+        let document = repository + "/arazzo/things.arazzo.yaml"
+        try """
+        arazzo: 1.0.1
+        info: { title: Things, version: "1" }
+        sourceDescriptions:
+          - { name: some-api, url: ../openapi.yaml, type: openapi }
+        workflows:
+          - workflowId: fetch
+            steps:
+              - stepId: get
+                operationId: some-api.getThing
+                successCriteria: [{ condition: $statusCode == 200 }]
+
+        """.write(toFile: document, atomically: true, encoding: .utf8)
+        // Unread, the source is a warning whose hint names an option that works here.
+        let (unread, _, refusal) = await CommandTests.run(["validate", document])
+        XCTAssertEqual(unread, 0, refusal)
+        XCTAssertTrue(refusal.contains("--file-root DIR allows another folder"), refusal)
+
+        let (valid, _, warnings) = await CommandTests.run(["validate", document, "--file-root", repository])
+        XCTAssertEqual(valid, 0, warnings)
+        XCTAssertEqual(
+            warnings,
+            "\(document):9:22: warning: workflows[0].steps[0].operationId: 'some-api.getThing' is read as "
+                + "$sourceDescriptions.some-api.getThing, the form Arazzo defines; write it so\n")
+
+        let specs = repository + "/specs"
+        let (imported, _, importError) = try CommandTests.runProcess([
+            "import", "arazzo", document, "--file-root", repository, "-o", specs,
+        ])
+        XCTAssertEqual(imported, 0, importError)
+        let (ran, out, runError) = await CommandTests.run([
+            "run", document, "fetch", "--file-root", repository, "--stub", "immediate",
+        ])
+        XCTAssertEqual(ran, 0, runError)
+        XCTAssertTrue(out.contains("get"), out)
+    }
+}

@@ -150,6 +150,7 @@ extension ImportOpenAPITests {
         let (status, out, error) = await CommandTests.run(
             ["check", sent, "--allow-writes", "--allow-deletes"], environment: environment)
         let stopped = await served.stop()
+        try FileManager.default.removeItem(atPath: sent)
         let lines = out.split(separator: "\n")
         let failures = lines.indices.filter { lines[$0].hasPrefix("FAIL") }.map { lines[$0...].prefix(2) }
         XCTAssertEqual(

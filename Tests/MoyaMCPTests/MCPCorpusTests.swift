@@ -1,6 +1,5 @@
 import Foundation
 import MoyaCore
-import MoyaMCP
 import MoyaOpenAPI
 import MoyaRuntime
 import MoyaSchema
@@ -8,6 +7,8 @@ import MoyaSpec
 import Synchronization
 import TestSupport
 import XCTest
+
+@testable import MoyaMCP
 
 /// The shared corpus of real API descriptions (`../shared/openapi-real`) as MCP tools: each
 /// imported, then catalogued as `moya-cli mcp` catalogues it. Every GET operation is a
@@ -38,6 +39,51 @@ final class MCPCorpusTests: XCTestCase {
                     XCTAssertEqual(errors.map(\.description), [], "\(document) \(tool.name)")
                 }
             }
+        }
+    }
+
+    /// Everyday use, round five, item 8: every page of every corpus document's `tools/list`,
+    /// with writes and deletes allowed, is under 500 KB, every tool keeps its input schema, and
+    /// no output schema carries an annotation (a page of Box's was 1.8 MB before).
+    func testEveryListingPageIsUnder500KB() throws {
+        for (document, service) in try Self.importedCorpus() {
+            let exposure = ToolExposure(allowsWrites: true, allowsDeletes: true)
+            let server = ToolServer(
+                client: SpecClient(services: [service], logins: nil), exposure: exposure,
+                options: ToolServer.Options(), audit: nil)
+            var cursor: String?
+            var listed = 0
+            repeat {
+                let page = try server.page(cursor: cursor).get()
+                let bytes = page.serialized(escapeSlashes: false).utf8.count
+                XCTAssertLessThan(bytes, 500 * 1024, "\(document) page at \(cursor ?? "0")")
+                guard case .array(let tools)? = page["tools"] else { return XCTFail(document) }
+                XCTAssertFalse(tools.isEmpty, document)
+                for tool in tools {
+                    XCTAssertNotNil(tool["inputSchema"], document)
+                    if let output = tool["outputSchema"] {
+                        XCTAssertFalse(Self.annotates(output), "\(document) \(tool["name"]?.stringValue ?? "")")
+                    }
+                }
+                listed += tools.count
+                cursor = page["nextCursor"]?.stringValue
+            } while cursor != nil
+            XCTAssertEqual(listed, ToolCatalog(services: [service], exposure: exposure).exposed.count, document)
+        }
+    }
+
+    /// Whether a schema has an annotation keyword at a place a schema stands.
+    static func annotates(_ schema: JSONValue) -> Bool {
+        guard case .object(let members) = schema else { return false }
+        return members.contains { member in
+            if ToolCatalog.annotations.contains(member.key) { return true }
+            if ToolCatalog.subschemaMaps.contains(member.key), case .object(let named) = member.value {
+                return named.contains { annotates($0.value) }
+            }
+            if ToolCatalog.subschemaLists.contains(member.key), case .array(let items) = member.value {
+                return items.contains(where: annotates)
+            }
+            return ToolCatalog.subschema.contains(member.key) && annotates(member.value)
         }
     }
 

@@ -22,6 +22,10 @@ struct ArazzoFile: Sendable {
     let document: ArazzoDocument
     let sources: [ArazzoSource]
 
+    /// How `--file-root DIR` is handed to the import helper among the `NAME=FILE` sources: `@`
+    /// starts no source's name (Arazzo's names are letters, digits, `_` and `-`).
+    static let fileRootArgument = "@file-root="
+
     /// `--source NAME=FILE` options as a map; a repeated name or one without `=` is a usage
     /// error.
     static func sourceFiles(_ options: [String]) throws(CommandFailure) -> [String: String] {
@@ -35,9 +39,11 @@ struct ArazzoFile: Sendable {
     /// Reads and validates the document at `path`: its warnings go to stderr, and an error
     /// fails with every diagnostic (exit 65); a file that cannot be read is exit 66.
     /// `printsWarnings: false` leaves them to the import that follows, which says them too.
-    static func validate(_ path: String, sources given: [String: String], printsWarnings: Bool = true)
-        throws(CommandFailure) -> ArazzoFile
-    {
+    /// `fileRoot` is `--file-root`: the folder the document's relative sources must be in,
+    /// instead of the document's own.
+    static func validate(
+        _ path: String, sources given: [String: String], fileRoot: String? = nil, printsWarnings: Bool = true
+    ) throws(CommandFailure) -> ArazzoFile {
         guard let bytes = FileRoot.specBytes(path) else { throw .missingSpec("cannot read \(path)") }
         let document: ArazzoDocument
         do {
@@ -49,7 +55,7 @@ struct ArazzoFile: Sendable {
             let names = document.sources.compactMap { $0["name"]?.stringValue }
             throw .usage("\(path) has no source description '\(name)'" + Suggestion.hint(for: name, in: names))
         }
-        let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: path))
+        let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: path, given: fileRoot))
         let validator = ArazzoValidator(document, sources: sources)
         let errors = validator.diagnostics.filter { $0.severity == .error }
         for warning in validator.diagnostics where printsWarnings && warning.severity == .warning {
@@ -114,7 +120,7 @@ extension ArazzoFile {
     /// The document's workflows as flows of specs in a new temporary folder, which `remove`
     /// deletes: `import arazzo`, run by the helper program, whose warnings and errors go to
     /// stderr. `run FILE WORKFLOW` and `check FILE` run them from there.
-    static func imported(_ path: String, sources: [String]) throws(CommandFailure) -> Imported {
+    static func imported(_ path: String, sources: [String], fileRoot: String? = nil) throws(CommandFailure) -> Imported {
         let context = CommandContext.current
         guard let helper = HelperProgram.locate(context.environment) else {
             throw CommandFailure.failed(
@@ -131,7 +137,9 @@ extension ArazzoFile {
         }
         let imported = Imported(folder: folder)
         let log = folder + "/import.log"
-        let arguments = [HelperProgram.openAPI.name, "import-arazzo", path, folder + "/specs"] + sources
+        let arguments =
+            [HelperProgram.openAPI.name, "import-arazzo", path, folder + "/specs"]
+            + (fileRoot.map { [ArazzoFile.fileRootArgument + $0] } ?? []) + sources
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -178,13 +186,13 @@ struct ArazzoSpecs: Sendable {
     let documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)]
 
     /// Validates and imports each document; nothing is left when one fails.
-    init(_ paths: [String], sources: [String]) throws(CommandFailure) {
+    init(_ paths: [String], sources: [String], fileRoot: String? = nil) throws(CommandFailure) {
         let given = try ArazzoFile.sourceFiles(sources)
         var documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)] = []
         do {
             for path in paths {
-                let file = try ArazzoFile.validate(path, sources: given, printsWarnings: false)
-                documents.append((file, try ArazzoFile.imported(path, sources: sources)))
+                let file = try ArazzoFile.validate(path, sources: given, fileRoot: fileRoot, printsWarnings: false)
+                documents.append((file, try ArazzoFile.imported(path, sources: sources, fileRoot: fileRoot)))
             }
         } catch {
             for document in documents { document.imported.remove() }

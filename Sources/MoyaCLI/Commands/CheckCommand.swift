@@ -150,7 +150,7 @@ struct CheckCommand: CallerIsolatedCommand {
         if documents.isEmpty {
             catalog = try specOptions.loadCatalog(paths: paths.isEmpty ? nil : paths)
         } else {
-            let specs = try ArazzoSpecs(documents, sources: sources)
+            let specs = try ArazzoSpecs(documents, sources: sources, fileRoot: specOptions.fileRoot)
             arazzo = specs
             catalog = specs.relocated(try specOptions.loadCatalog(paths: specs.folders))
             // Every workflow, and nothing else of the imported specs.

@@ -105,8 +105,18 @@ struct ImportArazzoCommand: CallerIsolatedCommand {
             "The file to read the source description NAME from, instead of its url.", valueName: "name=file"))
     var sources: [String] = []
 
+    @Option(
+        name: .customLong("file-root"),
+        help: ArgumentHelp(
+            "The folder the document's relative source descriptions must be in, instead of its own.",
+            valueName: "dir"),
+        completion: .directory)
+    var fileRoot: String?
+
     func execute() async throws {
         _ = try ArazzoFile.sourceFiles(sources)
-        try HelperProgram.openAPI.run(["import-arazzo", file, output ?? "-"] + sources, for: "import arazzo")
+        try HelperProgram.openAPI.run(
+            ["import-arazzo", file, output ?? "-"] + (fileRoot.map { [ArazzoFile.fileRootArgument + $0] } ?? [])
+                + sources, for: "import arazzo")
     }
 }

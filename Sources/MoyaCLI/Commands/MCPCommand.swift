@@ -145,7 +145,8 @@ struct MCPCommand: CallerIsolatedCommand {
         // An Arazzo document among --specs offers its workflows, as the flows import makes of
         // them, from a folder removed when mcp stops.
         var options = specOptions
-        let arazzo = try ArazzoSpecs(options.specs.filter(ArazzoDocument.isArazzo(path:)), sources: [])
+        let arazzo = try ArazzoSpecs(
+            options.specs.filter(ArazzoDocument.isArazzo(path:)), sources: [], fileRoot: options.fileRoot)
         defer { arazzo.remove() }
         var folders = arazzo.folders[...]
         options.specs = options.specs.map { ArazzoDocument.isArazzo(path: $0) ? folders.popFirst() ?? $0 : $0 }

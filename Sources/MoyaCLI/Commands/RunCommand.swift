@@ -94,7 +94,7 @@ struct RunCommand: CallerIsolatedCommand {
         let (catalog, service, spec): (SpecLibrary.Catalog, ServiceSpec, FlowSpec)
         if ArazzoDocument.isArazzo(path: flow) {
             guard let workflow else { throw CommandFailure.usage("name the workflow to run: run \(flow) WORKFLOW") }
-            let specs = try ArazzoSpecs([flow], sources: sources)
+            let specs = try ArazzoSpecs([flow], sources: sources, fileRoot: specOptions.fileRoot)
             arazzo = specs
             let ids = specs.documents.first?.file.workflowIds ?? []
             guard ids.contains(workflow) else {

@@ -42,7 +42,8 @@ struct ValidateCommand: CallerIsolatedCommand {
     func execute() async throws {
         let arazzo = paths.filter(ArazzoDocument.isArazzo(path:))
         for path in arazzo {
-            let validated = try ArazzoFile.validate(path, sources: try ArazzoFile.sourceFiles(sources))
+            let validated = try ArazzoFile.validate(
+                path, sources: try ArazzoFile.sourceFiles(sources), fileRoot: specOptions.fileRoot)
             let workflows = validated.document.workflows.count
             let steps = validated.document.workflows.reduce(0) { count, workflow in
                 if case .array(let steps)? = workflow["steps"] { return count + steps.count }

@@ -159,6 +159,14 @@ public struct ArazzoSource: Sendable {
     /// The operation with this `operationId`.
     public func operation(id: String) -> Operation? { operations.first { $0.operationId == id } }
 
+    /// The source an operationId written `NAME.OPERATION_ID` names (the longest name that is
+    /// one of `sources`' and is followed by a dot), with the rest.
+    public static func sourcePrefixed(_ id: String, in sources: [ArazzoSource]) -> (ArazzoSource, String)? {
+        sources.filter { id.hasPrefix($0.name + ".") && id.count > $0.name.count + 1 }
+            .max { $0.name.count < $1.name.count }
+            .map { ($0, String(id.dropFirst($0.name.count + 1))) }
+    }
+
     /// The operation a JSON pointer into the description reaches: `/paths/~1pet~1findByStatus`
     /// (a path item with one operation) or `/paths/~1pet/get`.
     public func operation(pointer: String) -> Operation? {

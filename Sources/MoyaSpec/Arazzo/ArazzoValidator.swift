@@ -313,6 +313,15 @@ public struct ArazzoValidator {
         let read = candidates.filter { $0.problem == nil }
         guard read.count == candidates.count, !read.isEmpty else { return nil }
         if let found = read.lazy.compactMap({ $0.operation(id: name) }).first { return found }
+        // `source.operationId`, as Redocly's respect reads it: taken, with a warning.
+        if !id.hasPrefix("$"), let (source, rest) = ArazzoSource.sourcePrefixed(id, in: openAPISources),
+            source.problem == nil, let found = source.operation(id: rest)
+        {
+            warning(
+                path,
+                "'\(id)' is read as $sourceDescriptions.\(source.name).\(rest), the form Arazzo defines; write it so")
+            return found
+        }
         let known = read.flatMap { $0.operations.compactMap(\.operationId) }
         // A name that differs only in case is taken, with a warning: Arazzo's own examples
         // write `PAR` for `Par`.
