@@ -19,7 +19,8 @@ extension ImportOpenAPITests {
         let specs = try FileManager.default.contentsOfDirectory(atPath: folder + "/specs")
         let spec = try XCTUnwrap(
             specs.first { file in
-                (try? String(contentsOfFile: folder + "/specs/" + file, encoding: .utf8))?.contains("\nservice: ") == true
+                (try? String(contentsOfFile: folder + "/specs/" + file, encoding: .utf8))?.contains("\nservice: ")
+                    == true
             }, "\(specs)")
         return (folder + "/specs/" + spec, error)
     }
@@ -172,7 +173,8 @@ extension ImportOpenAPITests {
         XCTAssertTrue(out.contains("\n3 checks: 3 passed, 0 failed, 0 skipped in "), out)
         // Without the key: the document's error body, its status the answered one.
         let (denied, deniedOut, _) = await CommandTests.run(
-            ["call", "addons.createAddon", "--specs", folder + "/specs"], environment: ["ADDONS_URL": served.url + "/v1"])
+            ["call", "addons.createAddon", "--specs", folder + "/specs"],
+            environment: ["ADDONS_URL": served.url + "/v1"])
         XCTAssertEqual(denied, 4)
         XCTAssertEqual(
             deniedOut,
@@ -219,7 +221,8 @@ extension ImportOpenAPITests {
         let (status, out, _) = await CommandTests.run(["describe", "titled.listItems", "--specs", folder + "/specs"])
         XCTAssertEqual(status, 0)
         XCTAssertTrue(
-            out.contains("    --sort  enum(newest|oldest)  required  Values: newest: Newest first; oldest: Oldest first\n"),
+            out.contains(
+                "    --sort  enum(newest|oldest)  required  Values: newest: Newest first; oldest: Oldest first\n"),
             out)
         let (bad, _, badError) = await CommandTests.run([
             "call", "titled.listItems", "--specs", folder + "/specs", "--sort", "random", "--stub", "immediate",
@@ -244,7 +247,8 @@ extension ImportOpenAPITests {
                 """
         }
         let file = try documentFile(
-            "openapi: 3.0.3\ninfo: { title: Many, version: \"1\" }\nservers: [{ url: \"https://many.example\" }]\npaths:\n" + paths, named: "many.yaml", in: folder)
+            "openapi: 3.0.3\ninfo: { title: Many, version: \"1\" }\nservers: [{ url: \"https://many.example\" }]\npaths:\n"
+                + paths, named: "many.yaml", in: folder)
         let (status, _, error) = try CommandTests.runProcess(["import", "openapi", file])
         XCTAssertEqual(status, 0)
         XCTAssertEqual(

@@ -120,7 +120,8 @@ extension ArazzoFile {
     /// The document's workflows as flows of specs in a new temporary folder, which `remove`
     /// deletes: `import arazzo`, run by the helper program, whose warnings and errors go to
     /// stderr. `run FILE WORKFLOW` and `check FILE` run them from there.
-    static func imported(_ path: String, sources: [String], fileRoot: String? = nil) throws(CommandFailure) -> Imported {
+    static func imported(_ path: String, sources: [String], fileRoot: String? = nil) throws(CommandFailure) -> Imported
+    {
         let context = CommandContext.current
         guard let helper = HelperProgram.locate(context.environment) else {
             throw CommandFailure.failed(

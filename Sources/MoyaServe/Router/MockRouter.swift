@@ -242,7 +242,9 @@ public struct MockRouter: Sendable {
         // Operations a document tells apart only by their bodies (`PUT /files/{id}#add_link`
         // and `#remove_link`): the ones whose request schema the body meets, when some do.
         if bound.count > 1, !request.body.isEmpty, bound.contains(where: \.route.contract.checksRequests) {
-            let meeting = bound.filter { requestProblem(request, $0.route, MockAnswer(action: .abort, loggedURI: "")) == nil }
+            let meeting = bound.filter {
+                requestProblem(request, $0.route, MockAnswer(action: .abort, loggedURI: "")) == nil
+            }
             if !meeting.isEmpty { bound = meeting }
         }
         guard let chosen = Self.choose(bound, preferring: preferred) else { return unmatched }
