@@ -44,8 +44,14 @@ final class ServeTests: XCTestCase {
             }
             let started = context
             running = _Concurrency.Task { await MoyaCLI.run(["serve", "--port", "0"] + arguments, context: started) }
-            guard waitForLog(/on (http:\/\/127\.0\.0\.1:\d+)\n/) else {
-                throw Failure(message: "serve did not start: \(log)")
+            // Polled with a sleep, which holds no thread: a wait on the condition would hold one
+            // of the cooperative pool's (two on a two-core machine) while serve needs one to start.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while log.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)\n/) == nil {
+                guard ContinuousClock.now < deadline, running?.isCancelled == false else {
+                    throw Failure(message: "serve did not start: \(log)")
+                }
+                try await _Concurrency.Task.sleep(for: .milliseconds(5))
             }
             url = log.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)\n/).map { String($0.output.1) } ?? ""
         }
