@@ -172,27 +172,31 @@ public final class ToolServer: Sendable {
         guard !options.dynamic else { return false }
         return phase.withLock { phase in
             guard case .loading(let preview?, _) = phase else { return false }
-            return holdsFirstPage(preview)
+            return holdsFirstPage(preview, listing(from: 0, in: preview.exposed))
         }
     }
 
-    /// Whether a preview's tools make the loaded catalog's whole first page: it ends before
-    /// the preview's last tool, or the preview has a page's count.
-    private func holdsFirstPage(_ preview: ToolCatalog) -> Bool {
-        preview.exposed.count >= options.pageSize || pageEnd(from: 0, in: preview.exposed) < preview.exposed.count
+    /// Whether a preview's tools make the loaded catalog's whole first page (`first`, listed
+    /// from them): it ends before the preview's last tool, or it holds a page's count.
+    private func holdsFirstPage(_ preview: ToolCatalog, _ first: (tools: [JSONValue], end: Int)) -> Bool {
+        first.tools.count >= options.pageSize || first.end < preview.exposed.count
     }
 
-    /// Where the page that starts at `start` ends: after `pageSize` tools, or after the tool
-    /// that takes the page's JSON past `pageBytes`, whichever comes first (one tool at least).
-    /// A listing stays small enough for a client to hand a model, whatever the document.
-    func pageEnd(from start: Int, in tools: [ToolDescriptor]) -> Int {
-        var end = start
+    /// The page that starts at `start`, each tool as MCP's `Tool`, and where it ends: after
+    /// `pageSize` tools, or after the tool that takes the page's JSON past `pageBytes`,
+    /// whichever comes first (one tool at least). A listing stays small enough for a client to
+    /// hand a model, whatever the document.
+    func listing(from start: Int, in tools: [ToolDescriptor]) -> (tools: [JSONValue], end: Int) {
+        var listed: [JSONValue] = []
         var bytes = 0
-        while end < tools.count, end - start < options.pageSize, end == start || bytes < options.pageBytes {
-            bytes += tool(tools[end]).serialized(escapeSlashes: false).utf8.count
+        var end = start
+        while end < tools.count, listed.count < options.pageSize, listed.isEmpty || bytes < options.pageBytes {
+            let made = tool(tools[end])
+            bytes += made.serialized(escapeSlashes: false).utf8.count
+            listed.append(made)
             end += 1
         }
-        return end
+        return (listed, end)
     }
 
     /// One page of `tools/list`, as its result's JSON: the cursor is the index of the page's
@@ -204,12 +208,11 @@ public final class ToolServer: Sendable {
             guard case .loading(let preview, _) = phase else { return nil }
             return preview
         }
-        if cursor == nil, !options.dynamic, let preview, holdsFirstPage(preview) {
-            let end = pageEnd(from: 0, in: preview.exposed)
-            return .success(
-                .object([
-                    ("tools", .array(preview.exposed[..<end].map(tool))), ("nextCursor", .string(String(end))),
-                ]))
+        if cursor == nil, !options.dynamic, let preview {
+            let first = listing(from: 0, in: preview.exposed)
+            if holdsFirstPage(preview, first) {
+                return .success(.object([("tools", .array(first.tools)), ("nextCursor", .string(String(first.end)))]))
+            }
         }
         guard let loaded = loadedWaiting() else {
             return .failure(.internalError("the specs could not be loaded; see the server's stderr"))
@@ -227,8 +230,8 @@ public final class ToolServer: Sendable {
         } else {
             start = 0
         }
-        let end = pageEnd(from: start, in: catalog.exposed)
-        var result: [(key: String, value: JSONValue)] = [("tools", .array(catalog.exposed[start..<end].map(tool)))]
+        let (tools, end) = listing(from: start, in: catalog.exposed)
+        var result: [(key: String, value: JSONValue)] = [("tools", .array(tools))]
         if end < catalog.exposed.count { result.append(("nextCursor", .string(String(end)))) }
         return .success(.object(result))
     }

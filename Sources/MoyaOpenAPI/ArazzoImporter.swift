@@ -334,13 +334,11 @@ struct FlowWriter {
                 candidates = services.filter { $0.source.lowercased() == source.lowercased() }
                 name = rest
             } else if !services.contains(where: { $0.operations.contains { $0.operationId == id } }),
-                let source = services.filter({ id.hasPrefix($0.source + ".") }).max(by: {
-                    $0.source.count < $1.source.count
-                })
+                let (source, rest) = ArazzoSource.sourcePrefixed(id, among: services.map(\.source))
             {
                 // `source.operationId`, which validation has warned of.
-                candidates = [source]
-                name = String(id.dropFirst(source.source.count + 1))
+                candidates = services.filter { $0.source == source }
+                name = rest
             }
             for service in candidates {
                 if let found = service.operations.first(where: { $0.operationId == name })

@@ -248,12 +248,7 @@ extension SchemaSource {
                             ? JSONValue.string("string")
                             : make(path + ["additionalProperties"], depth: depth + 1, trail: trail, made: &made)
                     } ?? .string("string")
-                var number = 1
-                while members.count < least {
-                    let key = "key\(number)"
-                    number += 1
-                    if !members.contains(where: { $0.key == key }) { members.append((key, extra)) }
-                }
+                SampleSynthesis.pad(&members, to: least, with: extra)
             }
             return .object(members.sorted { $0.key < $1.key })
         case "array"?:

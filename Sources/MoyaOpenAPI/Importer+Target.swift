@@ -502,7 +502,6 @@ extension Importer {
         return typed
     }
 
-    /// The spec's type for a scalar schema.
     /// The values of an enum written as OpenAPI 3.1 writes one with titles: a `oneOf` (or
     /// `anyOf`) whose every choice is one string `const` (or a one-value `enum`), with its
     /// `title` or `description`; nil for any other schema.
@@ -552,6 +551,7 @@ extension Importer {
         return body
     }
 
+    /// The spec's type for a scalar schema.
     static func scalarType(_ schema: DereferencedJSONSchema) -> String? {
         switch schema {
         case .boolean: "bool"
@@ -798,8 +798,7 @@ extension Importer {
                 operation: operation, status: outcome.code.rawValue,
                 content: outcome.response.content.keys.map(\.rawValue))
             let isSuccess = outcome.code.rawValue == success?.code.rawValue
-            // A 1xx, 204 or 304 answer has no content (RFC 9110), whatever the document says.
-            let bodiless = (100..<200).contains(status) || status == 204 || status == 304
+            let bodiless = !Response.carriesContent(statusCode: status)
             if bodiless, !outcome.response.content.isEmpty {
                 warn(
                     pointer + [outcome.code.rawValue, "content"],

@@ -82,17 +82,11 @@ struct SampleSynthesis {
                 members.append((key: name, value: value))
             }
             if members.count < least {
-                let extra: JSONValue?
                 switch context.additionalProperties {
-                case .a(false)?: extra = nil
-                case .b(let schema)?: extra = value(schema, depth: depth + 1)
-                default: extra = .string("string")
-                }
-                var number = 1
-                while let extra, members.count < least {
-                    let key = "key\(number)"
-                    number += 1
-                    if !members.contains(where: { $0.key == key }) { members.append((key: key, value: extra)) }
+                case .a(false)?: break
+                case .b(let schema)?:
+                    if let extra = value(schema, depth: depth + 1) { Self.pad(&members, to: least, with: extra) }
+                default: Self.pad(&members, to: least, with: .string("string"))
                 }
             }
             return .object(members)
@@ -146,8 +140,17 @@ struct SampleSynthesis {
         }
     }
 
-    /// The schema's own keywords. OpenAPIKit's accessors on `DereferencedJSONSchema` rebuild
-    /// the whole subschema for each read, which made samples quadratic in a schema's size.
+    /// Made-up members (`key1`, `key2`, …, each `extra`) added until there are `least`: what
+    /// `minProperties` asks of a made-up object once the members its schema describes are in.
+    static func pad(_ members: inout [(key: String, value: JSONValue)], to least: Int, with extra: JSONValue) {
+        var number = 1
+        while members.count < least {
+            let key = "key\(number)"
+            number += 1
+            if !members.contains(where: { $0.key == key }) { members.append((key: key, value: extra)) }
+        }
+    }
+
     /// A request body's value without the members its schema marks `readOnly`, or with
     /// `writeOnly` a response's without those it marks `writeOnly`, at any depth the schema
     /// describes (through objects, array items and `allOf`): OpenAPI says neither is sent
@@ -199,6 +202,8 @@ struct SampleSynthesis {
         return names
     }
 
+    /// The schema's own keywords. OpenAPIKit's accessors on `DereferencedJSONSchema` rebuild
+    /// the whole subschema for each read, which made samples quadratic in a schema's size.
     static func core(of schema: DereferencedJSONSchema) -> any JSONSchemaContext {
         switch schema {
         case .null(let core): core

@@ -15,7 +15,7 @@ enum ArazzoTool {
         throws(CommandFailure)
     {
         // `@file-root=DIR` (moya-cli's `--file-root`) comes before the sources.
-        let marker = "@file-root="
+        let marker = ArazzoSource.fileRootArgument
         let fileRoot = arguments.first { $0.hasPrefix(marker) }.map { String($0.dropFirst(marker.count)) }
         let options = arguments.filter { !$0.hasPrefix(marker) }
         let given: [String: String]

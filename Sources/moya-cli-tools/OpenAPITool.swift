@@ -81,42 +81,38 @@ enum OpenAPITool {
             return FileManager.default.contents(atPath: path).map { Array($0) }
         }
         // The spec never replaces the document it is made from.
-        if let output, let real = FileRoot.realPath(output), real == FileRoot.realPath(file) {
+        func refuseReplacing(with output: String?) throws(CommandFailure) {
+            guard let output, let real = FileRoot.realPath(output), real == FileRoot.realPath(file) else { return }
             throw .usage("the spec would replace \(file), the document it is made from; write it to another file")
         }
+        try refuseReplacing(with: output)
         // A folder made for the spec is removed again when the import fails: nothing is left.
         let folders = try output.map(makeFolders(for:)) ?? []
         var finished = false
         defer { if !finished { FileSystem.removeFolders(folders) } }
-        var copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
-        var imported: OpenAPIImport
-        do {
-            imported = try OpenAPIImporter.importSpec(
-                Array(data), file: file, service: service, spec: output, copy: copy?.name, readFile: readFile)
-            if let folder, output != folder + imported.service + ".yaml" {
-                output = folder + imported.service + ".yaml"
-                if let real = FileRoot.realPath(folder + imported.service + ".yaml"), real == FileRoot.realPath(file) {
-                    throw CommandFailure.usage(
-                        "the spec would replace \(file), the document it is made from; write it to another file")
-                }
-                // The document's copy must not take the spec's name: then it is named again.
-                let placed = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
-                if placed?.name != copy?.name {
-                    copy = placed
-                    read.withLock { $0 = [] }
-                    imported = try OpenAPIImporter.importSpec(
-                        Array(data), file: file, service: imported.service, spec: output, copy: copy?.name,
-                        readFile: readFile)
-                }
+        func importing(service: String?, copy: String?) throws(CommandFailure) -> OpenAPIImport {
+            do {
+                return try OpenAPIImporter.importSpec(
+                    Array(data), file: file, service: service, spec: output, copy: copy, readFile: readFile)
+            } catch {
+                throw .invalidSpec(TerminalText.escapingControls("\(file): \(error.message)"))
             }
-            imported.spec += appending
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch let error as OpenAPIReadError {
-            throw .invalidSpec(TerminalText.escapingControls("\(file): \(error.message)"))
-        } catch {
-            throw .invalidSpec(TerminalText.escapingControls("\(file): \(error)"))
         }
+        var copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
+        var imported = try importing(service: service, copy: copy?.name)
+        if let folder, output != folder + imported.service + ".yaml" {
+            output = folder + imported.service + ".yaml"
+            try refuseReplacing(with: output)
+            // The document's copy must not take the spec's name: then it is named again, and
+            // the document imported again to refer to it.
+            let placed = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
+            if placed?.name != copy?.name {
+                copy = placed
+                read.withLock { $0 = [] }
+                imported = try importing(service: imported.service, copy: copy?.name)
+            }
+        }
+        imported.spec += appending
         // A document's text is printed with its controls escaped, never raw.
         for warning in grouped(imported.warnings, verbose: verbose) {
             line("moya-cli: warning: " + TerminalText.escapingControls(warning))

@@ -22,10 +22,6 @@ struct ArazzoFile: Sendable {
     let document: ArazzoDocument
     let sources: [ArazzoSource]
 
-    /// How `--file-root DIR` is handed to the import helper among the `NAME=FILE` sources: `@`
-    /// starts no source's name (Arazzo's names are letters, digits, `_` and `-`).
-    static let fileRootArgument = "@file-root="
-
     /// `--source NAME=FILE` options as a map; a repeated name or one without `=` is a usage
     /// error.
     static func sourceFiles(_ options: [String]) throws(CommandFailure) -> [String: String] {
@@ -140,7 +136,7 @@ extension ArazzoFile {
         let log = folder + "/import.log"
         let arguments =
             [HelperProgram.openAPI.name, "import-arazzo", path, folder + "/specs"]
-            + (fileRoot.map { [ArazzoFile.fileRootArgument + $0] } ?? []) + sources
+            + (fileRoot.map { [ArazzoSource.fileRootArgument + $0] } ?? []) + sources
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

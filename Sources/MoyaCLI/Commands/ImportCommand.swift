@@ -116,7 +116,7 @@ struct ImportArazzoCommand: CallerIsolatedCommand {
     func execute() async throws {
         _ = try ArazzoFile.sourceFiles(sources)
         try HelperProgram.openAPI.run(
-            ["import-arazzo", file, output ?? "-"] + (fileRoot.map { [ArazzoFile.fileRootArgument + $0] } ?? [])
+            ["import-arazzo", file, output ?? "-"] + (fileRoot.map { [ArazzoSource.fileRootArgument + $0] } ?? [])
                 + sources, for: "import arazzo")
     }
 }

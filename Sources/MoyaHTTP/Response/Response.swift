@@ -30,6 +30,13 @@ public final class Response: Sendable, CustomStringConvertible, Equatable {
         self.streamedByteCount = streamedByteCount
     }
 
+    /// Whether an answer with `statusCode` may carry content: a 1xx, 204 or 304 never does
+    /// (RFC 9110 §6.4.1), whatever is written for it. `serve` sends none, and import writes
+    /// none.
+    public static func carriesContent(statusCode: Int) -> Bool {
+        !(100..<200).contains(statusCode) && statusCode != 204 && statusCode != 304
+    }
+
     /// The response headers, empty when there are none.
     public var headers: HTTPHeaders { response?.headers ?? HTTPHeaders() }
 

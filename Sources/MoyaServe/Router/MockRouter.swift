@@ -242,9 +242,7 @@ public struct MockRouter: Sendable {
         // Operations a document tells apart only by their bodies (`PUT /files/{id}#add_link`
         // and `#remove_link`): the ones whose request schema the body meets, when some do.
         if bound.count > 1, !request.body.isEmpty, bound.contains(where: \.route.contract.checksRequests) {
-            let meeting = bound.filter {
-                requestProblem(request, $0.route, MockAnswer(action: .abort, loggedURI: "")) == nil
-            }
+            let meeting = bound.filter { Self.bodyMeetsSchema(request, $0.route) }
             if !meeting.isEmpty { bound = meeting }
         }
         guard let chosen = Self.choose(bound, preferring: preferred) else { return unmatched }
@@ -458,29 +456,41 @@ public struct MockRouter: Sendable {
         return nil
     }
 
+    /// Each way a JSON, form or XML request body breaks the target's `requestSchema:`, or why it
+    /// cannot be read; nil when it is not checked: no schema, no body, another content type.
+    /// A form or an XML body stands for the same value, as a description that lists both media
+    /// types allows.
+    private static func bodyErrors(_ request: MockRequest, _ route: MockRoute) -> Result<
+        [SchemaError], LooseBody.Unreadable
+    >? {
+        guard route.contract.checksRequests, !request.body.isEmpty else { return nil }
+        let type = request.header("content-type")?.lowercased()
+        if type?.hasPrefix("application/x-www-form-urlencoded") == true {
+            let pairs = MockRoute.pairs(String(decoding: request.body, as: UTF8.self)[...])
+            return .success(route.contract.requestErrors(LooseBody(form: pairs)))
+        } else if let type, MockRoute.isXML(type) {
+            return Result { () throws(LooseBody.Unreadable) in try LooseBody(xml: request.body) }
+                .map(route.contract.requestErrors)
+        } else if let type, !JSONValue.isJSONMediaType(type) {
+            return nil
+        } else if let json = try? JSONValue(parsing: Data(request.body)) {
+            return .success(route.contract.requestErrors(json))
+        }
+        return .failure(LooseBody.Unreadable(message: "the body is not JSON"))
+    }
+
+    /// Whether a request's body meets the route's request schema, or is not checked.
+    private static func bodyMeetsSchema(_ request: MockRequest, _ route: MockRoute) -> Bool {
+        guard let found = bodyErrors(request, route) else { return true }
+        return (try? found.get())?.isEmpty == true
+    }
+
     /// A 400 problem for a JSON, form or XML request body that breaks the target's
     /// `requestSchema:`, one entry for each violation with its place in the body; nil for a
     /// body that meets it, an empty one, and one of another content type. For a target with secret params,
     /// each violation names its keyword but not the value, which may be the secret.
     private func requestProblem(_ request: MockRequest, _ route: MockRoute, _ answer: MockAnswer) -> MockAnswer? {
-        guard route.contract.checksRequests, !request.body.isEmpty else { return nil }
-        let type = request.header("content-type")?.lowercased()
-        // A form or an XML body stands for the same value, as a description that lists both
-        // media types allows.
-        let found: Result<[SchemaError], LooseBody.Unreadable>
-        if type?.hasPrefix("application/x-www-form-urlencoded") == true {
-            let pairs = MockRoute.pairs(String(decoding: request.body, as: UTF8.self)[...])
-            found = .success(route.contract.requestErrors(LooseBody(form: pairs)))
-        } else if let type, MockRoute.isXML(type) {
-            found = Result { () throws(LooseBody.Unreadable) in try LooseBody(xml: request.body) }
-                .map(route.contract.requestErrors)
-        } else if let type, !JSONValue.isJSONMediaType(type) {
-            return nil
-        } else if let json = try? JSONValue(parsing: Data(request.body)) {
-            found = .success(route.contract.requestErrors(json))
-        } else {
-            found = .failure(LooseBody.Unreadable(message: "the body is not JSON"))
-        }
+        guard let found = Self.bodyErrors(request, route) else { return nil }
         let withholds = route.target.params.contains { $0.isSecret }
         let errors: [(path: String, detail: String)]
         switch found {

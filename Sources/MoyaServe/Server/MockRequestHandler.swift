@@ -154,9 +154,9 @@ final class MockRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             wait(options.headTimeout, context: context)
         case .respond(let status, let headers, var body):
             var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
-            // A 1xx, 204 or 304 answer has no content (RFC 9110 §6.4.1), whatever its sample
-            // holds: a client reads none, and bytes sent would be read as the next answer.
-            if (100..<200).contains(status) || status == 204 || status == 304 {
+            // A client reads no content after a 1xx, 204 or 304, whatever the sample holds, and
+            // bytes sent would be read as the next answer.
+            if !Response.carriesContent(statusCode: status) {
                 body = []
                 fields.remove(name: "Content-Length")
                 if status == 204 { fields.remove(name: "Content-Type") }

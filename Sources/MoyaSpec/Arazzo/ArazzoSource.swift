@@ -159,13 +159,18 @@ public struct ArazzoSource: Sendable {
     /// The operation with this `operationId`.
     public func operation(id: String) -> Operation? { operations.first { $0.operationId == id } }
 
-    /// The source an operationId written `NAME.OPERATION_ID` names (the longest name that is
-    /// one of `sources`' and is followed by a dot), with the rest.
-    public static func sourcePrefixed(_ id: String, in sources: [ArazzoSource]) -> (ArazzoSource, String)? {
-        sources.filter { id.hasPrefix($0.name + ".") && id.count > $0.name.count + 1 }
-            .max { $0.name.count < $1.name.count }
-            .map { ($0, String(id.dropFirst($0.name.count + 1))) }
+    /// The source name an operationId written `NAME.OPERATION_ID` starts with (the longest of
+    /// `names` followed by a dot and more), and the operationId after it: the form Redocly's
+    /// `respect` reads for `$sourceDescriptions.NAME.OPERATION_ID`.
+    public static func sourcePrefixed(_ id: String, among names: [String]) -> (name: String, operationId: String)? {
+        names.filter { id.hasPrefix($0 + ".") && id.count > $0.count + 1 }.max { $0.count < $1.count }
+            .map { ($0, String(id.dropFirst($0.count + 1))) }
     }
+
+    /// A command-line argument that hands `--file-root DIR` to the import helper among the
+    /// `NAME=FILE` sources (`@file-root=DIR`): `@` starts no source's name, Arazzo's being
+    /// letters, digits, `_` and `-`.
+    package static let fileRootArgument = "@file-root="
 
     /// The operation a JSON pointer into the description reaches: `/paths/~1pet~1findByStatus`
     /// (a path item with one operation) or `/paths/~1pet/get`.

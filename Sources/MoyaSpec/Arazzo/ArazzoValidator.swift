@@ -314,8 +314,8 @@ public struct ArazzoValidator {
         guard read.count == candidates.count, !read.isEmpty else { return nil }
         if let found = read.lazy.compactMap({ $0.operation(id: name) }).first { return found }
         // `source.operationId`, as Redocly's respect reads it: taken, with a warning.
-        if !id.hasPrefix("$"), let (source, rest) = ArazzoSource.sourcePrefixed(id, in: openAPISources),
-            source.problem == nil, let found = source.operation(id: rest)
+        if !id.hasPrefix("$"), let (sourceName, rest) = ArazzoSource.sourcePrefixed(id, among: read.map(\.name)),
+            let source = read.first(where: { $0.name == sourceName }), let found = source.operation(id: rest)
         {
             warning(
                 path,

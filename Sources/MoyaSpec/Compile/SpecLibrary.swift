@@ -178,30 +178,42 @@ public struct SpecLibrary: Sendable {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml")
     }
 
-    /// Whether a YAML file is an OpenAPI or Swagger document or a JSON Schema, which the
-    /// specs' schemas refer to, or an Arazzo document, not a spec: one of its top-level keys is
-    /// `openapi`, `swagger`, `$schema` or `arazzo`, which no spec has. Asked only of a file a directory listed and that did
-    /// not compile, so a spec is never read twice for it.
+    /// The top-level keys that make a YAML file an OpenAPI or Swagger document, a JSON Schema
+    /// (which the specs' schemas refer to) or an Arazzo document, never a spec.
+    static let documentKeys = ["openapi", "swagger", "$schema", "arazzo"]
+
+    /// Whether a YAML file is a document, not a spec: one of its top-level keys is one of
+    /// `documentKeys`. Asked only of a file a directory listed and that did not compile, so a
+    /// spec is never read twice for it.
     static func isSchemaDocument(_ path: String) -> Bool {
-        hasTopLevelKey(path, ["openapi", "swagger", "$schema", "arazzo"])
+        hasTopLevelKey(path, documentKeys)
     }
 
     /// Whether a line of the file starts with one of `keys` as a mapping key (`key:`,
     /// `"key":`, `'key':`): a top-level key of a YAML document, found without parsing it.
     package static func hasTopLevelKey(_ path: String, _ keys: [String]) -> Bool {
-        let keys = keys.flatMap { key in
-            [key + ":", "\"\(key)\":", "'\(key)':"].map { Array($0.utf8) }
+        firstTopLevelKey(path, keys) != nil
+    }
+
+    /// The first line of the file that starts with one of `keys` as a mapping key: the key,
+    /// and the rest of its line after the colon. Nil when no line does, or the file cannot be
+    /// read.
+    private static func firstTopLevelKey(_ path: String, _ keys: [String]) -> (key: String, value: String)? {
+        let written = keys.flatMap { key in
+            [key + ":", "\"\(key)\":", "'\(key)':"].map { (key, Array($0.utf8)) }
         }
-        return FileSystem.withContents(path) { bytes in
+        return FileSystem.withContents(path) { bytes -> (key: String, value: String)? in
             var start = 0
             while start < bytes.count {
-                let line = bytes[start...]
-                if keys.contains(where: { line.starts(with: $0) }) { return true }
-                guard let newline = line.firstIndex(of: UInt8(ascii: "\n")) else { return false }
-                start = newline + 1
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                let line = bytes[start..<end]
+                if let (key, prefix) = written.first(where: { line.starts(with: $0.1) }) {
+                    return (key, String(decoding: bytes[(start + prefix.count)..<end], as: UTF8.self))
+                }
+                start = end + 1
             }
-            return false
-        } ?? false
+            return nil
+        } ?? nil
     }
 
     /// What a file under a search path declares, read from its top-level lines without parsing
@@ -210,7 +222,7 @@ public struct SpecLibrary: Sendable {
         /// A spec's `service:` (`shop` for `service: shop`, `service: "shop"` or
         /// `service: 'shop'  # note`).
         case service(String)
-        /// An OpenAPI, Swagger, JSON Schema or Arazzo document (`isSchemaDocument`).
+        /// A document (`isSchemaDocument`).
         case document
     }
 
@@ -219,43 +231,26 @@ public struct SpecLibrary: Sendable {
     /// escape), which only compiling can tell. Reading stops at the first found: a spec says
     /// `service:` on its first lines, an OpenAPI document `openapi:` on its first.
     static func declaration(_ path: String) -> Declaration? {
-        let service = Array("service:".utf8)
-        let documents = ["openapi", "swagger", "$schema", "arazzo"].flatMap { key in
-            [key + ":", "\"\(key)\":", "'\(key)':"].map { Array($0.utf8) }
-        }
-        return FileSystem.withContents(path) { bytes -> Declaration? in
-            var start = 0
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-                let line = bytes[start..<end]
-                if line.starts(with: service) {
-                    return plainName(bytes[(start + service.count)..<end]).map(Declaration.service)
-                }
-                if documents.contains(where: { line.starts(with: $0) }) { return .document }
-                start = end + 1
-            }
-            return nil
-        } ?? nil
+        guard let (key, value) = firstTopLevelKey(path, ["service"] + documentKeys) else { return nil }
+        return key == "service" ? plainName(value[...]).map(Declaration.service) : .document
     }
 
     /// A scalar written plainly or in quotes with nothing to unescape, without its comment.
-    private static func plainName(_ value: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
-        var value = value
-        while let first = value.first, blank(first) { value = value.dropFirst() }
+    private static func plainName(_ value: Substring) -> String? {
+        var value = value.trimmingPrefix { $0 == " " || $0 == "\t" }
         guard let first = value.first else { return nil }
-        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+        if first == "\"" || first == "'" {
             let body = value.dropFirst()
             guard let close = body.firstIndex(of: first) else { return nil }
             let name = body[..<close]
-            guard !name.isEmpty, !name.contains(UInt8(ascii: "\\")) else { return nil }
-            return String(decoding: name, as: UTF8.self)
+            guard !name.isEmpty, !name.contains("\\") else { return nil }
+            return String(name)
         }
-        if let comment = value.firstIndex(of: UInt8(ascii: "#")) { value = value[..<comment] }
-        while let last = value.last, blank(last) { value = value.dropLast() }
+        if let comment = value.firstIndex(of: "#") { value = value[..<comment] }
+        while let last = value.last, last == " " || last == "\t" || last == "\r" { value = value.dropLast() }
         // An anchor, an alias, a tag or a block scalar is the compiler's to read.
-        guard let lead = value.first, !"&*!|>{[".utf8.contains(lead) else { return nil }
-        return String(decoding: value, as: UTF8.self)
+        guard let lead = value.first, !"&*!|>{[".contains(lead) else { return nil }
+        return String(value)
     }
 
     /// The spec files under the search paths that declare service `name`, the likeliest first:
@@ -457,9 +452,9 @@ public struct SpecLibrary: Sendable {
                     } ?? compiler.compile(file: candidate)
             } catch {
                 // A spec file named as a search path may hold another service, or fail to
-                // compile, and an OpenAPI document may bear the service's name: every spec is
-                // then read below, which reports what is wrong as `validate` does.
-                if searchPaths.contains(candidate) || Self.isSchemaDocument(candidate) { continue }
+                // compile (an OpenAPI document): every spec is then read below, which reports
+                // what is wrong as `validate` does. A file that declares the service is its spec.
+                if searchPaths.contains(candidate) { continue }
                 throw error
             }
             if service.name == name { return service }
