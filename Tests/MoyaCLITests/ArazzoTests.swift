@@ -31,7 +31,7 @@ final class ArazzoTests: XCTestCase {
 
     /// The 35 documents the 1.1 schema must accept pass, and the 27 it must refuse fail (exit
     /// 65). One accepted document names a step no workflow has (`$steps.previous`), which the
-    /// schema cannot see and validate reports.
+    /// schema cannot see: validate passes it with a warning.
     func testValidateAgreesWithTheSchemaTests() async throws {
         let folder = try Self.shared() + "/schema-tests"
         for verdict in ["pass", "fail"] {
@@ -41,15 +41,12 @@ final class ArazzoTests: XCTestCase {
                 let path = folder + "/" + verdict + "/" + file
                 let (status, out, error) = await CommandTests.run(["validate", path])
                 if file == "payload-replacement-using-selector.arazzo.yaml" {
-                    XCTAssertEqual(status, 65)
                     XCTAssertEqual(
-                        error.split(separator: "\n").filter { $0.contains("error") }.map(String.init),
+                        error.split(separator: "\n").filter { $0.contains("'previous'") }.map(String.init),
                         [
-                            "\(path):19:26: error: workflows[0].steps[0].requestBody.replacements[0].value.context: "
-                                + "no step of this workflow has the id 'previous'",
-                            "moya-cli: error: invalid spec: 1 problem in 1 file",
+                            "\(path):19:26: warning: workflows[0].steps[0].requestBody.replacements[0].value.context: "
+                                + "no step of this workflow has the id 'previous'; the expression has no value"
                         ])
-                    continue
                 }
                 XCTAssertEqual(status, verdict == "pass" ? 0 : 65, "\(verdict)/\(file): \(error)")
                 if verdict == "pass" { XCTAssertTrue(out.hasPrefix("ok: \(path): "), out) }
