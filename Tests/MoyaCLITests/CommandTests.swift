@@ -155,6 +155,49 @@ final class CommandTests: XCTestCase {
                 + "write {verbose} where it goes\n")
     }
 
+    /// A compact GraphQL query's braces are text: the error for `{login}` shows the template
+    /// with those braces doubled and the declared param's kept, and a param written `{{login}}`
+    /// is said to be text where validate warns it is unused.
+    func testBracesThatAreTextSayHowToWriteThem() async throws {
+        let directory = NSTemporaryDirectory() + "moya-cli-braces-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/gh.yaml"
+        func spec(_ query: String) -> String {
+            """
+            baseURL: https://api.github.com
+            targets:
+              user:
+                path: /graphql
+                method: POST
+                params: { login: string }
+                task: { json: { query: "\(query)" } }
+            """
+        }
+        try spec("{user(login:{login}){name}}").write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, out, error) = await run(["validate", file])
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(
+            error,
+            """
+            \(file):7:28: error: targets.user.task.json.query: {name} names no declared param (declared: login); \
+            a brace that is text is written twice: "{{user(login:{login}){{name}}}}"
+            moya-cli: error: invalid spec: 1 problem in 1 file
+
+            """)
+        try spec("{{user(login:{{login}}){{name}}}}").write(toFile: file, atomically: true, encoding: .utf8)
+        let (passed, _, warning) = await run(["validate", file])
+        XCTAssertEqual(passed, 0)
+        XCTAssertEqual(
+            warning,
+            """
+            \(file):6:15: warning: targets.user.params.login: the target declares 'login' but never uses it; \
+            {{login}} is the text {login}; write {login}, one brace each side, for the param
+
+            """)
+    }
+
     /// An unset `${VAR}` with no default stops only what needs it: `list`, `describe` and
     /// `validate` work (validate warns once, naming what needs it), another target is called,
     /// and a call of the target that needs it stops before sending (exit 64), naming it.

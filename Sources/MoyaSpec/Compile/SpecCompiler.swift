@@ -209,6 +209,8 @@ struct CompileContext {
     let fileRoot: FileRoot
     /// The params the current target's templates have named so far.
     var usedParams: Set<String> = []
+    /// Params of the target written with doubled braces (`{{id}}`), the literal text `{id}`.
+    var literalParams: Set<String> = []
     /// Whether the text holds only some of the file's targets.
     var isPartial = false
     /// Whether a schema's `$ref`s to other files are read. A call sends no schema, and the
@@ -426,6 +428,7 @@ struct CompileContext {
         let params = fields["params"].map { self.params($0, path() + ".params") } ?? []
         let scope = ParamScope(params: params)
         usedParams = []
+        literalParams = []
 
         let summary = fields["summary"].flatMap { reader.prose($0, path() + ".summary") }
         let description = fields["description"].flatMap { reader.prose($0, path() + ".description") }
@@ -504,9 +507,13 @@ struct CompileContext {
             }
         }
         for param in params where !usedParams.contains(param.name) {
+            let written =
+                literalParams.contains(param.name)
+                ? "{{\(param.name)}} is the text {\(param.name)}; write {\(param.name)}, one brace each side, for the param"
+                : "write {\(param.name)} where it goes"
             reader.warning(
                 param.mark, path() + ".params." + param.name,
-                "the target declares '\(param.name)' but never uses it; write {\(param.name)} where it goes")
+                "the target declares '\(param.name)' but never uses it; " + written)
         }
         let pagination = fields["paginate"].flatMap { self.pagination($0, path() + ".paginate", params: params) }
         let checks =
@@ -683,9 +690,21 @@ struct CompileContext {
         }
     }
 
+    /// How to write a template whose braces are text, as a compact GraphQL query's are: the
+    /// template with every brace but the declared params' references doubled, when it is short.
+    static func braceHint(_ template: Template, declared: Set<String>) -> String {
+        guard template.hasLiteralBraces else { return "" }
+        let escaped = template.writtenWithTextBraces(keeping: declared)
+        guard escaped.count <= 120 else { return "; a brace that is text is written twice: {{ and }}" }
+        return "; a brace that is text is written twice: \"\(escaped)\""
+    }
+
     /// Reports references to params the target does not declare.
     mutating func check(_ template: Template, _ path: @autoclosure () -> String, _ scope: ParamScope, allowArrays: Bool)
     {
+        if template.hasLiteralBraces {
+            for param in scope.params where template.writesLiterally(param.name) { literalParams.insert(param.name) }
+        }
         for name in template.params {
             usedParams.insert(name)
             guard let param = scope.params.first(where: { $0.name == name }) else {
@@ -694,7 +713,8 @@ struct CompileContext {
                     names.isEmpty ? "the target declares no params" : "declared: \(names.joined(separator: ", "))"
                 reader.error(
                     template.mark, path(),
-                    "{\(name)} names no declared param (\(declared))" + Suggestion.hint(for: name, in: names))
+                    "{\(name)} names no declared param (\(declared))" + Suggestion.hint(for: name, in: names)
+                        + Self.braceHint(template, declared: Set(names)))
                 continue
             }
             if !allowArrays, param.type.isArray {

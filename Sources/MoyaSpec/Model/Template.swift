@@ -110,11 +110,28 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// The template as written, with literal braces doubled again.
     public var description: String {
+        writtenWithTextBraces(keeping: Set(params))
+    }
+
+    /// Whether the template's literal text has a brace.
+    public var hasLiteralBraces: Bool {
+        segments.contains {
+            if case .literal(let text) = $0 { text.contains("{") || text.contains("}") } else { false }
+        }
+    }
+
+    /// Whether the literal text holds `{name}`, written `{{name}}`.
+    public func writesLiterally(_ name: String) -> Bool {
+        segments.contains { if case .literal(let text) = $0 { text.contains("{\(name)}") } else { false } }
+    }
+
+    /// The template as it should be written when only `declared` are params: each other
+    /// reference and every literal brace doubled.
+    public func writtenWithTextBraces(keeping declared: Set<String>) -> String {
         segments.map { segment in
             switch segment {
-            case .literal(let text):
-                text.replacing("{", with: "{{").replacing("}", with: "}}")
-            case .param(let name): "{\(name)}"
+            case .literal(let text): text.replacing("{", with: "{{").replacing("}", with: "}}")
+            case .param(let name): declared.contains(name) ? "{\(name)}" : "{{\(name)}}"
             case .environment(let name, _): "${\(name)}"
             }
         }.joined()
