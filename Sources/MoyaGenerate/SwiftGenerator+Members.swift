@@ -117,7 +117,7 @@ extension GeneratedFile {
     /// base URL.
     func orderedQuery(_ target: TargetSpec) -> ParameterBlock? {
         switch target.task {
-        case .data(_, _, let query?), .parameters(_, _, let query?), .multipart(_, let query?):
+        case .data(_, _, let query?), .json(_, let query?), .parameters(_, _, let query?), .multipart(_, let query?):
             query.isOrdered ? query : nil
         // Moya's upload has no query: it is always the base URL's.
         case .upload(_, let query?): query
@@ -185,8 +185,18 @@ extension GeneratedFile {
                 .call(".requestCompositeData", [("bodyData", body.code), ("urlParameters", url)]),
                 body.used.union(query.isOrdered ? [] : params(in: query))
             )
-        case .json(let value):
-            return (.call(".requestJSONEncodable", standalone(json(value, in: target))), params(in: value))
+        case .json(let value, let query):
+            guard let query else {
+                return (.call(".requestJSONEncodable", standalone(json(value, in: target))), params(in: value))
+            }
+            // Moya's JSON task has no query: the JSON's bytes, in the members' order, with one.
+            let url: Code = query.isOrdered ? .raw("[:]") : parameters(query, in: target)
+            return (
+                .call(
+                    ".requestCompositeData",
+                    [("bodyData", .call("Self.data", standalone(json(value, in: target)))), ("urlParameters", url)]),
+                params(in: value).union(query.isOrdered ? [] : params(in: query))
+            )
         case .parameters(let block, let spec, let query):
             let encoding = self.encoding(spec, ordered: block.isOrdered ? keys(block) : nil, method: target.method)
             let used = params(in: block)
@@ -396,6 +406,13 @@ extension GeneratedFile {
                 statements.append(
                     "if !headers.keys.contains(where: { $0.lowercased() == \"content-type\" }) {")
                 statements.append("    headers[\"Content-Type\"] = \(text(contentType, in: target))")
+                statements.append("}")
+            }
+            if case .json(_, _?) = target.task {
+                // `requestJSONEncodable` sets it; the composite data a JSON body with a query is does not.
+                statements.append(
+                    "if !headers.keys.contains(where: { $0.lowercased() == \"content-type\" }) {")
+                statements.append("    headers[\"Content-Type\"] = \"application/json\"")
                 statements.append("}")
             }
             switch auth {

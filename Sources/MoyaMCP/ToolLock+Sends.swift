@@ -138,8 +138,10 @@ extension ToolLock {
                 ("data", body), ("contentType", contentType.map { .string(text($0)) } ?? .null),
                 ("query", block(query)),
             ])
-        case .json(let json):
-            return .object([("json", value(json))])
+        case .json(let json, let query):
+            // Without a query, as before JSON bodies could have one: the locks written then hold.
+            guard let query else { return .object([("json", value(json))]) }
+            return .object([("json", value(json)), ("query", block(query))])
         case .parameters(let parameters, let encoding, let query):
             return .object([
                 ("parameters", block(parameters)), ("encoding", .string(encoding.kind.rawValue)),

@@ -17,7 +17,7 @@ extension Exporter {
         switch target.task {
         case .parameters(let block, let encoding, _) where !Self.inQuery(encoding, target.method):
             return block.entries.compactMap { entry in param(entry.value).map { (entry.key, $0) } }
-        case .json(.object(let members)):
+        case .json(.object(let members), _):
             return members.compactMap { member in param(member.value).map { (member.key, $0) } }
         case .multipart(let parts, _):
             return parts.compactMap { part in
@@ -67,7 +67,7 @@ extension Exporter {
                 }
             }
             return body(isJSON ? "application/json" : "application/x-www-form-urlencoded", fields, target)
-        case .json(let value):
+        case .json(let value, _):
             if case .object(let members) = value, members.allSatisfy({ Self.param(of: $0.value, in: target) != nil }) {
                 return body("application/json", properties(members, target), target)
             }

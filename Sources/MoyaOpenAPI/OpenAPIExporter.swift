@@ -394,8 +394,9 @@ struct Exporter {
     /// The entries a target sends in the query.
     func queryEntries(_ target: TargetSpec) -> [ValueTemplate.Member] {
         switch target.task {
-        case .plain, .json: []
-        case .data(_, _, let query), .multipart(_, let query), .upload(_, let query): query?.entries ?? []
+        case .plain: []
+        case .data(_, _, let query), .json(_, let query), .multipart(_, let query), .upload(_, let query):
+            query?.entries ?? []
         case .parameters(let block, let encoding, let query):
             (Self.inQuery(encoding, target.method) ? block.entries : []) + (query?.entries ?? [])
         case .download(_, let block, let encoding): Self.inQuery(encoding, target.method) ? block?.entries ?? [] : []

@@ -54,9 +54,9 @@ final class AdHocCallTests: XCTestCase {
         ]
         let environment = ["HOME": home]
         // The echo of what went out: the same for the request typed and the target saved. With
-        // a query, the JSON body is a `parameters` block, whose keys Alamofire's JSON encoding sorts.
+        // a query too, the JSON body's members keep the order typed.
         let echo =
-            #"{"body":"{\"admin\":true,\"age\":31,\"name\":\"Ann\"}","headers":[["User-Agent","moya-cli\/0.1.0"],"#
+            #"{"body":"{\"name\":\"Ann\",\"age\":31,\"admin\":true}","headers":[["User-Agent","moya-cli\/0.1.0"],"#
             + #"["Accept","*\/*"],["Authorization","Bearer s3cret-token"],["X-Trace","7"],"#
             + #"["Content-Type","application\/json"],["Accept-Encoding","gzip, deflate"],"#
             + #"["Host","127.0.0.1:\#(server.port)"],["Content-Length","36"]],"method":"POST","#
@@ -97,8 +97,7 @@ final class AdHocCallTests: XCTestCase {
                   age: { type: int, default: 31 }
                   admin: { type: bool, default: true }
                 task:
-                  parameters: { name: "{name}", age: "{age}", admin: "{admin}" }
-                  encoding: json
+                  json: { name: "{name}", age: "{age}", admin: "{admin}" }
                   query:
                     - page: "{page}"
                     - q: "{q}"
@@ -122,7 +121,7 @@ final class AdHocCallTests: XCTestCase {
             typedDry.1,
             "POST \(base)/echo/users?page=2&q=moya\nUser-Agent: moya-cli/0.1.0\nAccept: */*\n"
                 + "Authorization: Bearer s3cret-token\nX-Trace: 7\nContent-Type: application/json\n\n"
-                + #"{"admin":true,"age":31,"name":"Ann"}"# + "\n")
+                + #"{"name":"Ann","age":31,"admin":true}"# + "\n")
 
         // Without the variable the saved target stops before sending, naming it.
         let unset = try launch(["call", "hb.createUser"], in: elsewhere, environment: environment)
@@ -313,8 +312,7 @@ final class AdHocCallTests: XCTestCase {
                   Authorization: { type: int, default: "${SHOP_AUTHORIZATION}", secret: true }
                   name: { type: string, default: Ann }
                 task:
-                  parameters: { token: "{token}", password: "{password}", Authorization: "{Authorization}", name: "{name}" }
-                  encoding: json
+                  json: { token: "{token}", password: "{password}", Authorization: "{Authorization}", name: "{name}" }
                   query:
                     - api_key: "{api_key}"
 

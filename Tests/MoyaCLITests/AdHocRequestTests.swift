@@ -86,8 +86,7 @@ final class AdHocRequestTests: XCTestCase {
                   password: { type: string, default: pw, secret: true }
                   count: { type: int, default: 2 }
                 task:
-                  parameters: { password: "{password}", count: "{count}" }
-                  encoding: json
+                  json: { password: "{password}", count: "{count}" }
                   query:
                     - api_key: "{api_key}"
             """)
@@ -106,8 +105,7 @@ final class AdHocRequestTests: XCTestCase {
                 params:
                   count: { type: int, default: 2 }
                 task:
-                  parameters: { password: "${MY_API_PASSWORD}", count: "{count}" }
-                  encoding: json
+                  json: { password: "${MY_API_PASSWORD}", count: "{count}" }
                   query:
                     - api_key: "${MY_API_API_KEY}"
             """)

@@ -54,6 +54,22 @@ final class GenerateSwiftTests: XCTestCase {
             try String(contentsOfFile: CommandTests.root + "/Tests/Fixtures/generate/quotes.txt", encoding: .utf8))
         XCTAssertEqual(String(decoding: Hostile.pathTarget.sampleData, as: UTF8.self), "\"\"\"\"\n\\(x)\n#\"\n")
 
+        // A JSON body with a query: the members in the order written, as `call` sends them.
+        let search = try MoyaProvider<Hostile>.defaultEndpointMapping(
+            for: Hostile.search(zeta: "z", alpha: 1, limit: 5)
+        ).urlRequest()
+        XCTAssertEqual(search.url?.absoluteString, "https://api.example.com/search?limit=5")
+        XCTAssertEqual(search.value(forHTTPHeaderField: "Content-Type"), "application/json")
+        XCTAssertEqual(search.httpBody.map { String(decoding: $0, as: UTF8.self) }, #"{"zeta":"z","alpha":1}"#)
+        let (sent, dry, _) = await CommandTests.run([
+            "call", "hostile.search", "--specs", spec, "--zeta", "z", "--alpha", "1", "--limit", "5", "--dry-run",
+        ])
+        XCTAssertEqual(sent, 0)
+        XCTAssertEqual(
+            dry,
+            "POST https://api.example.com/search?limit=5\nUser-Agent: moya-cli/0.1.0\nAccept: */*\n"
+                + "Content-Type: application/json\n\n" + #"{"zeta":"z","alpha":1}"# + "\n")
+
         // Cookies: one header, after the spec's own `Cookie`, each value encoded as `call`
         // encodes it; an absent optional one and an unset credential left out.
         let cookies: [(target: Hostile, call: [String], header: String)] = [

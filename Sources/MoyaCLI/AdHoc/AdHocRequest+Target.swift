@@ -110,11 +110,9 @@ extension AdHocRequest {
         } else if bodyFile != nil {
             writer.params.append(pad(indent + 4) + Self.fileParam + ": file")
             task = [pad(indent + 4) + "upload: \"{\(Self.fileParam)}\""]
-        } else if !fields.isEmpty, query.isEmpty {
-            task = [pad(indent + 4) + "json: " + body]
         } else if !fields.isEmpty {
-            task = [pad(indent + 4) + "parameters: " + body, pad(indent + 4) + "encoding: json"]
-            task += [pad(indent + 4) + "query:"] + queryEntries
+            task = [pad(indent + 4) + "json: " + body]
+            if !query.isEmpty { task += [pad(indent + 4) + "query:"] + queryEntries }
         } else if !query.isEmpty {
             task = [pad(indent + 4) + "parameters:"] + queryEntries + [pad(indent + 4) + "encoding: queryString"]
         }

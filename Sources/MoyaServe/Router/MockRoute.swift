@@ -179,7 +179,9 @@ final class MockRoute: Sendable {
         switch target.task {
         case .plain: break
         case .data(_, _, let block), .upload(_, let block): addQuery(block)
-        case .json(let value): json = value
+        case .json(let value, let block):
+            json = value
+            addQuery(block)
         case .parameters(let block, let encoding, let extra):
             place(block, encoding)
             addQuery(extra)

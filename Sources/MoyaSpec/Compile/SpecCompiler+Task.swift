@@ -7,7 +7,7 @@ extension CompileContext {
     static let partKeys = ["name", "value", "file", "fileName", "mimeType"]
     static let taskKeys: [String: [String]] = [
         "data": ["data", "contentType", "query"],
-        "json": ["json"],
+        "json": ["json", "query"],
         "parameters": ["parameters", "encoding", "arrays", "bools", "query"],
         "upload": ["upload", "query"],
         "multipart": ["multipart", "query"],
@@ -64,7 +64,7 @@ extension CompileContext {
             }
             return .data(source, contentType: contentType, query: query)
         case "json":
-            return value(body, bodyPath, scope: scope).map(TaskSpec.json)
+            return value(body, bodyPath, scope: scope).map { TaskSpec.json($0, query: query) }
         case "parameters":
             guard let block = parameterBlock(body, bodyPath, scope: scope) else { return nil }
             let encoding = encodingSpec(fields, path())

@@ -61,9 +61,13 @@ extension TargetResolver {
             }
             guard let query else { return .requestData(body) }
             return .requestCompositeData(bodyData: body, urlParameters: try urlParameters(query))
-        case .json(let value):
-            guard let edit = binding.body else { return .requestJSONEncodable(render(value) ?? .null) }
-            return .requestJSONEncodable(try edited(render(value) ?? .null, by: edit))
+        case .json(let value, let query):
+            var body = render(value) ?? .null
+            if let edit = binding.body { body = try edited(body, by: edit) }
+            guard let query else { return .requestJSONEncodable(body) }
+            if !headers.contains("Content-Type") { headers.update(name: "Content-Type", value: "application/json") }
+            return .requestCompositeData(
+                bodyData: Data(body.serialized(escapeSlashes: false).utf8), urlParameters: try urlParameters(query))
         case .parameters(let block, let spec, let query):
             let (parameters, order) = parameters(block, urlEncoded: spec.kind != .json && spec.kind != .prettyJSON)
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)

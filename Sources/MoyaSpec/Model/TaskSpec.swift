@@ -6,8 +6,9 @@ public enum TaskSpec: Sendable, Hashable {
     case plain
     /// A raw body, with an optional query: `requestData` or `requestCompositeData`.
     case data(DataSource, contentType: Template?, query: ParameterBlock?)
-    /// A JSON body: `requestJSONEncodable`.
-    case json(ValueTemplate)
+    /// A JSON body, its members in the order written, with an optional query:
+    /// `requestJSONEncodable`, or `requestCompositeData` of the JSON with a query.
+    case json(ValueTemplate, query: ParameterBlock?)
     /// Encoded parameters, with an optional query: `requestParameters` or
     /// `requestCompositeParameters`.
     case parameters(ParameterBlock, encoding: EncodingSpec, query: ParameterBlock?)
@@ -26,7 +27,7 @@ public enum TaskSpec: Sendable, Hashable {
         switch self {
         case .plain: "requestPlain"
         case .data(_, _, let query): query == nil ? "requestData" : "requestCompositeData"
-        case .json: "requestJSONEncodable"
+        case .json(_, let query): query == nil ? "requestJSONEncodable" : "requestCompositeData"
         case .parameters(_, _, let query): query == nil ? "requestParameters" : "requestCompositeParameters"
         case .upload: "uploadFile"
         case .multipart(_, let query): query == nil ? "uploadMultipartFormData" : "uploadCompositeMultipartFormData"

@@ -22,6 +22,8 @@ public enum Hostile: Sendable {
 
     case prefs(theme: String, lang: String? = nil)
 
+    case search(zeta: String, alpha: Int, limit: Int)
+
     /// The values of a `Order` param: each case sends its raw value.
     public enum Order: String, CaseIterable, Sendable {
         case created = "+created"
@@ -74,6 +76,8 @@ extension Hostile: TargetType {
             return "/path"
         case .prefs:
             return "/preferences"
+        case .search:
+            return "/search"
         }
     }
 
@@ -81,6 +85,8 @@ extension Hostile: TargetType {
         switch self {
         case .getUser, .defaults, .getUser2, .pick, .pathTarget, .prefs:
             return .get
+        case .search:
+            return .post
         }
     }
 
@@ -102,6 +108,11 @@ extension Hostile: TargetType {
                 encoding: URLEncoding.queryString)
         case .getUser2, .pick, .pathTarget, .prefs:
             return .requestPlain
+        case .search(let zeta, let alpha, let limit):
+            return .requestCompositeData(
+                bodyData: Self.data(
+                    JSONValue.object([(key: "zeta", value: .string(zeta)), (key: "alpha", value: .integer(alpha))])),
+                urlParameters: Self.parameters([("limit", .integer(limit))]))
         }
     }
 
@@ -123,6 +134,10 @@ extension Hostile: TargetType {
             if !cookies.isEmpty {
                 headers["Cookie"] = ([headers["Cookie"]].compactMap { $0 } + cookies).joined(separator: "; ")
             }
+        case .search:
+            if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                headers["Content-Type"] = "application/json"
+            }
         }
         return headers.isEmpty ? nil : headers
     }
@@ -131,7 +146,7 @@ extension Hostile: TargetType {
 
     public var sampleData: Data {
         switch self {
-        case .getUser, .defaults, .pick, .prefs:
+        case .getUser, .defaults, .pick, .prefs, .search:
             return Data()
         case .getUser2:
             return Data(
@@ -152,7 +167,7 @@ extension Hostile {
     /// timeout, so add `Hostile.TimeoutPlugin()` to the provider's plugins to apply it.
     public var timeout: TimeInterval? {
         switch self {
-        case .getUser, .getUser2, .pick, .pathTarget, .prefs:
+        case .getUser, .getUser2, .pick, .pathTarget, .prefs, .search:
             return nil
         case .defaults:
             return 2.5
@@ -212,6 +227,11 @@ extension Hostile {
             parameters[key] = ((existing as? [Any]) ?? [existing]) + added
         }
         return parameters
+    }
+
+    /// A JSON sample's bytes, as moya-cli writes them.
+    static func data(_ json: JSONValue) -> Data {
+        Data(json.serialized(escapeSlashes: false).utf8)
     }
 
     /// A cookie's `name=value`, the value percent-encoded past RFC 6265's cookie-octet (and
