@@ -420,4 +420,128 @@ final class AdHocCallTests: XCTestCase {
         XCTAssertTrue(multipartOut.contains(#"multipart\/form-data; boundary="#), multipartOut)
         XCTAssertTrue(multipartOut.contains(#"name=\"name\"\r\n\r\nAnn Lee"#), multipartOut)
     }
+
+    /// Runs `call` in-process with `stdin` as its standard input.
+    func call(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) async -> (
+        Int32, String, String
+    ) {
+        let capture = CommandTests.Capture()
+        var context = CommandContext(
+            environment: Environment(environment), writeOut: { capture.appendOut($0) },
+            writeError: { capture.appendError($0) })
+        context.readInput = { Array(stdin.utf8) }
+        let status = await MoyaCLI.run(["call"] + arguments, context: context)
+        return (status, capture.out, capture.error)
+    }
+
+    /// What the echo server saw: method, URI, body, and its headers but the transport's.
+    func echoed(_ out: String) throws -> (method: String, uri: String, body: String, headers: [String]) {
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], out)
+        let headers = (echo["headers"] as? [[String]] ?? []).map { $0.joined(separator: ": ") }.filter {
+            !$0.hasPrefix("Host") && !$0.hasPrefix("Content-Length") && !$0.hasPrefix("Accept-Encoding")
+                && !$0.hasPrefix("User-Agent") && !$0.hasPrefix("Accept:")
+        }
+        return (
+            echo["method"] as? String ?? "", echo["uri"] as? String ?? "", echo["body"] as? String ?? "", headers
+        )
+    }
+
+    /// Habits from HTTPie and xh: the method before the URL, `-a USER:PASSWORD` and
+    /// `-A bearer -a TOKEN` (secrets; `--save` writes basic as `auth:` reading a variable), a
+    /// body from stdin with `--body @-`, `--curl --dry-run` printing the command and sending
+    /// nothing, and `--all` following a `Link` header.
+    func testHTTPieAndXhHabits() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = try temporaryFolder("habits")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let base = server.baseURL
+
+        let posted = try echoed(await call(["POST", base + "/echo/a", "name=Ann"]).1)
+        XCTAssertEqual([posted.method, posted.uri, posted.body], ["POST", "/echo/a", #"{"name":"Ann"}"#])
+        let put = try echoed(await call(["put", base + "/echo/a"]).1)
+        XCTAssertEqual(put.method, "PUT")
+        let twice = await call(["POST", base + "/echo/a", "-X", "PUT"])
+        XCTAssertEqual(twice.0, 64)
+        XCTAssertTrue(twice.2.hasPrefix("moya-cli: error: the method is given twice, POST and -X PUT; give one\n"))
+
+        // Basic: sent after the headers, as the saved target's auth: sends it, and never printed.
+        let basicItems = [base + "/echo/b", "-a", "ann:pw", "X-Trace:1"]
+        let basic = try echoed(await call(basicItems).1)
+        XCTAssertEqual(basic.headers, ["X-Trace: 1", "Authorization: Basic YW5uOnB3"])
+        let dry = await call(basicItems + ["--dry-run"])
+        XCTAssertEqual(
+            dry.1, "GET \(base)/echo/b\nUser-Agent: moya-cli/0.1.0\nAccept: */*\nX-Trace: 1\nAuthorization: ••••\n")
+        let file = folder + "/hb.yaml"
+        let saved = await call(basicItems + ["--save", "hb.basic", "--specs", file])
+        XCTAssertEqual(saved.0, 0, saved.2)
+        XCTAssertEqual(
+            saved.2,
+            "moya-cli: saved hb.basic in \(file)\n"
+                + "moya-cli: hb.basic reads the password of auth: basic from HB_PASSWORD: set it to call the saved target\n"
+        )
+        XCTAssertEqual(
+            try String(contentsOfFile: file, encoding: .utf8),
+            """
+            service: hb
+            baseURL: "\(base)"
+            targets:
+              basic:
+                path: /echo/b
+                headers:
+                  X-Trace: "1"
+                auth: { basic: { user: ann, password: "${HB_PASSWORD}" } }
+
+            """)
+        let again = await call(["hb.basic", "--specs", file], environment: ["HB_PASSWORD": "pw"])
+        XCTAssertEqual(try echoed(again.1).headers, basic.headers)
+
+        let bearerItems = [base + "/echo/c", "-A", "bearer", "-a", "t0k"]
+        let bearer = try echoed(await call(bearerItems).1)
+        XCTAssertEqual(bearer.headers, ["Authorization: Bearer t0k"])
+        let bearerDry = await call(bearerItems + ["--dry-run"])
+        XCTAssertFalse(bearerDry.1.contains("t0k"), bearerDry.1)
+        for (arguments, error) in [
+            (["-a", "ann"], "-a USER:PASSWORD: moya-cli asks for no password; give it after a colon"),
+            (["-A", "digest", "-a", "a:b"], "-A takes basic or bearer, not 'digest'"),
+            (
+                ["Authorization:Bearer x", "-a", "a:b"],
+                "-a gives credentials, and so does an Authorization: item; give one"
+            ),
+        ] {
+            let refused = await call([base + "/echo/d"] + arguments)
+            XCTAssertEqual(refused.0, 64)
+            XCTAssertEqual(refused.2, "moya-cli: error: \(error)\n")
+        }
+
+        // A body from stdin, only when asked: JSON as JSON (its members in order), else text.
+        let json = try echoed(
+            await call(["PUT", base + "/echo/d", "q==x", "--body", "@-"], stdin: #"{"b":1,"a":2}"#).1)
+        XCTAssertEqual([json.method, json.uri, json.body], ["PUT", "/echo/d?q=x", #"{"b":1,"a":2}"#])
+        XCTAssertEqual(json.headers, ["Content-Type: application/json"])
+        let text = try echoed(await call([base + "/echo/e", "--body", "@-"], stdin: "plain ${X} {y}").1)
+        XCTAssertEqual([text.method, text.body], ["POST", "plain ${X} {y}"])
+        let unasked = try echoed(await call([base + "/echo/e"], stdin: "never sent").1)
+        XCTAssertEqual([unasked.method, unasked.body], ["GET", ""])
+        let both = await call([base + "/echo/e", "name=Ann", "--body", "@-"], stdin: "{}")
+        XCTAssertEqual(both.0, 64)
+        XCTAssertEqual(
+            both.2,
+            "moya-cli: error: --body gives the whole body, and cannot go with items that make one (name=value, "
+                + "name:=json, name@FILE, @FILE) or --form\n")
+
+        // --curl with --dry-run prints the command, to stdout, and sends nothing (no server
+        // listens on port 9).
+        let curl = await call(["POST", "http://127.0.0.1:9/x", "name=Ann", "--curl", "--dry-run"])
+        XCTAssertEqual(curl.0, 0, curl.2)
+        XCTAssertEqual(
+            curl.1,
+            "curl -X POST -H 'User-Agent: moya-cli/0.1.0' -H 'Accept: */*' -H 'Content-Type: application/json' "
+                + #"--data-binary '{"name":"Ann"}' 'http://127.0.0.1:9/x'"# + "\n")
+
+        // --all follows a URL's Link header.
+        let pages = await call([base + "/pages/link?total=5&size=2", "--all"])
+        XCTAssertEqual(pages.0, 0, pages.2)
+        XCTAssertEqual(pages.1, "[\n" + (1...5).map { #"  {"id":\#($0)}"# }.joined(separator: ",\n") + "\n]\n")
+    }
 }

@@ -72,13 +72,12 @@ final class AdHocRequestTests: XCTestCase {
     func testCredentialsAreBoundOrReadFromVariables() throws {
         let items = ["Authorization:Bearer abc", "X-Api-Key:k", "api_key==q", "password=pw", "count:=2"]
         XCTAssertEqual(
-            try lines("https://u:p@h.test/x", items),
+            try lines("https://h.test/x", items),
             """
               t:
                 method: POST
                 path: /x
                 headers:
-                  Authorization: { value: Basic dTpw, secret: true }
                   Authorization: { value: Bearer abc, secret: true }
                   X-Api-Key: { value: k, secret: true }
                 params:
@@ -90,6 +89,20 @@ final class AdHocRequestTests: XCTestCase {
                   query:
                     - api_key: "{api_key}"
             """)
+        // A URL's user:password is auth: basic, its password read from a variable the call sets.
+        let basic = try AdHocRequest(url: "https://u%40x:p%3A@h.test/x", items: [], method: nil)
+        let written = try basic.target(named: "t", base: "https://h.test", indent: 2, credentials: .bound)
+        XCTAssertEqual(
+            written.lines.joined(separator: "\n"),
+            """
+              t:
+                path: /x
+                auth: { basic: { user: "u@x", password: "${MOYA_CLI_PASSWORD}" } }
+            """)
+        XCTAssertEqual(
+            written.variables, [.init(name: "MOYA_CLI_PASSWORD", value: "p:", place: "the password of auth: basic")])
+        XCTAssertThrowsError(try AdHocRequest(url: "https://u:p@h.test/x", items: ["Authorization:x"], method: nil))
+
         let request = try AdHocRequest(url: "https://h.test/x", items: items, method: nil)
         let saved = try request.target(
             named: "t", base: "https://h.test", indent: 2, credentials: .environment(service: "my-api"))

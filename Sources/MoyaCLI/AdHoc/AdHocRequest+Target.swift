@@ -6,7 +6,8 @@ extension AdHocRequest {
     /// named like one (`CredentialNames`), or a URL's `user:password`.
     public enum Credentials: Sendable {
         /// The value itself, marked secret: the target a call with no spec sends, which is
-        /// never written to a file.
+        /// never written to a file. Basic credentials' password is read from a variable the
+        /// call sets (`Written.variables`), as `auth:` reads one.
         case bound
         /// A `${PREFIX_NAME}` reference, so that a saved spec never holds the value.
         case environment(service: String)
@@ -41,8 +42,8 @@ extension AdHocRequest {
     public func target(named name: String, base: String, indent: Int, credentials: Credentials)
         throws(AdHocError) -> Written
     {
-        let full = origin + path
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let full = Self.loopback(origin) + path
+        let trimmed = Self.loopback(base.hasSuffix("/") ? String(base.dropLast()) : base)
         guard !trimmed.contains("?"), full.hasPrefix(trimmed) else {
             throw AdHocError("\(full) is not under the service's baseURL, \(base); save it to another service")
         }
@@ -70,6 +71,16 @@ extension AdHocRequest {
             headerLines.append(pad(indent + 4) + "Content-Type: " + YAMLText.scalar(type))
         }
         if !headerLines.isEmpty { lines += [inner + "headers:"] + headerLines }
+        if let basic {
+            // The password is read from a variable either way, so that the call and the saved
+            // target send the same; a call sets it to the value given (`Written.variables`).
+            let service: String
+            if case .environment(let name) = credentials { service = name } else { service = "moya-cli" }
+            let password = writer.variable(service, "PASSWORD", basic.password, place: "the password of auth: basic")
+            lines.append(
+                inner + "auth: { basic: { user: " + YAMLText.scalar(YAMLText.template(basic.user)) + ", password: "
+                    + YAMLText.yamlQuoted("${\(password)}") + " } }")
+        }
 
         var queryEntries: [String] = []
         for value in query {
@@ -107,6 +118,18 @@ extension AdHocRequest {
             task = [pad(indent + 4) + "parameters: { " + formFields.joined(separator: ", ") + " }"]
             task.append(pad(indent + 4) + "encoding: httpBody")
             if !query.isEmpty { task += [pad(indent + 4) + "query:"] + queryEntries }
+        } else if let wholeBody {
+            switch wholeBody {
+            case .json(let value):
+                guard case .environment(let service) = credentials else {
+                    task = [pad(indent + 4) + "json: " + YAMLText.flow(value, templates: true)]
+                    break
+                }
+                task = [pad(indent + 4) + "json: " + (try writer.literal(value, service: service, place: "the body"))]
+            case .text(let text):
+                task = [pad(indent + 4) + "data: " + YAMLText.scalar(text)]
+            }
+            if !query.isEmpty { task += [pad(indent + 4) + "query:"] + queryEntries }
         } else if bodyFile != nil {
             writer.params.append(pad(indent + 4) + Self.fileParam + ": file")
             task = [pad(indent + 4) + "upload: \"{\(Self.fileParam)}\""]
@@ -118,9 +141,21 @@ extension AdHocRequest {
         }
         if !writer.params.isEmpty { lines += [inner + "params:"] + writer.params }
         if !task.isEmpty { lines += [inner + "task:"] + task }
+        if followsLinks { lines.append(inner + "paginate: { next: link }") }
         return Written(
             lines: lines, variables: writer.variables,
             arguments: (bodyFile.map { ["\(Self.fileParam)=\($0)"] } ?? []) + files.map { "\($0.param)=\($0.path)" })
+    }
+
+    /// A URL with `localhost` written `127.0.0.1`: one origin for saving, as `:8080` and
+    /// `http://127.0.0.1:8080` are one server to the user who typed them.
+    static func loopback(_ url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        guard rest.lowercased().hasPrefix("localhost") else { return url }
+        let after = rest.dropFirst("localhost".count)
+        guard after.isEmpty || after.first == ":" || after.first == "/" else { return url }
+        return url[..<schemeEnd.upperBound] + "127.0.0.1" + after
     }
 
     /// The `Content-Type` of a `@FILE` body, from its extension, as HTTPie guesses it.

@@ -58,6 +58,20 @@ public struct AdHocRequest: Sendable {
     public let isMultipart: Bool
     /// `name@FILE` items of a form: each part's name, the path as typed, and its param.
     var files: [(key: String, path: String, param: String)] = []
+    /// Basic credentials, the URL's `user:password` or `-a USER:PASSWORD`: sent after the
+    /// headers, as a spec's `auth:` sends them, which is how `--save` writes them.
+    var basic: (user: String, password: String)?
+    /// `--body`: the whole body, as given.
+    var wholeBody: WholeBody?
+    /// `--all`: the pages a `Link` header names are followed, as GitHub's and most APIs'
+    /// are; a URL has no spec to say otherwise.
+    public var followsLinks = false
+
+    /// A whole body given with `--body`: JSON, sent as a JSON body, or other text.
+    enum WholeBody {
+        case json(JSONValue)
+        case text(String)
+    }
 
     /// The URL in `word` when it is one: `http://` or `https://`, or a host and path with no
     /// scheme (`example.com/get`, `localhost:8080`), taken as `http://` as HTTPie and xh do,
@@ -93,11 +107,15 @@ public struct AdHocRequest: Sendable {
         let withoutFragment = rest[..<(rest.firstIndex(of: "#") ?? rest.endIndex)]
         let authorityEnd = withoutFragment.firstIndex { $0 == "/" || $0 == "?" } ?? withoutFragment.endIndex
         var authority = withoutFragment[..<authorityEnd]
-        var basic: String?
+        var basic: (user: String, password: String)?
         if let at = authority.lastIndex(of: "@") {
             // `user:password@host` is Basic credentials, sent as curl sends them.
             let userInfo = authority[..<at]
-            basic = "Basic " + Data(PercentEncoding.decode(userInfo).utf8).base64EncodedString()
+            let colon = userInfo.firstIndex(of: ":")
+            basic = (
+                PercentEncoding.decode(userInfo[..<(colon ?? userInfo.endIndex)]),
+                colon.map { PercentEncoding.decode(userInfo[userInfo.index(after: $0)...]) } ?? ""
+            )
             authority = authority[authority.index(after: at)...]
         }
         guard !authority.isEmpty, !authority.contains(where: { $0 == " " || $0 == "{" || $0 == "}" }) else {
@@ -112,7 +130,7 @@ public struct AdHocRequest: Sendable {
             throw AdHocError("-X takes one of \(known), not '\(method)'")
         }
         self.method = method?.uppercased()
-        if let basic { headers.append((name: "Authorization", value: basic)) }
+        self.basic = basic
         if let queryStart {
             let text = afterAuthority[afterAuthority.index(after: queryStart)...]
             for pair in text.split(separator: "&") {
@@ -129,7 +147,47 @@ public struct AdHocRequest: Sendable {
                     ? "a body from @FILE cannot go with form items (name=value, name@FILE)"
                     : "a body from @FILE cannot go with JSON items (name=value, name:=json)")
         }
+        if basic != nil, headers.contains(where: { $0.name.lowercased() == "authorization" }) {
+            throw AdHocError("the URL's user:password and an Authorization: item both give credentials; give one")
+        }
         nameParams()
+    }
+
+    /// `-a` and `-A`, as HTTPie and xh read them: `USER:PASSWORD` for basic, the default, and
+    /// a token for bearer. Either is a credential: bound as a secret, saved as a variable.
+    public mutating func authorize(_ credentials: String, type: String?) throws(AdHocError) {
+        if basic != nil || headers.contains(where: { $0.name.lowercased() == "authorization" }) {
+            let other = basic != nil ? "the URL's user:password" : "an Authorization: item"
+            throw AdHocError("-a gives credentials, and so does \(other); give one")
+        }
+        switch type?.lowercased() ?? "basic" {
+        case "basic":
+            guard let colon = credentials.firstIndex(of: ":") else {
+                throw AdHocError("-a USER:PASSWORD: moya-cli asks for no password; give it after a colon")
+            }
+            basic = (String(credentials[..<colon]), String(credentials[credentials.index(after: colon)...]))
+        case "bearer":
+            guard !credentials.isEmpty, HTTPHeaders.isValidValue(credentials) else {
+                throw AdHocError("-A bearer -a TOKEN: the token is one line of text")
+            }
+            headers.append((name: "Authorization", value: "Bearer " + credentials))
+        default:
+            throw AdHocError("-A takes basic or bearer, not '\(type ?? "")'")
+        }
+    }
+
+    /// `--body`: the whole body, JSON when it reads as JSON, else text; no item may make
+    /// another.
+    public mutating func setBody(_ data: Data) throws(AdHocError) {
+        guard fields.isEmpty, files.isEmpty, bodyFile == nil, !isForm else {
+            throw AdHocError(
+                "--body gives the whole body, and cannot go with items that make one (name=value, name:=json, "
+                    + "name@FILE, @FILE) or --form")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw AdHocError("--body: the body is not UTF-8 text; send a file's bytes with @FILE")
+        }
+        wholeBody = (try? JSONValue(parsing: data)).map(WholeBody.json) ?? .text(text)
     }
 
     /// A file a `name=@FILE` item names, as `init` reads it by default.
@@ -294,7 +352,7 @@ public struct AdHocRequest: Sendable {
     }
 
     /// Whether the request has a body.
-    public var hasBody: Bool { bodyFile != nil || !fields.isEmpty || !files.isEmpty }
+    public var hasBody: Bool { bodyFile != nil || wholeBody != nil || !fields.isEmpty || !files.isEmpty }
 }
 
 /// A request item or URL that cannot be read.

@@ -17,7 +17,8 @@ import MoyaSpec
 /// a `${SERVICE_…}` variable instead, so it sends the same bytes once the variable is set.
 struct AdHocCall {
     let command: CallCommand
-    let url: String
+    /// The method, URL and items, as `CallCommand.adHoc` reads them.
+    let words: (method: String?, url: String, items: [String])
 
     /// The service and target to send, and the argument words a call of it takes.
     func load() throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
@@ -30,11 +31,15 @@ struct AdHocCall {
                 "\(option) needs a spec's target; a URL has no samples or environments. --save SERVICE.TARGET "
                     + "makes one")
         }
-        let request: AdHocRequest
+        let whole = try command.bodyEdit()?.whole
+        var request: AdHocRequest
         do {
             request = try AdHocRequest(
-                url: url, items: command.params, method: command.method, form: command.form,
+                url: words.url, items: words.items, method: words.method, form: command.form,
                 multipart: command.multipart)
+            if let auth = command.auth { try request.authorize(auth, type: command.authType) }
+            if let whole { try request.setBody(whole) }
+            request.followsLinks = command.pages.all
         } catch {
             throw CommandFailure(error)
         }
@@ -52,7 +57,9 @@ struct AdHocCall {
                 throw CommandFailure(error)
             }
             let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: bound.lines)
-            let compiled = try compile(text, file: "<command line>", target: target, compiler: compiler)
+            let compiled = try compile(
+                text, file: "<command line>", target: target,
+                compiler: Self.compiler(compiler, reading: bound.variables))
             return (compiled.0, compiled.1, bound.arguments)
         }
         let (service, target) = try SpecOptions.split(save, "SERVICE.TARGET")
@@ -64,6 +71,7 @@ struct AdHocCall {
         let file = try specFile(for: service)
         var bound: [String] = []
         var variables: [AdHocRequest.Variable] = []
+        var boundVariables: [AdHocRequest.Variable] = []
         var callText = ""
         let edit = TargetEdit(file: file, target: target, replaces: command.force)
         // The saved spec must compile as it will be called: with the variables it reads set.
@@ -85,6 +93,7 @@ struct AdHocCall {
                     }
                     let written = try written(request, target: target, service: service, base: base, column: column)
                     (bound, variables) = (written.bound.arguments, written.saved.variables)
+                    boundVariables = written.bound.variables
                     guard let original else {
                         callText = TargetEdit.newSpec(service: service, baseURL: base, lines: written.bound.lines)
                         return TargetEdit.newSpec(service: service, baseURL: base, lines: written.saved.lines)
@@ -108,7 +117,8 @@ struct AdHocCall {
                 "moya-cli: \(service).\(target) reads \(variable.place) from \(variable.name): set it to call the "
                     + "saved target")
         }
-        let compiled = try compile(callText, file: file, target: target, compiler: compiler)
+        let compiled = try compile(
+            callText, file: file, target: target, compiler: Self.compiler(compiler, reading: boundVariables))
         return (compiled.0, compiled.1, bound)
     }
 

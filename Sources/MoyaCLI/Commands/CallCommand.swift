@@ -32,8 +32,13 @@ struct CallCommand: CallerIsolatedCommand {
             A URL instead of SERVICE.TARGET sends a request with no spec, from HTTPie's and \
             xh's request items: Header:value, name==value (query), name=value (a JSON string), \
             name:=json (any JSON value), name=@FILE and name:=@FILE (read from a file), and @FILE \
-            (the body). The method is -X, else POST with a body and GET without. A URL with no \
-            scheme is http://. --save SERVICE.TARGET writes the request into a spec as a target: \
+            (the body). The method goes before the URL (call POST URL, as http and xh take it) \
+            or in -X, else it is POST with a body and GET without. A URL with no scheme is \
+            http://. -a USER:PASSWORD sends basic auth and -A bearer -a TOKEN a bearer token, \
+            both secrets. --body @- sends stdin as the body (JSON when it reads as JSON), --body \
+            @FILE a file; stdin is never read unless asked. --curl with --dry-run prints the \
+            request as a curl command and sends nothing. --all follows a URL's Link header. \
+            --save SERVICE.TARGET writes the request into a spec as a target: \
             the service's file in the user spec folder ($XDG_CONFIG_HOME/moya-cli/specs, else \
             ~/.config/moya-cli/specs) or --specs FILE, made with the URL's origin as its baseURL \
             when missing; query and JSON items become params with their values as defaults, and a \
@@ -65,6 +70,7 @@ struct CallCommand: CallerIsolatedCommand {
               moya-cli call github.userRepos --all --lines
               moya-cli call httpbin.org/anything q==moya name=Ann age:=3 'Authorization:Bearer xyz'
               moya-cli call https://api.github.com/zen --save github.zen
+              moya-cli call POST httpbin.org/post -a ann:pw --body @- < user.json
             """
     )
 
@@ -84,6 +90,18 @@ struct CallCommand: CallerIsolatedCommand {
             "With a URL, write the request into a spec as this target, credentials as ${SERVICE_…} variables.",
             valueName: "service.target"))
     var save: String?
+
+    @Option(
+        name: [.customShort("a"), .customLong("auth")],
+        help: ArgumentHelp(
+            "With a URL: USER:PASSWORD for basic auth, or a token with -A bearer; a secret, saved as a variable.",
+            valueName: "credentials"))
+    var auth: String?
+
+    @Option(
+        name: [.customShort("A"), .customLong("auth-type")],
+        help: ArgumentHelp("With a URL: how -a is sent, basic (the default) or bearer.", valueName: "type"))
+    var authType: String?
 
     @Option(
         help: ArgumentHelp(
@@ -146,7 +164,7 @@ struct CallCommand: CallerIsolatedCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Send this body instead of the target's: inline text, @FILE, or @- for stdin. JSON for a JSON target.",
+            "Send this body instead of the target's, or a URL's body: inline text, @FILE, or @- for stdin. JSON for a JSON target.",
             valueName: "body"))
     var body: String?
 
@@ -217,8 +235,18 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
+    /// The request a call with no spec sends: `URL ITEM…`, or `METHOD URL ITEM…` as HTTPie and
+    /// xh take it (`call POST httpbin.org/post name=Ann`); nil for a call of `SERVICE.TARGET`.
+    var adHoc: (method: String?, url: String, items: [String])? {
+        if let url = AdHocRequest.url(in: target) { return (method, url, params) }
+        guard Method.allKnown.contains(where: { $0.rawValue == target.uppercased() }), let first = params.first,
+            !first.hasPrefix("-"), let url = AdHocRequest.url(in: first)
+        else { return nil }
+        return (target, url, Array(params.dropFirst()))
+    }
+
     /// The URL a call with no spec sends to, nil for a call of `SERVICE.TARGET`.
-    var url: String? { AdHocRequest.url(in: target) }
+    var url: String? { adHoc?.url }
 
     func validate() throws {
         if url == nil {
@@ -228,8 +256,17 @@ struct CallCommand: CallerIsolatedCommand {
             if method != nil { throw ValidationError("-X goes with a URL; a target's method is in its spec") }
             if form { throw ValidationError("--form goes with a URL; a target's body is in its spec") }
             if multipart { throw ValidationError("--multipart goes with a URL; a target's body is in its spec") }
+            if auth != nil || authType != nil {
+                throw ValidationError(
+                    "-a and -A go with a URL; a target's auth is in its spec (a param named auth is given as "
+                        + "auth=VALUE)")
+            }
+        } else if let method, AdHocRequest.url(in: target) == nil {
+            throw ValidationError("the method is given twice, \(target) and -X \(method); give one")
         }
+        if authType != nil, auth == nil { throw ValidationError("-A says how -a is sent, and goes with -a") }
         if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
+        if json && curl { throw ValidationError("--json and --curl are two forms of --dry-run's request; give one") }
         if keyPaths.count > 1 {
             throw ValidationError(
                 "--key-path takes one path, and was given \(keyPaths.count): a JSON path can join them, as "
@@ -250,8 +287,8 @@ struct CallCommand: CallerIsolatedCommand {
     func execute() async throws {
         let context = CommandContext.current
         var (service, spec, given): (ServiceSpec, TargetSpec, [String])
-        if let url {
-            (service, spec, given) = try AdHocCall(command: self, url: url).load()
+        if let adHoc {
+            (service, spec, given) = try AdHocCall(command: self, words: adHoc).load()
         } else {
             (service, spec) = try specOptions.loadTarget(target, lazily: true)
             given = params
@@ -262,7 +299,9 @@ struct CallCommand: CallerIsolatedCommand {
         try checkPaging(spec, of: service, record: record)
         let arguments = try CallArguments.parse(words, for: spec)
         try CallArguments.checkShadowed(arguments, for: spec)
-        var options = CallOptions(arguments: arguments, environment: env, sample: sample, body: try bodyEdit())
+        // A URL's `--body` is its request's body, read once (`AdHocCall`); `--set` still edits it.
+        var options = CallOptions(
+            arguments: arguments, environment: env, sample: sample, body: try bodyEdit(whole: url == nil))
         options.validatesArguments = !noValidateArgs
         let extraHeaders = try CallArguments.headers(headers)
         let overrides = record == nil ? try overrides() : network.overrides(stub: .never)
@@ -290,7 +329,7 @@ struct CallCommand: CallerIsolatedCommand {
             } catch {
                 throw CommandFailure(error)
             }
-            context.line(json ? printer.json : printer.text)
+            context.line(curl ? CURLCommand(printer.request).text : json ? printer.json : printer.text)
             return
         }
         // The spec's timeout and retry go on the request (see `SpecCall`), so the session
@@ -526,7 +565,8 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// `--body` and `--set`: the body read from where `--body` says, the paths parsed.
-    func bodyEdit() throws(CommandFailure) -> BodyEdit? {
+    func bodyEdit(whole: Bool = true) throws(CommandFailure) -> BodyEdit? {
+        let body = whole ? self.body : nil
         guard body != nil || !fields.isEmpty else { return nil }
         var edit = BodyEdit()
         do {
