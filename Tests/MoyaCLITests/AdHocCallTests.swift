@@ -544,4 +544,49 @@ final class AdHocCallTests: XCTestCase {
         XCTAssertEqual(pages.0, 0, pages.2)
         XCTAssertEqual(pages.1, "[\n" + (1...5).map { #"  {"id":\#($0)}"# }.joined(separator: ",\n") + "\n]\n")
     }
+
+    /// `--save` writes where `call` will read: into the file of `./specs` that declares the
+    /// service, which a call reads before the user's folder; a new service goes to the user's
+    /// folder, which no nearer file hides. `localhost` and `127.0.0.1` are one origin, and
+    /// `--save --record` makes the response the saved target's sample, so the target answers
+    /// offline at once.
+    func testSaveWritesWhereCallReadsAndRecordsTheSample() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let root = try temporaryFolder("save-where")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (home, project) = (root + "/home", root + "/project")
+        try FileManager.default.createDirectory(atPath: project + "/specs", withIntermediateDirectories: true)
+        let local = project + "/specs/hb.yaml"
+        try """
+        service: hb
+        baseURL: "http://localhost:\(server.port)"
+        targets:
+          first:
+            path: /echo/first
+
+        """.write(toFile: local, atomically: true, encoding: .utf8)
+        let environment = ["HOME": home]
+
+        let saved = try launch(
+            ["call", "\(server.baseURL)/echo/second", "q==1", "--save", "hb.second", "--record"], in: project,
+            environment: environment)
+        XCTAssertEqual(saved.0, 0, saved.2)
+        XCTAssertTrue(saved.2.hasPrefix("moya-cli: saved hb.second in specs/hb.yaml\n"), saved.2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/.config/moya-cli/specs/hb.yaml"))
+        let text = try String(contentsOfFile: local, encoding: .utf8)
+        XCTAssertTrue(text.contains("  second:\n    path: /echo/second\n"), text)
+        XCTAssertTrue(text.contains("    sample:\n"), text)
+
+        let offline = try launch(["call", "hb.second", "--stub", "immediate"], in: project, environment: environment)
+        XCTAssertEqual(offline.0, 0, offline.2)
+        XCTAssertEqual(try echoed(offline.1).uri, "/echo/second?q=1")
+
+        // A service no file declares goes to the user's folder, and is called from anywhere.
+        let elsewhere = try launch(
+            ["call", "\(server.baseURL)/echo/x", "--save", "other.x"], in: project, environment: environment)
+        XCTAssertEqual(elsewhere.0, 0, elsewhere.2)
+        XCTAssertEqual(
+            elsewhere.2, "moya-cli: saved other.x in \(home)/.config/moya-cli/specs/other.yaml\n")
+    }
 }

@@ -23,9 +23,13 @@ struct AdHocCall {
     /// The service and target to send, and the argument words a call of it takes.
     func load() throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
         let context = CommandContext.current
+        var items = words.items
+        // `--record` goes with `--save`: the response becomes the saved target's sample. Only
+        // `--record` or `--record=NAME`, since a word after it may be a request item.
+        let recording = items.firstIndex { $0 == "--record" || $0.hasPrefix("--record=") }.map { items.remove(at: $0) }
         for (option, given) in [
             ("--sample", command.sample != nil), ("--env", command.env != nil),
-            ("--record", command.params.contains { $0 == "--record" || $0.hasPrefix("--record=") }),
+            ("--record", recording != nil && command.save == nil),
         ] where given {
             throw CommandFailure.usage(
                 "\(option) needs a spec's target; a URL has no samples or environments. --save SERVICE.TARGET "
@@ -35,7 +39,7 @@ struct AdHocCall {
         var request: AdHocRequest
         do {
             request = try AdHocRequest(
-                url: words.url, items: words.items, method: words.method, form: command.form,
+                url: words.url, items: items, method: words.method, form: command.form,
                 multipart: command.multipart)
             if let auth = command.auth { try request.authorize(auth, type: command.authType) }
             if let whole { try request.setBody(whole) }
@@ -119,7 +123,7 @@ struct AdHocCall {
         }
         let compiled = try compile(
             callText, file: file, target: target, compiler: Self.compiler(compiler, reading: boundVariables))
-        return (compiled.0, compiled.1, bound)
+        return (compiled.0, compiled.1, bound + (recording.map { [$0] } ?? []))
     }
 
     /// The request as `--save` would write it, each credential read from a `${SERVICE_…}`
@@ -179,29 +183,36 @@ struct AdHocCall {
         return (service, compiled)
     }
 
-    /// The spec `--save` writes into: `--specs FILE`, or the service's file in `--specs DIR`
-    /// or else the user's spec folder (`$XDG_CONFIG_HOME/moya-cli/specs`), named after the
-    /// service when no file there declares it.
+    /// The spec `--save` writes into, which is where `call SERVICE.TARGET` will read it:
+    /// `--specs FILE`; else the file that declares the service in the folders a call searches
+    /// (`--specs DIR`, `MOYA_CLI_SPECS`, or `./specs` before the user's folder, the nearer
+    /// first, as a call layers them); else a new `SERVICE.yaml` in `--specs DIR`, the first
+    /// `MOYA_CLI_SPECS` folder, or the user's spec folder (`$XDG_CONFIG_HOME/moya-cli/specs`),
+    /// which no nearer folder can hide, since none declares the service.
     private func specFile(for service: String) throws(CommandFailure) -> String {
         let environment = CommandContext.current.environment
+        let specs = command.specOptions.specs
+        if specs.count > 1 { throw CommandFailure.usage("--save writes one spec; give one --specs FILE or DIR") }
+        if let path = specs.first, !SpecLibrary.isFolder(path) { return path }
+        let compiler = command.specOptions.compiler(explicitPaths: true)
+        let searched = SpecLibrary.searchPaths(specs: specs, environment: environment)
+        for path in searched {
+            let layer = SpecLibrary(searchPaths: [path], compiler: compiler)
+            if let found = try? layer.service(named: service) { return found.file }
+        }
         let folder: String
-        switch command.specOptions.specs.count {
-        case 0:
+        if !specs.isEmpty || !SpecLibrary.isLayered(specs: specs, environment: environment) {
+            guard let first = searched.first(where: SpecLibrary.isFolder) else {
+                throw CommandFailure.usage(
+                    "--save: MOYA_CLI_SPECS names no folder to write \(service).yaml in; name a file with --specs")
+            }
+            folder = first
+        } else {
             guard let user = SpecLibrary.defaultPaths(environment: environment).dropFirst().first else {
                 throw CommandFailure.usage(
                     "--save needs a folder for specs: set HOME or XDG_CONFIG_HOME, or name a file with --specs")
             }
             folder = user
-        case 1:
-            let path = command.specOptions.specs[0]
-            guard SpecLibrary.isFolder(path) else { return path }
-            folder = path
-        default:
-            throw CommandFailure.usage("--save writes one spec; give one --specs FILE or DIR")
-        }
-        let library = SpecLibrary(searchPaths: [folder], compiler: command.specOptions.compiler(explicitPaths: true))
-        if SpecLibrary.isFolder(folder), let found = try? library.service(named: service) {
-            return found.file
         }
         return (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + "/" + service + ".yaml"
     }

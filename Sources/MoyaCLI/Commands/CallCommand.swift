@@ -38,10 +38,12 @@ struct CallCommand: CallerIsolatedCommand {
             both secrets. --body @- sends stdin as the body (JSON when it reads as JSON), --body \
             @FILE a file; stdin is never read unless asked. --curl with --dry-run prints the \
             request as a curl command and sends nothing. --all follows a URL's Link header. \
-            --save SERVICE.TARGET writes the request into a spec as a target: \
-            the service's file in the user spec folder ($XDG_CONFIG_HOME/moya-cli/specs, else \
-            ~/.config/moya-cli/specs) or --specs FILE, made with the URL's origin as its baseURL \
-            when missing; query and JSON items become params with their values as defaults, and a \
+            --save SERVICE.TARGET writes the request into a spec as a target, where a call of \
+            SERVICE will read it: the file of ./specs that declares the service, else the \
+            service's file in the user spec folder ($XDG_CONFIG_HOME/moya-cli/specs, else \
+            ~/.config/moya-cli/specs), or --specs FILE, made with the URL's origin as its baseURL \
+            when missing (localhost and 127.0.0.1 are one origin); --record keeps the response as \
+            its sample. Query and JSON items become params with their values as defaults, and a \
             credential (Authorization, Cookie, or a header, query item or member named like a \
             key, token or secret) is written as a ${SERVICE_NAME} variable, never its value. The \
             saved target sends the same request once the variable is set. --force replaces a \
