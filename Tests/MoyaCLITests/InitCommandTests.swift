@@ -81,6 +81,18 @@ final class InitCommandTests: XCTestCase {
             ["call", "myservice.showUser", "--id", "1", "--stub", "immediate"], environment: environment, in: home)
         XCTAssertEqual(called, 0, callError)
         XCTAssertEqual(out, #"{"id":1,"first_name":"Harry","last_name":"Potter"}"#)
+        // README's first examples, from a folder that is not the repository's: all but the live
+        // ones and serve, which runs until stopped.
+        let readme = try String(contentsOfFile: CommandTests.root + "/README.md", encoding: .utf8)
+        let block = try XCTUnwrap(readme.split(separator: "```sh\n").dropFirst().first?.split(separator: "```").first)
+        let lines = block.split(separator: "\n").filter { !$0.contains("# live") && !$0.contains("live API") }
+        XCTAssertEqual(lines.count, 8, "\(lines)")
+        for line in lines where !line.hasPrefix("moya-cli serve") {
+            let command = line.split(separator: "#").first ?? line
+            let words = command.split(separator: " ").dropFirst().map(String.init)
+            let (ran, _, ranError) = try CommandTests.runProcess(words, environment: environment, in: home)
+            XCTAssertEqual(ran, 0, "\(line): \(ranError)")
+        }
         // A second run keeps what is there.
         try "# mine\n".write(toFile: folder + "/github.yaml", atomically: true, encoding: .utf8)
         let (again, _, againError) = await CommandTests.run(["init"], environment: environment)
