@@ -521,6 +521,13 @@ final class AdHocCallTests: XCTestCase {
         XCTAssertEqual(json.headers, ["Content-Type: application/json"])
         let text = try echoed(await call([base + "/echo/e", "--body", "@-"], stdin: "plain ${X} {y}").1)
         XCTAssertEqual([text.method, text.body], ["POST", "plain ${X} {y}"])
+        // A member named as a credential, at any depth, is a secret: sent, never printed.
+        let nested = #"{"user":{"name":"a","password":"s3cret","pin":1234}}"#
+        let sentNested = try echoed(await call([base + "/echo/e", "--body", "@-"], stdin: nested).1)
+        XCTAssertEqual(sentNested.body, nested)
+        let shownNested = await call([base + "/echo/e", "--body", "@-", "--dry-run"], stdin: nested)
+        XCTAssertTrue(
+            shownNested.1.hasSuffix(#"{"user":{"name":"a","password":"••••","pin":1234}}"# + "\n"), shownNested.1)
         let unasked = try echoed(await call([base + "/echo/e"], stdin: "never sent").1)
         XCTAssertEqual([unasked.method, unasked.body], ["GET", ""])
         let both = await call([base + "/echo/e", "name=Ann", "--body", "@-"], stdin: "{}")

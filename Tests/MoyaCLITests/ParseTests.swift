@@ -17,7 +17,7 @@ final class ParseTests: XCTestCase {
                 "--pin", "sha256//47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", "--color", "never", "-i", "--specs",
                 "one", "--specs", "two",
             ],
-            ["call", "svc.target", "--sample", "unauthorized", "--dry-run", "--json", "--show-secrets", "--curl"],
+            ["call", "svc.target", "--sample", "unauthorized", "--dry-run", "--show-secrets", "--curl"],
             [
                 "check", "specs", "--only", "myservice.*", "--parallel", "3", "--shard", "1/2", "--junit", "r.xml",
                 "--bail", "--stub", "immediate",

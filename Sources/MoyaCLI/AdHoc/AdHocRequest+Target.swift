@@ -56,6 +56,7 @@ extension AdHocRequest {
                 "a body from @FILE cannot go with query items (name==value): a spec's upload task has no query")
         }
         var writer = Writer(credentials: credentials, indent: indent + 4)
+        writer.names = Set(query.map(\.param) + fields.map(\.param) + files.map(\.param) + [Self.fileParam])
         var lines = [pad(indent) + YAMLText.key(name) + ":"]
         let inner = pad(indent + 2)
         if sentMethod != "GET" { lines.append(inner + "method: " + sentMethod) }
@@ -121,11 +122,7 @@ extension AdHocRequest {
         } else if let wholeBody {
             switch wholeBody {
             case .json(let value):
-                guard case .environment(let service) = credentials else {
-                    task = [pad(indent + 4) + "json: " + YAMLText.flow(value, templates: true)]
-                    break
-                }
-                task = [pad(indent + 4) + "json: " + (try writer.literal(value, service: service, place: "the body"))]
+                task = [pad(indent + 4) + "json: " + (try writer.literal(value, place: "the body"))]
             case .text(let text):
                 task = [pad(indent + 4) + "data: " + YAMLText.scalar(text)]
             }
@@ -180,6 +177,8 @@ extension AdHocRequest {
         let indent: Int
         var params: [String] = []
         var variables: [Variable] = []
+        /// The params' names, so that a secret param made for a member takes a new one.
+        var names: Set<String> = []
 
         /// A header's value: a credential bound or read from a variable, any other as typed.
         mutating func header(_ header: (name: String, value: String)) -> String {
@@ -236,11 +235,10 @@ extension AdHocRequest {
                 return "\"{\(value.param)}\""
             }
             // An object, null or mixed array is the body's own JSON, its credential-named
-            // members at any depth read from variables.
+            // members at any depth secret.
             guard let type = AdHocRequest.paramType(of: value.values) else {
                 let json = value.values.count == 1 ? value.values[0] : .array(value.values)
-                guard case .environment(let service) = credentials else { return YAMLText.flow(json, templates: true) }
-                return try literal(json, service: service, place: "\(kind) \(value.key)")
+                return try literal(json, place: "\(kind) \(value.key)")
             }
             let defaultValue = value.values.count == 1 ? value.values[0] : .array(value.values)
             var entry = "{ type: \(YAMLText.scalar(type)), default: \(YAMLText.flow(defaultValue, templates: false))"
@@ -250,14 +248,16 @@ extension AdHocRequest {
         }
 
         /// JSON written as it is in flow style, but for a member named as a credential, at any
-        /// depth: a string is a variable in its place; any other value, which a variable cannot
-        /// hold, is refused. The depth is the value's, which the JSON parser bounds.
-        mutating func literal(_ value: JSONValue, service: String, place: String) throws(AdHocError) -> String {
+        /// depth. Saved, a string is a variable in its place, and any other value, which a
+        /// variable cannot hold, is refused; bound, a scalar or an array of scalars is a secret
+        /// param's value, so that it prints masked. The depth is the value's, which the JSON
+        /// parser bounds.
+        mutating func literal(_ value: JSONValue, place: String) throws(AdHocError) -> String {
             switch value {
             case .array(let items) where !items.isEmpty:
                 var written: [String] = []
                 for (index, item) in items.enumerated() {
-                    written.append(try literal(item, service: service, place: "\(place)[\(index)]"))
+                    written.append(try literal(item, place: "\(place)[\(index)]"))
                 }
                 return "[ " + written.joined(separator: ", ") + " ]"
             case .object(let members) where !members.isEmpty:
@@ -266,14 +266,9 @@ extension AdHocRequest {
                     let at = "\(place).\(member.key)"
                     let shown: String
                     if CredentialNames.isCredential(name: member.key), member.value != .null {
-                        guard case .string(let text) = member.value else {
-                            throw AdHocError(
-                                "\(at) is a credential whose value is JSON that a variable cannot hold; --save "
-                                    + "writes a credential only as variables: give it as text")
-                        }
-                        shown = YAMLText.yamlQuoted("${\(variable(service, member.key, text, place: at))}")
+                        shown = try secret(member.value, named: member.key, at: at)
                     } else {
-                        shown = try literal(member.value, service: service, place: at)
+                        shown = try literal(member.value, place: at)
                     }
                     written.append("\(YAMLText.key(member.key, of: members)): \(shown)")
                 }
@@ -281,6 +276,24 @@ extension AdHocRequest {
             default:
                 return YAMLText.flow(value, templates: true)
             }
+        }
+
+        /// A credential member's value as the mode writes it: a variable, or a secret param.
+        mutating func secret(_ value: JSONValue, named key: String, at place: String) throws(AdHocError) -> String {
+            guard case .environment(let service) = credentials else {
+                guard let type = AdHocRequest.paramType(of: [value]) else { return try literal(value, place: place) }
+                let name = names.takeUnique("secret_" + AdHocRequest.variableName(key).lowercased())
+                params.append(
+                    String(repeating: " ", count: indent) + name + ": { type: \(YAMLText.scalar(type)), default: "
+                        + YAMLText.flow(value, templates: false) + ", secret: true }")
+                return "\"{\(name)}\""
+            }
+            guard case .string(let text) = value else {
+                throw AdHocError(
+                    "\(place) is a credential whose value is JSON that a variable cannot hold; --save "
+                        + "writes a credential only as variables: give it as text")
+            }
+            return YAMLText.yamlQuoted("${\(variable(service, key, text, place: place))}")
         }
 
         /// A new variable `SERVICE_NAME` for `value`, numbered when the name is taken.

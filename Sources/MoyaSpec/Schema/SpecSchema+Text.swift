@@ -698,7 +698,10 @@ extension SpecSchema {
                   "type": "object",
                   "properties": {
                     "json": {
-                      "description": "Any YAML, sent as JSON."
+                      "description": "Any YAML, sent as JSON, its members in the order written."
+                    },
+                    "query": {
+                      "$ref": "#/$defs/block"
                     }
                   },
                   "required": [
