@@ -9,7 +9,7 @@ import re
 import sys
 
 module = sys.argv[1] if len(sys.argv) > 1 else "Sources/MoyaRuntime"
-declaration = re.compile(r"^(?:public |internal |private |fileprivate |final )*(?:struct|class|enum|protocol|actor|typealias) (\w+)", re.M)
+declaration = re.compile(r"^(?:public |package |internal |private |fileprivate |final )*(?:struct|class|enum|protocol|actor|typealias) (\w+)", re.M)
 comment = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 string = re.compile(r'"(?:\\.|[^"\\\n])*"')
 

@@ -133,32 +133,25 @@ extension ArazzoFile {
             throw CommandFailure.cannotWrite("cannot make a folder in \(base): \(String(cString: strerror(errno)))")
         }
         let imported = Imported(folder: folder)
-        let log = folder + "/import.log"
         let arguments =
             [HelperProgram.openAPI.name, "import-arazzo", path, folder + "/specs"]
             + (fileRoot.map { [ArazzoSource.fileRootArgument + $0] } ?? []) + sources
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, helper, &actions, nil, argv, environ)
-        guard spawned == 0 else {
+        let outcome: ChildProcess.Outcome
+        do {
+            // In moya-cli's own environment and process group, to its end: Ctrl-C reaches it.
+            outcome = try ChildProcess.run(
+                arguments, executable: helper, environment: nil, path: nil, timeout: nil, ownGroup: false)
+        } catch {
             imported.remove()
-            throw CommandFailure.failed("cannot run \(helper): \(String(cString: strerror(spawned)))")
+            throw CommandFailure.failed(error.reason)
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // What import says that a run needs: its warnings and errors, not what it wrote where.
-        let said = FileRoot.specBytes(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let said = String(decoding: outcome.errors, as: UTF8.self)
         for line in said.split(separator: "\n") where line.contains(": warning: ") || line.contains("error: ") {
             guard !line.hasPrefix("moya-cli: warning: ") || !line.contains("#/") else { continue }
             context.errorLine(String(line))
         }
-        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 1
+        let exited = outcome.status ?? 1
         guard exited == 0 else {
             imported.remove()
             throw CommandFailure(

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaRuntime
 import MoyaSpec
 
 #if canImport(Glibc)
@@ -39,10 +40,7 @@ struct HelperProgram: Sendable {
                 "\(Self.executable), which does \(command), is not beside moya-cli or on PATH; make install installs it"
             )
         }
-        let argv = ([name] + arguments).map { strdup($0) } + [nil]
-        execv(helper, argv)
-        throw CommandFailure.failed(
-            "cannot run \(helper): \(String(cString: strerror(errno)))")
+        throw CommandFailure.failed(ChildProcess.replace(with: helper, [name] + arguments).reason)
     }
 
     /// `$MOYA_CLI_TOOLS`, else `moya-cli-tools` beside this executable, else on `PATH`.

@@ -6,42 +6,50 @@
     import Darwin
 #endif
 
-/// A program a secret's source names, run to its end or its time limit: no shell, stdin from
-/// `/dev/null`, stdout and stderr read into memory (each bounded), in the environment the
-/// command sees. It runs in a process group of its own, which its time limit ends whole: a
-/// child it leaves holding stdout is killed with it, never outlives moya-cli. Written on `posix_spawn` rather than a process library: a read is one spawn
-/// and one wait, and a call that reads a `pass` secret is to cost no more than the `pass show`
-/// it runs (bench/secrets.sh).
-struct ChildProcess {
+/// The one way moya-cli starts another program, on `posix_spawn`: a secret's source (`pass`,
+/// `secret-tool`, a spec's `command`) and the helper program that imports Arazzo documents,
+/// each run to its end or its time limit, and the helper program that takes over a command
+/// (`replace`). No shell; stdin from `/dev/null`; stdout and stderr read into memory, each
+/// bounded; the default signal actions, whatever moya-cli set for its own. A secret's program
+/// runs in a process group of its own, which its time limit ends whole: a child it leaves
+/// holding stdout is killed with it, never outlives moya-cli. Written on `posix_spawn` rather
+/// than a process library: a read is one spawn and one wait, and a call that reads a `pass`
+/// secret is to cost no more than the `pass show` it runs (bench/secrets.sh; swift-subprocess
+/// was weighed in bench/RESULTS.md).
+package struct ChildProcess {
     /// How the program ended.
-    struct Outcome {
+    package struct Outcome {
         /// Its exit status; nil when a signal ended it.
-        var status: Int32?
+        package var status: Int32?
         /// The signal that ended it, if one did.
-        var signal: Int32?
+        package var signal: Int32?
         /// What it printed on stdout, the first `limit` bytes.
-        var output: [UInt8]
+        package var output: [UInt8]
         /// What it printed on stderr, the first `limit` bytes: never shown, since it may hold
         /// anything, but told apart from nothing.
-        var errors: [UInt8]
+        package var errors: [UInt8]
         /// Whether the time limit ran out, and the program was killed.
-        var timedOut: Bool
+        package var timedOut: Bool
     }
 
     /// Why the program did not start.
-    struct StartFailure: Error {
-        var reason: String
+    package struct StartFailure: Error {
+        package var reason: String
     }
 
     /// The most bytes kept of each stream.
     static let limit = 1 << 20
 
-    /// Runs `argv` (its first word a path, or a name looked up on `environment`'s `PATH`) for
-    /// at most `timeout` seconds.
-    static func run(_ argv: [String], environment: [String], path: String?, timeout: Double) throws(StartFailure)
-        -> Outcome
-    {
-        guard let name = argv.first, let program = locate(name, path: path) else {
+    /// Runs `argv` (its first word a path, or a name looked up on `path`; or `executable`,
+    /// run under that first word) in `environment` (nil: moya-cli's own) for at most `timeout`
+    /// seconds (nil: to its end). With `ownGroup`, it leads a process group of its own, which
+    /// the time limit kills whole; without, Ctrl-C at the terminal reaches it as it does
+    /// moya-cli.
+    package static func run(
+        _ argv: [String], executable: String? = nil, environment: [String]?, path: String?, timeout: Double?,
+        ownGroup: Bool = true
+    ) throws(StartFailure) -> Outcome {
+        guard let name = argv.first, let program = executable ?? locate(name, path: path) else {
             let name = argv.first ?? ""
             throw StartFailure(
                 reason: name.contains("/") ? "\(name) is not an executable file" : "\(name) is not on PATH")
@@ -75,18 +83,23 @@ struct ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         // Its own group, led by it, so that the whole of what it starts can be ended.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let arguments = argv.map { strdup($0) } + [nil]
-        let variables = environment.map { strdup($0) } + [nil]
+        let variables = environment.map { $0.map { strdup($0) } + [nil] }
         defer {
             for pointer in arguments { free(pointer) }
-            for pointer in variables { free(pointer) }
+            for pointer in variables ?? [] { free(pointer) }
         }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
+        let spawned =
+            variables.map { posix_spawn(&pid, program, &actions, &attributes, arguments, $0) }
+            ?? posix_spawn(&pid, program, &actions, &attributes, arguments, environ)
         close(output[1])
         close(errors[1])
         guard spawned == 0 else {
@@ -94,7 +107,9 @@ struct ChildProcess {
             close(errors[0])
             throw StartFailure(reason: "cannot run \(program): \(String(cString: strerror(spawned)))")
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int64((timeout * 1000).rounded(.up)))
+        // Without a time limit, a year stands for none.
+        let deadline = ContinuousClock.now + .milliseconds(Int64(((timeout ?? 31_536_000) * 1000).rounded(.up)))
+        let group = ownGroup ? -pid : pid
         var outcome = Outcome(status: nil, signal: nil, output: [], errors: [], timedOut: false)
         let drained = drain(output[0], into: &outcome.output, errors[0], into: &outcome.errors, until: deadline)
         close(output[0])
@@ -103,7 +118,7 @@ struct ChildProcess {
         guard drained else {
             // The time limit passed with a stream still open: the program, or what it left
             // behind holding it, is ended, group and all.
-            kill(-pid, SIGKILL)
+            kill(group, SIGKILL)
             outcome.timedOut = true
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             return outcome
@@ -115,7 +130,7 @@ struct ChildProcess {
             if waited == pid { break }
             if waited < 0, errno != EINTR { break }
             if ContinuousClock.now >= deadline {
-                kill(-pid, SIGKILL)
+                kill(group, SIGKILL)
                 outcome.timedOut = true
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
                 break
@@ -167,6 +182,16 @@ struct ChildProcess {
             }
         }
         return true
+    }
+
+    /// Replaces this process with `executable`, run as `argv`, as a shell's `exec` does: the
+    /// helper program that takes over a command. Returns only when it could not, saying why.
+    package static func replace(with executable: String, _ argv: [String]) -> StartFailure {
+        let arguments = argv.map { strdup($0) } + [nil]
+        execv(executable, arguments)
+        let reason = String(cString: strerror(errno))
+        for pointer in arguments { free(pointer) }
+        return StartFailure(reason: "cannot run \(executable): \(reason)")
     }
 
     /// `name` itself when it holds a `/`, else the first executable file of that name on
