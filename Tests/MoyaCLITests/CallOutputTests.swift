@@ -287,9 +287,25 @@ extension CallCommandTests {
         let fifo = directory + "/pipe"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let outcome = await call(["calls.json", "--name", "Ann", "-o", fifo])
-        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(outcome.status, 73)
         XCTAssertEqual(
             outcome.error, "moya-cli: error: calls.json: cannot write \(fifo): nothing is reading the FIFO\n")
+    }
+
+    /// An `--output` file that cannot be written is exit 73, as every other file moya-cli
+    /// cannot write is, whether the response came from the server or from a sample.
+    func testAnOutputFileThatCannotBeWrittenIsExit73() async throws {
+        let directory = try scratchDirectory()
+        let path = directory + "/missing/folder/body.json"
+        for arguments in [["calls.json", "--name", "Ann"], ["calls.stubbed", "--id", "3", "--stub", "immediate"]] {
+            let outcome = await call(arguments + ["-o", path])
+            XCTAssertEqual(outcome.status, 73, outcome.error)
+            XCTAssertTrue(
+                outcome.error.hasPrefix(
+                    "moya-cli: error: \(arguments[0]): cannot create \(directory)/missing/folder/.body.json.moya-"),
+                outcome.error)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/missing"))
+        }
     }
 
     /// `-o` through a symlink writes its target and leaves the link a link.

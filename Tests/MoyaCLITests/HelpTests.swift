@@ -58,5 +58,13 @@ extension CommandTests {
             XCTAssertTrue(readme.contains("| \(status.rawValue) | \(status.summary) |"), "README: \(status)")
             XCTAssertTrue(manual.contains(".It \(status.rawValue)\n\(status.summary)"), "man page: \(status)")
         }
+        // docs/exit-codes.md lists every status, code and name, in order, and no other.
+        let codes = try String(contentsOfFile: Self.root + "/docs/exit-codes.md", encoding: .utf8)
+        let rows = codes.split(separator: "\n").compactMap { line -> String? in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3, Int32(cells[0]) != nil else { return nil }
+            return cells[0] + " " + cells[1]
+        }
+        XCTAssertEqual(rows, ExitStatus.allCases.map { "\($0.rawValue) `\($0)`" })
     }
 }

@@ -523,7 +523,7 @@ struct CallCommand: CallerIsolatedCommand {
         do {
             try PendingFile.write(Array(data), to: path)
         } catch {
-            throw CommandFailure.failed("\(target.qualifiedName): \(error.message)")
+            throw CommandFailure.cannotWrite("\(target.qualifiedName): \(error.message)")
         }
     }
 

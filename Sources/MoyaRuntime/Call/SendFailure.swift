@@ -119,6 +119,8 @@ public struct SendFailure: Problem, CustomStringConvertible {
         case .network(.timedOut?): .timeout
         case .network(.tooManyRedirects?): .tooManyRedirects
         case .network(.cancelled?): .interrupted
+        // The response's file (`--output`, a download) could not be written, stubbed or live.
+        case .network(.fileFailed?): .cannotWrite
         case .network, .login: .transportFailure
         case .encoding, .invalidCall: .invalidSpec
         case .secret(let status): status

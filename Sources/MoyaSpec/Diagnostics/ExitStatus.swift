@@ -33,7 +33,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// time limit, or is not installed, as sysexits' EX_UNAVAILABLE. (A source that has
     /// nothing is 66, as a missing spec is: EX_NOINPUT.)
     case unavailable = 69
-    /// `--record` could not write the spec or a sample's file.
+    /// A file moya-cli writes could not be written: `--output` or a download, `--record`'s
+    /// spec or sample, a report, the trust list.
     case cannotWrite = 73
     /// A spec found in the working directory read a set variable, and its folder is not
     /// trusted (`moya-cli trust`), as sysexits' EX_NOPERM.
@@ -63,7 +64,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec, or a secret's source has nothing."
         case .unavailable: "A secret's source failed: its program failed, timed out or is not installed."
-        case .cannotWrite: "--record could not write the spec or a sample's file."
+        case .cannotWrite:
+            "A file could not be written: --output or a download, --record's spec or sample, a report, the trust list."
         case .untrusted: "A spec found in the working directory is not trusted: run moya-cli trust."
         case .hungUp: "Hung up (SIGHUP): ended by the signal, after cleanup."
         case .interrupted: "Interrupted (Ctrl-C, SIGINT): ended by the signal, after cleanup."
