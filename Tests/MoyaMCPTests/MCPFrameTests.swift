@@ -306,7 +306,7 @@ extension MCPFrameTests {
                 "--tls-cert", folder + "/cert.pem", "--tls-key", key,
             ], input: Data())
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
-        XCTAssertEqual(status, 1)
+        XCTAssertEqual(status, 64)
         XCTAssertEqual(
             errors,
             "moya-cli: error: cannot serve TLS with --tls-cert \(folder)/cert.pem and --tls-key \(key): "

@@ -149,7 +149,10 @@ struct MCPHTTPOptions: ParsableArguments {
             do {
                 try options.serveTLS(certificateChain: tlsCert, key: tlsKey)
             } catch {
-                throw CommandFailure.failed(error.description)
+                // A file the command line names that cannot be read is a usage error, as an
+                // unreadable `--cacert` is for every command; one read and refused is not.
+                throw error.isUnreadable
+                    ? CommandFailure.usage(error.description) : CommandFailure.failed(error.description)
             }
         }
         return options

@@ -45,26 +45,29 @@ public final class HTTPTransport: Sendable {
         /// Why TLS cannot be served.
         public struct TLSFailure: Error, Sendable, CustomStringConvertible {
             public var description: String
+            /// Whether a file could not be read at all, as opposed to read and refused.
+            public var isUnreadable = false
         }
 
         /// Serves HTTPS with the PEM certificate chain and private key in these files, each read
         /// without waiting (a FIFO is refused, never waited on) and only when a regular file.
         public mutating func serveTLS(certificateChain: String, key: String) throws(TLSFailure) {
-            let failure = { (reason: String) in
+            let failure = { (reason: String, unreadable: Bool) in
                 TLSFailure(
-                    description: "cannot serve TLS with --tls-cert \(certificateChain) and --tls-key \(key): \(reason)")
+                    description: "cannot serve TLS with --tls-cert \(certificateChain) and --tls-key \(key): \(reason)",
+                    isUnreadable: unreadable)
             }
             let chainBytes: [UInt8]
             let keyBytes: [UInt8]
             do {
                 chainBytes = try FileSystem.contents(certificateChain, limit: 1 << 20)
             } catch {
-                throw failure("--tls-cert: \(error.message)")
+                throw failure("--tls-cert: \(error.message)", true)
             }
             do {
                 keyBytes = try FileSystem.contents(key, limit: 1 << 20)
             } catch {
-                throw failure("--tls-key: \(error.message)")
+                throw failure("--tls-key: \(error.message)", true)
             }
             do {
                 let chain = try NIOSSLCertificate.fromPEMBytes(chainBytes).map(NIOSSLCertificateSource.certificate)
@@ -73,7 +76,7 @@ public final class HTTPTransport: Sendable {
                     configuration: .makeServerConfiguration(
                         certificateChain: chain, privateKey: .privateKey(privateKey)))
             } catch {
-                throw failure("\(error)")
+                throw failure("\(error)", false)
             }
         }
 
