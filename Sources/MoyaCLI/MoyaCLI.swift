@@ -11,12 +11,19 @@ public enum MoyaCLI {
     public static func run(
         _ arguments: [String], context: CommandContext = .process, isolation: isolated (any Actor)? = #isolation
     ) async -> Int32 {
-        await CommandContext.$current.withValue(context) {
+        // A command reads each file once (`SpecFiles`); the servers, which run until stopped
+        // and read a spec when it changes, keep none.
+        let keepsFiles = !["serve", "mcp"].contains(arguments.first ?? "")
+        let files = keepsFiles ? SpecFiles.current ?? SpecFiles() : nil
+        return await CommandContext.$current.withValue(context) {
             // Capturing the isolated parameter isolates this closure to it, so the command runs
             // on the caller's actor; without it, the closure would run on the thread pool.
             _ = isolation
             do {
-                try await runCommand(arguments, context: context, isolation: isolation)
+                try await SpecFiles.$current.withValue(files) {
+                    _ = isolation
+                    try await runCommand(arguments, context: context, isolation: isolation)
+                }
                 return ExitStatus.success.rawValue
             } catch let problem as any Problem {
                 // The one presenter: the details, then one line, then the problem's own status;

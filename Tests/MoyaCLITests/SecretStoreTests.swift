@@ -4,6 +4,8 @@ import MoyaJSON
 import TestSupport
 import XCTest
 
+@testable import MoyaSpec
+
 /// `secrets:` with the real programs: `pass` on a throw-away GnuPG key and store,
 /// `secret-tool` against `gnome-keyring-daemon` in `dbus-run-session`, dotenv files and a
 /// command; the trust rules; the exit statuses and their one-line messages; and
@@ -132,6 +134,21 @@ final class SecretStoreTests: XCTestCase {
         XCTAssertEqual(curlStatus, 0)
         XCTAssertTrue(curl.contains("curl "), curl)
         assertHides("p@ss/t0ken+1", curl)
+    }
+
+    /// A live call that reads a `pass` secret opens its spec once: the stub scan, the compile,
+    /// the secret's second compile and the trust digest read the same bytes (`SpecFiles`).
+    func testALiveCallWithAPassSecretOpensTheSpecOnce() async throws {
+        await trustSpecs()
+        try stores.startPass()
+        try stores.insertPass("moya/token", "p@ss/t0ken+1")
+        let files = SpecFiles()
+        let (status, out, error) = await SpecFiles.$current.withValue(files) {
+            await moya(["call", "gh.user"])
+        }
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(try sent("authorization", in: out), "Bearer p@ss/t0ken+1")
+        XCTAssertEqual(files.reads(of: specs + "/gh.yaml"), 1, "\(files.readCounts)")
     }
 
     func testAMissingPassEntryIs66AndNamesTheStore() async throws {

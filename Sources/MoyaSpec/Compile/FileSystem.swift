@@ -112,9 +112,16 @@ package enum FileSystem {
     /// checked once open. It is never mapped: a mapping of a file that an editor or another
     /// process cuts short while it is read ends the process with SIGBUS. A file that grows
     /// while it is read is read to its end or its limit.
+    /// While a command keeps its files (`SpecFiles.current`), a file read before and not
+    /// changed since is not opened again.
     package static func contents(_ path: String, limit: Int = specLimit, followsLinks: Bool = true) throws(ReadFailure)
         -> [UInt8]
     {
+        let files = SpecFiles.current
+        if let kept = files?.bytes(path, followsLinks: followsLinks) {
+            guard kept.count <= limit else { throw .tooLarge(limit) }
+            return kept
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followsLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw .unreadable }
         defer { close(descriptor) }
@@ -126,6 +133,7 @@ package enum FileSystem {
             throw .unreadable
         }
         guard bytes.count <= limit else { throw .tooLarge(limit) }
+        files?.keep(bytes, of: path, info: info)
         return bytes
     }
 
