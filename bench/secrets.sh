@@ -46,6 +46,8 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 call="$moya call bench.user --specs $out/specs"
+# A spec's own pass entry is read only from a trusted folder (issue 74).
+"$moya" trust "$out/specs" > /dev/null
 # Each must succeed, and the store's call must send the token it read.
 test "$(pass show bench/token)" = "$token"
 test "$(BENCH_TOKEN=$token $call)" = '{"login":"octocat"}'
