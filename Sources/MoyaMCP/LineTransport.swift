@@ -50,7 +50,17 @@ public final class LineTransport: Sendable {
     public func serve(_ reply: @escaping @Sendable (JSONValue) -> Reply) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                state.withLock { $0.done = continuation }
+                // A task cancelled before it got here (the server's start failed at once) has
+                // run `finish` already, which found no continuation to resume: it ends now,
+                // and reads nothing.
+                let finished = state.withLock { state in
+                    if !state.finished { state.done = continuation }
+                    return state.finished
+                }
+                if finished {
+                    continuation.resume()
+                    return
+                }
                 ReaderThread { [self] in readLines { message in take(message, reply) } }.start()
             }
         } onCancel: {

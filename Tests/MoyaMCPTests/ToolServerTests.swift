@@ -71,4 +71,25 @@ final class ToolServerTests: XCTestCase {
             list(server, cursor: "x")?.serialized(),
             #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unknown cursor 'x'"}}"#)
     }
+
+    /// A stdio transport whose task is cancelled before it starts serving (`mcp` whose specs
+    /// fail at once, which cancels the reader) ends at once instead of waiting forever on an
+    /// input that stays open: the cancellation came before there was anything to resume.
+    func testAStdioTransportCancelledBeforeItStartsEnds() async throws {
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let transport = LineTransport(input: ends[0], output: ends[1])
+        let ended = expectation(description: "serve returned")
+        let task = _Concurrency.Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await transport.serve { _ in .none }
+            ended.fulfill()
+        }
+        await fulfillment(of: [ended], timeout: 10)
+        task.cancel()
+    }
 }
