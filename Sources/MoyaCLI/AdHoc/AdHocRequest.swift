@@ -125,7 +125,7 @@ public struct AdHocRequest: Sendable {
         let afterAuthority = withoutFragment[authorityEnd...]
         let queryStart = afterAuthority.firstIndex(of: "?")
         path = String(afterAuthority[..<(queryStart ?? afterAuthority.endIndex)])
-        if let method, !Method.allKnown.contains(where: { $0.rawValue == method.uppercased() }) {
+        if let method, !Self.isMethod(method) {
             let known = Method.allKnown.map(\.rawValue).joined(separator: ", ")
             throw AdHocError("-X takes one of \(known), not '\(method)'")
         }
@@ -188,6 +188,11 @@ public struct AdHocRequest: Sendable {
             throw AdHocError("--body: the body is not UTF-8 text; send a file's bytes with @FILE")
         }
         wholeBody = (try? JSONValue(parsing: data)).map(WholeBody.json) ?? .text(text)
+    }
+
+    /// Whether `word` names a method the spec format knows, in any case (`post`, `POST`).
+    public static func isMethod(_ word: String) -> Bool {
+        Method.allKnown.contains(Method(rawValue: word.uppercased()))
     }
 
     /// A file a `name=@FILE` item names, as `init` reads it by default.

@@ -241,7 +241,7 @@ struct CallCommand: CallerIsolatedCommand {
     /// xh take it (`call POST httpbin.org/post name=Ann`); nil for a call of `SERVICE.TARGET`.
     var adHoc: (method: String?, url: String, items: [String])? {
         if let url = AdHocRequest.url(in: target) { return (method, url, params) }
-        guard Method.allKnown.contains(where: { $0.rawValue == target.uppercased() }), let first = params.first,
+        guard AdHocRequest.isMethod(target), let first = params.first,
             !first.hasPrefix("-"), let url = AdHocRequest.url(in: first)
         else { return nil }
         return (target, url, Array(params.dropFirst()))

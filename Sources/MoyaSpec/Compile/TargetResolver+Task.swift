@@ -40,6 +40,16 @@ extension TargetResolver {
             try writeIntoURL(query)
             return [:]
         }
+        // A JSON body with a query, which Moya's JSON task cannot carry: the JSON's bytes.
+        func jsonData(_ body: JSONValue, _ query: ParameterBlock, replacingType: Bool) throws(ResolveError)
+            -> MoyaHTTP.Task
+        {
+            if replacingType || !headers.contains("Content-Type") {
+                headers.update(name: "Content-Type", value: "application/json")
+            }
+            return .requestCompositeData(
+                bodyData: Data(body.serialized(escapeSlashes: false).utf8), urlParameters: try urlParameters(query))
+        }
 
         if let edit = binding.body, !target.task.hasEditableBody {
             throw ResolveError(
@@ -65,9 +75,7 @@ extension TargetResolver {
             var body = render(value) ?? .null
             if let edit = binding.body { body = try edited(body, by: edit) }
             guard let query else { return .requestJSONEncodable(body) }
-            if !headers.contains("Content-Type") { headers.update(name: "Content-Type", value: "application/json") }
-            return .requestCompositeData(
-                bodyData: Data(body.serialized(escapeSlashes: false).utf8), urlParameters: try urlParameters(query))
+            return try jsonData(body, query, replacingType: false)
         case .parameters(let block, let spec, let query):
             let (parameters, order) = parameters(block, urlEncoded: spec.kind != .json && spec.kind != .prettyJSON)
             let encoding = encoding(spec, ordered: block.isOrdered ? order : nil)
@@ -76,9 +84,7 @@ extension TargetResolver {
                 let members = order.compactMap { key in parameters[key].map { (key: key, value: $0) } }
                 let body = try edited(.object(members), by: edit)
                 guard let query else { return .requestJSONEncodable(body) }
-                headers.update(name: "Content-Type", value: "application/json")
-                return .requestCompositeData(
-                    bodyData: Data(body.serialized(escapeSlashes: false).utf8), urlParameters: try urlParameters(query))
+                return try jsonData(body, query, replacingType: true)
             }
             guard let query else { return .requestParameters(parameters: parameters, encoding: encoding) }
             return .requestCompositeParameters(

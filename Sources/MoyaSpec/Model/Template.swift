@@ -115,8 +115,14 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the template's literal text has a brace.
     public var hasLiteralBraces: Bool {
-        segments.contains {
-            if case .literal(let text) = $0 { text.contains("{") || text.contains("}") } else { false }
+        func braced(_ text: String) -> Bool {
+            text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        }
+        // Asked of every template a spec compiles: plain text is looked at without making segments.
+        switch storage {
+        case .text(let text): return braced(text)
+        case .segments(let segments):
+            return segments.contains { if case .literal(let text) = $0 { braced(text) } else { false } }
         }
     }
 
