@@ -103,6 +103,9 @@ let package = Package(
         .target(name: "MoyaSchema", dependencies: ["MoyaJSON", "MoyaRegex"]),
         .target(
             name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+        // What the two executables share: every exit status, the one table from a failure's
+        // kind to its status, and the failures only a command makes. No transport.
+        .target(name: "MoyaCommandSupport", dependencies: ["MoyaSpec"]),
         // Coverage: what a run exercised of its services' targets, statuses, params, enum
         // values and request body branches, counted from exchanges, and its JSON.
         .target(name: "MoyaCoverage", dependencies: ["MoyaJSON", "MoyaSpec", "MoyaSchema"]),
@@ -165,6 +168,7 @@ let package = Package(
                 "MoyaServe",
                 "MoyaMCP",
                 "MoyaCoverage",
+                "MoyaCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -175,7 +179,7 @@ let package = Package(
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that OpenAPIKit
         // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
-            name: "moya-cli-tools", dependencies: ["MoyaSpec", "MoyaOpenAPI", "MoyaHTTP"],
+            name: "moya-cli-tools", dependencies: ["MoyaSpec", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"],
             swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
@@ -238,7 +242,7 @@ let package = Package(
             name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "TestSupport"]),
         .testTarget(
             name: "MoyaRuntimeTests",
-            dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport"]),
+            dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaCommandSupport", "TestSupport"]),
         .testTarget(
             name: "MoyaMCPTests",
             dependencies: [
@@ -253,7 +257,7 @@ let package = Package(
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya", "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
-                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage",
+                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage", "MoyaCommandSupport",
             ]
         ),
     ]

@@ -36,7 +36,7 @@ let guarded = try compiler.compile(
           whoami: { path: /echo/whoami }
         """.utf8), file: "guarded.yaml")
 let withLogin = SpecClient(services: [guarded])
-// Failures are typed: a library user switches on their kind.
+// Failures are typed: a library user compares their kind, an open set (`SendFailure.Kind`).
 for name in ["guarded.whoami", "guarded.nothing"] {
     do {
         let response = try await withLogin.response(name)
@@ -45,8 +45,8 @@ for name in ["guarded.whoami", "guarded.nothing"] {
         )
     } catch {
         switch error.kind {
-        case .status(let code): print("\(name): status \(code)")
-        case .network(.timedOut?): print("\(name): timed out talking to \(error.server ?? "the server")")
+        case _ where error.kind.statusCode != nil: print("\(name): status \(error.kind.statusCode ?? 0)")
+        case .network(.timedOut): print("\(name): timed out talking to \(error.server ?? "the server")")
         case .login: print("\(name): the login failed: \(error.reason)")
         case .invalidCall: print("invalid call: \(error.reason)")
         default: print(error.message)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -26,11 +27,11 @@ public enum MoyaCLI {
                 }
                 return ExitStatus.success.rawValue
             } catch let problem as any Problem {
-                // The one presenter: the details, then one line, then the problem's own status;
-                // what a spec or a server wrote in them cannot drive the terminal.
-                for line in problem.details { context.errorLine(TerminalText.escapingControls(line)) }
-                context.errorLine("moya-cli: error: " + TerminalText.escapingControls(problem.message))
-                return problem.exitStatus.rawValue
+                // The one presenter, which moya-cli-tools shares: the details, then one line,
+                // then the status of the problem's kind.
+                let report = FailureReport(problem)
+                for line in report.lines { context.errorLine(line) }
+                return report.status.rawValue
             } catch {
                 return report(error, context: context)
             }
@@ -56,7 +57,7 @@ public enum MoyaCLI {
             context.writeOut(Array(script.utf8))
             return
         }
-        if let unknown = unknownCommand(arguments) { throw CommandFailure.usage(unknown) }
+        if let unknown = unknownCommand(arguments) { throw UsageError(unknown) }
         if let help = try targetHelp(arguments) {
             context.line(help)
             return

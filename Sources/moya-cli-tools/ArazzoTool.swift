@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaOpenAPI
 import MoyaSpec
@@ -12,7 +13,7 @@ import MoyaSpec
 /// source prints its spec.
 enum ArazzoTool {
     static func importDocument(_ file: String, output folder: String?, sources arguments: [String])
-        throws(CommandFailure)
+        throws
     {
         // `@file-root=DIR` (moya-cli's `--file-root`) comes before the sources.
         let marker = ArazzoSource.fileRootArgument
@@ -22,14 +23,14 @@ enum ArazzoTool {
         do {
             given = try ArazzoSource.givenFiles(options)
         } catch {
-            throw .usage(error.description)
+            throw UsageError(error.description)
         }
-        guard let bytes = FileRoot.specBytes(file) else { throw .missingSpec("cannot read \(file)") }
+        guard let bytes = FileRoot.specBytes(file) else { throw FileFailure.missing("cannot read \(file)") }
         let document: ArazzoDocument
         do {
             document = try ArazzoDocument(bytes, file: file)
         } catch {
-            throw CommandFailure(error)
+            throw error
         }
         let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: file, given: fileRoot))
         let validator = ArazzoValidator(document, sources: sources)
@@ -37,15 +38,15 @@ enum ArazzoTool {
             OpenAPITool.line(TerminalText.escapingControls(warning.description))
         }
         let errors = validator.diagnostics.filter { $0.severity == .error }
-        guard errors.isEmpty else { throw CommandFailure(SpecError(errors)) }
+        guard errors.isEmpty else { throw SpecError(errors) }
 
         let descriptions = sources.filter { $0.type == "openapi" }
         if let unread = descriptions.first(where: { $0.problem != nil || $0.path == nil }) {
-            throw .missingSpec("cannot import \(file): \(unread.problem ?? "'\(unread.name)' was not read")")
+            throw FileFailure.missing("cannot import \(file): \(unread.problem ?? "'\(unread.name)' was not read")")
         }
-        guard !descriptions.isEmpty else { throw .invalidSpec("\(file) names no OpenAPI description to import") }
+        guard !descriptions.isEmpty else { throw InvalidDocument("\(file) names no OpenAPI description to import") }
         if folder == nil, descriptions.count > 1 {
-            throw .usage(
+            throw UsageError(
                 "\(file) names \(descriptions.count) OpenAPI descriptions, each a spec; name a folder for them with -o")
         }
         // Each description's targets, which the flows call: imported once here for their
@@ -54,13 +55,13 @@ enum ArazzoTool {
         var specs: [(path: String, spec: String?)] = []
         for source in descriptions {
             guard let path = source.path, let data = FileRoot.specBytes(path) else {
-                throw .missingSpec("cannot read \(source.path ?? source.url)")
+                throw FileFailure.missing("cannot read \(source.path ?? source.url)")
             }
             let imported: OpenAPIImport
             do {
                 imported = try OpenAPIImporter.importSpec(data, file: path)
             } catch {
-                throw .invalidSpec(TerminalText.escapingControls("\(path): \(error.message)"))
+                throw InvalidDocument(TerminalText.escapingControls("\(path): \(error.message)"))
             }
             var name = imported.service
             var number = 2
@@ -88,9 +89,9 @@ enum ArazzoTool {
 
     /// `export arazzo SERVICE`: the flows as an Arazzo document, and with a file, the OpenAPI
     /// document it names beside it.
-    static func exportService(_ name: String, output: String?, paths: [String]) throws(CommandFailure) {
+    static func exportService(_ name: String, output: String?, paths: [String]) throws {
         let service = try OpenAPITool.loadService(name, paths: paths)
-        guard !service.flows.isEmpty else { throw .usage("service '\(name)' has no flows to export") }
+        guard !service.flows.isEmpty else { throw UsageError("service '\(name)' has no flows to export") }
         let openAPI = try OpenAPITool.exportedDocument(of: service)
         let source = service.name + ".openapi.json"
         let (text, notes) = ArazzoExporter.export(service, source: "./" + source)

@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaOpenAPI
 import MoyaSpec
@@ -29,7 +30,7 @@ import Synchronization
 /// It writes what moya-cli would and exits with moya-cli's statuses (`ExitStatus`).
 enum OpenAPITool {
     static func main(_ arguments: [String]) -> Never {
-        do throws(CommandFailure) {
+        do {
             switch arguments.first {
             case "import" where arguments.count == 4 || arguments.count == 5:
                 try importDocument(
@@ -44,15 +45,15 @@ enum OpenAPITool {
                 try ArazzoTool.importDocument(
                     arguments[1], output: optional(arguments[2]), sources: Array(arguments[3...]))
             default:
-                throw .usage(
+                throw UsageError(
                     "moya-cli-openapi is run by moya-cli; use moya-cli import openapi or moya-cli export openapi")
             }
             exit(ExitStatus.success.rawValue)
         } catch {
             // As moya-cli presents a problem (`MoyaCLI.run`): the details, one line, its status.
-            for detail in error.details { line(detail) }
-            line("moya-cli: error: " + error.message)
-            exit(error.exitStatus.rawValue)
+            let report = FailureReport(error)
+            for text in report.lines { line(text) }
+            exit(report.status.rawValue)
         }
     }
 
@@ -62,8 +63,10 @@ enum OpenAPITool {
     /// added to the spec's text, which is then compiled whole.
     static func importDocument(
         _ file: String, output: String?, service: String?, appending: String = "", verbose: Bool = false
-    ) throws(CommandFailure) {
-        guard let data = FileManager.default.contents(atPath: file) else { throw .missingSpec("cannot read \(file)") }
+    ) throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw FileFailure.missing("cannot read \(file)")
+        }
         // `-o DIR/`, or a folder that is there, names the spec after its service (DIR/SERVICE.yaml),
         // the file `call SERVICE.TARGET` looks at first. Its name is known once the document
         // is read; until then the folder is what counts.
@@ -81,21 +84,21 @@ enum OpenAPITool {
             return FileManager.default.contents(atPath: path).map { Array($0) }
         }
         // The spec never replaces the document it is made from.
-        func refuseReplacing(with output: String?) throws(CommandFailure) {
+        func refuseReplacing(with output: String?) throws {
             guard let output, let real = FileRoot.realPath(output), real == FileRoot.realPath(file) else { return }
-            throw .usage("the spec would replace \(file), the document it is made from; write it to another file")
+            throw UsageError("the spec would replace \(file), the document it is made from; write it to another file")
         }
         try refuseReplacing(with: output)
         // A folder made for the spec is removed again when the import fails: nothing is left.
         let folders = try output.map(makeFolders(for:)) ?? []
         var finished = false
         defer { if !finished { FileSystem.removeFolders(folders) } }
-        func importing(service: String?, copy: String?) throws(CommandFailure) -> OpenAPIImport {
+        func importing(service: String?, copy: String?) throws -> OpenAPIImport {
             do {
                 return try OpenAPIImporter.importSpec(
                     Array(data), file: file, service: service, spec: output, copy: copy, readFile: readFile)
             } catch {
-                throw .invalidSpec(TerminalText.escapingControls("\(file): \(error.message)"))
+                throw InvalidDocument(TerminalText.escapingControls("\(file): \(error.message)"))
             }
         }
         var copy = output.flatMap { copyPlace(for: file, beside: $0, bytes: Array(data)) }
@@ -148,14 +151,14 @@ enum OpenAPITool {
                 let bytes = FileManager.default.contents(atPath: from)
             else {
                 undo()
-                throw .cannotWrite("cannot copy \(from) to \(to)")
+                throw FileFailure.unwritable("cannot copy \(from) to \(to)")
             }
             do {
                 // Never through a link planted where the copy goes.
                 try PendingFile.write(Array(bytes), to: to, followsLinks: false)
             } catch {
                 undo()
-                throw .cannotWrite("cannot write \(to): \(error.message)")
+                throw FileFailure.unwritable("cannot write \(to): \(error.message)")
             }
             made.append((from, to))
         }
@@ -167,7 +170,7 @@ enum OpenAPITool {
             _ = try compiler.compile(Array(imported.spec.utf8), file: output ?? "\(imported.service).yaml")
         } catch {
             undo()
-            throw .invalidSpec(
+            throw InvalidDocument(
                 "the spec made from \(file) does not validate; this is a bug in moya-cli's import",
                 details: error.diagnostics.map { TerminalText.escapingControls($0.description) })
         }
@@ -217,10 +220,10 @@ enum OpenAPITool {
     /// Makes the folder `output` is written in when it is not there yet, with the folders above
     /// it, as the user named it on the command line; the spec, the document's copy and the
     /// files its `$ref`s read all go there. Returns the folders it made, the outermost first.
-    static func makeFolders(for output: String) throws(CommandFailure) -> [String] {
+    static func makeFolders(for output: String) throws -> [String] {
         switch FileSystem.makeFolders(above: output) {
         case .success(let made): return made
-        case .failure(let failure): throw .cannotWrite(failure.message)
+        case .failure(let failure): throw FileFailure.unwritable(failure.message)
         }
     }
 
@@ -250,38 +253,38 @@ enum OpenAPITool {
         return nil
     }
 
-    static func exportService(_ name: String, output: String?, paths: [String]) throws(CommandFailure) {
+    static func exportService(_ name: String, output: String?, paths: [String]) throws {
         try write(try exportedDocument(of: loadService(name, paths: paths)), to: output)
     }
 
     /// The service, its values from the environment kept as references.
-    static func loadService(_ name: String, paths: [String]) throws(CommandFailure) -> ServiceSpec {
+    static func loadService(_ name: String, paths: [String]) throws -> ServiceSpec {
         var compiler = SpecCompiler(environment: .process)
         compiler.keepsEnvironmentReferences = true
         let service: ServiceSpec
         do {
             service = try SpecLibrary(searchPaths: paths, compiler: compiler).service(named: name)
         } catch let error as SpecError {
-            throw CommandFailure(error)
+            throw error
         } catch let error as SpecNotFoundError {
-            throw .missingSpec(error.description)
+            throw FileFailure.missing(error.description)
         } catch {
-            throw .usage("\(error)")
+            throw UsageError("\(error)")
         }
         return service
     }
 
     /// The service's OpenAPI document.
-    static func exportedDocument(of service: ServiceSpec) throws(CommandFailure) -> String {
+    static func exportedDocument(of service: ServiceSpec) throws -> String {
         do {
             return try OpenAPIExporter.export(service)
         } catch {
-            throw .invalidSpec("\(service.name): \(error.message)")
+            throw InvalidDocument("\(service.name): \(error.message)")
         }
     }
 
     /// To stdout, or whole to `output`.
-    static func write(_ text: String, to output: String?) throws(CommandFailure) {
+    static func write(_ text: String, to output: String?) throws {
         guard let output else {
             writeAll(STDOUT_FILENO, Array(text.utf8))
             return
@@ -289,7 +292,7 @@ enum OpenAPITool {
         do {
             try PendingFile.write(Array(text.utf8), to: output)
         } catch {
-            throw .usage("cannot write \(output): \(error.message)")
+            throw UsageError("cannot write \(output): \(error.message)")
         }
     }
 

@@ -151,6 +151,17 @@ final class ArazzoTests: XCTestCase {
 
         """
 
+    /// A helper that is not there is a program that is not installed, 69, as a secret's
+    /// program that is not installed is; before it ran, nothing was made.
+    func testAMissingHelperIsUnavailable() async throws {
+        let missing = NSTemporaryDirectory() + "no-such-folder-\(getpid())/moya-cli-tools"
+        let (status, out, error) = await CommandTests.run(
+            ["run", fixtures + "/shop.arazzo.yaml", "buy"], environment: ["MOYA_CLI_TOOLS": missing])
+        XCTAssertEqual(status, 69, error)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(error, "moya-cli: error: cannot run \(missing): No such file or directory\n")
+    }
+
     /// `run FILE WORKFLOW` against `serve` of the imported spec: the same lines as `run
     /// SERVICE.FLOW`, and a failure placed at its step in the document.
     func testRunAWorkflowAgainstServe() async throws {

@@ -1,4 +1,5 @@
 import MoyaCLI
+import MoyaCommandSupport
 import MoyaCore
 import MoyaSpec
 import XCTest

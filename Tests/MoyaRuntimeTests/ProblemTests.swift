@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaCore
 import MoyaRuntime
 import MoyaSpec
@@ -5,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Every failure a library user or a command meets is a `Problem`: its message, its details
-/// and its exit status, by one table.
+/// and its kind, which its exit status is chosen by in one table (`ExitStatus(for:)`).
 final class ProblemTests: XCTestCase {
     func testEachKindOfSendFailureHasItsStatus() {
         let table: [(SendFailure.Kind, ExitStatus)] = [
@@ -14,10 +15,12 @@ final class ProblemTests: XCTestCase {
             (.network(.tooManyRedirects), .tooManyRedirects), (.network(.cancelled), .interrupted),
             (.network(.cannotConnectToHost), .transportFailure), (.network(nil), .transportFailure),
             (.login, .transportFailure), (.encoding, .invalidSpec), (.invalidCall, .invalidSpec),
+            (.network(.fileFailed), .cannotWrite), (.secret(.missing), .missingSpec),
+            (.secret(.unavailable), .unavailable), (.secret(.untrusted), .untrusted),
         ]
         for (kind, status) in table {
             let problem: any Problem = SendFailure(kind: kind, target: "s.t", reason: "why")
-            XCTAssertEqual(problem.exitStatus, status, "\(kind)")
+            XCTAssertEqual(ExitStatus(for: problem), status, "\(kind)")
             XCTAssertEqual(problem.message, "s.t: why")
             XCTAssertEqual(problem.details, [])
         }
@@ -32,9 +35,44 @@ final class ProblemTests: XCTestCase {
         XCTAssertEqual(problem.message, "invalid spec: 2 problems in 1 file")
         XCTAssertEqual(
             problem.details, ["a.yaml:1:2: error: targets.x: bad", "a.yaml:3:4: error: baseURL: worse"])
-        XCTAssertEqual(problem.exitStatus, .invalidSpec)
+        XCTAssertEqual(ExitStatus(for: problem), .invalidSpec)
         let usage: any Problem = ResolveError(message: "param 'n' is missing", isUsageError: true)
-        XCTAssertEqual(usage.exitStatus, .usage)
+        XCTAssertEqual(ExitStatus(for: usage), .usage)
+    }
+
+    /// The failures only a command makes, and the libraries' own, each by its kind: one
+    /// condition, one status, in every command.
+    func testEachFailureHasTheStatusOfItsKind() {
+        let table: [(any Error, ExitStatus)] = [
+            (UsageError("bad flag"), .usage), (FileFailure.missing("no folder at x"), .missingSpec),
+            (FileFailure.unwritable("cannot write x"), .cannotWrite), (InvalidDocument("not valid"), .invalidSpec),
+            (ListenFailure("cannot listen on :80"), .transportFailure),
+            (RunFailure("2 of 3 checks failed"), .transportFailure),
+            (CoverageShortfall("coverage 40% < 80%"), .transportFailure), (KeyPathMissing("no .id"), .keyPathMissing),
+            (PagingStopped("off origin"), .pagingStopped),
+            (HelperFailure("moya-cli-tools is not installed"), .unavailable),
+            (HelperFailure("cannot import a.yaml", exited: 65), .invalidSpec),
+            (HelperFailure("cannot import a.yaml", exited: 250), .transportFailure),
+            (Interrupted("interrupted by SIGINT", signal: SIGINT), .interrupted),
+            (Interrupted("interrupted by SIGTERM", signal: SIGTERM), .terminated),
+            (Interrupted("interrupted by SIGHUP", signal: SIGHUP), .hungUp),
+            (FailureSummary("2 of 4 secrets could not be read", of: UsageError("x")), .usage),
+            (
+                SecretFailure(name: "T", source: nil, needer: nil, kind: .unavailable, reason: "pass failed"),
+                .unavailable
+            ),
+            (CancellationError(), .interrupted),
+        ]
+        for (error, status) in table {
+            XCTAssertEqual(ExitStatus(for: error), status, "\(error)")
+        }
+        // The status a signal's failure exits with is the one whose signal it is.
+        for status in ExitStatus.allCases {
+            if let signal = status.signal {
+                XCTAssertEqual(ExitStatus(for: Interrupted("x", signal: signal)), status)
+                XCTAssertEqual(status.rawValue, 128 + signal)
+            }
+        }
     }
 
     /// A timeout says what a user needs to act on it, as values a library user reads: the
@@ -58,7 +96,7 @@ final class ProblemTests: XCTestCase {
             XCTAssertEqual(error.kind, .network(.timedOut))
             XCTAssertEqual(error.seconds, 0.3)
             XCTAssertEqual(error.server, "127.0.0.1:\(server.port)")
-            XCTAssertEqual(error.exitStatus, .timeout)
+            XCTAssertEqual(ExitStatus(for: error), .timeout)
             XCTAssertEqual(
                 error.message, "slow.wait: no complete response from \(server.baseURL)/slow/3000 within 0.3 s")
         }

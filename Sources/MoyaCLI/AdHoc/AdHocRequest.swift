@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaSpec
 
@@ -363,7 +364,7 @@ public struct AdHocRequest: Sendable {
 /// A request item or URL that cannot be read.
 public struct AdHocError: Problem {
     public let message: String
-    public var exitStatus: ExitStatus { .usage }
+    public var failureKind: FailureKind { .usage }
 
     init(_ message: String) {
         self.message = message

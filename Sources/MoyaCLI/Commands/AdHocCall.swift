@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -21,7 +22,7 @@ struct AdHocCall {
     let words: (method: String?, url: String, items: [String])
 
     /// The service and target to send, and the argument words a call of it takes.
-    func load() throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
+    func load() throws -> (ServiceSpec, TargetSpec, [String]) {
         let context = CommandContext.current
         var items = words.items
         // `--record` goes with `--save`: the response becomes the saved target's sample. Only
@@ -31,7 +32,7 @@ struct AdHocCall {
             ("--sample", command.sample != nil), ("--env", command.env != nil),
             ("--record", recording != nil && command.save == nil),
         ] where given {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "\(option) needs a spec's target; a URL has no samples or environments. --save SERVICE.TARGET "
                     + "makes one")
         }
@@ -45,7 +46,7 @@ struct AdHocCall {
             if let whole { try request.setBody(whole) }
             request.followsLinks = command.pages.all
         } catch {
-            throw CommandFailure(error)
+            throw error
         }
         let compiler = command.specOptions.compiler(explicitPaths: true)
         guard let save = command.save else {
@@ -58,7 +59,7 @@ struct AdHocCall {
             do {
                 bound = try request.target(named: target, base: request.origin, indent: 2, credentials: .bound)
             } catch {
-                throw CommandFailure(error)
+                throw error
             }
             let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: bound.lines)
             let compiled = try compile(
@@ -68,7 +69,7 @@ struct AdHocCall {
         }
         let (service, target) = try SpecOptions.split(save, "SERVICE.TARGET")
         guard ParamSpec.isValidName(service), ParamSpec.isValidName(target) else {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "--save \(save): a service's and a target's names are letters, digits, '_' and '-', each starting "
                     + "with a letter")
         }
@@ -89,7 +90,7 @@ struct AdHocCall {
                     if let original {
                         let existing = try compiler.compile(Array(original.utf8), file: file)
                         guard existing.name == service else {
-                            throw CommandFailure.usage(
+                            throw UsageError(
                                 "--save \(save): \(file) declares service '\(existing.name)', not '\(service)'")
                         }
                         base = existing.baseURL
@@ -106,14 +107,12 @@ struct AdHocCall {
                     return try edit.apply(written.saved.lines, to: original)
                 }
             }
-        } catch let failure as CommandFailure {
-            throw failure
         } catch let diagnostic as Diagnostic {
-            throw CommandFailure.usage("--save \(save): nothing was saved", details: [diagnostic.description])
+            throw UsageError("--save \(save): nothing was saved", details: [diagnostic.description])
         } catch let error as any Problem {
-            throw CommandFailure(error)
+            throw error
         } catch {
-            throw CommandFailure.cannotWrite("--save \(save): \(error)")
+            throw FileFailure.unwritable("--save \(save): \(error)")
         }
         context.errorLine("moya-cli: saved \(service).\(target) in \(file)")
         for variable in variables {
@@ -132,7 +131,7 @@ struct AdHocCall {
     /// as it is. Each variable is named on stderr.
     private func readingVariables(
         _ request: AdHocRequest, service: String, target: String, compiler: SpecCompiler
-    ) throws(CommandFailure) -> (ServiceSpec, TargetSpec, [String]) {
+    ) throws -> (ServiceSpec, TargetSpec, [String]) {
         let saved = try written(request, target: target, service: service, base: request.origin, column: 2).saved
         let reading = Self.compiler(compiler, reading: saved.variables)
         let text = TargetEdit.newSpec(service: service, baseURL: request.origin, lines: saved.lines)
@@ -155,7 +154,7 @@ struct AdHocCall {
 
     /// The target's lines as the call sends it and as the file gets it.
     private func written(_ request: AdHocRequest, target: String, service: String, base: String, column: Int)
-        throws(CommandFailure) -> (bound: AdHocRequest.Written, saved: AdHocRequest.Written)
+        throws -> (bound: AdHocRequest.Written, saved: AdHocRequest.Written)
     {
         do {
             return (
@@ -164,12 +163,12 @@ struct AdHocCall {
                     named: target, base: base, indent: column, credentials: .environment(service: service))
             )
         } catch {
-            throw CommandFailure(error)
+            throw error
         }
     }
 
     private func compile(_ text: String, file: String, target: String, compiler: SpecCompiler)
-        throws(CommandFailure) -> (ServiceSpec, TargetSpec)
+        throws -> (ServiceSpec, TargetSpec)
     {
         let service: ServiceSpec
         do {
@@ -178,7 +177,7 @@ struct AdHocCall {
             throw SpecOptions.invalid(error.diagnostics)
         }
         guard let compiled = service.target(named: target) else {
-            throw CommandFailure.usage("the request made no target '\(target)'")
+            throw UsageError("the request made no target '\(target)'")
         }
         return (service, compiled)
     }
@@ -189,10 +188,10 @@ struct AdHocCall {
     /// first, as a call layers them); else a new `SERVICE.yaml` in `--specs DIR`, the first
     /// `MOYA_CLI_SPECS` folder, or the user's spec folder (`$XDG_CONFIG_HOME/moya-cli/specs`),
     /// which no nearer folder can hide, since none declares the service.
-    private func specFile(for service: String) throws(CommandFailure) -> String {
+    private func specFile(for service: String) throws -> String {
         let environment = CommandContext.current.environment
         let specs = command.specOptions.specs
-        if specs.count > 1 { throw CommandFailure.usage("--save writes one spec; give one --specs FILE or DIR") }
+        if specs.count > 1 { throw UsageError("--save writes one spec; give one --specs FILE or DIR") }
         if let path = specs.first, !SpecLibrary.isFolder(path) { return path }
         let compiler = command.specOptions.compiler(explicitPaths: true)
         let searched = SpecLibrary.searchPaths(specs: specs, environment: environment)
@@ -203,13 +202,13 @@ struct AdHocCall {
         let folder: String
         if !specs.isEmpty || !SpecLibrary.isLayered(specs: specs, environment: environment) {
             guard let first = searched.first(where: SpecLibrary.isFolder) else {
-                throw CommandFailure.usage(
+                throw UsageError(
                     "--save: MOYA_CLI_SPECS names no folder to write \(service).yaml in; name a file with --specs")
             }
             folder = first
         } else {
             guard let user = SpecLibrary.defaultPaths(environment: environment).dropFirst().first else {
-                throw CommandFailure.usage(
+                throw UsageError(
                     "--save needs a folder for specs: set HOME or XDG_CONFIG_HOME, or name a file with --specs")
             }
             folder = user

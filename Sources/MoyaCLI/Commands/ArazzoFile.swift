@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec
@@ -24,11 +25,11 @@ struct ArazzoFile: Sendable {
 
     /// `--source NAME=FILE` options as a map; a repeated name or one without `=` is a usage
     /// error.
-    static func sourceFiles(_ options: [String]) throws(CommandFailure) -> [String: String] {
+    static func sourceFiles(_ options: [String]) throws -> [String: String] {
         do {
             return try ArazzoSource.givenFiles(options)
         } catch {
-            throw .usage(error.description)
+            throw UsageError(error.description)
         }
     }
 
@@ -39,17 +40,17 @@ struct ArazzoFile: Sendable {
     /// instead of the document's own.
     static func validate(
         _ path: String, sources given: [String: String], fileRoot: String? = nil, printsWarnings: Bool = true
-    ) throws(CommandFailure) -> ArazzoFile {
-        guard let bytes = FileRoot.specBytes(path) else { throw .missingSpec("cannot read \(path)") }
+    ) throws -> ArazzoFile {
+        guard let bytes = FileRoot.specBytes(path) else { throw FileFailure.missing("cannot read \(path)") }
         let document: ArazzoDocument
         do {
             document = try ArazzoDocument(bytes, file: path)
         } catch {
-            throw CommandFailure(error)
+            throw error
         }
         for name in given.keys where !document.sources.contains(where: { $0["name"]?.stringValue == name }) {
             let names = document.sources.compactMap { $0["name"]?.stringValue }
-            throw .usage("\(path) has no source description '\(name)'" + Suggestion.hint(for: name, in: names))
+            throw UsageError("\(path) has no source description '\(name)'" + Suggestion.hint(for: name, in: names))
         }
         let sources = ArazzoSource.load(document, given: given, fileRoot: FileRoot(spec: path, given: fileRoot))
         let validator = ArazzoValidator(document, sources: sources)
@@ -57,7 +58,7 @@ struct ArazzoFile: Sendable {
         for warning in validator.diagnostics where printsWarnings && warning.severity == .warning {
             CommandContext.current.errorLine(TerminalText.escapingControls(warning.description))
         }
-        guard errors.isEmpty else { throw CommandFailure(SpecError(errors)) }
+        guard errors.isEmpty else { throw SpecError(errors) }
         return ArazzoFile(document: document, sources: sources)
     }
 }
@@ -116,11 +117,10 @@ extension ArazzoFile {
     /// The document's workflows as flows of specs in a new temporary folder, which `remove`
     /// deletes: `import arazzo`, run by the helper program, whose warnings and errors go to
     /// stderr. `run FILE WORKFLOW` and `check FILE` run them from there.
-    static func imported(_ path: String, sources: [String], fileRoot: String? = nil) throws(CommandFailure) -> Imported
-    {
+    static func imported(_ path: String, sources: [String], fileRoot: String? = nil) throws -> Imported {
         let context = CommandContext.current
         guard let helper = HelperProgram.locate(context.environment) else {
-            throw CommandFailure.failed(
+            throw HelperFailure(
                 "\(HelperProgram.executable), which imports Arazzo documents, is not beside moya-cli or on PATH; "
                     + "make install installs it")
         }
@@ -130,7 +130,7 @@ extension ArazzoFile {
             buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
         }
         guard let folder = made else {
-            throw CommandFailure.cannotWrite("cannot make a folder in \(base): \(String(cString: strerror(errno)))")
+            throw FileFailure.unwritable("cannot make a folder in \(base): \(String(cString: strerror(errno)))")
         }
         let imported = Imported(folder: folder)
         let arguments =
@@ -143,7 +143,7 @@ extension ArazzoFile {
                 arguments, executable: helper, environment: nil, path: nil, timeout: nil, ownGroup: false)
         } catch {
             imported.remove()
-            throw CommandFailure.failed(error.reason)
+            throw HelperFailure(error.reason)
         }
         // What import says that a run needs: its warnings and errors, not what it wrote where.
         let said = String(decoding: outcome.errors, as: UTF8.self)
@@ -154,8 +154,7 @@ extension ArazzoFile {
         let exited = outcome.status ?? 1
         guard exited == 0 else {
             imported.remove()
-            throw CommandFailure(
-                "cannot import \(path)", carrying: ExitStatus(rawValue: exited) ?? .transportFailure)
+            throw HelperFailure("cannot import \(path)", exited: exited)
         }
         return imported
     }
@@ -176,7 +175,7 @@ struct ArazzoSpecs: Sendable {
     let documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)]
 
     /// Validates and imports each document; nothing is left when one fails.
-    init(_ paths: [String], sources: [String], fileRoot: String? = nil) throws(CommandFailure) {
+    init(_ paths: [String], sources: [String], fileRoot: String? = nil) throws {
         let given = try ArazzoFile.sourceFiles(sources)
         var documents: [(file: ArazzoFile, imported: ArazzoFile.Imported)] = []
         do {
@@ -205,7 +204,7 @@ struct ArazzoSpecs: Sendable {
 
     /// The flow a workflow became: named by its id, with `Flow` after it where a target has
     /// that name.
-    static func flow(_ workflow: String, in catalog: SpecLibrary.Catalog) throws(CommandFailure) -> (
+    static func flow(_ workflow: String, in catalog: SpecLibrary.Catalog) throws -> (
         ServiceSpec, FlowSpec
     ) {
         for name in [workflow, workflow + "Flow", workflow + "FlowFlow"] {
@@ -213,7 +212,7 @@ struct ArazzoSpecs: Sendable {
                 if let flow = service.flows.first(where: { $0.name == name }) { return (service, flow) }
             }
         }
-        throw CommandFailure.failed("the workflow '\(workflow)' has no flow: import left it out (see the warnings)")
+        throw RunFailure("the workflow '\(workflow)' has no flow: import left it out (see the warnings)")
     }
 
     func remove() { for document in documents { document.imported.remove() } }

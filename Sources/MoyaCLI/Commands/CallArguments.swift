@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaSpec
 
@@ -12,7 +13,7 @@ import MoyaSpec
 enum CallArguments {
     /// Typed values by param name, from `--name value`, `--name=value` and `name=value`.
     /// A bool param given as a bare `--name` is true.
-    static func parse(_ words: [String], for target: TargetSpec) throws(CommandFailure) -> [String: ParamValue] {
+    static func parse(_ words: [String], for target: TargetSpec) throws -> [String: ParamValue] {
         var texts: [String: [String]] = [:]
         var order: [String] = []
         var dashed: Set<String> = []
@@ -39,14 +40,14 @@ enum CallArguments {
                     continue
                 }
                 guard let next else {
-                    throw CommandFailure.usage("--\(name) needs a value")
+                    throw UsageError("--\(name) needs a value")
                 }
                 add(name, next)
                 index += 1
             } else if let equals = word.firstIndex(of: "="), equals != word.startIndex {
                 add(String(word[..<equals]), String(word[word.index(after: equals)...]), dashes: false)
             } else {
-                throw CommandFailure.usage(
+                throw UsageError(
                     "unexpected argument '\(word)'; give params as --NAME VALUE or NAME=VALUE")
             }
         }
@@ -57,16 +58,16 @@ enum CallArguments {
                 let known = names.isEmpty ? "it takes no params" : "it takes \(names.joined(separator: ", "))"
                 // `--timout` may be a param or an option mistyped: the nearest of both is offered.
                 if dashed.contains(name), let nearest = Suggestion.nearest(to: name, in: names + optionNames) {
-                    throw CommandFailure.usage(
+                    throw UsageError(
                         "\(target.name) has no param or option '--\(name)'; did you mean --\(nearest)?")
                 }
-                throw CommandFailure.usage(
+                throw UsageError(
                     "\(target.name) has no param '\(name)'" + hintOrList(name, names, known))
             }
             do {
                 values[name] = try param.value(from: texts[name] ?? [])
             } catch {
-                throw CommandFailure.usage(error.description)
+                throw UsageError(error.description)
             }
         }
         return values
@@ -101,10 +102,10 @@ enum CallArguments {
 
     /// Refuses a call that leaves out a required param whose name is also an option: the
     /// user's `--NAME VALUE` went to the option, and the message says how to give the param.
-    static func checkShadowed(_ values: [String: ParamValue], for target: TargetSpec) throws(CommandFailure) {
+    static func checkShadowed(_ values: [String: ParamValue], for target: TargetSpec) throws {
         guard target.params.contains(where: { $0.isRequired && values[$0.name] == nil }) else { return }
         for param in shadowedParams(of: target) where param.isRequired && values[param.name] == nil {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "\(target.name) needs param '\(param.name)'; --\(param.name) is moya-cli's own option, "
                     + "so give the param as \(param.name)=VALUE")
         }
@@ -120,20 +121,20 @@ enum CallArguments {
     }
 
     /// `-H 'Name: value'` headers, refusing line breaks and malformed names.
-    static func headers(_ words: [String]) throws(CommandFailure) -> HTTPHeaders {
+    static func headers(_ words: [String]) throws -> HTTPHeaders {
         var headers = HTTPHeaders()
         for word in words {
             guard HTTPHeaders.isValidValue(word) else {
-                throw CommandFailure.usage("a header may not contain a line break")
+                throw UsageError("a header may not contain a line break")
             }
             guard let colon = word.firstIndex(of: ":") else {
-                throw CommandFailure.usage("-H takes 'Name: value', not '\(word)'")
+                throw UsageError("-H takes 'Name: value', not '\(word)'")
             }
             let name = String(word[..<colon])
             var value = word[word.index(after: colon)...]
             while value.first == " " || value.first == "\t" { value = value.dropFirst() }
             guard HTTPHeaders.isValidName(name) else {
-                throw CommandFailure.usage("'\(name)' is not a valid header name")
+                throw UsageError("'\(name)' is not a valid header name")
             }
             headers.update(name: name, value: String(value))
         }

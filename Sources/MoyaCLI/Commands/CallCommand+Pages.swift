@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -5,7 +6,7 @@ import MoyaTransport
 
 extension CallCommand {
     /// `--all`'s refusals: what cannot go with following pages.
-    func checkPaging(_ target: TargetSpec, of service: ServiceSpec, record: RecordRequest?) throws(CommandFailure) {
+    func checkPaging(_ target: TargetSpec, of service: ServiceSpec, record: RecordRequest?) throws {
         guard pages.all else { return }
         let others = [
             record.map { _ in "--record" }, outputOptions.output.map { _ in "--output" },
@@ -13,10 +14,10 @@ extension CallCommand {
             save.map { _ in "--save" },
         ].compactMap { $0 }
         if let other = others.first {
-            throw CommandFailure.usage("--all prints the items of every page, and cannot go with \(other)")
+            throw UsageError("--all prints the items of every page, and cannot go with \(other)")
         }
         guard target.pagination != nil else {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "\(service.name).\(target.name) has no paginate:, so --all has no pages to follow")
         }
     }
@@ -59,18 +60,16 @@ extension CallCommand {
         case .failed(let page, let prepared, let delivered):
             guard case .failure(let error) = delivered.result else { return }
             let resolved = prepared.call.target
-            var failure = CommandFailure(SendFailure(error: error, target: resolved, redactor: delivered.redactor))
-            if let signal = delivered.signal, failure.status == .interrupted {
-                let (signalName, status) = Interrupts.described(signal)
-                failure.status = status
-                failure.message = "\(name): the request was cancelled by \(signalName)"
+            let failure = SendFailure(error: error, target: resolved, redactor: delivered.redactor)
+            if let signal = delivered.signal, failure.kind == .network(.cancelled) {
+                let message = "\(name): the request was cancelled by \(Interrupts.name(of: signal))"
+                throw Interrupted(Self.onPage(page, message, name: name), signal: signal)
             }
-            failure.message = Self.onPage(page, failure.message, name: name)
-            throw failure
+            throw FailureSummary(Self.onPage(page, failure.message, name: name), of: failure)
         case .stopped(let failure, let redactor):
-            throw CommandFailure.pagingStopped("\(name): \(redactor.scrub(failure.description))")
+            throw PagingStopped("\(name): \(redactor.scrub(failure.description))")
         case .invalid(let failure):
-            throw CommandFailure(failure)
+            throw failure
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRuntime
@@ -313,7 +314,7 @@ struct CallCommand: CallerIsolatedCommand {
                 (service, spec) = try specOptions.secretVault().bind(
                     service, spec, overrides: overrides, environment: env)
             } catch {
-                throw CommandFailure(error)
+                throw error
             }
         }
         let prepared: PreparedCall
@@ -322,14 +323,14 @@ struct CallCommand: CallerIsolatedCommand {
                 spec, of: service, with: options, headers: extraHeaders, overrides: overrides,
                 showingSecrets: showSecrets, printsRequest: dryRun || verbosity > 0 || curl)
         } catch {
-            throw CommandFailure(error)
+            throw error
         }
         if dryRun {
             let printer: RequestPrinter
             do {
                 printer = RequestPrinter(try prepared.printable())
             } catch {
-                throw CommandFailure(error)
+                throw error
             }
             context.line(curl ? CURLCommand(printer.request).text : json ? printer.json : printer.text)
             return
@@ -386,7 +387,7 @@ struct CallCommand: CallerIsolatedCommand {
         }
 
         if record != nil, Self.savesItself(resolved.task) {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "\(resolved.qualifiedName): --record keeps the body in the spec, and this target downloads it to a file"
             )
         }
@@ -436,11 +437,11 @@ struct CallCommand: CallerIsolatedCommand {
             if case .statusCode(let response) = error, destination == nil, output?.hasStreamed != true {
                 context.writeOut(renderer.render(output?.held(response) ?? response))
             }
-            var failure = CommandFailure(SendFailure(error: error, target: resolved, redactor: redactor))
-            if let signal, failure.status == .interrupted {
-                let (name, status) = Interrupts.described(signal)
-                failure.status = status
-                failure.message = "\(resolved.qualifiedName): the request was cancelled by \(name)"
+            let failure = SendFailure(error: error, target: resolved, redactor: redactor)
+            if let signal, failure.kind == .network(.cancelled) {
+                throw Interrupted(
+                    "\(resolved.qualifiedName): the request was cancelled by \(Interrupts.name(of: signal))",
+                    signal: signal)
             }
             throw failure
         }
@@ -457,9 +458,9 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// Refuses `--record` beside what it cannot go with, and in CI without `--force`.
-    private func check(_ record: RecordRequest?) throws(CommandFailure) {
+    private func check(_ record: RecordRequest?) throws {
         guard record != nil else {
-            if force, save == nil { throw CommandFailure.usage("--force goes with --record or --save") }
+            if force, save == nil { throw UsageError("--force goes with --record or --save") }
             return
         }
         let others = [
@@ -467,7 +468,7 @@ struct CallCommand: CallerIsolatedCommand {
             outputOptions.output.map { _ in "--output" },
         ].compactMap { $0 }
         if let other = others.first {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "--record writes the live response into the spec, and cannot go with \(other)")
         }
         try RecordRequest.checkAllowed(force: force, environment: CommandContext.current.environment)
@@ -478,7 +479,7 @@ struct CallCommand: CallerIsolatedCommand {
     private func record(
         _ result: Result<Response, MoyaError>, _ record: RecordRequest, target: TargetSpec, service: ServiceSpec,
         redactor: Redactor
-    ) throws(CommandFailure) {
+    ) throws {
         let response: Response
         switch result {
         case .success(let value): response = value
@@ -496,7 +497,7 @@ struct CallCommand: CallerIsolatedCommand {
         let recorder = SampleRecorder(
             compiler: compiler, services: [(try? compiler.compile(file: service.file)) ?? service])
         try SpecTrust(environment: CommandContext.current.environment).keeping(writing: [service.file]) {
-            () throws(CommandFailure) in
+            () throws in
             try RecordRequest.record(
                 response, redactor: redactor, target: target, of: service, named: record.sample,
                 recorder: recorder, context: CommandContext.current)
@@ -519,11 +520,11 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// Writes a stubbed body to `--output` as a live one is written: see `PendingFile`.
-    func save(_ data: Data, to path: String, target: SpecTarget) throws(CommandFailure) {
+    func save(_ data: Data, to path: String, target: SpecTarget) throws {
         do {
             try PendingFile.write(Array(data), to: path)
         } catch {
-            throw CommandFailure.cannotWrite("\(target.qualifiedName): \(error.message)")
+            throw FileFailure.unwritable("\(target.qualifiedName): \(error.message)")
         }
     }
 
@@ -538,12 +539,12 @@ struct CallCommand: CallerIsolatedCommand {
     /// Prints the values `keyPath` reaches, one per line: a string bare, anything else as
     /// JSON. A path starting with `$` is a JSON path, as checks use; any other is Moya's
     /// dotted key path, `a.b.0.c`.
-    func writeValue(at keyPath: String, of response: Response, target: SpecTarget) throws(CommandFailure) {
+    func writeValue(at keyPath: String, of response: Response, target: SpecTarget) throws {
         let json: JSONValue
         do {
             json = try response.mapJSON()
         } catch {
-            throw CommandFailure.keyPathMissing(
+            throw KeyPathMissing(
                 "\(target.qualifiedName): --key-path needs a JSON body, and the response is not JSON")
         }
         let values: [JSONValue]
@@ -554,7 +555,7 @@ struct CallCommand: CallerIsolatedCommand {
             values = json.value(atKeyPath: keyPath).map { [$0] } ?? []
         }
         guard !values.isEmpty else {
-            throw CommandFailure.keyPathMissing(
+            throw KeyPathMissing(
                 "\(target.qualifiedName): the response has no value at key path '\(keyPath)'")
         }
         for value in values {
@@ -567,14 +568,14 @@ struct CallCommand: CallerIsolatedCommand {
     }
 
     /// `--body` and `--set`: the body read from where `--body` says, the paths parsed.
-    func bodyEdit(whole: Bool = true) throws(CommandFailure) -> BodyEdit? {
+    func bodyEdit(whole: Bool = true) throws -> BodyEdit? {
         let body = whole ? self.body : nil
         guard body != nil || !fields.isEmpty else { return nil }
         var edit = BodyEdit()
         do {
             edit.fields = try fields.map { field throws(JSONEditError) in try BodyEdit.field(field) }
         } catch {
-            throw CommandFailure.usage(error.description)
+            throw UsageError(error.description)
         }
         guard let body else { return edit }
         if body == "@-" {
@@ -582,7 +583,7 @@ struct CallCommand: CallerIsolatedCommand {
         } else if body.hasPrefix("@") {
             let path = String(body.dropFirst())
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure.usage("--body: cannot read \(path)")
+                throw UsageError("--body: cannot read \(path)")
             }
             edit.whole = data
         } else {
@@ -593,13 +594,13 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// What the command line overrides of the spec's policy: `--sample` stubs at once unless
     /// `--stub` says how.
-    func overrides() throws(CommandFailure) -> CallPolicy.Overrides {
-        let behavior = try stub.map { text throws(CommandFailure) in try Self.parseStub(text) }
+    func overrides() throws -> CallPolicy.Overrides {
+        let behavior = try stub.map { text throws in try Self.parseStub(text) }
         return network.overrides(stub: behavior ?? (sample != nil ? .immediate : nil))
     }
 
     /// A `--stub` value: `never`, `immediate` or `delayed=SECONDS`.
-    static func parseStub(_ stub: String) throws(CommandFailure) -> StubBehavior {
+    static func parseStub(_ stub: String) throws -> StubBehavior {
         switch stub {
         case "never": return .never
         case "immediate": return .immediate
@@ -609,7 +610,7 @@ struct CallCommand: CallerIsolatedCommand {
             {
                 return .delayed(seconds: seconds)
             }
-            throw CommandFailure.usage(
+            throw UsageError(
                 "--stub takes never, immediate or delayed=SECONDS (0 to \(Int(Seconds.maximum))), not '\(stub)'")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -136,12 +137,12 @@ struct CheckCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        let behavior = record ? .never : try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let behavior = record ? .never : try stub.map { text throws in try CallCommand.parseStub(text) }
         if record { try RecordRequest.checkAllowed(force: force, environment: context.environment) }
         // Arazzo documents run their workflows, as the flows import makes of them.
         let documents = paths.filter(ArazzoDocument.isArazzo(path:))
         if !documents.isEmpty, documents.count < paths.count {
-            throw CommandFailure.usage("check takes Arazzo documents or specs, not both in one run")
+            throw UsageError("check takes Arazzo documents or specs, not both in one run")
         }
         var arazzo: ArazzoSpecs?
         defer { arazzo?.remove() }
@@ -172,7 +173,7 @@ struct CheckCommand: CallerIsolatedCommand {
                     method: target.method, allowsWrites: allowsWrites, allowsDeletes: allowsDeletes)
             }
         } catch {
-            throw CommandFailure.usage(error.description)
+            throw UsageError(error.description)
         }
         // The reports' files are opened before anything is sent, so that a destination that
         // cannot be written fails the command at once, not after the whole run.
@@ -239,12 +240,11 @@ struct CheckCommand: CallerIsolatedCommand {
         if let coverage { try coverageRun?.write(coverage) }
         let shortfall = coverage.flatMap { coverageRun?.shortfall($0) }
         if let signal = interrupts.arrived {
-            let (name, status) = Interrupts.described(signal)
-            throw CommandFailure("interrupted by \(name)", carrying: status)
+            throw Interrupted("interrupted by \(Interrupts.name(of: signal))", signal: signal)
         }
         if summary.failed > 0 {
             if let shortfall { context.errorLine("moya-cli: error: \(shortfall.message)") }
-            throw CommandFailure.failed(
+            throw RunFailure(
                 "\(summary.failed) of \(summary.total) \(summary.total == 1 ? "check" : "checks") failed")
         }
         if let recordingFailure { throw recordingFailure }
@@ -264,12 +264,12 @@ struct CheckCommand: CallerIsolatedCommand {
     /// be recorded prints its error and the others are still recorded. Returns the failure the
     /// command ends with when every check passed, with the last error's status.
     func recordAll(_ heard: [(index: Int, exchange: Exchange)], plan: [PlannedCheck], services: [ServiceSpec])
-        -> CommandFailure?
+        -> FailureSummary?
     {
         let context = CommandContext.current
         let recorder = SampleRecorder(compiler: specOptions.compiler(explicitPaths: !paths.isEmpty), services: services)
         var written: Set<[String]> = []
-        var failures: [CommandFailure] = []
+        var failures: [any Error] = []
         // A trusted folder stays trusted after the recordings, which are moya-cli's own writes.
         SpecTrust(environment: context.environment).keeping(writing: services.map(\.file)) {
             for (index, exchange) in heard.sorted(by: { $0.index < $1.index }) {
@@ -277,19 +277,19 @@ struct CheckCommand: CallerIsolatedCommand {
                 guard case .check(let target, let check) = planned.subject, let response = exchange.response,
                     written.insert([planned.service.file, target.name, check.sample ?? ""]).inserted
                 else { continue }
-                do throws(CommandFailure) {
+                do {
                     try RecordRequest.record(
                         response, redactor: exchange.redactor, target: target, of: planned.service, named: check.sample,
                         recorder: recorder, context: context)
                 } catch {
-                    context.errorLine("moya-cli: error: \(error.message)")
+                    context.errorLine("moya-cli: error: \(error.failureMessage)")
                     failures.append(error)
                 }
             }
         }
         guard let last = failures.last else { return nil }
         let count = failures.count == 1 ? "a sample" : "\(failures.count) samples"
-        return CommandFailure("\(count) could not be recorded", carrying: last.status)
+        return FailureSummary("\(count) could not be recorded", of: last)
     }
 
     /// A report's file, open for writing; nothing is at its path until it is written whole.
@@ -306,27 +306,27 @@ struct CheckCommand: CallerIsolatedCommand {
         }
     }
 
-    static func openReport(_ path: String) throws(CommandFailure) -> Report {
+    static func openReport(_ path: String) throws -> Report {
         let made: [String]
         switch FileSystem.makeFolders(above: path) {
         case .success(let folders): made = folders
-        case .failure(let failure): throw CommandFailure.cannotWrite("cannot write the report: \(failure.message)")
+        case .failure(let failure): throw FileFailure.unwritable("cannot write the report: \(failure.message)")
         }
         do {
             return Report(file: try PendingFile(path: path), madeFolders: made)
         } catch {
             FileSystem.removeFolders(made)
-            throw CommandFailure.cannotWrite("cannot write the report: \(error.message)")
+            throw FileFailure.unwritable("cannot write the report: \(error.message)")
         }
     }
 
     /// Writes a report whole; `execute` discards a file it did not finish.
-    static func write(_ text: String, to report: Report) throws(CommandFailure) {
+    static func write(_ text: String, to report: Report) throws {
         do {
             try report.file.write(Array(text.utf8))
             try report.file.commit()
         } catch {
-            throw CommandFailure.cannotWrite("cannot write the report: \(error.message)")
+            throw FileFailure.unwritable("cannot write the report: \(error.message)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaCoverage
 import MoyaRuntime
 import MoyaSpec
@@ -28,7 +29,7 @@ struct CoverageOptions: ParsableArguments {
     var isEnabled: Bool { file != nil || minimum != nil }
 
     /// The run's coverage, its file opened before anything is sent; nil when not asked for.
-    func start(services: [ServiceSpec]) throws(CommandFailure) -> CoverageRun? {
+    func start(services: [ServiceSpec]) throws -> CoverageRun? {
         guard isEnabled else { return nil }
         return CoverageRun(
             recorder: CoverageRecorder(services: services), report: try file.map(CheckCommand.openReport),
@@ -46,7 +47,7 @@ struct CoverageRun {
     var coverage: Coverage { recorder.coverage }
 
     /// Writes the file; a destination the command did not finish is discarded.
-    func write(_ coverage: Coverage) throws(CommandFailure) {
+    func write(_ coverage: Coverage) throws {
         guard let report else { return }
         try CheckCommand.write(coverage.report, to: report)
     }
@@ -57,9 +58,9 @@ struct CoverageRun {
     }
 
     /// The failure the gate ends the run with, when the run falls short.
-    func shortfall(_ coverage: Coverage) -> CommandFailure? {
+    func shortfall(_ coverage: Coverage) -> CoverageShortfall? {
         guard let minimum, let line = coverage.shortfall(below: minimum) else { return nil }
-        return CommandFailure.failed(line)
+        return CoverageShortfall(line)
     }
 
     func discard() { report?.discard() }

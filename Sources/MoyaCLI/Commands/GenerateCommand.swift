@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaGenerate
 import MoyaHTTP
 import MoyaSpec
@@ -60,13 +61,13 @@ struct GenerateSwiftCommand: CallerIsolatedCommand {
         let made: [String]
         switch FileSystem.makeFolders(above: output) {
         case .success(let folders): made = folders
-        case .failure(let failure): throw CommandFailure.usage(failure.message)
+        case .failure(let failure): throw UsageError(failure.message)
         }
         do {
             try PendingFile.write(Array(source.utf8), to: output)
         } catch {
             FileSystem.removeFolders(made)
-            throw CommandFailure.usage("cannot write \(output): \(error.message)")
+            throw UsageError("cannot write \(output): \(error.message)")
         }
     }
 

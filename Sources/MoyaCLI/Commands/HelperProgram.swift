@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -28,19 +29,19 @@ struct HelperProgram: Sendable {
     static let openAPI = HelperProgram(name: "moya-cli-openapi")
 
     /// Runs the program in this process's place for `command`; returns only by throwing.
-    func run(_ arguments: [String], for command: String) throws(CommandFailure) {
+    func run(_ arguments: [String], for command: String) throws {
         let context = CommandContext.current
         // In a process that does not end with the command (tests, a host program), replacing
         // the process would end the host.
         guard context.exitsWhenDone else {
-            throw CommandFailure.usage("\(command) runs only in the moya-cli executable")
+            throw UsageError("\(command) runs only in the moya-cli executable")
         }
         guard let helper = Self.locate(context.environment) else {
-            throw CommandFailure.failed(
+            throw HelperFailure(
                 "\(Self.executable), which does \(command), is not beside moya-cli or on PATH; make install installs it"
             )
         }
-        throw CommandFailure.failed(ChildProcess.replace(with: helper, [name] + arguments).reason)
+        throw HelperFailure(ChildProcess.replace(with: helper, [name] + arguments).reason)
     }
 
     /// `$MOYA_CLI_TOOLS`, else `moya-cli-tools` beside this executable, else on `PATH`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaSpec
 
@@ -53,24 +54,24 @@ struct InitCommand: CallerIsolatedCommand {
         case (nil, nil):
             try copyExamples(into: folder)
         default:
-            throw CommandFailure.usage("init SERVICE needs --base-url URL, and --base-url a SERVICE")
+            throw UsageError("init SERVICE needs --base-url URL, and --base-url a SERVICE")
         }
     }
 
     /// `--specs DIR`, else the user's spec folder.
-    func folder(_ environment: Environment) throws(CommandFailure) -> String {
+    func folder(_ environment: Environment) throws -> String {
         if let specs { return specs.hasSuffix("/") && specs.count > 1 ? String(specs.dropLast()) : specs }
         guard let user = SpecLibrary.defaultPaths(environment: environment).dropFirst().first else {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "init needs a folder for specs: set HOME or XDG_CONFIG_HOME, or give --specs DIR")
         }
         return user
     }
 
-    func writeFirstSpec(_ service: String, baseURL: String, into folder: String) throws(CommandFailure) {
+    func writeFirstSpec(_ service: String, baseURL: String, into folder: String) throws {
         let context = CommandContext.current
         guard ParamSpec.isValidName(service) else {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "'\(TerminalText.escapingControls(service))' is not a valid service name; use letters, digits, '_' "
                     + "and '-', starting with a letter")
         }
@@ -91,7 +92,7 @@ struct InitCommand: CallerIsolatedCommand {
         do {
             _ = try SpecCompiler(environment: Environment([:])).compile(Array(text.utf8), file: file)
         } catch {
-            throw CommandFailure.usage(
+            throw UsageError(
                 "init \(service): nothing was written", details: error.diagnostics.map(\.description))
         }
         try write(Array(text.utf8), to: file)
@@ -101,10 +102,10 @@ struct InitCommand: CallerIsolatedCommand {
                 + "moya-cli call \(baseURL)/PATH --save \(service).NAME")
     }
 
-    func copyExamples(into folder: String) throws(CommandFailure) {
+    func copyExamples(into folder: String) throws {
         let context = CommandContext.current
         guard let examples = Self.examples(context.environment) else {
-            throw CommandFailure.missingSpec(
+            throw FileFailure.missing(
                 "no example specs beside moya-cli (PREFIX/share/moya-cli/examples): make install puts them there; "
                     + "or give SERVICE --base-url URL for a spec of your own")
         }
@@ -122,7 +123,7 @@ struct InitCommand: CallerIsolatedCommand {
             do {
                 bytes = try FileSystem.contents(examples + "/" + name)
             } catch {
-                throw CommandFailure.missingSpec("cannot read \(examples)/\(name)")
+                throw FileFailure.missing("cannot read \(examples)/\(name)")
             }
             try write(bytes, to: file)
             written.append(name)
@@ -132,20 +133,20 @@ struct InitCommand: CallerIsolatedCommand {
     }
 
     /// Writes `bytes` whole, making the folder when it is not there yet.
-    func write(_ bytes: [UInt8], to file: String) throws(CommandFailure) {
+    func write(_ bytes: [UInt8], to file: String) throws {
         if !force, FileSystem.kind(file) != .missing {
-            throw CommandFailure.cannotWrite("\(file) is there already; --force replaces it")
+            throw FileFailure.unwritable("\(file) is there already; --force replaces it")
         }
         let made: [String]
         switch FileSystem.makeFolders(above: file) {
         case .success(let folders): made = folders
-        case .failure(let failure): throw CommandFailure.cannotWrite(failure.message)
+        case .failure(let failure): throw FileFailure.unwritable(failure.message)
         }
         do {
             try PendingFile.write(bytes, to: file)
         } catch {
             FileSystem.removeFolders(made)
-            throw CommandFailure.cannotWrite("cannot write \(file): \(error.message)")
+            throw FileFailure.unwritable("cannot write \(file): \(error.message)")
         }
     }
 

@@ -135,13 +135,13 @@ struct MCPCommand: CallerIsolatedCommand {
     /// How `--http`'s start ended: its options made, a failure, or a signal first.
     private enum Start: Sendable {
         case options(HTTPTransport.Options)
-        case failed(CommandFailure)
+        case failed(any Error)
         case stopped(Int32)
     }
 
     func execute() async throws {
         let context = CommandContext.current
-        let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let behavior = try stub.map { text throws in try CallCommand.parseStub(text) }
         // An Arazzo document among --specs offers its workflows, as the flows import makes of
         // them, from a folder removed when mcp stops.
         var options = specOptions
@@ -175,7 +175,7 @@ struct MCPCommand: CallerIsolatedCommand {
             let serving = self.serving
             let started = await withTaskGroup(of: Start?.self) { group in
                 group.addTask {
-                    do throws(CommandFailure) {
+                    do {
                         return .options(try await serving.transportOptions(session: session))
                     } catch {
                         return .failed(error)
@@ -280,7 +280,7 @@ struct MCPInvocation: Sendable {
     }
 
     /// The name of a signal, as the log says it.
-    static func name(of signal: Int32) -> String { Interrupts.described(signal).name }
+    static func name(of signal: Int32) -> String { Interrupts.name(of: signal) }
 }
 
 /// The first signal a command gets, for any number of waiters, each of which may be cancelled

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaMCP
 import MoyaSpec
@@ -132,7 +133,7 @@ struct MCPHTTPOptions: ParsableArguments {
     }
 
     /// The transport's options: the key set fetched or read, the certificate loaded.
-    func transportOptions(session: Session) async throws(CommandFailure) -> HTTPTransport.Options {
+    func transportOptions(session: Session) async throws -> HTTPTransport.Options {
         var options = HTTPTransport.Options()
         options.allowedOrigins = allowOrigins
         options.scopes = ScopePolicy(write: writeScope, delete: deleteScope)
@@ -142,7 +143,7 @@ struct MCPHTTPOptions: ParsableArguments {
                     issuer: authIssuer, audience: audience, jwks: jwks,
                     scopes: [writeScope, deleteScope].compactMap { $0 }, session: session)
             } catch {
-                throw CommandFailure.failed(error.description)
+                throw ListenFailure(error.description)
             }
         }
         if let tlsCert, let tlsKey {
@@ -151,8 +152,8 @@ struct MCPHTTPOptions: ParsableArguments {
             } catch {
                 // A file the command line names that cannot be read is a usage error, as an
                 // unreadable `--cacert` is for every command; one read and refused is not.
-                throw error.isUnreadable
-                    ? CommandFailure.usage(error.description) : CommandFailure.failed(error.description)
+                if error.isUnreadable { throw UsageError(error.description) }
+                throw ListenFailure(error.description)
             }
         }
         return options

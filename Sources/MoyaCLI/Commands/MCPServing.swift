@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaMCP
 import MoyaRuntime
@@ -31,7 +32,7 @@ enum MCPServing {
         do {
             audit = try invocation.audit.map { path throws(AuditLog.OpenError) in try AuditLog(path: path) }
         } catch {
-            throw CommandFailure.cannotWrite(error.description)
+            throw FileFailure.unwritable(error.description)
         }
         var options = ToolServer.Options()
         options.dynamic = invocation.dynamic
@@ -51,7 +52,7 @@ enum MCPServing {
                 listener = try await HTTPTransport(
                     server: server, host: http.host, port: http.port, options: http.options)
             } catch {
-                throw CommandFailure.failed(
+                throw ListenFailure(
                     "cannot listen on \(ServeCommand.authority(http.host, http.port)): \(ServeCommand.reason(error))")
             }
         } else {
@@ -103,7 +104,7 @@ enum MCPServing {
     }
 
     /// `--lock`: the catalog held to the lock, or the lock written.
-    static func check(_ catalog: ToolCatalog, lock: String, _ invocation: MCPInvocation) throws(CommandFailure) {
+    static func check(_ catalog: ToolCatalog, lock: String, _ invocation: MCPInvocation) throws {
         do {
             switch try ToolLock.apply(catalog, path: lock, update: invocation.updatesLock) {
             case .written(let count): invocation.log("moya-cli: mcp: wrote the lock of \(count) tools to \(lock)")
@@ -112,23 +113,23 @@ enum MCPServing {
             }
         } catch {
             switch error {
-            case .file(let message): throw CommandFailure.cannotWrite(message)
+            case .file(let message): throw FileFailure.unwritable(message)
             case .changed(let changes):
                 let shown = changes.prefix(5).joined(separator: "; ")
                 let more = changes.count > 5 ? "; and \(changes.count - 5) more" : ""
-                throw CommandFailure.invalidSpec(
+                throw InvalidDocument(
                     "the tools differ from --lock \(lock): \(shown)\(more); start with --update-lock to accept them")
             }
         }
     }
 
     /// Checks `--only` against the loaded catalog, and says on stderr what is offered.
-    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation, port: Int?) throws(CommandFailure) {
+    static func announce(_ catalog: ToolCatalog, _ invocation: MCPInvocation, port: Int?) throws {
         let unmatched = invocation.only.filter { pattern in
             !catalog.all.contains { fnmatch(pattern, $0.fullName, 0) == 0 }
         }
         if !unmatched.isEmpty {
-            throw CommandFailure.usage(CheckPlan.UnmatchedPatterns(patterns: unmatched).description)
+            throw UsageError(CheckPlan.UnmatchedPatterns(patterns: unmatched).description)
         }
         let left = catalog.all.count - catalog.exposed.count
         var place = "on stdio"

@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -10,7 +11,7 @@ struct RecordRequest: Sendable {
 
     /// Pulls `--record [NAME]` out of `call`'s param words: NAME is the next word when it is
     /// neither an option nor a `NAME=VALUE` param. Nil when the words do not ask to record.
-    static func take(from words: inout [String]) throws(CommandFailure) -> RecordRequest? {
+    static func take(from words: inout [String]) throws -> RecordRequest? {
         guard let index = words.firstIndex(where: { $0 == "--record" || $0.hasPrefix("--record=") }) else {
             return nil
         }
@@ -21,18 +22,18 @@ struct RecordRequest: Sendable {
         } else if index < words.count, !words[index].hasPrefix("-"), !words[index].contains("=") {
             request.sample = words.remove(at: index)
         }
-        if request.sample?.isEmpty == true { throw CommandFailure.usage("--record= needs a sample's name") }
+        if request.sample?.isEmpty == true { throw UsageError("--record= needs a sample's name") }
         if words.contains(where: { $0 == "--record" || $0.hasPrefix("--record=") }) {
-            throw CommandFailure.usage("--record is given more than once")
+            throw UsageError("--record is given more than once")
         }
         return request
     }
 
     /// Refuses to record where `CI` is set (to anything but empty, `0` or `false`), unless
     /// `--force`: a recording changes the spec, which a CI run should only check.
-    static func checkAllowed(force: Bool, environment: Environment) throws(CommandFailure) {
+    static func checkAllowed(force: Bool, environment: Environment) throws {
         guard !force, let value = environment["CI"], !["", "0", "false"].contains(value.lowercased()) else { return }
-        throw CommandFailure.usage(
+        throw UsageError(
             "--record changes the spec, and CI is set, so nothing is recorded; add --force to record in CI")
     }
 
@@ -41,13 +42,13 @@ struct RecordRequest: Sendable {
     static func record(
         _ response: Response, redactor: Redactor, target: TargetSpec, of service: ServiceSpec, named name: String?,
         recorder: SampleRecorder, context: CommandContext
-    ) throws(CommandFailure) {
+    ) throws {
         let recording: SampleRecorder.Recording
         do {
             recording = try recorder.record(
                 response, redactor: redactor, target: target, of: service, named: name)
         } catch {
-            throw CommandFailure(error)
+            throw error
         }
         let place = "\(recording.keyPath) in \(recording.file)"
         // The live API breaks the schema the spec states: said, not hidden.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -87,25 +88,25 @@ struct RunCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        let behavior = try stub.map { text throws(CommandFailure) in try CallCommand.parseStub(text) }
+        let behavior = try stub.map { text throws in try CallCommand.parseStub(text) }
         // An Arazzo document's workflow runs as the flow import makes of it.
         var arazzo: ArazzoSpecs?
         defer { arazzo?.remove() }
         let (catalog, service, spec): (SpecLibrary.Catalog, ServiceSpec, FlowSpec)
         if ArazzoDocument.isArazzo(path: flow) {
-            guard let workflow else { throw CommandFailure.usage("name the workflow to run: run \(flow) WORKFLOW") }
+            guard let workflow else { throw UsageError("name the workflow to run: run \(flow) WORKFLOW") }
             let specs = try ArazzoSpecs([flow], sources: sources, fileRoot: specOptions.fileRoot)
             arazzo = specs
             let ids = specs.documents.first?.file.workflowIds ?? []
             guard ids.contains(workflow) else {
-                throw CommandFailure.usage(
+                throw UsageError(
                     "\(flow) has no workflow '\(workflow)'" + Suggestion.hint(for: workflow, in: ids))
             }
             catalog = specs.relocated(try specOptions.loadCatalog(paths: specs.folders))
             (service, spec) = try ArazzoSpecs.flow(workflow, in: catalog)
         } else {
             if let workflow {
-                throw CommandFailure.usage("'\(workflow)': only an Arazzo document takes a workflow after it")
+                throw UsageError("'\(workflow)': only an Arazzo document takes a workflow after it")
             }
             (catalog, service, spec) = try specOptions.loadFlow(flow)
         }
@@ -144,12 +145,11 @@ struct RunCommand: CallerIsolatedCommand {
         if let coverage { try coverageRun?.write(coverage) }
         let shortfall = coverage.flatMap { coverageRun?.shortfall($0) }
         if let signal = interrupts.arrived {
-            let (name, status) = Interrupts.described(signal)
-            throw CommandFailure("interrupted by \(name); the finally steps ran", carrying: status)
+            throw Interrupted("interrupted by \(Interrupts.name(of: signal)); the finally steps ran", signal: signal)
         }
         if result.outcome == .failed {
             if let shortfall { context.errorLine("moya-cli: error: \(shortfall.message)") }
-            throw CommandFailure.failed("flow \(service.name).\(spec.name) failed")
+            throw RunFailure("flow \(service.name).\(spec.name) failed")
         }
         if let shortfall { throw shortfall }
     }
@@ -162,19 +162,18 @@ struct RunCommand: CallerIsolatedCommand {
 
     /// `--vars FILE` and then each `--var NAME=VALUE`, in order; a value reads as YAML's plain
     /// scalars do, so `--var id=7` is the integer 7.
-    static func overrides(_ pairs: [String], file: String?) throws(CommandFailure) -> [(name: String, value: JSONValue)]
-    {
+    static func overrides(_ pairs: [String], file: String?) throws -> [(name: String, value: JSONValue)] {
         var overrides: [(name: String, value: JSONValue)] = []
         if let file {
             do {
                 overrides += try FlowVariablesFile.read(file)
             } catch {
-                throw CommandFailure.usage("--vars \(file): \(error.description)")
+                throw UsageError("--vars \(file): \(error.description)")
             }
         }
         for pair in pairs {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CommandFailure.usage("--var takes NAME=VALUE, not '\(pair)'")
+                throw UsageError("--var takes NAME=VALUE, not '\(pair)'")
             }
             let name = String(pair[..<equals])
             let text = String(pair[pair.index(after: equals)...])

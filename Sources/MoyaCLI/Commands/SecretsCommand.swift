@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCommandSupport
 import MoyaRuntime
 import MoyaSpec
 
@@ -71,9 +72,8 @@ struct SecretsCheckCommand: CallerIsolatedCommand {
             context.line((padded + [row[3]]).joined(separator: "  "))
         }
         if let first = failures.first {
-            throw CommandFailure(
-                "\(failures.count) of \(rows.count) secrets could not be read; the first: \(first.message)",
-                carrying: first.status)
+            throw FailureSummary(
+                "\(failures.count) of \(rows.count) secrets could not be read; the first: \(first.message)", of: first)
         }
     }
 

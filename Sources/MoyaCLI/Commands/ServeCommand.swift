@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import MoyaCommandSupport
 import MoyaCoverage
 import MoyaHTTP
 import MoyaServe
@@ -115,7 +116,7 @@ struct ServeCommand: CallerIsolatedCommand {
         let log: @Sendable (String) -> Void = { serveLog.line($0) }
         for warning in router.warnings { context.errorLine("moya-cli: warning: " + warning) }
         // Opened now, so that a destination that cannot be written fails before serving.
-        let coverage = try coverageFile.map { file throws(CommandFailure) in
+        let coverage = try coverageFile.map { file throws in
             (recorder: CoverageRecorder(services: router.services), report: try CheckCommand.openReport(file))
         }
         defer { coverage?.report.discard() }
@@ -132,7 +133,7 @@ struct ServeCommand: CallerIsolatedCommand {
                     heard: coverage.map { Self.counting(into: $0.recorder) }))
         } catch {
             signals?.stop()
-            throw CommandFailure.failed(
+            throw ListenFailure(
                 "cannot listen on \(Self.authority(host, port)): \(Self.reason(error))")
         }
         announce(router, port: server.port, log: log)
@@ -143,7 +144,7 @@ struct ServeCommand: CallerIsolatedCommand {
             ? _Concurrency.Task { await self.watch(server, paths: paths, recorder: coverage?.recorder, log: log) } : nil
         let signal = await nextSignal()
         watcher?.cancel()
-        log("moya-cli: \(Interrupts.described(signal).name): stopping; requests in flight have \(Int(Self.grace)) s")
+        log("moya-cli: \(Interrupts.name(of: signal)): stopping; requests in flight have \(Int(Self.grace)) s")
         let finished = await server.stop(grace: Self.grace)
         signals?.stop()
         if !finished { log("moya-cli: stopped with requests unanswered after \(Int(Self.grace)) s") }
@@ -174,16 +175,16 @@ struct ServeCommand: CallerIsolatedCommand {
         }
     }
 
-    private func makeRouter(_ catalog: SpecLibrary.Catalog) throws(CommandFailure) -> MockRouter {
+    private func makeRouter(_ catalog: SpecLibrary.Catalog) throws -> MockRouter {
         var services = catalog.services
         if let service {
             guard let found = services.first(where: { $0.name == service }) else {
-                throw CommandFailure.usage(
+                throw UsageError(
                     "no service '\(service)'" + specOptions.hint(service, services.map(\.name)))
             }
             services = [found]
         }
-        guard !services.isEmpty else { throw CommandFailure.missingSpec("no services to serve") }
+        guard !services.isEmpty else { throw FileFailure.missing("no services to serve") }
         return MockRouter(services: services, environment: env, atRoot: service != nil, asksCredentials: !noAuth)
     }
 
@@ -227,8 +228,8 @@ struct ServeCommand: CallerIsolatedCommand {
                 for warning in router.warnings { log("moya-cli: warning: " + warning) }
                 log("moya-cli: reloaded: \(Self.size(of: router))")
             } catch {
-                for line in error.details { log(line) }
-                log("moya-cli: error: \(error.message); still serving the last specs that validated")
+                for line in error.failureDetails { log(line) }
+                log("moya-cli: error: \(error.failureMessage); still serving the last specs that validated")
             }
         }
     }

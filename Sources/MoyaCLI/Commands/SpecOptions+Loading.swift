@@ -1,3 +1,4 @@
+import MoyaCommandSupport
 import MoyaRuntime
 import MoyaSpec
 
@@ -62,7 +63,7 @@ extension SpecOptions {
     }
 
     /// Every service, or a failure carrying every diagnostic.
-    func loadCatalog(paths: [String]? = nil, checkingSamples: Bool = false) throws(CommandFailure)
+    func loadCatalog(paths: [String]? = nil, checkingSamples: Bool = false) throws
         -> SpecLibrary.Catalog
     {
         try Self.loadCatalog(library(paths: paths, checkingSamples: checkingSamples), context: CommandContext.current)
@@ -70,14 +71,14 @@ extension SpecOptions {
 
     /// Every service of `library`, or a failure carrying every diagnostic; a note on
     /// `context`'s stderr for each service a nearer layer hides.
-    static func loadCatalog(_ library: SpecLibrary, context: CommandContext) throws(CommandFailure)
+    static func loadCatalog(_ library: SpecLibrary, context: CommandContext) throws
         -> SpecLibrary.Catalog
     {
         let catalog: SpecLibrary.Catalog
         do {
             catalog = try library.loadAll()
         } catch {
-            throw CommandFailure.missingSpec(error.description)
+            throw FileFailure.missing(error.description)
         }
         guard catalog.diagnostics.isEmpty else { throw Self.invalid(catalog.diagnostics) }
         for shadowing in catalog.shadowed {
@@ -91,7 +92,7 @@ extension SpecOptions {
     /// One service by name.
     /// With `target`, only what a call of it needs is compiled.
     func loadService(named name: String, target: String? = nil, keepingEnvironmentReferences: Bool = false)
-        throws(CommandFailure) -> ServiceSpec
+        throws -> ServiceSpec
     {
         do {
             let library = library(keepingEnvironmentReferences: keepingEnvironmentReferences)
@@ -104,9 +105,9 @@ extension SpecOptions {
         } catch let error as SpecError {
             throw Self.invalid(error.diagnostics)
         } catch let error as SpecNotFoundError {
-            throw CommandFailure.missingSpec(error.description)
+            throw FileFailure.missing(error.description)
         } catch {
-            throw CommandFailure.usage("\(error)")
+            throw UsageError("\(error)")
         }
     }
 
@@ -114,7 +115,7 @@ extension SpecOptions {
     /// holds only that target and what it needs, as `call` wants; the rest of the file is not
     /// compiled.
     func loadTarget(_ qualifiedName: String, lazily: Bool = false, keepingEnvironmentReferences: Bool = false)
-        throws(CommandFailure) -> (ServiceSpec, TargetSpec)
+        throws -> (ServiceSpec, TargetSpec)
     {
         let (serviceName, targetName) = try Self.split(qualifiedName, "SERVICE.TARGET")
         // A target the file does not have gets the whole service, which names the others.
@@ -123,7 +124,7 @@ extension SpecOptions {
             keepingEnvironmentReferences: keepingEnvironmentReferences)
         guard let target = service.target(named: targetName) else {
             let names = service.targets.map(\.name)
-            throw CommandFailure.usage(
+            throw UsageError(
                 "service '\(serviceName)' has no target '\(targetName)'" + hint(targetName, names))
         }
         return (service, target)
@@ -131,16 +132,16 @@ extension SpecOptions {
 
     /// Every service, and the service and flow `SERVICE.FLOW` names: a flow's steps may call
     /// any service's targets.
-    func loadFlow(_ qualifiedName: String) throws(CommandFailure) -> (SpecLibrary.Catalog, ServiceSpec, FlowSpec) {
+    func loadFlow(_ qualifiedName: String) throws -> (SpecLibrary.Catalog, ServiceSpec, FlowSpec) {
         let (serviceName, flowName) = try Self.split(qualifiedName, "SERVICE.FLOW")
         let catalog = try loadCatalog()
         guard let service = catalog.services.first(where: { $0.name == serviceName }) else {
-            throw CommandFailure.missingSpec(
+            throw FileFailure.missing(
                 "no service '\(serviceName)'" + hint(serviceName, catalog.services.map(\.name)))
         }
         guard let flow = service.flows.first(where: { $0.name == flowName }) else {
             let names = service.flows.map(\.name)
-            throw CommandFailure.usage(
+            throw UsageError(
                 "service '\(serviceName)' has no flow '\(flowName)'"
                     + (names.isEmpty ? "; it has none" : hint(flowName, names)))
         }
@@ -148,11 +149,11 @@ extension SpecOptions {
     }
 
     /// `SERVICE` and `NAME` from `SERVICE.NAME`.
-    static func split(_ qualifiedName: String, _ form: String) throws(CommandFailure) -> (String, String) {
+    static func split(_ qualifiedName: String, _ form: String) throws -> (String, String) {
         guard let dot = qualifiedName.firstIndex(of: "."), dot != qualifiedName.startIndex,
             dot != qualifiedName.index(before: qualifiedName.endIndex)
         else {
-            throw CommandFailure.usage("expected \(form), got '\(qualifiedName)'")
+            throw UsageError("expected \(form), got '\(qualifiedName)'")
         }
         return (String(qualifiedName[..<dot]), String(qualifiedName[qualifiedName.index(after: dot)...]))
     }
@@ -164,7 +165,7 @@ extension SpecOptions {
         return "; it has \(names.joined(separator: ", "))"
     }
 
-    static func invalid(_ diagnostics: [Diagnostic]) -> CommandFailure {
-        CommandFailure(SpecError(diagnostics))
+    static func invalid(_ diagnostics: [Diagnostic]) -> SpecError {
+        SpecError(diagnostics)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -16,9 +17,10 @@ import Synchronization
 /// runs in, which fails it as cancelled and removes any temporary file, and the command exits
 /// 128 + the signal's number.
 enum Interrupts {
-    /// The signals that cancel a request, each with its name and the status it exits with.
-    static let signals: [(number: Int32, name: String, status: ExitStatus)] = [
-        (SIGINT, "SIGINT", .interrupted), (SIGTERM, "SIGTERM", .terminated), (SIGHUP, "SIGHUP", .hungUp),
+    /// The signals that cancel a request, each with its name; each exits with its own status
+    /// (`ExitStatus.signal`).
+    static let signals: [(number: Int32, name: String)] = [
+        (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"),
     ]
 
     /// The first of them that arrived in this process, whoever was listening.
@@ -75,9 +77,8 @@ enum Interrupts {
     }
 
     /// The signal's name and exit status.
-    static func described(_ signal: Int32) -> (name: String, status: ExitStatus) {
-        let entry = signals.first { $0.number == signal } ?? signals[0]
-        return (entry.name, entry.status)
+    static func name(of signal: Int32) -> String {
+        (signals.first { $0.number == signal } ?? signals[0]).name
     }
 }
 
@@ -113,15 +114,5 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
             source.cancel()
             signal(number, SIG_DFL)
         }
-    }
-}
-
-extension ExitStatus {
-    /// The signal a status stands for: 128 + the signal's number, for the signals that cancel
-    /// a command. The executable ends by that signal once the command has cleaned up, so that
-    /// a shell sees a death by signal (and stops a loop on Ctrl-C, as it does for curl); the
-    /// shell then reports the same status.
-    var signal: Int32? {
-        Interrupts.signals.first { $0.status == self }?.number
     }
 }

@@ -5,22 +5,50 @@ import MoyaSpec
 /// command maps to an exit status and a library user switches on, the target, the server
 /// when the network failed, and one line of reason with the call's secrets scrubbed.
 public struct SendFailure: Problem, CustomStringConvertible {
-    /// What kind of failure it is.
-    public enum Kind: Sendable, Hashable {
+    /// What kind of failure it is: an open set, as `NetworkError.Code` is, so a kind added
+    /// later breaks no one's code; compare with `==`, or read `statusCode` and `networkCode`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        enum Base: Sendable, Hashable {
+            case status(Int), network(NetworkError.Code?), encoding, invalidCall, login, secret(FailureKind)
+        }
+
+        let base: Base
+
         /// The response's status did not pass validation.
-        case status(Int)
+        public static func status(_ code: Int) -> Kind { Kind(base: .status(code)) }
         /// The request was not answered; the network error's code, when there is one.
-        case network(NetworkError.Code?)
+        public static func network(_ code: NetworkError.Code?) -> Kind { Kind(base: .network(code)) }
         /// The spec's params or body could not be encoded into a request.
-        case encoding
+        public static let encoding = Kind(base: .encoding)
         /// The call could not be made as asked: an unknown target, a param missing or of the
         /// wrong type, a file outside the spec's folder.
-        case invalidCall
+        public static let invalidCall = Kind(base: .invalidCall)
         /// The target's login failed, so it was not sent.
-        case login
-        /// A secret the target needs could not be read (`SecretFailure`): its status, 66, 69
-        /// or 77.
-        case secret(ExitStatus)
+        public static let login = Kind(base: .login)
+        /// A secret the target needs could not be read (`SecretFailure`), of that failure's
+        /// kind: `missing`, `unavailable` or `untrusted`.
+        public static func secret(_ kind: FailureKind) -> Kind { Kind(base: .secret(kind)) }
+
+        /// The response's status, for a status that did not pass validation.
+        public var statusCode: Int? {
+            if case .status(let code) = base { code } else { nil }
+        }
+
+        /// The network error's code, for a request that was not answered.
+        public var networkCode: NetworkError.Code? {
+            if case .network(let code) = base { code } else { nil }
+        }
+
+        public var description: String {
+            switch base {
+            case .status(let code): "status(\(code))"
+            case .network(let code): "network(\(code.map(\.description) ?? "nil"))"
+            case .encoding: "encoding"
+            case .invalidCall: "invalidCall"
+            case .login: "login"
+            case .secret(let kind): "secret(\(kind))"
+            }
+        }
     }
 
     /// What kind of failure it is.
@@ -67,7 +95,7 @@ public struct SendFailure: Problem, CustomStringConvertible {
     public init(secret error: SecretFailure, target: String) {
         var error = error
         error.needer = nil
-        self.init(kind: .secret(error.status), target: target, reason: "needs " + error.message)
+        self.init(kind: .secret(error.failureKind), target: target, reason: "needs " + error.message)
     }
 
     /// `message` without the hint: what a reader who passes no flags (a model) is told.
@@ -112,18 +140,14 @@ public struct SendFailure: Problem, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// The exit status of each kind of failure: the table `call`, `check` and `run` exit by.
-    public var exitStatus: ExitStatus {
-        switch kind {
-        case .status(let code): .forFailedStatus(code)
-        case .network(.timedOut?): .timeout
-        case .network(.tooManyRedirects?): .tooManyRedirects
-        case .network(.cancelled?): .interrupted
-        // The response's file (`--output`, a download) could not be written, stubbed or live.
-        case .network(.fileFailed?): .cannotWrite
-        case .network, .login: .transportFailure
-        case .encoding, .invalidCall: .invalidSpec
-        case .secret(let status): status
+    /// The failure's kind, which a command's exit status is chosen by (`ExitStatus(for:)`).
+    public var failureKind: FailureKind {
+        switch kind.base {
+        case .status(let code): .status(code)
+        case .network(let code): .network(code)
+        case .login: .failed
+        case .encoding, .invalidCall: .invalid
+        case .secret(let kind): kind
         }
     }
 

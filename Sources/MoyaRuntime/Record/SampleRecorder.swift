@@ -81,7 +81,7 @@ public struct SampleRecorder: Sendable {
         /// rather than a file that could not be written.
         public let isSpecProblem: Bool
 
-        public var exitStatus: ExitStatus { isSpecProblem ? .invalidSpec : .cannotWrite }
+        public var failureKind: FailureKind { isSpecProblem ? .invalid : .unwritable }
     }
 
     /// Records `response` into `target`'s default sample, or its sample `name`. `redactor` is

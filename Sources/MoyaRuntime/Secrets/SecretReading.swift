@@ -22,11 +22,11 @@ struct SecretReading {
     }
 
     private func nothing(_ reason: String) -> SecretFailure {
-        SecretFailure(name: name, source: source, needer: nil, status: .missingSpec, reason: reason)
+        SecretFailure(name: name, source: source, needer: nil, kind: .missing, reason: reason)
     }
 
     private func failed(_ reason: String) -> SecretFailure {
-        SecretFailure(name: name, source: source, needer: nil, status: .unavailable, reason: reason)
+        SecretFailure(name: name, source: source, needer: nil, kind: .unavailable, reason: reason)
     }
 
     /// `pass show ENTRY`'s first line. An entry the store does not hold is told by its file,

@@ -102,7 +102,7 @@ public final class SecretVault: Sendable {
             }
         } catch {
             throw SecretFailure(
-                name: names[0], source: nil, needer: needer, status: .invalidSpec,
+                name: names[0], source: nil, needer: needer, kind: .invalid,
                 reason: "\(service.file) no longer compiles: \(error.message)")
         }
         state.withLock { $0.services[key] = recompiled }
@@ -117,7 +117,7 @@ public final class SecretVault: Sendable {
         throws(SecretFailure) -> String
     {
         if let refusal = refusal(of: source, for: service) {
-            throw SecretFailure(name: name, source: source, needer: needer, status: .untrusted, reason: refusal)
+            throw SecretFailure(name: name, source: source, needer: needer, kind: .untrusted, reason: refusal)
         }
         let key = name + "\u{0}" + String(reflecting: source.kind) + "\u{0}" + source.file
         // One read at a time, so that two calls needing one value read it once.
@@ -170,8 +170,8 @@ public final class SecretVault: Sendable {
 }
 
 /// Why a secret could not be read: which, from where, and what happened, never a value. Its
-/// status is 66 when the source has nothing, 69 when it failed, 77 when the trust rules keep
-/// it unread.
+/// kind is `missing` when the source has nothing (exit 66), `unavailable` when it failed (69),
+/// `untrusted` when the trust rules keep it unread (77).
 public struct SecretFailure: Problem, CustomStringConvertible {
     /// The variable.
     public var name: String
@@ -180,15 +180,16 @@ public struct SecretFailure: Problem, CustomStringConvertible {
     /// What needed it: `service.target`, or `flow service.name`; nil when nothing did
     /// (`secrets check`).
     public var needer: String?
-    public var status: ExitStatus
+    /// `missing`, `unavailable` or `untrusted`.
+    public var failureKind: FailureKind
     /// What happened, without the name and source.
     public var reason: String
 
-    public init(name: String, source: SecretSource?, needer: String?, status: ExitStatus, reason: String) {
+    public init(name: String, source: SecretSource?, needer: String?, kind: FailureKind, reason: String) {
         self.name = name
         self.source = source
         self.needer = needer
-        self.status = status
+        self.failureKind = kind
         self.reason = reason
     }
 
@@ -199,6 +200,5 @@ public struct SecretFailure: Problem, CustomStringConvertible {
         return (needer.map { "\($0) needs " } ?? "") + name + from + ": " + reason
     }
 
-    public var exitStatus: ExitStatus { status }
     public var description: String { message }
 }

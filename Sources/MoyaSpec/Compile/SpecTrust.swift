@@ -77,12 +77,12 @@ package struct SpecTrust {
     /// path and how many spec files it has.
     /// With `always`, the folder stays trusted through its edits; it must be the user's own,
     /// which no one else may write.
-    package func trust(_ folder: String, always: Bool = false) throws(CommandFailure) -> (path: String, files: Int) {
+    package func trust(_ folder: String, always: Bool = false) throws -> (path: String, files: Int) {
         guard let real = FileRoot.realPath(folder) else {
-            throw CommandFailure.missingSpec("no folder at \(folder)")
+            throw FileFailure.missing("no folder at \(folder)")
         }
         if always, let problem = Self.ownership(of: real) {
-            throw CommandFailure.usage("trust --always takes a folder of your own: \(real) \(problem)")
+            throw UsageError("trust --always takes a folder of your own: \(real) \(problem)")
         }
         var entries = entries()
         entries[real] = always ? Self.always : Self.digest(of: real)
@@ -213,7 +213,7 @@ package struct SpecTrust {
     }
 
     /// Forgets `folder`; whether the list had it.
-    package func revoke(_ folder: String) throws(CommandFailure) -> Bool {
+    package func revoke(_ folder: String) throws(FileFailure) -> Bool {
         let real = FileRoot.realPath(folder) ?? folder
         var entries = entries()
         guard entries.removeValue(forKey: real) != nil else { return false }
@@ -237,22 +237,22 @@ package struct SpecTrust {
         return entries
     }
 
-    private func write(_ entries: [String: String]) throws(CommandFailure) {
+    private func write(_ entries: [String: String]) throws(FileFailure) {
         guard let file else {
-            throw CommandFailure.cannotWrite("no place for the trust list: set HOME or XDG_STATE_HOME")
+            throw FileFailure.unwritable("no place for the trust list: set HOME or XDG_STATE_HOME")
         }
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CommandFailure.cannotWrite("cannot make \(folder) for the trust list")
+            throw FileFailure.unwritable("cannot make \(folder) for the trust list")
         }
         let text = entries.keys.sorted().map { "\(entries[$0] ?? "") \($0)\n" }.joined()
         do {
             try PendingFile.write(Array(text.utf8), to: file, mode: 0o600, followsLinks: false)
         } catch {
-            throw CommandFailure.cannotWrite("cannot write the trust list \(file): \(error.message)")
+            throw FileFailure.unwritable("cannot write the trust list \(file): \(error.message)")
         }
     }
 

@@ -1,5 +1,5 @@
-/// What ended an operation, as a command reports it: one line, the lines before it, and the
-/// exit status, from the one table `ExitStatus` lists.
+/// What ended an operation, as a command reports it: one line, the lines before it, and its
+/// kind, which the command's exit status is chosen by (`ExitStatus(for:)`, the one table).
 ///
 /// Spec diagnostics (`SpecError`), a call that cannot be made (`ResolveError`), a call that
 /// failed (`SendFailure`), a recording that could not be written, and the command line's own
@@ -11,8 +11,8 @@ public protocol Problem: Error, Sendable {
     var message: String { get }
     /// Lines printed before the message, such as each spec diagnostic.
     var details: [String] { get }
-    /// The status a command exits with for it.
-    var exitStatus: ExitStatus { get }
+    /// What kind of failure it is.
+    var failureKind: FailureKind { get }
 }
 
 extension Problem {
@@ -37,11 +37,42 @@ extension SpecError: Problem {
         return (untrusted.isEmpty ? diagnostics : untrusted).map(\.description)
     }
 
-    public var exitStatus: ExitStatus {
-        diagnostics.contains { $0.untrustedReason != nil } ? .untrusted : .invalidSpec
+    public var failureKind: FailureKind {
+        diagnostics.contains { $0.untrustedReason != nil } ? .untrusted : .invalid
     }
 }
 
 extension ResolveError: Problem {
-    public var exitStatus: ExitStatus { isUsageError ? .usage : .invalidSpec }
+    public var failureKind: FailureKind { isUsageError ? .usage : .invalid }
+}
+
+/// A file or folder that could not be read or written: `no folder at specs`, `cannot write the
+/// trust list …`. Its kind is `missing` or `unwritable`.
+public struct FileFailure: Problem, CustomStringConvertible {
+    public var message: String
+    /// Whether it was to be written, rather than read.
+    public var isWrite: Bool
+
+    /// `path`, or what the command needed, could not be read (`message` says which).
+    public static func missing(_ message: String) -> FileFailure { FileFailure(message: message, isWrite: false) }
+    /// What the command writes could not be written.
+    public static func unwritable(_ message: String) -> FileFailure { FileFailure(message: message, isWrite: true) }
+
+    public var failureKind: FailureKind { isWrite ? .unwritable : .missing }
+    public var description: String { message }
+}
+
+/// The caller's arguments are wrong: an unknown name, a flag that needs another, a value that
+/// cannot be read.
+public struct UsageError: Problem, CustomStringConvertible {
+    public var message: String
+    public var details: [String]
+
+    public init(_ message: String, details: [String] = []) {
+        self.message = message
+        self.details = details
+    }
+
+    public var failureKind: FailureKind { .usage }
+    public var description: String { message }
 }

@@ -1,5 +1,16 @@
-/// Every exit status moya-cli and moya-cli-openapi use, in one place, which both share. The
-/// man page and the README list the same.
+import MoyaSpec
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Every exit status moya-cli and moya-cli-tools use, in one place, which both share, and the
+/// one table from a failure to its status (`init(for:)`). The man page, the README and
+/// docs/exit-codes.md list the same.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything worked.
     case success = 0
@@ -29,9 +40,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case invalidSpec = 65
     /// A spec file or directory is missing, or a secret's source has nothing (`SecretVault`).
     case missingSpec = 66
-    /// A secret's source failed: its program exited with another status, was stopped at its
-    /// time limit, or is not installed, as sysexits' EX_UNAVAILABLE. (A source that has
-    /// nothing is 66, as a missing spec is: EX_NOINPUT.)
+    /// A program moya-cli runs failed or is not installed: a secret's source exited with
+    /// another status or was stopped at its time limit, or moya-cli-tools (which does import,
+    /// export and Arazzo) is missing or cannot start, as sysexits' EX_UNAVAILABLE. (A source
+    /// that has nothing is 66, as a missing spec is: EX_NOINPUT.)
     case unavailable = 69
     /// A file moya-cli writes could not be written: `--output` or a download, `--record`'s
     /// spec or sample, a report, the trust list.
@@ -63,7 +75,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: "Usage: the command line is wrong."
         case .invalidSpec: "Invalid spec."
         case .missingSpec: "Missing spec, or a secret's source has nothing."
-        case .unavailable: "A secret's source failed: its program failed, timed out or is not installed."
+        case .unavailable:
+            "A program moya-cli runs failed or is not installed: a secret's source, or moya-cli-tools."
         case .cannotWrite:
             "A file could not be written: --output or a download, --record's spec or sample, a report, the trust list."
         case .untrusted: "A spec found in the working directory is not trusted: run moya-cli trust."
@@ -72,6 +85,49 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .terminated: "Terminated (SIGTERM): ended by the signal, after cleanup."
         }
     }
+
+    /// The status a command exits with for `error`: the one table. A `Problem` is exited by its
+    /// kind; a cancelled task is an interrupt; anything else is a failure of the work.
+    public init(for error: any Error) {
+        switch error {
+        case let problem as any Problem: self.init(kind: problem.failureKind)
+        case is CancellationError: self = .interrupted
+        default: self = .transportFailure
+        }
+    }
+
+    /// The status for a failure of `kind`.
+    public init(kind: FailureKind) {
+        switch kind.base {
+        case .usage: self = .usage
+        case .missing: self = .missingSpec
+        case .unwritable: self = .cannotWrite
+        case .invalid: self = .invalidSpec
+        case .untrusted: self = .untrusted
+        case .unavailable: self = .unavailable
+        case .failed: self = .transportFailure
+        case .keyPathMissing: self = .keyPathMissing
+        case .pagingStopped: self = .pagingStopped
+        case .status(let code): self = .forFailedStatus(code)
+        case .network(.timedOut?): self = .timeout
+        case .network(.tooManyRedirects?): self = .tooManyRedirects
+        case .network(.cancelled?): self = .interrupted
+        // The response's file (`--output`, a download) could not be written, stubbed or live.
+        case .network(.fileFailed?): self = .cannotWrite
+        case .network: self = .transportFailure
+        case .interrupted(let signal): self = Self.signalled.first { $0.signal == signal }?.status ?? .interrupted
+        // The helper exits with these same statuses; one it could not mean is a failure.
+        case .relayed(let status): self = ExitStatus(rawValue: status) ?? .transportFailure
+        }
+    }
+
+    /// The statuses of the signals a command ends by: 128 + the signal's number.
+    private static let signalled: [(signal: Int32, status: ExitStatus)] = [
+        (SIGHUP, .hungUp), (SIGINT, .interrupted), (SIGTERM, .terminated),
+    ]
+
+    /// The signal whose arrival this status reports (SIGHUP, SIGINT, SIGTERM), if it is one.
+    public var signal: Int32? { Self.signalled.first { $0.status == self }?.signal }
 
     /// The status for a response that failed validation with `statusCode`; a status outside
     /// 300–599 can fail only a custom list, and gets a code of its own.
