@@ -101,8 +101,11 @@ let package = Package(
         .target(name: "MoyaJSONPath", dependencies: ["MoyaJSON", "MoyaRegex"]),
         // JSON Schema: draft 2020-12, draft 7, draft 4 and OpenAPI 3.0's dialect.
         .target(name: "MoyaSchema", dependencies: ["MoyaJSON", "MoyaRegex"]),
+        // YAML: the loader (nodes with 1-based marks), the layout `--record` edits text in
+        // place by, plain scalars, YAML text out, and `TerminalText`. The only user of libyaml.
+        .target(name: "MoyaYAML", dependencies: ["CLibYAML", "MoyaJSON"]),
         .target(
-            name: "MoyaSpec", dependencies: ["CLibYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+            name: "MoyaSpec", dependencies: ["MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
         // What the two executables share: every exit status, the one table from a failure's
         // kind to its status, and the failures only a command makes. No transport.
         .target(name: "MoyaCommandSupport", dependencies: ["MoyaSpec"]),
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "MoyaRuntime",
             dependencies: [
-                "CLibYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaJSONPath", "MoyaRegex", "MoyaCoverage",
+                "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaJSONPath", "MoyaRegex", "MoyaCoverage",
             ],
             swiftSettings: callerIsolated),
         // `serve`: the mock router (a pure function from a request to an answer) and the

@@ -29,7 +29,7 @@ extension ToolLock {
     /// What `target` sends; with `followsLogin`, a login's call is written too (once: a login
     /// whose call logs in again is not followed).
     static func sends(_ target: TargetSpec, of service: ServiceSpec, followsLogin: Bool = true) -> JSONValue {
-        let secrets = service.secretValues
+        let secrets = service.environmentSecrets
         var members: [(key: String, value: JSONValue)] = [
             ("origin", .string(origin(of: target.baseURL ?? service.baseURL))),
             ("method", .string(ToolExposure.method(of: target, in: service).rawValue)),
@@ -59,7 +59,8 @@ extension ToolLock {
                         let shown: JSONValue
                         if let value = param.defaultValue {
                             shown =
-                                param.isSecret || secrets.contains(value.description) ? .string(mask) : value.jsonValue
+                                param.isSecret || secrets.contains(value: value.description)
+                                ? .string(mask) : value.jsonValue
                         } else {
                             shown = .null
                         }

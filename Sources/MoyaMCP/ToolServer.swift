@@ -97,7 +97,7 @@ public final class ToolServer: Sendable {
         Loaded(
             catalog: ToolCatalog(services: client.services, exposure: exposure, allowsFilesIn: options.allowsFilesIn),
             client: client,
-            redactor: Redactor(secretValues: client.services.boundSecrets))
+            redactor: Redactor(secrets: client.services.boundSecrets))
     }
 
     /// Serves `loaded` from now on, and wakes the calls that waited for it.

@@ -67,6 +67,37 @@ final class RedactorTests: XCTestCase {
         XCTAssertEqual(showing.scrub("first-secret"), "first-secret")
     }
 
+    /// A `SecretSet` grows only into a new set: the set a redactor was made from, and the
+    /// redactor, keep what they held; empty values are never secret, header names are
+    /// compared lowercased, and adding what a set holds gives the same set.
+    func testASecretSetGrowsIntoANewSet() {
+        let first = SecretSet(values: ["t0ken", ""], headers: ["X-Key"])
+        XCTAssertEqual(first.values, ["t0ken"])
+        XCTAssertEqual(first.headers, ["x-key"])
+        let redactor = Redactor(secrets: first)
+        let grown = first.adding(["l0gin-token"], headers: ["X-Session"])
+        XCTAssertEqual(first, SecretSet(values: ["t0ken"], headers: ["x-key"]))
+        XCTAssertEqual(grown.values, ["t0ken", "l0gin-token"])
+        XCTAssertTrue(grown.contains(header: "x-SESSION"))
+        XCTAssertTrue(first.isSubset(of: grown))
+        XCTAssertEqual(grown.adding(first), grown)
+        XCTAssertEqual([first, SecretSet(values: ["other"])].joined().values, ["t0ken", "other"])
+        XCTAssertEqual(redactor.scrub("t0ken l0gin-token"), "•••• l0gin-token")
+        XCTAssertEqual(redactor.adding(grown).scrub("t0ken l0gin-token"), "•••• ••••")
+        XCTAssertEqual(redactor.adding(grown).secrets, grown)
+        XCTAssertEqual(redactor.header(name: "X-Session", value: "v"), "v")
+        XCTAssertEqual(redactor.adding(grown).header(name: "X-Session", value: "v"), "••••")
+        // A redactor holding a masked request keeps it, and its secrets, through a copy.
+        var request = Request(url: URL(string: "http://127.0.0.1/x")!)
+        request.method = .post
+        var holding = redactor
+        holding.maskedRequest = request
+        let copied = holding
+        XCTAssertEqual(copied.printable(request).url, "http://127.0.0.1/x")
+        XCTAssertEqual(copied.maskedRequest?.method, .post)
+        XCTAssertEqual(copied.secrets, first)
+    }
+
     /// The credentials an exchange carried are secrets of everything printed of it: the
     /// request's Authorization after its scheme, its cookies, and what the server set.
     func testAnExchangesCredentialsAreItsSecrets() {

@@ -62,6 +62,6 @@ final class SecretValuesTests: XCTestCase {
         XCTAssertEqual(masked.binding.values, prepared.call.target.binding.values)
         XCTAssertEqual(masked.headerFields["X-Key"], Redactor.reference(to: "API_KEY"))
         XCTAssertEqual(masked.path, "/items/box%20a")
-        XCTAssertEqual(prepared.secrets.isSuperset(of: ["4 2/1", "x&y", "k-env-123"]), true)
+        XCTAssertEqual(prepared.secrets.values.isSuperset(of: ["4 2/1", "x&y", "k-env-123"]), true)
     }
 }

@@ -26,7 +26,7 @@ final class BoundSecretsTests: XCTestCase {
             """
         let compiler = SpecCompiler(environment: Environment(["VAULT_KEY": "env-k3y-value"]))
         let service = try compiler.compile(Array(spec.utf8), file: "vault.yaml")
-        XCTAssertEqual(service.boundSecrets, ["env-k3y-value", "wr1tten-h3ader", "d3fault-p1n", "ch3ck-p1n"])
+        XCTAssertEqual(service.boundSecrets.values, ["env-k3y-value", "wr1tten-h3ader", "d3fault-p1n", "ch3ck-p1n"])
         XCTAssertEqual([service, service].boundSecrets, service.boundSecrets)
     }
 }

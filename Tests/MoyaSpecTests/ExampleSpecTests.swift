@@ -127,7 +127,8 @@ final class ExampleSpecTests: XCTestCase {
         )
         let service = try library.service(named: "httpbin")
         XCTAssertEqual(service.baseURL, "http://127.0.0.1:9999")
-        XCTAssertFalse(service.secretValues.contains("http://127.0.0.1:9999"), "a base URL is not a secret")
+        XCTAssertFalse(
+            service.environmentSecrets.contains(value: "http://127.0.0.1:9999"), "a base URL is not a secret")
         let defaulted = try self.service("httpbin")
         XCTAssertEqual(defaulted.baseURL, "http://127.0.0.1:8080")
     }

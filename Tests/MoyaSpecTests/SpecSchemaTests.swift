@@ -92,7 +92,7 @@ final class SpecSchemaTests: XCTestCase {
     /// A YAML document as JSON, its scalars typed as the compiler types them.
     static func json(_ node: YAMLNode) -> JSONValue {
         switch node.content {
-        case .scalar(let text, _): SpecReader.plainValue(node) ?? .string(text)
+        case .scalar(let text, _): YAMLScalar.plainValue(node) ?? .string(text)
         case .sequence(let items): .array(items.map(json))
         case .mapping(let pairs): .object(pairs.map { (key: $0.key.scalar ?? "", value: json($0.value)) })
         }

@@ -47,7 +47,7 @@ final class TemplateTests: XCTestCase {
         let target = try service.resolve(try XCTUnwrap(service.target(named: "t")), with: CallOptions())
         XCTAssertEqual(target.headers?["X-Key"], "s{e}cret", "braces from the environment stay literal")
         XCTAssertEqual(target.headers?["X-Both"], "a-b")
-        XCTAssertEqual(service.secretValues, ["s{e}cret", "a"])
+        XCTAssertEqual(service.environmentSecrets.values, ["s{e}cret", "a"])
     }
 
     func testValidateReportsEveryProblemInAFile() {

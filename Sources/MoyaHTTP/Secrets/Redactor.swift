@@ -9,8 +9,8 @@
 ///
 /// What is secret is decided where a value is bound, never here: the resolver marks a spec's
 /// secret params, headers, `auth:` and environment values, `-H` binds credential headers
-/// (`CredentialNames`), a flow marks its secret captures and cookies, a login its tokens. The
-/// redactor holds the values and header names so marked, and renders with them:
+/// (`CredentialNames`), a flow marks its secret captures and cookies, a login its tokens. They
+/// are gathered in a `SecretSet`, and a redactor is made from one and renders with it:
 ///
 /// - A request is printed from its masked twin: the same request, built by the same code, with
 ///   each secret value replaced by `Redactor.placeholder` before any encoding. The placeholder
@@ -40,12 +40,13 @@ public struct Redactor: Sendable {
 
     /// Whether anything is hidden; `--show-secrets` turns this off.
     public var isEnabled: Bool
-    /// Header names, lowercased, whose values are hidden whole.
-    public var secretHeaders: Set<String>
-    /// The secret values themselves, to scrub from text a server sent, longest first.
+    /// What is secret: the set this redactor was made from.
+    public let secrets: SecretSet
+    /// Header names, lowercased, whose values are hidden whole: the set's, and every
+    /// credential header (`CredentialNames.headers`).
+    public let secretHeaders: Set<String>
+    /// The secret values long enough to scrub from text a server sent, longest first.
     public let secretValues: [String]
-    /// Every secret value, however short: a JSON string that is one is masked whole.
-    public let allValues: Set<String>
     /// The values of the secrets that read as numbers, so that a server echoing one as a JSON
     /// number is masked too.
     private let numericValues: Set<Double>
@@ -65,17 +66,14 @@ public struct Redactor: Sendable {
     /// flow's secret capture is, and only the body's structure could say where it stands.
     public var hidesResponseBody = false
 
-    /// Creates a redactor.
-    public init(
-        isEnabled: Bool = true, secretHeaders: Set<String> = [], secretValues: Set<String> = [],
-        maskedRequest: Request? = nil
-    ) {
+    /// A redactor that hides `secrets`; `isEnabled: false` (`--show-secrets`) hides nothing.
+    public init(secrets: SecretSet = .none, isEnabled: Bool = true, maskedRequest: Request? = nil) {
         self.isEnabled = isEnabled
-        self.secretHeaders = CredentialNames.headers.union(secretHeaders.map { $0.lowercased() })
-        allValues = secretValues.filter { !$0.isEmpty }
-        numericValues = Set(allValues.compactMap(Self.numericValue))
+        self.secrets = secrets
+        secretHeaders = CredentialNames.headers.union(secrets.headers)
+        numericValues = Set(secrets.values.compactMap(Self.numericValue))
         // Longest first, so that a secret containing another is hidden whole.
-        self.secretValues = secretValues.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
+        secretValues = secrets.values.filter { $0.utf8.count >= Self.shortestScrubbed }.sorted {
             $0.utf8.count > $1.utf8.count
         }
         matcher = SharedSecretMatcher(secrets: self.secretValues.filter { $0.utf8.count <= Self.eagerLength })
@@ -83,14 +81,27 @@ public struct Redactor: Sendable {
         self.maskedRequest = maskedRequest
     }
 
+    /// A redactor that hides `secretValues` and the values of `secretHeaders`: a redactor made
+    /// from `SecretSet(values: secretValues, headers: secretHeaders)`.
+    public init(
+        isEnabled: Bool = true, secretHeaders: Set<String> = [], secretValues: Set<String> = [],
+        maskedRequest: Request? = nil
+    ) {
+        self.init(
+            secrets: SecretSet(values: secretValues, headers: secretHeaders), isEnabled: isEnabled,
+            maskedRequest: maskedRequest)
+    }
+
     /// This redactor with more secrets: `values` bound after it was made (a login's token, a
     /// flow's captures), and `headers` whose values are secret whole.
-    public func adding(_ values: Set<String>, headers: Set<String> = []) -> Redactor {
-        let lowered = Set(headers.map { $0.lowercased() })
-        guard !values.isSubset(of: allValues) || !lowered.isSubset(of: secretHeaders) else { return self }
-        var made = Redactor(
-            isEnabled: isEnabled, secretHeaders: secretHeaders.union(lowered), secretValues: allValues.union(values),
-            maskedRequest: maskedRequest)
+    public func adding(_ values: some Sequence<String>, headers: some Sequence<String> = [String]()) -> Redactor {
+        adding(SecretSet(values: values, headers: headers))
+    }
+
+    /// This redactor with what `more` holds too.
+    public func adding(_ more: SecretSet) -> Redactor {
+        guard !more.isSubset(of: secrets) else { return self }
+        var made = Redactor(secrets: secrets.adding(more), isEnabled: isEnabled, maskedRequest: maskedRequest)
         made.hidesResponseBody = hidesResponseBody
         return made
     }
@@ -299,7 +310,7 @@ public struct Redactor: Sendable {
     /// every form of every secret scrubbed from the other strings and the keys, as
     /// `scrub(_:)` scrubs text. For a JSON value from a server that is shown as JSON.
     public func scrubbing(_ json: JSONValue) -> JSONValue {
-        guard isEnabled, !allValues.isEmpty else { return json }
+        guard isEnabled, !secrets.values.isEmpty else { return json }
         func scrubbed(_ value: JSONValue, depth: Int) -> JSONValue {
             switch value {
             case .string(let text): return .string(scrub(text))
@@ -317,9 +328,9 @@ public struct Redactor: Sendable {
     /// merely contain it. A number whose value a secret of digits spells (a PIN, an account
     /// number, echoed as a JSON number) is masked the same way. The depth is the parser's.
     public func masking(_ json: JSONValue) -> JSONValue {
-        guard isEnabled, !allValues.isEmpty else { return json }
+        guard isEnabled, !secrets.values.isEmpty else { return json }
         switch json {
-        case .string(let text) where allValues.contains(text): return .string(Self.mask)
+        case .string(let text) where secrets.values.contains(text): return .string(Self.mask)
         case .integer, .number: return isSecret(number: json) ? .string(Self.mask) : json
         case .array(let items): return .array(items.map(masking))
         case .object(let members): return .object(members.map { (key: $0.key, value: masking($0.value)) })
@@ -332,7 +343,7 @@ public struct Redactor: Sendable {
     func isSecret(number: JSONValue) -> Bool {
         guard isEnabled, !numericValues.isEmpty else { return false }
         switch number {
-        case .integer(let int): return allValues.contains(String(int)) || numericValues.contains(Double(int))
+        case .integer(let int): return secrets.values.contains(String(int)) || numericValues.contains(Double(int))
         case .number(let double): return numericValues.contains(double)
         default: return false
         }

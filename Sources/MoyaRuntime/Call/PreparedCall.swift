@@ -19,8 +19,8 @@ public struct PreparedCall: Sendable {
 
     /// The time limit, retries, redirects and stubbing.
     public var policy: CallPolicy { call.policy }
-    /// The values that never print.
-    public var secrets: Set<String> { call.target.secretValues }
+    /// What never prints.
+    public var secrets: SecretSet { call.target.secrets }
     /// What a stub answers with.
     public var sample: EndpointSampleResponse { call.target.stubResponse }
 
@@ -57,7 +57,7 @@ public struct PreparedCall: Sendable {
     /// `sendsCredentials` is false for one on another origin.
     public static func prepare(
         _ target: TargetSpec, of service: ServiceSpec, with options: CallOptions, headers: HTTPHeaders = [:],
-        secrets: Set<String> = [], overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
+        secrets: SecretSet = .none, overrides: CallPolicy.Overrides = CallPolicy.Overrides(),
         showingSecrets: Bool = false, printsRequest: Bool = true, keepsDownloadsInMemory: Bool = false,
         pageURL: URL? = nil, sendsCredentials: Bool = true
     ) throws(ResolveError) -> PreparedCall {
@@ -66,13 +66,13 @@ public struct PreparedCall: Sendable {
         var options = options
         options.leavesSecretsUnread = policy.stub != .never
         var resolved = try service.resolve(target, with: options)
-        resolved.secretValues.formUnion(secrets)
+        resolved.secrets.add(secrets)
         // `-H` binds its credentials here: the header is masked whole, and its value is
         // scrubbed from what the server echoes.
         for field in headers where CredentialNames.isCredential(name: field.name) {
-            resolved.secretHeaders.insert(field.name.lowercased())
-            resolved.secretValues.formUnion(
-                Redactor(secretHeaders: [field.name]).credentials(in: [field.name: field.value]))
+            resolved.secrets.add(
+                Redactor(secretHeaders: [field.name]).credentials(in: [field.name: field.value]),
+                headers: [field.name])
         }
         var headers = headers
         if let sample = options.sample, policy.stub == .never, !resolved.headerFields.contains("Prefer"),

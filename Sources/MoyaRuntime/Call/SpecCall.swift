@@ -134,9 +134,9 @@ public struct SpecCall: Sendable {
     func withoutCredentials(_ request: Request) -> Request {
         guard !sendsCredentials else { return request }
         var request = request
-        let secrets = target.secretValues.filter { !$0.isEmpty }
+        let secrets = target.secrets.values
         for field in request.headers
-        where target.secretHeaders.contains(field.name.lowercased()) || CredentialNames.isCredential(name: field.name)
+        where target.secrets.contains(header: field.name) || CredentialNames.isCredential(name: field.name)
             || secrets.contains(where: field.value.contains)
         {
             request.headers.remove(name: field.name)
@@ -149,16 +149,14 @@ public struct SpecCall: Sendable {
     /// `maskedRequest()`.
     public func redactor(showingSecrets: Bool, printsRequest: Bool = true) -> Redactor {
         let masked = showingSecrets || !printsRequest ? nil : try? maskedRequest()
-        return Redactor(
-            isEnabled: !showingSecrets, secretHeaders: target.secretHeaders, secretValues: target.secretValues,
-            maskedRequest: masked)
+        return Redactor(secrets: target.secrets, isEnabled: !showingSecrets, maskedRequest: masked)
     }
 
     /// The request as it may be printed: rendered by the same code from the same bound values
     /// (`SpecTarget.masked()`), each secret as `Redactor.placeholder`, a login's token too.
     public func maskedRequest() throws(SendFailure) -> Request {
         var shown = self
-        shown.pageURL = pageURL.map { Redactor(secretValues: target.secretValues).masking(url: $0) }
+        shown.pageURL = pageURL.map { Redactor(secrets: target.secrets).masking(url: $0) }
         shown.credential = target.login.map { _ in Authenticator.Credential(token: Redactor.placeholder) }
         do {
             shown.target = try target.masked()

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaSpec
+import MoyaYAML
 
 /// An assertion a response did not satisfy.
 public struct CheckFailure: Sendable, Hashable {

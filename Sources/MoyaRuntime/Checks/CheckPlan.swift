@@ -1,4 +1,5 @@
 import MoyaSpec
+import MoyaYAML
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaYAML
 
 /// How one planned check ended.
 public struct CheckResult: Sendable {

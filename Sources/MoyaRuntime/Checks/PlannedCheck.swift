@@ -1,4 +1,5 @@
 import MoyaSpec
+import MoyaYAML
 
 /// One entry of a `check` run: a check to send, a flow to run, or a target that is skipped and
 /// why.

@@ -1,4 +1,5 @@
 import MoyaSpec
+import MoyaYAML
 
 /// How one step of a flow ended; an `each` step has one per row.
 public struct StepResult: Sendable {

@@ -113,7 +113,7 @@ extension SpecClient {
         delivered.tokens = sent
         // The last attempt's redactor holds its token and its exchange's credentials; the
         // tokens of the attempts before a refresh were sent too.
-        delivered.redactor = delivered.redactor.adding(Set(sent))
+        delivered.redactor = delivered.redactor.adding(sent)
         return delivered
     }
 
@@ -125,11 +125,10 @@ extension SpecClient {
         call.cookies = delivery.cookies
         call.credential = credential
         let tokens = credential.map { [$0.token] } ?? []
-        let redactor = prepared.redactor.adding(Set(tokens))
+        let redactor = prepared.redactor.adding(tokens)
         var logger: NetworkLoggerPlugin?
         if !logOptions.isEmpty {
-            var logged = redactor
-            logged.secretHeaders.formUnion(delivery.responseSecrets.headers)
+            var logged = redactor.adding([], headers: delivery.responseSecrets.headers)
             logged.hidesResponseBody = delivery.responseSecrets.body
             // A stub sends nothing, so the log shows the request's own headers alone.
             let session = session

@@ -68,7 +68,7 @@ extension SpecClient {
     /// page that repeats one already asked for stops the walk, since it would never end.
     public func pages(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: HTTPHeaders = [:],
-        secrets: Set<String> = [], limits: PageLimits = PageLimits(), delivery: Delivery = Delivery(),
+        secrets: SecretSet = .none, limits: PageLimits = PageLimits(), delivery: Delivery = Delivery(),
         page handle: (DeliveredPage) async -> Void
     ) async -> PagesEnd {
         let name = service.name + "." + target.name
@@ -179,7 +179,7 @@ extension SpecClient {
     /// `PageCount.allLimit`, are a failure.
     func pagedExchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, pages: PageCount,
-        headers: HTTPHeaders, secrets: Set<String>, delivery: Delivery
+        headers: HTTPHeaders, secrets: SecretSet, delivery: Delivery
     ) async -> Exchange {
         let name = service.name + "." + target.name
         var maxPages = PageCount.allLimit

@@ -129,7 +129,7 @@ public struct SpecClient: Sendable {
     /// (see `pagedExchange`).
     public func exchange(
         _ service: ServiceSpec, _ target: TargetSpec, with options: CallOptions, headers: HTTPHeaders = [:],
-        cookies: CookieStore? = nil, secrets: Set<String> = [],
+        cookies: CookieStore? = nil, secrets: SecretSet = .none,
         responseSecrets: ResponseSecrets = ResponseSecrets(), authenticating: Bool = true, pages: PageCount? = nil
     ) async -> Exchange {
         let (unbound, unboundTarget) = (service, target)
@@ -164,7 +164,7 @@ public struct SpecClient: Sendable {
             prepared, of: service, Delivery(cookies: cookies, responseSecrets: responseSecrets),
             authenticating: authenticating)
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        resolved.secretValues.formUnion(delivered.tokens)
+        resolved.secrets.add(delivered.tokens)
         let redactor = delivered.redactor
 
         return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)

@@ -2,6 +2,7 @@ import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
 import MoyaSpec
+import MoyaYAML
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -38,7 +39,7 @@ public struct FlowRunner: Sendable {
         let cookies = CookieStore()
         /// Every secret the steps' exchanges knew of, a login's token included: what a shown
         /// capture is masked of.
-        var secretsSeen = Set<String>()
+        var secretsSeen = SecretSet.none
     }
 
     /// Runs `flow` and reports it as one result whose steps are its parts.
@@ -142,10 +143,10 @@ public struct FlowRunner: Sendable {
 
     /// The captures a flow may show: those not declared secret and not made of a secret, each
     /// once, in declaration order, with every secret the run knew of (`secrets`) masked in them.
-    static func shownCaptures(of flow: FlowSpec, in variables: FlowVariables, secrets: Set<String>)
+    static func shownCaptures(of flow: FlowSpec, in variables: FlowVariables, secrets: SecretSet)
         -> [(name: String, value: JSONValue)]
     {
-        let redactor = Redactor(secretValues: variables.secretValues.union(secrets))
+        let redactor = Redactor(secrets: variables.secrets.adding(secrets))
         var seen = Set<String>()
         var shown: [(name: String, value: JSONValue)] = []
         for capture in (flow.steps + flow.finally).flatMap(\.captures) where seen.insert(capture.name).inserted {
@@ -262,9 +263,9 @@ public struct FlowRunner: Sendable {
             attempt += 1
             exchange = await client.exchange(
                 service, target, with: options, cookies: run.cookies,
-                secrets: run.variables.secretValues.union(run.cookies.snapshot.cookies.map(\.value)),
+                secrets: run.variables.secrets.adding(run.cookies.snapshot.cookies.map(\.value)),
                 responseSecrets: ResponseSecrets(step.captures), pages: step.pages)
-            run.secretsSeen.formUnion(exchange.redactor.allValues)
+            run.secretsSeen.add(exchange.redactor.secrets)
             trace = client.trace(exchange, of: target, in: service)
             guard let received = exchange.response else {
                 return result(failure(exchange.failure?.reason ?? "the request failed"))

@@ -1,4 +1,5 @@
 import MoyaSpec
+import MoyaYAML
 
 /// A spec's text as its scalars, with where its nodes stand (`YAMLLayout`), for the edits
 /// `--record` and `--save` make in place: the positions a value is replaced at or a key added

@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaYAML
 
 /// A live response made into a sample, as `--record` writes it into a spec: its status, the
 /// headers chosen to keep, and its body, already free of secrets.

@@ -1,4 +1,5 @@
 import MoyaSpec
+import MoyaYAML
 
 /// Writes a recorded sample into a spec's text in place: the target's `sample:`, or its
 /// `samples.NAME`, is replaced or added, and every other byte of the file, its comments and

@@ -179,7 +179,7 @@ public struct SampleRecorder: Sendable {
     /// The diff of the spec as it may be printed: its context is the spec's own text, with the
     /// secrets its services bind (`ServiceSpec.boundSecrets`) masked unless secrets are shown.
     func shownDiff(_ text: String, _ edited: String, of service: ServiceSpec, redactor: Redactor) -> String {
-        let bound = services.filter { $0.file == service.file }.boundSecrets.union(service.boundSecrets)
+        let bound = services.filter { $0.file == service.file }.boundSecrets.adding(service.boundSecrets)
         return redactor.adding(bound).scrub(UnifiedDiff.between(text, edited, path: service.file))
     }
 

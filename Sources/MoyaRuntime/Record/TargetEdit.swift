@@ -1,4 +1,5 @@
 import MoyaSpec
+import MoyaYAML
 
 /// Writes a target into a spec's text in place, as `call URL --save SERVICE.TARGET` does: the
 /// target is added at the end of `targets:`, or replaces one of its name when asked to, and

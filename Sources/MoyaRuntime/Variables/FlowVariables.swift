@@ -16,7 +16,7 @@ public struct FlowVariables: Sendable {
     public private(set) var secretNames: Set<String> = []
     /// The text of every secret value used, for redaction: captured secrets and environment
     /// values that passed through a template.
-    public private(set) var secretValues: Set<String> = []
+    public private(set) var secrets = SecretSet.none
 
     /// Creates an empty set of variables.
     public init() {}
@@ -26,7 +26,7 @@ public struct FlowVariables: Sendable {
         values[name] = value
         if secret {
             secretNames.insert(name)
-            Self.collectText(of: value, into: &secretValues)
+            Self.collectText(of: value, into: &secrets)
         } else {
             secretNames.remove(name)
         }
@@ -190,12 +190,12 @@ public struct FlowVariables: Sendable {
         return [value.text]
     }
 
-    private static func collectText(of value: JSONValue, into secrets: inout Set<String>) {
+    private static func collectText(of value: JSONValue, into secrets: inout SecretSet) {
         switch value {
         case .array(let items): items.forEach { collectText(of: $0, into: &secrets) }
         case .object(let members): members.forEach { collectText(of: $0.value, into: &secrets) }
         case .null: break
-        default: secrets.insert(value.text)
+        default: secrets.add([value.text])
         }
     }
 }

@@ -120,7 +120,7 @@ public struct MockRouter: Sendable {
     {
         self.services = services
         self.asksCredentials = asksCredentials
-        logRedactor = Redactor(secretValues: services.boundSecrets)
+        logRedactor = Redactor(secrets: services.boundSecrets)
         var routes: [MockRoute] = []
         var mounts: [(service: String, prefix: String)] = []
         for (index, service) in services.enumerated() {

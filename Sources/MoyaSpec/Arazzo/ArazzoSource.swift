@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 /// A source description of an Arazzo document, and, when it is a file moya-cli may read, the
 /// operations its OpenAPI description declares.

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -34,9 +35,9 @@ public enum FlowVariablesFile {
 
     /// A command-line value: `7` is an integer, `true` a boolean, anything else text.
     public static func scalar(_ text: String) -> JSONValue {
-        if let bool = SpecReader.parseBool(text) { return .bool(bool) }
-        if let integer = SpecReader.parseInteger(text) { return .integer(integer) }
-        if let number = SpecReader.parseFloat(text) { return .number(number) }
+        if let bool = YAMLScalar.parseBool(text) { return .bool(bool) }
+        if let integer = YAMLScalar.parseInteger(text) { return .integer(integer) }
+        if let number = YAMLScalar.parseFloat(text) { return .number(number) }
         return .string(text)
     }
 }

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
+import MoyaYAML
 
 extension CompileContext {
     static let checkKeys = ["name", "params", "sample", "pages", "live", "expect"]
@@ -192,7 +193,7 @@ extension CompileContext {
     private mutating func status(_ node: YAMLNode, _ path: String, variables: Bool) -> Predicate? {
         switch node.content {
         case .scalar(let text, _):
-            if let code = SpecReader.parseInteger(text), (100...999).contains(code) { return .equals(.integer(code)) }
+            if let code = YAMLScalar.parseInteger(text), (100...999).contains(code) { return .equals(.integer(code)) }
             if variables, VariableTemplate.hasReference(text) { return .equals(.string(text)) }
             let bytes = Array(text.lowercased().utf8)
             if bytes.count == 3, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(bytes[0]),
@@ -207,7 +208,7 @@ extension CompileContext {
         case .sequence(let items):
             var codes: [JSONValue] = []
             for item in items {
-                guard let text = item.scalar, let code = SpecReader.parseInteger(text), (100...999).contains(code)
+                guard let text = item.scalar, let code = YAMLScalar.parseInteger(text), (100...999).contains(code)
                 else {
                     reader.error(item.mark, path, "expected a status code, got \(reader.describe(item))")
                     return nil
@@ -282,7 +283,7 @@ extension CompileContext {
     mutating func literal(_ node: YAMLNode, _ path: String) -> JSONValue? {
         switch node.content {
         case .scalar:
-            return SpecReader.plainValue(node) ?? reader.string(node, path).map(JSONValue.string)
+            return YAMLScalar.plainValue(node) ?? reader.string(node, path).map(JSONValue.string)
         case .sequence(let items):
             var values: [JSONValue] = []
             for (index, item) in items.enumerated() {
@@ -307,8 +308,8 @@ extension CompileContext {
             let (number, scale): (Substring, Double) =
                 text.hasSuffix("ms")
                 ? (text.dropLast(2), 0.001) : text.hasSuffix("s") ? (text.dropLast(), 1) : (Substring(text), 1)
-            if let value = SpecReader.parseFloat(String(number))
-                ?? SpecReader.parseInteger(String(number)).map(Double.init),
+            if let value = YAMLScalar.parseFloat(String(number))
+                ?? YAMLScalar.parseInteger(String(number)).map(Double.init),
                 value > 0
             {
                 return value * scale

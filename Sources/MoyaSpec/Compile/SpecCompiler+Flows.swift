@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
+import MoyaYAML
 
 extension CompileContext {
     static let flowKeys = ["summary", "vars", "steps", "finally", "mcp"]
@@ -330,7 +331,7 @@ extension CompileContext {
     mutating func flowValue(_ node: YAMLNode, _ path: String) -> FlowValue? {
         switch node.content {
         case .scalar(let text, _):
-            if let plain = SpecReader.plainValue(node) { return .value(plain) }
+            if let plain = YAMLScalar.plainValue(node) { return .value(plain) }
             guard let pieces = reader.pieces(text, node.mark, path) else { return nil }
             let template = VariableTemplate(pieces: pieces)
             if template.references.isEmpty, pieces.count == 1, case .text(let plain) = pieces[0] {

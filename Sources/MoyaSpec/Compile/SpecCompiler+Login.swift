@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaJSONPath
+import MoyaYAML
 
 extension CompileContext {
     static let loginAuthKeys = ["login", "scheme", "custom", "header", "refreshOn", "cache"]

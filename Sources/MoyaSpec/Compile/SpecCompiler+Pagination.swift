@@ -1,4 +1,5 @@
 import MoyaJSONPath
+import MoyaYAML
 
 extension CompileContext {
     /// The keys of `paginate:`.
@@ -107,7 +108,7 @@ extension CompileContext {
         var count: PageCount?
         if case .scalar(let text, .plain) = node.content, text == "all" {
             count = .all
-        } else if case .scalar(let text, .plain) = node.content, let number = SpecReader.parseInteger(text) {
+        } else if case .scalar(let text, .plain) = node.content, let number = YAMLScalar.parseInteger(text) {
             guard (1...PageCount.allLimit).contains(number) else {
                 reader.error(
                     node.mark, path, "expected all or a number of pages from 1 to \(PageCount.allLimit), got \(number)")

@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaRegex
+import MoyaYAML
 
 extension CompileContext {
     static let paramKeys =
@@ -310,7 +311,7 @@ extension CompileContext {
                     "an object param's members are strings, numbers or booleans")
                 return nil
             }
-            members.append((key, SpecReader.plainValue(pair.value) ?? .string(text)))
+            members.append((key, YAMLScalar.plainValue(pair.value) ?? .string(text)))
         }
         do {
             return try ParamSpec.object(from: .object(members), param: name)

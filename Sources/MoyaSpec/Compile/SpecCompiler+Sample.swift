@@ -1,3 +1,5 @@
+import MoyaYAML
+
 extension CompileContext {
     mutating func sample(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> SampleSpec? {
         switch node.content {

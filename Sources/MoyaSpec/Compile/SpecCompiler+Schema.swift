@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSchema
+import MoyaYAML
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

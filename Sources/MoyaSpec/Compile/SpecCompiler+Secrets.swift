@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 extension SpecCompiler {
     /// The keys of one `secrets:` entry: one store, and what it may add.

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 extension CompileContext {
     static let taskKinds = ["data", "json", "parameters", "upload", "multipart", "download"]

@@ -1,3 +1,5 @@
+import MoyaYAML
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -9,7 +11,7 @@ extension CompileContext {
     mutating func value(_ node: YAMLNode, _ path: @autoclosure () -> String, scope: ParamScope) -> ValueTemplate? {
         switch node.content {
         case .scalar:
-            switch SpecReader.plainValue(node) {
+            switch YAMLScalar.plainValue(node) {
             case .null?: return .null
             case .bool(let bool)?: return .bool(bool)
             case .integer(let int)?: return .integer(int)

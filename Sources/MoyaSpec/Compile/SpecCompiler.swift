@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSchema
+import MoyaYAML
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -327,7 +328,7 @@ struct CompileContext {
             name: name, file: file, nameMark: nameMark, baseURL: baseURL, headers: headers, validation: validation,
             timeout: timeout, retry: retry, followsRedirects: followsRedirects,
             stub: stub, auth: auth, environments: environments, targets: targets, flows: flows,
-            secretValues: reader.secretValues, baseURLSource: baseURLSource ?? Template(literal: baseURL))
+            environmentSecrets: reader.environmentSecrets, baseURLSource: baseURLSource ?? Template(literal: baseURL))
         service.givenFileRoot = fileRoot.isGiven ? fileRoot.directory : nil
         if let node = fields["mcp"] { service.mcpPrefix = mcpPrefix(node) }
         if let node = fields["secrets"] { service.secretSources = secretSources(node, "secrets", origin: .spec) }
@@ -354,8 +355,8 @@ struct CompileContext {
     mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
         // A base URL from the environment is where requests go, not a credential: it stays
         // readable in logs and dry runs.
-        let secrets = reader.secretValues
-        defer { reader.secretValues = secrets }
+        let secrets = reader.environmentSecrets
+        defer { reader.environmentSecrets = secrets }
         let unset = reader.unsetVariables.count
         guard let text = reader.string(node, path()) else { return nil }
         // A variable that is not set leaves the URL unknown, not wrong: a call that needs it

@@ -1,3 +1,5 @@
+import MoyaYAML
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

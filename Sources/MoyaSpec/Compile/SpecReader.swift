@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 /// Reads typed values out of YAML nodes, interpolating the environment and collecting every
 /// problem as a diagnostic instead of stopping at the first.
@@ -41,7 +42,8 @@ struct SpecReader {
     /// The `${VAR}`s the environment does not set, with no default: the spec compiles, and a
     /// call that needs one stops.
     var unsetVariables: [UnsetVariable] = []
-    var secretValues: Set<String> = []
+    /// The environment's values the spec read, each a secret.
+    var environmentSecrets = SecretSet.none
 
     init(file: String, environment: Environment) {
         self.file = file
@@ -200,22 +202,22 @@ struct SpecReader {
     }
 
     mutating func integer(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Int? {
-        if case .scalar(let text, .plain) = node.content, let value = Self.parseInteger(text) { return value }
+        if case .scalar(let text, .plain) = node.content, let value = YAMLScalar.parseInteger(text) { return value }
         error(node.mark, path(), "expected an integer, got \(describe(node))")
         return nil
     }
 
     mutating func number(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Double? {
         if case .scalar(let text, .plain) = node.content {
-            if let value = Self.parseInteger(text) { return Double(value) }
-            if let value = Self.parseFloat(text) { return value }
+            if let value = YAMLScalar.parseInteger(text) { return Double(value) }
+            if let value = YAMLScalar.parseFloat(text) { return value }
         }
         error(node.mark, path(), "expected a number, got \(describe(node))")
         return nil
     }
 
     mutating func bool(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Bool? {
-        if case .scalar(let text, .plain) = node.content, let value = Self.parseBool(text) { return value }
+        if case .scalar(let text, .plain) = node.content, let value = YAMLScalar.parseBool(text) { return value }
         error(node.mark, path(), "expected true or false, got \(describe(node))")
         return nil
     }
@@ -265,57 +267,6 @@ struct SpecReader {
         case .scalar(let text, _): node.isNull ? "null" : "\"\(text)\""
         default: node.kindDescription
         }
-    }
-
-    // MARK: - Plain scalars
-
-    /// A plain scalar's value by the core schema: null, a bool, an integer or a float; nil for
-    /// text and for quoted scalars. Every typed value in a spec is read this way.
-    static func plainValue(_ node: YAMLNode) -> JSONValue? {
-        guard case .scalar(let text, .plain) = node.content else { return nil }
-        if node.isNull { return .null }
-        if let bool = parseBool(text) { return .bool(bool) }
-        if let int = parseInteger(text) { return .integer(int) }
-        if let double = parseFloat(text) { return .number(double) }
-        return nil
-    }
-
-    static func parseBool(_ text: String) -> Bool? {
-        switch text {
-        case "true", "True", "TRUE": true
-        case "false", "False", "FALSE": false
-        default: nil
-        }
-    }
-
-    static func parseInteger(_ text: String) -> Int? {
-        // Most scalars are words; looking at the first byte spares them the number parsers.
-        guard let first = text.utf8.first,
-            first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-        else { return nil }
-        if let value = Int(text) { return value }
-        let bytes = Array(text.utf8)
-        if first == UInt8(ascii: "+"), let value = Int(text.dropFirst()) { return value }
-        if bytes.count > 2, first == UInt8(ascii: "0") {
-            let radix: Int? =
-                switch bytes[1] {
-                case UInt8(ascii: "x"): 16
-                case UInt8(ascii: "o"): 8
-                default: nil
-                }
-            if let radix, let value = Int(String(decoding: bytes[2...], as: UTF8.self), radix: radix) { return value }
-        }
-        return nil
-    }
-
-    static func parseFloat(_ text: String) -> Double? {
-        guard let first = text.utf8.first,
-            first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-            let value = Double(text), value.isFinite
-        else { return nil }
-        return value
     }
 
     // MARK: - Environment
@@ -383,7 +334,7 @@ struct SpecReader {
                 diagnostics.append(refused)
                 failed = true
             } else if let value = environment[String(name)] {
-                if !value.isEmpty { secretValues.insert(value) }
+                environmentSecrets.add([value])
                 pieces.append(.environment(name: String(name), value: value))
             } else if let fallback, fallback.isEmpty {
                 // `${TOKEN:-}` unset: an empty value that stays the environment's, so that a

@@ -36,11 +36,9 @@ public struct SpecTarget: AccessTokenAuthorizable {
     public var authorizationType: AuthorizationType?
     /// The token `auth:` gives: the bearer or custom token, or base64 of `user:password`.
     public var accessToken: String?
-    /// Values to redact wherever they would print: environment values, `auth:` credentials
-    /// and params declared secret.
-    public var secretValues: Set<String>
-    /// Header names declared with a secret param in their value.
-    public var secretHeaders: Set<String>
+    /// What the call bound secret, to redact wherever it would print: environment values,
+    /// `auth:` credentials, params declared secret, and the header names whose values are.
+    public var secrets: SecretSet
     /// The login whose token the request carries, when `auth:` is a login; the caller that
     /// sends it obtains the token.
     public var login: LoginSpec? = nil

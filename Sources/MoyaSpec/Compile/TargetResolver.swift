@@ -6,33 +6,6 @@ import MoyaHTTP
     import Foundation
 #endif
 
-/// Why a target could not be resolved for a call.
-public struct ResolveError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, as one sentence, with the hint after it.
-    public var message: String
-    /// Whether the caller's input was at fault (a usage error) rather than the spec.
-    public var isUsageError: Bool
-    /// Advice for the command line's user, a flag to pass (`--no-validate-args sends it
-    /// anyway`): the end of `message`, which a model, who passes no flags, is not given.
-    public var hint: String?
-
-    /// A problem saying `message`, then `hint`; `isUsageError` when the caller's input was at
-    /// fault.
-    public init(message: String, isUsageError: Bool, hint: String? = nil) {
-        self.message = hint.map { message + "; " + $0 } ?? message
-        self.isUsageError = isUsageError
-        self.hint = hint
-    }
-
-    /// The message without its hint.
-    public var unhinted: String {
-        guard let hint, message.hasSuffix("; " + hint) else { return message }
-        return String(message.dropLast(hint.count + 2))
-    }
-
-    public var description: String { message }
-}
-
 /// What a call binds: param values, an environment and a sample.
 public struct CallOptions: Sendable {
     /// Typed param values by name; declared defaults fill the rest.
@@ -189,7 +162,8 @@ struct TargetResolver {
     var binding: TargetBinding
     var service: ServiceSpec { binding.service }
     var target: TargetSpec { binding.target }
-    var secrets: Set<String> = []
+    /// What this rendering bound secret: values, and header names secret whole.
+    var secrets = SecretSet.none
     /// Whether secrets render as `Redactor.placeholder`, for the printable form.
     var masking = false
 
@@ -251,14 +225,14 @@ struct TargetResolver {
         }
 
         var headers = HTTPHeaders()
-        var secretHeaders: Set<String> = []
+        secrets.add(service.environmentSecrets)
         for header in service.headers + (environment?.headers ?? []) + target.headers {
             headers.remove(name: header.name)
             if header.isSecret || header.value.params.contains(where: { target.param(named: $0)?.isSecret == true }) {
-                secretHeaders.insert(header.name)
+                secrets.add([], headers: [header.name])
             }
             guard let value = render(header.value, inHeader: !header.isSecret) else { continue }
-            if header.isSecret, !masking, !value.isEmpty { secrets.insert(value) }
+            if header.isSecret, !masking { secrets.add([value]) }
             guard HTTPHeaders.isValidValue(value) else {
                 throw ResolveError(
                     message: "header \(header.name): a param's value has a line break, which a header may not hold",
@@ -283,14 +257,14 @@ struct TargetResolver {
                 throw ResolveError(
                     message: "auth: the credentials have a line break, which a header may not hold", isUsageError: true)
             }
-            if !masking { secrets.insert(token) }
+            if !masking { secrets.add([token]) }
         }
 
         var login: LoginSpec?
         if case .login(let spec)? = auth {
             login = spec
             // A login's token sent as a header of its own makes that header secret.
-            if case .header(let name) = spec.scheme { secretHeaders.insert(name.lowercased()) }
+            if case .header(let name) = spec.scheme { secrets.add([], headers: [name]) }
         }
         return SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
@@ -298,7 +272,7 @@ struct TargetResolver {
             sampleData: sampleData,
             validationType: target.validation ?? service.validation, sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
-            secretValues: service.secretValues.union(secrets), secretHeaders: secretHeaders, login: login,
+            secrets: secrets, login: login,
             binding: binding)
     }
 
@@ -384,7 +358,7 @@ struct TargetResolver {
         } else if case .object(let members) = value {
             members.forEach { collectSecrets($0.value) }
         } else if !value.description.isEmpty {
-            secrets.insert(value.description)
+            secrets.add([value.description])
         }
     }
 
@@ -441,7 +415,7 @@ struct TargetResolver {
                 let style = param.style ?? ParamStyle.form
                 for (key, texts) in style.cookiePairs(bound, name: cookie.name) {
                     let encoded = texts.map { PercentEncoding.encode($0, keeping: PercentEncoding.isCookieOctet) }
-                    if cookie.isSecret, !masking { secrets.formUnion(texts.filter { !$0.isEmpty } + encoded) }
+                    if cookie.isSecret, !masking { secrets.add(texts + encoded) }
                     // A member's name is a cookie name only where a cookie could have it.
                     guard HTTPHeaders.isValidName(key) else { continue }
                     pairs.append((key, encoded.joined(separator: ",")))
@@ -450,7 +424,7 @@ struct TargetResolver {
             }
             guard let value = render(cookie.value) else { continue }
             let encoded = PercentEncoding.encode(value, keeping: PercentEncoding.isCookieOctet)
-            if cookie.isSecret, !masking, !value.isEmpty { secrets.formUnion([value, encoded]) }
+            if cookie.isSecret, !masking, !value.isEmpty { secrets.add([value, encoded]) }
             pairs.append((cookie.name, encoded))
         }
         return pairs.isEmpty ? nil : CookieJar.header(pairs)

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 /// The user's own `secrets.yaml`, `$XDG_CONFIG_HOME/moya-cli/secrets.yaml` (an absolute
 /// `XDG_CONFIG_HOME`), else `~/.config/moya-cli/secrets.yaml`: a `secrets:` mapping as a spec

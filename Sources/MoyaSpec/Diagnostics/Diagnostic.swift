@@ -1,3 +1,5 @@
+import MoyaYAML
+
 /// One problem found in a spec file, at a place, under a key path.
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the problem stops the spec from compiling.

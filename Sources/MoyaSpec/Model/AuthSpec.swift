@@ -1,4 +1,5 @@
 import MoyaJSONPath
+import MoyaYAML
 
 /// Credentials sent with a request: the spec's form of Moya's `AccessTokenPlugin` and
 /// `CredentialsPlugin`.

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
+import MoyaYAML
 
 /// A flow: named steps that call targets in order, passing captured values along, with steps
 /// that always run at the end.

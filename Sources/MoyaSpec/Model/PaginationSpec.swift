@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaJSONPath
+import MoyaYAML
 
 /// How a target's responses come in pages, from its `paginate:`: where a page's items are,
 /// and how the page after it is asked for. `call --all`, and checks and flow steps with

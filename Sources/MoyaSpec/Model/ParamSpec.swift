@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 /// The type of a target's param.
 public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
@@ -548,14 +549,7 @@ public struct ParamSpec: Sendable, Hashable {
 
     /// Whether `byte` may stand in a param name: a letter, or after the first a digit, `_` or `-`.
     static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
-            true
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-            !first
-        default:
-            false
-        }
+        YAMLLoader.isNameByte(byte, first: first)
     }
 
     /// Whether `name` is a valid target or service name: a letter first.

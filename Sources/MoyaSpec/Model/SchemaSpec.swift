@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSchema
+import MoyaYAML
 import Synchronization
 
 /// A JSON Schema a spec gives a target or a sample (`schema:`), with every document it

@@ -1,3 +1,5 @@
+import MoyaYAML
+
 /// Where a `${NAME}` comes from when the environment does not set it: a spec's `secrets:`, or
 /// the user's own `secrets.yaml` (`UserSecrets`). The value is read only when a call that
 /// needs it is sent (`SecretVault` in MoyaRuntime), and is a secret wherever it goes.

@@ -1,46 +1,46 @@
 import MoyaHTTP
 
 extension ServiceSpec {
-    /// Every secret value the service binds, service-wide: the environment's (`secretValues`)
+    /// Every secret value the service binds, service-wide: the environment's (`environmentSecrets`)
     /// and what its own text writes (`writtenSecrets`). The one set that serve's log, mcp's
     /// answers before a call and a recording's diff mask; a call's own redactor adds the
-    /// values bound for it (`SpecTarget.secretValues`, logins' tokens).
-    public var boundSecrets: Set<String> { secretValues.union(writtenSecrets) }
+    /// values bound for it (`SpecTarget.secrets`, logins' tokens).
+    public var boundSecrets: SecretSet { environmentSecrets.adding(writtenSecrets) }
 
     /// The secret values the spec's own text binds: what a header marked `secret` says
     /// literally, and what a secret param takes as its default, in a check's `params` or in a
     /// flow step's literal `params`. Shown spec text (a recording's diff) is rendered with
-    /// them masked; environment values are in `secretValues`.
-    public var writtenSecrets: Set<String> {
-        var values: Set<String> = []
+    /// them masked; environment values are in `environmentSecrets`.
+    public var writtenSecrets: SecretSet {
+        var secrets = SecretSet.none
         for header in headers + targets.flatMap(\.headers) where header.isSecret {
-            for case .literal(let text) in header.value.segments where !text.isEmpty { values.insert(text) }
+            for case .literal(let text) in header.value.segments { secrets.add([text]) }
         }
         for target in targets {
             let secretParams = Set(target.params.filter(\.isSecret).map(\.name))
             guard !secretParams.isEmpty else { continue }
             for param in target.params where param.isSecret {
-                if let value = param.defaultValue { Self.collect(value, into: &values) }
+                if let value = param.defaultValue { Self.collect(value, into: &secrets) }
             }
             for check in target.checks {
                 for (name, value) in check.arguments where secretParams.contains(name) {
-                    Self.collect(value, into: &values)
+                    Self.collect(value, into: &secrets)
                 }
             }
             for step in flows.flatMap(\.steps) where step.target == target.name {
                 for argument in step.arguments where secretParams.contains(argument.name) {
-                    if case .value(let json) = argument.value { values.insert(json.text) }
+                    if case .value(let json) = argument.value { secrets.add([json.text]) }
                 }
             }
         }
-        return values.filter { !$0.isEmpty }
+        return secrets
     }
 
-    private static func collect(_ value: ParamValue, into values: inout Set<String>) {
+    private static func collect(_ value: ParamValue, into secrets: inout SecretSet) {
         if case .array(let items) = value {
-            for item in items { collect(item, into: &values) }
+            for item in items { collect(item, into: &secrets) }
         } else {
-            values.insert(value.description)
+            secrets.add([value.description])
         }
     }
 }
@@ -62,5 +62,5 @@ extension ServiceSpec {
 
 extension Sequence where Element == ServiceSpec {
     /// Every secret value these services bind (`ServiceSpec.boundSecrets`).
-    public var boundSecrets: Set<String> { reduce(into: Set<String>()) { $0.formUnion($1.boundSecrets) } }
+    public var boundSecrets: SecretSet { map(\.boundSecrets).joined() }
 }

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaYAML
 
 /// One service, as compiled from one spec file.
 public struct ServiceSpec: Sendable {
@@ -36,7 +37,7 @@ public struct ServiceSpec: Sendable {
     /// The longest `mcp.prefix`.
     public static let mcpPrefixLimit = 32
     /// Values that came from the environment, to be redacted wherever they would print.
-    public var secretValues: Set<String>
+    public var environmentSecrets: SecretSet
     /// The base URL as written, its `${VAR}` references kept apart from the text, when the
     /// spec is compiled with `keepsEnvironmentReferences`; else `baseURL` as literal text.
     public var baseURLSource = Template(literal: "")

@@ -1,3 +1,5 @@
+import MoyaYAML
+
 /// A string with `{param}` references, parsed once when the spec is compiled.
 ///
 /// Only `{name}` with a param-like name is a reference, so JSON text and other braces pass

@@ -1,3 +1,5 @@
+import MoyaYAML
+
 /// A JSON-like value from the spec whose strings may hold `{param}` references: a JSON body,
 /// a parameter set, a query or a JSON sample.
 public indirect enum ValueTemplate: Sendable, Hashable {

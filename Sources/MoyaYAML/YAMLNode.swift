@@ -1,4 +1,4 @@
-import MoyaHTTP
+import MoyaJSON
 
 /// A position in a YAML file, 1-based, as editors count.
 public struct Mark: Sendable, Hashable, Comparable {
@@ -103,7 +103,7 @@ extension YAMLNode {
     public var jsonValue: JSONValue {
         switch content {
         case .scalar(let text, _):
-            return SpecReader.plainValue(self) ?? .string(text)
+            return YAMLScalar.plainValue(self) ?? .string(text)
         case .sequence(let items):
             return .array(items.map(\.jsonValue))
         case .mapping(let pairs):

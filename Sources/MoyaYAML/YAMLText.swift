@@ -1,4 +1,4 @@
-import MoyaHTTP
+import MoyaJSON
 
 /// JSON values and text written as YAML that reads back the same: what `import openapi`
 /// writes a spec with, and what recording writes a sample with. A string is plain where YAML

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
+import MoyaYAML
 
 /// One check of a target: params to call it with, the sample it answers with when stubbed,
 /// and what the response must satisfy.

@@ -243,6 +243,19 @@ public enum YAMLLoader {
         }
     }
 
+    /// Whether `byte` may stand in a spec's name (a param's, a flow variable's): a letter or
+    /// `_`, then digits and `-` too. The rule `ParamSpec` names are held to.
+    package static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            !first
+        default:
+            false
+        }
+    }
+
     /// The first `{name}` in a line, a param's or a flow variable's reference.
     static func reference(in line: Substring) -> String? {
         var rest = line
@@ -250,7 +263,7 @@ public enum YAMLLoader {
             rest = rest[rest.index(after: open)...]
             let name = rest.prefix { $0 != "}" }
             if name.endIndex < rest.endIndex, !name.isEmpty,
-                name.utf8.enumerated().allSatisfy({ ParamSpec.isNameByte($1, first: $0 == 0) })
+                name.utf8.enumerated().allSatisfy({ isNameByte($1, first: $0 == 0) })
             {
                 return String(name)
             }

@@ -1,14 +1,13 @@
 import CLibYAML
-import MoyaSpec
 
 /// Where each node of a YAML document stands in its text, for editing the text in place: the
 /// layout `--record` reads to replace one sample and leave every other byte of a spec as it
 /// was. Positions are offsets into the document's Unicode scalars, a leading byte order mark
 /// not counted, as libyaml counts them.
-struct YAMLLayout {
+package struct YAMLLayout {
     /// One node and where it stands.
-    struct Node {
-        enum Kind {
+    package struct Node {
+        package enum Kind {
             case scalar(String)
             case sequence([Node])
             case mapping([(key: Node, value: Node)])
@@ -16,34 +15,34 @@ struct YAMLLayout {
             case alias
         }
 
-        var kind: Kind
+        package var kind: Kind
         /// The offset of the node's first scalar.
-        var start: Int
+        package var start: Int
         /// The offset just past its last scalar of content. A block collection's end is its
         /// last child's, so the comments and blank lines that follow it are not its own.
-        var end: Int
+        package var end: Int
         /// Its line and column, from 1.
-        var mark: Mark
+        package var mark: Mark
         /// Whether it is written in flow style, `{ … }` or `[ … ]`.
-        var isFlow = false
+        package var isFlow = false
         /// An anchor, `&name`, on the node: others may refer to it.
-        var isAnchored = false
+        package var isAnchored = false
         /// Whether a scalar is written plain, without quotes.
-        var isPlain = false
+        package var isPlain = false
 
         /// Whether the node is a plain scalar YAML reads as null.
-        var isNull: Bool {
+        package var isNull: Bool {
             guard isPlain, case .scalar(let text) = kind else { return false }
             return YAMLNode.isNull(plain: text)
         }
 
         /// The value under `key` in a mapping.
-        func value(_ key: String) -> Node? {
+        package func value(_ key: String) -> Node? {
             entry(key)?.value
         }
 
         /// The entry under `key` in a mapping.
-        func entry(_ key: String) -> (key: Node, value: Node)? {
+        package func entry(_ key: String) -> (key: Node, value: Node)? {
             guard case .mapping(let pairs) = kind else { return nil }
             return pairs.last { pair in
                 if case .scalar(key) = pair.key.kind { return true }
@@ -53,11 +52,11 @@ struct YAMLLayout {
     }
 
     /// The document's root, nil for an empty document.
-    let root: Node?
+    package let root: Node?
 
     /// Reads the layout of the one document in `bytes`; nil when libyaml refuses the text,
     /// which a spec that compiled never is.
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { return nil }
         defer { yaml_parser_delete(&parser) }
