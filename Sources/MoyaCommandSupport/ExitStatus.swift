@@ -116,8 +116,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .network(.fileFailed?): self = .cannotWrite
         case .network: self = .transportFailure
         case .interrupted(let signal): self = Self.signalled.first { $0.signal == signal }?.status ?? .interrupted
-        // The helper exits with these same statuses; one it could not mean is a failure.
-        case .relayed(let status): self = ExitStatus(rawValue: status) ?? .transportFailure
+        // The helper exits with these same statuses; one it could not mean (0 among them, as
+        // a failure) is a failure of the work.
+        case .relayed(let status):
+            self = ExitStatus(rawValue: status).flatMap { $0 == .success ? nil : $0 } ?? .transportFailure
         }
     }
 

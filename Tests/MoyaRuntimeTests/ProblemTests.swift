@@ -53,6 +53,7 @@ final class ProblemTests: XCTestCase {
             (HelperFailure("moya-cli-tools is not installed"), .unavailable),
             (HelperFailure("cannot import a.yaml", exited: 65), .invalidSpec),
             (HelperFailure("cannot import a.yaml", exited: 250), .transportFailure),
+            (HelperFailure("cannot import a.yaml", exited: 0), .transportFailure),
             (Interrupted("interrupted by SIGINT", signal: SIGINT), .interrupted),
             (Interrupted("interrupted by SIGTERM", signal: SIGTERM), .terminated),
             (Interrupted("interrupted by SIGHUP", signal: SIGHUP), .hungUp),
