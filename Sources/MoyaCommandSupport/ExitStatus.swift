@@ -86,14 +86,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The status a command exits with for `error`: the one table. A `Problem` is exited by its
-    /// kind; a cancelled task is an interrupt; anything else is a failure of the work.
+    /// The status a command exits with for `error`: the one table, by its kind
+    /// (`FailureKind(of:)`).
     public init(for error: any Error) {
-        switch error {
-        case let problem as any Problem: self.init(kind: problem.failureKind)
-        case is CancellationError: self = .interrupted
-        default: self = .transportFailure
-        }
+        self.init(kind: FailureKind(of: error))
     }
 
     /// The status for a failure of `kind`.
@@ -115,7 +111,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         // The response's file (`--output`, a download) could not be written, stubbed or live.
         case .network(.fileFailed?): self = .cannotWrite
         case .network: self = .transportFailure
-        case .interrupted(let signal): self = Self.signalled.first { $0.signal == signal }?.status ?? .interrupted
+        case .interrupted(let signal): self = Self.signals.first { $0.number == signal }?.status ?? .interrupted
         // The helper exits with these same statuses; one it could not mean (0 among them, as
         // a failure) is a failure of the work.
         case .relayed(let status):
@@ -123,13 +119,14 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The statuses of the signals a command ends by: 128 + the signal's number.
-    private static let signalled: [(signal: Int32, status: ExitStatus)] = [
-        (SIGHUP, .hungUp), (SIGINT, .interrupted), (SIGTERM, .terminated),
+    /// The signals that end a command after its cleanup, each with its name and its status,
+    /// 128 + its number; SIGINT first.
+    public static let signals: [(number: Int32, name: String, status: ExitStatus)] = [
+        (SIGINT, "SIGINT", .interrupted), (SIGTERM, "SIGTERM", .terminated), (SIGHUP, "SIGHUP", .hungUp),
     ]
 
     /// The signal whose arrival this status reports (SIGHUP, SIGINT, SIGTERM), if it is one.
-    public var signal: Int32? { Self.signalled.first { $0.status == self }?.signal }
+    public var signal: Int32? { Self.signals.first { $0.status == self }?.number }
 
     /// The status for a response that failed validation with `statusCode`; a status outside
     /// 300–599 can fail only a custom list, and gets a code of its own.
@@ -139,6 +136,18 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case 400..<500: .clientErrorStatus
         case 500..<600: .serverErrorStatus
         default: .unexpectedStatus
+        }
+    }
+}
+
+extension FailureKind {
+    /// The kind of any error a command ends with: a `Problem`'s own; a cancelled task's is an
+    /// interrupt, as Ctrl-C's; anything else is a failure of the work.
+    public init(of error: any Error) {
+        switch error {
+        case let problem as any Problem: self = problem.failureKind
+        case is CancellationError: self = .interrupted(signal: SIGINT)
+        default: self = .failed
         }
     }
 }

@@ -18,7 +18,6 @@ public struct HelperFailure: Problem, CustomStringConvertible {
     }
 
     public var failureKind: FailureKind { exited.map(FailureKind.relayed) ?? .unavailable }
-    public var description: String { message }
 }
 
 /// A server (`serve`, `mcp --http`) could not start: its port cannot be listened on, or what
@@ -29,7 +28,6 @@ public struct ListenFailure: Problem, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var failureKind: FailureKind { .failed }
-    public var description: String { message }
 }
 
 /// What a command ran failed: checks (`2 of 9 checks failed`), a flow, a workflow that is not
@@ -40,7 +38,6 @@ public struct RunFailure: Problem, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var failureKind: FailureKind { .failed }
-    public var description: String { message }
 }
 
 /// A run's coverage fell below `--min-coverage`.
@@ -50,7 +47,6 @@ public struct CoverageShortfall: Problem, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var failureKind: FailureKind { .failed }
-    public var description: String { message }
 }
 
 /// `--key-path` names nothing in the response.
@@ -60,7 +56,6 @@ public struct KeyPathMissing: Problem, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var failureKind: FailureKind { .keyPathMissing }
-    public var description: String { message }
 }
 
 /// `call --all` stopped before the last page.
@@ -70,7 +65,6 @@ public struct PagingStopped: Problem, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var failureKind: FailureKind { .pagingStopped }
-    public var description: String { message }
 }
 
 /// What a command made, read or was held to is not valid: a document that does not import,
@@ -85,7 +79,6 @@ public struct InvalidDocument: Problem, CustomStringConvertible {
     }
 
     public var failureKind: FailureKind { .invalid }
-    public var description: String { message }
 }
 
 /// A signal ended the command, after its cleanup: `interrupted by SIGINT`.
@@ -100,7 +93,6 @@ public struct Interrupted: Problem, CustomStringConvertible {
     }
 
     public var failureKind: FailureKind { .interrupted(signal: signal) }
-    public var description: String { message }
 }
 
 /// Several failures told one by one, ended as one: `2 of 5 secrets could not be read`, of the
@@ -111,15 +103,9 @@ public struct FailureSummary: Problem, CustomStringConvertible {
 
     public init(_ message: String, of failure: any Error) {
         self.message = message
-        self.failureKind = (failure as? any Problem)?.failureKind ?? .failed
+        self.failureKind = FailureKind(of: failure)
     }
 
-    public init(_ message: String, kind: FailureKind) {
-        self.message = message
-        self.failureKind = kind
-    }
-
-    public var description: String { message }
 }
 
 extension Error {

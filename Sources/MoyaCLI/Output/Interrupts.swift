@@ -17,11 +17,8 @@ import Synchronization
 /// runs in, which fails it as cancelled and removes any temporary file, and the command exits
 /// 128 + the signal's number.
 enum Interrupts {
-    /// The signals that cancel a request, each with its name; each exits with its own status
-    /// (`ExitStatus.signal`).
-    static let signals: [(number: Int32, name: String)] = [
-        (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"),
-    ]
+    /// The signals that cancel a request, each with its name and status (`ExitStatus.signals`).
+    static let signals = ExitStatus.signals
 
     /// The first of them that arrived in this process, whoever was listening.
     private static let firstArrived = Mutex<Int32?>(nil)

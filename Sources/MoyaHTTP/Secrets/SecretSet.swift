@@ -18,9 +18,6 @@ public struct SecretSet: Sendable, Hashable {
     /// Nothing secret.
     public static let none = SecretSet()
 
-    /// Whether nothing is secret.
-    public var isEmpty: Bool { values.isEmpty && headers.isEmpty }
-
     /// Adds `values` and `headers`, as the binding stage does while it binds a call.
     public mutating func add(_ values: some Sequence<String>, headers: some Sequence<String> = [String]()) {
         for value in values where !value.isEmpty { self.values.insert(value) }

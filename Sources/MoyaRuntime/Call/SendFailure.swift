@@ -138,8 +138,6 @@ public struct SendFailure: Problem, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
-
     /// The failure's kind, which a command's exit status is chosen by (`ExitStatus(for:)`).
     public var failureKind: FailureKind {
         switch kind.base {

@@ -200,5 +200,4 @@ public struct SecretFailure: Problem, CustomStringConvertible {
         return (needer.map { "\($0) needs " } ?? "") + name + from + ": " + reason
     }
 
-    public var description: String { message }
 }

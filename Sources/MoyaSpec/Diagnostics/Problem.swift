@@ -19,6 +19,11 @@ extension Problem {
     public var details: [String] { [] }
 }
 
+extension CustomStringConvertible where Self: Problem {
+    /// A problem describes itself by its message.
+    public var description: String { message }
+}
+
 extension SpecError: Problem {
     /// `invalid spec: 2 problems in 1 file`; or, when a spec of an untrusted folder read a set
     /// variable, why that folder is not trusted and how to trust it: the other problems (a
@@ -59,7 +64,6 @@ public struct FileFailure: Problem, CustomStringConvertible {
     public static func unwritable(_ message: String) -> FileFailure { FileFailure(message: message, isWrite: true) }
 
     public var failureKind: FailureKind { isWrite ? .unwritable : .missing }
-    public var description: String { message }
 }
 
 /// The caller's arguments are wrong: an unknown name, a flag that needs another, a value that
@@ -74,5 +78,4 @@ public struct UsageError: Problem, CustomStringConvertible {
     }
 
     public var failureKind: FailureKind { .usage }
-    public var description: String { message }
 }
