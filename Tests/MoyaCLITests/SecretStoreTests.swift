@@ -136,8 +136,9 @@ final class SecretStoreTests: XCTestCase {
         assertHides("p@ss/t0ken+1", curl)
     }
 
-    /// A live call that reads a `pass` secret opens its spec once: the stub scan, the compile,
-    /// the secret's second compile and the trust digest read the same bytes (`SpecFiles`).
+    /// A live call that reads a `pass` secret opens its spec once: the stub scan, the compile
+    /// and the trust digest read the same bytes (`SpecFiles`), and the value is bound into the
+    /// compiled target.
     func testALiveCallWithAPassSecretOpensTheSpecOnce() async throws {
         await trustSpecs()
         try stores.startPass()
@@ -245,6 +246,95 @@ final class SecretStoreTests: XCTestCase {
         XCTAssertTrue(
             error.hasPrefix("\(specs)/away.yaml:4:18: error: secrets.KEY.dotenv: "), error)
         XCTAssertTrue(error.contains("outside"), error)
+    }
+
+    // MARK: - Binding
+
+    /// A spec for the binding tests: a store's variables in a base URL, typed and secret param
+    /// defaults, a query and a flow's vars; `LATE_KEY` from the command `bin/late`.
+    static let late = """
+        service: late
+        baseURL: ${LATE_HOST}
+        secrets:
+          LATE_HOST: { dotenv: .env, key: LATE_HOST }
+          LATE_ID: { dotenv: .env, key: LATE_ID }
+          LATE_TAG: { dotenv: .env, key: LATE_TAG }
+          LATE_KEY: { command: [./bin/late, k3y-v@lue], timeout: 2 }
+        targets:
+          item:
+            path: /echo/items/{id}
+            params:
+              id: { type: int, default: "${LATE_ID}" }
+              key: { type: string, secret: true, default: "${LATE_KEY}" }
+              tag: { type: string, optional: true }
+            task:
+              parameters: { key: "{key}", tag: "{tag}" }
+              encoding: url
+        flows:
+          tagged:
+            vars: { tag: "t-${LATE_TAG}" }
+            steps:
+              - call: item
+                params: { id: 7, key: plain, tag: "{tag}" }
+                expect: { json: { $.uri: /echo/items/7?key=plain&tag=t-fl0w } }
+        """
+
+    /// A store's values are bound into the compiled spec where it keeps references apart (a
+    /// base URL, a typed param default, a secret one, a flow's vars) and the spec is not
+    /// compiled again: the command that gives `LATE_KEY` breaks the spec file as it runs, and
+    /// the call is sent as compiled before.
+    func testAStoresValuesAreBoundIntoTheCompiledSpec() async throws {
+        try Self.late.write(toFile: specs + "/late.yaml", atomically: true, encoding: .utf8)
+        try "LATE_HOST=\(server.baseURL)\nLATE_ID=42\nLATE_TAG=fl0w\n".write(
+            toFile: specs + "/.env", atomically: true, encoding: .utf8)
+        let late = """
+            #!/bin/sh
+            printf 'targets: [\\n' > "$(dirname "$0")/../late.yaml"
+            printf '%s\\n' "$1"
+            """
+        try late.write(toFile: specs + "/bin/late", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: specs + "/bin/late")
+        await trustSpecs()
+
+        let (flow, flowOut, flowError) = await moya(["run", "late.tagged"])
+        XCTAssertEqual(flow, 0, flowOut + flowError)
+        try Self.late.write(toFile: specs + "/late.yaml", atomically: true, encoding: .utf8)
+
+        let (status, out, error) = await moya(["call", "late.item", "-v"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(try JSONValue(parsing: out)["uri"], .string("/echo/items/42?key=k3y-v%40lue"), out)
+        // A default read from a variable is a secret, as one from the environment is.
+        XCTAssertTrue(error.contains("Request: GET \(server.baseURL)/echo/items/••••?key=••••\n"), error)
+        assertHides("k3y-v@lue", error)
+        let (broken, _, said) = await moya(["validate", specs + "/late.yaml"])
+        XCTAssertEqual(broken, 65, "the command did break the file: \(said)")
+    }
+
+    /// A store's variable where no value bound later reaches (a check's expected value) is a
+    /// spec error while the environment does not set it, naming the place and the store.
+    func testAStoresVariableWhereNoBoundValueReachesIsASpecError() async throws {
+        let spec = """
+            service: fixed
+            baseURL: http://127.0.0.1:9
+            secrets:
+              WANT: { dotenv: .env, key: WANT }
+            targets:
+              one:
+                path: /one
+                checks:
+                  - expect: { json: { $.name: "${WANT}" } }
+            """
+        try spec.write(toFile: specs + "/fixed.yaml", atomically: true, encoding: .utf8)
+        let (status, _, error) = await moya(["validate", specs + "/fixed.yaml"])
+        XCTAssertEqual(status, 65)
+        XCTAssertEqual(
+            error,
+            "\(specs)/fixed.yaml:9:35: error: targets.one.checks[0].expect.json.$.name: ${WANT} is not set, and its "
+                + "secret store (dotenv .env WANT) is read as a call is sent, into headers, auth, cookies, queries, "
+                + "bodies, paths, base URLs, param defaults and flow values only; set WANT in the environment, or "
+                + "move the reference\nmoya-cli: error: invalid spec: 1 problem in 1 file\n")
+        let (set, _, setError) = await moya(["validate", specs + "/fixed.yaml"], environment: ["WANT": "Ann"])
+        XCTAssertEqual(set, 0, setError)
     }
 
     // MARK: - Commands and trust

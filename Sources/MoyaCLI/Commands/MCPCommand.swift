@@ -214,7 +214,8 @@ struct MCPCommand: CallerIsolatedCommand {
                     services: catalog.services, environment: env, overrides: overrides, session: session,
                     showSecrets: false, logins: Logins(environment: context.environment, usesCache: !noTokenCache),
                     logOptions: logOptions, log: log)
-                client.secrets = SecretVault(compiler: library.compiler, environment: context.environment)
+                client.secrets = SecretVault(
+                    refusesEnvironment: library.compiler.refusesEnvironment, environment: context.environment)
                 return client
             },
             preview: { count in

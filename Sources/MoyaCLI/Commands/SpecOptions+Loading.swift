@@ -40,7 +40,9 @@ extension SpecOptions {
     /// What reads the secrets a sent target needs from their sources (`secrets:`), for the
     /// specs these options describe: one per command, so that each value is read at most once.
     func secretVault(explicitPaths: Bool = false) -> SecretVault {
-        SecretVault(compiler: compiler(explicitPaths: explicitPaths), environment: CommandContext.current.environment)
+        SecretVault(
+            refusesEnvironment: compiler(explicitPaths: explicitPaths).refusesEnvironment,
+            environment: CommandContext.current.environment)
     }
 
     /// Options for completion, which parses no flags: the `--specs` a command line names,

@@ -170,8 +170,8 @@ public struct SpecClient: Sendable {
         return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)
     }
 
-    /// `service` and `target` as they are sent, compiled again with the secrets they need
-    /// read from their sources (`SecretVault`); as they are when the policy stubs the target,
+    /// `service` and `target` as they are sent, with the secrets they need read from their
+    /// sources and bound (`SecretVault`); as they are when the policy stubs the target,
     /// which sends nothing.
     public func withSecrets(_ service: ServiceSpec, _ target: TargetSpec, environment: String?)
         throws(SecretFailure) -> (ServiceSpec, TargetSpec)

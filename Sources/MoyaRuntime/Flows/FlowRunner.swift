@@ -34,12 +34,17 @@ public struct FlowRunner: Sendable {
     /// The state a flow run carries from step to step.
     private struct Run {
         let service: ServiceSpec
-        var variables = FlowVariables()
+        var variables: FlowVariables
         /// The run's cookies, which every step sends and keeps, redirects included.
         let cookies = CookieStore()
         /// Every secret the steps' exchanges knew of, a login's token included: what a shown
         /// capture is masked of.
         var secretsSeen = SecretSet.none
+
+        init(service: ServiceSpec) {
+            self.service = service
+            variables = FlowVariables(boundVariables: service.boundVariables)
+        }
     }
 
     /// Runs `flow` and reports it as one result whose steps are its parts.

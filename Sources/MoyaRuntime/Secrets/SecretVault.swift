@@ -3,10 +3,10 @@ import MoyaSpec
 import Synchronization
 
 /// Reads the secrets a spec's `secrets:` and the user's `secrets.yaml` name (`SecretSource`)
-/// when a call that needs one is sent, and gives the service back compiled with them: each
-/// value is then the environment's, a secret everywhere an environment value is (masked in
-/// every output, never recorded, never shown to a model). This is the one place a store is
-/// read and the one place its rules are kept:
+/// when a call that needs one is sent, and gives the service back with them bound
+/// (`ServiceSpec.binding(_:)`, nothing compiled again): each value is then a secret
+/// everywhere an environment value is (masked in every output, never recorded, never shown to
+/// a model). This is the one place a store is read and the one place its rules are kept:
 /// - a value is read only for a target or flow that is sent (never for `list`, `validate`,
 ///   completion or a stub), at most once per command, within its source's time limit;
 /// - a spec found in the working directory (`./specs`) reads no store until its folder is
@@ -20,8 +20,9 @@ import Synchronization
 /// A read blocks its thread for as long as the program takes: reads are serialised, so that
 /// two calls needing one secret read it once.
 public final class SecretVault: Sendable {
-    /// The compiler the services were compiled with, whose environment the values go over.
-    public let compiler: SpecCompiler
+    /// Why the working directory's specs may read no value, when they may not
+    /// (`SpecCompiler.refusesEnvironment`): then they read no store either.
+    let refusesEnvironment: EnvironmentRefusal?
     /// The environment programs run in, and where the stores and the user's folders are.
     let environment: Environment
     private let state = Mutex<State>(State())
@@ -29,20 +30,19 @@ public final class SecretVault: Sendable {
     private struct State {
         /// Each source's value or failure, by `key(_:_:)`.
         var values: [String: Result<String, SecretFailure>] = [:]
-        /// Services compiled with their values, by file and target (or flow).
-        var services: [String: ServiceSpec] = [:]
     }
 
-    /// A vault over `compiler`'s specs, running programs in `environment`.
-    public init(compiler: SpecCompiler, environment: Environment) {
-        self.compiler = compiler
+    /// A vault over specs compiled with `refusesEnvironment`, running programs in
+    /// `environment`.
+    public init(refusesEnvironment: EnvironmentRefusal?, environment: Environment) {
+        self.refusesEnvironment = refusesEnvironment
         self.environment = environment
     }
 
     // MARK: - Services with their secrets
 
-    /// `service` and `target` as a call sends them under `overrides`: compiled again with the
-    /// secrets they need read; as they are when the policy stubs the target, which sends
+    /// `service` and `target` as a call sends them under `overrides`: with the secrets they
+    /// need read and bound; as they are when the policy stubs the target, which sends
     /// nothing (`CallPolicy.decide`).
     public func bind(
         _ service: ServiceSpec, _ target: TargetSpec, overrides: CallPolicy.Overrides, environment: String?
@@ -54,8 +54,8 @@ public final class SecretVault: Sendable {
         return (bound, bound.target(named: target.name) ?? target)
     }
 
-    /// `service` as a call of `target` in `environment` sends it: compiled again with every
-    /// secret it needs read, or itself when it needs none.
+    /// `service` as a call of `target` in `environment` sends it: with every secret it needs
+    /// read and bound, or itself when it needs none.
     public func service(_ service: ServiceSpec, sending target: TargetSpec, environment: String?)
         throws(SecretFailure) -> ServiceSpec
     {
@@ -64,49 +64,31 @@ public final class SecretVault: Sendable {
         if case .login(let login)? = target.auth ?? service.auth, login.service == nil {
             needed += service.unsetVariables.filter { $0.owner == .target(login.target) }
         }
-        return try compiled(service, needing: needed, for: "\(service.name).\(target.name)", target: target.name)
+        return try bound(service, needing: needed, for: "\(service.name).\(target.name)")
     }
 
-    /// `service` as a run of its flow `flow` needs it: compiled again, whole, with the secrets
-    /// the flow's own text needs; each step's target is held to its own as it is sent.
+    /// `service` as a run of its flow `flow` needs it: with the secrets the flow's own text
+    /// needs read and bound; each step's target is held to its own as it is sent.
     public func service(_ service: ServiceSpec, running flow: FlowSpec) throws(SecretFailure) -> ServiceSpec {
         let needed = service.unsetVariables.filter { $0.owner == .flow(flow.name) }
-        return try compiled(service, needing: needed, for: "flow \(service.name).\(flow.name)", target: nil)
+        return try bound(service, needing: needed, for: "flow \(service.name).\(flow.name)")
     }
 
-    private func compiled(
-        _ service: ServiceSpec, needing variables: [UnsetVariable], for needer: String, target: String?
-    )
-        throws(SecretFailure) -> ServiceSpec
-    {
-        var names: [String] = []
-        for variable in variables where service.secretSources[variable.name] != nil && !names.contains(variable.name) {
-            names.append(variable.name)
-        }
-        guard !names.isEmpty else { return service }
+    private func bound(
+        _ service: ServiceSpec, needing variables: [UnsetVariable], for needer: String
+    ) throws(SecretFailure) -> ServiceSpec {
         var values: [String: String] = [:]
-        for name in names {
-            guard let source = service.secretSources[name] else { continue }
-            values[name] = try read(name, from: source, for: service, needer: needer)
+        for variable in variables where values[variable.name] == nil {
+            guard let source = service.secretSources[variable.name] else { continue }
+            values[variable.name] = try read(variable.name, from: source, for: service, needer: needer)
         }
-        let key = service.file + "\u{0}" + (target ?? "") + "\u{0}" + names.joined(separator: ",")
-        if let done = state.withLock({ $0.services[key] }) { return done }
-        var recompiler = compiler
-        recompiler.environment = compiler.environment.setting(values)
-        let recompiled: ServiceSpec
-        do throws(SpecError) {
-            if let target {
-                recompiled = try recompiler.compile(file: service.file, target: target)
-            } else {
-                recompiled = try recompiler.compile(file: service.file)
-            }
+        do throws(BindingFailure) {
+            return try service.binding(values)
         } catch {
             throw SecretFailure(
-                name: names[0], source: nil, needer: needer, kind: .invalid,
-                reason: "\(service.file) no longer compiles: \(error.message)")
+                name: error.variable, source: service.secretSources[error.variable], needer: needer, kind: .invalid,
+                reason: error.message)
         }
-        state.withLock { $0.services[key] = recompiled }
-        return recompiled
     }
 
     // MARK: - Reading
@@ -145,7 +127,7 @@ public final class SecretVault: Sendable {
 
     /// Why `source` may not be read for `service`, or nil when it may.
     public func refusal(of source: SecretSource, for service: ServiceSpec) -> String? {
-        if let found = compiler.refusesEnvironment, found.covers(service.file), found.reason != nil {
+        if let found = refusesEnvironment, found.covers(service.file), found.reason != nil {
             let shown = found.folder.hasPrefix("/") ? found.folder : "./" + found.folder
             return "\(shown) was found in the working directory and is not trusted as it is now, so its specs "
                 + "read no secret store; run 'moya-cli trust \(found.folder)' once you have read them"

@@ -18,8 +18,13 @@ public struct FlowVariables: Sendable {
     /// values that passed through a template.
     public private(set) var secrets = SecretSet.none
 
-    /// Creates an empty set of variables.
-    public init() {}
+    /// The values of `${NAME}`s bound after compiling (`ServiceSpec.boundVariables`).
+    public let boundVariables: [String: String]
+
+    /// Creates an empty set of variables, over the service's `boundVariables`.
+    public init(boundVariables: [String: String] = [:]) {
+        self.boundVariables = boundVariables
+    }
 
     /// Sets a variable; a secret's text is remembered for redaction.
     public mutating func set(_ name: String, to value: JSONValue, secret: Bool = false) {
@@ -66,8 +71,8 @@ public struct FlowVariables: Sendable {
             case .reference(let reference):
                 text += try value(of: reference).text
                 isSecret = isSecret || secretNames.contains(reference.name)
-            case .environment(_, let value):
-                text += value
+            case .environment(let name, let value):
+                text += boundVariables[name] ?? value
                 isSecret = true
             }
         }

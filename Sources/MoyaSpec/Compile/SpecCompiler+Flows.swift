@@ -332,6 +332,9 @@ extension CompileContext {
         switch node.content {
         case .scalar(let text, _):
             if let plain = YAMLScalar.plainValue(node) { return .value(plain) }
+            let keeps = reader.keepsReferencesApart
+            reader.keepsReferencesApart = true
+            defer { reader.keepsReferencesApart = keeps }
             guard let pieces = reader.pieces(text, node.mark, path) else { return nil }
             let template = VariableTemplate(pieces: pieces)
             if template.references.isEmpty, pieces.count == 1, case .text(let plain) = pieces[0] {

@@ -66,9 +66,10 @@ extension CompileContext {
             if let defaultNode = fields["default"] {
                 spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
                 spec.writtenDefault = Self.environmentReading(defaultNode)
-                // Code generated from the spec reads the variable when it runs.
-                if reader.keepsEnvironmentReferences, spec.writtenDefault != nil, case .scalar = defaultNode.content {
-                    spec.defaultTemplate = reader.template(defaultNode, path() + ".default", references: false)
+                // A value bound after compiling is written into it; code generated from the
+                // spec reads the variable when it runs.
+                if !spec.type.isArray {
+                    spec.defaultTemplate = reader.environmentSource(defaultNode, path() + ".default")
                 }
             }
             if fields["style"] != nil || fields["explode"] != nil {
@@ -286,14 +287,16 @@ extension CompileContext {
             if case .sequence(let values) = node.content { items = values } else { items = [node] }
             var values: [ParamValue] = []
             for (index, item) in items.enumerated() {
-                guard let value = scalarDefault(item, "\(path())[\(index)]", type: element, name: name) else {
+                guard
+                    let value = scalarDefault(item, "\(path())[\(index)]", type: element, name: name, bindable: false)
+                else {
                     return nil
                 }
                 values.append(value)
             }
             return .array(values)
         }
-        return scalarDefault(node, path(), type: type, name: name)
+        return scalarDefault(node, path(), type: type, name: name, bindable: true)
     }
 
     /// An object param's value written as a mapping of scalars (`{ R: 100, G: 200 }`).
@@ -321,15 +324,29 @@ extension CompileContext {
         }
     }
 
+    /// A scalar default, or an array default's item. A `bindable` one's `${VAR}`s take a value
+    /// bound after compiling (`ParamSpec.defaultTemplate`).
     private mutating func scalarDefault(
-        _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String
+        _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String, bindable: Bool
     ) -> ParamValue? {
         if type == .object, case .mapping = node.content { return objectValue(node, path(), name: name) }
-        guard let text = reader.string(node, path()) else { return nil }
+        let keeps = reader.keepsReferencesApart
+        reader.keepsReferencesApart = bindable
+        let unset = reader.unsetVariables.count
+        let read = reader.string(node, path())
+        reader.keepsReferencesApart = keeps
+        guard let text = read else { return nil }
         do {
             return try ParamSpec.parse(text, as: type, param: name, shown: "\"\(reader.written(node, text))\"")
         } catch {
-            reader.error(node.mark, path(), "the default \(error.message)")
+            let problem = Diagnostic(
+                file: reader.file, mark: node.mark, keyPath: path(), message: "the default \(error.message)")
+            // Unset, a store's variable is typed as it is bound (`ServiceSpec.binding(_:)`).
+            if bindable, reader.unsetVariables.count > unset {
+                reader.unboundDefaults.append((problem, reader.unsetVariables[unset...].map(\.name)))
+            } else {
+                reader.diagnostics.append(problem)
+            }
             return nil
         }
     }

@@ -190,14 +190,32 @@ public struct SpecCompiler: Sendable {
         context.readsSchemaDocuments = readsSchemaDocuments
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
         if let partial { tree = tree.remapped(partial) }
-        let service = context.service(tree)
-        if let userSecrets { context.reader.diagnostics += userSecrets.diagnostics }
+        var service = context.service(tree)
+        if let userSecrets {
+            context.reader.diagnostics += userSecrets.diagnostics
+            let own = service?.secretSources ?? [:]
+            service?.secretSources = userSecrets.sources.merging(own) { $1 }
+        }
+        // A store's value is bound after compiling, into what keeps its references apart.
+        for variable in context.reader.unsetVariables where !variable.isBindable {
+            guard let source = service?.secretSources[variable.name] else { continue }
+            var place = variable.place
+            place.severity = .error
+            place.message =
+                "${\(variable.name)} is not set, and its secret store (\(source)) is read as a call is sent, into "
+                + "headers, auth, cookies, queries, bodies, paths, base URLs, param defaults and flow values only; "
+                + "set \(variable.name) in the environment, or move the reference"
+            context.reader.diagnostics.append(place)
+        }
+        for (problem, variables) in context.reader.unboundDefaults
+        where !variables.contains(where: { service?.secretSources[$0] != nil }) {
+            context.reader.diagnostics.append(problem)
+        }
         guard var service, context.reader.diagnostics.isEmpty else {
             throw SpecError(context.reader.diagnostics.sorted { $0.mark < $1.mark })
         }
         service.warnings = context.reader.warnings.sorted { $0.mark < $1.mark }
         service.unsetVariables = context.reader.unsetVariables
-        if let userSecrets { service.secretSources = userSecrets.sources.merging(service.secretSources) { $1 } }
         return service
     }
 }
@@ -281,11 +299,7 @@ struct CompileContext {
         if let node = fields["baseURL"] {
             if let valid = self.baseURL(node, "baseURL") {
                 baseURL = valid
-                if reader.keepsEnvironmentReferences {
-                    // Read again for its references, which only generated code needs; it is
-                    // valid, so this reports nothing twice.
-                    baseURLSource = reader.template(node, "baseURL", references: false)
-                }
+                baseURLSource = reader.environmentSource(node, "baseURL")
             }
         } else if !flowsAlone {
             reader.error(
@@ -358,7 +372,11 @@ struct CompileContext {
         let secrets = reader.environmentSecrets
         defer { reader.environmentSecrets = secrets }
         let unset = reader.unsetVariables.count
-        guard let text = reader.string(node, path()) else { return nil }
+        let keeps = reader.keepsReferencesApart
+        reader.keepsReferencesApart = true
+        let read = reader.string(node, path())
+        reader.keepsReferencesApart = keeps
+        guard let text = read else { return nil }
         // A variable that is not set leaves the URL unknown, not wrong: a call that needs it
         // stops before sending, naming the variable.
         if reader.unsetVariables.count > unset { return text }
@@ -369,17 +387,8 @@ struct CompileContext {
         {
             return text
         }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else {
-            reader.error(
-                node.mark, path(),
-                "\"\(reader.written(node, text))\" is not an absolute http or https URL, such as https://api.example.com"
-            )
-            return nil
-        }
-        if let port = url.port, !(1...65_535).contains(port) {
-            reader.error(node.mark, path(), "port \(port) is out of range; a port is 1 to 65535")
+        if let problem = ServiceSpec.baseURLProblem(text, shown: "\"\(reader.written(node, text))\"") {
+            reader.error(node.mark, path(), problem)
             return nil
         }
         return text
@@ -396,8 +405,8 @@ struct CompileContext {
             let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
             let headers = envFields["headers"].map { self.headers($0, envPath + ".headers") } ?? []
             var environment = EnvironmentSpec(name: name, baseURL: baseURL, headers: headers)
-            if reader.keepsEnvironmentReferences, baseURL != nil, let node = envFields["baseURL"] {
-                environment.baseURLSource = reader.template(node, envPath + ".baseURL", references: false)
+            if baseURL != nil, let node = envFields["baseURL"] {
+                environment.baseURLSource = reader.environmentSource(node, envPath + ".baseURL")
             }
             result.append(environment)
         }
@@ -503,9 +512,7 @@ struct CompileContext {
         var targetBaseURLSource: Template?
         if let node = fields["baseURL"], let valid = self.baseURL(node, path() + ".baseURL") {
             targetBaseURL = valid
-            if reader.keepsEnvironmentReferences {
-                targetBaseURLSource = reader.template(node, path() + ".baseURL", references: false)
-            }
+            targetBaseURLSource = reader.environmentSource(node, path() + ".baseURL")
         }
         for param in params where !usedParams.contains(param.name) {
             let written =

@@ -44,6 +44,13 @@ struct SpecReader {
     var unsetVariables: [UnsetVariable] = []
     /// The environment's values the spec read, each a secret.
     var environmentSecrets = SecretSet.none
+    /// Typed param defaults an unset variable left unreadable, with the variables: an error
+    /// unless a secret store gives one of them, whose value is typed as it is bound.
+    var unboundDefaults: [(problem: Diagnostic, variables: [String])] = []
+    /// Whether the text being read keeps its `${VAR}`s apart, so that a value bound after
+    /// compiling (a secret store's, `ServiceSpec.binding(_:)`) reaches it: a template, a base
+    /// URL or a scalar param default. Other text has its values written in.
+    var keepsReferencesApart = false
 
     init(file: String, environment: Environment) {
         self.file = file
@@ -187,11 +194,25 @@ struct SpecReader {
             error(node.mark, path(), "expected a string, got \(node.kindDescription)")
             return nil
         }
+        let keeps = keepsReferencesApart
+        keepsReferencesApart = true
+        defer { keepsReferencesApart = keeps }
         return pieces(text, node.mark, path()).map {
             var template = Template(pieces: $0, mark: node.mark, references: references)
             template.keepsText = style == .tagged
             return template
         }
+    }
+
+    /// A scalar that reads the environment, read again as a template of its text and `${VAR}`
+    /// values, braces plain: what a value bound after compiling is written into
+    /// (`ServiceSpec.binding(_:)`), and what generated code reads. It was read once already,
+    /// so this reports, records and marks secret nothing; nil for text that reads nothing.
+    mutating func environmentSource(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Template? {
+        guard case .scalar(let text, _) = node.content, Self.readsEnvironment(text) else { return nil }
+        let saved = (diagnostics, warnings, unsetVariables, environmentSecrets)
+        defer { (diagnostics, warnings, unsetVariables, environmentSecrets) = saved }
+        return template(node, path(), references: false)
     }
 
     /// A scalar as the spec wrote it, for an error message: an interpolated value is shown as
@@ -349,7 +370,8 @@ struct SpecReader {
                         name: String(name),
                         place: Diagnostic(
                             file: file, mark: mark, keyPath: path(),
-                            message: "environment variable \(name) is not set", severity: .warning)))
+                            message: "environment variable \(name) is not set", severity: .warning),
+                        isBindable: keepsReferencesApart))
                 pieces.append(.environment(name: String(name), value: ""))
             }
             rest = body[body.index(after: close)...]

@@ -374,7 +374,7 @@ struct TargetResolver {
     func render(_ template: Template, environmentIsSecret: Bool = true, inHeader: Bool = false) -> String? {
         if let whole = template.wholeParam, binding.values[whole] == nil { return nil }
         // Decided from the values, never from what a masked rendering prints.
-        if template.isEmptyEnvironment { return nil }
+        if template.isEmptyEnvironment(binding: service.boundVariables) { return nil }
         if let text = template.literalText { return text }
         var output = ""
         for segment in template.segments {
@@ -389,7 +389,8 @@ struct TargetResolver {
                 } else {
                     output += value(name)?.description ?? ""
                 }
-            case .environment(let name, let value):
+            case .environment(let name, let compiled):
+                let value = service.boundValue(of: name, compiled: compiled)
                 guard masking, environmentIsSecret, !value.isEmpty else {
                     output += value
                     continue
@@ -447,7 +448,7 @@ struct TargetResolver {
                     return label ? encoded.replacing(".", with: "%2E") : encoded
                 }
             // A path's environment values are where the request goes, not credentials.
-            case .environment(_, let value): output += value
+            case .environment(let name, let value): output += service.boundValue(of: name, compiled: value)
             }
         }
         return output

@@ -9,8 +9,7 @@ import Synchronization
 #endif
 
 /// The files one command reads, each opened once while it stays as it was: a call's stub
-/// scan, its compile, a store secret's second compile and the trust digest all read the same
-/// bytes (`FileSystem.contents`). A file asked for again is checked with one `stat` (device,
+/// scan, its compile and the trust digest all read the same bytes (`FileSystem.contents`). A file asked for again is checked with one `stat` (device,
 /// inode, size, modification time) and read anew when it changed, as a spec `--save` or
 /// `--record` has just written has. It is the command's for as long as it runs (`current`,
 /// set by `MoyaCLI.run` for every command but the servers), and never outlives it.

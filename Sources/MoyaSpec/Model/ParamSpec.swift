@@ -361,8 +361,8 @@ public struct ParamSpec: Sendable, Hashable {
     /// place of the value, which is a secret wherever it is sent.
     public var writtenDefault: String? = nil
     /// A scalar default that reads the environment, as a template of its text and `${VAR}`
-    /// references, when the spec is compiled keeping them (`keepsEnvironmentReferences`):
-    /// what `generate swift` reads when the generated code runs.
+    /// references: what a value bound after compiling is written into
+    /// (`ServiceSpec.binding(_:)`), and what `generate swift` reads when the generated code runs.
     public var defaultTemplate: Template? = nil
     /// How an array or object param is written where it stands, as OpenAPI's `style` and
     /// `explode` say (a scalar's `label` and `matrix` prefix too); nil for the place's own

@@ -38,8 +38,11 @@ public struct ServiceSpec: Sendable {
     public static let mcpPrefixLimit = 32
     /// Values that came from the environment, to be redacted wherever they would print.
     public var environmentSecrets: SecretSet
-    /// The base URL as written, its `${VAR}` references kept apart from the text, when the
-    /// spec is compiled with `keepsEnvironmentReferences`; else `baseURL` as literal text.
+    /// Values of variables the environment did not set, bound after compiling
+    /// (`binding(_:)`), by name: a secret store's.
+    public internal(set) var boundVariables: [String: String] = [:]
+    /// The base URL as written, its `${VAR}` references kept apart from the text
+    /// (`binding(_:)` writes a late value into it); else `baseURL` as literal text.
     public var baseURLSource = Template(literal: "")
     /// What `validate` warns about: likely mistakes that still compile.
     public var warnings: [Diagnostic] = []
@@ -89,8 +92,7 @@ public struct EnvironmentSpec: Sendable {
     public var baseURL: String?
     /// Headers added in this environment; they win over the service's.
     public var headers: [HeaderSpec]
-    /// The base URL as written, `${VAR}` references kept; only a spec compiled with
-    /// `keepsEnvironmentReferences` has it.
+    /// The base URL as written, `${VAR}` references kept, when it reads one.
     public var baseURLSource: Template? = nil
 }
 
@@ -149,8 +151,7 @@ public struct TargetSpec: Sendable {
     /// The target's own base URL (OpenAPI's operation `servers`), which wins over the
     /// service's and an environment's; nil for the service's.
     public var baseURL: String? = nil
-    /// The base URL as written, `${VAR}` references kept; only a spec compiled with
-    /// `keepsEnvironmentReferences` has it.
+    /// The base URL as written, `${VAR}` references kept, when it reads one.
     public var baseURLSource: Template? = nil
     /// How its responses come in pages (`paginate:`); nil when they do not.
     public var pagination: PaginationSpec? = nil

@@ -79,8 +79,12 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Whether the template is only environment references that all came out empty, as an
     /// unset `${TOKEN:-}` does: a credential that is not there, which is left out rather than
     /// sent empty.
-    public var isEmptyEnvironment: Bool {
-        isOnlyEnvironment && segments.allSatisfy { if case .environment(_, "") = $0 { true } else { false } }
+    /// `values` are those bound after compiling (`ServiceSpec.binding(_:)`).
+    public func isEmptyEnvironment(binding values: [String: String]) -> Bool {
+        isOnlyEnvironment
+            && segments.allSatisfy {
+                if case .environment(let name, let value) = $0 { (values[name] ?? value).isEmpty } else { false }
+            }
     }
 
     /// Whether the template is only environment references, with no text or param of its own.

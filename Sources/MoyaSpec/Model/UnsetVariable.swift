@@ -6,6 +6,16 @@ public struct UnsetVariable: Sendable, Hashable {
     public var name: String
     /// Where the reference is, its key path included.
     public var place: Diagnostic
+    /// Whether a value bound after compiling reaches the reference (`ServiceSpec.binding(_:)`):
+    /// it stands in a template, a base URL or a scalar param default, not in text whose value
+    /// was written in as the spec compiled.
+    public var isBindable: Bool
+
+    public init(name: String, place: Diagnostic, isBindable: Bool = true) {
+        self.name = name
+        self.place = place
+        self.isBindable = isBindable
+    }
 
     /// What needs the variable, read from where the reference is.
     public enum Owner: Sendable, Hashable {
