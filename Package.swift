@@ -106,6 +106,9 @@ let package = Package(
         .target(name: "MoyaYAML", dependencies: ["CLibYAML", "MoyaJSON"]),
         .target(
             name: "MoyaSpec", dependencies: ["MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+        // The binding stage: a target's params, environment and sample bound into the request
+        // it sends and the printable form of it (`ServiceSpec.resolve`, `SpecTarget`).
+        .target(name: "MoyaBinding", dependencies: ["MoyaSpec", "MoyaHTTP"]),
         // What the two executables share: every exit status, the one table from a failure's
         // kind to its status, and the failures only a command makes. No transport.
         .target(name: "MoyaCommandSupport", dependencies: ["MoyaSpec"]),
@@ -118,7 +121,8 @@ let package = Package(
         .target(
             name: "MoyaRuntime",
             dependencies: [
-                "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaJSONPath", "MoyaRegex", "MoyaCoverage",
+                "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaRegex",
+                "MoyaCoverage",
             ],
             swiftSettings: callerIsolated),
         // `serve`: the mock router (a pure function from a request to an answer) and the
@@ -126,7 +130,7 @@ let package = Package(
         .target(
             name: "MoyaServe",
             dependencies: [
-                "MoyaHTTP", "MoyaSpec", "MoyaJSONPath", "MoyaSchema",
+                "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -147,7 +151,7 @@ let package = Package(
         .target(
             name: "MoyaMCP",
             dependencies: [
-                "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
+                "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -165,6 +169,7 @@ let package = Package(
                 "MoyaHTTP",
                 "MoyaTransport",
                 "MoyaSpec",
+                "MoyaBinding",
                 "MoyaJSONPath",
                 "MoyaGenerate",
                 "MoyaRuntime",
@@ -192,7 +197,7 @@ let package = Package(
             name: "schema-bench", dependencies: ["MoyaSchema", "MoyaCore"], path: "bench/Sources/schema-bench"),
         // A stubbed tool call beside the same exchange, in one process, for bench/mcp.sh.
         .executableTarget(
-            name: "mcp-bench", dependencies: ["MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaCore"],
+            name: "mcp-bench", dependencies: ["MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaBinding", "MoyaCore"],
             path: "bench/Sources/mcp-bench", swiftSettings: callerIsolated),
         // MoyaRegex on pathological patterns, beside PCRE2 in bench/regex.sh.
         .executableTarget(name: "regex-bench", dependencies: ["MoyaRegex"], path: "bench/Sources/regex-bench"),
@@ -236,16 +241,20 @@ let package = Package(
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
         .testTarget(
             name: "MoyaGenerateTests",
-            dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaCore", "MoyaOpenAPI", "TestSupport"]),
+            dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaBinding", "MoyaCore", "MoyaOpenAPI", "TestSupport"]),
         .testTarget(name: "MoyaOpenAPITests", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "TestSupport"]),
+        .testTarget(name: "MoyaBindingTests", dependencies: ["MoyaBinding", "MoyaSpec", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaRuntimeTests",
-            dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaCommandSupport", "TestSupport"]),
+            dependencies: [
+                "MoyaRuntime", "MoyaSpec", "MoyaBinding", "MoyaCore", "MoyaJSONPath", "MoyaCommandSupport",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "MoyaMCPTests",
             dependencies: [
@@ -257,10 +266,12 @@ let package = Package(
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya", "GeneratedServices",
+                "MoyaCLI", "MoyaSpec", "MoyaBinding", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya",
+                "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
-                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage", "MoyaCommandSupport",
+                "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage",
+                "MoyaCommandSupport",
             ]
         ),
     ]

@@ -1,4 +1,5 @@
 import Dispatch
+import MoyaBinding
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRuntime

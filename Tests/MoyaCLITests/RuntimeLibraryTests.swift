@@ -1,4 +1,5 @@
 import Foundation
+import MoyaBinding
 import MoyaCLI
 import MoyaCore
 import MoyaRuntime

@@ -1,4 +1,5 @@
 import Foundation
+import MoyaBinding
 import MoyaCore
 import MoyaOpenAPI
 import MoyaSpec

@@ -1,3 +1,4 @@
+import MoyaBinding
 import MoyaCore
 import MoyaSpec
 import XCTest

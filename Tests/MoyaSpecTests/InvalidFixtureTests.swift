@@ -319,4 +319,18 @@ final class InvalidFixtureTests: XCTestCase {
             }
         }
     }
+
+    func testValidateReportsEveryProblemInAFile() {
+        let found = problems(
+            """
+            baseURL: https://x.test
+            targets:
+              a: { method: FETCH, path: "/{nope}" }
+              b: { sample: { status: 42 } }
+            """)
+        XCTAssertEqual(found.count, 3, "\(found)")
+        XCTAssertTrue(found[0].hasPrefix("3:16: targets.a.method: unknown HTTP method \"FETCH\""))
+        XCTAssertTrue(found[1].hasPrefix("3:29: targets.a.path: {nope} names no declared param"))
+        XCTAssertTrue(found[2].hasPrefix("4:26: targets.b.sample.status: 42 is not an HTTP status code"))
+    }
 }

@@ -1,3 +1,4 @@
+import MoyaBinding
 import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime

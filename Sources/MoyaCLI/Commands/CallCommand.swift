@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaBinding
 import MoyaCommandSupport
 import MoyaHTTP
 import MoyaJSONPath

@@ -1,3 +1,4 @@
+import MoyaBinding
 import MoyaCommandSupport
 import MoyaRuntime
 import MoyaSpec
@@ -13,7 +14,7 @@ extension SpecOptions {
         let environment = CommandContext.current.environment
         var compiler = compiler(explicitPaths: paths != nil)
         compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
-        compiler.checksSamples = checkingSamples
+        compiler.sampleBodies = checkingSamples ? ServiceSpec.sampleBody : nil
         var library = SpecLibrary(
             searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
         library.layered = paths == nil && SpecLibrary.isLayered(specs: specs, environment: environment)

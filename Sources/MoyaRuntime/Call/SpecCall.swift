@@ -1,3 +1,4 @@
+import MoyaBinding
 import MoyaHTTP
 import MoyaSpec
 import MoyaTransport

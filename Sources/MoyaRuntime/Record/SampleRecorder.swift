@@ -1,3 +1,4 @@
+import MoyaBinding
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaSpec
@@ -282,7 +283,7 @@ public struct SampleRecorder: Sendable {
     /// The recorded sample's violations of its schema, as `validate` would report them.
     func drift(in edited: String, edit: SampleEdit, file: String) -> [String] {
         var checking = compiler
-        checking.checksSamples = true
+        checking.sampleBodies = ServiceSpec.sampleBody
         do {
             _ = try checking.compile(Array(edited.utf8), file: file, target: edit.target)
             return []

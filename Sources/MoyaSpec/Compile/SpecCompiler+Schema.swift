@@ -134,7 +134,7 @@ extension CompileContext {
     }
 }
 
-/// A sample to hold to its schema once the service is compiled (`SpecCompiler.checksSamples`).
+/// A sample to hold to its schema once the service is compiled (`SpecCompiler.sampleBodies`).
 struct SampleCheck {
     var target: String
     /// The named sample, nil for the default.
@@ -152,12 +152,9 @@ extension CompileContext {
                 let schema = target.contract(forSample: check.sample)
             else { continue }
             let values = Dictionary(uniqueKeysWithValues: target.params.map { ($0.name, $0.example) })
-            let body: Data
-            switch try? service.sample(of: target, named: check.sample, values: values) {
-            case .networkResponse(_, let data)?, .response(_, let data)?: body = data
-            default: continue
-            }
-            guard let json = try? JSONValue(parsing: body) else { continue }
+            guard let body = sampleBodies?(service, target, check.sample, values),
+                let json = try? JSONValue(parsing: body)
+            else { continue }
             for error in sampleValidator(schema).errors(in: json) {
                 reader.error(check.mark, check.path, error.description)
             }

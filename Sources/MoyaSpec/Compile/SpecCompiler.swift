@@ -16,9 +16,15 @@ public struct SpecCompiler: Sendable {
     /// Whether `${VAR}` is kept as a reference with its default, and the environment is not
     /// read: for generating code from a spec.
     public var keepsEnvironmentReferences = false
-    /// Whether each sample is checked against its schema, as `validate` does: a sample that
-    /// breaks it is an error at the sample, one per violation.
-    public var checksSamples = false
+    /// How a sample's body is rendered to be checked against its schema, as `validate` does
+    /// (a sample that breaks it is an error at the sample, one per violation): the binding
+    /// stage's, `ServiceSpec.sampleBody` in MoyaBinding. Nil: samples are not checked.
+    public var sampleBodies: SampleBodies? = nil
+    /// A sample's body, rendered as `serve` answers it: of `target` in `service`, the sample
+    /// named (nil: the default), with the params' `values`.
+    public typealias SampleBodies =
+        @Sendable (_ service: ServiceSpec, _ target: TargetSpec, _ sample: String?, _ values: [String: ParamValue])
+        -> Data?
     /// The folder `--file-root` names, where every file a spec reads or writes must be; nil
     /// for each spec's own folder (see `FileRoot`).
     public var fileRoot: String?
@@ -177,7 +183,7 @@ public struct SpecCompiler: Sendable {
         }
         var reader = SpecReader(file: file, environment: environment)
         reader.keepsEnvironmentReferences = keepsEnvironmentReferences
-        reader.checksSamples = checksSamples
+        reader.checksSamples = sampleBodies != nil
         // The folder's trust digests the spec from the bytes read here when they are the
         // whole file; from a part of it, the file is read again.
         let read = partial == nil ? bytes : whole
@@ -188,6 +194,7 @@ public struct SpecCompiler: Sendable {
         var context = CompileContext(reader: reader, file: file, fileRoot: FileRoot(spec: file, given: fileRoot))
         context.isPartial = partial != nil
         context.readsSchemaDocuments = readsSchemaDocuments
+        context.sampleBodies = sampleBodies
         var tree = root ?? YAMLNode(.scalar("", .plain), mark: Mark(line: 1, column: 1))
         if let partial { tree = tree.remapped(partial) }
         var service = context.service(tree)
@@ -240,8 +247,10 @@ struct CompileContext {
     /// The documents schemas' `$ref`s have read, by path: a large OpenAPI document is read
     /// once for all its targets.
     var schemaDocuments: [String: JSONValue] = [:]
-    /// The samples to hold to their schemas once the service is compiled.
+    /// The samples to hold to their schemas once the service is compiled, and how their
+    /// bodies are rendered (`SpecCompiler.sampleBodies`).
     var sampleChecks: [SampleCheck] = []
+    var sampleBodies: SpecCompiler.SampleBodies?
     /// The registry sample checks share, the documents added to it, and how many schemas.
     let sampleRegistry = SchemaRegistry()
     var sampleDocuments: Set<String> = []

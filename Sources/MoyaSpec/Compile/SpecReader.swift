@@ -32,7 +32,7 @@ struct SpecReader {
     /// the environment holds: for code generated from a spec, which reads the variable when
     /// it runs and must never hold a value, a token least of all.
     var keepsEnvironmentReferences = false
-    /// Whether samples are checked against their schemas (`SpecCompiler.checksSamples`).
+    /// Whether samples are checked against their schemas (`SpecCompiler.sampleBodies`).
     var checksSamples = false
     /// Why no set variable may be read, when none may (`SpecCompiler.refusesEnvironment`).
     var refusesEnvironment: EnvironmentRefusal?

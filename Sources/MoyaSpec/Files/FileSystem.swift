@@ -173,7 +173,7 @@ package enum FileSystem {
         return bytes.withUnsafeBufferPointer(body)
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
+    public static func isRegularFile(_ path: String) -> Bool {
         kind(path) == .file
     }
 }

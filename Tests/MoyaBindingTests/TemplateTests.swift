@@ -1,3 +1,4 @@
+import MoyaBinding
 import MoyaCore
 import MoyaSpec
 import XCTest
@@ -48,20 +49,6 @@ final class TemplateTests: XCTestCase {
         XCTAssertEqual(target.headers?["X-Key"], "s{e}cret", "braces from the environment stay literal")
         XCTAssertEqual(target.headers?["X-Both"], "a-b")
         XCTAssertEqual(service.environmentSecrets.values, ["s{e}cret", "a"])
-    }
-
-    func testValidateReportsEveryProblemInAFile() {
-        let found = problems(
-            """
-            baseURL: https://x.test
-            targets:
-              a: { method: FETCH, path: "/{nope}" }
-              b: { sample: { status: 42 } }
-            """)
-        XCTAssertEqual(found.count, 3, "\(found)")
-        XCTAssertTrue(found[0].hasPrefix("3:16: targets.a.method: unknown HTTP method \"FETCH\""))
-        XCTAssertTrue(found[1].hasPrefix("3:29: targets.a.path: {nope} names no declared param"))
-        XCTAssertTrue(found[2].hasPrefix("4:26: targets.b.sample.status: 42 is not an HTTP status code"))
     }
 
     func testArrayParamsAcceptSequenceAndQuotedForms() throws {

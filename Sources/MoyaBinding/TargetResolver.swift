@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -134,6 +135,15 @@ extension ServiceSpec {
             }
         }
         return try resolver.makeSample(name.flatMap { target.sample(named: $0) } ?? target.sample)
+    }
+
+    /// A sample's body as `serve` answers it, for the compiler's sample checks
+    /// (`SpecCompiler.sampleBodies`); nil for a sample with no body or one that fails.
+    public static let sampleBody: SpecCompiler.SampleBodies = { service, target, name, values in
+        switch try? service.sample(of: target, named: name, values: values) {
+        case .networkResponse(_, let data)?, .response(_, let data)?: data
+        default: nil
+        }
     }
 }
 
