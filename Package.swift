@@ -106,6 +106,11 @@ let package = Package(
         .target(name: "MoyaYAML", dependencies: ["CLibYAML", "MoyaJSON"]),
         .target(
             name: "MoyaSpec", dependencies: ["MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+        // Arazzo 1.0 and 1.1 documents: the model, runtime expressions, conditions, source
+        // descriptions, and validation against the specification's schema.
+        .target(
+            name: "MoyaArazzo",
+            dependencies: ["MoyaSpec", "MoyaHTTP", "MoyaJSONPath", "MoyaRegex", "MoyaSchema", "MoyaYAML"]),
         // The binding stage: a target's params, environment and sample bound into the request
         // it sends and the printable form of it (`ServiceSpec.resolve`, `SpecTarget`).
         .target(name: "MoyaBinding", dependencies: ["MoyaSpec", "MoyaHTTP"]),
@@ -140,7 +145,7 @@ let package = Package(
         .target(
             name: "MoyaOpenAPI",
             dependencies: [
-                "MoyaHTTP", "MoyaSpec", "MoyaJSONPath", "MoyaSchema", "MoyaRegex",
+                "MoyaHTTP", "MoyaSpec", "MoyaArazzo", "MoyaJSONPath", "MoyaSchema", "MoyaRegex",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -170,6 +175,7 @@ let package = Package(
                 "MoyaTransport",
                 "MoyaSpec",
                 "MoyaBinding",
+                "MoyaArazzo",
                 "MoyaJSONPath",
                 "MoyaGenerate",
                 "MoyaRuntime",
@@ -187,7 +193,8 @@ let package = Package(
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that OpenAPIKit
         // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
-            name: "moya-cli-tools", dependencies: ["MoyaSpec", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"],
+            name: "moya-cli-tools",
+            dependencies: ["MoyaSpec", "MoyaArazzo", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"],
             swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
@@ -209,7 +216,7 @@ let package = Package(
             name: "moya-fuzz",
             dependencies: [
                 "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "MoyaServe",
-                "MoyaRuntime", "MoyaRegex", "MoyaMCP",
+                "MoyaRuntime", "MoyaRegex", "MoyaMCP", "MoyaArazzo",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

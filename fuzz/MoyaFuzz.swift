@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MoyaArazzo
 import MoyaCLI
 import MoyaCore
 import MoyaGenerate

@@ -2,7 +2,7 @@
 # Embeds moya-cli's JSON Schemas in moya-cli: schema/moya-cli-spec.schema.json, the spec
 # format's, as Sources/MoyaSpec/Schema/SpecSchema+Text.swift, which `moya-cli schema` prints;
 # schema/arazzo.schema.json, the Arazzo documents' that `validate` holds them to, as
-# Sources/MoyaSpec/Arazzo/ArazzoSchema+Text.swift. With --check, fails instead when an embedded
+# Sources/MoyaArazzo/ArazzoSchema+Text.swift. With --check, fails instead when an embedded
 # text is not its file's. The files are the ones to edit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,5 +32,5 @@ embed() {
 }
 [ "${1:-}" = "--check" ] && CHECK=1
 embed schema/moya-cli-spec.schema.json Sources/MoyaSpec/Schema/SpecSchema+Text.swift SpecSchema
-embed schema/arazzo.schema.json Sources/MoyaSpec/Arazzo/ArazzoSchema+Text.swift ArazzoSchema
+embed schema/arazzo.schema.json Sources/MoyaArazzo/ArazzoSchema+Text.swift ArazzoSchema
 exit $status

@@ -1,3 +1,4 @@
+import MoyaArazzo
 import MoyaHTTP
 import MoyaSchema
 import MoyaSpec

@@ -1,3 +1,4 @@
+import MoyaArazzo
 import MoyaCommandSupport
 import MoyaHTTP
 import MoyaOpenAPI

@@ -1,3 +1,4 @@
+import MoyaArazzo
 import MoyaCommandSupport
 import MoyaRuntime
 import MoyaSchema

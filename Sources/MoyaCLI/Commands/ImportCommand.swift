@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaArazzo
 import MoyaHTTP
 import MoyaSpec
 

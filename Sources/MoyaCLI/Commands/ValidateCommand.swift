@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaArazzo
 import MoyaSpec
 
 /// `moya-cli validate`: compiles specs and reports every problem.

@@ -2,6 +2,7 @@ import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
 import MoyaSchema
+import MoyaSpec
 
 /// `moya-cli validate` of an Arazzo document: its version's JSON Schema (moya-cli's, in
 /// `schema/arazzo.schema.json`), then what a schema cannot say: ids unique and found, runtime

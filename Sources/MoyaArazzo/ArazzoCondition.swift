@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaJSONPath
+import MoyaSpec
 
 /// A criterion's `simple` condition: runtime expressions and literals compared with `==`,
 /// `!=`, `<`, `<=`, `>`, `>=`, joined by `&&`, `||`, `!` and parentheses.

@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSchema
+import MoyaSpec
 import MoyaYAML
 
 /// An Arazzo document as read from its file: the YAML tree, which says where each value is

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 
 /// An Arazzo runtime expression: `$statusCode`, `$response.body#/0/id`,
 /// `$steps.find-pet.outputs.petId`, `$inputs.customer#/firstName`.

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 import MoyaYAML
 
 /// A source description of an Arazzo document, and, when it is a file moya-cli may read, the

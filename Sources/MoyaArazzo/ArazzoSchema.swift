@@ -1,3 +1,5 @@
+import MoyaSpec
+
 /// The JSON Schema `validate` holds Arazzo 1.0 and 1.1 documents to (draft 2020-12), written for
 /// moya-cli from the specification's fixed fields. The repository keeps it at
 /// `schema/arazzo.schema.json`, and `ArazzoSchema+Text.swift` is made from that file by
