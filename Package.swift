@@ -48,7 +48,7 @@ let package = Package(
         .executable(name: "moya-cli-tools", targets: ["moya-cli-tools"]),
         .library(name: "MoyaCore", targets: ["MoyaCore"]),
         .library(name: "MoyaHTTP", targets: ["MoyaHTTP"]),
-        .library(name: "MoyaSpec", targets: ["MoyaSpec"]),
+        .library(name: "MoyaSpec", targets: ["MoyaSpec", "MoyaCompiler"]),
         .library(name: "Moya", targets: ["Moya"]),
         .library(name: "MoyaRuntime", targets: ["MoyaRuntime"]),
     ],
@@ -106,11 +106,18 @@ let package = Package(
         .target(name: "MoyaYAML", dependencies: ["CLibYAML", "MoyaJSON"]),
         .target(
             name: "MoyaSpec", dependencies: ["MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+        // The spec compiler: YAML text to the spec model, every problem at its place; the spec
+        // library, the user's secrets file and the trust list.
+        .target(
+            name: "MoyaCompiler",
+            dependencies: ["MoyaSpec", "MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
         // Arazzo 1.0 and 1.1 documents: the model, runtime expressions, conditions, source
         // descriptions, and validation against the specification's schema.
         .target(
             name: "MoyaArazzo",
-            dependencies: ["MoyaSpec", "MoyaHTTP", "MoyaJSONPath", "MoyaRegex", "MoyaSchema", "MoyaYAML"]),
+            dependencies: [
+                "MoyaSpec", "MoyaCompiler", "MoyaHTTP", "MoyaJSONPath", "MoyaRegex", "MoyaSchema", "MoyaYAML",
+            ]),
         // The binding stage: a target's params, environment and sample bound into the request
         // it sends and the printable form of it (`ServiceSpec.resolve`, `SpecTarget`).
         .target(name: "MoyaBinding", dependencies: ["MoyaSpec", "MoyaHTTP"]),
@@ -126,8 +133,8 @@ let package = Package(
         .target(
             name: "MoyaRuntime",
             dependencies: [
-                "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaRegex",
-                "MoyaCoverage",
+                "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaJSONPath",
+                "MoyaRegex", "MoyaCoverage",
             ],
             swiftSettings: callerIsolated),
         // `serve`: the mock router (a pure function from a request to an answer) and the
@@ -174,6 +181,7 @@ let package = Package(
                 "MoyaHTTP",
                 "MoyaTransport",
                 "MoyaSpec",
+                "MoyaCompiler",
                 "MoyaBinding",
                 "MoyaArazzo",
                 "MoyaJSONPath",
@@ -194,17 +202,19 @@ let package = Package(
         // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
             name: "moya-cli-tools",
-            dependencies: ["MoyaSpec", "MoyaArazzo", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"],
+            dependencies: ["MoyaSpec", "MoyaCompiler", "MoyaArazzo", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"],
             swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
-            name: "spec-bench", dependencies: ["MoyaSpec", "CLibYAML"], path: "bench/Sources/spec-bench"),
+            name: "spec-bench", dependencies: ["MoyaSpec", "MoyaCompiler", "CLibYAML"], path: "bench/Sources/spec-bench"
+        ),
         .executableTarget(name: "bench-server", dependencies: ["TestSupport"], path: "bench/Sources/bench-server"),
         // MoyaSchema validating instances in a loop, for bench/schema.sh.
         .executableTarget(
             name: "schema-bench", dependencies: ["MoyaSchema", "MoyaCore"], path: "bench/Sources/schema-bench"),
         // A stubbed tool call beside the same exchange, in one process, for bench/mcp.sh.
         .executableTarget(
-            name: "mcp-bench", dependencies: ["MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaBinding", "MoyaCore"],
+            name: "mcp-bench",
+            dependencies: ["MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore"],
             path: "bench/Sources/mcp-bench", swiftSettings: callerIsolated),
         // MoyaRegex on pathological patterns, beside PCRE2 in bench/regex.sh.
         .executableTarget(name: "regex-bench", dependencies: ["MoyaRegex"], path: "bench/Sources/regex-bench"),
@@ -215,7 +225,8 @@ let package = Package(
         .executableTarget(
             name: "moya-fuzz",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI", "MoyaServe",
+                "MoyaCLI", "MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI",
+                "MoyaServe",
                 "MoyaRuntime", "MoyaRegex", "MoyaMCP", "MoyaArazzo",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -238,7 +249,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // MoyaRuntime from Swift: the bundled myservice spec sent as `moya-cli call` sends it.
         .executableTarget(
-            name: "spec-client-example", dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaHTTP", "MoyaSchema"],
+            name: "spec-client-example",
+            dependencies: ["MoyaRuntime", "MoyaSpec", "MoyaCompiler", "MoyaHTTP", "MoyaSchema"],
             path: "Examples/SpecClient", swiftSettings: callerIsolated),
         // What `moya-cli generate swift` writes for the bundled specs, compiled against Moya;
         // a test keeps the files the same as the command's output.
@@ -248,32 +260,43 @@ let package = Package(
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
         .testTarget(
             name: "MoyaGenerateTests",
-            dependencies: ["MoyaGenerate", "MoyaSpec", "MoyaBinding", "MoyaCore", "MoyaOpenAPI", "TestSupport"]),
-        .testTarget(name: "MoyaOpenAPITests", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCore"]),
+            dependencies: [
+                "MoyaGenerate", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore", "MoyaOpenAPI", "TestSupport",
+            ]),
+        .testTarget(name: "MoyaOpenAPITests", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCompiler", "MoyaCore"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),
         .testTarget(
-            name: "MoyaSpecTests", dependencies: ["MoyaSpec", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "TestSupport"]),
-        .testTarget(name: "MoyaBindingTests", dependencies: ["MoyaBinding", "MoyaSpec", "MoyaCore", "TestSupport"]),
+            name: "MoyaSpecTests",
+            dependencies: ["MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "TestSupport"]),
+        .testTarget(
+            name: "MoyaCoverageTests",
+            dependencies: ["MoyaCoverage", "MoyaCompiler", "MoyaSpec", "MoyaCore", "TestSupport"]),
+        .testTarget(
+            name: "MoyaBindingTests",
+            dependencies: ["MoyaBinding", "MoyaSpec", "MoyaCompiler", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaRuntimeTests",
             dependencies: [
-                "MoyaRuntime", "MoyaSpec", "MoyaBinding", "MoyaCore", "MoyaJSONPath", "MoyaCommandSupport",
+                "MoyaRuntime", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore", "MoyaJSONPath",
+                "MoyaCommandSupport",
                 "TestSupport",
             ]),
         .testTarget(
             name: "MoyaMCPTests",
             dependencies: [
-                "MoyaMCP", "MoyaSpec", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema", "TestSupport",
+                "MoyaMCP", "MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema",
+                "TestSupport",
                 // Driven over stdio as an MCP client drives it.
                 "moya-cli", "moya-cli-tools",
             ]),
-        .testTarget(name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCore", "TestSupport"]),
+        .testTarget(
+            name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCompiler", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaCLITests",
             dependencies: [
-                "MoyaCLI", "MoyaSpec", "MoyaBinding", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya",
+                "MoyaCLI", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore", "MoyaJSONPath", "TestSupport", "Moya",
                 "GeneratedServices",
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.

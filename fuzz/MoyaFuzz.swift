@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MoyaArazzo
 import MoyaCLI
+import MoyaCompiler
 import MoyaCore
 import MoyaGenerate
 import MoyaJSONPath

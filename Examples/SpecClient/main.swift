@@ -1,3 +1,4 @@
+import MoyaCompiler
 // The bundled myservice spec sent through MoyaRuntime, as `moya-cli call` and `run` send it,
 // then a target behind a login, a typed failure, and one compiled schema shared by tasks: what
 // docs/runtime.md shows.

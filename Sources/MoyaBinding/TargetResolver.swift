@@ -139,7 +139,7 @@ extension ServiceSpec {
 
     /// A sample's body as `serve` answers it, for the compiler's sample checks
     /// (`SpecCompiler.sampleBodies`); nil for a sample with no body or one that fails.
-    public static let sampleBody: SpecCompiler.SampleBodies = { service, target, name, values in
+    public static let sampleBody: SampleBodies = { service, target, name, values in
         switch try? service.sample(of: target, named: name, values: values) {
         case .networkResponse(_, let data)?, .response(_, let data)?: data
         default: nil

@@ -1,4 +1,5 @@
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaHTTP
 import MoyaOpenAPI
 import MoyaSpec

@@ -1,5 +1,6 @@
 import Foundation
 import MoyaCLI
+import MoyaCompiler
 import MoyaCore
 import MoyaSpec
 import TestSupport

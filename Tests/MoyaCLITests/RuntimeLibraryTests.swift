@@ -1,6 +1,7 @@
 import Foundation
 import MoyaBinding
 import MoyaCLI
+import MoyaCompiler
 import MoyaCore
 import MoyaRuntime
 import MoyaSpec

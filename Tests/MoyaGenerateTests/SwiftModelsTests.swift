@@ -1,5 +1,6 @@
 import Foundation
 import MoyaBinding
+import MoyaCompiler
 import MoyaCore
 import MoyaOpenAPI
 import MoyaSpec

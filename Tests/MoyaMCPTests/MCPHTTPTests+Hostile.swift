@@ -1,4 +1,5 @@
 import Foundation
+import MoyaCompiler
 import MoyaCore
 import MoyaMCP
 import MoyaSpec

@@ -1,5 +1,6 @@
 import CNIOBoringSSL
 import Foundation
+import MoyaCompiler
 import MoyaCore
 import MoyaMCP
 import MoyaRuntime

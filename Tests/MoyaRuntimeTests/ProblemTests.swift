@@ -1,4 +1,5 @@
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaCore
 import MoyaRuntime
 import MoyaSpec

@@ -1,4 +1,5 @@
 import MoyaBinding
+import MoyaCompiler
 import MoyaCore
 import MoyaSpec
 import XCTest

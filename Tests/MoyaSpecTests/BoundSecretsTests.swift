@@ -1,3 +1,4 @@
+import MoyaCompiler
 import MoyaCore
 import MoyaSpec
 import XCTest

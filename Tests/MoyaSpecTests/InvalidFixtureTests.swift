@@ -1,3 +1,4 @@
+import MoyaCompiler
 import MoyaSpec
 import XCTest
 

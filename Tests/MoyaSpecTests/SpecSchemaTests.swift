@@ -3,6 +3,7 @@ import MoyaCore
 import MoyaSchema
 import XCTest
 
+@testable import MoyaCompiler
 @testable import MoyaSpec
 
 /// The spec format's JSON Schema (`schema/moya-cli-spec.schema.json`, `moya-cli schema`) held
@@ -175,7 +176,7 @@ final class SpecSchemaTests: XCTestCase {
 
     /// Every key list the compiler reads a mapping with is one of the table's.
     func testEveryListTheCompilerReadsIsInTheTable() throws {
-        let folder = Self.root + "/Sources/MoyaSpec/Compile"
+        let folder = Self.root + "/Sources/MoyaCompiler"
         let names = Set(Self.levels.map(\.name))
         for file in try FileManager.default.contentsOfDirectory(atPath: folder)
         where file.hasPrefix("SpecCompiler") && file.hasSuffix(".swift") {

@@ -1,5 +1,6 @@
 import MoyaArazzo
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MoyaBinding
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRuntime

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaHTTP
 import MoyaSpec
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCompiler
 import MoyaHTTP
 import MoyaSpec
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MoyaArazzo
+import MoyaCompiler
 import MoyaHTTP
 import MoyaMCP
 import MoyaRuntime

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MoyaArazzo
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec

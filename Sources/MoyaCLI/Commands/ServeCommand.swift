@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaCoverage
 import MoyaHTTP
 import MoyaServe

@@ -1,5 +1,6 @@
 import MoyaBinding
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaRuntime
 import MoyaSpec
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MoyaCompiler
 import MoyaSpec
 
 /// `moya-cli trust [PATH]`: lets a spec folder found in the working directory read the

@@ -1,4 +1,5 @@
 import MoyaBinding
+import MoyaCompiler
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex

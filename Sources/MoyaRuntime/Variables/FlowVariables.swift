@@ -1,3 +1,4 @@
+import MoyaCompiler
 import MoyaHTTP
 import MoyaSpec
 

@@ -168,7 +168,8 @@ package enum FileSystem {
     }
 
     /// `body` on the whole contents of the spec file at `path`, read as `contents` reads it.
-    static func withContents<Result>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    package static func withContents<Result>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result?
+    {
         guard let bytes = try? contents(path) else { return nil }
         return bytes.withUnsafeBufferPointer(body)
     }

@@ -71,4 +71,20 @@ public struct LoginSpec: Sendable, Hashable {
 
     /// `target` or `service.target`.
     public var targetReference: String { service.map { "\($0).\(target)" } ?? target }
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(
+        service: String? = nil, target: String, arguments: [FlowValue.Member], tokenPath: JSONPath,
+        expiresInPath: JSONPath? = nil, scheme: Scheme, refreshOn: Set<Int>, cache: Bool, mark: Mark
+    ) {
+        self.service = service
+        self.target = target
+        self.arguments = arguments
+        self.tokenPath = tokenPath
+        self.expiresInPath = expiresInPath
+        self.scheme = scheme
+        self.refreshOn = refreshOn
+        self.cache = cache
+        self.mark = mark
+    }
 }

@@ -67,6 +67,27 @@ public struct FlowStep: Sendable {
 
     /// The target as a flow line names it: `target` or `service.target`.
     public var targetReference: String { service.map { "\($0).\(target)" } ?? target }
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(
+        name: String, service: String? = nil, target: String, arguments: [(name: String, value: FlowValue)],
+        sample: String? = nil, assertions: [Assertion], captures: [CaptureSpec], until: [Assertion],
+        retry: PollSpec? = nil, each: FlowValue? = nil, skip: FlowCondition? = nil, mark: Mark, pages: PageCount? = nil
+    ) {
+        self.name = name
+        self.service = service
+        self.target = target
+        self.arguments = arguments
+        self.sample = sample
+        self.assertions = assertions
+        self.captures = captures
+        self.until = until
+        self.retry = retry
+        self.each = each
+        self.skip = skip
+        self.mark = mark
+        self.pages = pages
+    }
 }
 
 /// Where a captured value comes from.
@@ -101,6 +122,18 @@ public struct CaptureSpec: Sendable {
     public var isOptional: Bool
     /// Where it is declared.
     public var mark: Mark
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(
+        name: String, source: Source, pattern: RegularExpression? = nil, isSecret: Bool, isOptional: Bool, mark: Mark
+    ) {
+        self.name = name
+        self.source = source
+        self.pattern = pattern
+        self.isSecret = isSecret
+        self.isOptional = isOptional
+        self.mark = mark
+    }
 }
 
 /// How a step with `until` is polled.
@@ -111,6 +144,13 @@ public struct PollSpec: Sendable, Hashable {
     public var timeLimit: Double?
     /// The most attempts, if limited by count.
     public var attempts: Int?
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(interval: Double, timeLimit: Double? = nil, attempts: Int? = nil) {
+        self.interval = interval
+        self.timeLimit = timeLimit
+        self.attempts = attempts
+    }
 }
 
 /// A value in a flow that may use variables: a literal, a template, or a sequence or mapping
@@ -131,6 +171,12 @@ public indirect enum FlowValue: Sendable, Hashable {
         public var key: String
         /// The value.
         public var value: FlowValue
+
+        /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+        package init(key: String, value: FlowValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// Every variable reference inside, in order.

@@ -58,7 +58,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The scalar type names a spec may use.
-    static let scalarNames = ["string", "int", "number", "bool", "file", "object"]
+    package static let scalarNames = ["string", "int", "number", "bool", "file", "object"]
 
     /// Reads a scalar type name, `[T]` included.
     public static func named(_ name: String) -> ParamType? {
@@ -470,7 +470,7 @@ public struct ParamSpec: Sendable, Hashable {
         }
     }
 
-    static func parse(_ text: String, as type: ParamType, param: String, shown: String) throws(ParamValueError)
+    package static func parse(_ text: String, as type: ParamType, param: String, shown: String) throws(ParamValueError)
         -> ParamValue
     {
         switch type {
@@ -511,7 +511,7 @@ public struct ParamSpec: Sendable, Hashable {
 
     /// An object param's value from a JSON object: each member a scalar, as OpenAPI's styles
     /// write only flat objects (null as empty text).
-    static func object(from json: JSONValue, param: String) throws(ParamValueError) -> ParamValue {
+    package static func object(from json: JSONValue, param: String) throws(ParamValueError) -> ParamValue {
         guard case .object(let members) = json else {
             throw ParamValueError(param: param, message: "expects a JSON object")
         }
@@ -548,7 +548,7 @@ public struct ParamSpec: Sendable, Hashable {
     }
 
     /// Whether `byte` may stand in a param name: a letter, or after the first a digit, `_` or `-`.
-    static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+    package static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
         YAMLLoader.isNameByte(byte, first: first)
     }
 

@@ -48,4 +48,11 @@ public struct HeaderSpec: Sendable, Hashable {
     public var value: Template
     /// Whether the value is a secret, declared with `{ value: ..., secret: true }`.
     public var isSecret = false
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(name: String, value: Template, isSecret: Bool = false) {
+        self.name = name
+        self.value = value
+        self.isSecret = isSecret
+    }
 }

@@ -14,6 +14,13 @@ public struct BindingFailure: Error, Sendable {
 }
 
 extension ServiceSpec {
+    /// A sample's body, rendered as `serve` answers it: of `target` in `service`, the sample
+    /// named (nil: the default), with the params' `values`; what the compiler's sample checks
+    /// are given (`SpecCompiler.sampleBodies`), the binding stage's `sampleBody`.
+    public typealias SampleBodies =
+        @Sendable (_ service: ServiceSpec, _ target: TargetSpec, _ sample: String?, _ values: [String: ParamValue])
+        -> Data?
+
     /// The service with `values`, variables the environment did not set, bound after
     /// compiling: the one way a value arrives late (a secret store's, `SecretVault`), so that
     /// nothing is compiled twice. Each `${NAME}` of them takes its value wherever the spec
@@ -81,7 +88,7 @@ extension ServiceSpec {
 
     /// What is wrong with `text` as a base URL, shown as `shown`: nil for an absolute http or
     /// https URL with a host and a port in range.
-    static func baseURLProblem(_ text: String, shown: String) -> String? {
+    package static func baseURLProblem(_ text: String, shown: String) -> String? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else { return "\(shown) is not an absolute http or https URL, such as https://api.example.com" }

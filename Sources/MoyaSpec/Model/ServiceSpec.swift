@@ -82,6 +82,39 @@ public struct ServiceSpec: Sendable {
         guard let slash = file.lastIndex(of: "/") else { return "./" + path }
         return file[..<slash] + "/" + path
     }
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(
+        name: String, file: String, nameMark: Mark, baseURL: String, headers: [HeaderSpec], validation: ValidationType,
+        timeout: Double? = nil, retry: Int? = nil, followsRedirects: Bool? = nil, stub: StubBehavior? = nil,
+        auth: AuthSpec? = nil, environments: [EnvironmentSpec], targets: [TargetSpec], flows: [FlowSpec] = [],
+        mcpPrefix: String? = nil, environmentSecrets: SecretSet, boundVariables: [String: String] = [:],
+        baseURLSource: Template = Template(literal: ""), warnings: [Diagnostic] = [],
+        unsetVariables: [UnsetVariable] = [], secretSources: [String: SecretSource] = [:], givenFileRoot: String? = nil
+    ) {
+        self.name = name
+        self.file = file
+        self.nameMark = nameMark
+        self.baseURL = baseURL
+        self.headers = headers
+        self.validation = validation
+        self.timeout = timeout
+        self.retry = retry
+        self.followsRedirects = followsRedirects
+        self.stub = stub
+        self.auth = auth
+        self.environments = environments
+        self.targets = targets
+        self.flows = flows
+        self.mcpPrefix = mcpPrefix
+        self.environmentSecrets = environmentSecrets
+        self.boundVariables = boundVariables
+        self.baseURLSource = baseURLSource
+        self.warnings = warnings
+        self.unsetVariables = unsetVariables
+        self.secretSources = secretSources
+        self.givenFileRoot = givenFileRoot
+    }
 }
 
 /// An environment's overrides of a service's base URL and headers.
@@ -94,6 +127,14 @@ public struct EnvironmentSpec: Sendable {
     public var headers: [HeaderSpec]
     /// The base URL as written, `${VAR}` references kept, when it reads one.
     public var baseURLSource: Template? = nil
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(name: String, baseURL: String? = nil, headers: [HeaderSpec], baseURLSource: Template? = nil) {
+        self.name = name
+        self.baseURL = baseURL
+        self.headers = headers
+        self.baseURLSource = baseURLSource
+    }
 }
 
 /// One target of a service: one request, declared.
@@ -182,6 +223,44 @@ public struct TargetSpec: Sendable {
     /// The named sample called `name`.
     public func sample(named name: String) -> SampleSpec? {
         samples.first { $0.name == name }?.sample
+    }
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(
+        name: String, summary: String? = nil, description: String? = nil, params: [ParamSpec], path: Template,
+        method: Method, headers: [HeaderSpec], cookies: [HeaderSpec] = [], task: TaskSpec, sample: SampleSpec? = nil,
+        samples: [(name: String, sample: SampleSpec)], validation: ValidationType? = nil, auth: AuthSpec? = nil,
+        timeout: Double? = nil, retry: Int? = nil, followsRedirects: Bool? = nil, mark: Mark, checks: [CheckSpec] = [],
+        schema: SchemaSpec? = nil, sampleSchemas: [String: SchemaSpec] = [:], requestSchema: SchemaSpec? = nil,
+        bodyRequired: Bool? = nil, mcpExposed: Bool = true, baseURL: String? = nil, baseURLSource: Template? = nil,
+        pagination: PaginationSpec? = nil
+    ) {
+        self.name = name
+        self.summary = summary
+        self.description = description
+        self.params = params
+        self.path = path
+        self.method = method
+        self.headers = headers
+        self.cookies = cookies
+        self.task = task
+        self.sample = sample
+        self.samples = samples
+        self.validation = validation
+        self.auth = auth
+        self.timeout = timeout
+        self.retry = retry
+        self.followsRedirects = followsRedirects
+        self.mark = mark
+        self.checks = checks
+        self.schema = schema
+        self.sampleSchemas = sampleSchemas
+        self.requestSchema = requestSchema
+        self.bodyRequired = bodyRequired
+        self.mcpExposed = mcpExposed
+        self.baseURL = baseURL
+        self.baseURLSource = baseURLSource
+        self.pagination = pagination
     }
 }
 

@@ -157,6 +157,13 @@ public struct EncodingSpec: Sendable, Hashable {
     public var arrays: Arrays = .brackets
     /// The boolean style.
     public var bools: Bools = .numeric
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(kind: Kind = .url, arrays: Arrays = .brackets, bools: Bools = .numeric) {
+        self.kind = kind
+        self.arrays = arrays
+        self.bools = bools
+    }
 }
 
 /// One part of a multipart body.
@@ -177,4 +184,12 @@ public struct MultipartPartSpec: Sendable, Hashable {
     public var fileName: Template?
     /// The part's content type, if given.
     public var mimeType: Template?
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(name: String, content: Content, fileName: Template? = nil, mimeType: Template? = nil) {
+        self.name = name
+        self.content = content
+        self.fileName = fileName
+        self.mimeType = mimeType
+    }
 }

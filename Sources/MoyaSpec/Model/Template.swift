@@ -40,7 +40,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// A template of pieces: spec text, parsed for references, and environment values, kept
     /// apart so that they stay marked as the environment's.
     /// With `references: false`, braces in the text are plain text.
-    init(pieces: [EnvironmentPiece], mark: Mark, references: Bool = true) {
+    package init(pieces: [EnvironmentPiece], mark: Mark, references: Bool = true) {
         if pieces.count == 1, case .text(let text) = pieces[0] {
             if references { self.init(text, mark: mark) } else { self.init(literal: text, mark: mark) }
             return
@@ -226,7 +226,7 @@ enum BraceText {
 }
 
 /// A stretch of a scalar after `${VAR}` interpolation.
-enum EnvironmentPiece: Equatable {
+package enum EnvironmentPiece: Equatable {
     /// Text written in the spec, defaults of `${VAR:-default}` included.
     case text(String)
     /// A variable's value.

@@ -26,6 +26,13 @@ public indirect enum ValueTemplate: Sendable, Hashable {
         public var value: ValueTemplate
         /// Where the member's key was written.
         public var mark: Mark
+
+        /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+        package init(key: String, value: ValueTemplate, mark: Mark) {
+            self.key = key
+            self.value = value
+            self.mark = mark
+        }
     }
 
     /// Every template inside, depth first.
@@ -49,4 +56,10 @@ public struct ParameterBlock: Sendable, Hashable {
 
     /// Every template inside.
     public var templates: [Template] { entries.flatMap(\.value.templates) }
+
+    /// Every stored property, as the memberwise initializer takes them, for the compiler's module.
+    package init(entries: [ValueTemplate.Member], isOrdered: Bool) {
+        self.entries = entries
+        self.isOrdered = isOrdered
+    }
 }

@@ -48,7 +48,7 @@ public struct VariableTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses spec text, keeping environment values apart.
-    init(pieces: [EnvironmentPiece]) {
+    package init(pieces: [EnvironmentPiece]) {
         var segments: [Segment] = []
         for piece in pieces {
             switch piece {

@@ -1,4 +1,5 @@
 import MoyaBinding
+import MoyaCompiler
 // A stubbed tool call against the same call as `moya-cli call --stub immediate` makes, inside
 // one process (bench/mcp.sh): N exchanges of the target rendered as `call` renders a body,
 // then N tool calls of it through `ToolServer.call` (catalog lookup, input schema, exchange,

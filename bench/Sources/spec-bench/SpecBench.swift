@@ -1,5 +1,6 @@
 import CLibYAML
 import Foundation
+import MoyaCompiler
 import MoyaSpec
 
 #if canImport(Glibc)

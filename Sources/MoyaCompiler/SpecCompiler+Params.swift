@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaRegex
+import MoyaSpec
 import MoyaYAML
 
 extension CompileContext {

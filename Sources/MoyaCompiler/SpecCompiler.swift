@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSchema
+import MoyaSpec
 import MoyaYAML
 import Synchronization
 
@@ -20,11 +21,7 @@ public struct SpecCompiler: Sendable {
     /// (a sample that breaks it is an error at the sample, one per violation): the binding
     /// stage's, `ServiceSpec.sampleBody` in MoyaBinding. Nil: samples are not checked.
     public var sampleBodies: SampleBodies? = nil
-    /// A sample's body, rendered as `serve` answers it: of `target` in `service`, the sample
-    /// named (nil: the default), with the params' `values`.
-    public typealias SampleBodies =
-        @Sendable (_ service: ServiceSpec, _ target: TargetSpec, _ sample: String?, _ values: [String: ParamValue])
-        -> Data?
+    public typealias SampleBodies = ServiceSpec.SampleBodies
     /// The folder `--file-root` names, where every file a spec reads or writes must be; nil
     /// for each spec's own folder (see `FileRoot`).
     public var fileRoot: String?

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 import MoyaYAML
 
 /// The user's own `secrets.yaml`, `$XDG_CONFIG_HOME/moya-cli/secrets.yaml` (an absolute

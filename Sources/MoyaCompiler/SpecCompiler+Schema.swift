@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSchema
+import MoyaSpec
 import MoyaYAML
 
 #if canImport(FoundationEssentials)

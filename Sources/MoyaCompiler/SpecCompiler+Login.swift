@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaJSONPath
+import MoyaSpec
 import MoyaYAML
 
 extension CompileContext {

@@ -1,4 +1,5 @@
 import MoyaJSONPath
+import MoyaSpec
 import MoyaYAML
 
 extension CompileContext {

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 import MoyaYAML
 
 /// Reads typed values out of YAML nodes, interpolating the environment and collecting every

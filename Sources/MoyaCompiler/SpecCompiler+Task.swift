@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 import MoyaYAML
 
 extension CompileContext {

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaRegex
+import MoyaSpec
 import MoyaYAML
 
 extension CompileContext {

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaSpec
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,3 +1,4 @@
+import MoyaSpec
 import MoyaYAML
 
 #if canImport(FoundationEssentials)
