@@ -198,11 +198,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "moya-cli", dependencies: ["MoyaCLI"], swiftSettings: callerIsolated, linkerSettings: tunedRelease),
+        // What moya-cli-tools runs, as a library the tests call in-process (`OpenAPITool.run`).
+        .target(
+            name: "MoyaTools",
+            dependencies: ["MoyaSpec", "MoyaCompiler", "MoyaArazzo", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"]),
         // `import openapi` and `export openapi`, which moya-cli hands over to, so that OpenAPIKit
         // and the full Foundation it needs do not slow every other command's start.
         .executableTarget(
-            name: "moya-cli-tools",
-            dependencies: ["MoyaSpec", "MoyaCompiler", "MoyaArazzo", "MoyaOpenAPI", "MoyaHTTP", "MoyaCommandSupport"],
+            name: "moya-cli-tools", dependencies: ["MoyaTools"],
             swiftSettings: callerIsolated, linkerSettings: tunedRelease),
         .executableTarget(
             name: "spec-bench", dependencies: ["MoyaSpec", "MoyaCompiler", "CLibYAML"], path: "bench/Sources/spec-bench"
@@ -263,7 +266,9 @@ let package = Package(
             dependencies: [
                 "MoyaGenerate", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore", "MoyaOpenAPI", "TestSupport",
             ]),
-        .testTarget(name: "MoyaOpenAPITests", dependencies: ["MoyaOpenAPI", "MoyaSpec", "MoyaCompiler", "MoyaCore"]),
+        .testTarget(
+            name: "MoyaOpenAPITests",
+            dependencies: ["MoyaOpenAPI", "MoyaTools", "MoyaSpec", "MoyaCompiler", "MoyaCore", "TestSupport"]),
         // Swift 6 mode: Moya code compiles in either.
         .testTarget(name: "MoyaTests", dependencies: ["Moya", "MyService", "TestSupport"]),
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),

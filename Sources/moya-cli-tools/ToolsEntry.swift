@@ -1,3 +1,5 @@
+import MoyaTools
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -15,14 +17,14 @@ enum ToolsEntry {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let name = CommandLine.arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-        if name == "moya-cli-openapi" { OpenAPITool.main(arguments) }
-        if arguments.first == "openapi" { OpenAPITool.main(Array(arguments.dropFirst())) }
+        if name == "moya-cli-openapi" { exit(OpenAPITool.run(arguments)) }
+        if arguments.first == "openapi" { exit(OpenAPITool.run(Array(arguments.dropFirst()))) }
         if arguments == ["--experimental-dump-help"] {
             print(
                 #"{"serializationVersion":0,"command":{"commandName":"moya-cli-tools","#
                     + #""abstract":"Runs moya-cli's import openapi and export openapi."}}"#)
             exit(0)
         }
-        OpenAPITool.main(arguments)
+        exit(OpenAPITool.run(arguments))
     }
 }

@@ -28,9 +28,37 @@ import Synchronization
 ///     moya-cli-openapi import FILE OUTPUT|- SERVICE|- [verbose]
 ///     moya-cli-openapi export SERVICE OUTPUT|- SPECPATH...
 ///
-/// It writes what moya-cli would and exits with moya-cli's statuses (`ExitStatus`).
-enum OpenAPITool {
-    static func main(_ arguments: [String]) -> Never {
+/// It writes what moya-cli would and returns moya-cli's statuses (`ExitStatus`). The executable
+/// exits with what `run` returns; tests call `run` in-process, as they call `MoyaCLI.run`.
+public enum OpenAPITool {
+    /// Where the tool writes: stdout and stderr, or a test's capture.
+    public struct Output: Sendable {
+        /// Writes text to the output's stdout.
+        public var out: @Sendable (String) -> Void
+        /// Writes text to the output's stderr.
+        public var error: @Sendable (String) -> Void
+
+        public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+            self.out = out
+            self.error = error
+        }
+
+        /// The process's stdout and stderr, every byte written.
+        public static let standard = Output(
+            out: { OpenAPITool.writeAll(STDOUT_FILENO, Array($0.utf8)) },
+            error: { OpenAPITool.writeAll(STDERR_FILENO, Array($0.utf8)) })
+    }
+
+    /// Where the running tool writes (`run`'s `output`).
+    @TaskLocal static var output = Output.standard
+
+    /// Runs one command line (`import FILE OUTPUT|- SERVICE|- [verbose]`, `export …`,
+    /// `import-arazzo …`, `export-arazzo …`), writing to `output`, and returns its status.
+    public static func run(_ arguments: [String], output: Output = .standard) -> Int32 {
+        $output.withValue(output) { perform(arguments) }
+    }
+
+    private static func perform(_ arguments: [String]) -> Int32 {
         do {
             switch arguments.first {
             case "import" where arguments.count == 4 || arguments.count == 5:
@@ -49,12 +77,12 @@ enum OpenAPITool {
                 throw UsageError(
                     "moya-cli-openapi is run by moya-cli; use moya-cli import openapi or moya-cli export openapi")
             }
-            exit(ExitStatus.success.rawValue)
+            return ExitStatus.success.rawValue
         } catch {
             // As moya-cli presents a problem (`MoyaCLI.run`): the details, one line, its status.
             let report = FailureReport(error)
             for text in report.lines { line(text) }
-            exit(report.status.rawValue)
+            return report.status.rawValue
         }
     }
 
@@ -287,7 +315,7 @@ enum OpenAPITool {
     /// To stdout, or whole to `output`.
     static func write(_ text: String, to output: String?) throws {
         guard let output else {
-            writeAll(STDOUT_FILENO, Array(text.utf8))
+            self.output.out(text)
             return
         }
         do {
@@ -298,7 +326,7 @@ enum OpenAPITool {
     }
 
     static func line(_ text: String) {
-        writeAll(STDERR_FILENO, Array((text + "\n").utf8))
+        output.error(text + "\n")
     }
 
     /// Writes every byte, through short writes and interruptions.
