@@ -7,7 +7,8 @@ import XCTest
 /// The importer and exporter in-process: they are pure functions from a document to a spec's
 /// text and from a compiled service to a document, so no executable is needed.
 final class ImportExportTests: XCTestCase {
-    let document = """
+    /// A document of one operation with a schema `$ref`, which OpenAPIToolTests imports too.
+    static let document = """
         openapi: 3.0.3
         info: { title: Pets, version: "1" }
         servers: [{ url: "https://pets.example.com/v1" }]
@@ -39,9 +40,9 @@ final class ImportExportTests: XCTestCase {
         let folder = NSTemporaryDirectory() + "moya-openapi-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        try document.write(toFile: folder + "/pets.yaml", atomically: true, encoding: .utf8)
+        try Self.document.write(toFile: folder + "/pets.yaml", atomically: true, encoding: .utf8)
         let imported = try OpenAPIImporter.importSpec(
-            Array(document.utf8), file: folder + "/pets.yaml", spec: folder + "/pets.moya.yaml")
+            Array(Self.document.utf8), file: folder + "/pets.yaml", spec: folder + "/pets.moya.yaml")
         let service = try SpecCompiler(environment: Environment([:])).compile(
             Array(imported.spec.utf8), file: folder + "/pets.moya.yaml")
         return (imported, service)

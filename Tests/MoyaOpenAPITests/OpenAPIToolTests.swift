@@ -28,20 +28,6 @@ final class OpenAPIToolTests: XCTestCase {
         return folder
     }
 
-    static let document = """
-        openapi: 3.0.3
-        info: { title: Pets, version: "1" }
-        servers: [{ url: "https://pets.example.com/v1" }]
-        paths:
-          /pets/{petId}:
-            get:
-              operationId: showPet
-              parameters:
-                - { name: petId, in: path, required: true, schema: { type: integer } }
-              responses:
-                "200": { description: a pet }
-        """
-
     func testAnUnknownCommandLineIsAUsageError() {
         let (status, out, error) = run(["convert", "x"])
         XCTAssertEqual(status, 64)
@@ -63,17 +49,17 @@ final class OpenAPIToolTests: XCTestCase {
     /// To stdout, the spec is the importer's, whole; nothing else is written.
     func testAnImportToStdoutIsTheImportersSpec() throws {
         let file = try scratch() + "/pets.yaml"
-        try Self.document.write(toFile: file, atomically: true, encoding: .utf8)
+        try ImportExportTests.document.write(toFile: file, atomically: true, encoding: .utf8)
         let (status, out, error) = run(["import", file, "-", "-"])
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(error, "")
-        XCTAssertEqual(out, try OpenAPIImporter.importSpec(Array(Self.document.utf8), file: file).spec)
+        XCTAssertEqual(out, try OpenAPIImporter.importSpec(Array(ImportExportTests.document.utf8), file: file).spec)
     }
 
     /// To a folder, the spec is named after its service and compiles there.
     func testAnImportToAFolderNamesTheSpecAfterItsService() throws {
         let folder = try scratch()
-        try Self.document.write(toFile: folder + "/pets.yaml", atomically: true, encoding: .utf8)
+        try ImportExportTests.document.write(toFile: folder + "/pets.yaml", atomically: true, encoding: .utf8)
         let (status, out, error) = run(["import", folder + "/pets.yaml", folder + "/specs/", "-"])
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(out, "")
