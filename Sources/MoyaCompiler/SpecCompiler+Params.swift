@@ -65,13 +65,11 @@ extension CompileContext {
             spec.allowsEmptyValue =
                 fields["allowEmptyValue"].flatMap { reader.bool($0, path() + ".allowEmptyValue") } ?? false
             if let defaultNode = fields["default"] {
-                spec.defaultValue = defaultValue(defaultNode, path() + ".default", type: spec.type, name: name)
+                // A scalar default's source takes a value bound after compiling; code generated
+                // from the spec reads its variables when it runs.
+                (spec.defaultValue, spec.defaultTemplate) = defaultValue(
+                    defaultNode, path() + ".default", type: spec.type, name: name)
                 spec.writtenDefault = Self.environmentReading(defaultNode)
-                // A value bound after compiling is written into it; code generated from the
-                // spec reads the variable when it runs.
-                if !spec.type.isArray {
-                    spec.defaultTemplate = reader.environmentSource(defaultNode, path() + ".default")
-                }
             }
             if fields["style"] != nil || fields["explode"] != nil {
                 spec.style = paramStyle(fields, path(), type: spec.type)
@@ -280,9 +278,10 @@ extension CompileContext {
         }
     }
 
+    /// A param's default, and a scalar one's source when it reads the environment.
     private mutating func defaultValue(
         _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String
-    ) -> ParamValue? {
+    ) -> (value: ParamValue?, source: Template?) {
         if case .array(let element) = type {
             let items: [YAMLNode]
             if case .sequence(let values) = node.content { items = values } else { items = [node] }
@@ -290,12 +289,13 @@ extension CompileContext {
             for (index, item) in items.enumerated() {
                 guard
                     let value = scalarDefault(item, "\(path())[\(index)]", type: element, name: name, bindable: false)
+                        .value
                 else {
-                    return nil
+                    return (nil, nil)
                 }
                 values.append(value)
             }
-            return .array(values)
+            return (.array(values), nil)
         }
         return scalarDefault(node, path(), type: type, name: name, bindable: true)
     }
@@ -326,19 +326,19 @@ extension CompileContext {
     }
 
     /// A scalar default, or an array default's item. A `bindable` one's `${VAR}`s take a value
-    /// bound after compiling (`ParamSpec.defaultTemplate`).
+    /// bound after compiling: its source (`ParamSpec.defaultTemplate`) comes with it, even
+    /// when an unset variable leaves the value unreadable until then.
     private mutating func scalarDefault(
         _ node: YAMLNode, _ path: @autoclosure () -> String, type: ParamType, name: String, bindable: Bool
-    ) -> ParamValue? {
-        if type == .object, case .mapping = node.content { return objectValue(node, path(), name: name) }
-        let keeps = reader.keepsReferencesApart
-        reader.keepsReferencesApart = bindable
+    ) -> (value: ParamValue?, source: Template?) {
+        if type == .object, case .mapping = node.content { return (objectValue(node, path(), name: name), nil) }
         let unset = reader.unsetVariables.count
-        let read = reader.string(node, path())
-        reader.keepsReferencesApart = keeps
-        guard let text = read else { return nil }
+        let read = bindable ? reader.sourcedString(node, path()) : reader.string(node, path()).map { ($0, nil) }
+        guard let (text, source) = read else { return (nil, nil) }
         do {
-            return try ParamSpec.parse(text, as: type, param: name, shown: "\"\(reader.written(node, text))\"")
+            return (
+                try ParamSpec.parse(text, as: type, param: name, shown: "\"\(reader.written(node, text))\""), source
+            )
         } catch {
             let problem = Diagnostic(
                 file: reader.file, mark: node.mark, keyPath: path(), message: "the default \(error.message)")
@@ -348,7 +348,7 @@ extension CompileContext {
             } else {
                 reader.diagnostics.append(problem)
             }
-            return nil
+            return (nil, source)
         }
     }
 }

@@ -303,10 +303,7 @@ struct CompileContext {
         var baseURL = ""
         var baseURLSource: Template?
         if let node = fields["baseURL"] {
-            if let valid = self.baseURL(node, "baseURL") {
-                baseURL = valid
-                baseURLSource = reader.environmentSource(node, "baseURL")
-            }
+            if let valid = self.baseURL(node, "baseURL") { (baseURL, baseURLSource) = valid }
         } else if !flowsAlone {
             reader.error(
                 root.mark, "baseURL",
@@ -372,32 +369,30 @@ struct CompileContext {
         return value
     }
 
-    mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> String? {
+    /// A base URL, checked, and its source when it reads the environment (`sourcedString`).
+    mutating func baseURL(_ node: YAMLNode, _ path: @autoclosure () -> String) -> (text: String, source: Template?)? {
         // A base URL from the environment is where requests go, not a credential: it stays
         // readable in logs and dry runs.
         let secrets = reader.environmentSecrets
         defer { reader.environmentSecrets = secrets }
         let unset = reader.unsetVariables.count
-        let keeps = reader.keepsReferencesApart
-        reader.keepsReferencesApart = true
-        let read = reader.string(node, path())
-        reader.keepsReferencesApart = keeps
-        guard let text = read else { return nil }
+        guard let read = reader.sourcedString(node, path()) else { return nil }
+        let text = read.text
         // A variable that is not set leaves the URL unknown, not wrong: a call that needs it
         // stops before sending, naming the variable.
-        if reader.unsetVariables.count > unset { return text }
+        if reader.unsetVariables.count > unset { return read }
         // Kept as references, variables have only their defaults here; the URL is checked when
         // the generated code reads them.
         if reader.keepsEnvironmentReferences, case .scalar(let written, _) = node.content,
             SpecReader.mayInterpolate(written)
         {
-            return text
+            return read
         }
         if let problem = ServiceSpec.baseURLProblem(text, shown: "\"\(reader.written(node, text))\"") {
             reader.error(node.mark, path(), problem)
             return nil
         }
-        return text
+        return read
     }
 
     mutating func environments(_ node: YAMLNode, _ path: @autoclosure () -> String) -> [EnvironmentSpec] {
@@ -410,11 +405,8 @@ struct CompileContext {
             guard let envFields = reader.fields(value, envPath, known: SpecCompiler.environmentKeys) else { continue }
             let baseURL = envFields["baseURL"].flatMap { self.baseURL($0, envPath + ".baseURL") }
             let headers = envFields["headers"].map { self.headers($0, envPath + ".headers") } ?? []
-            var environment = EnvironmentSpec(name: name, baseURL: baseURL, headers: headers)
-            if baseURL != nil, let node = envFields["baseURL"] {
-                environment.baseURLSource = reader.environmentSource(node, envPath + ".baseURL")
-            }
-            result.append(environment)
+            result.append(
+                EnvironmentSpec(name: name, baseURL: baseURL?.text, headers: headers, baseURLSource: baseURL?.source))
         }
         return result
     }
@@ -517,8 +509,7 @@ struct CompileContext {
         var targetBaseURL: String?
         var targetBaseURLSource: Template?
         if let node = fields["baseURL"], let valid = self.baseURL(node, path() + ".baseURL") {
-            targetBaseURL = valid
-            targetBaseURLSource = reader.environmentSource(node, path() + ".baseURL")
+            (targetBaseURL, targetBaseURLSource) = valid
         }
         for param in params where !usedParams.contains(param.name) {
             let written =

@@ -205,15 +205,17 @@ struct SpecReader {
         }
     }
 
-    /// A scalar that reads the environment, read again as a template of its text and `${VAR}`
-    /// values, braces plain: what a value bound after compiling is written into
-    /// (`ServiceSpec.binding(_:)`), and what generated code reads. It was read once already,
-    /// so this reports, records and marks secret nothing; nil for text that reads nothing.
-    mutating func environmentSource(_ node: YAMLNode, _ path: @autoclosure () -> String) -> Template? {
-        guard case .scalar(let text, _) = node.content, Self.readsEnvironment(text) else { return nil }
-        let saved = (diagnostics, warnings, unsetVariables, environmentSecrets)
-        defer { (diagnostics, warnings, unsetVariables, environmentSecrets) = saved }
-        return template(node, path(), references: false)
+    /// A scalar's text with `${VAR}` interpolated, as `string` reads it, and, when it reads the
+    /// environment, the template of its text and `${VAR}` values (braces plain) it was read
+    /// as: what a value bound after compiling is written into (`ServiceSpec.binding(_:)`), and
+    /// what generated code reads.
+    mutating func sourcedString(_ node: YAMLNode, _ path: @autoclosure () -> String)
+        -> (text: String, source: Template?)?
+    {
+        guard let template = template(node, path(), references: false) else { return nil }
+        let readsEnvironment =
+            if case .scalar(let text, _) = node.content { Self.readsEnvironment(text) } else { false }
+        return (template.text(binding: [:]), readsEnvironment ? template : nil)
     }
 
     /// A scalar as the spec wrote it, for an error message: an interpolated value is shown as

@@ -1,5 +1,4 @@
 import MoyaBinding
-import MoyaCompiler
 import MoyaHTTP
 import MoyaSpec
 import MoyaTransport

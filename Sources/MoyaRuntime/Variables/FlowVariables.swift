@@ -1,4 +1,3 @@
-import MoyaCompiler
 import MoyaHTTP
 import MoyaSpec
 

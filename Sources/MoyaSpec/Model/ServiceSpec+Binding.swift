@@ -108,7 +108,7 @@ extension Template {
     /// The template's text with each `${NAME}` the bound value, where `values` has one, else
     /// the compiled one; `{param}`s as written. For a base URL or a param default, whose
     /// references were kept with plain braces.
-    func text(binding values: [String: String]) -> String {
+    package func text(binding values: [String: String]) -> String {
         segments.map { segment in
             switch segment {
             case .literal(let text): text
