@@ -137,16 +137,26 @@ let package = Package(
                 "MoyaRegex", "MoyaCoverage",
             ],
             swiftSettings: callerIsolated),
-        // `serve`: the mock router (a pure function from a request to an answer) and the
-        // SwiftNIO server that asks it, already in the graph through AsyncHTTPClient.
+        // The one HTTP/1.1 server of `serve` and `mcp --http`, in Hummingbird's Core + TLS
+        // shape on SwiftNIO, already in the graph through AsyncHTTPClient: bootstrap, TLS,
+        // connection cap, body limits, timeouts and graceful stop, asking an `HTTPResponder`.
         .target(
-            name: "MoyaServe",
+            name: "MoyaServer",
             dependencies: [
-                "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema",
+                "MoyaHTTP", "MoyaSpec",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ]),
+        // `serve`: the mock router (a pure function from a request to an answer) and its
+        // responder for the server core.
+        .target(
+            name: "MoyaServe",
+            dependencies: [
+                "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema", "MoyaServer",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.
         .target(
@@ -164,9 +174,8 @@ let package = Package(
             name: "MoyaMCP",
             dependencies: [
                 "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
+                "MoyaServer",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // TLS, and its BoringSSL (`CNIOBoringSSL`), which checks bearer tokens'
                 // signatures: no second copy of BoringSSL to build (swift-crypto's).
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -191,8 +200,10 @@ let package = Package(
                 "MoyaMCP",
                 "MoyaCoverage",
                 "MoyaCommandSupport",
+                "MoyaServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: callerIsolated
         ),
@@ -296,6 +307,7 @@ let package = Package(
                 // Driven over stdio as an MCP client drives it.
                 "moya-cli", "moya-cli-tools",
             ]),
+        .testTarget(name: "MoyaServerTests", dependencies: ["MoyaServer", "TestSupport"]),
         .testTarget(
             name: "MoyaServeTests", dependencies: ["MoyaServe", "MoyaSpec", "MoyaCompiler", "MoyaCore", "TestSupport"]),
         .testTarget(

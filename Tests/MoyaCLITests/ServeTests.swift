@@ -47,13 +47,13 @@ final class ServeTests: XCTestCase {
             // Polled with a sleep, which holds no thread: a wait on the condition would hold one
             // of the cooperative pool's (two on a two-core machine) while serve needs one to start.
             let deadline = ContinuousClock.now + .seconds(30)
-            while log.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)\n/) == nil {
+            while log.firstMatch(of: /on (https?:\/\/127\.0\.0\.1:\d+)\n/) == nil {
                 guard ContinuousClock.now < deadline, running?.isCancelled == false else {
                     throw Failure(message: "serve did not start: \(log)")
                 }
                 try await _Concurrency.Task.sleep(for: .milliseconds(5))
             }
-            url = log.firstMatch(of: /on (http:\/\/127\.0\.0\.1:\d+)\n/).map { String($0.output.1) } ?? ""
+            url = log.firstMatch(of: /on (https?:\/\/127\.0\.0\.1:\d+)\n/).map { String($0.output.1) } ?? ""
         }
 
         /// Where the log goes before `self` is whole.
@@ -149,9 +149,12 @@ final class ServeTests: XCTestCase {
         var headers: [String: String]? = nil
     }
 
-    static func send(_ raw: Raw, timeout: Double? = nil) async -> Result<Response, MoyaError> {
+    static func send(_ raw: Raw, timeout: Double? = nil, caCertificateFile: String? = nil) async -> Result<
+        Response, MoyaError
+    > {
         var configuration = Session.Configuration()
         if let timeout { configuration.timeout = timeout }
+        configuration.caCertificateFile = caCertificateFile
         let session = Session(configuration: configuration)
         let result = await MoyaProvider<Raw>(session: session).result(for: raw)
         await session.shutdown()
@@ -363,5 +366,45 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(
             unknownError, "moya-cli: error: no service 'shp'; did you mean 'shop'?\n")
         _ = await served.stop()
+    }
+
+    /// `--tls-cert` and `--tls-key`: serve speaks HTTPS, says so, and answers a client that
+    /// trusts its CA; a certificate file that cannot be read is a usage error, one read and
+    /// refused a listen failure, each one line.
+    func testTLS() async throws {
+        let tls = CommandTests.root + "/Tests/Fixtures/tls"
+        let served = try await Served([
+            fixtures, "--service", "shop", "--no-auth", "--tls-cert", tls + "/server.pem", "--tls-key",
+            tls + "/server.key",
+        ])
+        XCTAssertTrue(served.url.hasPrefix("https://127.0.0.1:"), served.url)
+        let raw = Raw(baseURL: URL(string: served.url)!, path: "/items/7")
+        let fetched = try await Self.send(raw, caCertificateFile: tls + "/ca.pem").get()
+        XCTAssertEqual(Self.text(fetched), #"{"id":7,"name":"Lamp"}"#)
+        // A client that does not trust the CA is refused by its own TLS.
+        guard case .failure = await Self.send(raw) else { return XCTFail("an untrusted certificate was accepted") }
+        let stopped = await served.stop()
+        XCTAssertEqual(stopped.status, 0)
+        XCTAssertTrue(stopped.log.contains("GET /items/7  shop.showItem  default  200  "), stopped.log)
+
+        let (missing, _, missingError) = await CommandTests.run([
+            "serve", fixtures, "--tls-cert", tls + "/none.pem", "--tls-key", tls + "/server.key",
+        ])
+        XCTAssertEqual(missing, 64)
+        XCTAssertEqual(
+            missingError,
+            "moya-cli: error: cannot serve TLS with --tls-cert \(tls)/none.pem and --tls-key \(tls)/server.key: "
+                + "--tls-cert: cannot read the file\n")
+        let (refused, _, refusedError) = await CommandTests.run([
+            "serve", fixtures, "--tls-cert", tls + "/server.key", "--tls-key", tls + "/server.key",
+        ])
+        XCTAssertEqual(refused, 1)
+        XCTAssertTrue(
+            refusedError.hasPrefix(
+                "moya-cli: error: cannot serve TLS with --tls-cert \(tls)/server.key and --tls-key \(tls)/server.key: "),
+            refusedError)
+        let (alone, _, aloneError) = await CommandTests.run(["serve", fixtures, "--tls-cert", tls + "/server.pem"])
+        XCTAssertEqual(alone, 64)
+        XCTAssertTrue(aloneError.contains("--tls-cert and --tls-key go together"), aloneError)
     }
 }

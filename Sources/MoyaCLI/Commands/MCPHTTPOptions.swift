@@ -54,13 +54,7 @@ struct MCPHTTPOptions: ParsableArguments {
         help: ArgumentHelp("The token scope a call of a tool that deletes needs.", valueName: "scope"))
     var deleteScope: String?
 
-    @Option(
-        name: .customLong("tls-cert"),
-        help: ArgumentHelp("Serve HTTPS with this PEM certificate chain.", valueName: "file"))
-    var tlsCert: String?
-
-    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
-    var tlsKey: String?
+    @OptionGroup var tls: TLSOptions
 
     /// Where `--http` listens.
     struct Address: Equatable {
@@ -95,11 +89,12 @@ struct MCPHTTPOptions: ParsableArguments {
     }
 
     func validate() throws {
-        let httpOnly: [(String, Bool)] = [
-            ("--allow-origin", !allowOrigins.isEmpty), ("--no-auth", noAuth), ("--auth-issuer", authIssuer != nil),
-            ("--audience", audience != nil), ("--jwks", jwks != nil), ("--write-scope", writeScope != nil),
-            ("--delete-scope", deleteScope != nil), ("--tls-cert", tlsCert != nil), ("--tls-key", tlsKey != nil),
-        ]
+        let httpOnly: [(String, Bool)] =
+            [
+                ("--allow-origin", !allowOrigins.isEmpty), ("--no-auth", noAuth), ("--auth-issuer", authIssuer != nil),
+                ("--audience", audience != nil), ("--jwks", jwks != nil), ("--write-scope", writeScope != nil),
+                ("--delete-scope", deleteScope != nil),
+            ] + tls.given
         guard let http else {
             if let (flag, _) = httpOnly.first(where: \.1) { throw ValidationError("\(flag) needs --http") }
             return
@@ -121,7 +116,6 @@ struct MCPHTTPOptions: ParsableArguments {
                 "--http \(http) listens beyond this machine: require tokens with --auth-issuer and --audience, "
                     + "or say --no-auth")
         }
-        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         for origin in allowOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--allow-origin takes scheme://host[:port], not '\(origin)'")
         }
@@ -146,16 +140,7 @@ struct MCPHTTPOptions: ParsableArguments {
                 throw ListenFailure(error.description)
             }
         }
-        if let tlsCert, let tlsKey {
-            do {
-                try options.serveTLS(certificateChain: tlsCert, key: tlsKey)
-            } catch {
-                // A file the command line names that cannot be read is a usage error, as an
-                // unreadable `--cacert` is for every command; one read and refused is not.
-                if error.isUnreadable { throw UsageError(error.description) }
-                throw ListenFailure(error.description)
-            }
-        }
+        options.tls = try tls.context()
         return options
     }
 }

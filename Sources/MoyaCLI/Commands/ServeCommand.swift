@@ -81,6 +81,8 @@ struct ServeCommand: CallerIsolatedCommand {
     @Flag(name: .customShort("v"), help: "Log the request and response bodies too.")
     var verbose = false
 
+    @OptionGroup var tls: TLSOptions
+
     @Flag(
         name: .customLong("no-auth"),
         help: "Answer requests that lack the credentials their target sends, instead of a 401.")
@@ -112,6 +114,7 @@ struct ServeCommand: CallerIsolatedCommand {
         let context = CommandContext.current
         let paths = self.paths.isEmpty ? nil : self.paths
         let router = try makeRouter(try specOptions.loadCatalog(paths: paths))
+        let tlsContext = try tls.context()
         let serveLog = ServeLog(write: context.writeError)
         defer { serveLog.close() }
         let log: @Sendable (String) -> Void = { serveLog.line($0) }
@@ -130,7 +133,7 @@ struct ServeCommand: CallerIsolatedCommand {
             server = try await MockHTTPServer(
                 router: router, host: host, port: port,
                 options: .init(
-                    verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout,
+                    verbose: verbose, showSecrets: showSecrets, log: log, idleTimeout: idleTimeout, tls: tlsContext,
                     heard: coverage.map { Self.counting(into: $0.recorder) }))
         } catch {
             signals?.stop()
@@ -190,7 +193,8 @@ struct ServeCommand: CallerIsolatedCommand {
     }
 
     private func announce(_ router: MockRouter, port: Int, log: (String) -> Void) {
-        log("moya-cli: serving \(Self.size(of: router)) on http://\(Self.authority(host, port))")
+        let scheme = tls.tlsCert == nil ? "http" : "https"
+        log("moya-cli: serving \(Self.size(of: router)) on \(scheme)://\(Self.authority(host, port))")
         let width = router.mounts.map(\.service.count).max() ?? 0
         for mount in router.mounts {
             let padding = String(repeating: " ", count: width - mount.service.count)

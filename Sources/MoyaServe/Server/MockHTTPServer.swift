@@ -1,9 +1,7 @@
 import MoyaHTTP
+import MoyaServer
 import MoyaSpec
-import NIOCore
-import NIOExtras
-import NIOHTTP1
-import NIOPosix
+import NIOSSL
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -12,20 +10,17 @@ import Synchronization
     import Foundation
 #endif
 
-/// The HTTP side of `moya-cli serve`: SwiftNIO's HTTP/1.1 server, keep-alive and pipelining
-/// included, answering each request with what the current `MockRouter` says.
+/// The HTTP side of `moya-cli serve`: the one server core (`HTTPServer`), answering each
+/// request with what the current `MockRouter` says.
 public final class MockHTTPServer: Sendable {
     /// The router, replaced whole when `--watch` reloads the specs.
     let router: RouterBox
-    let channel: any Channel
-    let quiescing: ServerQuiescingHelper
+    let server: HTTPServer
     /// The port bound, which `--port 0` leaves to the system.
-    public let port: Int
+    public var port: Int { server.port }
 
     /// The largest request body read; a larger one gets a 413.
     static let maximumBodyBytes = 16 << 20
-    /// The open connections, under a cap below the descriptor limit.
-    let connections: ConnectionLimit
 
     /// How the server answers and logs.
     public struct Options: Sendable {
@@ -41,6 +36,8 @@ public final class MockHTTPServer: Sendable {
         /// idle keep-alive connections and slow headers alike are closed after it. A body gets
         /// twice as long once its head is in.
         public var idleTimeout = 30.0
+        /// HTTPS with this context (`--tls-cert`, `--tls-key`), else HTTP.
+        public var tls: NIOSSLContext?
         /// Hears of each request the router answered, with its answer, before it is sent:
         /// what `serve --coverage` counts. Called off the event loop for a request with a body.
         public var heard: (@Sendable (MockRequest, MockAnswer) -> Void)?
@@ -48,7 +45,7 @@ public final class MockHTTPServer: Sendable {
         /// Options; what is not given is the default.
         public init(
             verbose: Bool = false, showSecrets: Bool = false, log: @escaping @Sendable (String) -> Void,
-            connectionCap: Int? = nil, idleTimeout: Double = 30.0,
+            connectionCap: Int? = nil, idleTimeout: Double = 30.0, tls: NIOSSLContext? = nil,
             heard: (@Sendable (MockRequest, MockAnswer) -> Void)? = nil
         ) {
             self.verbose = verbose
@@ -56,45 +53,23 @@ public final class MockHTTPServer: Sendable {
             self.log = log
             self.connectionCap = connectionCap
             self.idleTimeout = idleTimeout
+            self.tls = tls
             self.heard = heard
         }
-
-        var headTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout) * 1e9).rounded())) }
-        var bodyTimeout: TimeAmount { .nanoseconds(Int64((Seconds.clamped(idleTimeout * 2) * 1e9).rounded())) }
     }
 
     /// Binds `host`:`port` and starts answering.
     public init(router: MockRouter, host: String, port: Int, options: Options) async throws {
         let box = RouterBox(router)
         self.router = box
-        let connections = ConnectionLimit(cap: options.connectionCap ?? ConnectionLimit.raisingDescriptorLimit())
-        self.connections = connections
-        // One event loop per core. One loop alone answered about 40% fewer requests under wrk
-        // on two cores, with a worse p99 (bench/RESULTS.md).
-        let group = MultiThreadedEventLoopGroup.singleton
-        let quiescing = ServerQuiescingHelper(group: group)
-        self.quiescing = quiescing
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        quiescing.makeServerChannelHandler(channel: channel))
-                }
-            }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    // serve's own parse-error answer in place of NIO's bare 400.
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
-                    try channel.pipeline.syncOperations.addHandler(ParseErrorHandler())
-                    try channel.pipeline.syncOperations.addHandler(
-                        MockRequestHandler(router: box, options: options, limit: connections))
-                }
-            }
-        channel = try await bootstrap.bind(host: host, port: port).get()
-        self.port = channel.localAddress?.port ?? port
+        let idle = ServerConfiguration.seconds(options.idleTimeout)
+        server = try await HTTPServer(
+            responder: MockResponder(router: box, options: options),
+            configuration: ServerConfiguration(
+                host: host, port: port, tls: options.tls, maximumBodyBytes: Self.maximumBodyBytes,
+                connectionCap: options.connectionCap ?? HTTPServer.connectionCapUnderDescriptorLimit(),
+                timeouts: .init(
+                    firstHead: idle, nextHead: idle, body: ServerConfiguration.seconds(options.idleTimeout * 2))))
     }
 
     /// Replaces the router; requests already being answered finish with the old one.
@@ -106,22 +81,7 @@ public final class MockHTTPServer: Sendable {
     /// when all are closed or after `grace` seconds, whichever is first. Returns whether all
     /// finished.
     public func stop(grace: Double) async -> Bool {
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        quiescing.initiateShutdown(promise: promise)
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                (try? await promise.futureResult.get()) != nil
-            }
-            group.addTask {
-                try? await _Concurrency.Task.sleep(for: .seconds(grace))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            // The grace is over: whoever is still connected is cut off.
-            if !first { connections.closeAll() }
-            return first
-        }
+        await server.stop(grace: grace)
     }
 }
 

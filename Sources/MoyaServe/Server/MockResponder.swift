@@ -1,0 +1,101 @@
+import MoyaHTTP
+import MoyaServer
+import MoyaSpec
+
+/// `serve`'s answers for the server core: the router's answer to each request, its sample's
+/// delay, abort or hang, and the log line written as it is acted on.
+struct MockResponder: HTTPResponder {
+    let router: RouterBox
+    let options: MockHTTPServer.Options
+
+    func respond(to request: ServerRequest, ticket: Void) -> ServerReply {
+        let mock = MockRequest(method: request.method, uri: request.uri, headers: request.headers, body: request.body)
+        let work: @Sendable () -> ServerResponse = { [router, options] in
+            let answer = router.current.answer(mock, verbose: options.verbose, showSecrets: options.showSecrets)
+            options.heard?(mock, answer)
+            return response(answer, to: request)
+        }
+        // A body is held to its schema, at a cost the client chooses: the work is done off the
+        // event loop, so that no other connection on it waits while it is.
+        return request.body.isEmpty ? .now(work()) : .later(work)
+    }
+
+    func refusal(_ refusal: ServerRefusal, to request: ServerRequest?) -> ServerResponse {
+        switch refusal {
+        case .tooLarge(let limit):
+            let request = request ?? ServerRequest(method: "POST", uri: "/", headers: [])
+            return response(MockRouter.contentTooLarge(uri: request.uri, limit: limit), to: request)
+        case .busy:
+            return .send(503, headers: [("Retry-After", "1")], closesConnection: true)
+        case .unreadable(let problem):
+            // Not logged, and sent as the problem is: the bytes named no request to answer.
+            guard case .respond(let status, let headers, let body) = MockRouter.unreadable(Self.phrase(problem)).action
+            else { return ServerResponse(.close) }
+            return .send(status, headers: headers, body: body, closesConnection: true)
+        }
+    }
+
+    /// What was wrong with bytes that are not a request, for the problem's detail.
+    static func phrase(_ problem: ServerRefusal.Unreadable) -> String {
+        switch problem {
+        case .headTooLarge(let limit): "its request line and headers are over the \(limit >> 10) KiB serve reads"
+        case .invalidTarget: "its target is not a valid URL"
+        case .invalidMethod: "its method is not valid"
+        case .invalidVersion: "its HTTP version is not valid"
+        case .other(let name): "it is not valid HTTP/1.1 (\(name))"
+        }
+    }
+
+    /// The router's answer as the server acts on it; a connection waiting on a delay or on a
+    /// sample that never answers may be closed to make room, and one that never answers is
+    /// closed at the idle deadline, as an idle connection is: any client can ask for a
+    /// `timeout` sample.
+    private func response(_ answer: MockAnswer, to request: ServerRequest?) -> ServerResponse {
+        let logged = { (outcome: String) -> (@Sendable () -> Void)? in
+            guard let request else { return nil }
+            return { [options] in Self.log(answer, request, outcome: outcome, options: options) }
+        }
+        switch answer.action {
+        case .abort:
+            return ServerResponse(.close, performed: logged("closed the connection"))
+        case .hang:
+            return ServerResponse(.hang, performed: logged("no answer"))
+        case .respond(let status, var headers, let body):
+            // A 204 has no content, so no content type either.
+            if status == 204 { headers.removeAll { $0.name.lowercased() == "content-type" } }
+            // The length goes before the CORS header, where the server core sets its value.
+            headers.removeAll { $0.name.lowercased() == "content-length" }
+            headers.append(("Content-Length", String(body.count)))
+            if !headers.contains(where: { $0.name.lowercased() == "access-control-allow-origin" }) {
+                headers.append(("Access-Control-Allow-Origin", "*"))
+            }
+            // Bounded by the spec's check of `delayed`, and again here so the conversion is exact.
+            let delay = answer.delay.flatMap {
+                $0 > 0 ? Duration.nanoseconds(Int64((min($0, 86_400) * 1e9).rounded())) : nil
+            }
+            return ServerResponse(
+                .send(status: status, headers: headers, body: body), delay: delay, performed: logged(String(status)))
+        }
+    }
+
+    private static func log(
+        _ answer: MockAnswer, _ request: ServerRequest, outcome: String, options: MockHTTPServer.Options
+    ) {
+        let elapsed = ContinuousClock.now - request.received
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var line =
+            "\(request.method) \(TerminalText.escapingControls(answer.loggedURI))  \(answer.target ?? "-")  "
+            + "\(answer.sample ?? "-")  \(outcome)  \(FixedPoint.format(milliseconds, places: 1)) ms"
+        if options.verbose {
+            for (label, text) in [(">", answer.loggedRequestBody), ("<", answer.loggedResponseBody)] {
+                guard let text, !text.isEmpty else { continue }
+                line +=
+                    "\n"
+                    + text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                        "  \(label) " + TerminalText.escapingControls(String($0))
+                    }.joined(separator: "\n")
+            }
+        }
+        options.log(line)
+    }
+}

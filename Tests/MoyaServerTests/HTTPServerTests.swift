@@ -1,0 +1,99 @@
+import MoyaServer
+import TestSupport
+import XCTest
+
+/// The server core on its own, with a responder that echoes: what `serve` and `mcp --http`
+/// both stand on, byte for byte on a raw socket.
+final class HTTPServerTests: XCTestCase {
+    /// Echoes the method and path; `/slow` answers after 200 ms, off the event loop; a path
+    /// under `/refused` is answered from its head with 403.
+    struct Echo: HTTPResponder {
+        typealias Ticket = String
+
+        func admit(_ request: ServerRequest) -> ServerAdmission<String> {
+            if request.path.hasPrefix("/refused") { return .answer(.send(403, body: Array("no\n".utf8))) }
+            return .proceed(request.client ?? "")
+        }
+
+        func respond(to request: ServerRequest, ticket: String) -> ServerReply {
+            let text = "\(request.method) \(request.path) \(request.body.count)\n"
+            guard request.path == "/slow" else { return .now(.send(200, body: Array(text.utf8))) }
+            return .later {
+                try? await Task.sleep(for: .milliseconds(200))
+                return .send(200, body: Array(text.utf8))
+            }
+        }
+
+        func refusal(_ refusal: ServerRefusal, to request: ServerRequest?) -> ServerResponse {
+            switch refusal {
+            case .tooLarge(let limit): .send(413, body: Array("over \(limit)\n".utf8))
+            case .busy: .send(503)
+            case .unreadable: .send(400)
+            }
+        }
+    }
+
+    func server(cap: Int = 64) async throws -> HTTPServer {
+        try await HTTPServer(
+            responder: Echo(),
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, maximumBodyBytes: 8, connectionCap: cap,
+                timeouts: .init(firstHead: .seconds(5), nextHead: .seconds(5), body: .seconds(5))))
+    }
+
+    static func answer(_ status: String, _ body: String, closing: Bool = false) -> String {
+        "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\n" + (closing ? "Connection: close\r\n" : "")
+            + "\r\n" + body
+    }
+
+    /// Pipelined requests are answered in order, though the first takes longer than the
+    /// second to work out.
+    func testPipelinedRequestsAreAnsweredInOrder() async throws {
+        let server = try await server()
+        let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
+        socket.send(
+            "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nPOST /fast HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                + "GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(
+            socket.readAll(),
+            Self.answer("200 OK", "GET /slow 0\n") + Self.answer("200 OK", "POST /fast 3\n")
+                + Self.answer("200 OK", "GET /last 0\n", closing: true))
+        _ = await server.stop(grace: 1)
+    }
+
+    /// A body over the limit is read to its end, dropped, refused, and the connection closed;
+    /// one answered from its head is never read.
+    func testBodiesOverTheLimitAndBodiesNotRead() async throws {
+        let server = try await server()
+        let large = try XCTUnwrap(LoopbackSocket(port: server.port))
+        large.send("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n123456789")
+        XCTAssertEqual(large.readAll(), Self.answer("413 Payload Too Large", "over 8\n", closing: true))
+        let refused = try XCTUnwrap(LoopbackSocket(port: server.port))
+        let start = ContinuousClock.now
+        refused.send("POST /refused HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n{")
+        XCTAssertEqual(refused.readAll(), Self.answer("403 Forbidden", "no\n", closing: true))
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(3), "the server waited for the body")
+        _ = await server.stop(grace: 1)
+    }
+
+    /// Over the cap, the connection idle the longest is closed to make room.
+    func testOverTheCapTheConnectionIdleTheLongestMakesRoom() async throws {
+        let server = try await server(cap: 2)
+        // Each is answered once, in turn: which was idle the longest does not hang on the order
+        // in which the server saw them connect.
+        let oldest = try XCTUnwrap(LoopbackSocket(port: server.port))
+        oldest.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(
+            String(decoding: oldest.read(upTo: 4096), as: UTF8.self), Self.answer("200 OK", "GET /first 0\n"))
+        let other = try XCTUnwrap(LoopbackSocket(port: server.port))
+        other.send("GET /kept HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(String(decoding: other.read(upTo: 4096), as: UTF8.self), Self.answer("200 OK", "GET /kept 0\n"))
+        let newest = try XCTUnwrap(LoopbackSocket(port: server.port))
+        newest.send("GET /new HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(newest.readAll(), Self.answer("200 OK", "GET /new 0\n", closing: true))
+        XCTAssertEqual(oldest.readAll(), "")
+        other.send("GET /still HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(other.readAll(), Self.answer("200 OK", "GET /still 0\n", closing: true))
+        _ = await server.stop(grace: 1)
+    }
+}
