@@ -92,7 +92,7 @@ let package = Package(
         // Moya's programming model for Swift on Linux: `MoyaProvider` (endpoint and request
         // closures, stubs, plugins, callbacks) as an adapter over the transport, with the
         // vocabulary and the transport re-exported.
-        .target(name: "MoyaCore", dependencies: ["MoyaHTTP", "MoyaTransport"]),
+        .target(name: "MoyaCore", dependencies: ["MoyaJSON", "MoyaHTTP", "MoyaTransport"]),
         // The one regex service: ECMA-262 patterns as a Pike VM, or backtracking under a step
         // budget. No dependencies.
         .target(name: "MoyaRegex"),
@@ -133,7 +133,8 @@ let package = Package(
         .target(
             name: "MoyaRuntime",
             dependencies: [
-                "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaJSONPath",
+                "MoyaJSON", "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaCompiler", "MoyaBinding",
+                "MoyaJSONPath",
                 "MoyaRegex", "MoyaCoverage",
             ],
             swiftSettings: callerIsolated),
@@ -155,7 +156,7 @@ let package = Package(
         .target(
             name: "MoyaServe",
             dependencies: [
-                "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema", "MoyaServer",
+                "MoyaJSON", "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema", "MoyaServer",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.
@@ -167,18 +168,25 @@ let package = Package(
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
             ]),
-        // `moya-cli mcp`: a spec's targets and flows as MCP tools, sent through MoyaRuntime, and
-        // the protocol itself (JSON-RPC on MoyaJSON, both revisions) over stdio, and over
-        // Streamable HTTP on SwiftNIO with OAuth bearer tokens.
+        // MCP itself, with no tools: JSON-RPC on MoyaJSON, the handshake's revisions and
+        // 2026-07-28's envelope, stdio framing, Streamable HTTP on MoyaServer with its sessions,
+        // and the resource server's checks of OAuth bearer tokens. An `MCPHandler` answers.
         .target(
-            name: "MoyaMCP",
+            name: "MoyaMCPProtocol",
             dependencies: [
-                "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
-                "MoyaServer",
+                "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 // TLS, and its BoringSSL (`CNIOBoringSSL`), which checks bearer tokens'
                 // signatures: no second copy of BoringSSL to build (swift-crypto's).
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: callerIsolated),
+        // `moya-cli mcp`'s tools: a spec's targets and flows as MCP tools, sent through
+        // MoyaRuntime, answering the protocol as its `MCPHandler`.
+        .target(
+            name: "MoyaMCP",
+            dependencies: [
+                "MoyaMCPProtocol", "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaRuntime", "MoyaJSONPath", "MoyaSchema",
             ],
             swiftSettings: callerIsolated),
         // Moya 15's API over MoyaCore, for code written for Moya. Swift 5 mode, as Moya is:
@@ -194,10 +202,12 @@ let package = Package(
                 "MoyaBinding",
                 "MoyaArazzo",
                 "MoyaJSONPath",
+                "MoyaSchema",
                 "MoyaGenerate",
                 "MoyaRuntime",
                 "MoyaServe",
                 "MoyaMCP",
+                "MoyaMCPProtocol",
                 "MoyaCoverage",
                 "MoyaCommandSupport",
                 "MoyaServer",
@@ -228,7 +238,9 @@ let package = Package(
         // A stubbed tool call beside the same exchange, in one process, for bench/mcp.sh.
         .executableTarget(
             name: "mcp-bench",
-            dependencies: ["MoyaMCP", "MoyaRuntime", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore"],
+            dependencies: [
+                "MoyaMCP", "MoyaMCPProtocol", "MoyaRuntime", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore",
+            ],
             path: "bench/Sources/mcp-bench", swiftSettings: callerIsolated),
         // MoyaRegex on pathological patterns, beside PCRE2 in bench/regex.sh.
         .executableTarget(name: "regex-bench", dependencies: ["MoyaRegex"], path: "bench/Sources/regex-bench"),
@@ -241,7 +253,7 @@ let package = Package(
             dependencies: [
                 "MoyaCLI", "MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaJSONPath", "MoyaGenerate", "MoyaOpenAPI",
                 "MoyaServe",
-                "MoyaRuntime", "MoyaRegex", "MoyaMCP", "MoyaArazzo",
+                "MoyaRuntime", "MoyaRegex", "MoyaMCP", "MoyaMCPProtocol", "MoyaArazzo",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -302,8 +314,8 @@ let package = Package(
         .testTarget(
             name: "MoyaMCPTests",
             dependencies: [
-                "MoyaMCP", "MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI", "MoyaSchema",
-                "TestSupport",
+                "MoyaMCP", "MoyaMCPProtocol", "MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaRuntime", "MoyaOpenAPI",
+                "MoyaSchema", "TestSupport",
                 // Driven over stdio as an MCP client drives it.
                 "moya-cli", "moya-cli-tools",
             ]),
@@ -318,7 +330,8 @@ let package = Package(
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
                 "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage",
-                "MoyaCommandSupport",
+                "MoyaCommandSupport", "MoyaJSON", "MoyaServe",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ]

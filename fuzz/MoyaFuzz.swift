@@ -7,6 +7,7 @@ import MoyaCore
 import MoyaGenerate
 import MoyaJSONPath
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaOpenAPI
 import MoyaRegex
 import MoyaRuntime

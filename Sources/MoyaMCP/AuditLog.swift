@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaMCPProtocol
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaMCPProtocol
 import MoyaSchema
 import MoyaSpec
 import Synchronization

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaMCPProtocol
 import MoyaSpec
 
 /// What a call of a tool sends, as the lock holds it: the origin it goes to (in each

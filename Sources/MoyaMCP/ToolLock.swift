@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaMCPProtocol
 import MoyaSpec
 
 #if canImport(FoundationEssentials)

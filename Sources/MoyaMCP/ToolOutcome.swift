@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaJSONPath
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaMCPProtocol
 import MoyaRuntime
 
 /// MCP's methods, answered by the server itself at every revision it speaks

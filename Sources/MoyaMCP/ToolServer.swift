@@ -2,6 +2,7 @@ import Dispatch
 import MoyaBinding
 import MoyaHTTP
 import MoyaJSONPath
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec
@@ -16,7 +17,7 @@ import Synchronization
 /// `moya-cli mcp`: the catalog's tools served over a transport. Every call goes through the
 /// client as `call` sends it (the policy, logins, retries, timeouts, the environment), and
 /// what comes back is shaped by `ToolOutcome`, secrets gone.
-public final class ToolServer: Sendable {
+public final class ToolServer: MCPHandler {
     /// How tools are offered and results shaped.
     public struct Options: Sendable {
         /// `--tools dynamic`: three tools (search, describe, call) instead of one per target.
@@ -312,6 +313,13 @@ public final class ToolServer: Sendable {
             return nil
         }
         return loaded.catalog.tool(named: target)
+    }
+
+    public func access(ofCall name: String, arguments: JSONValue) async -> ToolAccess? {
+        guard let tool = await tool(called: name, arguments: arguments) else { return nil }
+        return ToolAccess(
+            name: tool.name, isReadOnly: tool.isReadOnly, isDestructive: tool.isDestructive,
+            mayWriteToo: tool.method == nil)
     }
 
     /// The specs a call is answered from, and who asked.

@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCore
 import MoyaMCP
+import MoyaMCPProtocol
 import XCTest
 
 /// An Arazzo document given as `--specs` offers its workflows as tools, by the rules flows

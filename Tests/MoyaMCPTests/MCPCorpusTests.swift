@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCompiler
 import MoyaCore
+import MoyaMCPProtocol
 import MoyaOpenAPI
 import MoyaRuntime
 import MoyaSchema

@@ -2,6 +2,7 @@ import Foundation
 import MoyaCompiler
 import MoyaCore
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaSpec
 import TestSupport
 import XCTest

@@ -3,6 +3,7 @@ import Foundation
 import MoyaCompiler
 import MoyaCore
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSpec
 import TestSupport

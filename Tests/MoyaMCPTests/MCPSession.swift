@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCore
 import MoyaMCP
+import MoyaMCPProtocol
 import TestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCompiler
 import MoyaCore
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSpec
 import TestSupport

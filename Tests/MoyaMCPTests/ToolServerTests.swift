@@ -1,6 +1,7 @@
 import MoyaCompiler
 import MoyaCore
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSpec
 import XCTest

@@ -3,6 +3,7 @@ import MoyaArazzo
 import MoyaCompiler
 import MoyaHTTP
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSpec
 import MoyaTransport

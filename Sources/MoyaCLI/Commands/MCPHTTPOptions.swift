@@ -2,6 +2,7 @@ import ArgumentParser
 import MoyaCommandSupport
 import MoyaHTTP
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaSpec
 import MoyaTransport
 

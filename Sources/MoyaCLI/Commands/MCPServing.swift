@@ -1,6 +1,7 @@
 import MoyaCommandSupport
 import MoyaHTTP
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSpec
 

@@ -11,6 +11,7 @@ import MoyaCompiler
 // noise falls on both; `direct` or `tool` runs that one alone, for a profiler.
 import MoyaCore
 import MoyaMCP
+import MoyaMCPProtocol
 import MoyaRuntime
 import MoyaSpec
 

@@ -26,7 +26,7 @@ public struct Caller: Sendable, Equatable {
     }
 
     /// The audit log's `caller` member; nil for stdio's caller, whom the log does not name.
-    var audited: JSONValue? {
+    package var audited: JSONValue? {
         var members: [(key: String, value: JSONValue)] = []
         if let subject { members.append(("sub", .string(subject))) }
         if let address { members.append(("address", .string(address))) }
@@ -50,15 +50,42 @@ public struct ScopePolicy: Sendable, Equatable {
     /// delete scope when one is named (and the write scope too when it also writes, as a flow
     /// may), and every other one the write scope, or the delete scope when that is the only
     /// one named. So no configuration leaves a writing method open to a token with neither.
-    public func missing(for tool: ToolDescriptor, caller: Caller) -> String? {
+    public func missing(for tool: ToolAccess, caller: Caller) -> String? {
         if tool.isReadOnly { return nil }
         if tool.isDestructive, let delete {
             if !caller.holds(delete) { return delete }
-            let writesToo = tool.method == nil
-            if writesToo, let write, !caller.holds(write) { return write }
+            if tool.mayWriteToo, let write, !caller.holds(write) { return write }
             return nil
         }
         guard let needed = write ?? delete else { return nil }
         return caller.holds(needed) ? nil : needed
     }
+}
+
+/// What a tool may do, as the scope check reads it.
+public struct ToolAccess: Sendable, Equatable {
+    public var name: String
+    /// Whether it only reads (GET, HEAD, OPTIONS, or a flow of those).
+    public var isReadOnly: Bool
+    /// Whether it deletes.
+    public var isDestructive: Bool
+    /// Whether, deleting, it may write as well: a flow, which can do both.
+    public var mayWriteToo: Bool
+
+    public init(name: String, isReadOnly: Bool, isDestructive: Bool, mayWriteToo: Bool) {
+        self.name = name
+        self.isReadOnly = isReadOnly
+        self.isDestructive = isDestructive
+        self.mayWriteToo = mayWriteToo
+    }
+}
+
+/// What answers MCP's messages for a transport: `ToolServer`, in MoyaMCP.
+public protocol MCPHandler: Sendable {
+    /// The answer to one JSON-RPC message from `caller`.
+    func reply(to message: JSONValue, from caller: Caller) -> Reply
+
+    /// What a `tools/call` of `name` with `arguments` would run may do, once the tools are
+    /// loaded; nil when it names no tool.
+    func access(ofCall name: String, arguments: JSONValue) async -> ToolAccess?
 }

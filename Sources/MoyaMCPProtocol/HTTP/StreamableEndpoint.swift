@@ -75,7 +75,7 @@ struct HTTPAnswer: Sendable {
 /// web page whose `Origin` is not allowed is refused (against DNS rebinding), and, when
 /// tokens are required, one without a valid token.
 final class StreamableEndpoint: Sendable {
-    let server: ToolServer
+    let server: any MCPHandler
     let options: HTTPTransport.Options
     let sessions: SessionTable
 
@@ -84,7 +84,7 @@ final class StreamableEndpoint: Sendable {
     static let sessionHeader = "Mcp-Session-Id"
     static let versionHeader = "MCP-Protocol-Version"
 
-    init(server: ToolServer, options: HTTPTransport.Options) {
+    init(server: any MCPHandler, options: HTTPTransport.Options) {
         self.server = server
         self.options = options
         sessions = SessionTable(limit: options.sessionLimit, perOwnerLimit: options.sessionsPerCaller)
@@ -334,7 +334,7 @@ final class StreamableEndpoint: Sendable {
     private func scopeRefusal(_ message: JSONValue, caller: Caller) async -> HTTPAnswer? {
         guard caller.scopes != nil, message["method"] == .string("tools/call"),
             case .string(let name)? = message["params"]?["name"],
-            let tool = await server.tool(called: name, arguments: message["params"]?["arguments"] ?? .object([])),
+            let tool = await server.access(ofCall: name, arguments: message["params"]?["arguments"] ?? .object([])),
             let scope = options.scopes.missing(for: tool, caller: caller), let tokens = options.tokens
         else { return nil }
         let description = "\(tool.name) needs the scope \(scope)"

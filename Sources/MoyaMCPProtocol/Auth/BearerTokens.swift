@@ -191,7 +191,7 @@ public final class BearerTokens: Sendable {
     }
 
     /// `scheme://authority` of a URL.
-    static func origin(of url: String) -> String {
+    package static func origin(of url: String) -> String {
         let characters = Array(url)
         guard let colon = characters.firstIndex(of: ":"), characters[colon...].starts(with: "://") else { return url }
         let start = colon + 3

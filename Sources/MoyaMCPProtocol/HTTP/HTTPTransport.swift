@@ -69,7 +69,7 @@ public final class HTTPTransport: Sendable {
     let endpoint: StreamableEndpoint
 
     /// Binds `host`:`port` and starts answering with `server`.
-    public init(server: ToolServer, host: String, port: Int, options: Options) async throws {
+    public init(server: any MCPHandler, host: String, port: Int, options: Options) async throws {
         let endpoint = StreamableEndpoint(server: server, options: options)
         self.endpoint = endpoint
         self.server = try await HTTPServer(

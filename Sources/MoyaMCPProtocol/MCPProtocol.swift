@@ -13,14 +13,14 @@ public enum ProtocolRevision {
     public static let stateless = ["2026-07-28"]
 
     /// The `_meta` keys of the envelope, and of `server/discover`'s answer.
-    static let versionKey = "io.modelcontextprotocol/protocolVersion"
-    static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
-    static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
+    package static let versionKey = "io.modelcontextprotocol/protocolVersion"
+    package static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+    package static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
 
     /// The revision `params` asks for: stateless when its `_meta` names a revision, else the
     /// handshake's. A revision the server does not speak, or an envelope without the client's
     /// capabilities, is refused as 2026-07-28 says.
-    static func of(_ params: JSONValue) throws(RPCError) -> String? {
+    package static func of(_ params: JSONValue) throws(RPCError) -> String? {
         guard let meta = params["_meta"], let version = meta[versionKey] else { return nil }
         guard case .string(let requested) = version else {
             throw .invalidParams("params._meta[\"\(versionKey)\"] must be a string")
@@ -39,32 +39,32 @@ public struct RPCError: Error, Sendable, Equatable {
     public var message: String
     public var data: JSONValue?
 
-    static let parseError = -32700
-    static let invalidRequestCode = -32600
+    package static let parseError = -32700
+    package static let invalidRequestCode = -32600
 
-    static func invalidRequest(_ message: String) -> RPCError {
+    package static func invalidRequest(_ message: String) -> RPCError {
         RPCError(code: invalidRequestCode, message: message)
     }
 
-    static func methodNotFound(_ method: String) -> RPCError {
+    package static func methodNotFound(_ method: String) -> RPCError {
         RPCError(code: -32601, message: "method not found: \(method)")
     }
 
-    static func invalidParams(_ message: String) -> RPCError {
+    package static func invalidParams(_ message: String) -> RPCError {
         RPCError(code: -32602, message: message)
     }
 
     /// 2026-07-28's -32020: an HTTP header that disagrees with the body.
-    static func headerMismatch(_ message: String) -> RPCError {
+    package static func headerMismatch(_ message: String) -> RPCError {
         RPCError(code: -32020, message: message)
     }
 
-    static func internalError(_ message: String) -> RPCError {
+    package static func internalError(_ message: String) -> RPCError {
         RPCError(code: -32603, message: message)
     }
 
     /// 2026-07-28's -32022: the revision asked for, and the ones to retry with.
-    static func unsupportedVersion(_ requested: String) -> RPCError {
+    package static func unsupportedVersion(_ requested: String) -> RPCError {
         RPCError(
             code: -32022, message: "unsupported protocol version \(requested)",
             data: .object([
@@ -74,7 +74,7 @@ public struct RPCError: Error, Sendable, Equatable {
     }
 
     /// The error as a response to `id`.
-    func response(to id: JSONValue) -> JSONValue {
+    package func response(to id: JSONValue) -> JSONValue {
         var error: [(key: String, value: JSONValue)] = [("code", .integer(code)), ("message", .string(message))]
         if let data { error.append(("data", data)) }
         return .object([("jsonrpc", .string("2.0")), ("id", id), ("error", .object(error))])
@@ -91,7 +91,7 @@ public enum Reply: Sendable {
     case later(id: JSONValue, work: @Sendable () async -> JSONValue)
 
     /// `result` as the response to `id`.
-    static func result(_ result: JSONValue, to id: JSONValue) -> JSONValue {
+    package static func result(_ result: JSONValue, to id: JSONValue) -> JSONValue {
         .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])
     }
 }

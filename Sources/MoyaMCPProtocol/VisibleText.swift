@@ -3,13 +3,13 @@
 /// embeddings, overrides and isolates, Unicode tag characters, invisible fillers), so that an
 /// imported description cannot carry instructions a reviewer of the spec would not see
 /// (OWASP's MCP03, tool poisoning). What was removed is counted, for the tool to say so.
-struct VisibleText {
+package struct VisibleText {
     /// The text, cleaned.
-    private(set) var text = ""
+    package private(set) var text = ""
     /// How many characters were removed.
-    private(set) var removed = 0
+    package private(set) var removed = 0
 
-    init(_ original: String) {
+    package init(_ original: String) {
         guard original.unicodeScalars.contains(where: Self.isHidden) else {
             text = original
             return
@@ -22,7 +22,7 @@ struct VisibleText {
     }
 
     /// Whether a person could not see `scalar` where it stands.
-    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F...0x9F: true
@@ -36,7 +36,7 @@ struct VisibleText {
 
     /// The sentence a tool's description ends with when `count` characters were removed from
     /// its texts; empty when none were.
-    static func notice(_ count: Int) -> String {
+    package static func notice(_ count: Int) -> String {
         guard count > 0 else { return "" }
         return "\n\n(moya-cli removed \(count) invisible character\(count == 1 ? "" : "s") from this tool's "
             + "descriptions: control, zero-width, bidirectional or tag characters a person reading the spec "
