@@ -133,8 +133,7 @@ let package = Package(
         .target(
             name: "MoyaRuntime",
             dependencies: [
-                "MoyaJSON", "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaCompiler", "MoyaBinding",
-                "MoyaJSONPath",
+                "MoyaJSON", "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaJSONPath",
                 "MoyaRegex", "MoyaCoverage",
             ],
             swiftSettings: callerIsolated),

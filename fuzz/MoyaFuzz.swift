@@ -331,7 +331,7 @@ enum RecordFuzz {
             statusCode: 200, data: Data(bytes.dropFirst()), request: Request(url: url, headers: requestHeaders),
             response: ResponseHead(statusCode: 200, headers: headers))
         let redactor = Redactor(secretHeaders: ["X-Key"], secretValues: [secret])
-        let recorder = SampleRecorder(compiler: compiler, services: [service])
+        let recorder = SampleRecorder(check: EditCheck(compiler), services: [service])
         guard
             let recording = try? recorder.record(
                 response, redactor: redactor, target: target, of: service, named: nil)

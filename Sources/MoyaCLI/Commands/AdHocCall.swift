@@ -85,7 +85,7 @@ struct AdHocCall {
         let saving = Self.compiler(compiler, reading: reads.variables)
         do {
             _ = try SpecTrust(environment: context.environment).keeping(writing: [file]) {
-                try TargetSaver.save(to: file, target: target, compiler: saving) { original in
+                try TargetSaver.save(to: file, target: target, check: EditCheck(saving)) { original in
                     var base = request.origin
                     var column = 2
                     if let original {

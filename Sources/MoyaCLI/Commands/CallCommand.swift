@@ -497,7 +497,7 @@ struct CallCommand: CallerIsolatedCommand {
         // looked for in the whole file.
         let compiler = specOptions.compiler()
         let recorder = SampleRecorder(
-            compiler: compiler, services: [(try? compiler.compile(file: service.file)) ?? service])
+            check: EditCheck(compiler), services: [(try? compiler.compile(file: service.file)) ?? service])
         try SpecTrust(environment: CommandContext.current.environment).keeping(writing: [service.file]) {
             () throws in
             try RecordRequest.record(

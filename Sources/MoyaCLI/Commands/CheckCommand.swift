@@ -269,7 +269,8 @@ struct CheckCommand: CallerIsolatedCommand {
         -> FailureSummary?
     {
         let context = CommandContext.current
-        let recorder = SampleRecorder(compiler: specOptions.compiler(explicitPaths: !paths.isEmpty), services: services)
+        let recorder = SampleRecorder(
+            check: EditCheck(specOptions.compiler(explicitPaths: !paths.isEmpty)), services: services)
         var written: Set<[String]> = []
         var failures: [any Error] = []
         // A trusted folder stays trusted after the recordings, which are moya-cli's own writes.

@@ -217,8 +217,9 @@ struct MCPCommand: CallerIsolatedCommand {
                     services: catalog.services, environment: env, overrides: overrides, session: session,
                     showSecrets: false, logins: Logins(environment: context.environment, usesCache: !noTokenCache),
                     logOptions: logOptions, log: log)
-                client.secrets = SecretVault(
+                let trust = SecretStoreTrust(
                     refusesEnvironment: library.compiler.refusesEnvironment, environment: context.environment)
+                client.secrets = SecretVault(environment: context.environment, refuses: trust.refusal)
                 return client
             },
             preview: { count in

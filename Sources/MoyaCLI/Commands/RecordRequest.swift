@@ -1,4 +1,6 @@
+import MoyaBinding
 import MoyaCommandSupport
+import MoyaCompiler
 import MoyaHTTP
 import MoyaRuntime
 import MoyaSpec
@@ -67,5 +69,16 @@ struct RecordRequest: Sendable {
         }
         let body = recording.bodyFile.map { "; the body is in \($0)" } ?? ""
         context.errorLine("moya-cli: recorded \(place)\(body)")
+    }
+}
+
+extension EditCheck {
+    /// The checks of `compiler`, samples rendered as `validate` renders them.
+    public init(_ compiler: SpecCompiler) {
+        self.init { text, file, target, checkingSamples throws(SpecError) in
+            var compiling = compiler
+            if checkingSamples { compiling.sampleBodies = ServiceSpec.sampleBody }
+            return try compiling.compile(text, file: file, target: target)
+        }
     }
 }

@@ -42,9 +42,10 @@ extension SpecOptions {
     /// What reads the secrets a sent target needs from their sources (`secrets:`), for the
     /// specs these options describe: one per command, so that each value is read at most once.
     func secretVault(explicitPaths: Bool = false) -> SecretVault {
-        SecretVault(
-            refusesEnvironment: compiler(explicitPaths: explicitPaths).refusesEnvironment,
-            environment: CommandContext.current.environment)
+        let environment = CommandContext.current.environment
+        let trust = SecretStoreTrust(
+            refusesEnvironment: compiler(explicitPaths: explicitPaths).refusesEnvironment, environment: environment)
+        return SecretVault(environment: environment, refuses: trust.refusal)
     }
 
     /// Options for completion, which parses no flags: the `--specs` a command line names,

@@ -1,5 +1,4 @@
 import MoyaBinding
-import MoyaCompiler
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaSpec
@@ -47,14 +46,14 @@ public struct SampleRecorder: Sendable {
     ]
 
     /// Compiles the edited spec to check it before it is written.
-    public let compiler: SpecCompiler
+    public let check: EditCheck
     /// Every loaded service, compiled whole, for the logins that read a token from the target
     /// recorded.
     public let services: [ServiceSpec]
 
     /// A recorder.
-    public init(compiler: SpecCompiler, services: [ServiceSpec]) {
-        self.compiler = compiler
+    public init(check: EditCheck, services: [ServiceSpec]) {
+        self.check = check
         self.services = services
     }
 
@@ -260,7 +259,7 @@ public struct SampleRecorder: Sendable {
     func verify(_ edited: String, edit: SampleEdit, sample: RecordedSample, service: ServiceSpec) -> String? {
         let compiled: ServiceSpec
         do {
-            compiled = try compiler.compile(Array(edited.utf8), file: service.file, target: edit.target)
+            compiled = try check.compile(Array(edited.utf8), service.file, edit.target, false)
         } catch {
             return "the edited spec does not compile: \(error.diagnostics.first?.description ?? "")"
         }
@@ -283,10 +282,8 @@ public struct SampleRecorder: Sendable {
 
     /// The recorded sample's violations of its schema, as `validate` would report them.
     func drift(in edited: String, edit: SampleEdit, file: String) -> [String] {
-        var checking = compiler
-        checking.sampleBodies = ServiceSpec.sampleBody
         do {
-            _ = try checking.compile(Array(edited.utf8), file: file, target: edit.target)
+            _ = try check.compile(Array(edited.utf8), file, edit.target, true)
             return []
         } catch {
             return error.diagnostics.filter { $0.keyPath == edit.keyPath }.map { diagnostic in

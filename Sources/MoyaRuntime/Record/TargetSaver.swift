@@ -1,4 +1,3 @@
-import MoyaCompiler
 import MoyaSpec
 
 #if canImport(FoundationEssentials)
@@ -13,10 +12,10 @@ import MoyaSpec
 public enum TargetSaver {
     /// Saves into `file` what `edit` makes of its text (nil when the file does not exist), and
     /// returns the text written. The edited spec must compile its target `target` with
-    /// `compiler`, or nothing is written. Throws what `edit` throws, or a
+    /// `check`, or nothing is written. Throws what `edit` throws, or a
     /// `SampleRecorder.Failure`.
     public static func save(
-        to file: String, target: String, compiler: SpecCompiler, edit: (String?) throws -> String
+        to file: String, target: String, check: EditCheck, edit: (String?) throws -> String
     ) throws -> String {
         let folder = file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
         if !FileManager.default.fileExists(atPath: folder) {
@@ -43,7 +42,7 @@ public enum TargetSaver {
         }
         let edited = try edit(original)
         do {
-            _ = try compiler.compile(Array(edited.utf8), file: file, target: target)
+            _ = try check.compile(Array(edited.utf8), file, target, false)
         } catch {
             throw SampleRecorder.Failure(
                 message: "the saved spec would not compile (\(error.diagnostics.first?.description ?? "")); "

@@ -1,4 +1,3 @@
-import MoyaCompiler
 import MoyaHTTP
 import MoyaSpec
 import Synchronization
@@ -21,9 +20,8 @@ import Synchronization
 /// A read blocks its thread for as long as the program takes: reads are serialised, so that
 /// two calls needing one secret read it once.
 public final class SecretVault: Sendable {
-    /// Why the working directory's specs may read no value, when they may not
-    /// (`SpecCompiler.refusesEnvironment`): then they read no store either.
-    let refusesEnvironment: EnvironmentRefusal?
+    /// Why a source may not be read for a spec file, or nil when it may.
+    let refuses: @Sendable (_ source: SecretSource, _ specFile: String) -> String?
     /// The environment programs run in, and where the stores and the user's folders are.
     let environment: Environment
     private let state = Mutex<State>(State())
@@ -33,10 +31,13 @@ public final class SecretVault: Sendable {
         var values: [String: Result<String, SecretFailure>] = [:]
     }
 
-    /// A vault over specs compiled with `refusesEnvironment`, running programs in
-    /// `environment`.
-    public init(refusesEnvironment: EnvironmentRefusal?, environment: Environment) {
-        self.refusesEnvironment = refusesEnvironment
+    /// A vault running programs in `environment`, reading a source only where `refuses`
+    /// finds nothing against it: the trust rules, which a command hands in
+    /// (`SecretStoreTrust.refusal(of:specFile:)`).
+    public init(
+        environment: Environment, refuses: @escaping @Sendable (_ source: SecretSource, _ specFile: String) -> String?
+    ) {
+        self.refuses = refuses
         self.environment = environment
     }
 
@@ -126,29 +127,10 @@ public final class SecretVault: Sendable {
         source.origin == .spec ? service.fileRoot : FileRoot(spec: source.file)
     }
 
-    /// Why `source` may not be read for `service`, or nil when it may.
+    /// Why `source` may not be read for `service`, or nil when it may: what the trust rules
+    /// the vault was made with say (`SecretStoreTrust`, in MoyaCompiler).
     public func refusal(of source: SecretSource, for service: ServiceSpec) -> String? {
-        if let found = refusesEnvironment, found.covers(service.file), found.reason != nil {
-            let shown = found.folder.hasPrefix("/") ? found.folder : "./" + found.folder
-            return "\(shown) was found in the working directory and is not trusted as it is now, so its specs "
-                + "read no secret store; run 'moya-cli trust \(found.folder)' once you have read them"
-        }
-        guard source.origin == .spec else { return nil }
-        // A dotenv file is read only inside the spec's own folder, which holds nothing of the
-        // user's stores.
-        if case .dotenv = source.kind { return nil }
-        let folder = FileRoot(spec: service.file).directory
-        let trust = SpecTrust(environment: environment)
-        if trust.standing(of: folder) == .trusted { return trust.refusal(ofProgramsOf: source, in: folder) }
-        if let own = SpecLibrary.defaultPaths(environment: environment).dropFirst().first,
-            let real = FileRoot.realPath(own), folder == real || folder.hasPrefix(real + "/")
-        {
-            return nil
-        }
-        let what =
-            if case .command = source.kind { "a spec's command runs" } else { "a spec's \(source.store) entry is read" }
-        return "\(what) only from a trusted folder or your own spec folder; run "
-            + "'moya-cli trust \(folder)' once you have read its specs, or declare it in your secrets.yaml"
+        refuses(source, service.file)
     }
 }
 

@@ -260,3 +260,24 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension Predicate {
+    /// The strings among the expected values, which in a flow may hold variable references.
+    public var expectedStrings: [String] {
+        func strings(_ value: JSONValue) -> [String] {
+            switch value {
+            case .string(let text): [text]
+            case .array(let items): items.flatMap(strings)
+            case .object(let members): members.flatMap { strings($0.value) }
+            default: []
+            }
+        }
+        switch self {
+        case .equals(let value), .contains(let value): return strings(value)
+        case .oneOf(let values): return values.flatMap(strings)
+        case .not(let inner): return inner.expectedStrings
+        case .all(let predicates): return predicates.flatMap(\.expectedStrings)
+        case .exists, .type, .matches, .compare, .count, .statusClass: return []
+        }
+    }
+}
