@@ -9,11 +9,37 @@ struct ServerShared: Sendable {
     let buffered: BufferedBytes?
 }
 
+/// A responder with its ticket's type erased, so that a connection's handler is one concrete
+/// class, compiled once and specialized, rather than generic code that looks up metadata for
+/// each request.
+final class AnyResponder: Sendable {
+    let admit: @Sendable (ServerRequest) -> ServerAdmission<any Sendable>
+    let respond: @Sendable (ServerRequest, any Sendable) -> ServerReply
+    let refusal: @Sendable (ServerRefusal, ServerRequest?) -> ServerResponse
+
+    init<Responder: HTTPResponder>(_ responder: Responder) {
+        admit = { Self.erase(responder.admit($0)) }
+        respond = { request, ticket in
+            guard let ticket = ticket as? Responder.Ticket else { return .now(.send(500, closesConnection: true)) }
+            return responder.respond(to: request, ticket: ticket)
+        }
+        refusal = { responder.refusal($0, to: $1) }
+    }
+
+    private static func erase<Ticket>(_ admission: ServerAdmission<Ticket>) -> ServerAdmission<any Sendable> {
+        switch admission {
+        case .proceed(let ticket): .proceed(ticket)
+        case .answer(let response): .answer(response)
+        case .later(let decide): .later { erase(await decide()) }
+        }
+    }
+}
+
 /// One connection: each request admitted by its head, read whole and answered, in order (NIO's
 /// pipelining handler holds the next request until the answer before it is sent). A request
 /// answered by its head is answered without its body being read, and, unless it ended already,
 /// its connection is closed: a stranger's body is never buffered.
-final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, RemovableChannelHandler {
+final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -22,14 +48,14 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
         case waiting
         /// Its head is being decided; reading stops meanwhile.
         case admitting
-        case admitted(Responder.Ticket)
+        case admitted(any Sendable)
         /// Answered by its head, with no body to wait for: the answer goes at its end.
         case answering(ServerResponse)
         /// Answered by its head: what is left of it is dropped.
         case dropping
     }
 
-    private let responder: Responder
+    private let responder: AnyResponder
     private let shared: ServerShared
     private var state = State.waiting
     private var head: HTTPRequestHead?
@@ -50,7 +76,7 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
     /// Whether the connection closes when the request being dropped ends.
     private var closesAtEnd = false
 
-    init(responder: Responder, shared: ServerShared) {
+    init(responder: AnyResponder, shared: ServerShared) {
         self.responder = responder
         self.shared = shared
     }
@@ -103,7 +129,7 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
             closeAfter(timeouts.body, context)
             let request = ServerRequest(
                 method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) },
-                client: Self.describe(context.channel.remoteAddress))
+                remoteAddress: context.channel.remoteAddress)
             self.request = request
             settle(responder.admit(request), context)
         case .body(var chunk):
@@ -123,7 +149,7 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
                 release()
                 if let head {
                     send(
-                        responder.refusal(.busy, to: request), for: head, keepAlive: false, closesAtEnd: true,
+                        responder.refusal(.busy, request), for: head, keepAlive: false, closesAtEnd: true,
                         context: context)
                 }
             } else {
@@ -145,7 +171,7 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
     }
 
     /// What the head decided: an answer now, the body to read, or work to wait for.
-    private func settle(_ admission: ServerAdmission<Responder.Ticket>, _ context: ChannelHandlerContext) {
+    private func settle(_ admission: ServerAdmission<any Sendable>, _ context: ChannelHandlerContext) {
         switch admission {
         case .proceed(let ticket):
             state = .admitted(ticket)
@@ -198,14 +224,14 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
         shared.table.setBusy(context.channel, true)
         servedOne = true
         if tooLarge {
-            var refusal = responder.refusal(.tooLarge(limit: shared.configuration.maximumBodyBytes), to: request)
+            var refusal = responder.refusal(.tooLarge(limit: shared.configuration.maximumBodyBytes), request)
             refusal.closesConnection = true
             deliver(refusal, for: head, context: context)
             return
         }
         request.body = body.map { Array($0.readableBytesView) } ?? []
         body = nil
-        switch responder.respond(to: request, ticket: ticket) {
+        switch responder.respond(request, ticket) {
         case .now(let response):
             release()
             deliver(response, for: head, context: context)
@@ -241,15 +267,18 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
     }
 
     private func perform(_ response: ServerResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
-        response.performed?()
         switch response.action {
         case .close:
+            response.performed?()
             context.close(promise: nil)
         case .hang:
+            response.performed?()
             shared.table.setBusy(context.channel, false)
             closeAfter(timeouts.nextHead, context)
         case .send:
             send(response, for: head, keepAlive: head.isKeepAlive && !response.closesConnection, context: context)
+            // Once the answer is on its way, not before.
+            response.performed?()
         }
     }
 
@@ -260,20 +289,22 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
         _ response: ServerResponse, for request: HTTPRequestHead, keepAlive: Bool, closesAtEnd: Bool = false,
         context: ChannelHandlerContext
     ) {
-        guard case .send(let status, var headers, var body) = response.action else { return }
+        guard case .send(let status, let headers, var body) = response.action else { return }
         // One Content-Length, the server's, where the responder put one. A client reads no
         // content after a 1xx, 204 or 304, and bytes sent would be read as the next answer.
-        let lengths = headers.indices.filter { headers[$0].name.lowercased() == "content-length" }
-        if !Response.carriesContent(statusCode: status) {
-            body = []
-            for index in lengths.reversed() { headers.remove(at: index) }
-        } else if let first = lengths.first {
-            headers[first].value = String(body.count)
-            for index in lengths.dropFirst().reversed() { headers.remove(at: index) }
-        } else {
-            headers.append(("Content-Length", String(body.count)))
+        let carries = Response.carriesContent(statusCode: status)
+        if !carries { body = [] }
+        var fields = NIOHTTP1.HTTPHeaders()
+        var lengthSet = false
+        for (name, value) in headers {
+            guard name.isHeaderName("content-length") else {
+                fields.add(name: name, value: value)
+                continue
+            }
+            if carries, !lengthSet { fields.add(name: name, value: String(body.count)) }
+            lengthSet = true
         }
-        var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
+        if carries, !lengthSet { fields.add(name: "Content-Length", value: String(body.count)) }
         if !keepAlive { fields.replaceOrAdd(name: "Connection", value: "close") }
         let head = HTTPResponseHead(
             version: request.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
@@ -301,12 +332,5 @@ final class ConnectionHandler<Responder: HTTPResponder>: ChannelInboundHandler, 
     static func hasBody(_ head: HTTPRequestHead) -> Bool {
         head.headers.contains(name: "transfer-encoding")
             || head.headers["content-length"].contains { $0.trimmingSpaces() != "0" }
-    }
-
-    /// `host:port` of an address, IPv6 hosts in brackets.
-    static func describe(_ address: SocketAddress?) -> String? {
-        guard let address, let host = address.ipAddress else { return nil }
-        let port = address.port.map { ":\($0)" } ?? ""
-        return (host.contains(":") ? "[\(host)]" : host) + port
     }
 }

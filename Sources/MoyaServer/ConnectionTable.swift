@@ -18,13 +18,17 @@ final class ConnectionTable: Sendable {
     /// A client, as its share is counted: an IPv4 address, or an IPv6 address's /64 (what one
     /// host is usually given).
     struct Address: Hashable, Sendable {
-        let bytes: [UInt8]
+        /// The IPv4 address, or the /64's eight bytes, with the family in the top bits.
+        let bits: UInt64
 
         init(_ address: SocketAddress?) {
             switch address {
-            case .v4(let v4)?: bytes = withUnsafeBytes(of: v4.address.sin_addr) { Array($0) }
-            case .v6(let v6)?: bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0.prefix(8)) }
-            default: bytes = []
+            case .v4(let v4)?: bits = 4 << 60 | UInt64(v4.address.sin_addr.s_addr)
+            case .v6(let v6)?:
+                bits = withUnsafeBytes(of: v6.address.sin6_addr) { raw in
+                    raw.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                }
+            default: bits = 0
             }
         }
     }
@@ -111,8 +115,10 @@ final class ConnectionTable: Sendable {
     func setBusy(_ channel: any Channel, _ busy: Bool) {
         state.withLock { state in
             state.clock += 1
-            state.open[ObjectIdentifier(channel)]?.busy = busy
-            state.open[ObjectIdentifier(channel)]?.lastUsed = state.clock
+            let clock = state.clock
+            guard let index = state.open.index(forKey: ObjectIdentifier(channel)) else { return }
+            state.open.values[index].busy = busy
+            state.open.values[index].lastUsed = clock
         }
     }
 

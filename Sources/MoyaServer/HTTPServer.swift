@@ -27,6 +27,7 @@ public final class HTTPServer: Sendable {
         let quiescing = ServerQuiescingHelper(group: group)
         self.quiescing = quiescing
         let tls = configuration.tls
+        let responder = AnyResponder(responder)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

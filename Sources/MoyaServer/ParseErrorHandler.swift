@@ -5,16 +5,16 @@ import NIOHTTP1
 /// limit, a malformed line) with the responder's refusal, where NIO's own handler sends a bare
 /// 400; then the connection closes. As NIO's, it answers only when no response has started,
 /// and sits where NIO's does, after the pipelining handler.
-final class ParseErrorHandler<Responder: HTTPResponder>: ChannelDuplexHandler, RemovableChannelHandler {
+final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let responder: Responder
+    private let responder: AnyResponder
     private var responding = false
 
-    init(responder: Responder) {
+    init(responder: AnyResponder) {
         self.responder = responder
     }
 
@@ -24,9 +24,8 @@ final class ParseErrorHandler<Responder: HTTPResponder>: ChannelDuplexHandler, R
             return
         }
         if !responding,
-            case .send(let status, let headers, let body) = responder.refusal(
-                .unreadable(Self.problem(error)), to: nil
-            ).action
+            case .send(let status, let headers, let body) = responder.refusal(.unreadable(Self.problem(error)), nil)
+                .action
         {
             var fields = HTTPHeaders(headers.map { ($0.name, $0.value) })
             fields.replaceOrAdd(name: "Content-Length", value: String(body.count))

@@ -7,28 +7,36 @@ public struct ServerRequest: Sendable {
     public var uri: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    /// The client's address, `host:port`, an IPv6 host in brackets.
-    public var client: String?
+    /// The client's socket address.
+    public var remoteAddress: SocketAddress?
     /// When its head came in.
     public var received: ContinuousClock.Instant
+
+    /// The client's address, `host:port`, an IPv6 host in brackets: worked out when asked,
+    /// since most responders never ask.
+    public var client: String? {
+        guard let remoteAddress, let host = remoteAddress.ipAddress else { return nil }
+        let port = remoteAddress.port.map { ":\($0)" } ?? ""
+        return (host.contains(":") ? "[\(host)]" : host) + port
+    }
 
     /// The path, without the query or a fragment.
     public var path: String { String(uri.prefix { $0 != "?" && $0 != "#" }) }
 
     /// The first value of header `name` (lowercase), any case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name }?.value
+        headers.first { $0.name.isHeaderName(name) }?.value
     }
 
     public init(
         method: String, uri: String, headers: [(name: String, value: String)], body: [UInt8] = [],
-        client: String? = nil, received: ContinuousClock.Instant = .now
+        remoteAddress: SocketAddress? = nil, received: ContinuousClock.Instant = .now
     ) {
         self.method = method
         self.uri = uri
         self.headers = headers
         self.body = body
-        self.client = client
+        self.remoteAddress = remoteAddress
         self.received = received
     }
 }
@@ -138,4 +146,19 @@ public protocol HTTPResponder: Sendable {
 extension HTTPResponder where Ticket == Void {
     /// Every request is read whole.
     public func admit(_ request: ServerRequest) -> ServerAdmission<Void> { .proceed(()) }
+}
+
+extension String {
+    /// Whether this header name is `lowercase`, compared without regard to ASCII case and
+    /// without making a lowercased copy.
+    public func isHeaderName(_ lowercase: String) -> Bool {
+        guard utf8.count == lowercase.utf8.count else { return false }
+        var expected = lowercase.utf8.makeIterator()
+        for byte in utf8 {
+            guard let wanted = expected.next(), (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == wanted else {
+                return false
+            }
+        }
+        return true
+    }
 }

@@ -12,23 +12,8 @@ final class AdHocCallTests: XCTestCase {
     func launch(_ arguments: [String], in folder: String, environment: [String: String]) throws -> (
         Int32, String, String
     ) {
-        let process = Process()
-        process.executableURL = CommandTests.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        let out = Pipe()
-        let error = Pipe()
-        process.standardOutput = out
-        process.standardError = error
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        let ran = try Launch.run(CommandTests.executable, arguments, environment: environment, in: folder)
+        return (ran.status, ran.out, ran.error)
     }
 
     func temporaryFolder(_ name: String) throws -> String {

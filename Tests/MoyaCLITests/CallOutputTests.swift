@@ -181,17 +181,13 @@ extension CallCommandTests {
             echo $$ > "$1/group"
             for i in 1 2 3; do "$0" call calls.drip --ms 300 -o "$1/body$i" --specs "$2"; echo "after $i"; done
             """
-        let process = Process()
         // setsid gives the loop a process group of its own, led by bash, to signal as a
         // terminal's Ctrl-C does.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["bash", "-c", loop, CommandTests.executable.path, directory, specs]
-        process.environment = ["TEST_SERVER": server.baseURL, "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        let error = Pipe()
-        process.standardOutput = out
-        process.standardError = error
-        try process.run()
+        let started = try Launch.start(
+            URL(fileURLWithPath: "/usr/bin/setsid"),
+            ["bash", "-c", loop, CommandTests.executable.path, directory, specs],
+            environment: ["TEST_SERVER": server.baseURL])
+        let (process, out, error) = (started.process, started.output, started.error)
         XCTAssertTrue(server.waitForRequests(to: "/drip/"), "in the first call")
         let group = try XCTUnwrap(
             Int32(

@@ -44,16 +44,8 @@ final class CommandTests: XCTestCase {
     /// Starts the built executable with `arguments`, its stdout and stderr piped, for tests
     /// that send it signals.
     static func launch(_ arguments: [String], server: String) throws -> (process: Process, out: Pipe, error: Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["TEST_SERVER": server, "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        let error = Pipe()
-        process.standardOutput = out
-        process.standardError = error
-        try process.run()
-        return (process, out, error)
+        let started = try Launch.start(executable, arguments, environment: ["TEST_SERVER": server])
+        return (started.process, started.output, started.error)
     }
 
     /// Runs the built executable to its end: its status, stdout and stderr. For the commands
@@ -65,49 +57,15 @@ final class CommandTests: XCTestCase {
         _ arguments: [String], environment: [String: String] = [:], executable program: String? = nil,
         at path: URL? = nil, in directory: String? = nil
     ) throws -> (Int32, String, String) {
-        let process = Process()
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if let path {
-            process.executableURL = path
-            process.arguments = arguments
-            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        } else if let program {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [program] + arguments
-            process.environment = ProcessInfo.processInfo.environment
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        if let program {
+            let (env, name) = Launch.onPath(program)
+            return try Launch.run(env, name + arguments, environment: nil, in: directory)
         }
-        let out = Pipe()
-        let error = Pipe()
-        process.standardOutput = out
-        process.standardError = error
-        try process.run()
-        // Both pipes are read at once, so that neither fills while the other is read.
-        let errorData = Mutex(Data())
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            let data = error.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            errorData.withLock { String(decoding: $0, as: UTF8.self) }
-        )
+        return try Launch.run(path ?? executable, arguments, environment: environment, in: directory)
     }
 
     /// The built `moya-cli` executable, for tests that send it signals.
-    static var executable: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("moya-cli")
-        return FileManager.default.fileExists(atPath: beside.path)
-            ? beside : beside.deletingLastPathComponent().appendingPathComponent("moya-cli")
-    }
+    static var executable: URL { Launch.product() }
 
     var specs: String { Self.root + "/specs" }
     var invalid: String { Self.root + "/Tests/Fixtures/invalid" }

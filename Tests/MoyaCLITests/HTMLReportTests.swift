@@ -31,19 +31,12 @@ final class HTMLReportTests: XCTestCase {
 
     /// Runs Chromium headless on `file` with `arguments` and returns what it printed.
     static func browse(_ chromium: String, _ arguments: [String], file: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments =
+        let ran = try Launch.run(
+            URL(fileURLWithPath: chromium),
             ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"] + arguments
-            + ["file://" + file]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return String(decoding: data, as: UTF8.self)
+                + ["file://" + file], environment: nil)
+        XCTAssertEqual(ran.status, 0)
+        return ran.out
     }
 
     func testTheReportOpensInABrowserWithFailuresShownAndNoSecret() async throws {

@@ -11,28 +11,27 @@
 
         /// `moya-cli serve` under `ulimit -n limit` when given, its port and process.
         final class Server: @unchecked Sendable {
-            let process = Process()
-            let error = Pipe()
+            let process: Process
+            let error: Pipe
             var port = 0
             var log = ""
 
             init(_ arguments: [String], descriptorLimit: Int? = nil) throws {
                 let executable = CommandTests.executable.path
-                if let descriptorLimit {
-                    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                    process.arguments =
-                        [
-                            "-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable, "serve", "--port",
-                            "0",
-                        ]
-                        + arguments
-                } else {
-                    process.executableURL = URL(fileURLWithPath: executable)
-                    process.arguments = ["serve", "--port", "0"] + arguments
-                }
-                process.standardError = error
-                process.standardOutput = FileHandle.nullDevice
-                try process.run()
+                let started =
+                    if let descriptorLimit {
+                        try Launch.start(
+                            URL(fileURLWithPath: "/bin/sh"),
+                            [
+                                "-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable, "serve",
+                                "--port", "0",
+                            ]
+                                + arguments, environment: nil)
+                    } else {
+                        try Launch.start(
+                            CommandTests.executable, ["serve", "--port", "0"] + arguments, environment: nil)
+                    }
+                (process, error) = (started.process, started.error)
                 while port == 0 {
                     let chunk = error.fileHandleForReading.availableData
                     guard !chunk.isEmpty else { throw ServeTests.Failure(message: "serve ended: \(log)") }
@@ -42,6 +41,17 @@
             }
 
             /// Stops it: the status, how long it took, and the whole log.
+            /// Reads the log until `text` has come `count` times: readiness on what serve says it
+            /// did, instead of a sleep. False when serve ends first.
+            func waitForLog(_ text: String, count: Int = 1) -> Bool {
+                while log.ranges(of: text).count < count {
+                    let chunk = error.fileHandleForReading.availableData
+                    guard !chunk.isEmpty else { return false }
+                    log += String(decoding: chunk, as: UTF8.self)
+                }
+                return true
+            }
+
             func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, seconds: Double, log: String) {
                 let start = Date()
                 kill(process.processIdentifier, signal)
@@ -140,7 +150,7 @@
             let server = try Server([spec])
             let socket = try XCTUnwrap(LoopbackSocket(port: server.port))
             socket.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
-            Thread.sleep(forTimeInterval: 0.3)
+            XCTAssertTrue(server.waitForLog("  no answer  "), server.log)
             let (status, seconds, log) = server.stop()
             XCTAssertEqual(status, 0)
             XCTAssertLessThan(seconds, 8, log)
@@ -174,7 +184,8 @@
                 held.append(socket)
             }
             XCTAssertEqual(held.count, 100)
-            Thread.sleep(forTimeInterval: 0.5)
+            // Every GET is being waited on, so each connection has been taken in.
+            XCTAssertTrue(server.waitForLog("  no answer  ", count: 50), server.log)
             let client = try XCTUnwrap(LoopbackSocket(port: server.port))
             client.send("GET /tokens/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             XCTAssertTrue(client.readAll().hasPrefix("HTTP/1.1 200 OK\r\n"))

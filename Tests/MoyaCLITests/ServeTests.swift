@@ -20,6 +20,8 @@ final class ServeTests: XCTestCase {
         private let condition = NSCondition()
         private var text = ""
         private let stops: AsyncStream<Int32>.Continuation
+        /// Told of each write to the log, and finished when serve ends.
+        private let written: AsyncStream<Void>.Continuation
         private var running: _Concurrency.Task<Int32, Never>?
         private(set) var url = ""
 
@@ -33,6 +35,8 @@ final class ServeTests: XCTestCase {
         init(_ arguments: [String], environment: [String: String] = [:]) async throws {
             let (signals, stops) = AsyncStream.makeStream(of: Int32.self)
             self.stops = stops
+            let (writes, written) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            self.written = written
             let box = Box()
             box.served = self
             var context = CommandContext(
@@ -43,15 +47,17 @@ final class ServeTests: XCTestCase {
                 return await iterator.next() ?? SIGTERM
             }
             let started = context
-            running = _Concurrency.Task { await MoyaCLI.run(["serve", "--port", "0"] + arguments, context: started) }
-            // Polled with a sleep, which holds no thread: a wait on the condition would hold one
-            // of the cooperative pool's (two on a two-core machine) while serve needs one to start.
-            let deadline = ContinuousClock.now + .seconds(30)
-            while log.firstMatch(of: /on (https?:\/\/127\.0\.0\.1:\d+)\n/) == nil {
-                guard ContinuousClock.now < deadline, running?.isCancelled == false else {
-                    throw Failure(message: "serve did not start: \(log)")
-                }
-                try await _Concurrency.Task.sleep(for: .milliseconds(5))
+            running = _Concurrency.Task {
+                let status = await MoyaCLI.run(["serve", "--port", "0"] + arguments, context: started)
+                written.finish()
+                return status
+            }
+            // Awaited as the log is written, which holds no thread: a wait on the condition would
+            // hold one of the cooperative pool's (two on a two-core machine) while serve needs one
+            // to start.
+            for await _ in writes where log.firstMatch(of: /on (https?:\/\/127\.0\.0\.1:\d+)\n/) != nil { break }
+            guard log.firstMatch(of: /on (https?:\/\/127\.0\.0\.1:\d+)\n/) != nil else {
+                throw Failure(message: "serve did not start: \(log)")
             }
             url = log.firstMatch(of: /on (https?:\/\/127\.0\.0\.1:\d+)\n/).map { String($0.output.1) } ?? ""
         }
@@ -64,6 +70,7 @@ final class ServeTests: XCTestCase {
             text += String(decoding: bytes, as: UTF8.self)
             condition.broadcast()
             condition.unlock()
+            written.yield()
         }
 
         /// Waits until the log holds `text`, for at most `timeout` seconds: readiness on what

@@ -59,15 +59,9 @@ final class ShellReferenceTests: XCTestCase {
         for secret in [token, key] { XCTAssertFalse(live.2.contains(secret)) }
 
         // The command as printed, run by a shell with the variables set, sends each credential.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", command + " -s"]
-        shell.environment = ["PATH": "/usr/bin:/bin", "REF_TOKEN": token, "REF_KEY": key]
-        let out = Pipe()
-        shell.standardOutput = out
-        try shell.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
+        let shell = try Launch.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command + " -s"], environment: ["REF_TOKEN": token, "REF_KEY": key])
+        let data = Data(shell.out.utf8)
         let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let headers = try XCTUnwrap(echo["headers"] as? [[String]])
         func header(_ name: String) -> String? { headers.first { $0[0] == name }?[1] }

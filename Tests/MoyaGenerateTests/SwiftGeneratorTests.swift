@@ -104,14 +104,8 @@ final class SwiftGeneratorTests: XCTestCase {
 
     /// `swiftc -parse FILE` exits 0.
     func assertParses(_ file: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-parse", file]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(file): \(text.prefix(2000))")
+        let (env, swiftc) = Launch.onPath("swiftc")
+        let ran = try Launch.run(env, swiftc + ["-parse", file], environment: nil)
+        XCTAssertEqual(ran.status, 0, "\(file): \(ran.error.prefix(2000))")
     }
 }

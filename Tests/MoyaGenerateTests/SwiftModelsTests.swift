@@ -185,16 +185,11 @@ final class SwiftModelsTests: XCTestCase {
 enum Swiftc {
     /// Exit status, and what it printed on stdout and stderr together.
     static func run(_ arguments: [String], executable: String? = nil) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? "/usr/bin/env")
-        process.arguments = executable == nil ? ["swiftc"] + arguments : arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let (env, swiftc) = Launch.onPath("swiftc")
+        let ran = try Launch.run(
+            executable.map(URL.init(fileURLWithPath:)) ?? env, executable == nil ? swiftc + arguments : arguments,
+            environment: nil)
+        return (ran.status, ran.out + ran.error)
     }
 
     /// The search paths, target and C module maps SwiftPM compiles `GeneratedServices` with,

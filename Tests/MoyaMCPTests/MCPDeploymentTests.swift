@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `mcp --http` as docs/mcp.md deploys it, through the official Python SDK's client: two
@@ -8,21 +9,15 @@ final class MCPDeploymentTests: XCTestCase {
     func deployment(_ parts: [String]) throws -> String {
         try MCPSession.require(
             ["python3", "-c", "from mcp import ClientSession; ClientSession.discover"], "the Python MCP SDK")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [
-                "python3", MCPSession.root + "/Tests/Fixtures/mcp/http-deployment.py", MCPSession.executable.path,
+        let (env, python) = Launch.onPath("python3")
+        let ran = try Launch.run(
+            env,
+            python + [
+                MCPSession.root + "/Tests/Fixtures/mcp/http-deployment.py", MCPSession.executable.path,
                 MCPSession.root + "/specs/myservice.yaml",
-            ] + parts
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return output
+            ] + parts, environment: nil)
+        XCTAssertEqual(ran.status, 0)
+        return ran.out
     }
 
     func testTwoInstancesBehindHAProxyAnswerAsOne() throws {

@@ -30,16 +30,8 @@ final class MCPFrameTests: XCTestCase {
 
     /// Starts `moya-cli mcp ARGUMENTS`, its three streams piped.
     func launch(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = MCPSession.executable
-        process.arguments = ["mcp"] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        return (process, stdin, stdout, stderr)
+        let started = try Launch.start(MCPSession.executable, ["mcp"] + arguments, environment: environment)
+        return (started.process, started.input, started.output, started.error)
     }
 
     static let initialize =

@@ -1,6 +1,7 @@
 import Foundation
 import MoyaCore
 import MoyaRuntime
+import TestSupport
 import XCTest
 
 /// Both revisions of the protocol on one stdio server, chosen per request: the handshake's up
@@ -15,20 +16,10 @@ final class MCPRevisionTests: XCTestCase {
     /// Runs `moya-cli mcp` on the bundled myservice spec, stubbed, with `lines` on stdin; answers
     /// each response line by its id, and stdout's other lines under "".
     func answers(_ lines: [String], flags: [String] = ["--only", "myservice.zen"]) throws -> [String: String] {
-        let process = Process()
-        process.executableURL = MCPSession.executable
-        process.arguments = ["mcp", "--specs", Self.specs, "--stub", "immediate"] + flags
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let (stdin, stdout) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let (status, output, _) = try Launch.run(
+            MCPSession.executable, ["mcp", "--specs", Self.specs, "--stub", "immediate"] + flags,
+            input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(status, 0)
         var byID: [String: String] = [:]
         for line in output.split(separator: "\n").map(String.init) {
             let id = (try? JSONValue(parsing: Data(line.utf8)))?["id"]?.serialized() ?? ""
@@ -130,19 +121,15 @@ final class MCPRevisionTests: XCTestCase {
         try MCPSession.require(
             ["python3", "-c", "from mcp import ClientSession; ClientSession.discover"],
             "the Python MCP SDK (pip install 'mcp>=2.3.0')")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", MCPSession.root + "/Tests/Fixtures/mcp/python-sdk-client.py", MCPSession.executable.path,
-            Self.specs, transport,
-        ]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return output
+        let (env, python) = Launch.onPath("python3")
+        let ran = try Launch.run(
+            env,
+            python + [
+                MCPSession.root + "/Tests/Fixtures/mcp/python-sdk-client.py", MCPSession.executable.path, Self.specs,
+                transport,
+            ], environment: nil)
+        XCTAssertEqual(ran.status, 0, ran.error)
+        return ran.out
     }
 
     static let pythonSDKAnswers: String = {

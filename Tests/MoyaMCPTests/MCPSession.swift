@@ -16,12 +16,7 @@ final class MCPSession {
     private let collected = ErrorText()
 
     /// The built moya-cli, beside the test bundle.
-    static var executable: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("moya-cli")
-        return FileManager.default.fileExists(atPath: beside.path)
-            ? beside : beside.deletingLastPathComponent().appendingPathComponent("moya-cli")
-    }
+    static var executable: URL { Launch.product() }
 
     static let root: String = {
         var path = #filePath
@@ -36,14 +31,9 @@ final class MCPSession {
     /// Whether `command` runs here: a skip when not, or a failure where CI requires
     /// everything (`MOYA_SHARED_REQUIRED`).
     static func require(_ command: [String], _ what: String) throws {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = command
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        try? probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0, !Repository.optionalAbsent else {
+        let (env, _) = Launch.onPath("")
+        let status = (try? Launch.run(env, command, environment: nil))?.status ?? 127
+        guard status == 0, !Repository.optionalAbsent else {
             if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil, !Repository.optionalAbsent {
                 throw Missing(description: "\(what) is required here")
             }
@@ -58,18 +48,10 @@ final class MCPSession {
 
     /// Starts `moya-cli mcp ARGUMENTS` with `environment`, and connects a client.
     init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) async throws {
-        process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["mcp"] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        input = Pipe()
-        output = Pipe()
-        errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let started = try Launch.start(
+            Self.executable, ["mcp"] + arguments,
+            environment: ["HOME": NSTemporaryDirectory()].merging(environment) { $1 }, in: directory)
+        (process, input, output, errors) = (started.process, started.input, started.output, started.error)
         let collected = self.collected
         errors.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
         client = MCPClient(

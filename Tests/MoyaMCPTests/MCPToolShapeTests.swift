@@ -214,19 +214,8 @@ final class MCPToolShapeTests: XCTestCase {
 extension MCPToolShapeTests {
     /// `moya-cli mcp ARGUMENTS` with stdin closed at once: its status and stderr.
     static func mcp(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = MCPSession.executable
-        process.arguments = ["mcp"] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let (stdin, stderr) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        try stdin.fileHandleForWriting.close()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, errors)
+        let ran = try Launch.run(MCPSession.executable, ["mcp"] + arguments, environment: environment)
+        return (ran.status, ran.error)
     }
 
     /// Finding 7: the lock covers what a call sends, not only what the model reads: a spec

@@ -104,18 +104,14 @@ public final class SecretStores {
             echo "$DBUS_SESSION_BUS_ADDRESS" > "$1.new" && mv "$1.new" "$1"
             while [ -e "$2" ]; do sleep 0.1; done
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Through python3, which unblocks and resets the signals this test process blocks
         // on its threads and Foundation passes on: dbus-run-session ends its bus with SIGTERM.
-        process.arguments = [
-            "python3", "-c", Self.unblocking, "dbus-run-session", "--", "sh", "-c", script, "sh", address, marker,
-        ]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (env, python) = Launch.onPath("python3")
+        let process = try Launch.start(
+            env,
+            python + ["-c", Self.unblocking, "dbus-run-session", "--", "sh", "-c", script, "sh", address, marker],
+            environment: environment
+        ).process
         session = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -157,32 +153,11 @@ public final class SecretStores {
     /// with its stderr when it does not exit 0.
     @discardableResult
     public func run(_ argv: [String], input: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = argv
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let errors = Mutex(Data())
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            let data = stderr.fileHandleForReading.readDataToEndOfFile()
-            errors.withLock { $0 = data }
+        let (env, _) = Launch.onPath("")
+        let ran = try Launch.run(env, argv, environment: environment, input: Data(input.utf8))
+        guard ran.status == 0 else {
+            throw Failure(message: "\(argv.joined(separator: " ")) exited \(ran.status): \(ran.error)")
         }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let said = errors.withLock { String(decoding: $0, as: UTF8.self) }
-            throw Failure(message: "\(argv.joined(separator: " ")) exited \(process.terminationStatus): \(said)")
-        }
-        return String(decoding: out, as: UTF8.self)
+        return ran.out
     }
 }

@@ -9,15 +9,18 @@ struct MockResponder: HTTPResponder {
     let options: MockHTTPServer.Options
 
     func respond(to request: ServerRequest, ticket: Void) -> ServerReply {
-        let mock = MockRequest(method: request.method, uri: request.uri, headers: request.headers, body: request.body)
-        let work: @Sendable () -> ServerResponse = { [router, options] in
-            let answer = router.current.answer(mock, verbose: options.verbose, showSecrets: options.showSecrets)
-            options.heard?(mock, answer)
-            return response(answer, to: request)
-        }
         // A body is held to its schema, at a cost the client chooses: the work is done off the
         // event loop, so that no other connection on it waits while it is.
-        return request.body.isEmpty ? .now(work()) : .later(work)
+        guard request.body.isEmpty else { return .later { answer(request) } }
+        return .now(answer(request))
+    }
+
+    /// The router's answer to `request`, heard by `--coverage`.
+    private func answer(_ request: ServerRequest) -> ServerResponse {
+        let mock = MockRequest(method: request.method, uri: request.uri, headers: request.headers, body: request.body)
+        let answer = router.current.answer(mock, verbose: options.verbose, showSecrets: options.showSecrets)
+        options.heard?(mock, answer)
+        return response(answer, to: request)
     }
 
     func refusal(_ refusal: ServerRefusal, to request: ServerRequest?) -> ServerResponse {
@@ -51,9 +54,17 @@ struct MockResponder: HTTPResponder {
     /// closed at the idle deadline, as an idle connection is: any client can ask for a
     /// `timeout` sample.
     private func response(_ answer: MockAnswer, to request: ServerRequest?) -> ServerResponse {
+        // The line is made now, but for the time taken, which is read as the answer goes.
         let logged = { (outcome: String) -> (@Sendable () -> Void)? in
             guard let request else { return nil }
-            return { [options] in Self.log(answer, request, outcome: outcome, options: options) }
+            let (head, tail) = Self.logLine(answer, request, outcome: outcome, verbose: options.verbose)
+            let (received, log) = (request.received, options.log)
+            return {
+                let elapsed = ContinuousClock.now - received
+                let milliseconds =
+                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                log(head + FixedPoint.format(milliseconds, places: 1) + " ms" + tail)
+            }
         }
         switch answer.action {
         case .abort:
@@ -62,11 +73,11 @@ struct MockResponder: HTTPResponder {
             return ServerResponse(.hang, performed: logged("no answer"))
         case .respond(let status, var headers, let body):
             // A 204 has no content, so no content type either.
-            if status == 204 { headers.removeAll { $0.name.lowercased() == "content-type" } }
+            if status == 204 { headers.removeAll { $0.name.isHeaderName("content-type") } }
             // The length goes before the CORS header, where the server core sets its value.
-            headers.removeAll { $0.name.lowercased() == "content-length" }
+            headers.removeAll { $0.name.isHeaderName("content-length") }
             headers.append(("Content-Length", String(body.count)))
-            if !headers.contains(where: { $0.name.lowercased() == "access-control-allow-origin" }) {
+            if !headers.contains(where: { $0.name.isHeaderName("access-control-allow-origin") }) {
                 headers.append(("Access-Control-Allow-Origin", "*"))
             }
             // Bounded by the spec's check of `delayed`, and again here so the conversion is exact.
@@ -78,24 +89,24 @@ struct MockResponder: HTTPResponder {
         }
     }
 
-    private static func log(
-        _ answer: MockAnswer, _ request: ServerRequest, outcome: String, options: MockHTTPServer.Options
+    /// The log line's parts before and after the time taken.
+    private static func logLine(_ answer: MockAnswer, _ request: ServerRequest, outcome: String, verbose: Bool) -> (
+        String, String
     ) {
-        let elapsed = ContinuousClock.now - request.received
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        var line =
+        let head =
             "\(request.method) \(TerminalText.escapingControls(answer.loggedURI))  \(answer.target ?? "-")  "
-            + "\(answer.sample ?? "-")  \(outcome)  \(FixedPoint.format(milliseconds, places: 1)) ms"
-        if options.verbose {
+            + "\(answer.sample ?? "-")  \(outcome)  "
+        var tail = ""
+        if verbose {
             for (label, text) in [(">", answer.loggedRequestBody), ("<", answer.loggedResponseBody)] {
                 guard let text, !text.isEmpty else { continue }
-                line +=
+                tail +=
                     "\n"
                     + text.split(separator: "\n", omittingEmptySubsequences: false).map {
                         "  \(label) " + TerminalText.escapingControls(String($0))
                     }.joined(separator: "\n")
             }
         }
-        options.log(line)
+        return (head, tail)
     }
 }
