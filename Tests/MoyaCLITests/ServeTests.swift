@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import TestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -293,12 +294,17 @@ final class ServeTests: XCTestCase {
     func testSIGTERMLetsTheRequestInFlightFinish() async throws {
         let served = try Launched([fixtures])
         let url = URL(string: served.url)!
-        async let answer = Self.send(Raw(baseURL: url, path: "/wait"))
-        try await _Concurrency.Task.sleep(for: .milliseconds(250))
+        let socket = try XCTUnwrap(LoopbackSocket(port: url.port ?? 0, timeout: 10))
+        // Pipelined behind a quick answer: once that answer is in, serve has read the slow
+        // request and is answering it (readiness on the wire, instead of a sleep).
+        socket.send(
+            "GET /api/v2/items/7 HTTP/1.1\r\nHost: x\r\n\r\nGET /wait HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(socket.readResponse().hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
         let (status, log) = served.stop(SIGTERM)
-        let response = try await answer.get()
+        let response = socket.readAll()
         XCTAssertEqual(status, 0)
-        XCTAssertEqual(Self.text(response), #"{"done":true}"#)
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 200 OK\r\n"), response)
+        XCTAssertTrue(response.hasSuffix("\r\n\r\n" + #"{"done":true}"#), response)
         XCTAssertTrue(log.contains("moya-cli: SIGTERM: stopping; requests in flight have 5 s\n"), log)
         XCTAssertTrue(log.contains("GET /wait  slow.wait  default  200  "), log)
         // Nothing listens any more.

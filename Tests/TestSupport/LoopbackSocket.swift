@@ -76,6 +76,30 @@
             return String(decoding: data, as: UTF8.self)
         }
 
+        /// One HTTP/1.1 response whole, framed by its `Content-Length` (none is 0), or what came
+        /// before the peer closed or the timeout passed; what follows it stays unread.
+        public func readResponse() -> String {
+            var data: [UInt8] = []
+            while true {
+                let text = String(decoding: data, as: UTF8.self)
+                if let end = text.range(of: "\r\n\r\n") {
+                    let head = text[..<end.lowerBound].lowercased()
+                    let length =
+                        head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                        .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                    let wanted = text[..<end.upperBound].utf8.count + length
+                    if data.count >= wanted { return String(decoding: data.prefix(wanted), as: UTF8.self) }
+                    let chunk = read(upTo: wanted - data.count)
+                    guard !chunk.isEmpty else { return String(decoding: data, as: UTF8.self) }
+                    data += chunk
+                    continue
+                }
+                let chunk = read(upTo: 1)
+                guard !chunk.isEmpty else { return text }
+                data += chunk
+            }
+        }
+
         /// Whether the peer has closed the connection, asked without waiting.
         public var isClosedByPeer: Bool { recv(descriptor, nil, 0, Int32(MSG_DONTWAIT)) == 0 }
     }
