@@ -10,6 +10,15 @@ public enum ServerTLS {
         public var isUnreadable = false
     }
 
+    /// The largest certificate chain or key read.
+    static let limit = 1 << 20
+
+    /// Why a file could not be read, in a certificate's words rather than a spec's.
+    static func reason(_ error: FileSystem.ReadFailure) -> String {
+        if case .tooLarge(let limit) = error { return "the file is larger than \(limit >> 20) MiB" }
+        return error.message
+    }
+
     /// A server context with the PEM certificate chain and private key in these files, each
     /// read without waiting (a FIFO is refused, never waited on) and only when a regular file.
     public static func context(certificateChain: String, key: String) throws(Failure) -> NIOSSLContext {
@@ -21,14 +30,14 @@ public enum ServerTLS {
         let chainBytes: [UInt8]
         let keyBytes: [UInt8]
         do {
-            chainBytes = try FileSystem.contents(certificateChain, limit: 1 << 20)
+            chainBytes = try FileSystem.contents(certificateChain, limit: limit)
         } catch {
-            throw failure("--tls-cert: \(error.message)", true)
+            throw failure("--tls-cert: \(reason(error))", true)
         }
         do {
-            keyBytes = try FileSystem.contents(key, limit: 1 << 20)
+            keyBytes = try FileSystem.contents(key, limit: limit)
         } catch {
-            throw failure("--tls-key: \(error.message)", true)
+            throw failure("--tls-key: \(reason(error))", true)
         }
         do {
             let chain = try NIOSSLCertificate.fromPEMBytes(chainBytes).map(NIOSSLCertificateSource.certificate)

@@ -96,4 +96,36 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(other.readAll(), Self.answer("200 OK", "GET /still 0\n", closing: true))
         _ = await server.stop(grace: 1)
     }
+
+    /// A certificate file that cannot be read, or is read and refused, is said so on one line
+    /// naming both files; one over 1 MiB is not read whole.
+    func testTLSFilesThatCannotServe() throws {
+        let folder = NSTemporaryDirectory() + "moya-server-tls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = Repository.fixtures + "/tls/server.key"
+        let large = folder + "/large.pem"
+        try Data(repeating: 0x41, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: large))
+        let garbage = folder + "/garbage.pem"
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        for (chain, reason, unreadable) in [
+            (large, "--tls-cert: the file is larger than 1 MiB", true),
+            (folder, "--tls-cert: the file is a folder, not a regular file", true),
+        ] {
+            XCTAssertThrowsError(try ServerTLS.context(certificateChain: chain, key: key)) { error in
+                let failure = error as? ServerTLS.Failure
+                XCTAssertEqual(
+                    failure?.description, "cannot serve TLS with --tls-cert \(chain) and --tls-key \(key): \(reason)")
+                XCTAssertEqual(failure?.isUnreadable, unreadable)
+            }
+        }
+        XCTAssertThrowsError(try ServerTLS.context(certificateChain: garbage, key: key)) { error in
+            let failure = error as? ServerTLS.Failure
+            XCTAssertEqual(failure?.isUnreadable, false)
+            XCTAssertTrue(
+                failure?.description.hasPrefix("cannot serve TLS with --tls-cert \(garbage) and --tls-key \(key): ")
+                    ?? false, "\(error)")
+        }
+        XCTAssertNoThrow(try ServerTLS.context(certificateChain: Repository.fixtures + "/tls/server.pem", key: key))
+    }
 }
