@@ -156,6 +156,7 @@ let package = Package(
             name: "MoyaServe",
             dependencies: [
                 "MoyaJSON", "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema", "MoyaServer",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // OpenAPI documents to specs and back, on OpenAPIKit's model.

@@ -175,10 +175,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch admission {
         case .proceed(let ticket):
             state = .admitted(ticket)
-            if paused {
-                paused = false
-                try? context.channel.syncOptions?.setOption(.autoRead, value: true)
-            }
+            resumeReading(context)
             respondIfReady(context)
         case .answer(let response):
             release()
@@ -191,10 +188,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = ended ? .waiting : .dropping
             var response = response
             if !ended { response.closesConnection = true }
-            if paused {
-                paused = false
-                try? context.channel.syncOptions?.setOption(.autoRead, value: true)
-            }
+            resumeReading(context)
             deliver(response, for: head, context: context)
         case .later(let decide):
             state = .admitting
@@ -212,6 +206,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         }
+    }
+
+    /// Reads again what an admission that waited stopped reading.
+    private func resumeReading(_ context: ChannelHandlerContext) {
+        guard paused else { return }
+        paused = false
+        try? context.channel.syncOptions?.setOption(.autoRead, value: true)
     }
 
     private func respondIfReady(_ context: ChannelHandlerContext) {

@@ -127,9 +127,6 @@ final class ConnectionTable: Sendable {
         _ = state.withLock { $0.remove(ObjectIdentifier(channel)) }
     }
 
-    /// How many connections are open.
-    var count: Int { state.withLock { $0.open.count } }
-
     /// Closes every connection, answering or not: a stop's grace is over.
     func closeAll() {
         let channels = state.withLock { state in

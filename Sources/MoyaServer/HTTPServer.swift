@@ -56,9 +56,6 @@ public final class HTTPServer: Sendable {
         ConnectionTable.raisingDescriptorLimit()
     }
 
-    /// How many connections are open.
-    public var openConnections: Int { table.count }
-
     /// Stops accepting, lets each connection finish the request it is answering, and returns
     /// when all are closed or after `grace` seconds, whichever is first; then closes whatever
     /// is still open. Returns whether all finished.

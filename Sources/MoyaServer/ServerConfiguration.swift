@@ -52,10 +52,4 @@ public struct ServerConfiguration: Sendable {
         self.connectionsPerAddress = connectionsPerAddress
         self.timeouts = timeouts
     }
-
-    /// Seconds as a time amount, bounded to a day.
-    public static func seconds(_ seconds: Double) -> TimeAmount {
-        let bounded = seconds.isFinite ? min(max(seconds, 0), 86_400) : 86_400
-        return .nanoseconds(Int64((bounded * 1e9).rounded()))
-    }
 }

@@ -23,11 +23,6 @@ public struct ServerRequest: Sendable {
     /// The path, without the query or a fragment.
     public var path: String { String(uri.prefix { $0 != "?" && $0 != "#" }) }
 
-    /// The first value of header `name` (lowercase), any case.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.isHeaderName(name) }?.value
-    }
-
     public init(
         method: String, uri: String, headers: [(name: String, value: String)], body: [UInt8] = [],
         remoteAddress: SocketAddress? = nil, received: ContinuousClock.Instant = .now
@@ -79,11 +74,6 @@ public struct ServerResponse: Sendable {
         closesConnection: Bool = false
     ) -> ServerResponse {
         ServerResponse(.send(status: status, headers: headers, body: body), closesConnection: closesConnection)
-    }
-
-    /// The status, when the action sends one.
-    public var status: Int? {
-        if case .send(let status, _, _) = action { status } else { nil }
     }
 }
 

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaServer
 import MoyaSpec
+import NIOCore
 import NIOSSL
 import Synchronization
 
@@ -62,14 +63,19 @@ public final class MockHTTPServer: Sendable {
     public init(router: MockRouter, host: String, port: Int, options: Options) async throws {
         let box = RouterBox(router)
         self.router = box
-        let idle = ServerConfiguration.seconds(options.idleTimeout)
+        let idle = Self.time(options.idleTimeout)
         server = try await HTTPServer(
             responder: MockResponder(router: box, options: options),
             configuration: ServerConfiguration(
                 host: host, port: port, tls: options.tls, maximumBodyBytes: Self.maximumBodyBytes,
                 connectionCap: options.connectionCap ?? HTTPServer.connectionCapUnderDescriptorLimit(),
                 timeouts: .init(
-                    firstHead: idle, nextHead: idle, body: ServerConfiguration.seconds(options.idleTimeout * 2))))
+                    firstHead: idle, nextHead: idle, body: Self.time(options.idleTimeout * 2))))
+    }
+
+    /// `seconds`, clamped as every wait from input is, as NIO's time.
+    static func time(_ seconds: Double) -> TimeAmount {
+        .nanoseconds(Int64((Seconds.clamped(seconds) * 1e9).rounded()))
     }
 
     /// Replaces the router; requests already being answered finish with the old one.
