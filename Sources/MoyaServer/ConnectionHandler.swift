@@ -317,6 +317,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         self.closesAtEnd = closesAtEnd
         let generation = self.generation
+        // Idle from before the answer leaves, so that a client that has read it finds the
+        // connection idle: which one has idled the longest is then what clients saw, not how
+        // the event loops were scheduled. A pipelined request that comes in as the answer is
+        // sent marks it answering again.
+        if keepAlive { shared.table.setBusy(context.channel, false) }
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             if !keepAlive, !closesAtEnd { bound.value.close(promise: nil) }
@@ -324,7 +329,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         // Between requests, a connection that has been served may idle; one that has not has
         // only the first head's time. Unless the next request came in as this one was sent.
         if keepAlive, self.generation == generation {
-            shared.table.setBusy(context.channel, false)
             closeAfter(servedOne ? timeouts.nextHead : timeouts.firstHead, context)
         }
     }
