@@ -98,8 +98,7 @@ enum FuzzTargets {
                 fatalError("import wrote a spec that does not compile:\n\(imported.spec)\n\(error.diagnostics)")
             }
         case "generate":
-            var compiler = SpecCompiler(environment: [:])
-            compiler.keepsEnvironmentReferences = true
+            let compiler = SpecCompiler(environment: .none)
             guard let service = try? compiler.compile(bytes, file: "fuzz.yaml") else { return }
             let source = SwiftGenerator(command: "moya-cli generate swift").generate(service).source
             if !SwiftParse.parses(source) { fatalError("generate swift wrote a file swiftc cannot parse:\n\(source)") }

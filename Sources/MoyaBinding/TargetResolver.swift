@@ -399,6 +399,7 @@ struct TargetResolver {
                 } else {
                     output += value(name)?.description ?? ""
                 }
+            case .environmentDefault(_, let value): output += value
             case .environment(let name, let compiled):
                 let value = service.boundValue(of: name, compiled: compiled)
                 guard masking, environmentIsSecret, !value.isEmpty else {
@@ -459,6 +460,7 @@ struct TargetResolver {
                 }
             // A path's environment values are where the request goes, not credentials.
             case .environment(let name, let value): output += service.boundValue(of: name, compiled: value)
+            case .environmentDefault(_, let value): output += value
             }
         }
         return output

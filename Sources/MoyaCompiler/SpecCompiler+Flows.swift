@@ -338,8 +338,10 @@ extension CompileContext {
             defer { reader.keepsReferencesApart = keeps }
             guard let pieces = reader.pieces(text, node.mark, path) else { return nil }
             let template = VariableTemplate(pieces: pieces)
-            if template.references.isEmpty, pieces.count == 1, case .text(let plain) = pieces[0] {
-                return .value(.string(plain))
+            if !pieces.contains(where: { if case .environment = $0 { true } else { false } }),
+                template.references.isEmpty
+            {
+                return .value(.string(pieces.map(\.specText).joined()))
             }
             return .template(template)
         case .sequence(let items):

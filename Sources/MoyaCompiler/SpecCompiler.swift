@@ -12,11 +12,11 @@ import Synchronization
 
 /// Compiles one spec file into a `ServiceSpec`, reporting every problem it finds.
 public struct SpecCompiler: Sendable {
-    /// The environment `${VAR}` reads; injected so tests never touch the process's.
+    /// The environment `${VAR}` reads; injected so tests never touch the process's. Every
+    /// reference stays a template segment that names its variable, set or at its default, so
+    /// code generated and documents exported from a spec compiled on `Environment.none`
+    /// read the variable when they run and hold no value of it.
     public var environment: Environment
-    /// Whether `${VAR}` is kept as a reference with its default, and the environment is not
-    /// read: for generating code from a spec.
-    public var keepsEnvironmentReferences = false
     /// How a sample's body is rendered to be checked against its schema, as `validate` does
     /// (a sample that breaks it is an error at the sample, one per violation): the binding
     /// stage's, `ServiceSpec.sampleBody` in MoyaBinding. Nil: samples are not checked.
@@ -179,7 +179,6 @@ public struct SpecCompiler: Sendable {
             throw SpecError([Diagnostic(file: file, mark: error.mark, keyPath: "yaml", message: error.message)])
         }
         var reader = SpecReader(file: file, environment: environment)
-        reader.keepsEnvironmentReferences = keepsEnvironmentReferences
         reader.checksSamples = sampleBodies != nil
         // The folder's trust digests the spec from the bytes read here when they are the
         // whole file; from a part of it, the file is read again.
@@ -381,13 +380,6 @@ struct CompileContext {
         // A variable that is not set leaves the URL unknown, not wrong: a call that needs it
         // stops before sending, naming the variable.
         if reader.unsetVariables.count > unset { return read }
-        // Kept as references, variables have only their defaults here; the URL is checked when
-        // the generated code reads them.
-        if reader.keepsEnvironmentReferences, case .scalar(let written, _) = node.content,
-            SpecReader.mayInterpolate(written)
-        {
-            return read
-        }
         if let problem = ServiceSpec.baseURLProblem(text, shown: "\"\(reader.written(node, text))\"") {
             reader.error(node.mark, path(), problem)
             return nil

@@ -29,10 +29,6 @@ struct SpecReader {
 
     let file: String
     let environment: Environment
-    /// Whether `${VAR}` stays a reference to the variable, its default as its value, whatever
-    /// the environment holds: for code generated from a spec, which reads the variable when
-    /// it runs and must never hold a value, a token least of all.
-    var keepsEnvironmentReferences = false
     /// Whether samples are checked against their schemas (`SpecCompiler.sampleBodies`).
     var checksSamples = false
     /// Why no set variable may be read, when none may (`SpecCompiler.refusesEnvironment`).
@@ -301,7 +297,7 @@ struct SpecReader {
         return pieces(text, mark, path())?.map { piece in
             switch piece {
             case .text(let text): text
-            case .environment(_, let value): value
+            case .environment(_, let value), .environmentDefault(_, let value): value
             }
         }.joined()
     }
@@ -350,8 +346,6 @@ struct SpecReader {
                     mark, path(),
                     "\"${\(inner)}\" is not a valid environment reference; write ${NAME} or ${NAME:-default}")
                 failed = true
-            } else if keepsEnvironmentReferences {
-                pieces.append(.environment(name: String(name), value: fallback.map(String.init) ?? ""))
             } else if environment[String(name)] != nil, let refusal = refusesEnvironment?.reason {
                 var refused = Diagnostic(file: file, mark: mark, keyPath: path(), message: "${\(name)}: \(refusal)")
                 refused.untrustedReason = refusal
@@ -365,7 +359,13 @@ struct SpecReader {
                 // credential made of it alone is left out rather than sent empty.
                 pieces.append(.environment(name: String(name), value: ""))
             } else if let fallback {
-                append(fallback)
+                // The default is spec text; kept apart, it still names its variable for
+                // generated code and exports, which read the variable instead.
+                if fallback.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+                    append(fallback)
+                } else {
+                    pieces.append(.environmentDefault(name: String(name), value: String(fallback)))
+                }
             } else {
                 // Unset with no default: an empty value, and a call that needs it stops.
                 unsetVariables.append(

@@ -44,7 +44,7 @@ extension GeneratedFile {
                 return jsonValue(param)
             }
             // Left out when the environment leaves it empty, as `call` leaves it out.
-            if template.isOnlyEnvironment {
+            if template.isOnlyVariables {
                 return (.raw("Self.given(\(text(template, in: target))).map(JSONValue.string)"), true)
             }
             return (.call(".string", .raw(text(template, in: target))), false)
@@ -423,7 +423,7 @@ extension GeneratedFile {
                 used.formUnion(params(in: user).union(params(in: password)))
                 let (userText, passwordText) = (text(user, in: target), text(password, in: target))
                 let header = "headers[\"Authorization\"] = Self.basic(\(userText), \(passwordText))"
-                if user.isOnlyEnvironment, password.isOnlyEnvironment {
+                if user.isOnlyVariables, password.isOnlyVariables {
                     // Neither given: no credentials to send.
                     statements += ["if !\(userText).isEmpty || !\(passwordText).isEmpty {", "    " + header, "}"]
                 } else {
@@ -466,14 +466,14 @@ extension GeneratedFile {
         {
             return (textValue(param, orNil: true), true)
         }
-        if template.isOnlyEnvironment { return ("Self.given(\(text(template, in: target)))", true) }
+        if template.isOnlyVariables { return ("Self.given(\(text(template, in: target)))", true) }
         return (text(template, in: target), false)
     }
 
     /// The statements that send `token` under `scheme`; a token the environment leaves empty
     /// is not sent, as `call` does not send it.
     func authorization(_ token: Template, scheme: String, in target: TargetSpec) -> [String] {
-        guard token.isOnlyEnvironment else {
+        guard token.isOnlyVariables else {
             return ["headers[\"Authorization\"] = \(text(token, in: target, after: scheme + " "))"]
         }
         let head = "headers[\"Authorization\"] = Self.given(\(text(token, in: target))).map"

@@ -11,7 +11,7 @@ import MoyaSpec
 /// Moya user writes one by hand, with a case per target and its params as typed associated
 /// values. The request each case builds is the one `call` sends for the same values.
 ///
-/// Compile the spec with `keepsEnvironmentReferences`, so that `${VAR}` is read when the
+/// Compile the spec on `Environment.none`, so that `${VAR}` is read when the
 /// code runs and no value from the environment is written into it.
 public struct SwiftGenerator {
     /// The access level of what is generated.
@@ -412,12 +412,12 @@ struct GeneratedFile {
     func text(_ template: Template, in target: TargetSpec, segment: Bool = false, after prefix: String = "")
         -> String
     {
-        if let literal = template.literalText { return SwiftName.literal(prefix + literal) }
+        if !template.namesVariables, let literal = template.literalText { return SwiftName.literal(prefix + literal) }
         if prefix.isEmpty, !segment, let whole = template.wholeParam, let param = target.param(named: whole) {
             return textValue(param)
         }
         let segments = template.segments
-        if prefix.isEmpty, segments.count == 1, case .environment(let name, let fallback) = segments[0] {
+        if prefix.isEmpty, segments.count == 1, let (name, fallback) = segments[0].variable {
             return "Self.environment(\(SwiftName.literal(name)), or: \(SwiftName.literal(fallback)))"
         }
         var body = SwiftName.escaped(prefix)
@@ -438,7 +438,7 @@ struct GeneratedFile {
                 default: break
                 }
                 body += "\\(Self.pathSegment(\(value)))"
-            case .environment(let name, let fallback):
+            case .environment(let name, let fallback), .environmentDefault(let name, let fallback):
                 body += "\\(Self.environment(\(SwiftName.literal(name)), or: \(SwiftName.literal(fallback))))"
             }
         }

@@ -87,7 +87,7 @@ extension ToolLock {
         guard secret else { return template.description }
         return template.segments.map { segment in
             switch segment {
-            case .literal(let text): text.isEmpty ? "" : mask
+            case .literal(let text), .environmentDefault(_, let text): text.isEmpty ? "" : mask
             case .param(let name): "{\(name)}"
             case .environment(let name, _): "${\(name)}"
             }

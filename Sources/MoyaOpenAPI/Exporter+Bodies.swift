@@ -312,7 +312,7 @@ extension Exporter {
             switch segment {
             case .literal(let text): text
             case .param(let name): "{\(name)}"
-            case .environment(_, let value): value
+            case .environment(_, let value), .environmentDefault(_, let value): value
             }
         }.joined()
     }

@@ -14,7 +14,7 @@ import OpenAPIKit
 /// The document is built as JSON in a fixed order, then decoded by OpenAPIKit and checked with
 /// its validation, so that what is written is a document OpenAPI tools accept.
 public enum OpenAPIExporter {
-    /// The document for `service`, compiled with `keepsEnvironmentReferences`, so that no value
+    /// The document for `service`, compiled on `Environment.none`, so that no value
     /// from the environment is written: a credential becomes a security scheme, and a
     /// variable in the base URL a server variable with its default.
     ///
@@ -142,14 +142,14 @@ struct Exporter {
         var url = ""
         var variables: [(key: String, value: JSONValue)] = []
         let segments = source.segments
-        if segments.count == 1, case .environment(_, let value) = segments[0], !value.isEmpty {
+        if segments.count == 1, let (_, value) = segments[0].variable, !value.isEmpty {
             url = value
         } else {
             for segment in segments {
                 switch segment {
                 case .literal(let text): url += text
                 case .param(let name): url += "{\(name)}"
-                case .environment(let name, let value):
+                case .environment(let name, let value), .environmentDefault(let name, let value):
                     let variable = variableName(name)
                     url += "{\(variable)}"
                     if !variables.contains(where: { $0.key == variable }) {
@@ -190,7 +190,7 @@ struct Exporter {
 
     /// A header or query value read from one environment variable, as an API key scheme.
     func apiKey(_ value: Template, in location: String, key: String) -> (String, JSONValue)? {
-        guard value.segments.count == 1, case .environment(let variable, _) = value.segments[0] else { return nil }
+        guard value.segments.count == 1, let (variable, _) = value.segments[0].variable else { return nil }
         return (
             variableName(variable),
             .object([("type", .string("apiKey")), ("in", .string(location)), ("name", .string(key))])
@@ -206,7 +206,7 @@ struct Exporter {
     }
 
     func schemeName(_ template: Template, suffix: String, fallback: String) -> String {
-        guard let segment = template.segments.first, case .environment(let variable, _) = segment else {
+        guard let (variable, _) = template.segments.first?.variable else {
             return fallback
         }
         return variableName(variable, dropping: suffix)
@@ -262,7 +262,7 @@ struct Exporter {
             security.append(.object([(scheme, .array([]))]))
         }
         var declared = pathParams
-        for case .environment(let name, let value) in target.path.segments {
+        for case let (name, value)? in target.path.segments.map(\.variable) {
             let variable = pathNames[variableName(name)] ?? variableName(name)
             guard declared.insert(variable).inserted else { continue }
             var schema: [(key: String, value: JSONValue)] = [("type", .string("string"))]
@@ -385,7 +385,7 @@ struct Exporter {
             switch segment {
             case .literal(let text): text
             case .param(let name): "{\(names[name] ?? name)}"
-            case .environment(let name, _): "{\(variableName(name))}"
+            case .environment(let name, _), .environmentDefault(let name, _): "{\(variableName(name))}"
             }
         }.joined()
         return text.hasPrefix("/") ? text : "/" + text

@@ -288,8 +288,7 @@ public enum OpenAPITool {
 
     /// The service, its values from the environment kept as references.
     static func loadService(_ name: String, paths: [String]) throws -> ServiceSpec {
-        var compiler = SpecCompiler(environment: .process)
-        compiler.keepsEnvironmentReferences = true
+        let compiler = SpecCompiler(environment: .none)
         let service: ServiceSpec
         do {
             service = try SpecLibrary(searchPaths: paths, compiler: compiler).service(named: name)

@@ -28,6 +28,17 @@ final class GenerateSwiftTests: XCTestCase {
         }
     }
 
+    /// No environment value is written into the file, a token least of all: each is read when
+    /// the code runs. The file is the same as with nothing set.
+    func testNoEnvironmentValueIsWrittenIntoTheFile() async throws {
+        let environment = ["MYSERVICE_TOKEN": "s3cret-from-env", "MYSERVICE_URL": "https://elsewhere.example"]
+        let (status, out, error) = await CommandTests.run(
+            ["generate", "swift", "myservice", "--specs", specs, "--access", "public"], environment: environment)
+        XCTAssertEqual(status, 0, error)
+        let golden = CommandTests.root + "/Tests/Fixtures/generated/Myservice.swift"
+        XCTAssertEqual(out, try String(contentsOfFile: golden, encoding: .utf8))
+    }
+
     /// Findings 3 and 18: enum values with code in them, names that read the same in Swift,
     /// names Swift reserves, and quotes and `\\(` in samples. The file is Hostile.swift, which
     /// the GeneratedServices target compiles against Moya.

@@ -64,8 +64,7 @@ final class SwiftModelsTests: XCTestCase {
                 let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
                 let imported = try OpenAPIImporter.importSpec(Array(bytes), file: path, service: name, spec: spec)
                 try imported.spec.write(toFile: spec, atomically: true, encoding: .utf8)
-                var compiler = SpecCompiler(environment: Environment([:]))
-                compiler.keepsEnvironmentReferences = true
+                let compiler = SpecCompiler(environment: .none)
                 services.append(try compiler.compile(Array(imported.spec.utf8), file: spec))
             }
         }

@@ -47,7 +47,7 @@ struct GenerateSwiftCommand: CallerIsolatedCommand {
 
     func execute() async throws {
         let context = CommandContext.current
-        let spec = try specOptions.loadService(named: service, keepingEnvironmentReferences: true)
+        let spec = try specOptions.loadService(named: service, readingEnvironment: false)
         var command = "moya-cli generate swift \(service)"
         if access == .public { command += " --access public" }
         let (source, warnings) = SwiftGenerator(access: access, command: command).generate(spec)

@@ -84,7 +84,7 @@ enum ShellCompletion {
         let options = SpecOptions(naming: specs)
         for word in words where !word.hasPrefix("-") && word.contains(".") && !word.contains("/") {
             // Completion reads no environment: a target's params do not depend on it.
-            if let (_, target) = try? options.loadTarget(word, lazily: true, keepingEnvironmentReferences: true) {
+            if let (_, target) = try? options.loadTarget(word, lazily: true, readingEnvironment: false) {
                 return target
             }
         }

@@ -6,15 +6,15 @@ import MoyaSpec
 
 extension SpecOptions {
     /// The library these options and the context's environment describe.
-    /// With `keepingEnvironmentReferences`, `${VAR}` stays a reference: see
-    /// `SpecCompiler.keepsEnvironmentReferences`.
+    /// With `readingEnvironment` false, the specs compile on `Environment.none`: every
+    /// `${VAR}` stays a reference at its default (see `SpecCompiler.environment`).
     /// With `checkingSamples`, each sample is checked against its schema, as `validate` does.
     func library(
-        paths: [String]? = nil, keepingEnvironmentReferences: Bool = false, checkingSamples: Bool = false
+        paths: [String]? = nil, readingEnvironment: Bool = true, checkingSamples: Bool = false
     ) -> SpecLibrary {
         let environment = CommandContext.current.environment
         var compiler = compiler(explicitPaths: paths != nil)
-        compiler.keepsEnvironmentReferences = keepingEnvironmentReferences
+        if !readingEnvironment { compiler.environment = .none }
         compiler.sampleBodies = checkingSamples ? ServiceSpec.sampleBody : nil
         var library = SpecLibrary(
             searchPaths: paths ?? SpecLibrary.searchPaths(specs: specs, environment: environment), compiler: compiler)
@@ -63,7 +63,7 @@ extension SpecOptions {
     ) -> [String] {
         let options = SpecOptions(naming: CallCommand.specPaths(in: words))
         // Completion reads no environment: it names targets, which no variable changes.
-        guard let catalog = try? options.library(keepingEnvironmentReferences: true).loadAll() else { return [] }
+        guard let catalog = try? options.library(readingEnvironment: false).loadAll() else { return [] }
         return catalog.services.flatMap(names).filter { $0.hasPrefix(prefix) }
     }
 
@@ -96,11 +96,11 @@ extension SpecOptions {
 
     /// One service by name.
     /// With `target`, only what a call of it needs is compiled.
-    func loadService(named name: String, target: String? = nil, keepingEnvironmentReferences: Bool = false)
+    func loadService(named name: String, target: String? = nil, readingEnvironment: Bool = true)
         throws -> ServiceSpec
     {
         do {
-            let library = library(keepingEnvironmentReferences: keepingEnvironmentReferences)
+            let library = library(readingEnvironment: readingEnvironment)
             let service = try library.service(named: name, target: target)
             for hidden in library.shadowedFiles(of: name, keptIn: service.file) {
                 CommandContext.current.errorLine(
@@ -119,14 +119,14 @@ extension SpecOptions {
     /// A service and one of its targets from `SERVICE.TARGET`. With `lazily`, the service
     /// holds only that target and what it needs, as `call` wants; the rest of the file is not
     /// compiled.
-    func loadTarget(_ qualifiedName: String, lazily: Bool = false, keepingEnvironmentReferences: Bool = false)
+    func loadTarget(_ qualifiedName: String, lazily: Bool = false, readingEnvironment: Bool = true)
         throws -> (ServiceSpec, TargetSpec)
     {
         let (serviceName, targetName) = try Self.split(qualifiedName, "SERVICE.TARGET")
         // A target the file does not have gets the whole service, which names the others.
         let service = try loadService(
             named: serviceName, target: lazily ? targetName : nil,
-            keepingEnvironmentReferences: keepingEnvironmentReferences)
+            readingEnvironment: readingEnvironment)
         guard let target = service.target(named: targetName) else {
             let names = service.targets.map(\.name)
             throw UsageError(

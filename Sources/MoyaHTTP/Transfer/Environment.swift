@@ -21,6 +21,10 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
     /// The running process's environment.
     public static let process = Environment(source: .process)
 
+    /// No variable set: what a spec compiles on when nothing it reads may hold a value, as
+    /// for generated code and exported documents.
+    public static let none = Environment([:])
+
     private init(source: Source) {
         self.source = source
     }

@@ -283,7 +283,7 @@ final class MockRoute: Sendable {
         }
         for segment in template {
             switch segment {
-            case .literal(let text): add(literal: text)
+            case .literal(let text), .environmentDefault(_, let text): add(literal: text)
             // A path's environment values are where requests go: literal text here.
             case .environment(_, let value): add(literal: value)
             case .param: patterns[patterns.count - 1].append(segment)
@@ -298,7 +298,7 @@ final class MockRoute: Sendable {
             switch segment {
             case .literal(let text): text
             case .param(let name): "{\(name)}"
-            case .environment(_, let value): value
+            case .environment(_, let value), .environmentDefault(_, let value): value
             }
         }.joined()
     }
@@ -319,7 +319,7 @@ extension Template {
                 if let open { captures.append((open, rest[rest.startIndex..<rest.startIndex])) }
                 open = name
                 continue
-            case .literal(let text): literal = text
+            case .literal(let text), .environmentDefault(_, let text): literal = text
             case .environment(_, let value): literal = value
             }
             if let name = open {
@@ -404,7 +404,7 @@ struct Credentials: Sendable {
         var set = false
         for segment in template.segments {
             switch segment {
-            case .literal(let literal): text += literal
+            case .literal(let literal), .environmentDefault(_, let literal): text += literal
             case .environment(_, let value):
                 text += value
                 set = set || !value.isEmpty

@@ -114,6 +114,7 @@ extension Template {
             case .literal(let text): text
             case .param(let name): "{\(name)}"
             case .environment(let name, let value): values[name] ?? value
+            case .environmentDefault(_, let value): value
             }
         }.joined()
     }

@@ -14,6 +14,19 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         /// The value of an environment variable, `${name}` in the spec. Where it stands in a
         /// header, `auth:`, a query or a body, the value is a secret.
         case environment(name: String, value: String)
+        /// `${name:-value}` with the variable unset where the spec was compiled: the spec's
+        /// own text, sent and printed as written and never a secret, kept as a reference so
+        /// that generated code and exports read the variable instead.
+        case environmentDefault(name: String, value: String)
+
+        /// The variable and its value, compiled or the written default, for an environment
+        /// reference of either kind.
+        public var variable: (name: String, value: String)? {
+            switch self {
+            case .environment(let name, let value), .environmentDefault(let name, let value): (name, value)
+            case .literal, .param: nil
+            }
+        }
     }
 
     // Most templates in a spec are plain text; keeping those as one string spares an array.
@@ -50,6 +63,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             switch piece {
             case .text(let text): segments += references ? Template(text).segments : [.literal(text)]
             case .environment(let name, let value): segments.append(.environment(name: name, value: value))
+            case .environmentDefault(let name, let value):
+                segments.append(.environmentDefault(name: name, value: value))
             }
         }
         self.init(storage: .segments(segments), mark: mark)
@@ -85,6 +100,17 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             && segments.allSatisfy {
                 if case .environment(let name, let value) = $0 { (values[name] ?? value).isEmpty } else { false }
             }
+    }
+
+    /// Whether the template names an environment variable, set where the spec was compiled
+    /// or standing at its default: what generated code and exports read when they run.
+    public var namesVariables: Bool {
+        segments.contains { $0.variable != nil }
+    }
+
+    /// Whether the template is only variable references, set or at their defaults.
+    public var isOnlyVariables: Bool {
+        !segments.isEmpty && segments.allSatisfy { $0.variable != nil }
     }
 
     /// Whether the template is only environment references, with no text or param of its own.
@@ -145,6 +171,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             case .literal(let text): text.replacing("{", with: "{{").replacing("}", with: "}}")
             case .param(let name): declared.contains(name) ? "{\(name)}" : "{{\(name)}}"
             case .environment(let name, _): "${\(name)}"
+            case .environmentDefault(_, let value): value.replacing("{", with: "{{").replacing("}", with: "}}")
             }
         }.joined()
     }
@@ -158,7 +185,12 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public var literalText: String? {
         if case .text(let text) = storage { return text }
         guard params.isEmpty, !readsEnvironment else { return nil }
-        return segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
+        return segments.map {
+            switch $0 {
+            case .literal(let text), .environmentDefault(_, let text): text
+            case .param, .environment: ""
+            }
+        }.joined()
     }
 
     private static func parse(_ text: String) -> [Segment] {
@@ -227,8 +259,19 @@ enum BraceText {
 
 /// A stretch of a scalar after `${VAR}` interpolation.
 package enum EnvironmentPiece: Equatable {
-    /// Text written in the spec, defaults of `${VAR:-default}` included.
+    /// Text written in the spec.
     case text(String)
     /// A variable's value.
     case environment(name: String, value: String)
+    /// The default of `${VAR:-default}`, the variable unset: spec text that remembers the
+    /// variable. A default with a brace is text, so that its `{param}`s stay references.
+    case environmentDefault(name: String, value: String)
+
+    /// The text the spec wrote here: a default's, and nothing for a variable's value.
+    package var specText: String {
+        switch self {
+        case .text(let text), .environmentDefault(_, let text): text
+        case .environment: ""
+        }
+    }
 }

@@ -52,7 +52,7 @@ public struct VariableTemplate: Sendable, Hashable, CustomStringConvertible {
         var segments: [Segment] = []
         for piece in pieces {
             switch piece {
-            case .text(let text): segments += Self.parse(text)
+            case .text(let text), .environmentDefault(_, let text): segments += Self.parse(text)
             case .environment(let name, let value): segments.append(.environment(name: name, value: value))
             }
         }
