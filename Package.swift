@@ -330,7 +330,7 @@ let package = Package(
                 // Built so that the interrupt test can run the real executable, and the
                 // OpenAPI tests the program it hands over to.
                 "moya-cli", "moya-cli-tools", "spec-client-example", "MoyaRuntime", "MoyaCoverage",
-                "MoyaCommandSupport", "MoyaJSON", "MoyaServe",
+                "MoyaCommandSupport", "MoyaJSON", "MoyaServe", "MoyaTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

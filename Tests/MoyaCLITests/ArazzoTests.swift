@@ -24,7 +24,7 @@ final class ArazzoTests: XCTestCase {
     /// The shop fixture imported with `import arazzo` into a new folder, and `serve` of it.
     func servedShop() async throws -> (directory: String, served: ServeTests.Served) {
         let directory = try temporaryDirectory() + "/specs"
-        let (imported, _, importError) = try CommandTests.runProcess(
+        let (imported, _, importError) = await CommandTests.run(
             ["import", "arazzo", fixtures + "/shop.arazzo.yaml", "-o", directory])
         XCTAssertEqual(imported, 0, importError)
         return (directory, try await ServeTests.Served([directory + "/shop.yaml"]))
@@ -231,14 +231,14 @@ extension ArazzoTests {
         for (specs, service) in cases {
             let directory = try temporaryDirectory()
             let document = directory + "/\(service).arazzo.yaml"
-            let (exported, _, exportError) = try CommandTests.runProcess(
+            let (exported, _, exportError) = await CommandTests.run(
                 ["export", "arazzo", service, "--specs", specs, "-o", document])
             XCTAssertEqual(exported, 0, exportError)
             let (valid, _, validError) = await CommandTests.run(["validate", document])
             XCTAssertEqual(valid, 0, validError)
             let officialErrors = try Self.officialErrors(document, schema: official)
             XCTAssertEqual(officialErrors, [], "\(service): the specification's 1.1 schema")
-            let (imported, _, importError) = try CommandTests.runProcess(
+            let (imported, _, importError) = await CommandTests.run(
                 ["import", "arazzo", document, "-o", directory + "/back"])
             XCTAssertEqual(imported, 0, importError)
 
@@ -389,7 +389,7 @@ extension ArazzoTests {
                 + "$sourceDescriptions.some-api.getThing, the form Arazzo defines; write it so\n")
 
         let specs = repository + "/specs"
-        let (imported, _, importError) = try CommandTests.runProcess([
+        let (imported, _, importError) = await CommandTests.run([
             "import", "arazzo", document, "--file-root", repository, "-o", specs,
         ])
         XCTAssertEqual(imported, 0, importError)

@@ -1,5 +1,6 @@
 import MoyaCLI
 import MoyaCore
+import MoyaTools
 import Synchronization
 import TestSupport
 import XCTest
@@ -34,11 +35,22 @@ final class CommandTests: XCTestCase {
     /// Runs a command line as the executable does, returning its status, stdout and stderr.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let capture = Capture()
-        let context = CommandContext(
+        var context = CommandContext(
             environment: Environment(environment), writeOut: { capture.appendOut($0) },
             writeError: { capture.appendError($0) })
+        // A test that names the program (`MOYA_CLI_TOOLS`) runs it as moya-cli would.
+        if environment["MOYA_CLI_TOOLS"] == nil { context.helper = inProcessHelper }
         let status = await MoyaCLI.run(arguments, context: context)
         return (status, capture.out, capture.error)
+    }
+
+    /// moya-cli-tools' program run in-process, as moya-cli hands `import` and `export` over to
+    /// it: its name dropped, its output to the command's writers.
+    static let inProcessHelper: CommandContext.HelperRunner = { arguments, writeOut, writeError in
+        OpenAPITool.run(
+            Array(arguments.dropFirst()),
+            output: OpenAPITool.Output(
+                out: { writeOut(Array($0.utf8)) }, error: { writeError(Array($0.utf8)) }))
     }
 
     /// Starts the built executable with `arguments`, its stdout and stderr piped, for tests

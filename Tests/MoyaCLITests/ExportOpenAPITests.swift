@@ -17,7 +17,7 @@ final class ExportOpenAPITests: XCTestCase {
     /// Findings 8 and 19: a secret's default is never written; a query API key is a security
     /// scheme; `${VAR}` in a path is a path param and in an environment's URL a server
     /// variable, each with its default; no environment value is written.
-    func testSecretsAndVariablesExportAsTheyAreDeclared() throws {
+    func testSecretsAndVariablesExportAsTheyAreDeclared() async throws {
         let spec = fixtures + "/keys.spec.yaml"
         let golden = fixtures + "/keys.openapi.json"
         let (status, out, error) = try CommandTests.runProcess(
@@ -31,7 +31,7 @@ final class ExportOpenAPITests: XCTestCase {
             XCTAssertFalse(out.contains(value), value)
         }
         // And it imports again: the query key joins the query-string task.
-        let (again, spec2, againError) = try CommandTests.runProcess(["import", "openapi", golden])
+        let (again, spec2, againError) = await CommandTests.run(["import", "openapi", golden])
         XCTAssertEqual(again, 0, againError)
         XCTAssertTrue(
             spec2.contains(#"parameters: { token: "{token}", region: "{region}", k: "${KEYS_API_KEY:-}" }"#), spec2)
@@ -39,9 +39,9 @@ final class ExportOpenAPITests: XCTestCase {
 
     /// A schema that refers to itself through pointers written in place (not components)
     /// ends in a component once the chain is deep, rather than recursing without end.
-    func testASelfReferringPointerEndsInAComponent() throws {
+    func testASelfReferringPointerEndsInAComponent() async throws {
         let specs = CommandTests.root + "/Tests/Fixtures/export-cycle"
-        let (status, out, error) = try CommandTests.runProcess(["export", "openapi", "cycle", "--specs", specs])
+        let (status, out, error) = await CommandTests.run(["export", "openapi", "cycle", "--specs", specs])
         XCTAssertEqual(status, 0, error)
         let document = try JSONValue(parsing: Data(out.utf8))
         guard case .object(let components)? = document.value(atPath: ["components", "schemas"]) else {
@@ -73,7 +73,7 @@ final class ExportOpenAPITests: XCTestCase {
 
     func testTheBundledSpecsExportValidDocuments() async throws {
         for service in ["github", "httpbin", "myservice", "translator"] {
-            let (status, out, error) = try CommandTests.runProcess([
+            let (status, out, error) = await CommandTests.run([
                 "export", "openapi", service, "--specs", CommandTests.root + "/specs",
             ])
             XCTAssertEqual(status, 0, "\(service): \(error)")
@@ -81,7 +81,7 @@ final class ExportOpenAPITests: XCTestCase {
             // No value from the environment is written, not even a default token.
             XCTAssertFalse(out.contains("demo-token"), service)
         }
-        let (status, out, _) = try CommandTests.runProcess([
+        let (status, out, _) = await CommandTests.run([
             "export", "openapi", "myservice", "--specs", CommandTests.root + "/specs",
         ])
         XCTAssertEqual(status, 0)

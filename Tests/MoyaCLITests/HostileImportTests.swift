@@ -91,9 +91,9 @@ final class HostileImportTests: XCTestCase {
 
     /// The openapi fuzz target's finding: a path template that no parameter declares made a
     /// spec that did not compile ("a bug in import openapi"); it is a string param now.
-    func testAPathTemplateNoParameterDeclaresIsAStringParam() throws {
+    func testAPathTemplateNoParameterDeclaresIsAStringParam() async throws {
         let document = fixtures + "/undeclared-path-param.json"
-        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", document])
+        let (status, out, error) = await CommandTests.run(["import", "openapi", document])
         XCTAssertEqual(status, 0, error)
         XCTAssertTrue(
             error.contains(
@@ -105,7 +105,7 @@ final class HostileImportTests: XCTestCase {
 
     /// Finding 13: a schema 250 levels deep (a minute in OpenAPIKit before) is refused before it
     /// is decoded, at once.
-    func testADeepDocumentIsRefusedBeforeDecoding() throws {
+    func testADeepDocumentIsRefusedBeforeDecoding() async throws {
         var schema = #"{"type":"string"}"#
         for _ in 0..<250 { schema = #"{"type":"object","properties":{"a":"# + schema + "}}" }
         let text =
@@ -115,7 +115,7 @@ final class HostileImportTests: XCTestCase {
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let start = Date()
-        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", file])
+        let (status, out, error) = await CommandTests.run(["import", "openapi", file])
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "a deep document took minutes before")
         XCTAssertEqual(status, 65)
         XCTAssertEqual(out, "")

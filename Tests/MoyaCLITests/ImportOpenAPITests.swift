@@ -39,7 +39,7 @@ final class ImportOpenAPITests: XCTestCase {
         // The same bytes again, through -o.
         let directory = try temporaryDirectory()
         let written = directory + "/spec.yaml"
-        let (again, _, _) = try CommandTests.runProcess(["import", "openapi", document, "-o", written])
+        let (again, _, _) = await CommandTests.run(["import", "openapi", document, "-o", written])
         XCTAssertEqual(again, 0, file: file, line: line)
         // The same, but for the folders in each `$ref`, which name the document from the
         // spec's own folder.
@@ -85,7 +85,7 @@ final class ImportOpenAPITests: XCTestCase {
         for name in names {
             let directory = try temporaryDirectory()
             let written = directory + "/spec.yaml"
-            let (status, _, error) = try CommandTests.runProcess([
+            let (status, _, error) = await CommandTests.run([
                 "import", "openapi", examples + "/" + name, "-o", written,
             ])
             XCTAssertEqual(status, 0, "\(name): \(error)")
@@ -117,19 +117,19 @@ final class ImportOpenAPITests: XCTestCase {
         let file = directory + "/swagger.yaml"
         try "swagger: '1.2'\ninfo: { title: x, version: '1' }\npaths: {}\n".write(
             toFile: file, atomically: true, encoding: .utf8)
-        let (status, out, error) = try CommandTests.runProcess(["import", "openapi", file])
+        let (status, out, error) = await CommandTests.run(["import", "openapi", file])
         XCTAssertEqual(status, 65)
         XCTAssertEqual(out, "")
         XCTAssertEqual(error, "moya-cli: error: \(file): Swagger 1.2 is not supported; this reads Swagger 2.0\n")
         let other = directory + "/other.yaml"
         try "info: { title: x, version: '1' }\npaths: {}\n".write(toFile: other, atomically: true, encoding: .utf8)
-        let (otherStatus, _, otherError) = try CommandTests.runProcess(["import", "openapi", other])
+        let (otherStatus, _, otherError) = await CommandTests.run(["import", "openapi", other])
         XCTAssertEqual(otherStatus, 65)
         XCTAssertEqual(
             otherError,
             "moya-cli: error: \(other): no 'openapi' or 'swagger' version; this reads OpenAPI 3.0, 3.1 and 3.2, and Swagger 2.0\n"
         )
-        let (missing, _, missingError) = try CommandTests.runProcess(["import", "openapi", directory + "/none.yaml"])
+        let (missing, _, missingError) = await CommandTests.run(["import", "openapi", directory + "/none.yaml"])
         XCTAssertEqual(missing, 66)
         XCTAssertEqual(missingError, "moya-cli: error: cannot read \(directory)/none.yaml\n")
     }

@@ -32,7 +32,7 @@ extension ImportOpenAPITests {
     func testTheDocumentLivesBesideItsSpec() async throws {
         let specs = try temporaryDirectory()
         try FileManager.default.copyItem(atPath: fixtures + "/drift-3.0.yaml", toPath: specs + "/drift.yaml")
-        let (imported, _, importError) = try CommandTests.runProcess([
+        let (imported, _, importError) = await CommandTests.run([
             "import", "openapi", specs + "/drift.yaml", "-o", specs + "/drift.moya.yaml",
         ])
         XCTAssertEqual(imported, 0, importError)

@@ -86,7 +86,7 @@ extension ImportOpenAPITests {
         try FileManager.default.createDirectory(atPath: directory + "/out", withIntermediateDirectories: true)
         let document = directory + "/api.yaml"
         try FileManager.default.copyItem(atPath: fixtures + "/unevaluated-3.1.yaml", toPath: document)
-        let (status, _, error) = try CommandTests.runProcess([
+        let (status, _, error) = await CommandTests.run([
             "import", "openapi", document, "-o", directory + "/out/api.yaml",
         ])
         XCTAssertEqual(status, 0, error)
@@ -100,7 +100,7 @@ extension ImportOpenAPITests {
         XCTAssertEqual(valid, 0, validError)
 
         let before = try Data(contentsOf: URL(fileURLWithPath: document))
-        let (refused, _, refusal) = try CommandTests.runProcess(["import", "openapi", document, "-o", document])
+        let (refused, _, refusal) = await CommandTests.run(["import", "openapi", document, "-o", document])
         XCTAssertEqual(refused, 64)
         XCTAssertEqual(
             refusal,

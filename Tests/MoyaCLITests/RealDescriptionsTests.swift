@@ -11,10 +11,12 @@ extension ImportOpenAPITests {
     }
 
     /// Imports `document` (text) into `folder`/specs/ and returns the spec's path and stderr.
-    func imported(_ document: String, named name: String, in folder: String) throws -> (spec: String, error: String) {
+    func imported(_ document: String, named name: String, in folder: String) async throws -> (
+        spec: String, error: String
+    ) {
         let file = folder + "/" + name
         try write(document, to: file)
-        let (status, _, error) = try CommandTests.runProcess(["import", "openapi", file, "-o", folder + "/specs/"])
+        let (status, _, error) = await CommandTests.run(["import", "openapi", file, "-o", folder + "/specs/"])
         XCTAssertEqual(status, 0, error)
         let specs = try FileManager.default.contentsOfDirectory(atPath: folder + "/specs")
         let spec = try XCTUnwrap(
@@ -146,7 +148,7 @@ extension ImportOpenAPITests {
                 key: { type: apiKey, in: header, name: X-Key }
 
             """
-        let (spec, error) = try imported(document, named: "addons.yaml", in: folder)
+        let (spec, error) = try await imported(document, named: "addons.yaml", in: folder)
         let at = "moya-cli: warning: \(folder)/addons.yaml#/paths"
         XCTAssertEqual(
             error.split(separator: "\n").filter { $0.contains("warning") }.map(String.init),
@@ -207,7 +209,7 @@ extension ImportOpenAPITests {
                   responses: { "200": { description: ok, content: { application/json: { example: [] } } } }
 
             """
-        let (spec, error) = try imported(document, named: "titled.yaml", in: folder)
+        let (spec, error) = try await imported(document, named: "titled.yaml", in: folder)
         XCTAssertFalse(error.contains("warning"), error)
         let written = try String(contentsOfFile: spec, encoding: .utf8)
         XCTAssertTrue(
@@ -233,7 +235,7 @@ extension ImportOpenAPITests {
 
     /// Item 6: a warning many operations share is printed once, at the first, with a count;
     /// `--verbose` prints every one.
-    func testAWarningManyOperationsShareIsPrintedOnce() throws {
+    func testAWarningManyOperationsShareIsPrintedOnce() async throws {
         let folder = try temporaryDirectory()
         var paths = ""
         for index in 1...5 {
@@ -249,13 +251,13 @@ extension ImportOpenAPITests {
         let file = try documentFile(
             "openapi: 3.0.3\ninfo: { title: Many, version: \"1\" }\nservers: [{ url: \"https://many.example\" }]\npaths:\n"
                 + paths, named: "many.yaml", in: folder)
-        let (status, _, error) = try CommandTests.runProcess(["import", "openapi", file])
+        let (status, _, error) = await CommandTests.run(["import", "openapi", file])
         XCTAssertEqual(status, 0)
         XCTAssertEqual(
             error,
             "moya-cli: warning: \(file)#/paths/~1things1/get/parameters/0: OpenAPI ignores a header param named "
                 + "'Accept'; left out (and 4 more like it; --verbose lists every one)\n")
-        let (verbose, _, all) = try CommandTests.runProcess(["import", "openapi", file, "--verbose"])
+        let (verbose, _, all) = await CommandTests.run(["import", "openapi", file, "--verbose"])
         XCTAssertEqual(verbose, 0)
         XCTAssertEqual(all.split(separator: "\n").count, 5, all)
     }

@@ -67,7 +67,7 @@ extension ImportOpenAPITests {
         let bad = directory + "/bad.json"
         try "{\"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"x\" \"version\": \"1\"}}\n".write(
             toFile: bad, atomically: true, encoding: .utf8)
-        let (status, written, error) = try CommandTests.runProcess(["import", "openapi", bad])
+        let (status, written, error) = await CommandTests.run(["import", "openapi", bad])
         XCTAssertEqual(status, 65)
         XCTAssertEqual(written, "")
         XCTAssertEqual(error, "moya-cli: error: \(bad): 2:25: expected ',' or '}'\n")
@@ -114,7 +114,7 @@ extension ImportOpenAPITests {
         let name = (document as NSString).lastPathComponent
         let directory = try temporaryDirectory()
         let written = directory + "/spec.yaml"
-        let (status, _, error) = try CommandTests.runProcess(["import", "openapi", document, "-o", written])
+        let (status, _, error) = await CommandTests.run(["import", "openapi", document, "-o", written])
         XCTAssertEqual(status, 0, "\(name): \(error.suffix(2_000))")
         guard status == 0 else { return }
         XCTAssertFalse(error.contains(": error:"), "\(name): \(error.suffix(2_000))")
@@ -139,7 +139,7 @@ extension ImportOpenAPITests {
     func assertServedChecksPass(_ document: String) async throws {
         let name = (document as NSString).lastPathComponent
         let spec = try temporaryDirectory() + "/spec.yaml"
-        let (imported, _, importError) = try CommandTests.runProcess(["import", "openapi", document, "-o", spec])
+        let (imported, _, importError) = await CommandTests.run(["import", "openapi", document, "-o", spec])
         XCTAssertEqual(imported, 0, "\(name): \(importError.suffix(2_000))")
         var text = try String(contentsOfFile: spec, encoding: .utf8)
         let served = try await ServeTests.Served([spec, "--no-auth"])

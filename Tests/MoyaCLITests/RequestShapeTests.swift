@@ -205,7 +205,7 @@ extension ImportOpenAPITests {
             "twilio-api-v2010.json": "twilio", "twilio-lookups-v2.json": "twilioLookups", "xkcd.yaml": "xkcd",
         ]
         for (file, service) in expected.sorted(by: { $0.key < $1.key }) {
-            let (status, out, error) = try CommandTests.runProcess(["import", "openapi", corpus + "/" + file])
+            let (status, out, error) = await CommandTests.run(["import", "openapi", corpus + "/" + file])
             XCTAssertEqual(status, 0, error)
             let lines = out.split(separator: "\n")
             XCTAssertEqual(lines.first { $0.hasPrefix("service: ") }, "service: \(service)", file)
@@ -239,7 +239,7 @@ extension ImportOpenAPITests {
             for name in names {
                 let directory = try temporaryDirectory()
                 let spec = directory + "/spec.yaml"
-                let (status, _, error) = try CommandTests.runProcess(
+                let (status, _, error) = await CommandTests.run(
                     ["import", "openapi", folder + "/" + name, "-o", spec])
                 XCTAssertEqual(status, 0, "\(name): \(error.suffix(500))")
                 let (counted, out, countError) = try CommandTests.runProcess(

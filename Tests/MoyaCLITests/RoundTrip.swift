@@ -18,18 +18,18 @@ extension XCTestCase {
             written = spec
         } else {
             written = directory + "/specs/imported.yaml"
-            let (status, _, error) = try CommandTests.runProcess(["import", "openapi", document, "-o", written])
+            let (status, _, error) = await CommandTests.run(["import", "openapi", document, "-o", written])
             XCTAssertEqual(status, 0, error, file: file, line: line)
         }
         let first = try String(contentsOfFile: written, encoding: .utf8)
         let service = String(first.firstMatch(of: /\nservice: (\w+)\n/)?.1 ?? "")
 
         let exported = directory + "/exported.json"
-        let (exportStatus, _, exportError) = try CommandTests.runProcess([
+        let (exportStatus, _, exportError) = await CommandTests.run([
             "export", "openapi", service, "--specs", (written as NSString).deletingLastPathComponent, "-o", exported,
         ])
         XCTAssertEqual(exportStatus, 0, exportError, file: file, line: line)
-        let (again, second, againError) = try CommandTests.runProcess(["import", "openapi", exported])
+        let (again, second, againError) = await CommandTests.run(["import", "openapi", exported])
         XCTAssertEqual(again, 0, againError, file: file, line: line)
         func lines(_ spec: String) -> [Substring] {
             spec.replacing(/\$ref: ("[^"]*"|[^\s}]*)/, with: "$ref: ...")

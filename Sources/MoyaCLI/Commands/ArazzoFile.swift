@@ -4,6 +4,7 @@ import MoyaCompiler
 import MoyaRuntime
 import MoyaSchema
 import MoyaSpec
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -121,7 +122,10 @@ extension ArazzoFile {
     /// stderr. `run FILE WORKFLOW` and `check FILE` run them from there.
     static func imported(_ path: String, sources: [String], fileRoot: String? = nil) throws -> Imported {
         let context = CommandContext.current
-        guard let helper = HelperProgram.locate(context.environment) else {
+        // The program in-process (`CommandContext.helper`), else the executable.
+        let helper = context.helper
+        let located = helper == nil ? HelperProgram.locate(context.environment) : nil
+        guard helper != nil || located != nil else {
             throw HelperFailure(
                 "\(HelperProgram.executable), which imports Arazzo documents, is not beside moya-cli or on PATH; "
                     + "make install installs it")
@@ -138,22 +142,29 @@ extension ArazzoFile {
         let arguments =
             [HelperProgram.openAPI.name, "import-arazzo", path, folder + "/specs"]
             + (fileRoot.map { [ArazzoSource.fileRootArgument + $0] } ?? []) + sources
-        let outcome: ChildProcess.Outcome
-        do {
-            // In moya-cli's own environment and process group, to its end: Ctrl-C reaches it.
-            outcome = try ChildProcess.run(
-                arguments, executable: helper, environment: nil, path: nil, timeout: nil, ownGroup: false)
-        } catch {
-            imported.remove()
-            throw HelperFailure(error.reason)
+        let exited: Int32
+        let errors: [UInt8]
+        if let helper {
+            let captured = Mutex<[UInt8]>([])
+            exited = helper(arguments, { _ in }, { bytes in captured.withLock { $0 += bytes } })
+            errors = captured.withLock { $0 }
+        } else {
+            do {
+                // In moya-cli's own environment and process group, to its end: Ctrl-C reaches it.
+                let outcome = try ChildProcess.run(
+                    arguments, executable: located, environment: nil, path: nil, timeout: nil, ownGroup: false)
+                (exited, errors) = (outcome.status ?? 1, outcome.errors)
+            } catch {
+                imported.remove()
+                throw HelperFailure(error.reason)
+            }
         }
         // What import says that a run needs: its warnings and errors, not what it wrote where.
-        let said = String(decoding: outcome.errors, as: UTF8.self)
+        let said = String(decoding: errors, as: UTF8.self)
         for line in said.split(separator: "\n") where line.contains(": warning: ") || line.contains("error: ") {
             guard !line.hasPrefix("moya-cli: warning: ") || !line.contains("#/") else { continue }
             context.errorLine(String(line))
         }
-        let exited = outcome.status ?? 1
         guard exited == 0 else {
             imported.remove()
             throw HelperFailure("cannot import \(path)", exited: exited)

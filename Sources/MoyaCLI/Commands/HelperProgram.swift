@@ -1,3 +1,4 @@
+import ArgumentParser
 import MoyaCommandSupport
 import MoyaHTTP
 import MoyaRuntime
@@ -28,9 +29,16 @@ struct HelperProgram: Sendable {
 
     static let openAPI = HelperProgram(name: "moya-cli-openapi")
 
-    /// Runs the program in this process's place for `command`; returns only by throwing.
+    /// Runs the program in this process's place for `command`; returns only by throwing, or,
+    /// run in-process (`CommandContext.helper`), when the program succeeded.
     func run(_ arguments: [String], for command: String) throws {
         let context = CommandContext.current
+        if let helper = context.helper {
+            // The program has said what failed; the command ends with its status.
+            let status = helper([name] + arguments, context.writeOut, context.writeError)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         // In a process that does not end with the command (tests, a host program), replacing
         // the process would end the host.
         guard context.exitsWhenDone else {

@@ -32,6 +32,17 @@ public struct CommandContext: Sendable {
     /// stops it. Nil waits for the process's SIGINT, SIGTERM or SIGHUP; a test that runs
     /// `serve` in-process gives its own.
     public var stopSignal: (@Sendable () async -> Int32)?
+    /// The program moya-cli hands `import` and `export` to (`HelperProgram`), run in this
+    /// process instead of replacing it or being started: for a host that links moya-cli-tools'
+    /// library, MoyaTools, as the tests do. It takes the program's command line, its name
+    /// first, writes to the two writers it is given, and returns its status. Nil: the program
+    /// is run as an executable.
+    public var helper: HelperRunner?
+    public typealias HelperRunner =
+        @Sendable (
+            _ arguments: [String], _ writeOut: @escaping @Sendable ([UInt8]) -> Void,
+            _ writeError: @escaping @Sendable ([UInt8]) -> Void
+        ) -> Int32
 
     /// Creates a context.
     public init(
