@@ -168,7 +168,7 @@ final class ArazzoTests: XCTestCase {
     func testRunAWorkflowAgainstServe() async throws {
         let (directory, served) = try await servedShop()
         let environment = ["SHOP_URL": served.url + "/v1"]
-        let (status, out, error) = try CommandTests.runProcess(
+        let (status, out, error) = await CommandTests.run(
             ["run", fixtures + "/shop.arazzo.yaml", "buy", "--var", "quantity=2"], environment: environment)
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(
@@ -187,7 +187,7 @@ final class ArazzoTests: XCTestCase {
             .replacing("$response.body#/price < 100", with: "$response.body#/price < 10")
             .replacing("./shop.openapi.yaml", with: fixtures + "/shop.openapi.yaml")
         try text.write(toFile: strict, atomically: true, encoding: .utf8)
-        let (failed, failure, _) = try CommandTests.runProcess(
+        let (failed, failure, _) = await CommandTests.run(
             ["run", strict, "buy", "--source", "shop=\(fixtures)/shop.openapi.yaml"], environment: environment)
         XCTAssertEqual(failed, 1)
         XCTAssertTrue(
@@ -201,7 +201,7 @@ extension ArazzoTests {
     /// `place`, whose required input `item` nothing sets, fails at its step in the document.
     func testCheckRunsEveryWorkflow() async throws {
         let (_, served) = try await servedShop()
-        let (status, out, _) = try CommandTests.runProcess(
+        let (status, out, _) = await CommandTests.run(
             ["check", fixtures + "/shop.arazzo.yaml"], environment: ["SHOP_URL": served.url + "/v1"])
         XCTAssertEqual(status, 1)
         let file = fixtures + "/shop.arazzo.yaml"
@@ -301,7 +301,7 @@ extension ArazzoTests {
     /// Finding 11: workflows that run each other many times over (8 deep, 6 each: 6^7 steps
     /// from a 2 KB document) are bounded: a flow that would come to more than 1,000 steps is
     /// left out, said at its place, and the import ends at once.
-    func testNestedWorkflowsAreBounded() throws {
+    func testNestedWorkflowsAreBounded() async throws {
         let directory = try temporaryDirectory()
         try FileManager.default.copyItem(
             atPath: fixtures + "/shop.openapi.yaml", toPath: directory + "/shop.openapi.yaml")
@@ -327,7 +327,7 @@ extension ArazzoTests {
             """
         try document.write(toFile: directory + "/nest.arazzo.yaml", atomically: true, encoding: .utf8)
         let started = Date()
-        let (status, out, error) = try CommandTests.runProcess(
+        let (status, out, error) = await CommandTests.run(
             ["import", "arazzo", "nest.arazzo.yaml"], in: directory)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
         XCTAssertEqual(status, 0, error)

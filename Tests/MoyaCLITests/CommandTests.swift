@@ -33,7 +33,18 @@ final class CommandTests: XCTestCase {
     }
 
     /// Runs a command line as the executable does, returning its status, stdout and stderr.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
+    /// With `directory`, the command runs there, as a user's does in a folder: the test's
+    /// working directory is changed for the command and changed back (tests run one at a time).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil
+    ) async -> (Int32, String, String) {
+        let previous = FileManager.default.currentDirectoryPath
+        if let directory {
+            guard FileManager.default.changeCurrentDirectoryPath(directory) else {
+                return (-1, "", "cannot change to \(directory)")
+            }
+        }
+        defer { if directory != nil { _ = FileManager.default.changeCurrentDirectoryPath(previous) } }
         let capture = Capture()
         var context = CommandContext(
             environment: Environment(environment), writeOut: { capture.appendOut($0) },

@@ -154,7 +154,7 @@ final class CoverageTests: XCTestCase {
     func testAnImportedSpecDeclaresTheDocumentsResponses() async throws {
         let corpus = try Repository.shared("openapi-real", variable: "OPENAPI_REAL")
         let folder = try folder()
-        let (imported, _, importError) = try CommandTests.runProcess([
+        let (imported, _, importError) = await CommandTests.run([
             "import", "openapi", corpus + "/petstore3.yaml", "-o", folder + "/petstore.yaml",
         ])
         XCTAssertEqual(imported, 0, importError)

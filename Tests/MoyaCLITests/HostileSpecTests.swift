@@ -163,7 +163,7 @@ final class HostileSpecTests: XCTestCase {
 
     /// `./specs` found in the working directory reads no set variable until the user trusts
     /// the folder, and again after a spec file changes; named with --specs, it is the user's.
-    func testSpecsFoundInTheWorkingDirectoryReadNoEnvironmentUntilTrusted() throws {
+    func testSpecsFoundInTheWorkingDirectoryReadNoEnvironmentUntilTrusted() async throws {
         try write(
             """
             service: gh
@@ -181,24 +181,24 @@ final class HostileSpecTests: XCTestCase {
             + "variable; run 'moya-cli trust specs' once you have read them"
         let refusal =
             "specs/gh.yaml:3:17: error: auth.bearer: ${GITHUB_TOKEN}: \(reason)\nmoya-cli: error: \(reason)\n"
-        let (refused, out, error) = try CommandTests.runProcess(
+        let (refused, out, error) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(refused, 77)
         XCTAssertEqual(out, "")
         XCTAssertEqual(error, refusal)
 
         // Named explicitly, the folder is the user's choice.
-        let (named, namedOut, namedError) = try CommandTests.runProcess(
+        let (named, namedOut, namedError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run", "--specs", "specs"], environment: environment, in: repo)
         XCTAssertEqual(named, 0, namedError)
         XCTAssertTrue(namedOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), namedOut)
 
-        let (trusted, _, trustError) = try CommandTests.runProcess(["trust"], environment: environment, in: repo)
+        let (trusted, _, trustError) = await CommandTests.run(["trust"], environment: environment, in: repo)
         XCTAssertEqual(trusted, 0)
         XCTAssertEqual(
             trustError,
             "moya-cli: trusted \(repo)/specs (1 spec file); its specs read the environment until one of them changes\n")
-        let (sent, sentOut, sentError) = try CommandTests.runProcess(
+        let (sent, sentOut, sentError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(sent, 0, sentError)
         XCTAssertTrue(sentOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), sentOut)
@@ -206,7 +206,7 @@ final class HostileSpecTests: XCTestCase {
         // A changed file asks again.
         try write(
             (read("repo/specs/gh.yaml") ?? "") + "  other:\n    path: /other\n", to: "repo/specs/gh.yaml")
-        let (changed, _, changedError) = try CommandTests.runProcess(
+        let (changed, _, changedError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(changed, 77)
         XCTAssertTrue(
@@ -218,14 +218,14 @@ final class HostileSpecTests: XCTestCase {
 
     /// `trust --always`: the user's own folder stays trusted through its edits, and `list`
     /// says so; a folder others may write is refused, and `--revoke` forgets it.
-    func testTrustAlwaysKeepsTheUsersOwnFolderTrustedThroughEdits() throws {
+    func testTrustAlwaysKeepsTheUsersOwnFolderTrustedThroughEdits() async throws {
         try write(
             "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
                 + "    path: /user\n", to: "repo/specs/gh.yaml")
         let repo = folder + "/repo"
         let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: repo + "/specs")
-        let (open, _, openError) = try CommandTests.runProcess(
+        let (open, _, openError) = await CommandTests.run(
             ["trust", "--always"], environment: environment, in: repo)
         XCTAssertEqual(open, 64)
         XCTAssertEqual(
@@ -233,7 +233,7 @@ final class HostileSpecTests: XCTestCase {
             "moya-cli: error: trust --always takes a folder of your own: \(repo)/specs may be written by its group "
                 + "or others; chmod go-w it first\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo + "/specs")
-        let (trusted, _, trustError) = try CommandTests.runProcess(
+        let (trusted, _, trustError) = await CommandTests.run(
             ["trust", "--always"], environment: environment, in: repo)
         XCTAssertEqual(trusted, 0, trustError)
         XCTAssertEqual(
@@ -242,30 +242,30 @@ final class HostileSpecTests: XCTestCase {
                 + "in them, while it is yours alone to write\n")
         // An edit keeps it trusted.
         try write((read("repo/specs/gh.yaml") ?? "") + "  other:\n    path: /other\n", to: "repo/specs/gh.yaml")
-        let (sent, sentOut, sentError) = try CommandTests.runProcess(
+        let (sent, sentOut, sentError) = await CommandTests.run(
             ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(sent, 0, sentError)
         XCTAssertTrue(sentOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), sentOut)
-        let (listed, listOut, _) = try CommandTests.runProcess(["list"], environment: environment, in: repo)
+        let (listed, listOut, _) = await CommandTests.run(["list"], environment: environment, in: repo)
         XCTAssertEqual(listed, 0)
         XCTAssertTrue(
             listOut.hasSuffix(
                 "\nspecs is trusted always: its specs read the environment whatever their edits\n"), listOut)
         // Once others may write it, it is not trusted.
         try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: repo + "/specs")
-        let (shared, _, _) = try CommandTests.runProcess(
+        let (shared, _, _) = await CommandTests.run(
             ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(shared, 77)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo + "/specs")
         XCTAssertEqual(try CommandTests.runProcess(["trust", "--revoke"], environment: environment, in: repo).0, 0)
-        let (revoked, _, _) = try CommandTests.runProcess(
+        let (revoked, _, _) = await CommandTests.run(
             ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(revoked, 77)
     }
 
     /// Trust round four, finding 22: an untrusted folder is reported as untrusted (exit 77),
     /// and what follows from it in the other files (a flow whose service was refused) is not.
-    func testAnUntrustedFolderIsSaidSoAloneWithItsOwnStatus() throws {
+    func testAnUntrustedFolderIsSaidSoAloneWithItsOwnStatus() async throws {
         try write(
             "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
                 + "    path: /user\n", to: "repo/specs/gh.yaml")
@@ -273,7 +273,7 @@ final class HostileSpecTests: XCTestCase {
             "service: other\nbaseURL: \(server.baseURL)\ntargets:\n  ping:\n    path: /ping\nflows:\n  both:\n"
                 + "    steps:\n      - call: gh.user\n      - call: ping\n", to: "repo/specs/other.yaml")
         let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
-        let (status, out, error) = try CommandTests.runProcess(
+        let (status, out, error) = await CommandTests.run(
             ["check", "--stub", "immediate"], environment: environment, in: folder + "/repo")
         XCTAssertEqual(status, 77)
         XCTAssertEqual(out, "")
@@ -288,7 +288,7 @@ final class HostileSpecTests: XCTestCase {
 
     /// Trust round four, finding 6: a spec that is a link out of the folder is trusted by what
     /// it holds, so a change behind the link asks again.
-    func testALinkedSpecIsTrustedByItsContent() throws {
+    func testALinkedSpecIsTrustedByItsContent() async throws {
         try FileManager.default.createDirectory(atPath: folder + "/elsewhere", withIntermediateDirectories: true)
         try write(
             "service: gh\nbaseURL: \(server.baseURL)\ntargets:\n  user:\n    path: /user\n",
@@ -297,16 +297,16 @@ final class HostileSpecTests: XCTestCase {
             atPath: folder + "/repo/specs/gh.yaml", withDestinationPath: folder + "/elsewhere/gh.yaml")
         let repo = folder + "/repo"
         let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
-        let (trusted, _, trustError) = try CommandTests.runProcess(["trust"], environment: environment, in: repo)
+        let (trusted, _, trustError) = await CommandTests.run(["trust"], environment: environment, in: repo)
         XCTAssertEqual(trusted, 0, trustError)
-        let (plain, _, plainError) = try CommandTests.runProcess(
+        let (plain, _, plainError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(plain, 0, plainError)
         // The file behind the link now sends the token: the folder is no longer trusted.
         try write(
             "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
                 + "    path: /user\n", to: "elsewhere/gh.yaml")
-        let (changed, changedOut, changedError) = try CommandTests.runProcess(
+        let (changed, changedOut, changedError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(changed, 77, changedOut)
         XCTAssertTrue(changedError.contains("a spec in ./specs changed since you trusted the folder"), changedError)
@@ -314,35 +314,36 @@ final class HostileSpecTests: XCTestCase {
 
     /// Trust round four, finding 21: moya-cli's own writes into a trusted folder keep it
     /// trusted; a change of anyone else's still asks again.
-    func testMoyaCLIsOwnWritesKeepAFolderTrusted() throws {
+    func testMoyaCLIsOwnWritesKeepAFolderTrusted() async throws {
         try write(
             "service: gh\nbaseURL: \(server.baseURL)\nauth: { bearer: \"${GITHUB_TOKEN}\" }\ntargets:\n  user:\n"
                 + "    path: /json\n", to: "repo/specs/gh.yaml")
         let repo = folder + "/repo"
         let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
         XCTAssertEqual(try CommandTests.runProcess(["trust"], environment: environment, in: repo).0, 0)
-        let (recorded, _, recordError) = try CommandTests.runProcess(
+        let (recorded, _, recordError) = await CommandTests.run(
             ["call", "gh.user", "--record", "again"], environment: environment, in: repo)
         XCTAssertEqual(recorded, 0, recordError)
-        let (saved, _, saveError) = try CommandTests.runProcess(
+        let (saved, _, saveError) = await CommandTests.run(
             ["call", server.baseURL + "/echo/saved", "--save", "gh.saved", "--specs", "specs/gh.yaml"],
             environment: environment, in: repo)
         XCTAssertEqual(saved, 0, saveError)
-        let (after, _, afterError) = try CommandTests.runProcess(
+        let (after, _, afterError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(after, 0, afterError)
         XCTAssertTrue(read("repo/specs/gh.yaml")?.contains("again:") == true)
         XCTAssertTrue(read("repo/specs/gh.yaml")?.contains("saved:") == true)
         // Someone else's edit is not moya-cli's.
         try write((read("repo/specs/gh.yaml") ?? "") + "  other:\n    path: /other\n", to: "repo/specs/gh.yaml")
-        XCTAssertEqual(
-            try CommandTests.runProcess(["call", "gh.user", "--dry-run"], environment: environment, in: repo).0, 77)
+        let (edited, _, _) = await CommandTests.run(
+            ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(edited, 77)
     }
 
     /// `./specs` and the user's own folder are layers: a service of the nearer hides the
     /// farther's of the same name and says so; `list` says where each came from; the user's
     /// own specs read the environment while an untrusted `./specs` does not.
-    func testTheDefaultFoldersLayerAndSayWhereEachServiceCameFrom() throws {
+    func testTheDefaultFoldersLayerAndSayWhereEachServiceCameFrom() async throws {
         let home = folder + "/home"
         let own = home + "/.config/moya-cli/specs"
         try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
@@ -358,21 +359,21 @@ final class HostileSpecTests: XCTestCase {
         let environment = ["HOME": home, "XDG_STATE_HOME": folder + "/state", "GITHUB_TOKEN": "ghp_users0wnToken"]
         let hides = "moya-cli: note: service 'gh' is read from specs/gh.yaml, which hides \(own)/gh.yaml\n"
 
-        let (listed, out, error) = try CommandTests.runProcess(["list"], environment: environment, in: repo)
+        let (listed, out, error) = await CommandTests.run(["list"], environment: environment, in: repo)
         XCTAssertEqual(listed, 0, error)
         XCTAssertEqual(
             out,
             "gh.user    GET  /user\nmine.ping  GET  /ping\n\nfrom specs: gh\nfrom \(own): mine\n")
         XCTAssertEqual(error, hides)
 
-        let (called, calledOut, calledError) = try CommandTests.runProcess(
+        let (called, calledOut, calledError) = await CommandTests.run(
             ["call", "gh.user", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(called, 0, calledError)
         XCTAssertTrue(calledOut.hasPrefix("GET http://repo.test/user\n"), calledOut)
         XCTAssertEqual(calledError, hides)
 
         // The user's own spec reads the token; the untrusted ./specs would not.
-        let (mine, mineOut, mineError) = try CommandTests.runProcess(
+        let (mine, mineOut, mineError) = await CommandTests.run(
             ["call", "mine.ping", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(mine, 0, mineError)
         XCTAssertTrue(mineOut.hasSuffix("Authorization: Bearer ${GITHUB_TOKEN}\n"), mineOut)

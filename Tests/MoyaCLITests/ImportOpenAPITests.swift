@@ -140,7 +140,7 @@ final class ImportOpenAPITests: XCTestCase {
     /// `-o` into a folder that is not there yet makes it, and the spec there reads its copy of
     /// the document beside it; a path through a file is refused with exit 73, and a failed
     /// import removes the folders it made.
-    func testOutputIntoANewFolderMakesIt() throws {
+    func testOutputIntoANewFolderMakesIt() async throws {
         let directory = try temporaryDirectory()
         let document = """
             openapi: 3.0.3
@@ -159,25 +159,25 @@ final class ImportOpenAPITests: XCTestCase {
                 Items: { type: array, items: { type: string } }
             """
         try document.write(toFile: directory + "/store.yaml", atomically: true, encoding: .utf8)
-        let (status, _, error) = try CommandTests.runProcess(
+        let (status, _, error) = await CommandTests.run(
             ["import", "openapi", "store.yaml", "-o", "new/specs/store.spec.yaml"], in: directory)
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(
             error,
             "moya-cli: copied store.yaml to new/specs/store.yaml, beside the spec: a spec reads files only in its folder\n"
         )
-        let (checked, _, checkError) = try CommandTests.runProcess(
+        let (checked, _, checkError) = await CommandTests.run(
             ["validate", "new/specs/store.spec.yaml"], in: directory)
         XCTAssertEqual(checked, 0, checkError)
 
-        let (through, _, throughError) = try CommandTests.runProcess(
+        let (through, _, throughError) = await CommandTests.run(
             ["import", "openapi", "store.yaml", "-o", "store.yaml/spec.yaml"], in: directory)
         XCTAssertEqual(through, 73)
         XCTAssertEqual(throughError, "moya-cli: error: cannot write store.yaml/spec.yaml: store.yaml is not a folder\n")
 
         // A failed import leaves no folder behind.
         try "openapi: 3.0.3\npaths: [".write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
-        let (failed, _, _) = try CommandTests.runProcess(
+        let (failed, _, _) = await CommandTests.run(
             ["import", "openapi", "broken.yaml", "-o", "gone/deeper/spec.yaml"], in: directory)
         XCTAssertNotEqual(failed, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/gone"))
@@ -200,7 +200,7 @@ final class ImportOpenAPITests: XCTestCase {
                   responses: { "204": { description: gone } }
             """
         try document.write(toFile: directory + "/store.yaml", atomically: true, encoding: .utf8)
-        let (imported, _, importError) = try CommandTests.runProcess(
+        let (imported, _, importError) = await CommandTests.run(
             ["import", "openapi", "store.yaml", "-o", "store.spec.yaml"], in: directory)
         XCTAssertEqual(imported, 0, importError)
         let spec = try String(contentsOfFile: directory + "/store.spec.yaml", encoding: .utf8)
@@ -251,7 +251,7 @@ final class ImportOpenAPITests: XCTestCase {
     /// Trust round four, finding 19: what a spec cannot hold (a header name with a space, a
     /// port past 65535, a scheme that is not http or https, which the openapi fuzz target
     /// found) is left out with a warning, and what import writes validates.
-    func testImportWritesWhatValidates() throws {
+    func testImportWritesWhatValidates() async throws {
         let directory = try temporaryDirectory()
         let document = """
             openapi: 3.0.3
@@ -282,7 +282,7 @@ final class ImportOpenAPITests: XCTestCase {
                       content: { application/json: { schema: { type: array, items: { type: string } } } }
             """
         try document.write(toFile: directory + "/odd.yaml", atomically: true, encoding: .utf8)
-        let (imported, _, importError) = try CommandTests.runProcess(
+        let (imported, _, importError) = await CommandTests.run(
             ["import", "openapi", "odd.yaml", "-o", "odd.spec.yaml"], in: directory)
         XCTAssertEqual(imported, 0, importError)
         XCTAssertEqual(
@@ -295,7 +295,7 @@ final class ImportOpenAPITests: XCTestCase {
                 + "cannot have; left out\n"
                 + "moya-cli: note: odd.yaml#/paths/~1search/get: paginate: { next: { param: page, increment: 1 } }, "
                 + "since the query param 'page' numbers the pages\n")
-        let (valid, validOut, validError) = try CommandTests.runProcess(["validate", "odd.spec.yaml"], in: directory)
+        let (valid, validOut, validError) = await CommandTests.run(["validate", "odd.spec.yaml"], in: directory)
         XCTAssertEqual(valid, 0, validError)
         XCTAssertEqual(validOut + validError, "ok: 1 service, 2 targets\n")
         // A page param's first page meets its rules (the openapi fuzz target found `default: 1`

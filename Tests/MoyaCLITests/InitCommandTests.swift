@@ -77,7 +77,7 @@ final class InitCommandTests: XCTestCase {
                 FileManager.default.contents(atPath: folder + "/" + name),
                 FileManager.default.contents(atPath: CommandTests.root + "/specs/" + name), name)
         }
-        let (called, out, callError) = try CommandTests.runProcess(
+        let (called, out, callError) = await CommandTests.run(
             ["call", "myservice.showUser", "--id", "1", "--stub", "immediate"], environment: environment, in: home)
         XCTAssertEqual(called, 0, callError)
         XCTAssertEqual(out, #"{"id":1,"first_name":"Harry","last_name":"Potter"}"#)
@@ -90,7 +90,7 @@ final class InitCommandTests: XCTestCase {
         for line in lines where !line.hasPrefix("moya-cli serve") {
             let command = line.split(separator: "#").first ?? line
             let words = command.split(separator: " ").dropFirst().map(String.init)
-            let (ran, _, ranError) = try CommandTests.runProcess(words, environment: environment, in: home)
+            let (ran, _, ranError) = await CommandTests.run(words, environment: environment, in: home)
             XCTAssertEqual(ran, 0, "\(line): \(ranError)")
         }
         // A second run keeps what is there.

@@ -431,7 +431,7 @@ extension RecordTests {
         let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
             for name in names {
                 group.addTask {
-                    try CommandTests.runProcess(
+                    await CommandTests.run(
                         ["call", "many.\(name)", "--record", "--specs", file], environment: environment
                     ).0
                 }

@@ -507,7 +507,7 @@ final class SecretStoreTests: XCTestCase {
         }
     }
 
-    func testSpecsFoundInTheWorkingDirectoryReadNoStore() throws {
+    func testSpecsFoundInTheWorkingDirectoryReadNoStore() async throws {
         let folder = stores.folder + "/project"
         try FileManager.default.createDirectory(atPath: folder + "/specs", withIntermediateDirectories: true)
         let spec = """
@@ -520,7 +520,7 @@ final class SecretStoreTests: XCTestCase {
             """
         try spec.write(toFile: folder + "/specs/found.yaml", atomically: true, encoding: .utf8)
         try "KEY=v\n".write(toFile: folder + "/specs/.env", atomically: true, encoding: .utf8)
-        let (status, out, error) = try CommandTests.runProcess(
+        let (status, out, error) = await CommandTests.run(
             ["call", "found.one", "--dry-run"], environment: environment, in: folder)
         XCTAssertEqual(status, 77)
         XCTAssertEqual(out, "")

@@ -26,12 +26,12 @@ final class ShellCompletionTests: XCTestCase {
 
     private var folder = ""
 
-    override func setUpWithError() throws {
+    override func setUp() async throws {
         folder = NSTemporaryDirectory() + "completion-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/zsh", withIntermediateDirectories: true)
         try Self.spec.write(toFile: folder + "/hb.yaml", atomically: true, encoding: .utf8)
         for (shell, file) in [("bash", "moya-cli.bash"), ("zsh", "zsh/_moya-cli"), ("fish", "moya-cli.fish")] {
-            let (status, script, _) = try CommandTests.runProcess(["--generate-completion-script", shell])
+            let (status, script, _) = await CommandTests.run(["--generate-completion-script", shell])
             XCTAssertEqual(status, 0, shell)
             try script.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
         }
