@@ -263,13 +263,13 @@ final class CommandTests: XCTestCase {
     /// Outside a folder with `./specs`, moya-cli reads the user's own specs from
     /// `$XDG_CONFIG_HOME/moya-cli/specs`, else `~/.config/moya-cli/specs`; with neither, the
     /// error says where it looked and every way to name specs.
-    func testSpecsAreFoundInTheUsersConfigFolder() throws {
+    func testSpecsAreFoundInTheUsersConfigFolder() async throws {
         let home = NSTemporaryDirectory() + "moya-cli-home-\(UUID().uuidString)"
         let elsewhere = home + "/project"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
 
-        let (missing, _, error) = try Self.runProcess(["list"], environment: ["HOME": home], in: elsewhere)
+        let (missing, _, error) = await Self.run(["list"], environment: ["HOME": home], in: elsewhere)
         XCTAssertEqual(missing, 66)
         XCTAssertEqual(
             error,
@@ -280,12 +280,12 @@ final class CommandTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         try "service: mine\nbaseURL: https://x.test\ntargets: { ping: { path: /ping } }\n"
             .write(toFile: config + "/mine.yaml", atomically: true, encoding: .utf8)
-        let (status, out, listError) = try Self.runProcess(["list"], environment: ["HOME": home], in: elsewhere)
+        let (status, out, listError) = await Self.run(["list"], environment: ["HOME": home], in: elsewhere)
         XCTAssertEqual(status, 0, listError)
         XCTAssertEqual(out, "mine.ping  GET  /ping\n")
 
         let xdg = home + "/xdg"
-        let (xdgStatus, _, xdgError) = try Self.runProcess(
+        let (xdgStatus, _, xdgError) = await Self.run(
             ["list"], environment: ["HOME": home, "XDG_CONFIG_HOME": xdg], in: elsewhere)
         XCTAssertEqual(xdgStatus, 66, "XDG_CONFIG_HOME wins over ~/.config")
         XCTAssertTrue(xdgError.contains("no folder at ./specs or \(xdg)/moya-cli/specs;"), xdgError)

@@ -257,7 +257,8 @@ final class HostileSpecTests: XCTestCase {
             ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(shared, 77)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo + "/specs")
-        XCTAssertEqual(try CommandTests.runProcess(["trust", "--revoke"], environment: environment, in: repo).0, 0)
+        let (revokedTrust, _, _) = await CommandTests.run(["trust", "--revoke"], environment: environment, in: repo)
+        XCTAssertEqual(revokedTrust, 0)
         let (revoked, _, _) = await CommandTests.run(
             ["call", "gh.other", "--dry-run"], environment: environment, in: repo)
         XCTAssertEqual(revoked, 77)
@@ -320,7 +321,8 @@ final class HostileSpecTests: XCTestCase {
                 + "    path: /json\n", to: "repo/specs/gh.yaml")
         let repo = folder + "/repo"
         let environment = ["GITHUB_TOKEN": "ghp_users0wnToken", "XDG_STATE_HOME": folder + "/state", "HOME": folder]
-        XCTAssertEqual(try CommandTests.runProcess(["trust"], environment: environment, in: repo).0, 0)
+        let (trustedFolder, _, _) = await CommandTests.run(["trust"], environment: environment, in: repo)
+        XCTAssertEqual(trustedFolder, 0)
         let (recorded, _, recordError) = await CommandTests.run(
             ["call", "gh.user", "--record", "again"], environment: environment, in: repo)
         XCTAssertEqual(recorded, 0, recordError)

@@ -47,7 +47,7 @@ extension ImportOpenAPITests {
                       content: { application/json: { example: [{ id: 1 }] } }
 
             """
-        let (status, _, error) = try CommandTests.runProcess([
+        let (status, _, error) = await CommandTests.run([
             "import", "openapi", try documentFile(document, named: "shop.yaml", in: folder), "-o", folder + "/specs/",
         ])
         XCTAssertEqual(status, 0, error)
