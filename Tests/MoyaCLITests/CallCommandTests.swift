@@ -550,7 +550,8 @@ final class CallCommandTests: XCTestCase {
     }
 
     /// A call the spec stubs (`stub:`, no flag) starts no event-loop thread: neither the
-    /// warm-up nor the session's. The delayed stub leaves time to list the process's threads.
+    /// warm-up nor the session's. The delayed stub leaves time to list the process's threads,
+    /// once `-v` has logged the request, which it does as the call is sent or stubbed.
     func testASpecsStubStartsNoTransportThreads() throws {
         let directory = try scratchDirectory("stubbed")
         for (name, stub) in [("offline", "{ delayed: 1 }"), ("online", "never")] {
@@ -559,9 +560,15 @@ final class CallCommandTests: XCTestCase {
                 .write(toFile: "\(directory)/\(name).yaml", atomically: true, encoding: .utf8)
         }
         func threads(calling service: String) throws -> [String] {
-            let (process, _, _) = try CommandTests.launch(
-                ["call", "\(service).t", "--specs", directory], server: server.baseURL)
-            Thread.sleep(forTimeInterval: 0.5)
+            let (process, _, error) = try CommandTests.launch(
+                ["call", "\(service).t", "--specs", directory, "-v"], server: server.baseURL)
+            var said = ""
+            while !said.contains("Request: GET") {
+                let data = error.fileHandleForReading.availableData
+                guard !data.isEmpty else { break }
+                said += String(decoding: data, as: UTF8.self)
+            }
+            XCTAssertTrue(said.contains("Request: GET"), said)
             let tasks = "/proc/\(process.processIdentifier)/task"
             let names = try FileManager.default.contentsOfDirectory(atPath: tasks).map { task in
                 (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
