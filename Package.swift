@@ -310,7 +310,7 @@ let package = Package(
             name: "MoyaRuntimeTests",
             dependencies: [
                 "MoyaRuntime", "MoyaSpec", "MoyaCompiler", "MoyaBinding", "MoyaCore", "MoyaJSONPath",
-                "MoyaCommandSupport",
+                "MoyaCommandSupport", "MoyaHTTP",
                 "TestSupport",
             ]),
         .testTarget(
