@@ -299,7 +299,9 @@ let package = Package(
         .testTarget(name: "MoyaSchemaTests", dependencies: ["MoyaSchema", "MoyaCore", "TestSupport"]),
         .testTarget(
             name: "MoyaSpecTests",
-            dependencies: ["MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaJSONPath", "MoyaSchema", "TestSupport"]),
+            dependencies: [
+                "MoyaSpec", "MoyaCompiler", "MoyaCore", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "TestSupport",
+            ]),
         .testTarget(
             name: "MoyaCoverageTests",
             dependencies: ["MoyaCoverage", "MoyaCompiler", "MoyaSpec", "MoyaCore", "TestSupport"]),
