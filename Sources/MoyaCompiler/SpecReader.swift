@@ -361,7 +361,7 @@ struct SpecReader {
             } else if let fallback {
                 // The default is spec text; kept apart, it still names its variable for
                 // generated code and exports, which read the variable instead.
-                if fallback.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+                if BraceText.hasBrace(fallback) {
                     append(fallback)
                 } else {
                     pieces.append(.environmentDefault(name: String(name), value: String(fallback)))

@@ -78,7 +78,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Parses a template.
     public init(_ text: String, mark: Mark = Mark(line: 0, column: 0)) {
         self.mark = mark
-        if text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+        if BraceText.hasBrace(text) {
             storage = .segments(Template.parse(text))
         } else {
             storage = .text(text)
@@ -147,14 +147,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the template's literal text has a brace.
     public var hasLiteralBraces: Bool {
-        func braced(_ text: String) -> Bool {
-            text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
-        }
         // Asked of every template a spec compiles: plain text is looked at without making segments.
         switch storage {
-        case .text(let text): return braced(text)
+        case .text(let text): return BraceText.hasBrace(text)
         case .segments(let segments):
-            return segments.contains { if case .literal(let text) = $0 { braced(text) } else { false } }
+            return segments.contains { if case .literal(let text) = $0 { BraceText.hasBrace(text) } else { false } }
         }
     }
 
@@ -215,7 +212,12 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
 /// Text split at `{…}` references, with `{{` and `}}` each read as one literal brace: the
 /// brace rule of params' templates and of flows' variable templates alike.
-enum BraceText {
+package enum BraceText {
+    /// Whether `text` has a `{` or a `}`: whether it may hold a reference or a doubled brace.
+    package static func hasBrace(_ text: some StringProtocol) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+    }
+
     /// A run of literal text or one reference.
     enum Piece<Reference> {
         case literal(String)

@@ -80,7 +80,7 @@ public struct VariableTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func parse(_ text: String) -> [Segment] {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
+        guard BraceText.hasBrace(text) else {
             return text.isEmpty ? [] : [.literal(text)]
         }
         return BraceText.split(text, reference: reference).map { piece in
