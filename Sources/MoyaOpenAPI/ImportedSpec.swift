@@ -100,6 +100,8 @@ struct ImportedSpec {
         case multipart([Part], query: [Entry])
         /// A file, its path a param's, sent whole with its content type, and a query.
         case upload(Text, contentType: String, query: [Entry])
+        /// A body of text that may read the environment (`import curl`'s `$TOKEN`), and a query.
+        case text(Text, contentType: String, query: [Entry])
     }
 
     /// A sample response.
@@ -145,6 +147,9 @@ struct ImportedSpec {
         var paginate: String? = nil
         /// The operation it is made from, as `import arazzo` finds a step's target.
         var operation = ImportedOperation(path: "", method: "", target: "")
+        /// `timeout:`, in seconds, and `retry:`, where the source sets them (curl's `-m`, `--retry`).
+        var timeout: Double? = nil
+        var retry: Int? = nil
     }
 
     var comment: [String] = []

@@ -208,7 +208,7 @@ extension Importer {
         case .data(_, let contentType, _):
             operation.bodyType = contentType
             operation.bodyIsFixed = true
-        case .upload(_, let contentType, _):
+        case .upload(_, let contentType, _), .text(_, let contentType, _):
             operation.bodyType = contentType
             operation.bodyIsFixed = true
         case nil:

@@ -301,6 +301,8 @@ struct Importer {
             target.task = .multipart(parts, query: extra + query)
         case .upload(let file, let contentType, let extra)?:
             target.task = .upload(file, contentType: contentType, query: extra + query)
+        case .text(let body, let contentType, let extra)?:
+            target.task = .text(body, contentType: contentType, query: extra + query)
         case nil:
             if !query.isEmpty { target.task = .parameters(query, encoding: "queryString", query: []) }
         }

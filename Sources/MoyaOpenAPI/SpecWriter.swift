@@ -59,6 +59,10 @@ enum SpecWriter {
         if let required = target.bodyRequired { lines.append("    bodyRequired: \(required)") }
         if let validation = target.validation { lines.append("    validation: \(validation)") }
         if target.followsRedirects == false { lines.append("    followRedirects: false") }
+        if let timeout = target.timeout {
+            lines.append("    timeout: \(Int(exactly: timeout).map(String.init) ?? String(timeout))")
+        }
+        if let retry = target.retry { lines.append("    retry: \(retry)") }
         if let paginate = target.paginate { lines.append("    paginate: \(paginate)") }
         // 200 with no body is what a target without a sample answers.
         if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {
@@ -143,7 +147,9 @@ enum SpecWriter {
             // OpenAPI's form style: an array repeats its key (explode), booleans are words.
             if entries.isEmpty {
                 guard !extra.isEmpty else { return [] }
-                lines += self.entries("parameters", extra, indent: 6)
+                // A list of one-key mappings: the query in its order.
+                lines.append("      parameters:")
+                lines += extra.map { "        - \(YAMLText.key($0.key)): \(text($0.value))" }
                 lines.append("      encoding: queryString")
                 lines.append("      arrays: noBrackets")
                 lines.append("      bools: literal")
@@ -158,6 +164,10 @@ enum SpecWriter {
             query = extra
         case .data(let text, let contentType, let extra):
             lines.append("      data: \(YAMLText.quoted(text))")
+            lines.append("      contentType: \(YAMLText.scalar(contentType))")
+            query = extra
+        case .text(let body, let contentType, let extra):
+            lines.append("      data: \(text(body))")
             lines.append("      contentType: \(YAMLText.scalar(contentType))")
             query = extra
         case .upload(let template, _, let extra):

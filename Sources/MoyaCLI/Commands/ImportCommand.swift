@@ -15,7 +15,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         _superCommandName: MoyaCommand.name,
         abstract: "Write a spec from another description of an API.",
-        subcommands: [ImportOpenAPICommand.self, ImportArazzoCommand.self]
+        subcommands: [ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self]
     )
 }
 
@@ -119,5 +119,69 @@ struct ImportArazzoCommand: CallerIsolatedCommand {
         try HelperProgram.openAPI.run(
             ["import-arazzo", file, output ?? "-"] + (fileRoot.map { [ArazzoSource.fileRootArgument + $0] } ?? [])
                 + sources, for: "import arazzo")
+    }
+}
+
+/// `moya-cli import curl FILE` or `moya-cli import curl -- ARGS…`: curl command lines as a spec.
+struct ImportCurlCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "curl",
+        abstract: "Write a spec from curl command lines, one target per command.",
+        discussion: """
+            FILE holds curl commands as a shell reads them (quotes, $'…', line continuations, \
+            several commands); - reads them from stdin. After --, the words are one command's \
+            arguments, as your shell split them. Each command becomes a target that sends what \
+            curl sends: the method, the path and query, the headers (with curl's Accept: */* and \
+            the content type its data options imply), the body (-d, --data-raw, --data-binary, \
+            --data-urlencode, --json, -F) and basic (-u) or bearer credentials. A password, a \
+            token, a cookie and a header named like a key or a token are never written: the spec \
+            reads them from ${SERVICE_NAME} variables, which the summary lists. A $VAR becomes \
+            ${VAR} in a header or a body and a param in the path or query. Nothing is run and no \
+            file the commands name is read. Every option that is not carried is listed with its \
+            line; --report writes the same as JSON. Exits 0, 64 for a usage error, 65 when no \
+            request could be imported, 66 for a missing file.
+
+            Examples:
+              moya-cli import curl requests.sh -o specs/
+              moya-cli import curl --service shop -o specs/ -- -X POST https://shop.example/orders --json '{"id":1}'
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("A file of curl commands, or - for stdin.", valueName: "file"), completion: .file())
+    var file: String?
+
+    @Argument(
+        parsing: .postTerminator, help: ArgumentHelp("One curl command's arguments, after --.", valueName: "curl-args"))
+    var arguments: [String] = []
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
+            valueName: "path"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("The service's name. Defaults to the first URL's host.", valueName: "name"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
+    var report: String?
+
+    func validate() throws {
+        if file != nil, !arguments.isEmpty {
+            throw UsageError("give a file of curl commands or one command after --, not both")
+        }
+        if file == nil, arguments.isEmpty {
+            throw UsageError("give a file of curl commands, - for stdin, or one command after --")
+        }
+    }
+
+    func execute() async throws {
+        var words = arguments
+        if words.first == "curl" { words.removeFirst() }
+        let source = file.map { ["file", $0] } ?? (["args"] + words)
+        try HelperProgram.openAPI.run(
+            ["import-curl", output ?? "-", service ?? "-", report ?? "-"] + source, for: "import curl")
     }
 }

@@ -1,0 +1,81 @@
+import MoyaHTTP
+
+/// What an import of a collection carried and what it did not: the summary it prints, each
+/// thing not carried with its place in the source, and the same as JSON (`--report`).
+/// Nothing is left out of a spec without an entry here.
+public struct ImportReport: Sendable, Equatable {
+    /// One thing not carried: where it is in the source (`file:line`, or an item's path), what
+    /// it is, and why.
+    public struct Item: Sendable, Equatable {
+        public var place: String
+        public var what: String
+        public var reason: String
+    }
+
+    /// The source's format (`curl`, …) and file.
+    public var format: String
+    public var source: String
+    /// Requests in the source, and the targets and services made from them.
+    public var requests = 0
+    public var targets = 0
+    public var services = 0
+    public var notCarried: [Item] = []
+    /// The environment variables the spec reads credentials from, which the source held as
+    /// values and the spec never does.
+    public var variables: [String] = []
+
+    public init(format: String, source: String) {
+        self.format = format
+        self.source = source
+    }
+
+    mutating func leave(_ place: String, _ what: String, _ reason: String) {
+        notCarried.append(Item(place: place, what: what, reason: reason))
+    }
+
+    /// `3 requests → 3 targets in 1 service; 2 things not carried, listed below`.
+    public var summary: String {
+        func count(_ number: Int, _ word: String) -> String { "\(number) \(word)\(number == 1 ? "" : "s")" }
+        var line = "\(count(requests, "request")) → \(count(targets, "target")) in \(count(services, "service"))"
+        switch notCarried.count {
+        case 0: line += "; everything carried"
+        case 1: line += "; 1 thing not carried, listed below"
+        default: line += "; \(notCarried.count) things not carried, listed below"
+        }
+        return line
+    }
+
+    /// The lines printed on stderr: each thing not carried, then the variables to set.
+    public var lines: [String] {
+        var lines = notCarried.map { "\($0.place): not carried: \($0.what): \($0.reason)" }
+        if !variables.isEmpty {
+            lines.append(
+                "set \(variables.joined(separator: ", ")) before calling: "
+                    + "the source's credentials are read from the environment, never written into the spec")
+        }
+        return lines
+    }
+
+    /// The report as JSON, keys in a fixed order.
+    public var json: String {
+        let object: JSONValue = .object([
+            ("format", .string(format)),
+            ("source", .string(source)),
+            ("requests", .integer(requests)),
+            ("targets", .integer(targets)),
+            ("services", .integer(services)),
+            (
+                "notCarried",
+                .array(
+                    notCarried.map { item in
+                        .object([
+                            ("place", .string(item.place)), ("what", .string(item.what)),
+                            ("reason", .string(item.reason)),
+                        ])
+                    })
+            ),
+            ("variables", .array(variables.map { .string($0) })),
+        ])
+        return object.serialized(escapeSlashes: false) + "\n"
+    }
+}

@@ -1,0 +1,114 @@
+import MoyaCommandSupport
+import MoyaCompiler
+import MoyaHTTP
+import MoyaOpenAPI
+import MoyaSpec
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `moya-cli import curl`, which moya-cli hands over as
+///
+///     moya-cli-openapi import-curl OUTPUT|- SERVICE|- REPORT|- file PATH|-
+///     moya-cli-openapi import-curl OUTPUT|- SERVICE|- REPORT|- args ARGUMENT...
+///
+/// It writes the spec as `import openapi` does (stdout, a file, or DIR/SERVICE.yaml), prints
+/// the summary and each thing not carried on stderr, and writes the report as JSON to REPORT.
+/// An import that makes no target exits 65, after the report is written.
+enum CollectionTool {
+    static func importCurl(_ arguments: [String]) throws {
+        guard arguments.count >= 5 else { throw UsageError("import-curl takes OUTPUT SERVICE REPORT file|args …") }
+        let output = OpenAPITool.optional(arguments[0])
+        let service = OpenAPITool.optional(arguments[1])
+        let reportFile = OpenAPITool.optional(arguments[2])
+        let result: CurlImporter.Result
+        switch arguments[3] {
+        case "file" where arguments.count == 5:
+            let file = arguments[4]
+            result = CurlImporter.importText(try readText(file), file: file == "-" ? "stdin" : file, service: service)
+        case "args":
+            result = CurlImporter.importArguments(Array(arguments[4...]), service: service)
+        default:
+            throw UsageError("import-curl takes OUTPUT SERVICE REPORT file|args …")
+        }
+        try finish(result.spec, service: result.service, report: result.report, output: output, reportFile: reportFile)
+    }
+
+    /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
+    static func readText(_ file: String) throws -> String {
+        let limit = 64 << 20
+        let bytes: [UInt8]
+        if file == "-" {
+            var input: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            while input.count <= limit {
+                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    input += buffer[..<count]
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            guard input.count <= limit else { throw InvalidDocument("stdin holds more than 64 MiB") }
+            bytes = input
+        } else {
+            do {
+                bytes = try FileSystem.contents(file, limit: limit)
+            } catch {
+                throw FileFailure.missing("cannot read \(file): \(error.message)")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InvalidDocument("\(file == "-" ? "stdin" : file) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Checks the spec compiles, writes it and the report, and prints the summary; throws
+    /// (status 65) when nothing was imported.
+    static func finish(_ spec: String, service: String, report: ImportReport, output: String?, reportFile: String?)
+        throws
+    {
+        if let reportFile {
+            do {
+                try PendingFile.write(Array(report.json.utf8), to: reportFile)
+            } catch {
+                throw FileFailure.unwritable("cannot write \(reportFile): \(error.message)")
+            }
+        }
+        let printable = { (text: String) in TerminalText.escapingControls(text) }
+        OpenAPITool.line("moya-cli: import: " + report.summary)
+        for line in report.lines { OpenAPITool.line("moya-cli: warning: " + printable(line)) }
+        guard report.targets > 0 else {
+            throw InvalidDocument("\(printable(report.source)): no request could be imported; the lines above say why")
+        }
+        let folder = output.flatMap { output in
+            output.hasSuffix("/") || FileSystem.kind(output) == .directory
+                ? (output.hasSuffix("/") ? output : output + "/") : nil
+        }
+        let path = folder.map { $0 + service + ".yaml" } ?? output
+        let folders = try path.map(OpenAPITool.makeFolders(for:)) ?? []
+        var finished = false
+        defer { if !finished { FileSystem.removeFolders(folders) } }
+        var compiler = SpecCompiler(environment: .none)
+        if path == nil { compiler.fileRoot = "/" }
+        do {
+            _ = try compiler.compile(Array(spec.utf8), file: path ?? "\(service).yaml")
+        } catch {
+            throw InvalidDocument(
+                "the spec made from \(printable(report.source)) does not validate; this is a bug in moya-cli's import",
+                details: error.diagnostics.map { printable($0.description) })
+        }
+        try OpenAPITool.write(spec, to: path)
+        finished = true
+    }
+}
