@@ -63,8 +63,12 @@ enum CollectionTool {
         } else {
             do {
                 bytes = try FileSystem.contents(file, limit: limit)
+            } catch .unreadable {
+                throw FileFailure.missing("cannot read \(file)")
+            } catch .tooLarge {
+                throw InvalidDocument("\(file) is larger than 64 MiB, the most an import reads")
             } catch {
-                throw FileFailure.missing("cannot read \(file): \(error.message)")
+                throw FileFailure.missing("\(file): \(error.message)")
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

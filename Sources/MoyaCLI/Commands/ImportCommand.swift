@@ -168,16 +168,13 @@ struct ImportCurlCommand: CallerIsolatedCommand {
     @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
     var report: String?
 
-    func validate() throws {
+    func execute() async throws {
         if file != nil, !arguments.isEmpty {
             throw UsageError("give a file of curl commands or one command after --, not both")
         }
         if file == nil, arguments.isEmpty {
             throw UsageError("give a file of curl commands, - for stdin, or one command after --")
         }
-    }
-
-    func execute() async throws {
         var words = arguments
         if words.first == "curl" { words.removeFirst() }
         let source = file.map { ["file", $0] } ?? (["args"] + words)

@@ -82,6 +82,12 @@ public enum CurlImporter {
             for (what, reason) in target.leftOut { report.leave(place(command.line), what, reason) }
             spec.targets.append(target.target)
         }
+        // In the source's order: the lines that are no curl command among the others.
+        func line(_ item: ImportReport.Item) -> Int {
+            item.place.split(separator: ":").last.flatMap { Int($0) } ?? 0
+        }
+        report.notCarried = report.notCarried.enumerated()
+            .sorted { (line($0.element), $0.offset) < (line($1.element), $1.offset) }.map(\.element)
         report.targets = spec.targets.count
         report.services = spec.targets.isEmpty ? 0 : 1
         report.variables = variables
@@ -243,6 +249,7 @@ public enum CurlImporter {
             var contentType: String?
             var hasAccept = false
             var userAgent: ImportedSpec.Entry?
+            var cookies: [ShellWords.Word] = []
             for header in command.headers {
                 let lower = header.name.lowercased()
                 let value = header.value
@@ -252,6 +259,11 @@ public enum CurlImporter {
                     continue
                 case "accept":
                     hasAccept = true
+                case "accept-encoding":
+                    // An answer in an encoding moya-cli cannot decode (br, zstd) would print as bytes.
+                    leftOut.append(
+                        ("Accept-Encoding", "moya-cli asks for gzip and deflate itself and decodes the answer"))
+                    continue
                 case "user-agent":
                     userAgent = ImportedSpec.Entry(key: header.name, value: text(value.pieces))
                     continue
@@ -266,9 +278,7 @@ public enum CurlImporter {
                     }
                     continue
                 case "cookie":
-                    headers.append(
-                        ImportedSpec.Entry(
-                            key: header.name, value: value.isLiteral ? variable("cookie") : text(value.pieces)))
+                    cookies.append(value)
                     continue
                 default:
                     break
@@ -279,13 +289,14 @@ public enum CurlImporter {
                     headers.append(ImportedSpec.Entry(key: header.name, value: text(value.pieces)))
                 }
             }
-            if !command.cookies.isEmpty {
-                // `-b name=value` is a `Cookie` header, after any `-H Cookie:`.
-                if command.cookies.allSatisfy(\.isLiteral) {
+            // `-H Cookie:` and `-b name=value` make one `Cookie` header, as curl sends them.
+            cookies += command.cookies
+            if !cookies.isEmpty {
+                if cookies.allSatisfy(\.isLiteral) {
                     headers.append(ImportedSpec.Entry(key: "Cookie", value: variable("cookie")))
                 } else {
                     var pieces: [ShellWords.Piece] = []
-                    for (index, cookie) in command.cookies.enumerated() {
+                    for (index, cookie) in cookies.enumerated() {
                         if index > 0 { pieces.append(.text("; ")) }
                         pieces += cookie.pieces
                     }
@@ -370,9 +381,20 @@ public enum CurlImporter {
             // curl's own headers, which a call sends only when the spec says so.
             if !hasAccept { headers.insert(ImportedSpec.Entry(key: "Accept", value: "*/*"), at: 0) }
             if let userAgent { headers.append(userAgent) }
+            // A header given twice is sent once, its values joined as RFC 9110 joins them; a
+            // spec's headers are a mapping.
+            var merged: [ImportedSpec.Entry] = []
+            for header in headers {
+                if let index = merged.firstIndex(where: { $0.key.lowercased() == header.key.lowercased() }) {
+                    merged[index].value = merged[index].value + ", " + header.value
+                } else {
+                    merged.append(header)
+                }
+            }
+            headers = merged
             var target = ImportedSpec.Target(
                 name: Self.name(method: finalMethod, path: url.path), method: finalMethod, path: path)
-            target.summary = "curl \(finalMethod) \(Self.display(url.path))"
+            target.summary = "curl \(finalMethod) \(path)"
             target.params = params
             target.headers = headers
             target.auth = auth
@@ -390,11 +412,6 @@ public enum CurlImporter {
                 return nil
             }.joined(separator: " ")
             return Names.lowerCamel(method.lowercased() + " " + words, fallback: "request")
-        }
-
-        static func display(_ path: [ShellWords.Piece]) -> String {
-            let text = ShellWords.Word(pieces: path, line: 0).text
-            return text.isEmpty ? "/" : text
         }
 
         /// Whether a header or query name says its value is a credential.
