@@ -112,7 +112,11 @@ enum CollectionTool {
                 "the spec made from \(printable(report.source)) does not validate; this is a bug in moya-cli's import",
                 details: error.diagnostics.map { printable($0.description) })
         }
+        // A trusted folder written into stays trusted: the spec is moya-cli's.
+        let trust = SpecTrust(environment: .process)
+        let trusted = path.map { trust.trustedFolders(holding: [$0]) } ?? []
         try OpenAPITool.write(spec, to: path)
         finished = true
+        trust.renew(trusted)
     }
 }

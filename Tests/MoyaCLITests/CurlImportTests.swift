@@ -100,6 +100,12 @@ final class CurlImportTests: XCTestCase {
             XCTAssertEqual(status, requests.isEmpty ? 65 : 0, "\(name): \(error)")
             guard !requests.isEmpty else { continue }
             let spec = try String(contentsOfFile: specs + "/t.yaml", encoding: .utf8)
+            // What an import writes validates and passes its checks on the samples.
+            let (valid, validOut, validError) = await CommandTests.run(["validate", specs])
+            XCTAssertEqual(valid, 0, validError)
+            XCTAssertTrue(validOut.hasPrefix("ok: 1 service"), validOut)
+            let (checked, checkOut, _) = await CommandTests.run(["check", specs, "--stub", "immediate"])
+            XCTAssertEqual(checked, 0, checkOut)
             let targets = spec.split(separator: "\n").compactMap { line -> String? in
                 guard line.hasPrefix("  "), !line.hasPrefix("   "), line.hasSuffix(":") else { return nil }
                 return String(line.dropFirst(2).dropLast())
@@ -308,6 +314,29 @@ final class CurlImportTests: XCTestCase {
         let missing = await CommandTests.run(["import", "curl", "missing.sh"], in: folder)
         XCTAssertEqual(missing.0, 66)
         XCTAssertEqual(missing.2, "moya-cli: error: cannot read missing.sh\n")
+    }
+
+    /// An import into a trusted `./specs` keeps it trusted, as `import openapi -o` does: the
+    /// spec is moya-cli's, and its `${TOKEN}` is read by the next call. The real programs run,
+    /// since the trust list is the one in moya-cli-tools' environment.
+    func testAnImportIntoATrustedFolderKeepsItTrusted() async throws {
+        let repo = NSTemporaryDirectory() + "curl-trust-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: repo + "/specs", withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: repo) }
+        try "service: a\nbaseURL: http://a.example\ntargets:\n  root: {}\n".write(
+            toFile: repo + "/specs/a.yaml", atomically: true, encoding: .utf8)
+        try #"curl -H "Authorization: Bearer $TOKEN" https://h.example/x"#.write(
+            toFile: repo + "/h.sh", atomically: true, encoding: .utf8)
+        let environment = ["XDG_STATE_HOME": repo + "/state", "TOKEN": "abc"]
+        let (trusted, _, trustError) = await CommandTests.run(["trust"], environment: environment, in: repo)
+        XCTAssertEqual(trusted, 0, trustError)
+        let (imported, _, importError) = try CommandTests.runProcess(
+            ["import", "curl", "h.sh", "-o", "specs/"], environment: environment, in: repo)
+        XCTAssertEqual(imported, 0, importError)
+        let (called, out, callError) = await CommandTests.run(
+            ["call", "h.getX", "--dry-run"], environment: environment, in: repo)
+        XCTAssertEqual(called, 0, callError)
+        XCTAssertTrue(out.hasSuffix("Authorization: Bearer ${TOKEN}\n"), out)
     }
 
     /// The echo server's account of a request, comparable: the method, the URI, the headers
