@@ -11,8 +11,8 @@ struct ImportedSpec {
         enum Piece: Equatable {
             /// Text from the document, or a `{param}` template import made.
             case data(String)
-            /// `${name:-fallback}`; the fallback holds no `}`.
-            case environment(name: String, fallback: String)
+            /// `${name:-fallback}`, the fallback holding no `}`; `${name}` without one.
+            case environment(name: String, fallback: String?)
         }
 
         var pieces: [Piece]

@@ -357,7 +357,7 @@ struct Importer {
         let text = url.pieces.map { piece in
             switch piece {
             case .data(let data): data
-            case .environment(_, let fallback): fallback
+            case .environment(_, let fallback): fallback ?? ""
             }
         }.joined()
         if let port = portPastRange(text) { return "has port \(port), past 65535" }

@@ -240,7 +240,7 @@ enum SpecWriter {
         let written = text.pieces.map { piece in
             switch piece {
             case .data(let text): YAMLText.literal(text)
-            case .environment(let name, let fallback): "${\(name):-\(fallback)}"
+            case .environment(let name, let fallback): fallback.map { "${\(name):-\($0)}" } ?? "${\(name)}"
             }
         }.joined()
         return YAMLText.isPlain(written, inFlow: true) ? written : YAMLText.yamlQuoted(written)

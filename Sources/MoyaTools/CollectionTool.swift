@@ -43,10 +43,39 @@ enum CollectionTool {
         try finish(result.spec, service: result.service, report: result.report, output: output, reportFile: reportFile)
     }
 
+    /// `import-postman OUTPUT|- SERVICE|- REPORT|- COLLECTION [ENVIRONMENT...]`.
+    static func importPostman(_ arguments: [String]) throws {
+        guard arguments.count >= 4 else {
+            throw UsageError("import-postman takes OUTPUT SERVICE REPORT COLLECTION [ENVIRONMENT...]")
+        }
+        let output = OpenAPITool.optional(arguments[0])
+        let service = OpenAPITool.optional(arguments[1])
+        let reportFile = OpenAPITool.optional(arguments[2])
+        let file = arguments[3]
+        let collection = try readBytes(file)
+        let environments = try arguments.dropFirst(4).map { (file: $0, data: try readBytes($0)) }
+        let result: PostmanImporter.Result
+        do {
+            result = try PostmanImporter.importCollection(
+                collection, file: file, environments: environments, service: service)
+        } catch {
+            throw InvalidDocument(TerminalText.escapingControls(error.message))
+        }
+        try finish(result.spec, service: result.service, report: result.report, output: output, reportFile: reportFile)
+    }
+
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
     static func readText(_ file: String) throws -> String {
+        let bytes = try readBytes(file)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InvalidDocument("\(file == "-" ? "stdin" : file) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The file's bytes, or stdin's for `-`, at most 64 MiB.
+    static func readBytes(_ file: String) throws -> [UInt8] {
         let limit = 64 << 20
-        let bytes: [UInt8]
         if file == "-" {
             var input: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -59,22 +88,17 @@ enum CollectionTool {
                 }
             }
             guard input.count <= limit else { throw InvalidDocument("stdin holds more than 64 MiB") }
-            bytes = input
-        } else {
-            do {
-                bytes = try FileSystem.contents(file, limit: limit)
-            } catch .unreadable {
-                throw FileFailure.missing("cannot read \(file)")
-            } catch .tooLarge {
-                throw InvalidDocument("\(file) is larger than 64 MiB, the most an import reads")
-            } catch {
-                throw FileFailure.missing("\(file): \(error.message)")
-            }
+            return input
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw InvalidDocument("\(file == "-" ? "stdin" : file) is not UTF-8 text")
+        do {
+            return try FileSystem.contents(file, limit: limit)
+        } catch .unreadable {
+            throw FileFailure.missing("cannot read \(file)")
+        } catch .tooLarge {
+            throw InvalidDocument("\(file) is larger than 64 MiB, the most an import reads")
+        } catch {
+            throw FileFailure.missing("\(file): \(error.message)")
         }
-        return text
     }
 
     /// Checks the spec compiles, writes it and the report, and prints the summary; throws

@@ -72,6 +72,8 @@ public enum OpenAPITool {
                     arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
             case "import-curl":
                 try CollectionTool.importCurl(Array(arguments.dropFirst()))
+            case "import-postman":
+                try CollectionTool.importPostman(Array(arguments.dropFirst()))
             case "import-arazzo" where arguments.count >= 3:
                 try ArazzoTool.importDocument(
                     arguments[1], output: optional(arguments[2]), sources: Array(arguments[3...]))

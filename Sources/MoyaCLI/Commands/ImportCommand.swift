@@ -15,7 +15,9 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         _superCommandName: MoyaCommand.name,
         abstract: "Write a spec from another description of an API.",
-        subcommands: [ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self]
+        subcommands: [
+            ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self, ImportPostmanCommand.self,
+        ]
     )
 }
 
@@ -180,5 +182,61 @@ struct ImportCurlCommand: CallerIsolatedCommand {
         let source = file.map { ["file", $0] } ?? (["args"] + words)
         try HelperProgram.openAPI.run(
             ["import-curl", output ?? "-", service ?? "-", report ?? "-"] + source, for: "import curl")
+    }
+}
+
+/// `moya-cli import postman COLLECTION.json`: a Postman collection as a spec.
+struct ImportPostmanCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postman",
+        abstract: "Write a spec from a Postman collection, v2.0 or v2.1.",
+        discussion: """
+            Each request becomes a target named by its folders and its name; folders are name \
+            prefixes, since a collection is one API. The base URL is the one most requests use. \
+            {{var}} becomes ${VAR} in the base URL, headers, bodies and auth, with the \
+            collection's value as the default, and a param in the path or query. Bodies of \
+            every mode (raw, urlencoded, form-data with files, binary, GraphQL as JSON), bearer, \
+            basic and API-key auth (noauth and inherited too) and saved examples (as named \
+            samples) are carried. A secret variable, an auth value and a credential-named \
+            header are never written: the spec reads them from variables the summary lists. \
+            Each --environment becomes an environment of the spec when the base URL reads its \
+            variables. Scripts are never run. Everything not carried is listed with its item \
+            path; --report writes the same as JSON. Exits 0, 64 for a usage error, 65 for a \
+            file that is not a v2.0 or v2.1 collection or has no request to import, 66 for a \
+            missing file.
+
+            Examples:
+              moya-cli import postman shop.postman_collection.json -o specs/
+              moya-cli import postman api.json --environment staging.postman_environment.json -o specs/
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("The collection, as Postman exports it.", valueName: "collection"), completion: .file())
+    var collection: String
+
+    @Option(
+        name: .customLong("environment"),
+        help: ArgumentHelp("A Postman environment to carry as an environment; repeatable.", valueName: "file"),
+        completion: .file())
+    var environments: [String] = []
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
+            valueName: "path"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("The service's name. Defaults to the collection's name.", valueName: "name"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
+    var report: String?
+
+    func execute() async throws {
+        try HelperProgram.openAPI.run(
+            ["import-postman", output ?? "-", service ?? "-", report ?? "-", collection] + environments,
+            for: "import postman")
     }
 }

@@ -57,6 +57,10 @@ public enum CurlImporter {
                 report.leave(place(command.line), "curl", "it names no URL, so there is no request to import")
                 continue
             }
+            if let method = command.method, !ImportReport.methods.contains(method) {
+                report.leave(place(command.line), "-X \(method)", "a spec cannot send the method \(method)")
+                continue
+            }
             guard let url = URLParts(word) else {
                 report.leave(place(command.line), word.text, "it is not an http or https URL")
                 continue

@@ -29,6 +29,11 @@ public struct ImportReport: Sendable, Equatable {
         self.source = source
     }
 
+    /// The methods a spec can send.
+    static let methods: Set<String> = [
+        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY",
+    ]
+
     mutating func leave(_ place: String, _ what: String, _ reason: String) {
         notCarried.append(Item(place: place, what: what, reason: reason))
     }
