@@ -131,7 +131,9 @@ final class CurlImportTests: XCTestCase {
                     expectedHeaders["authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
                 }
                 var arguments = ["call", "t.\(target)", "--specs", specs, "--dry-run", "--json", "--show-secrets"]
-                if spec.contains("file: { type: file") { arguments += ["--file", "file.txt"] }
+                if PostmanImportTests.block(of: target, in: spec).contains("file: { type: file") {
+                    arguments += ["--file", "file.txt"]
+                }
                 let (called, out, callError) = await CommandTests.run(arguments, environment: environment, in: folder)
                 XCTAssertEqual(called, 0, "\(name) \(target): \(callError)")
                 let printed = try XCTUnwrap(
@@ -248,7 +250,7 @@ final class CurlImportTests: XCTestCase {
             moya-cli: import: 4 requests → 3 targets in 1 service; 4 things not carried, listed below
             moya-cli: warning: g.sh:2: not carried: -k: pass --insecure to moya-cli call
             moya-cli: warning: g.sh:6: not carried: echo: not a curl command; only curl lines are imported
-            moya-cli: warning: g.sh:7: not carried: curl: it names no URL, so there is no request to import
+            moya-cli: warning: g.sh:7: not carried: request: the curl command names no URL, so there is nothing to send
             moya-cli: warning: g.sh:8: not carried: -o: it changes what curl prints, not the request
             moya-cli: warning: set SHOP_COOKIE, SHOP_PASSWORD before calling: the source's credentials are read \
             from the environment, never written into the spec
@@ -260,7 +262,7 @@ final class CurlImportTests: XCTestCase {
             #"{"format":"curl","source":"g.sh","requests":4,"targets":3,"services":1,"notCarried":["#
                 + #"{"place":"g.sh:2","what":"-k","reason":"pass --insecure to moya-cli call"},"#
                 + #"{"place":"g.sh:6","what":"echo","reason":"not a curl command; only curl lines are imported"},"#
-                + #"{"place":"g.sh:7","what":"curl","reason":"it names no URL, so there is no request to import"},"#
+                + #"{"place":"g.sh:7","what":"request","reason":"the curl command names no URL, so there is nothing to send"},"#
                 + #"{"place":"g.sh:8","what":"-o","reason":"it changes what curl prints, not the request"}],"#
                 + #""variables":["SHOP_COOKIE","SHOP_PASSWORD"]}"# + "\n")
         // The password and the cookie are in neither.

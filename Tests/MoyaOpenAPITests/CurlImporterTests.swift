@@ -75,7 +75,7 @@ final class CurlImporterTests: XCTestCase {
                 $0["_type"] as? String == "request"
             }
             // No silent drop: each request Insomnia reads is a target or a reported line.
-            let reported = result.report.notCarried.filter { $0.what == "curl" }.count
+            let reported = result.report.notCarried.filter { $0.what == "request" }.count
             XCTAssertEqual(result.report.targets + reported, requests.count, "\(name): \(result.report.lines)")
             var methods: [String] = []
             for request in requests where (request["url"] as? String ?? "") != "" {

@@ -54,15 +54,16 @@ public enum CurlImporter {
         for command in commands {
             for left in command.leftOut { report.leave(place(left.line), left.option, left.reason) }
             guard let word = command.url else {
-                report.leave(place(command.line), "curl", "it names no URL, so there is no request to import")
+                report.leave(
+                    place(command.line), "request", "the curl command names no URL, so there is nothing to send")
                 continue
             }
             if let method = command.method, !ImportReport.methods.contains(method) {
-                report.leave(place(command.line), "-X \(method)", "a spec cannot send the method \(method)")
+                report.leave(place(command.line), "request", "a spec cannot send the method \(method)")
                 continue
             }
             guard let url = URLParts(word) else {
-                report.leave(place(command.line), word.text, "it is not an http or https URL")
+                report.leave(place(command.line), "request", "its URL \(word.text) is not an http or https one")
                 continue
             }
             requests.append((command, url))
@@ -270,6 +271,12 @@ public enum CurlImporter {
                     continue
                 case "user-agent":
                     userAgent = ImportedSpec.Entry(key: header.name, value: text(value.pieces))
+                    continue
+                case "authorization" where value.isLiteral && ImportReport.basicUser(ofHeader: value.text) != nil:
+                    // Basic credentials as basic auth: the user as it is, the password unwritten.
+                    auth = .basic(
+                        user: text([.text(ImportReport.basicUser(ofHeader: value.text) ?? "")]),
+                        password: variable("password"))
                     continue
                 case "authorization":
                     if value.text.lowercased().hasPrefix("bearer ") {

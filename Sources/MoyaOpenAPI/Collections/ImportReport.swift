@@ -1,5 +1,11 @@
 import MoyaHTTP
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// What an import of a collection carried and what it did not: the summary it prints, each
 /// thing not carried with its place in the source, and the same as JSON (`--report`).
 /// Nothing is left out of a spec without an entry here.
@@ -27,6 +33,16 @@ public struct ImportReport: Sendable, Equatable {
     public init(format: String, source: String) {
         self.format = format
         self.source = source
+    }
+
+    /// The user of an `Authorization: Basic …` value whose credentials are `user:password` in
+    /// UTF-8; nil for any other value. The password is never returned: it stays unwritten.
+    static func basicUser(ofHeader value: String) -> String? {
+        guard value.count > 6, value.prefix(6).lowercased() == "basic ",
+            let data = Data(base64Encoded: String(value.dropFirst(6)).trimmingBlanks),
+            let credentials = String(data: data, encoding: .utf8), let colon = credentials.firstIndex(of: ":")
+        else { return nil }
+        return String(credentials[..<colon])
     }
 
     /// The methods a spec can send.

@@ -324,11 +324,11 @@ public enum PostmanImporter {
             }
             let method = (request["method"]?.stringValue ?? "GET").uppercased()
             guard ImportReport.methods.contains(method) else {
-                leave(path, method, "a spec cannot send the method \(method)")
+                leave(path, "request", "a spec cannot send the method \(method)")
                 return
             }
             guard let parts = URLParts(raw) else {
-                leave(path, raw, "the URL is not an http or https one")
+                leave(path, "request", "its URL \(raw) is not an http or https one")
                 return
             }
             var target = ImportedSpec.Target(name: "", method: method, path: "/")
@@ -403,6 +403,7 @@ public enum PostmanImporter {
             // Headers: enabled ones; a Content-Type goes with the body.
             var headers: [ImportedSpec.Entry] = []
             var contentType: String?
+            var basicFromHeader: ImportedSpec.Auth?
             for (key, value, disabled) in Self.headers(request["header"]) {
                 if disabled {
                     leave(path, "header \(key)", "a disabled header is left out")
@@ -415,6 +416,12 @@ public enum PostmanImporter {
                 }
                 if lower == "content-type", !value.contains("{{") {
                     contentType = value
+                    continue
+                }
+                if lower == "authorization", let user = ImportReport.basicUser(ofHeader: value) {
+                    // Basic credentials as basic auth: the user as it is, the password unwritten.
+                    basicFromHeader = .basic(
+                        user: text(user, path: path, templates: false), password: urlPassword(nil, path: path))
                     continue
                 }
                 let credential =
@@ -446,6 +453,7 @@ public enum PostmanImporter {
                 }
             }
 
+            if let basicFromHeader { target.auth = basicFromHeader }
             if let user = parts.user, target.auth == nil || target.auth == serviceAuth {
                 target.auth = .basic(
                     user: text(PercentEncoding.decode(user[...]), path: path, templates: false),
@@ -812,7 +820,9 @@ public enum PostmanImporter {
             let path =
                 url["path"]?.arrayValue?.compactMap(\.stringValue).joined(separator: "/") ?? url["path"]?.stringValue
                 ?? ""
-            return scheme + host + port + (path.isEmpty ? "" : "/" + path)
+            let trimmedHost = host.hasSuffix("/") ? String(host.dropLast()) : host
+            let trimmedPath = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            return scheme + trimmedHost + port + (trimmedPath.isEmpty ? "" : "/" + trimmedPath)
         }
     }
 
