@@ -151,6 +151,189 @@ final class PostmanImportTests: XCTestCase {
         XCTAssertEqual(compared, 42)
     }
 
+    /// A collection with what users keep in one: variables (one secret), an API key on the
+    /// collection, folders, a disabled header and query param, saved examples, a raw JSON body,
+    /// a form login that turns auth off, a digest request on another host, scripts, and a
+    /// staging environment. The whole spec, the warnings and what a call sends.
+    func testTheWholeSpecOfACollectionWithAnEnvironment() async throws {
+        let folder = NSTemporaryDirectory() + "postman-golden-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        try #"""
+        {
+          "info": { "name": "Shop API", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json" },
+          "variable": [
+            { "key": "baseUrl", "value": "https://api.shop.example/v1" },
+            { "key": "apiKey", "value": "k-live-123", "type": "secret" },
+            { "key": "userId", "value": "42" }
+          ],
+          "auth": { "type": "apikey", "apikey": [ { "key": "key", "value": "X-Api-Key" }, { "key": "value", "value": "{{apiKey}}" }, { "key": "in", "value": "header" } ] },
+          "event": [ { "listen": "prerequest", "script": { "exec": ["pm.environment.set('t', Date.now())"] } } ],
+          "item": [
+            {
+              "name": "Users",
+              "item": [
+                {
+                  "name": "Get user",
+                  "request": {
+                    "method": "GET",
+                    "header": [ { "key": "Accept", "value": "application/json" }, { "key": "X-Debug", "value": "1", "disabled": true } ],
+                    "url": { "raw": "{{baseUrl}}/users/{{userId}}?fields=name,email&draft=1", "host": ["{{baseUrl}}"], "path": ["users", "{{userId}}"],
+                             "query": [ { "key": "fields", "value": "name,email" }, { "key": "draft", "value": "1", "disabled": true } ] }
+                  },
+                  "response": [
+                    { "name": "Found", "code": 200, "header": [ { "key": "Content-Type", "value": "application/json" } ], "body": "{\"id\": 42, \"name\": \"Ann\"}" },
+                    { "name": "Not found", "code": 404, "header": [ { "key": "Content-Type", "value": "text/plain" } ], "body": "no such user" }
+                  ]
+                },
+                {
+                  "name": "Create user",
+                  "request": {
+                    "method": "POST",
+                    "header": [ { "key": "Content-Type", "value": "application/json" } ],
+                    "body": { "mode": "raw", "raw": "{\"name\": \"{{name}}\", \"role\": \"admin\"}", "options": { "raw": { "language": "json" } } },
+                    "url": "{{baseUrl}}/users"
+                  }
+                }
+              ]
+            },
+            {
+              "name": "Login",
+              "request": {
+                "auth": { "type": "noauth" },
+                "method": "POST",
+                "body": { "mode": "urlencoded", "urlencoded": [ { "key": "user", "value": "ann" }, { "key": "password", "value": "hunter2" } ] },
+                "url": "{{baseUrl}}/login"
+              },
+              "event": [ { "listen": "test", "script": { "exec": ["pm.test('ok', () => pm.response.to.have.status(200))"] } } ]
+            },
+            {
+              "name": "Status page",
+              "request": { "auth": { "type": "digest", "digest": [] }, "method": "GET", "url": "https://status.shop.example/health" }
+            }
+          ]
+        }
+
+        """#.write(toFile: folder + "/shop.postman_collection.json", atomically: true, encoding: .utf8)
+        try #"""
+        { "name": "Staging", "values": [ { "key": "baseUrl", "value": "https://staging.shop.example/v1", "enabled": true }, { "key": "apiKey", "value": "k-test-9", "type": "secret", "enabled": true }, { "key": "userId", "value": "7", "enabled": true } ] }
+
+        """#.write(toFile: folder + "/staging.postman_environment.json", atomically: true, encoding: .utf8)
+        let (status, out, error) = await CommandTests.run(
+            ["import", "postman", "shop.postman_collection.json", "--environment", "staging.postman_environment.json"],
+            in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out,
+            #"""
+            # Imported by moya-cli import postman from Shop API.
+            service: shop
+            baseURL: "${BASE_URL:-https://api.shop.example/v1}"
+            environments:
+              staging: { baseURL: "https://staging.shop.example/v1" }
+            targets:
+              usersGetUser:
+                summary: Get user
+                params:
+                  userId: { type: string, default: "42", description: "{{userId}} in the collection" }
+                path: "/users/{userId}"
+                headers: { Accept: application/json, X-Api-Key: "${API_KEY:-}" }
+                task:
+                  parameters:
+                    - fields: "name,email"
+                  encoding: queryString
+                  arrays: noBrackets
+                  bools: literal
+                samples:
+                  found: { json: { id: 42, name: Ann } }
+                  notFound: { status: 404, headers: { Content-Type: text/plain }, body: no such user }
+              usersCreateUser:
+                summary: Create user
+                method: POST
+                path: /users
+                headers: { X-Api-Key: "${API_KEY:-}" }
+                task:
+                  data: "{\"name\": \"${NAME}\", \"role\": \"admin\"}"
+                  contentType: application/json
+                checks:
+                  - name: example
+                    live: false
+              login:
+                summary: Login
+                method: POST
+                path: /login
+                auth: none
+                task:
+                  parameters: { user: ann, password: "${PASSWORD:-}" }
+                  encoding: httpBody
+                  arrays: noBrackets
+                  bools: literal
+                checks:
+                  - name: example
+                    live: false
+              statusPage:
+                summary: Status page
+                baseURL: "https://status.shop.example"
+                path: /health
+                auth: none
+
+            """#)
+        XCTAssertEqual(
+            error,
+            #"""
+            moya-cli: import: 4 requests → 4 targets in 1 service; 7 things not carried, listed below
+            moya-cli: warning: shop.postman_collection.json: not carried: scripts: the collection's scripts are never run
+            moya-cli: warning: shop.postman_collection.json: Users / Get user: not carried: query draft: a disabled query param is left out
+            moya-cli: warning: shop.postman_collection.json: Users / Get user: not carried: header X-Debug: a disabled header is left out
+            moya-cli: warning: shop.postman_collection.json: Login: not carried: scripts: the request's scripts are never run; what they set or test is not carried
+            moya-cli: warning: shop.postman_collection.json: Status page / auth: not carried: auth digest: moya-cli's auth is bearer, basic or an API key; this scheme is not carried, and no other auth is sent in its place
+            moya-cli: warning: staging.postman_environment.json: not carried: apiKey: a secret is never written; set API_KEY before calling
+            moya-cli: warning: staging.postman_environment.json: not carried: userId: it is the param userId; pass --userId 7 with --env staging
+            moya-cli: warning: set API_KEY, PASSWORD before calling: the source's credentials are read from the environment, never written into the spec
+
+            """#)
+        // Neither the secret nor the password is written or printed.
+        XCTAssertFalse(
+            (out + error).contains("k-live-123") || (out + error).contains("k-test-9")
+                || (out + error).contains("hunter2"))
+
+        try out.write(toFile: folder + "/shop.yaml", atomically: true, encoding: .utf8)
+        let (called, sent, callError) = await CommandTests.run(
+            [
+                "call", "shop.usersGetUser", "--specs", "shop.yaml", "--env", "staging", "--userId", "7", "--dry-run",
+                "--show-secrets",
+            ],
+            environment: ["API_KEY": "k-test-9"], in: folder)
+        XCTAssertEqual(called, 0, callError)
+        XCTAssertEqual(
+            sent,
+            "GET https://staging.shop.example/v1/users/7?fields=name%2Cemail\nUser-Agent: moya-cli/0.1.0\n"
+                + "Accept: application/json\nX-Api-Key: k-test-9\n")
+        let (stubbed, body, _) = await CommandTests.run(
+            ["call", "shop.usersGetUser", "--specs", "shop.yaml", "--stub", "immediate", "--sample", "notFound"],
+            in: folder)
+        XCTAssertEqual(stubbed, 4)
+        XCTAssertEqual(body, "no such user")
+    }
+
+    /// A v1 collection, a file that is not JSON and one that is not there fail as documented.
+    func testFailures() async throws {
+        let shared = try Repository.shared("collections", variable: "MOYA_COLLECTIONS")
+        let v1 = await CommandTests.run(["import", "postman", shared + "/postman-transformer/v1.0.0/echo.json"])
+        XCTAssertEqual(v1.0, 65)
+        XCTAssertTrue(
+            v1.2.hasSuffix(
+                "echo.json is a Postman collection v1, which moya-cli does not read; export it again from Postman as Collection v2.1\n"
+            ), v1.2)
+        let notJSON = await CommandTests.run(["import", "postman", CommandTests.root + "/specs/httpbin.yaml"])
+        XCTAssertEqual(notJSON.0, 65)
+        XCTAssertTrue(
+            notJSON.2.hasPrefix("moya-cli: error: \(CommandTests.root)/specs/httpbin.yaml is not JSON"), notJSON.2)
+        let missing = await CommandTests.run(["import", "postman", "/nonexistent/c.json"])
+        XCTAssertEqual(missing.0, 66)
+        XCTAssertEqual(missing.2, "moya-cli: error: cannot read /nonexistent/c.json\n")
+    }
+
     /// The lines of `target` in `spec`.
     static func block(of target: String, in spec: String) -> String {
         guard let start = spec.range(of: "\n  \(target):\n") else { return "" }

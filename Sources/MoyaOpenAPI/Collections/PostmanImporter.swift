@@ -107,6 +107,9 @@ public enum PostmanImporter {
         var serviceAuthQuery: [ImportedSpec.Entry] = []
         /// Credential variables the spec reads, which the report lists.
         var credentialVariables: [String] = []
+        /// The collection's variables that became params, and those read from the environment.
+        var paramVariables: Set<String> = []
+        var environmentVariables: Set<String> = []
 
         init(file: String, environments: [(file: String, variables: Variables)]) {
             self.file = file
@@ -226,6 +229,7 @@ public enum PostmanImporter {
                     let text = "{{\(name)}}"
                     pieces.append(.data(templates ? YAMLText.template(text) : text))
                 case .variable(let name):
+                    environmentVariables.insert(name)
                     let variable = Self.environmentName(name)
                     let fallback = defaultValue(of: name, credential: credential)
                     if fallback == nil, credential || variables[name]?.secret == true {
@@ -307,8 +311,10 @@ public enum PostmanImporter {
                 return value("in") == "query" ? MadeAuth(query: [entry]) : MadeAuth(headers: [entry])
             default:
                 leave(
-                    path, "auth \(type)", "moya-cli's auth is bearer, basic or an API key; this scheme is not carried")
-                return MadeAuth(auth: nil)
+                    path, "auth \(type)",
+                    "moya-cli's auth is bearer, basic or an API key; this scheme is not carried, and no other auth is sent in its place"
+                )
+                return MadeAuth(auth: .disabled)
             }
         }
 
@@ -337,7 +343,10 @@ public enum PostmanImporter {
                 target.description = description
             }
             var params: [ImportedSpec.Param] = []
+            var paramsRead: Set<String> = []
+            defer { paramVariables.formUnion(paramsRead) }
             func param(_ variable: String, example: String?) -> String {
+                paramsRead.insert(variable)
                 let name = Names.param(variable)
                 if !params.contains(where: { $0.name == name }) {
                     var param = ImportedSpec.Param(
@@ -747,12 +756,21 @@ public enum PostmanImporter {
                 spec.environments.append((name, ImportedSpec.Text(pieces)))
                 for value in environment.values
                 where !SpecWriter.text(base).contains("${\(Self.environmentName(value.key))") {
-                    report.leave(
-                        file, value.key,
-                        value.secret
-                            ? "a secret is never written; set \(Self.environmentName(value.key)) before calling"
-                            : "a spec's environment holds a base URL and headers; set \(Self.environmentName(value.key)) before calling with --env \(name)"
-                    )
+                    let variable = Self.environmentName(value.key)
+                    let reason: String
+                    if value.secret {
+                        reason = "a secret is never written; set \(variable) before calling"
+                    } else if paramVariables.contains(value.key) {
+                        let shown = CurlImporter.Target.isCredential(value.key) ? "" : " " + value.value
+                        reason =
+                            "it is the param \(Names.param(value.key)); pass --\(Names.param(value.key))\(shown) with --env \(name)"
+                    } else if environmentVariables.contains(value.key) {
+                        reason =
+                            "a spec's environment holds a base URL and headers; set \(variable) before calling with --env \(name)"
+                    } else {
+                        reason = "no request uses it"
+                    }
+                    report.leave(file, value.key, reason)
                 }
             }
             report.targets = spec.targets.count
