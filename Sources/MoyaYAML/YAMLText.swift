@@ -46,8 +46,10 @@ public enum YAMLText {
     /// `head value` on one line where it fits, else `head` over the value's members or items.
     private static func nested(_ head: String, _ value: JSONValue, indent: Int, templates: Bool) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        let inline = "\(pad)\(head) \(flow(value, templates: templates))"
-        if inline.count <= width { return [inline] }
+        // The flow form only as far as the line's width: a large value is not written whole
+        // at each level it is nested in.
+        var budget = width - indent - head.count - 1
+        if let flow = flow(value, templates: templates, budget: &budget) { return ["\(pad)\(head) \(flow)"] }
         switch value {
         case .object(let members):
             return ["\(pad)\(head)"]
@@ -57,7 +59,42 @@ public enum YAMLText {
         case .array(let items):
             return ["\(pad)\(head)"] + items.flatMap { item($0, indent: indent + 2, templates: templates) }
         default:
-            return [inline]
+            return ["\(pad)\(head) \(flow(value, templates: templates))"]
+        }
+    }
+
+    /// `flow(value)` when it is at most `budget` characters long, which it takes from the
+    /// budget; nil as soon as it is longer.
+    private static func flow(_ value: JSONValue, templates: Bool, budget: inout Int) -> String? {
+        func take(_ text: String) -> String? {
+            budget -= text.count
+            return budget >= 0 ? text : nil
+        }
+        switch value {
+        case .array(let items) where !items.isEmpty:
+            var parts: [String] = []
+            guard take("[ ") != nil else { return nil }
+            for (index, item) in items.enumerated() {
+                if index > 0, take(", ") == nil { return nil }
+                guard let part = flow(item, templates: templates, budget: &budget) else { return nil }
+                parts.append(part)
+            }
+            guard take(" ]") != nil else { return nil }
+            return "[ " + parts.joined(separator: ", ") + " ]"
+        case .object(let members) where !members.isEmpty:
+            var parts: [String] = []
+            guard take("{ ") != nil else { return nil }
+            for (index, member) in members.enumerated() {
+                if index > 0, take(", ") == nil { return nil }
+                guard let name = take(key(member.key, of: members) + ": "),
+                    let part = flow(member.value, templates: templates, budget: &budget)
+                else { return nil }
+                parts.append(name + part)
+            }
+            guard take(" }") != nil else { return nil }
+            return "{ " + parts.joined(separator: ", ") + " }"
+        default:
+            return take(flow(value, templates: templates))
         }
     }
 
@@ -99,17 +136,28 @@ public enum YAMLText {
     /// Letters, digits and a few safe marks, starting with a letter or `/`, and not a word
     /// YAML reads as a boolean or null.
     public static func isPlain(_ text: String, inFlow: Bool) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCII,
-            (first.properties.isAlphabetic || first == "/"), text.last != " "
-        else { return false }
-        let keywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
-        guard !keywords.contains(text.lowercased()) else { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                    || " _./()+-".unicodeScalars.contains(scalar))
-        } && !text.contains("  ")
+        // ASCII letters, digits and ` _./()+-`, by byte; no two spaces in a row.
+        var previous: UInt8 = 0
+        for (index, byte) in text.utf8.enumerated() {
+            let isLetter = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            if index == 0, !(isLetter || byte == UInt8(ascii: "/")) { return false }
+            switch byte {
+            case _ where isLetter, 0x30...0x39, UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/"),
+                UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+                break
+            case UInt8(ascii: " ") where previous != UInt8(ascii: " "):
+                break
+            default:
+                return false
+            }
+            previous = byte
+        }
+        guard !text.isEmpty, previous != UInt8(ascii: " ") else { return false }
+        return text.utf8.count > 5 || !plainKeywords.contains(text.lowercased())
     }
+
+    /// Words YAML reads as a boolean or null.
+    private static let plainKeywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
 
     /// Document text, double-quoted and never expanded.
     public static func quoted(_ text: String) -> String {
