@@ -64,6 +64,22 @@ enum CollectionTool {
         try finish(result.spec, service: result.service, report: result.report, output: output, reportFile: reportFile)
     }
 
+    /// `import-har OUTPUT|- SERVICE|- REPORT|- FILE`.
+    static func importHAR(_ arguments: [String]) throws {
+        guard arguments.count == 4 else { throw UsageError("import-har takes OUTPUT SERVICE REPORT FILE") }
+        let file = arguments[3]
+        let result: HARImporter.Result
+        do {
+            result = try HARImporter.importArchive(
+                try readBytes(file), file: file, service: OpenAPITool.optional(arguments[1]))
+        } catch let refusal as HARImporter.Refusal {
+            throw InvalidDocument(TerminalText.escapingControls(refusal.message))
+        }
+        try finish(
+            result.spec, service: result.service, report: result.report, output: OpenAPITool.optional(arguments[0]),
+            reportFile: OpenAPITool.optional(arguments[2]))
+    }
+
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
     static func readText(_ file: String) throws -> String {
         let bytes = try readBytes(file)
@@ -117,7 +133,10 @@ enum CollectionTool {
         OpenAPITool.line("moya-cli: import: " + report.summary)
         for line in report.lines { OpenAPITool.line("moya-cli: warning: " + printable(line)) }
         guard report.targets > 0 else {
-            throw InvalidDocument("\(printable(report.source)): no request could be imported; the lines above say why")
+            throw InvalidDocument(
+                report.requests == 0
+                    ? "\(printable(report.source)) holds no request"
+                    : "\(printable(report.source)): no request could be imported; the lines above say why")
         }
         let folder = output.flatMap { output in
             output.hasSuffix("/") || FileSystem.kind(output) == .directory

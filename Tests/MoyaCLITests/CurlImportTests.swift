@@ -259,7 +259,7 @@ final class CurlImportTests: XCTestCase {
         let report = try String(contentsOfFile: folder + "/r.json", encoding: .utf8)
         XCTAssertEqual(
             report,
-            #"{"format":"curl","source":"g.sh","requests":4,"targets":3,"services":1,"notCarried":["#
+            #"{"format":"curl","source":"g.sh","requests":4,"targets":3,"services":1,"merged":0,"notCarried":["#
                 + #"{"place":"g.sh:2","what":"-k","reason":"pass --insecure to moya-cli call"},"#
                 + #"{"place":"g.sh:6","what":"echo","reason":"not a curl command; only curl lines are imported"},"#
                 + #"{"place":"g.sh:7","what":"request","reason":"the curl command names no URL, so there is nothing to send"},"#

@@ -17,6 +17,7 @@ struct ImportCommand: ParsableCommand {
         abstract: "Write a spec from another description of an API.",
         subcommands: [
             ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self, ImportPostmanCommand.self,
+            ImportHARCommand.self,
         ]
     )
 }
@@ -238,5 +239,51 @@ struct ImportPostmanCommand: CallerIsolatedCommand {
         try HelperProgram.openAPI.run(
             ["import-postman", output ?? "-", service ?? "-", report ?? "-", collection] + environments,
             for: "import postman")
+    }
+}
+
+/// `moya-cli import har FILE.har`: an HTTP Archive's requests as a spec.
+struct ImportHARCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "har",
+        abstract: "Write a spec from an HTTP Archive (HAR), one target per method and path.",
+        discussion: """
+            Entries with the same method, origin and path are one target; a path segment that \
+            is a number, a UUID or a long hex string becomes a param, its default the first \
+            value seen. Each target sends what its first entry recorded: the query, the \
+            headers (but Host, Content-Length and the others the transport writes) and the \
+            body. The responses become samples: the first as the sample, one of each other \
+            status as a named sample; a body over 64 KiB or in base64 is left out. Cookie, \
+            Authorization and credential-named headers and query keys are read from \
+            ${SERVICE_NAME} variables the summary lists, never written. Everything not carried \
+            is listed with its entry; --report writes the same as JSON. Exits 0, 64 for a \
+            usage error, 65 for a file that is not a HAR or has no request to import, 66 for \
+            a missing file.
+
+            Examples:
+              moya-cli import har session.har -o specs/
+              moya-cli import har shop.har --service shop -o specs/
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The HTTP Archive, as a browser saves it.", valueName: "file"), completion: .file())
+    var file: String
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
+            valueName: "path"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("The service's name. Defaults to the first URL's host.", valueName: "name"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
+    var report: String?
+
+    func execute() async throws {
+        try HelperProgram.openAPI.run(
+            ["import-har", output ?? "-", service ?? "-", report ?? "-", file], for: "import har")
     }
 }

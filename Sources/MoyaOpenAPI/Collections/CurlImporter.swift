@@ -345,7 +345,15 @@ public enum CurlImporter {
                     let type =
                         contentType
                         ?? (command.isJSON ? "application/json" : "application/x-www-form-urlencoded")
-                    task = .text(text(pieces, templates: false), contentType: type, query: query)
+                    // A credential-named member of a JSON body is read from a variable.
+                    let literal = pieces.map { piece -> String in
+                        if case .text(let text) = piece { return text }
+                        return ""
+                    }.joined()
+                    let withheld =
+                        pieces.allSatisfy({ if case .text = $0 { true } else { false } })
+                        ? ImportReport.withholdingCredentials(inJSON: literal, variable: variable) : nil
+                    task = .text(withheld ?? text(pieces, templates: false), contentType: type, query: query)
                     contentType = nil
                     if command.isJSON, !hasAccept {
                         headers.insert(ImportedSpec.Entry(key: "Accept", value: "application/json"), at: 0)

@@ -25,6 +25,8 @@ public struct ImportReport: Sendable, Equatable {
     public var requests = 0
     public var targets = 0
     public var services = 0
+    /// Requests carried by another's target: a HAR's entries of one method and path.
+    public var merged = 0
     public var notCarried: [Item] = []
     /// The environment variables the spec reads credentials from, which the source held as
     /// values and the spec never does.
@@ -45,6 +47,65 @@ public struct ImportReport: Sendable, Equatable {
         return String(credentials[..<colon])
     }
 
+    /// A JSON body whose members named like credentials (`password`, `token`, …, at any
+    /// depth) hold text: the body with each such value read from `variable(name)`, serialized
+    /// compactly; nil when the text is no JSON or holds no such member, and is kept as it is.
+    static func withholdingCredentials(
+        inJSON text: String, variable: (String) -> ImportedSpec.Text
+    ) -> ImportedSpec.Text? {
+        guard let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
+            let json = try? JSONValue(parsing: text)
+        else { return nil }
+        var pieces: [ImportedSpec.Text.Piece] = []
+        var found = false
+        var pending = ""
+        func write(_ value: JSONValue, depth: Int) {
+            switch value {
+            case .object(let members) where depth < 64:
+                pending += "{"
+                for (index, member) in members.enumerated() {
+                    if index > 0 { pending += "," }
+                    pending += JSONValue.string(member.key).serialized(escapeSlashes: false) + ":"
+                    if case .string = member.value, Self.isCredentialField(member.key) {
+                        found = true
+                        pending += "\""
+                        pieces.append(.data(pending))
+                        pending = ""
+                        pieces += variable(member.key).pieces
+                        pending += "\""
+                    } else {
+                        write(member.value, depth: depth + 1)
+                    }
+                }
+                pending += "}"
+            case .array(let items) where depth < 64:
+                pending += "["
+                for (index, item) in items.enumerated() {
+                    if index > 0 { pending += "," }
+                    write(item, depth: depth + 1)
+                }
+                pending += "]"
+            default:
+                pending += value.serialized(escapeSlashes: false)
+            }
+        }
+        write(json, depth: 0)
+        guard found else { return nil }
+        pieces.append(.data(pending))
+        return ImportedSpec.Text(pieces)
+    }
+
+    /// Whether a body's field or member names a credential: stricter than a header's name,
+    /// since `key` and `code` in a body are more often data than secrets.
+    static func isCredentialField(_ name: String) -> Bool {
+        let lower = name.lowercased().filter { $0 != "_" && $0 != "-" }
+        let words = [
+            "password", "passwd", "secret", "token", "apikey", "accesskey", "privatekey", "credential", "sessionid",
+            "signature",
+        ]
+        return words.contains { lower.contains($0) } || lower == "auth" || lower == "authorization"
+    }
+
     /// The methods a spec can send.
     static let methods: Set<String> = [
         "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY",
@@ -58,6 +119,7 @@ public struct ImportReport: Sendable, Equatable {
     public var summary: String {
         func count(_ number: Int, _ word: String) -> String { "\(number) \(word)\(number == 1 ? "" : "s")" }
         var line = "\(count(requests, "request")) → \(count(targets, "target")) in \(count(services, "service"))"
+        if merged > 0 { line += " (\(merged) joined the target of the same method and path)" }
         switch notCarried.count {
         case 0: line += "; everything carried"
         case 1: line += "; 1 thing not carried, listed below"
@@ -85,6 +147,7 @@ public struct ImportReport: Sendable, Equatable {
             ("requests", .integer(requests)),
             ("targets", .integer(targets)),
             ("services", .integer(services)),
+            ("merged", .integer(merged)),
             (
                 "notCarried",
                 .array(

@@ -521,6 +521,28 @@ public enum PostmanImporter {
             return .environment("PASSWORD", or: "")
         }
 
+        /// The names of a JSON body's credential-named members that hold text.
+        static func credentialMembers(_ text: String) -> [String] {
+            var names: [String] = []
+            func walk(_ value: JSONValue, depth: Int) {
+                guard depth < 64 else { return }
+                switch value {
+                case .object(let members):
+                    for member in members {
+                        if case .string = member.value, ImportReport.isCredentialField(member.key) {
+                            names.append(member.key)
+                        } else {
+                            walk(member.value, depth: depth + 1)
+                        }
+                    }
+                case .array(let items): for item in items { walk(item, depth: depth + 1) }
+                default: break
+                }
+            }
+            if let json = try? JSONValue(parsing: text) { walk(json, depth: 0) }
+            return names
+        }
+
         /// Whether a body of `mode` holds anything to send.
         static func hasContent(_ body: JSONValue?, mode: String) -> Bool {
             switch body?[mode] {
@@ -533,9 +555,9 @@ public enum PostmanImporter {
 
         /// A form field's value: a credential-named field's from its variable.
         mutating func fieldValue(_ key: String, _ value: String, path: [String]) -> ImportedSpec.Text {
-            guard CurlImporter.Target.isCredential(key),
+            guard ImportReport.isCredentialField(key),
                 !Self.split(value).contains(where: { if case .variable = $0 { true } else { false } })
-            else { return text(value, path: path, credential: CurlImporter.Target.isCredential(key)) }
+            else { return text(value, path: path, credential: ImportReport.isCredentialField(key)) }
             let variable = Self.environmentName(key)
             if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
             return .environment(variable, or: "")
@@ -590,6 +612,21 @@ public enum PostmanImporter {
                         "javascript": "application/javascript",
                     ][language ?? ""] ?? "text/plain"
                 contentType = nil
+                // A credential-named member of a JSON body is read from a variable.
+                if !raw.contains("{{"),
+                    let body = ImportReport.withholdingCredentials(
+                        inJSON: raw,
+                        variable: { name in
+                            let variable = Self.environmentName(name)
+                            return .environment(variable, or: "")
+                        })
+                {
+                    for name in Self.credentialMembers(raw)
+                    where !credentialVariables.contains(Self.environmentName(name)) {
+                        credentialVariables.append(Self.environmentName(name))
+                    }
+                    return .text(body, contentType: type, query: query)
+                }
                 return .text(text(raw, path: path, templates: false), contentType: type, query: query)
             case "urlencoded":
                 var entries: [ImportedSpec.Entry] = []
