@@ -80,6 +80,33 @@ enum CollectionTool {
             reportFile: OpenAPITool.optional(arguments[2]))
     }
 
+    /// `import-insomnia OUTPUT|- SERVICE|- REPORT|- FILE`: one spec per workspace.
+    static func importInsomnia(_ arguments: [String]) throws {
+        guard arguments.count == 4 else { throw UsageError("import-insomnia takes OUTPUT SERVICE REPORT FILE") }
+        let file = arguments[3]
+        let workspaces: [InsomniaImporter.Workspace]
+        do {
+            workspaces = try InsomniaImporter.importExport(
+                try readBytes(file), file: file, service: OpenAPITool.optional(arguments[1]))
+        } catch let refusal as PostmanImporter.Refusal {
+            throw InvalidDocument(TerminalText.escapingControls(refusal.message))
+        }
+        // One report for the export: its workspaces' counts and lines together.
+        var report = ImportReport(format: "insomnia", source: file)
+        for workspace in workspaces {
+            report.requests += workspace.report.requests
+            report.targets += workspace.report.targets
+            report.services += workspace.report.services
+            report.notCarried += workspace.report.notCarried
+            for variable in workspace.report.variables where !report.variables.contains(variable) {
+                report.variables.append(variable)
+            }
+        }
+        try finish(
+            workspaces.filter { $0.report.targets > 0 }.map { ($0.spec, $0.service) }, report: report,
+            output: OpenAPITool.optional(arguments[0]), reportFile: OpenAPITool.optional(arguments[2]))
+    }
+
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
     static func readText(_ file: String) throws -> String {
         let bytes = try readBytes(file)
@@ -122,6 +149,17 @@ enum CollectionTool {
     static func finish(_ spec: String, service: String, report: ImportReport, output: String?, reportFile: String?)
         throws
     {
+        try finish([(spec, service)], report: report, output: output, reportFile: reportFile)
+    }
+
+    /// `finish` for the specs of one source (an Insomnia export's workspaces), written into
+    /// the folder `output` as SERVICE.yaml each; more than one needs a folder. Each is
+    /// compiled before any is written, and none is left when one cannot be.
+    static func finish(
+        _ specs: [(spec: String, service: String)], report: ImportReport, output: String?, reportFile: String?
+    )
+        throws
+    {
         if let reportFile {
             do {
                 try PendingFile.write(Array(report.json.utf8), to: reportFile)
@@ -142,23 +180,40 @@ enum CollectionTool {
             output.hasSuffix("/") || FileSystem.kind(output) == .directory
                 ? (output.hasSuffix("/") ? output : output + "/") : nil
         }
-        let path = folder.map { $0 + service + ".yaml" } ?? output
-        let folders = try path.map(OpenAPITool.makeFolders(for:)) ?? []
+        let written = specs.filter { !$0.spec.isEmpty }
+        if written.count > 1, folder == nil {
+            throw UsageError(
+                "\(printable(report.source)) makes \(written.count) specs (\(written.map(\.service).joined(separator: ", "))); "
+                    + "write them into a folder with -o DIR/")
+        }
+        let paths = written.map { entry in folder.map { $0 + entry.service + ".yaml" } ?? output }
+        let folders = try paths.first.flatMap { $0 }.map(OpenAPITool.makeFolders(for:)) ?? []
         var finished = false
         defer { if !finished { FileSystem.removeFolders(folders) } }
-        var compiler = SpecCompiler(environment: .none)
-        if path == nil { compiler.fileRoot = "/" }
-        do {
-            _ = try compiler.compile(Array(spec.utf8), file: path ?? "\(service).yaml")
-        } catch {
-            throw InvalidDocument(
-                "the spec made from \(printable(report.source)) does not validate; this is a bug in moya-cli's import",
-                details: error.diagnostics.map { printable($0.description) })
+        for (entry, path) in zip(written, paths) {
+            var compiler = SpecCompiler(environment: .none)
+            if path == nil { compiler.fileRoot = "/" }
+            do {
+                _ = try compiler.compile(Array(entry.spec.utf8), file: path ?? "\(entry.service).yaml")
+            } catch {
+                throw InvalidDocument(
+                    "the spec made from \(printable(report.source)) does not validate; this is a bug in moya-cli's import",
+                    details: error.diagnostics.map { printable($0.description) })
+            }
         }
-        // A trusted folder written into stays trusted: the spec is moya-cli's.
+        // A trusted folder written into stays trusted: the specs are moya-cli's.
         let trust = SpecTrust(environment: .process)
-        let trusted = path.map { trust.trustedFolders(holding: [$0]) } ?? []
-        try OpenAPITool.write(spec, to: path)
+        let trusted = trust.trustedFolders(holding: paths.compactMap { $0 })
+        var made: [String] = []
+        for (entry, path) in zip(written, paths) {
+            do {
+                try OpenAPITool.write(entry.spec, to: path)
+            } catch {
+                for file in made { unlink(file) }
+                throw error
+            }
+            if let path { made.append(path) }
+        }
         finished = true
         trust.renew(trusted)
     }

@@ -76,6 +76,8 @@ public enum OpenAPITool {
                 try CollectionTool.importPostman(Array(arguments.dropFirst()))
             case "import-har":
                 try CollectionTool.importHAR(Array(arguments.dropFirst()))
+            case "import-insomnia":
+                try CollectionTool.importInsomnia(Array(arguments.dropFirst()))
             case "import-arazzo" where arguments.count >= 3:
                 try ArazzoTool.importDocument(
                     arguments[1], output: optional(arguments[2]), sources: Array(arguments[3...]))

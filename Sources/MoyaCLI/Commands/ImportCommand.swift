@@ -17,7 +17,7 @@ struct ImportCommand: ParsableCommand {
         abstract: "Write a spec from another description of an API.",
         subcommands: [
             ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self, ImportPostmanCommand.self,
-            ImportHARCommand.self,
+            ImportHARCommand.self, ImportInsomniaCommand.self,
         ]
     )
 }
@@ -285,5 +285,50 @@ struct ImportHARCommand: CallerIsolatedCommand {
     func execute() async throws {
         try HelperProgram.openAPI.run(
             ["import-har", output ?? "-", service ?? "-", report ?? "-", file], for: "import har")
+    }
+}
+
+/// `moya-cli import insomnia EXPORT`: an Insomnia export's workspaces as specs.
+struct ImportInsomniaCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insomnia",
+        abstract: "Write specs from an Insomnia export: v4 JSON or YAML, or v5 YAML.",
+        discussion: """
+            Each workspace becomes a spec (several need -o DIR/), each request a target named \
+            by its request groups and its name. Insomnia's model is Postman's, and the mapping \
+            is import postman's: {{ _.var }} becomes ${VAR} with the base environment's value \
+            as the default, or a param in a path or query; each sub-environment becomes an \
+            environment of the base URL; bodies, basic, bearer and API-key auth are carried; \
+            credentials are never written. A GET's body is sent, as Insomnia sends it. Template \
+            tags ({% … %}) and scripts are never run, and are reported. Everything not carried \
+            is listed with its request's path; --report writes the same as JSON. Exits 0, 64 \
+            for a usage error, 65 for a file that is not an Insomnia export of format 2 to 5 \
+            or has no request to import, 66 for a missing file.
+
+            Examples:
+              moya-cli import insomnia Insomnia_2026-12-07.yaml -o specs/
+              moya-cli import insomnia export.json --service shop -o specs/
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The export, as Insomnia writes it.", valueName: "file"), completion: .file())
+    var file: String
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
+            valueName: "path"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("The service's name. Defaults to the workspace's name.", valueName: "name"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
+    var report: String?
+
+    func execute() async throws {
+        try HelperProgram.openAPI.run(
+            ["import-insomnia", output ?? "-", service ?? "-", report ?? "-", file], for: "import insomnia")
     }
 }

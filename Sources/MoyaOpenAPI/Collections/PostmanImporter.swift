@@ -77,12 +77,22 @@ public enum PostmanImporter {
             }
             parsedEnvironments.append((environment.file, variables))
         }
-        var importer = Importer(file: file, environments: parsedEnvironments)
+        return importDocument(document, file: file, environments: parsedEnvironments, service: service)
+    }
+
+    /// A collection in Postman's v2.1 shape, as read or as another importer made it
+    /// (`InsomniaImporter`); `format` names the source in the report and the spec's comment.
+    static func importDocument(
+        _ document: JSONValue, file: String, environments: [(file: String, variables: Variables)], service: String?,
+        format: String = "postman", prunesBodies: Bool = true
+    ) -> Result {
+        var importer = Importer(file: file, environments: environments, format: format)
+        importer.prunesBodies = prunesBodies
         importer.read(collection: document)
+        let title = document["info"]?["name"]?.stringValue
         let name =
-            service.map { Names.lowerCamel($0, fallback: "postman") }
-            ?? info["name"]?.stringValue.flatMap(Names.service(title:)) ?? "postman"
-        return importer.result(service: name, title: info["name"]?.stringValue)
+            service.map { Names.lowerCamel($0, fallback: format) } ?? title.flatMap(Names.service(title:)) ?? format
+        return importer.result(service: name, title: title)
     }
 
     /// A JSON value as Postman's text: a string as it is, anything else serialized.
@@ -111,10 +121,15 @@ public enum PostmanImporter {
         var paramVariables: Set<String> = []
         var environmentVariables: Set<String> = []
 
-        init(file: String, environments: [(file: String, variables: Variables)]) {
+        /// Whether a GET's or HEAD's body is left out, as Postman leaves it.
+        var prunesBodies = true
+        let format: String
+
+        init(file: String, environments: [(file: String, variables: Variables)], format: String = "postman") {
             self.file = file
             self.environments = environments
-            report = ImportReport(format: "postman", source: file)
+            self.format = format
+            report = ImportReport(format: format, source: file)
         }
 
         func place(_ path: [String]) -> String {
@@ -207,7 +222,10 @@ public enum PostmanImporter {
         /// environment's; none for a secret or a credential, or a value holding a brace.
         func defaultValue(of variable: String, credential: Bool) -> String? {
             let found = variables[variable] ?? environments.lazy.compactMap { $0.variables.value(of: variable) }.first
-            guard let found, !found.secret, !credential, !found.value.contains("}"), !found.value.contains("{") else {
+            // A variable named like a credential (`apiKey`, `token`) holds one, whatever its type.
+            guard let found, !found.secret, !credential, !ImportReport.isCredentialField(variable),
+                !found.value.contains("}"), !found.value.contains("{")
+            else {
                 return nil
             }
             return found.value
@@ -225,17 +243,22 @@ public enum PostmanImporter {
                 case .text(let text):
                     pieces.append(.data(templates ? YAMLText.template(text) : text))
                 case .variable(let name) where name.hasPrefix("$"):
-                    leave(path, "{{\(name)}}", "Postman's dynamic variables are not carried; it is sent as text")
+                    leave(path, "{{\(name)}}", "a dynamic variable is not carried; it is sent as text")
                     let text = "{{\(name)}}"
                     pieces.append(.data(templates ? YAMLText.template(text) : text))
                 case .variable(let name):
                     environmentVariables.insert(name)
                     let variable = Self.environmentName(name)
                     let fallback = defaultValue(of: name, credential: credential)
-                    if fallback == nil, credential || variables[name]?.secret == true {
+                    if fallback == nil,
+                        credential || variables[name]?.secret == true || ImportReport.isCredentialField(name)
+                    {
                         if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
                     }
-                    pieces.append(.environment(name: variable, fallback: fallback ?? (credential ? "" : nil)))
+                    pieces.append(
+                        .environment(
+                            name: variable,
+                            fallback: fallback ?? (credential || ImportReport.isCredentialField(name) ? "" : nil)))
                 }
             }
             return ImportedSpec.Text(pieces)
@@ -472,7 +495,7 @@ public enum PostmanImporter {
             // The body. Postman sends none with a GET or a HEAD unless the request turns its
             // pruning off.
             var bodyValue = request["body"]
-            if ["GET", "HEAD"].contains(method), let mode = bodyValue?["mode"]?.stringValue,
+            if prunesBodies, ["GET", "HEAD"].contains(method), let mode = bodyValue?["mode"]?.stringValue,
                 request["protocolProfileBehavior"]?["disableBodyPruning"] != .bool(true)
             {
                 if Self.hasContent(bodyValue, mode: mode) {
@@ -581,7 +604,7 @@ public enum PostmanImporter {
                 switch piece {
                 case .text(let text): template += YAMLText.template(text)
                 case .variable(let name) where name.hasPrefix("$"):
-                    leave(path, "{{\(name)}}", "Postman's dynamic variables are not carried; it is sent as text")
+                    leave(path, "{{\(name)}}", "a dynamic variable is not carried; it is sent as text")
                     template += YAMLText.template("{{\(name)}}")
                 case .variable(let name): template += param(name, defaultValue(of: name, credential: false))
                 }
@@ -752,7 +775,7 @@ public enum PostmanImporter {
                 counts[SpecWriter.text($0), default: 0] < counts[SpecWriter.text($1), default: 0]
             }
             var spec = ImportedSpec(service: service, baseURL: common ?? "http://localhost")
-            spec.comment = ["Imported by moya-cli import postman" + (title.map { " from \($0)" } ?? "") + "."]
+            spec.comment = ["Imported by moya-cli import \(format)" + (title.map { " from \($0)" } ?? "") + "."]
                 .map(SpecWriter.commentText)
             spec.auth = serviceAuth
             for (target, base) in targets {
