@@ -158,18 +158,7 @@ struct ImportCurlCommand: CallerIsolatedCommand {
         parsing: .postTerminator, help: ArgumentHelp("One curl command's arguments, after --.", valueName: "curl-args"))
     var arguments: [String] = []
 
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp(
-            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
-            valueName: "path"))
-    var output: String?
-
-    @Option(help: ArgumentHelp("The service's name. Defaults to the first URL's host.", valueName: "name"))
-    var service: String?
-
-    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
-    var report: String?
+    @OptionGroup var options: ImportOptions
 
     func execute() async throws {
         if file != nil, !arguments.isEmpty {
@@ -182,7 +171,7 @@ struct ImportCurlCommand: CallerIsolatedCommand {
         if words.first == "curl" { words.removeFirst() }
         let source = file.map { ["file", $0] } ?? (["args"] + words)
         try HelperProgram.openAPI.run(
-            ["import-curl", output ?? "-", service ?? "-", report ?? "-"] + source, for: "import curl")
+            ["import-curl"] + options.helperArguments + source, for: "import curl")
     }
 }
 
@@ -222,22 +211,11 @@ struct ImportPostmanCommand: CallerIsolatedCommand {
         completion: .file())
     var environments: [String] = []
 
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp(
-            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
-            valueName: "path"))
-    var output: String?
-
-    @Option(help: ArgumentHelp("The service's name. Defaults to the collection's name.", valueName: "name"))
-    var service: String?
-
-    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
-    var report: String?
+    @OptionGroup var options: ImportOptions
 
     func execute() async throws {
         try HelperProgram.openAPI.run(
-            ["import-postman", output ?? "-", service ?? "-", report ?? "-", collection] + environments,
+            ["import-postman"] + options.helperArguments + [collection] + environments,
             for: "import postman")
     }
 }
@@ -269,22 +247,11 @@ struct ImportHARCommand: CallerIsolatedCommand {
     @Argument(help: ArgumentHelp("The HTTP Archive, as a browser saves it.", valueName: "file"), completion: .file())
     var file: String
 
-    @Option(
-        name: .shortAndLong,
-        help: ArgumentHelp(
-            "Write the spec here instead of to stdout; into a folder (DIR/, or one that is there) as SERVICE.yaml.",
-            valueName: "path"))
-    var output: String?
-
-    @Option(help: ArgumentHelp("The service's name. Defaults to the first URL's host.", valueName: "name"))
-    var service: String?
-
-    @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
-    var report: String?
+    @OptionGroup var options: ImportOptions
 
     func execute() async throws {
         try HelperProgram.openAPI.run(
-            ["import-har", output ?? "-", service ?? "-", report ?? "-", file], for: "import har")
+            ["import-har"] + options.helperArguments + [file], for: "import har")
     }
 }
 
@@ -314,6 +281,16 @@ struct ImportInsomniaCommand: CallerIsolatedCommand {
     @Argument(help: ArgumentHelp("The export, as Insomnia writes it.", valueName: "file"), completion: .file())
     var file: String
 
+    @OptionGroup var options: ImportOptions
+
+    func execute() async throws {
+        try HelperProgram.openAPI.run(
+            ["import-insomnia"] + options.helperArguments + [file], for: "import insomnia")
+    }
+}
+
+/// What every collection import takes: where the spec goes, the service's name, the report.
+struct ImportOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
@@ -321,14 +298,15 @@ struct ImportInsomniaCommand: CallerIsolatedCommand {
             valueName: "path"))
     var output: String?
 
-    @Option(help: ArgumentHelp("The service's name. Defaults to the workspace's name.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The service's name. Defaults to one from the source: its name, or its first URL's host.",
+            valueName: "name"))
     var service: String?
 
     @Option(help: ArgumentHelp("Write what was imported and what was not as JSON here.", valueName: "file"))
     var report: String?
 
-    func execute() async throws {
-        try HelperProgram.openAPI.run(
-            ["import-insomnia", output ?? "-", service ?? "-", report ?? "-", file], for: "import insomnia")
-    }
+    /// `OUTPUT SERVICE REPORT`, `-` for each not given, as moya-cli-tools takes them.
+    var helperArguments: [String] { [output ?? "-", service ?? "-", report ?? "-"] }
 }

@@ -11,12 +11,7 @@ import MoyaSpec
 /// expand becomes `${NAME:-}` where a spec reads the environment (headers, body, credentials,
 /// the base URL), and a param where it cannot (the path and query).
 public enum CurlImporter {
-    /// The spec, its service's name, and what was not carried.
-    public struct Result: Sendable {
-        public var spec: String
-        public var service: String
-        public var report: ImportReport
-    }
+    public typealias Result = ImportedCollection
 
     /// Imports the commands of shell `text` read from `file`.
     public static func importText(_ text: String, file: String, service: String?) -> Result {
@@ -400,17 +395,8 @@ public enum CurlImporter {
             // curl's own headers, which a call sends only when the spec says so.
             if !hasAccept { headers.insert(ImportedSpec.Entry(key: "Accept", value: "*/*"), at: 0) }
             if let userAgent { headers.append(userAgent) }
-            // A header given twice is sent once, its values joined as RFC 9110 joins them; a
-            // spec's headers are a mapping.
-            var merged: [ImportedSpec.Entry] = []
-            for header in headers {
-                if let index = merged.firstIndex(where: { $0.key.lowercased() == header.key.lowercased() }) {
-                    merged[index].value = merged[index].value + ", " + header.value
-                } else {
-                    merged.append(header)
-                }
-            }
-            headers = merged
+            // A header given twice is sent once, its values joined; a spec's headers are a mapping.
+            headers = PostmanImporter.Importer.merged(headers)
             var target = ImportedSpec.Target(
                 name: Self.name(method: finalMethod, path: url.path), method: finalMethod, path: path)
             target.summary = "curl \(finalMethod) \(path)"

@@ -16,15 +16,9 @@ import MoyaSpec
 /// other status as a named sample. `Cookie`, `Authorization` and credential-named headers and
 /// query keys are read from variables, never written.
 public enum HARImporter {
-    public struct Result: Sendable {
-        public var spec: String
-        public var service: String
-        public var report: ImportReport
-    }
+    public typealias Result = ImportedCollection
 
-    public struct Refusal: Error, Sendable {
-        public var message: String
-    }
+    public typealias Refusal = ImportRefusal
 
     /// The most of a response body kept as a sample.
     static let sampleLimit = 64 << 10

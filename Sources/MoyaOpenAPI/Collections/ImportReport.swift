@@ -6,6 +6,19 @@ import MoyaHTTP
     import Foundation
 #endif
 
+/// What an import of a collection makes: the spec, its service's name, and the report.
+public struct ImportedCollection: Sendable {
+    public var spec: String
+    public var service: String
+    public var report: ImportReport
+}
+
+/// Why a file is not one an importer reads: a Postman v1 collection, an Insomnia format 1
+/// export, a file that is no JSON.
+public struct ImportRefusal: Error, Sendable {
+    public var message: String
+}
+
 /// What an import of a collection carried and what it did not: the summary it prints, each
 /// thing not carried with its place in the source, and the same as JSON (`--report`).
 /// Nothing is left out of a spec without an entry here.

@@ -9,11 +9,8 @@ import MoyaSpec
 /// `{{ _.name }}` is a variable. Template tags (`{% response %}`, `{% uuid %}`, …) are kept as
 /// text and reported.
 public enum InsomniaImporter {
-    public struct Workspace: Sendable {
-        public var spec: String
-        public var service: String
-        public var report: ImportReport
-    }
+    /// One workspace's spec.
+    public typealias Workspace = ImportedCollection
 
     public static func importExport(_ data: [UInt8], file: String, service: String?) throws(PostmanImporter.Refusal)
         -> [Workspace]
@@ -62,7 +59,7 @@ public enum InsomniaImporter {
             for left in translator.leftOut[workspace.name] ?? [] {
                 result.report.leave(left.place, left.what, left.reason)
             }
-            return Workspace(spec: result.spec, service: result.service, report: result.report)
+            return result
         }
     }
 

@@ -19,16 +19,9 @@ import MoyaSpec
 /// is never written: a secret variable, an auth value that is text, a credential-named header.
 /// Scripts are never run. Everything left out is reported with its item path.
 public enum PostmanImporter {
-    public struct Result: Sendable {
-        public var spec: String
-        public var service: String
-        public var report: ImportReport
-    }
+    public typealias Result = ImportedCollection
 
-    /// Why a document is not a collection this importer reads.
-    public struct Refusal: Error, Sendable {
-        public var message: String
-    }
+    public typealias Refusal = ImportRefusal
 
     /// An environment file's variables: name, value, and whether Postman marks it secret.
     struct Variables {
