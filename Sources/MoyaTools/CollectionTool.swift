@@ -107,6 +107,50 @@ enum CollectionTool {
             output: OpenAPITool.optional(arguments[0]), reportFile: OpenAPITool.optional(arguments[2]))
     }
 
+    /// `import-http OUTPUT|- SERVICE|- REPORT|- FILE...`: a spec per file, with the
+    /// environments of the `http-client.env.json` beside it (of `http-client.private.env.json`,
+    /// only the names are read).
+    static func importHTTP(_ arguments: [String]) throws {
+        guard arguments.count >= 4 else { throw UsageError("import-http takes OUTPUT SERVICE REPORT FILE...") }
+        let files = Array(arguments[3...])
+        var report = ImportReport(format: "http", source: files.joined(separator: ", "))
+        var specs: [(spec: String, service: String)] = []
+        for file in files {
+            let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
+            let environments =
+                FileSystem.kind(folder + "http-client.env.json") == .file
+                ? try readText(folder + "http-client.env.json") : nil
+            var privateNames: [String] = []
+            if FileSystem.kind(folder + "http-client.private.env.json") == .file,
+                let json = try? JSONValue(parsing: readText(folder + "http-client.private.env.json")),
+                case .object(let environmentsByName) = json
+            {
+                for (_, values) in environmentsByName {
+                    if case .object(let members) = values {
+                        for (key, _) in members where !privateNames.contains(key) { privateNames.append(key) }
+                    }
+                }
+            }
+            let stem =
+                file.split(separator: "/").last.map { $0.split(separator: ".").first.map(String.init) ?? "" } ?? file
+            let service = OpenAPITool.optional(arguments[1]).map { files.count > 1 ? $0 + " " + stem : $0 }
+            let result = HTTPFileImporter.importText(
+                try readText(file), file: file, environments: environments, privateNames: privateNames, service: service
+            )
+            report.requests += result.report.requests
+            report.targets += result.report.targets
+            report.services += result.report.services
+            report.notCarried += result.report.notCarried
+            for variable in result.report.variables where !report.variables.contains(variable) {
+                report.variables.append(variable)
+            }
+            if result.report.targets > 0 { specs.append((result.spec, result.service)) }
+        }
+        try finish(
+            specs, report: report, output: OpenAPITool.optional(arguments[0]),
+            reportFile: OpenAPITool.optional(arguments[2]))
+    }
+
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
     static func readText(_ file: String) throws -> String {
         let bytes = try readBytes(file)

@@ -18,6 +18,7 @@ struct ImportCommand: ParsableCommand {
         subcommands: [
             ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self, ImportPostmanCommand.self,
             ImportHARCommand.self, ImportInsomniaCommand.self,
+            ImportHTTPCommand.self,
         ]
     )
 }
@@ -286,6 +287,41 @@ struct ImportInsomniaCommand: CallerIsolatedCommand {
     func execute() async throws {
         try HelperProgram.openAPI.run(
             ["import-insomnia"] + options.helperArguments + [file], for: "import insomnia")
+    }
+}
+
+/// `moya-cli import http FILE.http...`: `.http` files as specs.
+struct ImportHTTPCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "http",
+        abstract: "Write specs from .http and .rest files (JetBrains, REST Client, httpyac), one per file.",
+        discussion: """
+            Requests are read by the JetBrains HTTP Client's rules: ### separates them, a request \
+            line (METHOD URL HTTP/1.1, the URL continued on indented lines) starts one, headers \
+            follow, and the body comes after a blank line; a request line after a blank line \
+            starts another, as httpyac reads it. @name = value lines are variables, # @name \
+            names a target, # @no-redirect turns redirects off. {{var}} maps as import \
+            postman's does; the http-client.env.json beside a file gives environments, and of \
+            http-client.private.env.json only the names are read, never the values. Bodies \
+            from files (< path), scripts, response handlers, assertions and other protocols \
+            (gRPC, WebSocket, MQTT, …) are reported with their line. Several files need -o \
+            DIR/. Exits 0, 64 for a usage error, 65 when no request could be imported, 66 for \
+            a missing file.
+
+            Examples:
+              moya-cli import http requests.http -o specs/
+              moya-cli import http api/*.http --service shop -o specs/
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The .http or .rest files.", valueName: "file"), completion: .file())
+    var files: [String]
+
+    @OptionGroup var options: ImportOptions
+
+    func execute() async throws {
+        guard !files.isEmpty else { throw UsageError("give the .http files to import") }
+        try HelperProgram.openAPI.run(["import-http"] + options.helperArguments + files, for: "import http")
     }
 }
 

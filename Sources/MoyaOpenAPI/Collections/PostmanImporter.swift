@@ -77,10 +77,11 @@ public enum PostmanImporter {
     /// (`InsomniaImporter`); `format` names the source in the report and the spec's comment.
     static func importDocument(
         _ document: JSONValue, file: String, environments: [(file: String, variables: Variables)], service: String?,
-        format: String = "postman", prunesBodies: Bool = true
+        format: String = "postman", prunesBodies: Bool = true, expressionsAreText: Bool = false
     ) -> Result {
         var importer = Importer(file: file, environments: environments, format: format)
         importer.prunesBodies = prunesBodies
+        importer.expressionsAreText = expressionsAreText
         importer.read(collection: document)
         let title = document["info"]?["name"]?.stringValue
         let name =
@@ -116,6 +117,9 @@ public enum PostmanImporter {
 
         /// Whether a GET's or HEAD's body is left out, as Postman leaves it.
         var prunesBodies = true
+        /// Whether a `{{…}}` that is no variable's name (httpyac's `{{json.args.id}}`) is a
+        /// script expression, kept as text and reported, rather than a variable.
+        var expressionsAreText = false
         let format: String
 
         init(file: String, environments: [(file: String, variables: Variables)], format: String = "postman") {
@@ -125,8 +129,12 @@ public enum PostmanImporter {
             report = ImportReport(format: format, source: file)
         }
 
+        /// Where the item being read is, when its source says so (`x-moya-place`: a `.http`
+        /// file's `FILE:LINE`) rather than its folders.
+        var itemPlace: String?
+
         func place(_ path: [String]) -> String {
-            path.isEmpty ? file : "\(file): \(path.joined(separator: " / "))"
+            itemPlace ?? (path.isEmpty ? file : "\(file): \(path.joined(separator: " / "))")
         }
 
         mutating func leave(_ path: [String], _ what: String, _ reason: String) {
@@ -193,6 +201,8 @@ public enum PostmanImporter {
                 return
             }
             report.requests += 1
+            itemPlace = item["x-moya-place"]?.stringValue
+            defer { itemPlace = nil }
             guard let request = item["request"] else {
                 leave(path, "request", "the item has no request")
                 return
@@ -227,13 +237,21 @@ public enum PostmanImporter {
         /// Text with `{{name}}` as `${NAME:-default}`; `{{$dynamic}}` kept as text and
         /// reported. With `templates`, the text's braces are doubled (a spec value that reads
         /// `{param}`).
-        mutating func text(_ source: String, path: [String], templates: Bool = true, credential: Bool = false)
+        mutating func text(
+            _ source: String, path: [String], templates: Bool = true, credential: Bool = false, isURL: Bool = false
+        )
             -> ImportedSpec.Text
         {
             var pieces: [ImportedSpec.Text.Piece] = []
             for part in Self.split(source) {
                 switch part {
                 case .text(let text):
+                    pieces.append(.data(templates ? YAMLText.template(text) : text))
+                case .variable(let name)
+                where expressionsAreText
+                    && name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }):
+                    leave(path, "{{\(name)}}", "a script expression is not run; it is sent as text")
+                    let text = "{{\(name)}}"
                     pieces.append(.data(templates ? YAMLText.template(text) : text))
                 case .variable(let name) where name.hasPrefix("$"):
                     leave(path, "{{\(name)}}", "a dynamic variable is not carried; it is sent as text")
@@ -251,7 +269,8 @@ public enum PostmanImporter {
                     pieces.append(
                         .environment(
                             name: variable,
-                            fallback: fallback ?? (credential || ImportReport.isCredentialField(name) ? "" : nil)))
+                            fallback: fallback
+                                ?? (!isURL && (credential || ImportReport.isCredentialField(name)) ? "" : nil)))
                 }
             }
             return ImportedSpec.Text(pieces)
@@ -350,15 +369,30 @@ public enum PostmanImporter {
                 return
             }
             guard let parts = URLParts(raw) else {
-                leave(path, "request", "its URL \(raw) is not an http or https one")
+                leave(
+                    path, "request",
+                    raw.hasPrefix("/")
+                        ? "its URL \(raw) has no host; give it one, as {{host}}\(raw) with a host variable"
+                        : "its URL \(raw) is not an http or https one")
+                return
+            }
+            // A base that is neither a URL nor a variable (a script's expression) sends nowhere.
+            // A base URL of variables has no empty default: unset, it stops the call, naming them.
+            let base = text(parts.base, path: path, templates: false, isURL: true)
+            guard
+                base.pieces.contains(where: { if case .environment = $0 { true } else { false } })
+                    || parts.base.lowercased().hasPrefix("http://") || parts.base.lowercased().hasPrefix("https://")
+            else {
+                leave(path, "request", "its URL \(raw) names no http or https host")
                 return
             }
             var target = ImportedSpec.Target(name: "", method: method, path: "/")
-            target.summary = item["name"]?.stringValue ?? path.last
+            target.summary = item["x-moya-summary"]?.stringValue ?? item["name"]?.stringValue ?? path.last
             if let description = request["description"].flatMap(Self.description), !description.isEmpty {
                 target.description = description
             }
             var params: [ImportedSpec.Param] = []
+            let sourceWord = format == "http" ? "file" : "collection"
             var paramsRead: Set<String> = []
             defer { paramVariables.formUnion(paramsRead) }
             func param(_ variable: String, example: String?) -> String {
@@ -366,7 +400,8 @@ public enum PostmanImporter {
                 let name = Names.param(variable)
                 if !params.contains(where: { $0.name == name }) {
                     var param = ImportedSpec.Param(
-                        name: name, type: "string", description: "{{\(variable)}} in the collection",
+                        name: name, type: "string",
+                        description: "{{\(variable)}} in the \(sourceWord)",
                         optional: false)
                     if let example, !example.isEmpty {
                         param.defaultValue = .string(example)
@@ -524,7 +559,7 @@ public enum PostmanImporter {
             let baseName = Names.lowerCamel(
                 folders + " " + (item["name"]?.stringValue ?? ""), fallback: method.lowercased())
             target.name = Names.unique(baseName, in: &names)
-            targets.append((target, text(parts.base, path: path, templates: false)))
+            targets.append((target, base))
             report.targets += 1
         }
 
@@ -957,10 +992,10 @@ public enum PostmanImporter {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// The text without spaces and tabs at either end.
     var trimmingBlanks: String {
-        CurlCommand.trimmed(self[...])
+        CurlCommand.trimmed(Substring(self))
     }
 }
 
