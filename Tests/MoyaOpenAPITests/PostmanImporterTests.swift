@@ -93,4 +93,22 @@ final class PostmanImporterTests: XCTestCase {
             )
         }
     }
+
+    /// Insomnia's Postman environment fixture: its enabled value makes the environment's base
+    /// URL, and its disabled one is a line of the report, not a silent drop.
+    func testAnEnvironmentFixture() throws {
+        let shared = try Repository.shared("collections", variable: "MOYA_COLLECTIONS")
+        let environment = Array(
+            try Data(contentsOf: URL(fileURLWithPath: shared + "/insomnia-fixtures/postman-env/basic-input.json")))
+        let collection = Array(
+            #"{"info": {"name": "Env", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "Root", "request": {"method": "GET", "url": "https://{{foo}}.example/"}}]}"#
+                .utf8)
+        let result = try PostmanImporter.importCollection(
+            collection, file: "c.json", environments: [("env.json", environment)], service: "e")
+        XCTAssertTrue(
+            result.spec.contains("  productionEnv: { baseURL: \"https://production.example\" }\n"), result.spec)
+        XCTAssertEqual(
+            result.report.notCarried,
+            [ImportReport.Item(place: "env.json", what: "bar", reason: "a disabled value is left out")])
+    }
 }

@@ -27,6 +27,8 @@ public enum PostmanImporter {
     struct Variables {
         var name: String?
         var values: [(key: String, value: String, secret: Bool)] = []
+        /// The names of values the file turns off, which are left out and reported.
+        var disabled: [String] = []
 
         func value(of key: String) -> (value: String, secret: Bool)? {
             values.first { $0.key == key }.map { ($0.value, $0.secret) }
@@ -64,7 +66,11 @@ public enum PostmanImporter {
             }
             var variables = Variables(name: value["name"]?.stringValue)
             for entry in values {
-                guard let key = entry["key"]?.stringValue, entry["enabled"] != .bool(false) else { continue }
+                guard let key = entry["key"]?.stringValue else { continue }
+                guard entry["enabled"] != .bool(false) else {
+                    variables.disabled.append(key)
+                    continue
+                }
                 variables.values.append(
                     (key, entry["value"].map(Self.text) ?? "", entry["type"]?.stringValue == "secret"))
             }
@@ -819,6 +825,7 @@ public enum PostmanImporter {
             // Environments: each is the base URL its values make, when the base URL reads any.
             for (file, environment) in environments {
                 let name = Names.lowerCamel(environment.name ?? Names.stem(of: file), fallback: "environment")
+                for key in environment.disabled { report.leave(file, key, "a disabled value is left out") }
                 guard let base = common,
                     base.pieces.contains(where: { if case .environment = $0 { true } else { false } })
                 else {
