@@ -80,4 +80,33 @@ final class InsomniaImporterTests: XCTestCase {
             }
         }
     }
+
+    /// A stranger's export whose groups are their own ancestors, and a request whose parent is
+    /// nowhere: the import ends, and says what it left out.
+    func testACycleOfGroupsAndAnOrphanAreReported() throws {
+        let export = #"""
+            { "_type": "export", "__export_format": 4, "resources": [
+              { "_id": "wrk_1", "_type": "workspace", "name": "W" },
+              { "_id": "fld_a", "_type": "request_group", "parentId": "wrk_1", "name": "A" },
+              { "_id": "fld_b", "_type": "request_group", "parentId": "fld_a", "name": "B" },
+              { "_id": "fld_a", "_type": "request_group", "parentId": "fld_b", "name": "A again" },
+              { "_id": "fld_self", "_type": "request_group", "parentId": "fld_self", "name": "Self" },
+              { "_id": "req_1", "_type": "request", "parentId": "fld_b", "name": "Kept", "method": "GET",
+                "url": "https://w.example/kept" },
+              { "_id": "req_2", "_type": "request", "parentId": "fld_nowhere", "name": "Orphan", "method": "GET",
+                "url": "https://w.example/orphan" }
+            ] }
+            """#
+        let workspaces = try InsomniaImporter.importExport(Array(export.utf8), file: "e.json", service: nil)
+        XCTAssertEqual(workspaces.count, 1)
+        let report = try XCTUnwrap(workspaces.first?.report)
+        XCTAssertEqual(report.requests, 2)
+        XCTAssertEqual(report.targets, 1)
+        XCTAssertTrue(
+            report.notCarried.contains {
+                $0.what == "request"
+                    && $0.reason == "its parent is neither a workspace nor a request group in one; it is left out"
+            }, "\(report.lines)")
+        XCTAssertTrue(report.notCarried.contains { $0.what == "request group" }, "\(report.lines)")
+    }
 }

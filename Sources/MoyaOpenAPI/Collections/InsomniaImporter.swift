@@ -33,7 +33,7 @@ public enum InsomniaImporter {
             guard format >= 2 else {
                 throw PostmanImporter.Refusal(
                     message:
-                        "\(file) is an Insomnia export of format \(Int(clamping: Int64(format))); moya-cli reads formats 2 to 5"
+                        "\(file) is an Insomnia export of format \(Int(exactly: format).map(String.init) ?? String(format)); moya-cli reads formats 2 to 5"
                 )
             }
             workspaces = translator.resources(resources)
@@ -59,6 +59,7 @@ public enum InsomniaImporter {
             for left in translator.leftOut[workspace.name] ?? [] {
                 result.report.leave(left.place, left.what, left.reason)
             }
+            if workspace.name == workspaces.first?.name { result.report.requests += translator.orphans }
             return result
         }
     }
@@ -71,6 +72,10 @@ public enum InsomniaImporter {
         var workspace = ""
         /// The values folders' environments set, with their folders.
         var folderValues: [(variable: JSONValue, path: [String])] = []
+        /// The requests reached from a workspace, and how many were not (their parent is no
+        /// group under one): those are reported, with the first workspace's.
+        var reached: Set<String> = []
+        var orphans = 0
 
         init(file: String) { self.file = file }
 
@@ -114,6 +119,16 @@ public enum InsomniaImporter {
                 let roots = Set(resources.compactMap { $0["parentId"]?.stringValue }).subtracting(ids)
                 workspaces = roots.sorted().map { .object([("_id", .string($0)), ("name", .string("Insomnia"))]) }
             }
+            defer {
+                workspace = workspaces.first?["name"]?.stringValue ?? "Insomnia"
+                for resource in resources where resource["_type"]?.stringValue == "request" {
+                    guard let id = resource["_id"]?.stringValue, !reached.contains(id) else { continue }
+                    orphans += 1
+                    leave(
+                        [resource["name"]?.stringValue ?? id], "request",
+                        "its parent is neither a workspace nor a request group in one; it is left out")
+                }
+            }
             return workspaces.map { workspace in
                 let id = workspace["_id"]?.stringValue ?? ""
                 let name = workspace["name"]?.stringValue ?? "Insomnia"
@@ -137,14 +152,25 @@ public enum InsomniaImporter {
             }
         }
 
-        mutating func items(under parent: String, children: [String: [JSONValue]], path: [String]) -> [JSONValue] {
+        /// The items under `parent`. An export is a stranger's file: a group is read once, so a
+        /// cycle of parents ends, and at most 64 groups deep.
+        mutating func items(
+            under parent: String, children: [String: [JSONValue]], path: [String], seen: Set<String> = []
+        ) -> [JSONValue] {
             var items: [JSONValue] = []
             for resource in children[parent] ?? [] {
                 let name = resource["name"]?.stringValue ?? "request"
                 switch resource["_type"]?.stringValue {
                 case "request_group":
+                    let id = resource["_id"]?.stringValue ?? ""
+                    guard !seen.contains(id), id != parent, path.count < 64 else {
+                        leave(
+                            path + [name], "request group",
+                            "it is its own ancestor or 64 groups deep; what it holds is left out")
+                        continue
+                    }
                     let inner = self.items(
-                        under: resource["_id"]?.stringValue ?? "", children: children, path: path + [name])
+                        under: id, children: children, path: path + [name], seen: seen.union([parent, id]))
                     var folder: [(key: String, value: JSONValue)] = [("name", .string(name)), ("item", .array(inner))]
                     if let auth = resource["authentication"].flatMap({ self.auth($0, path: path + [name]) }) {
                         folder.append(("auth", auth))
@@ -152,6 +178,7 @@ public enum InsomniaImporter {
                     folderValues += Self.variables(resource["environment"]).map { ($0, path + [name]) }
                     items.append(.object(folder))
                 case "request":
+                    if let id = resource["_id"]?.stringValue { reached.insert(id) }
                     items.append(request(resource, path: path + [name]))
                 case "grpc_request", "websocket_request", "socketio_request", "mcp_request":
                     leave(
