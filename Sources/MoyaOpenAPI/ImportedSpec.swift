@@ -150,6 +150,9 @@ struct ImportedSpec {
         /// `timeout:`, in seconds, and `retry:`, where the source sets them (curl's `-m`, `--retry`).
         var timeout: Double? = nil
         var retry: Int? = nil
+        /// A check's `expect:` members from the source's assertions (`status`, `json`, …),
+        /// written on the example check.
+        var expectations: [(key: String, value: JSONValue)] = []
     }
 
     var comment: [String] = []

@@ -79,11 +79,16 @@ enum SpecWriter {
         let required = target.params.filter { !$0.optional && $0.defaultValue == nil }
         let examples = required.compactMap { param in param.example.map { (key: param.name, value: $0) } }
         let writes = !Method(rawValue: target.method.uppercased()).isReadOnly
-        if examples.count == required.count, !required.isEmpty || writes {
+        let runnable = examples.count == required.count
+        if runnable, !required.isEmpty || writes || !target.expectations.isEmpty {
             lines.append("    checks:")
             lines.append("      - name: example")
             if !examples.isEmpty { lines += YAMLText.block("params", .object(examples), indent: 8, templates: false) }
             if writes { lines.append("        live: false") }
+            // What the source asserts of the response (Bruno's `assert`), on the same call.
+            if !target.expectations.isEmpty {
+                lines += YAMLText.block("expect", .object(target.expectations), indent: 8, templates: false)
+            }
         }
         return lines
     }

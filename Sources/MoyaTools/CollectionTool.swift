@@ -151,6 +151,56 @@ enum CollectionTool {
             reportFile: OpenAPITool.optional(arguments[2]))
     }
 
+    /// `import-bruno OUTPUT|- SERVICE|- REPORT|- FOLDER`: a Bruno collection's folder. Only its
+    /// `.bru` files and `bruno.json` are read, never through a link, at most 16 folders deep.
+    static func importBruno(_ arguments: [String]) throws {
+        guard arguments.count == 4 else { throw UsageError("import-bruno takes OUTPUT SERVICE REPORT FOLDER") }
+        let folder = arguments[3].hasSuffix("/") ? String(arguments[3].dropLast()) : arguments[3]
+        guard FileSystem.kind(folder) == .directory else {
+            throw FileFailure.missing(
+                "\(folder) is not a folder; give the Bruno collection's folder, which holds bruno.json")
+        }
+        var files: [BrunoImporter.File] = []
+        var skipped: [ImportReport.Item] = []
+        func walk(_ relative: String, depth: Int) throws {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            guard depth < 16 else {
+                skipped.append(
+                    ImportReport.Item(place: path, what: "folder", reason: "it is more than 16 folders deep"))
+                return
+            }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? [] {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(folder + "/" + child, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFLNK:
+                    if name.hasSuffix(".bru") || name == "bruno.json" {
+                        skipped.append(
+                            ImportReport.Item(
+                                place: folder + "/" + child, what: "link", reason: "a link is not followed"))
+                    }
+                case S_IFDIR where !name.hasPrefix(".") && name != "node_modules":
+                    try walk(child, depth: depth + 1)
+                case S_IFREG where name.hasSuffix(".bru") || (relative.isEmpty && name == "bruno.json"):
+                    files.append(BrunoImporter.File(path: child, text: try readText(folder + "/" + child)))
+                default:
+                    break
+                }
+            }
+        }
+        try walk("", depth: 0)
+        guard files.contains(where: { $0.path == "bruno.json" }) || files.contains(where: { $0.path.hasSuffix(".bru") })
+        else {
+            throw InvalidDocument("\(folder) holds no bruno.json and no .bru file")
+        }
+        var result = BrunoImporter.importFolder(files, folder: folder, service: OpenAPITool.optional(arguments[1]))
+        result.report.notCarried += skipped
+        try finish(
+            result.spec, service: result.service, report: result.report, output: OpenAPITool.optional(arguments[0]),
+            reportFile: OpenAPITool.optional(arguments[2]))
+    }
+
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
     static func readText(_ file: String) throws -> String {
         let bytes = try readBytes(file)

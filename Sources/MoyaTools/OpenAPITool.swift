@@ -80,6 +80,8 @@ public enum OpenAPITool {
                 try CollectionTool.importInsomnia(Array(arguments.dropFirst()))
             case "import-http":
                 try CollectionTool.importHTTP(Array(arguments.dropFirst()))
+            case "import-bruno":
+                try CollectionTool.importBruno(Array(arguments.dropFirst()))
             case "import-arazzo" where arguments.count >= 3:
                 try ArazzoTool.importDocument(
                     arguments[1], output: optional(arguments[2]), sources: Array(arguments[3...]))

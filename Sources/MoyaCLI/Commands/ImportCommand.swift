@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
         subcommands: [
             ImportOpenAPICommand.self, ImportArazzoCommand.self, ImportCurlCommand.self, ImportPostmanCommand.self,
             ImportHARCommand.self, ImportInsomniaCommand.self,
-            ImportHTTPCommand.self,
+            ImportHTTPCommand.self, ImportBrunoCommand.self,
         ]
     )
 }
@@ -322,6 +322,37 @@ struct ImportHTTPCommand: CallerIsolatedCommand {
     func execute() async throws {
         guard !files.isEmpty else { throw UsageError("give the .http files to import") }
         try HelperProgram.openAPI.run(["import-http"] + options.helperArguments + files, for: "import http")
+    }
+}
+
+/// `moya-cli import bruno FOLDER`: a Bruno collection as a spec.
+struct ImportBrunoCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bruno",
+        abstract: "Write a spec from a Bruno collection's folder.",
+        discussion: """
+            The folder holds bruno.json and the collection's .bru files: each request file \
+            becomes a target named by its folders and its meta name, in seq order; its method \
+            block, params:query, params:path, headers, body:json/text/xml/form-urlencoded/ \
+            multipart-form/graphql and auth:bearer/basic/apikey are carried as import postman \
+            carries them; collection.bru's headers, auth and vars and folder.bru's auth apply \
+            beneath them; environments/*.bru become environments, vars:secret never written. \
+            Scripts and tests are never run; assert lines, request vars and what else has no \
+            place are reported with their file and line. Links are not followed. Exits 0, 64 \
+            for a usage error, 65 when no request could be imported, 66 for a missing folder.
+
+            Examples:
+              moya-cli import bruno ~/bruno/shop -o specs/
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The collection's folder.", valueName: "folder"), completion: .directory)
+    var folder: String
+
+    @OptionGroup var options: ImportOptions
+
+    func execute() async throws {
+        try HelperProgram.openAPI.run(["import-bruno"] + options.helperArguments + [folder], for: "import bruno")
     }
 }
 

@@ -29,6 +29,12 @@ public struct ImportReport: Sendable, Equatable {
         public var place: String
         public var what: String
         public var reason: String
+
+        public init(place: String, what: String, reason: String) {
+            self.place = place
+            self.what = what
+            self.reason = reason
+        }
     }
 
     /// The source's format (`curl`, …) and file.

@@ -394,6 +394,7 @@ public enum PostmanImporter {
             }
             var target = ImportedSpec.Target(name: "", method: method, path: "/")
             target.summary = item["x-moya-summary"]?.stringValue ?? item["name"]?.stringValue ?? path.last
+            target.expectations = item["x-moya-expect"]?.objectValue ?? []
             if let description = request["description"].flatMap(Self.description), !description.isEmpty {
                 target.description = description
             }
