@@ -315,11 +315,13 @@ public enum BrunoImporter {
                         }
                     }
                 } else if block.name == "vars:secret" {
-                    for name in block.items.map({ $0.hasPrefix("~") ? String($0.dropFirst()) : $0 }) where !name.isEmpty
-                    {
-                        environment.values.removeAll { $0.key == name }
-                        environment.values.append((name, "", true))
+                    var secrets = OrderedNames()
+                    for item in block.items where !item.isEmpty {
+                        secrets.add(item.hasPrefix("~") ? String(item.dropFirst()) : item)
                     }
+                    let names = Set(secrets.list)
+                    environment.values.removeAll { names.contains($0.key) }
+                    environment.values += secrets.list.map { ($0, "", true) }
                 }
             }
             environments.append((file.path, environment))

@@ -69,10 +69,10 @@ public enum CurlImporter {
         var spec = ImportedSpec(service: name, baseURL: requests.first?.url.base ?? "http://localhost")
         spec.comment = ["Imported by moya-cli import curl."]
         var names: Set<String> = []
-        var variables: [String] = []
+        var variables = OrderedNames()
         func variable(_ key: String) -> ImportedSpec.Text {
             let variable = Names.environment(name, key)
-            if !variables.contains(variable) { variables.append(variable) }
+            variables.add(variable)
             return .environment(variable)
         }
         for (command, url) in requests {
@@ -90,7 +90,7 @@ public enum CurlImporter {
             .sorted { (line($0.element), $0.offset) < (line($1.element), $1.offset) }.map(\.element)
         report.targets = spec.targets.count
         report.services = spec.targets.isEmpty ? 0 : 1
-        report.variables = variables
+        report.variables = variables.list
         return Result(spec: SpecWriter.write(spec), service: name, report: report)
     }
 

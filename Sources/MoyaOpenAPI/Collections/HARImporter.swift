@@ -43,7 +43,7 @@ public enum HARImporter {
         }
         var report = ImportReport(format: "har", source: file)
         report.requests = entries.count
-        var variables: [String] = []
+        var variables = OrderedNames()
         struct Group {
             var target: ImportedSpec.Target
             var origin: String
@@ -67,7 +67,7 @@ public enum HARImporter {
             service.map { Names.lowerCamel($0, fallback: "har") } ?? firstHost.flatMap(Names.service(host:)) ?? "har"
         func credential(_ key: String) -> ImportedSpec.Text {
             let variable = Names.environment(serviceName, key)
-            if !variables.contains(variable) { variables.append(variable) }
+            variables.add(variable)
             return .environment(variable, or: "")
         }
 
@@ -214,6 +214,7 @@ public enum HARImporter {
                 } else if isForm {
                     var parts: [ImportedSpec.Part] = []
                     var entries: [ImportedSpec.Entry] = []
+                    var fileParams = Set(target.params.map(\.name))
                     let multipart =
                         (type ?? "").lowercased().hasPrefix("multipart/")
                         || formParams.contains { $0["fileName"]?.stringValue != nil }
@@ -222,7 +223,7 @@ public enum HARImporter {
                         let value = param["value"].map(PostmanImporter.text) ?? ""
                         if let fileName = param["fileName"]?.stringValue {
                             let paramName = Names.param(name)
-                            if !target.params.contains(where: { $0.name == paramName }) {
+                            if fileParams.insert(paramName).inserted {
                                 target.params.append(
                                     ImportedSpec.Param(
                                         name: paramName, type: "file",
@@ -277,7 +278,7 @@ public enum HARImporter {
         }
         report.targets = spec.targets.count
         report.services = spec.targets.isEmpty ? 0 : 1
-        report.variables = variables
+        report.variables = variables.list
         return Result(spec: SpecWriter.write(spec), service: serviceName, report: report)
     }
 

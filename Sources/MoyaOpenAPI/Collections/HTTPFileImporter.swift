@@ -53,8 +53,8 @@ public enum HTTPFileImporter {
         if let environments, let json = try? JSONValue(parsing: environments), let members = json.objectValue {
             for (name, values) in members {
                 if name == "$shared" {
-                    for (key, value) in values.objectValue ?? []
-                    where !variables.contains(where: { $0["key"]?.stringValue == key }) {
+                    var known = Set(reader.variables.map(\.0))
+                    for (key, value) in values.objectValue ?? [] where known.insert(key).inserted {
                         variables.append(
                             .object([("key", .string(key)), ("value", .string(PostmanImporter.text(value)))]))
                     }
@@ -215,6 +215,9 @@ public enum HTTPFileImporter {
             var scriptStart = 0
             var blank = true
             var lastOutside = -1
+            // Whether the request's body has a line that is not blank (a flag, not a scan: a
+            // stranger's file may hold millions of blank lines).
+            var bodyHasText = false
             func finish() {
                 guard var request = current else { return }
                 while request.body.last?.allSatisfy(\.isWhitespace) == true { request.body.removeLast() }
@@ -305,7 +308,7 @@ public enum HTTPFileImporter {
                 }
                 // A request line: the first of a region, or one after a blank line.
                 if current == nil
-                    || blank && !inHeaders && (current?.body.allSatisfy { $0.trimmingBlanks.isEmpty } ?? true),
+                    || blank && !inHeaders && !bodyHasText,
                     let parsed = Self.requestLine(trimmed)
                 {
                     finish()
@@ -323,6 +326,7 @@ public enum HTTPFileImporter {
                     current = Request(
                         line: number, name: pendingName, title: pendingTitle, method: parsed.method, url: parsed.url)
                     current?.noRedirect = pendingNoRedirect
+                    bodyHasText = false
                     pendingName = nil
                     pendingTitle = nil
                     pendingNoRedirect = false
@@ -370,6 +374,7 @@ public enum HTTPFileImporter {
                     inHeaders = false
                 }
                 current?.body.append(line)
+                bodyHasText = true
             }
             if inScript { leave(scriptStart, "script", "a script is not closed") }
             finish()

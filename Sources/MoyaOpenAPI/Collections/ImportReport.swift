@@ -19,6 +19,17 @@ public struct ImportRefusal: Error, Sendable {
     public var message: String
 }
 
+/// Names in the order first added, each once, added in constant time: a stranger's file may
+/// name a million.
+struct OrderedNames {
+    private(set) var list: [String] = []
+    private var seen: Set<String> = []
+
+    mutating func add(_ name: String) {
+        if seen.insert(name).inserted { list.append(name) }
+    }
+}
+
 /// What an import of a collection carried and what it did not: the summary it prints, each
 /// thing not carried with its place in the source, and the same as JSON (`--report`).
 /// Nothing is left out of a spec without an entry here.

@@ -116,7 +116,7 @@ public enum PostmanImporter {
         var serviceAuthHeaders: [ImportedSpec.Entry] = []
         var serviceAuthQuery: [ImportedSpec.Entry] = []
         /// Credential variables the spec reads, which the report lists.
-        var credentialVariables: [String] = []
+        var credentialVariables = OrderedNames()
         /// The collection's variables that became params, and those read from the environment.
         var paramVariables: Set<String> = []
         var environmentVariables: Set<String> = []
@@ -270,7 +270,7 @@ public enum PostmanImporter {
                     if fallback == nil,
                         credential || variables[name]?.secret == true || ImportReport.isCredentialField(name)
                     {
-                        if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
+                        credentialVariables.add(variable)
                     }
                     pieces.append(
                         .environment(
@@ -330,7 +330,7 @@ public enum PostmanImporter {
                     return text(source, path: path, templates: false, credential: true)
                 }
                 let variable = Self.environmentName(name)
-                if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
+                credentialVariables.add(variable)
                 return .environment(variable, or: "")
             }
             switch type {
@@ -399,13 +399,14 @@ public enum PostmanImporter {
                 target.description = description
             }
             var params: [ImportedSpec.Param] = []
+            var paramNames: Set<String> = []
             let sourceWord = format == "http" ? "file" : "collection"
             var paramsRead: Set<String> = []
             defer { paramVariables.formUnion(paramsRead) }
             func param(_ variable: String, example: String?) -> String {
                 paramsRead.insert(variable)
                 let name = Names.param(variable)
-                if !params.contains(where: { $0.name == name }) {
+                if paramNames.insert(name).inserted {
                     var param = ImportedSpec.Param(
                         name: name, type: "string",
                         description: "{{\(variable)}} in the \(sourceWord)",
@@ -495,7 +496,7 @@ public enum PostmanImporter {
                     ["authorization", "cookie"].contains(lower) || CurlImporter.Target.isCredential(lower)
                 if credential, !Self.split(value).contains(where: { if case .variable = $0 { true } else { false } }) {
                     let variable = Self.environmentName(key)
-                    if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
+                    credentialVariables.add(variable)
                     headers.append(ImportedSpec.Entry(key: key, value: .environment(variable, or: "")))
                 } else {
                     headers.append(ImportedSpec.Entry(key: key, value: text(value, path: path, credential: credential)))
@@ -575,7 +576,7 @@ public enum PostmanImporter {
             if let source, Self.split(source).contains(where: { if case .variable = $0 { true } else { false } }) {
                 return text(source, path: path, templates: false, credential: true)
             }
-            if !credentialVariables.contains("PASSWORD") { credentialVariables.append("PASSWORD") }
+            credentialVariables.add("PASSWORD")
             return .environment("PASSWORD", or: "")
         }
 
@@ -617,7 +618,7 @@ public enum PostmanImporter {
                 !Self.split(value).contains(where: { if case .variable = $0 { true } else { false } })
             else { return text(value, path: path, credential: ImportReport.isCredentialField(key)) }
             let variable = Self.environmentName(key)
-            if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
+            credentialVariables.add(variable)
             return .environment(variable, or: "")
         }
 
@@ -631,7 +632,7 @@ public enum PostmanImporter {
                     return text(value, path: path, credential: true)
                 }
                 let variable = Self.environmentName(key)
-                if !credentialVariables.contains(variable) { credentialVariables.append(variable) }
+                credentialVariables.add(variable)
                 return .environment(variable, or: "")
             }
             var template = ""
@@ -652,6 +653,7 @@ public enum PostmanImporter {
             _ body: JSONValue?, contentType: inout String?, query: [ImportedSpec.Entry], path: [String],
             params: inout [ImportedSpec.Param]
         ) -> ImportedSpec.Task? {
+            var paramNames = Set(params.map(\.name))
             guard let body, let mode = body["mode"]?.stringValue else {
                 return query.isEmpty ? nil : .parameters([], encoding: "queryString", query: query)
             }
@@ -679,10 +681,7 @@ public enum PostmanImporter {
                             return .environment(variable, or: "")
                         })
                 {
-                    for name in Self.credentialMembers(raw)
-                    where !credentialVariables.contains(Self.environmentName(name)) {
-                        credentialVariables.append(Self.environmentName(name))
-                    }
+                    for name in Self.credentialMembers(raw) { credentialVariables.add(Self.environmentName(name)) }
                     return .text(body, contentType: type, query: query)
                 }
                 return .text(text(raw, path: path, templates: false), contentType: type, query: query)
@@ -718,7 +717,7 @@ public enum PostmanImporter {
                     if entry["type"]?.stringValue == "file" {
                         let name = Names.param(key)
                         let source = entry["src"].map(PostmanImporter.text) ?? ""
-                        if !params.contains(where: { $0.name == name }) {
+                        if paramNames.insert(name).inserted {
                             params.append(
                                 ImportedSpec.Param(
                                     name: name, type: "file",
@@ -746,7 +745,7 @@ public enum PostmanImporter {
                 return .multipart(parts, query: query)
             case "file":
                 let name = "file"
-                if !params.contains(where: { $0.name == name }) {
+                if paramNames.insert(name).inserted {
                     let source = body["file"]?["src"].map(PostmanImporter.text) ?? ""
                     params.append(
                         ImportedSpec.Param(
@@ -871,7 +870,7 @@ public enum PostmanImporter {
             }
             report.targets = spec.targets.count
             report.services = spec.targets.isEmpty ? 0 : 1
-            report.variables = credentialVariables
+            report.variables = credentialVariables.list
             return Result(spec: SpecWriter.write(spec), service: service, report: report)
         }
 
@@ -890,10 +889,14 @@ public enum PostmanImporter {
         /// A header given twice is one, its values joined as RFC 9110 joins them.
         static func merged(_ headers: [ImportedSpec.Entry]) -> [ImportedSpec.Entry] {
             var merged: [ImportedSpec.Entry] = []
+            var index: [String: Int] = [:]
             for header in headers {
-                if let index = merged.firstIndex(where: { $0.key.lowercased() == header.key.lowercased() }) {
-                    merged[index].value = merged[index].value + ", " + header.value
+                let key = header.key.lowercased()
+                if let at = index[key] {
+                    merged[at].value.pieces.append(.data(", "))
+                    merged[at].value.pieces += header.value.pieces
                 } else {
+                    index[key] = merged.count
                     merged.append(header)
                 }
             }
