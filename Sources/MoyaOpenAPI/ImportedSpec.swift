@@ -7,8 +7,8 @@ struct ImportedSpec {
     /// A string the spec holds: text from the document, which is data and never reads the
     /// environment, and the `${VAR:-default}` references import itself makes, for server
     /// variables and credentials. The writer escapes the one and writes the other.
-    struct Text: Equatable, ExpressibleByStringInterpolation {
-        enum Piece: Equatable {
+    struct Text: Hashable, ExpressibleByStringInterpolation {
+        enum Piece: Hashable {
             /// Text from the document, or a `{param}` template import made.
             case data(String)
             /// `${name:-fallback}`, the fallback holding no `}`; `${name}` without one.

@@ -93,15 +93,7 @@ enum CollectionTool {
         }
         // One report for the export: its workspaces' counts and lines together.
         var report = ImportReport(format: "insomnia", source: file)
-        for workspace in workspaces {
-            report.requests += workspace.report.requests
-            report.targets += workspace.report.targets
-            report.services += workspace.report.services
-            report.notCarried += workspace.report.notCarried
-            for variable in workspace.report.variables where !report.variables.contains(variable) {
-                report.variables.append(variable)
-            }
-        }
+        for workspace in workspaces { report.add(workspace.report) }
         try finish(
             workspaces.filter { $0.report.targets > 0 }.map { ($0.spec, $0.service) }, report: report,
             output: OpenAPITool.optional(arguments[0]), reportFile: OpenAPITool.optional(arguments[2]))
@@ -117,12 +109,22 @@ enum CollectionTool {
         var specs: [(spec: String, service: String)] = []
         for file in files {
             let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
-            let environments =
-                FileSystem.kind(folder + "http-client.env.json") == .file
-                ? try readText(folder + "http-client.env.json") : nil
+            // The environment files beside it, never through a link: a file a repository
+            // holds may point anywhere.
+            func sidecar(_ name: String) -> String? {
+                guard FileSystem.kind(folder + name) != .missing else { return nil }
+                guard let text = try? readText(folder + name, followsLinks: false) else {
+                    report.notCarried.append(
+                        ImportReport.Item(
+                            place: folder + name, what: name,
+                            reason: "it is a link or not a regular file, and is not read"))
+                    return nil
+                }
+                return text
+            }
+            let environments = sidecar("http-client.env.json")
             var privateNames: [String] = []
-            if FileSystem.kind(folder + "http-client.private.env.json") == .file,
-                let json = try? JSONValue(parsing: readText(folder + "http-client.private.env.json")),
+            if let text = sidecar("http-client.private.env.json"), let json = try? JSONValue(parsing: text),
                 case .object(let environmentsByName) = json
             {
                 for (_, values) in environmentsByName {
@@ -137,13 +139,7 @@ enum CollectionTool {
             let result = HTTPFileImporter.importText(
                 try readText(file), file: file, environments: environments, privateNames: privateNames, service: service
             )
-            report.requests += result.report.requests
-            report.targets += result.report.targets
-            report.services += result.report.services
-            report.notCarried += result.report.notCarried
-            for variable in result.report.variables where !report.variables.contains(variable) {
-                report.variables.append(variable)
-            }
+            report.add(result.report)
             if result.report.targets > 0 { specs.append((result.spec, result.service)) }
         }
         try finish(
@@ -183,7 +179,8 @@ enum CollectionTool {
                 case S_IFDIR where !name.hasPrefix(".") && name != "node_modules":
                     try walk(child, depth: depth + 1)
                 case S_IFREG where name.hasSuffix(".bru") || (relative.isEmpty && name == "bruno.json"):
-                    files.append(BrunoImporter.File(path: child, text: try readText(folder + "/" + child)))
+                    files.append(
+                        BrunoImporter.File(path: child, text: try readText(folder + "/" + child, followsLinks: false)))
                 default:
                     break
                 }
@@ -202,8 +199,8 @@ enum CollectionTool {
     }
 
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
-    static func readText(_ file: String) throws -> String {
-        let bytes = try readBytes(file)
+    static func readText(_ file: String, followsLinks: Bool = true) throws -> String {
+        let bytes = try readBytes(file, followsLinks: followsLinks)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw InvalidDocument("\(file == "-" ? "stdin" : file) is not UTF-8 text")
         }
@@ -211,7 +208,7 @@ enum CollectionTool {
     }
 
     /// The file's bytes, or stdin's for `-`, at most 64 MiB.
-    static func readBytes(_ file: String) throws -> [UInt8] {
+    static func readBytes(_ file: String, followsLinks: Bool = true) throws -> [UInt8] {
         let limit = 64 << 20
         if file == "-" {
             var input: [UInt8] = []
@@ -228,7 +225,7 @@ enum CollectionTool {
             return input
         }
         do {
-            return try FileSystem.contents(file, limit: limit)
+            return try FileSystem.contents(file, limit: limit, followsLinks: followsLinks)
         } catch .unreadable {
             throw FileFailure.missing("cannot read \(file)")
         } catch .tooLarge {
@@ -270,10 +267,7 @@ enum CollectionTool {
                     ? "\(printable(report.source)) holds no request"
                     : "\(printable(report.source)): no request could be imported; the lines above say why")
         }
-        let folder = output.flatMap { output in
-            output.hasSuffix("/") || FileSystem.kind(output) == .directory
-                ? (output.hasSuffix("/") ? output : output + "/") : nil
-        }
+        let folder = OpenAPITool.folder(of: output)
         let written = specs.filter { !$0.spec.isEmpty }
         if written.count > 1, folder == nil {
             throw UsageError(

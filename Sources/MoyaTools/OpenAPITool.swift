@@ -100,6 +100,15 @@ public enum OpenAPITool {
 
     static func optional(_ argument: String) -> String? { argument == "-" ? nil : argument }
 
+    /// `-o DIR/`, or a folder that is there: the folder, ending in `/`, that the spec is
+    /// written into as SERVICE.yaml; nil for a file or stdout.
+    static func folder(of output: String?) -> String? {
+        output.flatMap { output in
+            output.hasSuffix("/") || FileSystem.kind(output) == .directory
+                ? (output.hasSuffix("/") ? output : output + "/") : nil
+        }
+    }
+
     /// Imports `file` to `output`; `appending` (a spec's `flows:`, from `import arazzo`) is
     /// added to the spec's text, which is then compiled whole.
     static func importDocument(
@@ -111,10 +120,7 @@ public enum OpenAPITool {
         // `-o DIR/`, or a folder that is there, names the spec after its service (DIR/SERVICE.yaml),
         // the file `call SERVICE.TARGET` looks at first. Its name is known once the document
         // is read; until then the folder is what counts.
-        let folder = output.flatMap { output in
-            output.hasSuffix("/") || FileSystem.kind(output) == .directory
-                ? (output.hasSuffix("/") ? output : output + "/") : nil
-        }
+        let folder = Self.folder(of: output)
         var output = folder.map { $0 + (service ?? "spec") + ".yaml" } ?? output
         // A spec reads files only in its own folder (its file root), so a spec written with -o
         // refers to a copy of the document there when the document lies elsewhere, and to

@@ -28,8 +28,7 @@ final class CurlImportTests: XCTestCase {
     ]
 
     func testEachImportedTargetSendsWhatCurlSends() async throws {
-        let curl = try Launch.run(Launch.onPath("curl").0, ["curl", "--version"], environment: nil)
-        guard curl.status == 0 else { throw XCTSkip("curl is not installed") }
+        try Repository.requirePrograms(["curl", "bash"])
         let server = try TestServer()
         defer { server.stop() }
         let folder = NSTemporaryDirectory() + "curl-import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

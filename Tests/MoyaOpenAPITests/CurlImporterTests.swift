@@ -20,7 +20,7 @@ final class CurlImporterTests: XCTestCase {
     ]
 
     func testWordsAreBashs() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("no bash here") }
+        try Repository.requirePrograms(["bash"])
         var texts = Self.texts
         if let fixtures = try? Repository.shared("collections", variable: "MOYA_COLLECTIONS") {
             let folder = fixtures + "/insomnia-fixtures/curl"

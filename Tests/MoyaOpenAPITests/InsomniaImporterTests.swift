@@ -39,6 +39,7 @@ final class InsomniaImporterTests: XCTestCase {
     /// The requests of an export, by Python's YAML and JSON readers: v2–v4's resources of a
     /// request type, v5's items with a URL or a method.
     static func requestCount(_ path: String) throws -> Int {
+        try Repository.requirePrograms(["python3"])
         let script = """
             import json, sys, yaml
             text = open(sys.argv[1]).read()
@@ -52,11 +53,7 @@ final class InsomniaImporterTests: XCTestCase {
             """
         let run = try Launch.run(Launch.onPath("python3").0, ["python3", "-c", script, path], environment: nil)
         guard run.status == 0, let count = Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            // Where the shared data is required (CI), so is the count that holds the import to it.
-            if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil {
-                XCTFail("python3 with PyYAML is needed to count independently: \(run.error)")
-            }
-            throw XCTSkip("python3 with PyYAML is needed to count independently: \(run.error)")
+            throw Repository.unavailable("python3 with PyYAML is needed to count independently: \(run.error)")
         }
         return count
     }

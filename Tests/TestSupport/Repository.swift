@@ -38,11 +38,33 @@ extension Repository {
         if let found = candidates.compactMap({ $0 }).first(where: { FileManager.default.fileExists(atPath: $0) }) {
             return found
         }
-        let message = "../shared/\(name) is not there; set \(variable)"
-        if environment["MOYA_SHARED_REQUIRED"] != nil, !optionalAbsent {
+        throw unavailable("../shared/\(name) is not there; set \(variable)")
+    }
+
+    /// Skips the test with a one-line message when one of `programs` is not on PATH (or every
+    /// optional program is taken as absent), or fails where CI sets MOYA_SHARED_REQUIRED, since
+    /// `.ci/run` installs them. Call it at the top of a test, never inside an assertion.
+    public static func requirePrograms(_ programs: [String]) throws {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let missing =
+            optionalAbsent
+            ? programs
+            : programs.filter { program in
+                !path.split(separator: ":").contains {
+                    FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+                }
+            }
+        guard !missing.isEmpty else { return }
+        throw unavailable("\(missing.joined(separator: ", ")) not installed; .ci/run installs them")
+    }
+
+    /// The skip for something optional that is missing; where CI requires it
+    /// (MOYA_SHARED_REQUIRED), also a failure.
+    public static func unavailable(_ message: String) -> XCTSkip {
+        if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil, !optionalAbsent {
             XCTFail(message)
-            throw XCTSkip("failed: " + message)
+            return XCTSkip("failed: " + message)
         }
-        throw XCTSkip(message)
+        return XCTSkip(message)
     }
 }

@@ -18,25 +18,10 @@ public final class SecretStores {
     public private(set) var environment: [String: String]
     private var session: Process?
 
-    /// Skips the test with a one-line message when a program is missing, or fails where CI
-    /// sets MOYA_SHARED_REQUIRED, since `.ci/run` installs them.
+    /// Skips the test when a store's program is missing, or fails where CI requires them
+    /// (`Repository.requirePrograms`).
     public static func requirePrograms() throws {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let missing =
-            Repository.optionalAbsent
-            ? programs
-            : programs.filter { program in
-                !path.split(separator: ":").contains {
-                    FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
-                }
-            }
-        guard !missing.isEmpty else { return }
-        let message = "\(missing.joined(separator: ", ")) not installed; .ci/run installs them"
-        if ProcessInfo.processInfo.environment["MOYA_SHARED_REQUIRED"] != nil, !Repository.optionalAbsent {
-            XCTFail(message)
-            throw XCTSkip("failed: " + message)
-        }
-        throw XCTSkip(message)
+        try Repository.requirePrograms(programs)
     }
 
     /// Empty stores in a new folder under the temporary directory.

@@ -1,3 +1,5 @@
+import MoyaHTTP
+
 /// One curl command line read as curl reads it: the request it sends, and each option that
 /// has no place in a spec, with why. Only what reaches the wire is carried; nothing is run and
 /// no file the command names is read.
@@ -436,24 +438,11 @@ struct CurlCommand {
         body = .form(parts)
     }
 
-    /// Form encoding as curl's `--data-urlencode` does it: letters, digits and `-._~` stay, a
+    /// Form encoding as curl's `--data-urlencode` does it: the unreserved characters stay, a
     /// space is `+`, everything else is `%XX` in UTF-8.
     static func formEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                encoded += "+"
-            default:
-                let hex = Array("0123456789ABCDEF")
-                encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
-            }
-        }
-        return encoded
+        PercentEncoding.encode(text) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: " ") }
+            .replacing(" ", with: "+")
     }
 
     /// The text without blanks at either end.

@@ -235,7 +235,7 @@ public enum CurlImporter {
                     let name = template(key, decode: true)
                     guard !name.isEmpty else { continue }
                     var entryValue = ImportedSpec.Text([.data(template(value, decode: true))])
-                    if Self.isCredential(name) {
+                    if CredentialNames.isCredential(name: name) {
                         entryValue = variable(name)
                     }
                     query.append(ImportedSpec.Entry(key: name, value: entryValue))
@@ -289,7 +289,7 @@ public enum CurlImporter {
                 default:
                     break
                 }
-                if Self.isCredential(lower), value.isLiteral, !value.pieces.isEmpty {
+                if CredentialNames.isCredential(name: lower), value.isLiteral, !value.pieces.isEmpty {
                     headers.append(ImportedSpec.Entry(key: header.name, value: variable(header.name)))
                 } else {
                     headers.append(ImportedSpec.Entry(key: header.name, value: text(value.pieces)))
@@ -417,13 +417,6 @@ public enum CurlImporter {
                 return nil
             }.joined(separator: " ")
             return Names.lowerCamel(method.lowercased() + " " + words, fallback: "request")
-        }
-
-        /// Whether a header or query name says its value is a credential.
-        static func isCredential(_ name: String) -> Bool {
-            let lower = name.lowercased()
-            let words = ["key", "token", "secret", "password", "passwd", "session", "auth", "signature", "credential"]
-            return words.contains { lower.contains($0) } || lower == "sig" || lower == "code"
         }
 
         /// The type curl gives a file part by its name's extension.

@@ -147,7 +147,7 @@ public enum HARImporter {
                 query.append(
                     ImportedSpec.Entry(
                         key: name,
-                        value: CurlImporter.Target.isCredential(name)
+                        value: CredentialNames.isCredential(name: name)
                             ? credential(name) : ImportedSpec.Text([.data(YAMLText.template(value))])))
             }
 
@@ -181,7 +181,7 @@ public enum HARImporter {
                     continue
                 }
                 let isCredential =
-                    ["authorization", "cookie"].contains(lower) || CurlImporter.Target.isCredential(lower)
+                    ["authorization", "cookie"].contains(lower) || CredentialNames.isCredential(name: lower)
                 headers.append(
                     ImportedSpec.Entry(
                         key: name,

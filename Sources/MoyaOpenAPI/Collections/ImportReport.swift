@@ -141,6 +141,19 @@ public struct ImportReport: Sendable, Equatable {
         "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY",
     ]
 
+    /// Adds another report of the same import (an export's next workspace, the next `.http`
+    /// file): its counts, its lines, and the variables it names that this one does not.
+    public mutating func add(_ other: ImportReport) {
+        requests += other.requests
+        targets += other.targets
+        services += other.services
+        merged += other.merged
+        notCarried += other.notCarried
+        var names = OrderedNames()
+        for variable in variables + other.variables { names.add(variable) }
+        variables = names.list
+    }
+
     mutating func leave(_ place: String, _ what: String, _ reason: String) {
         notCarried.append(Item(place: place, what: what, reason: reason))
     }

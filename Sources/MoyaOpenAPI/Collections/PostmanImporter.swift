@@ -493,7 +493,7 @@ public enum PostmanImporter {
                     continue
                 }
                 let credential =
-                    ["authorization", "cookie"].contains(lower) || CurlImporter.Target.isCredential(lower)
+                    ["authorization", "cookie"].contains(lower) || CredentialNames.isCredential(name: lower)
                 if credential, !Self.split(value).contains(where: { if case .variable = $0 { true } else { false } }) {
                     let variable = Self.environmentName(key)
                     credentialVariables.add(variable)
@@ -627,7 +627,7 @@ public enum PostmanImporter {
             _ value: String, key: String, path: [String], param: (String, String?) -> String
         ) -> ImportedSpec.Text {
             let pieces = Self.split(value)
-            if CurlImporter.Target.isCredential(key) {
+            if CredentialNames.isCredential(name: key) {
                 if pieces.contains(where: { if case .variable = $0 { true } else { false } }) {
                     return text(value, path: path, credential: true)
                 }
@@ -803,18 +803,16 @@ public enum PostmanImporter {
         func result(service: String, title: String?) -> Result {
             var report = self.report
             // The base URL most requests use.
-            var counts: [String: Int] = [:]
-            for (_, base) in targets { counts[SpecWriter.text(base), default: 0] += 1 }
-            let common = targets.map(\.base).max {
-                counts[SpecWriter.text($0), default: 0] < counts[SpecWriter.text($1), default: 0]
-            }
+            var counts: [ImportedSpec.Text: Int] = [:]
+            for (_, base) in targets { counts[base, default: 0] += 1 }
+            let common = targets.map(\.base).max { counts[$0, default: 0] < counts[$1, default: 0] }
             var spec = ImportedSpec(service: service, baseURL: common ?? "http://localhost")
             spec.comment = ["Imported by moya-cli import \(format)" + (title.map { " from \($0)" } ?? "") + "."]
                 .map(SpecWriter.commentText)
             spec.auth = serviceAuth
             for (target, base) in targets {
                 var target = target
-                if let common, SpecWriter.text(base) != SpecWriter.text(common) { target.baseURL = base }
+                if let common, base != common { target.baseURL = base }
                 // The collection's API key goes with each target that does not turn auth off.
                 if target.auth != .disabled {
                     target.headers = Self.merged(target.headers + serviceAuthHeaders)
@@ -856,7 +854,7 @@ public enum PostmanImporter {
                     if value.secret {
                         reason = "a secret is never written; set \(variable) before calling"
                     } else if paramVariables.contains(value.key) {
-                        let shown = CurlImporter.Target.isCredential(value.key) ? "" : " " + value.value
+                        let shown = CredentialNames.isCredential(name: value.key) ? "" : " " + value.value
                         reason =
                             "it is the param \(Names.param(value.key)); pass --\(Names.param(value.key))\(shown) with --env \(name)"
                     } else if environmentVariables.contains(value.key) {
