@@ -305,4 +305,55 @@ enum CollectionTool {
         finished = true
         trust.renew(trusted)
     }
+
+    // MARK: Export
+
+    /// `export postman SERVICE`: the collection to `output` or stdout, then what it does not
+    /// carry on stderr.
+    static func exportPostman(_ name: String, output: String?, paths: [String]) throws {
+        let (text, notes) = PostmanExporter.export(try OpenAPITool.loadService(name, paths: paths))
+        try OpenAPITool.write(text, to: output)
+        exported(notes)
+    }
+
+    /// `export http SERVICE`: the `.http` file, and `http-client.env.json` beside it when the
+    /// spec has environments. An environment file already there is never replaced by another.
+    static func exportHTTP(_ name: String, output: String?, paths: [String]) throws {
+        let (text, environments, notes) = HTTPFileExporter.export(try OpenAPITool.loadService(name, paths: paths))
+        var lines = notes
+        var environmentFile: String?
+        if let environments {
+            if let output {
+                let folder = output.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                    .joined(separator: "/")
+                let file = (folder.isEmpty && !output.hasPrefix("/") ? "" : folder + "/") + "http-client.env.json"
+                if let existing = FileManager.default.contents(atPath: file),
+                    Array(existing) != Array(environments.utf8)
+                {
+                    throw UsageError(
+                        "\(file) exists and holds other environments; move it, or write the .http file to another folder"
+                    )
+                }
+                environmentFile = file
+            } else {
+                lines.append(
+                    "environments: written only beside a file; give -o FILE.http to write http-client.env.json")
+            }
+        }
+        try OpenAPITool.write(text, to: output)
+        if let environmentFile, let output {
+            do {
+                try PendingFile.write(Array(environments.map { Array($0.utf8) } ?? []), to: environmentFile)
+            } catch {
+                // Both files or neither.
+                unlink(output)
+                throw FileFailure.unwritable("cannot write \(environmentFile): \(error.message)")
+            }
+        }
+        exported(lines)
+    }
+
+    static func exported(_ notes: [String]) {
+        for note in notes { OpenAPITool.line("moya-cli: note: " + TerminalText.escapingControls(note)) }
+    }
 }

@@ -70,6 +70,12 @@ public enum OpenAPITool {
             case "export-arazzo" where arguments.count >= 4:
                 try ArazzoTool.exportService(
                     arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
+            case "export-postman" where arguments.count >= 4:
+                try CollectionTool.exportPostman(
+                    arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
+            case "export-http" where arguments.count >= 4:
+                try CollectionTool.exportHTTP(
+                    arguments[1], output: optional(arguments[2]), paths: Array(arguments[3...]))
             case "import-curl":
                 try CollectionTool.importCurl(Array(arguments.dropFirst()))
             case "import-postman":
@@ -334,6 +340,11 @@ public enum OpenAPITool {
         guard let output else {
             self.output.out(text)
             return
+        }
+        let folder = String(output[..<(output.lastIndex(of: "/") ?? output.startIndex)])
+        var info = stat()
+        if !folder.isEmpty, stat(folder, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
+            throw UsageError("cannot write \(output): the folder \(folder) does not exist")
         }
         do {
             try PendingFile.write(Array(text.utf8), to: output)

@@ -5,7 +5,7 @@ import XCTest
 
 /// `moya-cli import http` through the command: a file with what `.http` files hold (file
 /// variables, a title and an `@name`, a query continued on indented lines, a bearer token
-/// from a variable, a JSON body, a response handler, an assertion, `$env`, `@no-redirect`, a
+/// from a variable (bearer auth), a JSON body, a response handler, an assertion, `$env`, `@no-redirect`, a
 /// gRPC request) and its environment files, private values never written. The whole spec,
 /// the warnings, and what a call of it sends under `--env dev`.
 final class HTTPImportTests: XCTestCase {
@@ -75,7 +75,8 @@ final class HTTPImportTests: XCTestCase {
                 params:
                   page: { type: string, default: "2", description: "{{page}} in the file" }
                 path: /orders
-                headers: { Accept: application/json, Authorization: "Bearer ${TOKEN:-}" }
+                headers: { Accept: application/json }
+                auth: { bearer: "${TOKEN:-}" }
                 task:
                   parameters:
                     - page: "{page}"

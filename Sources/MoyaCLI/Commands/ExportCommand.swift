@@ -17,7 +17,9 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         _superCommandName: MoyaCommand.name,
         abstract: "Write another description of an API from a spec.",
-        subcommands: [ExportOpenAPICommand.self, ExportArazzoCommand.self]
+        subcommands: [
+            ExportOpenAPICommand.self, ExportArazzoCommand.self, ExportPostmanCommand.self, ExportHTTPCommand.self,
+        ]
     )
 }
 
@@ -84,5 +86,72 @@ struct ExportArazzoCommand: CallerIsolatedCommand {
     func execute() async throws {
         let paths = SpecLibrary.searchPaths(specs: specOptions.specs, environment: CommandContext.current.environment)
         try HelperProgram.openAPI.run(["export-arazzo", service, output ?? "-"] + paths, for: "export arazzo")
+    }
+}
+
+/// `moya-cli export postman SERVICE`: a service as a Postman v2.1 collection.
+struct ExportPostmanCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postman",
+        abstract: "Write a service as a Postman v2.1 collection, in JSON.",
+        discussion: """
+            Each target is a request of the same name; a path param that is a whole segment \
+            is a :name path variable, another param is {{name}}, its default in the request's \
+            url.variable; each ${VAR} is a collection variable with the spec's default, a \
+            credential's always empty; auth: is the collection's or the request's \
+            auth; samples are saved responses. What a collection cannot hold (checks, \
+            timeouts, environments, login auth) is listed on stderr. import postman of the \
+            export gives back the same targets.
+
+            Examples:
+              moya-cli export postman myservice -o myservice.postman_collection.json
+            """
+    )
+
+    @Argument(help: "The service.", completion: .custom(GenerateSwiftCommand.completeServices))
+    var service: String
+
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Write the collection here instead of to stdout.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func execute() async throws {
+        let paths = SpecLibrary.searchPaths(specs: specOptions.specs, environment: CommandContext.current.environment)
+        try HelperProgram.openAPI.run(["export-postman", service, output ?? "-"] + paths, for: "export postman")
+    }
+}
+
+/// `moya-cli export http SERVICE`: a service as a `.http` file.
+struct ExportHTTPCommand: CallerIsolatedCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "http",
+        abstract: "Write a service as a .http file (JetBrains HTTP Client, REST Client, httpyac).",
+        discussion: """
+            Each target is a request named by # @name under a ### title; a param is {{name}}, \
+            its default an @name = value line in the request's region; each ${VAR} with a \
+            default is an @VAR line at the top. With -o FILE and environments in the spec, \
+            http-client.env.json is written beside FILE (never over a different one). A \
+            credential is only its {{VAR}} placeholder, to set in \
+            http-client.private.env.json. import http of the export gives back the same \
+            targets.
+
+            Examples:
+              moya-cli export http myservice -o requests/myservice.http
+            """
+    )
+
+    @Argument(help: "The service.", completion: .custom(GenerateSwiftCommand.completeServices))
+    var service: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the file here instead of to stdout.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var specOptions: SpecOptions
+
+    func execute() async throws {
+        let paths = SpecLibrary.searchPaths(specs: specOptions.specs, environment: CommandContext.current.environment)
+        try HelperProgram.openAPI.run(["export-http", service, output ?? "-"] + paths, for: "export http")
     }
 }

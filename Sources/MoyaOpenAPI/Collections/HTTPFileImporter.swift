@@ -30,6 +30,9 @@ public enum HTTPFileImporter {
         var headers: [(String, String)] = []
         var body: [String] = []
         var noRedirect = false
+        /// The `@name = value` lines of its own region, before its request line: the defaults
+        /// of its `{{name}}` params.
+        var variables: [(String, String)] = []
     }
 
     /// Imports the `.http` text of `file`; `environments` is `http-client.env.json`'s text, and
@@ -75,10 +78,18 @@ public enum HTTPFileImporter {
                 .object([("key", .string($0.0)), ("value", .string($0.1))])
             }
             // A URL from the path alone goes to the `host` variable, as httpyac sends it.
-            let url = request.url.hasPrefix("/") ? "{{host}}" + request.url : request.url
-            var postman: [(key: String, value: JSONValue)] = [
-                ("method", .string(request.method)), ("url", .string(url)),
-            ]
+            let raw = request.url.hasPrefix("/") ? "{{host}}" + request.url : request.url
+            let url: JSONValue =
+                request.variables.isEmpty
+                ? .string(raw)
+                : .object([
+                    ("raw", .string(raw)),
+                    (
+                        "variable",
+                        .array(request.variables.map { .object([("key", .string($0.0)), ("value", .string($0.1))]) })
+                    ),
+                ])
+            var postman: [(key: String, value: JSONValue)] = [("method", .string(request.method)), ("url", url)]
             if !request.body.isEmpty {
                 postman.append(
                     (
@@ -211,6 +222,7 @@ public enum HTTPFileImporter {
             var pendingName: String?
             var pendingTitle: String?
             var pendingNoRedirect = false
+            var pendingVariables: [(String, String)] = []
             var inScript = false
             var scriptStart = 0
             var blank = true
@@ -247,6 +259,7 @@ public enum HTTPFileImporter {
                     let title = trimmed.drop { $0 == "#" }.trimmingBlanks
                     pendingTitle = title.isEmpty ? nil : title
                     pendingNoRedirect = false
+                    pendingVariables = []
                     skipping = false
                     continue
                 }
@@ -294,7 +307,10 @@ public enum HTTPFileImporter {
                     if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                         value = String(value.dropFirst().dropLast())
                     }
-                    if !name.isEmpty { variables.append((name, value)) }
+                    if !name.isEmpty {
+                        variables.append((name, value))
+                        pendingVariables.append((name, value))
+                    }
                     continue
                 }
                 if trimmed.isEmpty {
@@ -326,6 +342,8 @@ public enum HTTPFileImporter {
                     current = Request(
                         line: number, name: pendingName, title: pendingTitle, method: parsed.method, url: parsed.url)
                     current?.noRedirect = pendingNoRedirect
+                    current?.variables = pendingVariables
+                    pendingVariables = []
                     bodyHasText = false
                     pendingName = nil
                     pendingTitle = nil

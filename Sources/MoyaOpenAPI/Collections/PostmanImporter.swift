@@ -436,7 +436,8 @@ public enum PostmanImporter {
                     switch piece {
                     case .text(let text): template += YAMLText.template(PercentEncoding.decode(text[...]))
                     case .variable(let name):
-                        template += param(name, example: defaultValue(of: name, credential: false))
+                        template += param(
+                            name, example: pathVariables[name] ?? defaultValue(of: name, credential: false))
                     }
                 }
             }
@@ -455,7 +456,8 @@ public enum PostmanImporter {
                         ImportedSpec.Entry(
                             key: key,
                             value: queryValue(
-                                entry["value"].map(PostmanImporter.text) ?? "", key: key, path: path, param: param)))
+                                entry["value"].map(PostmanImporter.text) ?? "", key: key, path: path,
+                                param: { param($0, example: pathVariables[$0] ?? $1) })))
                 }
             } else if let raw = parts.query {
                 for pair in raw.split(separator: "&") where !pair.isEmpty {
@@ -464,7 +466,10 @@ public enum PostmanImporter {
                         pair.contains("=")
                         ? PercentEncoding.decode(pair.drop { $0 != "=" }.dropFirst(), plusIsSpace: true) : ""
                     query.append(
-                        ImportedSpec.Entry(key: key, value: queryValue(value, key: key, path: path, param: param)))
+                        ImportedSpec.Entry(
+                            key: key,
+                            value: queryValue(
+                                value, key: key, path: path, param: { param($0, example: pathVariables[$0] ?? $1) })))
                 }
             }
 
@@ -484,6 +489,10 @@ public enum PostmanImporter {
                 }
                 if lower == "content-type", !value.contains("{{") {
                     contentType = value
+                    continue
+                }
+                if lower == "authorization", let auth = headerAuth(value, path: path) {
+                    basicFromHeader = auth
                     continue
                 }
                 if lower == "authorization", let user = ImportReport.basicUser(ofHeader: value) {
@@ -569,6 +578,33 @@ public enum PostmanImporter {
             target.name = Names.unique(baseName, in: &names)
             targets.append((target, base))
             report.targets += 1
+        }
+
+        /// An `Authorization` header of variables as auth: `Bearer {{token}}`, and `Basic
+        /// {{user}} {{password}}` or `Basic {{user}}:{{password}}` as the `.http` clients write
+        /// it. Nil for anything else, which stays a header.
+        mutating func headerAuth(_ value: String, path: [String]) -> ImportedSpec.Auth? {
+            let words = value.trimmingBlanks.split(separator: " ", maxSplits: 1)
+            guard words.count == 2 else { return nil }
+            func variable(_ text: Substring) -> Bool {
+                let pieces = Self.split(String(text))
+                guard pieces.count == 1, case .variable(let name) = pieces[0] else { return false }
+                return !name.hasPrefix("$")
+            }
+            let rest = words[1].trimmingBlanks[...]
+            switch words[0].lowercased() {
+            case "bearer" where variable(rest):
+                return .bearer(text(String(rest), path: path, templates: false, credential: true))
+            case "basic":
+                let parts =
+                    rest.contains(" ")
+                    ? rest.split(separator: " ", maxSplits: 1) : rest.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, variable(parts[0]), variable(parts[1].trimmingBlanks[...]) else { return nil }
+                return .basic(
+                    user: text(String(parts[0]), path: path, templates: false),
+                    password: text(parts[1].trimmingBlanks, path: path, templates: false, credential: true))
+            default: return nil
+            }
         }
 
         /// The password of a URL's `user:password@`: its variable, or one named for it.

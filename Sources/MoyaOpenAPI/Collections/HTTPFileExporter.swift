@@ -1,0 +1,159 @@
+import MoyaHTTP
+import MoyaSpec
+
+/// `moya-cli export http`: a service as a `.http` file in the JetBrains HTTP Client's format,
+/// which VS Code's REST Client, httpyac and Kulala read (docs/export-collections.md). Each
+/// target is a request named by `# @name`, its summary the `###` title; a param is
+/// `{{name}}`, its default an `@name = value` line in the request's own region, where
+/// `import http` reads it back as that request's; `${VAR}`s with a default are `@VAR = value`
+/// lines at the top, or `http-client.env.json` values when the spec has environments; a
+/// credential is only ever its `{{VAR}}` placeholder, to set in `http-client.private.env.json`.
+public enum HTTPFileExporter {
+    /// The `.http` text, `http-client.env.json`'s text when the spec has environments, and what
+    /// neither carries.
+    public static func export(_ service: ServiceSpec) -> (text: String, environments: String?, notes: [String]) {
+        let export = CollectionExport(service)
+        var notes = export.notes
+        var lines = ["# Exported by moya-cli export http from \(export.file)."]
+        let environmentNames = Set(export.environments.flatMap { $0.values.map(\.name) })
+        var shared: [(key: String, value: JSONValue)] = []
+        var credentials: [String] = []
+        for variable in export.variables {
+            if variable.isCredential {
+                credentials.append(variable.name)
+            } else if let value = variable.value {
+                if environmentNames.contains(variable.name) {
+                    shared.append((variable.name, .string(value)))
+                } else {
+                    lines.append("@\(variable.name) = \(value)")
+                }
+            }
+        }
+        if !credentials.isEmpty {
+            lines.append(
+                "# Set \(credentials.joined(separator: ", ")) in http-client.private.env.json; they are never written here."
+            )
+        }
+        var defined = Set(export.variables.map(\.name))
+        for request in export.requests {
+            lines.append("")
+            lines += self.request(request, auth: request.auth ?? export.auth, defined: &defined, notes: &notes)
+        }
+        var environments: String?
+        if !export.environments.isEmpty {
+            var members: [(key: String, value: JSONValue)] = []
+            if !shared.isEmpty { members.append(("$shared", .object(shared))) }
+            for environment in export.environments {
+                members.append((environment.name, .object(environment.values.map { ($0.name, .string($0.value)) })))
+            }
+            environments = JSONValue.object(members).serialized(pretty: true, escapeSlashes: false) + "\n"
+        }
+        return (lines.joined(separator: "\n") + "\n", environments, notes)
+    }
+
+    static func request(
+        _ request: CollectionExport.Request, auth: CollectionExport.Auth?, defined: inout Set<String>,
+        notes: inout [String]
+    ) -> [String] {
+        var lines = ["### " + (request.summary ?? request.name).replacing("\n", with: " ")]
+        lines.append("# @name \(request.name)")
+        if let description = request.description {
+            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }
+        }
+        if request.followsRedirects == false { lines.append("# @no-redirect") }
+        // Params: the URL's with this request; the others' the first time they are named.
+        for (name, value) in request.urlDefaults where !value.contains("\n") { lines.append("@\(name) = \(value)") }
+        for (name, value) in request.otherDefaults where !value.contains("\n") && defined.insert(name).inserted {
+            lines.append("@\(name) = \(value)")
+        }
+        var url =
+            CollectionExport.placeholders(request.base) + "/"
+            + request.path.map { segment in
+                segment.map { piece in
+                    switch piece {
+                    case .text(let text): PercentEncoding.encode(text, keeping: PostmanExporter.isPathByte)
+                    case .variable(let name): "{{\(name)}}"
+                    }
+                }.joined()
+            }.joined(separator: "/")
+        if !request.query.isEmpty {
+            url +=
+                "?"
+                + request.query.map {
+                    PercentEncoding.encode($0.key, keeping: PostmanExporter.isQueryByte) + "="
+                        + PercentEncoding.encode(
+                            CollectionExport.placeholders($0.value), keeping: PostmanExporter.isQueryByte)
+                }.joined(separator: "&")
+        }
+        lines.append("\(request.method) \(url)")
+        for (key, value) in request.headers { lines.append("\(key): \(CollectionExport.placeholders(value))") }
+        switch auth {
+        case .bearer(let token)?: lines.append("Authorization: Bearer \(CollectionExport.placeholders(token))")
+        case .basic(let user, let password)?:
+            lines.append(
+                "Authorization: Basic \(CollectionExport.placeholders(user)) \(CollectionExport.placeholders(password))"
+            )
+        case .none?, nil: break
+        }
+        switch request.body {
+        case .none: break
+        case .raw(let text, _):
+            let body = CollectionExport.placeholders(text).split(separator: "\n", omittingEmptySubsequences: false)
+            // A body that starts like a request line follows the headers without the blank
+            // line, which would start another request; httpyac and import http read it so.
+            if let first = body.first, HTTPFileImporter.Reader.requestLine(first.trimmingBlanks) != nil {
+                notes.append(
+                    "\(request.name): body: it starts like a request line, so it follows the headers without a blank line; JetBrains' client may not read it"
+                )
+            } else {
+                lines.append("")
+            }
+            lines += body.map {
+                // A body line that would read as a separator or a script is kept apart.
+                $0.hasPrefix("###") || $0.hasPrefix("> {%") ? " " + $0 : String($0)
+            }
+        case .form(let entries):
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+            lines.append("")
+            lines.append(
+                entries.map {
+                    PercentEncoding.encode($0.key, keeping: PostmanExporter.isQueryByte) + "="
+                        + PercentEncoding.encode(
+                            CollectionExport.placeholders($0.value), keeping: PostmanExporter.isQueryByte)
+                }.joined(separator: "&"))
+        case .multipart(let parts):
+            let boundary = "moya-cli-boundary"
+            lines.append("Content-Type: multipart/form-data; boundary=\(boundary)")
+            lines.append("")
+            for part in parts {
+                lines.append("--\(boundary)")
+                let name = part.key.replacing("\"", with: "%22")
+                if part.isFile {
+                    let file = CollectionExport.placeholders(part.value)
+                    let base = file.split(separator: "/").last.map(String.init) ?? file
+                    lines.append("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(base)\"")
+                    if let type = part.contentType {
+                        lines.append("Content-Type: \(CollectionExport.placeholders(type))")
+                    }
+                    lines.append("")
+                    lines.append("< \(file)")
+                } else {
+                    lines.append("Content-Disposition: form-data; name=\"\(name)\"")
+                    if let type = part.contentType {
+                        lines.append("Content-Type: \(CollectionExport.placeholders(type))")
+                    }
+                    lines.append("")
+                    lines.append(CollectionExport.placeholders(part.value))
+                }
+            }
+            lines.append("--\(boundary)--")
+        case .file(let path):
+            lines.append("")
+            lines.append("< \(CollectionExport.placeholders(path))")
+        }
+        if !request.samples.isEmpty {
+            notes.append("\(request.name): samples: a .http file has no saved responses; export postman keeps them")
+        }
+        return lines
+    }
+}
