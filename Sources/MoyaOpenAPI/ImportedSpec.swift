@@ -102,6 +102,18 @@ struct ImportedSpec {
         case upload(Text, contentType: String, query: [Entry])
         /// A body of text that may read the environment (`import curl`'s `$TOKEN`), and a query.
         case text(Text, contentType: String, query: [Entry])
+        /// A JSON body whose strings are texts (`{param}` templates and `${VAR}`s), sent as
+        /// `application/json`, and a query.
+        case json(JSONText, query: [Entry])
+    }
+
+    /// JSON whose strings are texts that may name params and variables.
+    indirect enum JSONText {
+        /// A number, a boolean or null.
+        case scalar(JSONValue)
+        case text(Text)
+        case array([JSONText])
+        case object([(key: String, value: JSONText)])
     }
 
     /// A sample response.

@@ -211,6 +211,9 @@ extension Importer {
         case .upload(_, let contentType, _), .text(_, let contentType, _):
             operation.bodyType = contentType
             operation.bodyIsFixed = true
+        case .json:
+            operation.bodyType = "application/json"
+            operation.bodyIsFixed = true
         case nil:
             break
         }

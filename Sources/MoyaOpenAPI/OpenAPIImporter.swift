@@ -303,6 +303,8 @@ struct Importer {
             target.task = .upload(file, contentType: contentType, query: extra + query)
         case .text(let body, let contentType, let extra)?:
             target.task = .text(body, contentType: contentType, query: extra + query)
+        case .json(let body, let extra)?:
+            target.task = .json(body, query: extra + query)
         case nil:
             if !query.isEmpty { target.task = .parameters(query, encoding: "queryString", query: []) }
         }

@@ -175,6 +175,9 @@ enum SpecWriter {
             lines.append("      data: \(text(body))")
             lines.append("      contentType: \(YAMLText.scalar(contentType))")
             query = extra
+        case .json(let body, let extra):
+            lines.append("      json: " + flow(body))
+            query = extra
         case .upload(let template, _, let extra):
             lines.append("      upload: \(text(template))")
             query = extra
@@ -241,6 +244,19 @@ enum SpecWriter {
     // MARK: - Scalars
 
     /// A string import made: document text escaped, its own references as they are.
+    /// A JSON body in flow style, its strings as `text` writes them.
+    static func flow(_ json: ImportedSpec.JSONText) -> String {
+        switch json {
+        case .scalar(let value): YAMLText.flow(value, templates: false)
+        case .text(let text): self.text(text)
+        case .array(let items): items.isEmpty ? "[]" : "[ " + items.map(flow).joined(separator: ", ") + " ]"
+        case .object(let members):
+            members.isEmpty
+                ? "{}"
+                : "{ " + members.map { "\(YAMLText.key($0.key)): \(flow($0.value))" }.joined(separator: ", ") + " }"
+        }
+    }
+
     static func text(_ text: ImportedSpec.Text) -> String {
         let written = text.pieces.map { piece in
             switch piece {

@@ -97,11 +97,12 @@ struct ExportPostmanCommand: CallerIsolatedCommand {
         discussion: """
             Each target is a request of the same name; a path param that is a whole segment \
             is a :name path variable, another param is {{name}}, its default in the request's \
-            url.variable; each ${VAR} is a collection variable with the spec's default, a \
-            credential's always empty; auth: is the collection's or the request's \
-            auth; samples are saved responses. What a collection cannot hold (checks, \
-            timeouts, environments, login auth) is listed on stderr. import postman of the \
-            export gives back the same targets.
+            url.variable; each param's type, default and description go in x-moya-params, \
+            which Postman ignores and import postman reads; each ${VAR} is a collection \
+            variable with the spec's default, a credential's always empty; auth: is the \
+            collection's or the request's auth; samples are saved responses. What a collection \
+            cannot hold (checks, timeouts, environments, login auth) is listed on stderr. \
+            import postman of the export gives back the same targets.
 
             Examples:
               moya-cli export postman myservice -o myservice.postman_collection.json

@@ -1,6 +1,12 @@
 import MoyaHTTP
 import MoyaSpec
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A service as the requests a collection holds, read from the compiled spec: what
 /// `export postman` and `export http` write (docs/export-collections.md). Every reference is a
 /// `{{name}}` placeholder: a param by its name, a `${VAR}` by the variable's. A variable's
@@ -42,6 +48,8 @@ struct CollectionExport {
 
     struct Sample {
         var name: String
+        /// Whether it is the target's default sample (`sample:`).
+        var isDefault = false
         var status: Int
         var contentType: String?
         var body: String
@@ -63,6 +71,9 @@ struct CollectionExport {
         var auth: Auth?
         /// The target's params' names.
         var params: Set<String>
+        /// Each param as the spec declares it, for `x-moya-params`: what a collection has no
+        /// words for (its type, enum, whether it is optional, its description).
+        var declarations: [(key: String, value: JSONValue)] = []
         /// The params in the URL with their defaults, in order.
         var urlDefaults: [(name: String, value: String)]
         /// Params named in headers and bodies, with their defaults: collection variables.
@@ -294,8 +305,10 @@ struct CollectionExport {
                 request.otherDefaults.append((param.name, value))
             }
         }
+        request.declarations = target.params.map { ($0.name, Self.declaration($0)) }
         for (name, sample) in [("sample", target.sample)] + target.samples.map({ ($0.name, Optional($0.sample)) }) {
-            guard let sample, let exported = self.sample(name, sample, target: target) else { continue }
+            guard let sample, var exported = self.sample(name, sample, target: target) else { continue }
+            exported.isDefault = request.samples.isEmpty && target.sample != nil
             request.samples.append(exported)
         }
         if target.timeout != nil { notes.append("\(target.name): timeout: a collection has no timeout per request") }
@@ -303,6 +316,37 @@ struct CollectionExport {
         if !target.checks.isEmpty { notes.append("\(target.name): checks: a collection has no checks") }
         return request
     }
+
+    /// A param's declaration as `import` reads it back: `type` (an enum's as `string` or
+    /// `[enum]` with `enum`), and `default`, `optional` and `description` where it has them.
+    static func declaration(_ param: ParamSpec) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        func enumeration(_ cases: [ParamType.EnumCase]) -> JSONValue? {
+            cases.allSatisfy { $0.key == $0.value && !$0.isFromEnvironment }
+                ? .array(cases.map { .string($0.key) }) : nil
+        }
+        switch param.type {
+        case .enumeration(let cases):
+            members.append(("type", .string("string")))
+            if let values = enumeration(cases) { members.append(("enum", values)) }
+        case .array(.enumeration(let cases)):
+            if let values = enumeration(cases) {
+                members += [("type", .string("[enum]")), ("enum", values)]
+            } else {
+                members.append(("type", .string("[string]")))
+            }
+        default: members.append(("type", .string(param.type.description)))
+        }
+        if !param.isSecret, param.writtenDefault == nil, let value = param.defaultValue {
+            members.append(("default", value.jsonValue))
+        }
+        if param.isOptional { members.append(("optional", .bool(true))) }
+        if let description = param.description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+
+    /// The largest sample file written into a saved response.
+    static let sampleFileLimit = 64 * 1024
 
     /// A param's default as text, never a secret's.
     static func defaultValue(_ param: ParamSpec) -> String? {
@@ -327,8 +371,18 @@ struct CollectionExport {
             text = Exporter.render(value).serialized(pretty: true, escapeSlashes: false)
             contentType = contentType ?? "application/json"
         case .file(let path):
-            notes.append("\(target.name): sample \(name): its body is the file \(path), not carried")
-            text = ""
+            // The spec's own file (the compiler keeps it inside the spec's folder), when it
+            // is text of a size a saved response holds.
+            guard let data = FileManager.default.contents(atPath: path), data.count <= Self.sampleFileLimit,
+                let body = String(data: data, encoding: .utf8)
+            else {
+                notes.append(
+                    "\(target.name): sample \(name): its body is the file \(path), which is not text of 64 KiB or less")
+                text = ""
+                break
+            }
+            text = body
+            if path.lowercased().hasSuffix(".json") { contentType = contentType ?? "application/json" }
         }
         return Sample(name: name, status: status, contentType: contentType, body: text)
     }

@@ -61,9 +61,8 @@ public enum HTTPFileExporter {
             lines += description.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }
         }
         if request.followsRedirects == false { lines.append("# @no-redirect") }
-        // Params: the URL's with this request; the others' the first time they are named.
-        for (name, value) in request.urlDefaults where !value.contains("\n") { lines.append("@\(name) = \(value)") }
-        for (name, value) in request.otherDefaults where !value.contains("\n") && defined.insert(name).inserted {
+        // Params' defaults in the request's own region, which import http reads as its own.
+        for (name, value) in request.urlDefaults + request.otherDefaults where !value.contains("\n") {
             lines.append("@\(name) = \(value)")
         }
         var url =

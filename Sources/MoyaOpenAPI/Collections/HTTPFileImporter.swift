@@ -102,11 +102,24 @@ public enum HTTPFileImporter {
                 postman.append(("protocolProfileBehavior", .object([("followRedirects", .bool(false))])))
             }
             let name = request.name ?? request.title ?? "\(request.method) /\(Self.pathWords(request.url))"
-            return .object([
+            var item: [(key: String, value: JSONValue)] = [
                 ("name", .string(name)), ("request", .object(postman)),
                 ("x-moya-place", .string("\(file):\(request.line)")),
                 ("x-moya-summary", .string(request.title ?? name)),
-            ])
+            ]
+            // The region's own variables are the request's params where a header or body
+            // names them, as httpyac scopes them to the region.
+            let declared = request.variables.filter { Names.param($0.0) == $0.0 }.map {
+                (
+                    key: $0.0,
+                    value: JSONValue.object([
+                        ("type", .string("string")), ("default", .string($0.1)),
+                        ("description", .string("{{\($0.0)}} in the file")),
+                    ])
+                )
+            }
+            if !declared.isEmpty { item.append(("x-moya-params", .object(declared))) }
+            return .object(item)
         }
         let stem = Names.stem(of: file)
         let collection: JSONValue = .object([

@@ -117,6 +117,7 @@ public enum PostmanExporter {
         if let description = request.description { fields.append(("description", .string(description))) }
         var item: [(key: String, value: JSONValue)] = [("name", .string(request.name))]
         if let summary = request.summary { item.append(("x-moya-summary", .string(summary))) }
+        if !request.declarations.isEmpty { item.append(("x-moya-params", .object(request.declarations))) }
         item.append(("request", .object(fields)))
         item.append(("response", .array(request.samples.map(response))))
         var behavior: [(key: String, value: JSONValue)] = []
@@ -241,10 +242,12 @@ public enum PostmanExporter {
         if let type = sample.contentType {
             headers.append(.object([("key", .string("Content-Type")), ("value", .string(type))]))
         }
-        return .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("name", .string(sample.name)), ("status", .string(Exporter.reason(sample.status))),
             ("code", .integer(sample.status)), ("header", .array(headers)), ("body", .string(sample.body)),
-        ])
+        ]
+        if sample.isDefault { members.append(("x-moya-default", .bool(true))) }
+        return .object(members)
     }
 }
 

@@ -126,6 +126,11 @@ public enum PostmanImporter {
         /// Whether a `{{…}}` that is no variable's name (httpyac's `{{json.args.id}}`) is a
         /// script expression, kept as text and reported, rather than a variable.
         var expressionsAreText = false
+        /// The params `export postman` declared for the request being read (`x-moya-params`):
+        /// a `{{name}}` of one of them in a header is that param, not a variable.
+        var declaredParams: [String: JSONValue] = [:]
+        /// The declared params a header or body of the request names.
+        var referencedParams: Set<String> = []
         let format: String
 
         init(file: String, environments: [(file: String, variables: Variables)], format: String = "postman") {
@@ -244,7 +249,8 @@ public enum PostmanImporter {
         /// reported. With `templates`, the text's braces are doubled (a spec value that reads
         /// `{param}`).
         mutating func text(
-            _ source: String, path: [String], templates: Bool = true, credential: Bool = false, isURL: Bool = false
+            _ source: String, path: [String], templates: Bool = true, credential: Bool = false, isURL: Bool = false,
+            params: Bool = false
         )
             -> ImportedSpec.Text
         {
@@ -263,6 +269,9 @@ public enum PostmanImporter {
                     leave(path, "{{\(name)}}", "a dynamic variable is not carried; it is sent as text")
                     let text = "{{\(name)}}"
                     pieces.append(.data(templates ? YAMLText.template(text) : text))
+                case .variable(let name) where (templates || params) && declaredParams[name] != nil:
+                    referencedParams.insert(name)
+                    pieces.append(.data("{\(name)}"))
                 case .variable(let name):
                     environmentVariables.insert(name)
                     let variable = Self.environmentName(name)
@@ -327,7 +336,7 @@ public enum PostmanImporter {
             /// A credential: its variable when it is one, else a variable named for it.
             func credential(_ source: String?, _ name: String) -> ImportedSpec.Text {
                 if let source, Self.split(source).contains(where: { if case .variable = $0 { true } else { false } }) {
-                    return text(source, path: path, templates: false, credential: true)
+                    return text(source, path: path, templates: false, credential: true, params: true)
                 }
                 let variable = Self.environmentName(name)
                 credentialVariables.add(variable)
@@ -344,7 +353,7 @@ public enum PostmanImporter {
                 let user = value("username") ?? ""
                 return MadeAuth(
                     auth: .basic(
-                        user: text(user, path: path, templates: false),
+                        user: text(user, path: path, templates: false, params: true),
                         password: credential(value("password"), "password")))
             case "apikey":
                 let key = value("key") ?? "api_key"
@@ -393,6 +402,15 @@ public enum PostmanImporter {
                 return
             }
             var target = ImportedSpec.Target(name: "", method: method, path: "/")
+            declaredParams = Dictionary(
+                (item["x-moya-params"]?.objectValue ?? []).filter { Names.param($0.key) == $0.key }.map {
+                    ($0.key, $0.value)
+                },
+                uniquingKeysWith: { first, _ in first })
+            defer {
+                declaredParams = [:]
+                referencedParams = []
+            }
             target.summary = item["x-moya-summary"]?.stringValue ?? item["name"]?.stringValue ?? path.last
             target.expectations = item["x-moya-expect"]?.objectValue ?? []
             if let description = request["description"].flatMap(Self.description), !description.isEmpty {
@@ -553,12 +571,21 @@ public enum PostmanImporter {
                 headers.append(ImportedSpec.Entry(key: "Content-Type", value: text(contentType, path: path)))
             }
             target.headers = Self.merged(headers)
-            target.params = params
+            target.params = Self.declaring(
+                params,
+                (item["x-moya-params"]?.objectValue ?? []).filter { declared in
+                    params.contains { $0.name == declared.key } || referencedParams.contains(declared.key)
+                })
 
             // Saved examples as named samples.
             var sampleNames: Set<String> = []
             for response in item["response"]?.arrayValue ?? [] {
                 guard let sample = sample(response, path: path) else { continue }
+                // The spec's default sample, as `export postman` marks it.
+                if response["x-moya-default"] == .bool(true), target.sample == nil {
+                    target.sample = sample
+                    continue
+                }
                 let name = Names.unique(
                     Names.lowerCamel(response["name"]?.stringValue ?? "example", fallback: "example"), in: &sampleNames)
                 target.samples.append((name, sample))
@@ -594,18 +621,50 @@ public enum PostmanImporter {
             let rest = words[1].trimmingBlanks[...]
             switch words[0].lowercased() {
             case "bearer" where variable(rest):
-                return .bearer(text(String(rest), path: path, templates: false, credential: true))
+                return .bearer(text(String(rest), path: path, templates: false, credential: true, params: true))
             case "basic":
                 let parts =
                     rest.contains(" ")
                     ? rest.split(separator: " ", maxSplits: 1) : rest.split(separator: ":", maxSplits: 1)
                 guard parts.count == 2, variable(parts[0]), variable(parts[1].trimmingBlanks[...]) else { return nil }
                 return .basic(
-                    user: text(String(parts[0]), path: path, templates: false),
-                    password: text(parts[1].trimmingBlanks, path: path, templates: false, credential: true))
+                    user: text(String(parts[0]), path: path, templates: false, params: true),
+                    password: text(
+                        parts[1].trimmingBlanks, path: path, templates: false, credential: true, params: true))
             default: return nil
             }
         }
+
+        /// The params as `export postman` declared them (`x-moya-params`, moya-cli's own member,
+        /// which Postman ignores): each one's type, enum, default, description and whether it
+        /// is optional; one only declared (named in a header) is added. Only a valid
+        /// declaration is taken; the rest keep what the collection says.
+        static func declaring(_ params: [ImportedSpec.Param], _ declared: [(key: String, value: JSONValue)])
+            -> [ImportedSpec.Param]
+        {
+            var params = params
+            for (name, declaration) in declared where Names.param(name) == name {
+                guard let type = declaration["type"]?.stringValue, Self.paramTypes.contains(type) else { continue }
+                var param =
+                    params.first { $0.name == name }
+                    ?? ImportedSpec.Param(name: name, type: type, description: nil, optional: false)
+                param.type = type
+                param.enumValues = declaration["enum"]?.arrayValue?.compactMap(\.stringValue)
+                param.defaultValue = declaration["default"]
+                param.description = declaration["description"]?.stringValue
+                param.optional = declaration["optional"] == .bool(true)
+                if let index = params.firstIndex(where: { $0.name == name }) {
+                    params[index] = param
+                } else {
+                    params.append(param)
+                }
+            }
+            return params
+        }
+
+        static let paramTypes: Set<String> = [
+            "string", "int", "number", "bool", "file", "object", "[string]", "[int]", "[number]", "[bool]", "[enum]",
+        ]
 
         /// The password of a URL's `user:password@`: its variable, or one named for it.
         mutating func urlPassword(_ source: String?, path: [String]) -> ImportedSpec.Text {
@@ -636,6 +695,30 @@ public enum PostmanImporter {
             }
             if let json = try? JSONValue(parsing: text) { walk(json, depth: 0) }
             return names
+        }
+
+        /// A JSON value whose strings are spec templates: `{{name}}` a declared param's `{name}`
+        /// or a variable's `${NAME}`, literal braces doubled. Nil past 64 levels.
+        mutating func jsonTemplate(_ value: JSONValue, path: [String], depth: Int) -> ImportedSpec.JSONText? {
+            guard depth < 64 else { return nil }
+            switch value {
+            case .string(let string): return .text(text(string, path: path))
+            case .array(let items):
+                var written: [ImportedSpec.JSONText] = []
+                for item in items {
+                    guard let item = jsonTemplate(item, path: path, depth: depth + 1) else { return nil }
+                    written.append(item)
+                }
+                return .array(written)
+            case .object(let members):
+                var written: [(key: String, value: ImportedSpec.JSONText)] = []
+                for member in members {
+                    guard let value = jsonTemplate(member.value, path: path, depth: depth + 1) else { return nil }
+                    written.append((member.key, value))
+                }
+                return .object(written)
+            default: return .scalar(value)
+            }
         }
 
         /// Whether a body of `mode` holds anything to send.
@@ -708,6 +791,14 @@ public enum PostmanImporter {
                         "javascript": "application/javascript",
                     ][language ?? ""] ?? "text/plain"
                 contentType = nil
+                // A JSON body that names params `export postman` declared is the spec's `json:`
+                // again, each `"{{name}}"` its param; a type but JSON's is kept as a header.
+                if declaredParams.keys.contains(where: { raw.contains("{{\($0)}}") }), JSONValue.isJSONMediaType(type),
+                    let json = try? JSONValue(parsing: raw), let body = jsonTemplate(json, path: path, depth: 0)
+                {
+                    if type.lowercased() != "application/json" { contentType = type }
+                    return .json(body, query: query)
+                }
                 // A credential-named member of a JSON body is read from a variable.
                 if !raw.contains("{{"),
                     let body = ImportReport.withholdingCredentials(
@@ -916,6 +1007,7 @@ public enum PostmanImporter {
             case .text(let text, let type, let extra)?: .text(text, contentType: type, query: extra + query)
             case .multipart(let parts, let extra)?: .multipart(parts, query: extra + query)
             case .upload(let file, let type, let extra)?: .upload(file, contentType: type, query: extra + query)
+            case .json(let body, let extra)?: .json(body, query: extra + query)
             case nil: .parameters([], encoding: "queryString", query: query)
             }
         }
