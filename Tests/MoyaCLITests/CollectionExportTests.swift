@@ -173,6 +173,65 @@ final class CollectionExportTests: XCTestCase {
             missingError, "moya-cli: error: cannot write nowhere/shop.json: the folder nowhere does not exist\n")
     }
 
+    /// A stranger's spec cannot make the `.http` file do what the spec never said: a line break
+    /// in a summary, a description, a body, a multipart value or a default never starts a
+    /// request, a file to send (`< /etc/passwd`) or a file to write (`>> out`).
+    func testExportHTTPWritesNoDirectiveAStrangersSpecHolds() async throws {
+        let folder = try folder()
+        try #"""
+        service: h
+        baseURL: http://x
+        targets:
+          a:
+            summary: "one\r\n### two\nGET http://evil"
+            description: "line\r\n### sep\n< /etc/passwd"
+            method: POST
+            path: /a
+            task:
+              data: "ok\n< /etc/passwd\n>> /tmp/out\n### x"
+              contentType: text/plain
+          b:
+            method: POST
+            path: /b
+            params:
+              note: { type: string, default: "x\n< /etc/shadow" }
+            headers: { X-Note: "{note}" }
+            task:
+              multipart:
+                - { name: "n\"\r\nX: y", value: "v\n  >> /tmp/out" }
+
+        """#.write(toFile: folder + "/specs/h.yaml", atomically: true, encoding: .utf8)
+        let (status, output, error) = await CommandTests.run(["export", "http", "h", "--specs", "specs"], in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            output,
+            """
+            # Exported by moya-cli export http from specs/h.yaml.
+
+            ### one ### two GET http://evil
+            # @name a
+            # line
+            # ### sep
+            # < /etc/passwd
+            POST http://x/a
+            Content-Type: text/plain
+
+            ### b
+            # @name b
+            POST http://x/b
+            X-Note: {{note}}
+
+            """)
+        XCTAssertEqual(
+            error,
+            #"""
+            moya-cli: note: a: body: its line "< /etc/passwd" would read as a .http directive; the body is left out
+            moya-cli: note: note: its default "x\n< /etc/shadow" cannot be an @ line; set it when calling
+            moya-cli: note: b: body: its line "  >> /tmp/out" would read as a .http directive; the body is left out
+
+            """#)
+    }
+
     /// import(export(S)) == S for S each spec `import` made, less its first comment and its
     /// params' descriptions (`{{id}} in the collection`, which names the source's variable).
     func roundTrips(_ format: String, sources: [String], except: [String: String]) async throws -> Int {

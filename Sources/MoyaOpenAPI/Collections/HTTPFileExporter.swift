@@ -25,7 +25,7 @@ public enum HTTPFileExporter {
                 if environmentNames.contains(variable.name) {
                     shared.append((variable.name, .string(value)))
                 } else {
-                    lines.append("@\(variable.name) = \(value)")
+                    if let line = variableLine(variable.name, value, notes: &notes) { lines.append(line) }
                 }
             }
         }
@@ -55,15 +55,17 @@ public enum HTTPFileExporter {
         _ request: CollectionExport.Request, auth: CollectionExport.Auth?, defined: inout Set<String>,
         notes: inout [String]
     ) -> [String] {
-        var lines = ["### " + (request.summary ?? request.name).replacing("\n", with: " ")]
+        var lines = ["### " + oneLine(request.summary ?? request.name)]
         lines.append("# @name \(request.name)")
         if let description = request.description {
-            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }
+            lines += description.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+                "# " + oneLine(String($0))
+            }
         }
         if request.followsRedirects == false { lines.append("# @no-redirect") }
         // Params' defaults in the request's own region, which import http reads as its own.
-        for (name, value) in request.urlDefaults + request.otherDefaults where !value.contains("\n") {
-            lines.append("@\(name) = \(value)")
+        for (name, value) in request.urlDefaults + request.otherDefaults {
+            if let line = variableLine(name, value, notes: &notes) { lines.append(line) }
         }
         var url =
             CollectionExport.placeholders(request.base) + "/"
@@ -94,10 +96,26 @@ public enum HTTPFileExporter {
             )
         case .none?, nil: break
         }
+        // A body line a client reads as a directive (`< file` sends a file, `>> file` writes
+        // one, `###` starts a request) would do what the spec never said: such a body is left out.
+        let bodyText: [String]
+        switch request.body {
+        case .raw(let text, _): bodyText = [CollectionExport.placeholders(text)]
+        case .multipart(let parts):
+            bodyText = parts.filter { !$0.isFile }.map { CollectionExport.placeholders($0.value) }
+        case .none, .form, .file: bodyText = []
+        }
+        if let line = bodyText.lazy.flatMap({ $0.split(whereSeparator: \.isNewline) }).first(where: isDirective) {
+            notes.append(
+                "\(request.name): body: its line \(String(line.prefix(40)).debugDescription) would read as a .http directive; the body is left out"
+            )
+            return lines
+        }
         switch request.body {
         case .none: break
         case .raw(let text, _):
-            let body = CollectionExport.placeholders(text).split(separator: "\n", omittingEmptySubsequences: false)
+            let body = CollectionExport.placeholders(text).split(
+                omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             // A body that starts like a request line follows the headers without the blank
             // line, which would start another request; httpyac and import http read it so.
             if let first = body.first, HTTPFileImporter.Reader.requestLine(first.trimmingBlanks) != nil {
@@ -107,10 +125,7 @@ public enum HTTPFileExporter {
             } else {
                 lines.append("")
             }
-            lines += body.map {
-                // A body line that would read as a separator or a script is kept apart.
-                $0.hasPrefix("###") || $0.hasPrefix("> {%") ? " " + $0 : String($0)
-            }
+            lines += body.map(String.init)
         case .form(let entries):
             lines.append("Content-Type: application/x-www-form-urlencoded")
             lines.append("")
@@ -126,7 +141,7 @@ public enum HTTPFileExporter {
             lines.append("")
             for part in parts {
                 lines.append("--\(boundary)")
-                let name = part.key.replacing("\"", with: "%22")
+                let name = PercentEncoding.encode(part.key) { $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\"") }
                 if part.isFile {
                     let file = CollectionExport.placeholders(part.value)
                     let base = file.split(separator: "/").last.map(String.init) ?? file
@@ -142,7 +157,9 @@ public enum HTTPFileExporter {
                         lines.append("Content-Type: \(CollectionExport.placeholders(type))")
                     }
                     lines.append("")
-                    lines.append(CollectionExport.placeholders(part.value))
+                    lines += CollectionExport.placeholders(part.value).split(
+                        omittingEmptySubsequences: false, whereSeparator: \.isNewline
+                    ).map(String.init)
                 }
             }
             lines.append("--\(boundary)--")
@@ -154,5 +171,31 @@ public enum HTTPFileExporter {
             notes.append("\(request.name): samples: a .http file has no saved responses; export postman keeps them")
         }
         return lines
+    }
+
+    /// Text for one comment or title line: its line breaks and control characters as spaces.
+    static func oneLine(_ text: String) -> String {
+        String(
+            text.map {
+                $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0
+            })
+    }
+
+    /// Whether a body line is one a `.http` client reads as more than text: a file to send
+    /// (`< path`, `<@ path`), a handler or a file to write (`> path`, `>> path`), a response
+    /// reference (`<> path`), a separator (`###`), an assertion (`??`). XML's `<tag` is text.
+    static func isDirective(_ line: Substring) -> Bool {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        return ["< ", "<\t", "<@", "<>", "> ", ">\t", ">>", "###", "??"].contains { trimmed.hasPrefix($0) }
+    }
+
+    /// `@name = value`; nil, noted, for a value an `@` line cannot hold (a line break, a
+    /// control character, or blanks at its ends, which a client trims).
+    static func variableLine(_ name: String, _ value: String, notes: inout [String]) -> String? {
+        guard oneLine(value) == value, value.trimmingBlanks == value else {
+            notes.append("\(name): its default \(value.debugDescription) cannot be an @ line; set it when calling")
+            return nil
+        }
+        return "@\(name) = \(value)"
     }
 }
