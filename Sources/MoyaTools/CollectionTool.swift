@@ -152,11 +152,29 @@ enum CollectionTool {
     static func importBruno(_ arguments: [String]) throws {
         guard arguments.count == 4 else { throw UsageError("import-bruno takes OUTPUT SERVICE REPORT FOLDER") }
         let folder = arguments[3].hasSuffix("/") ? String(arguments[3].dropLast()) : arguments[3]
+        let output = OpenAPITool.optional(arguments[0])
+        let reportFile = OpenAPITool.optional(arguments[2])
+        // One file: a bundled OpenCollection document.
+        if FileSystem.kind(folder) == .file {
+            do {
+                let result = try OpenCollectionImporter.importDocument(
+                    try readBytes(folder), file: folder, service: OpenAPITool.optional(arguments[1]))
+                try finish(
+                    result.spec, service: result.service, report: result.report, output: output, reportFile: reportFile)
+            } catch let refusal as ImportRefusal {
+                throw InvalidDocument(TerminalText.escapingControls(refusal.message))
+            }
+            return
+        }
         guard FileSystem.kind(folder) == .directory else {
             throw FileFailure.missing(
-                "\(folder) is not a folder; give the Bruno collection's folder, which holds bruno.json")
+                "\(folder) is not a folder; give the Bruno collection's folder, which holds bruno.json or opencollection.yml"
+            )
         }
+        // Bruno's YAML layout: `opencollection.yml` and a `.yml` file per request.
+        let isYAML = FileSystem.kind(folder + "/opencollection.yml") == .file
         var files: [BrunoImporter.File] = []
+        var yamlFiles: [OpenCollectionImporter.File] = []
         var skipped: [ImportReport.Item] = []
         func walk(_ relative: String, depth: Int) throws {
             let path = relative.isEmpty ? folder : folder + "/" + relative
@@ -171,14 +189,18 @@ enum CollectionTool {
                 guard lstat(folder + "/" + child, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFLNK:
-                    if name.hasSuffix(".bru") || name == "bruno.json" {
+                    if name.hasSuffix(".bru") || name == "bruno.json" || isYAML && Self.isYAML(name) {
                         skipped.append(
                             ImportReport.Item(
                                 place: folder + "/" + child, what: "link", reason: "a link is not followed"))
                     }
                 case S_IFDIR where !name.hasPrefix(".") && name != "node_modules":
                     try walk(child, depth: depth + 1)
-                case S_IFREG where name.hasSuffix(".bru") || (relative.isEmpty && name == "bruno.json"):
+                case S_IFREG where isYAML && Self.isYAML(name):
+                    yamlFiles.append(
+                        OpenCollectionImporter.File(
+                            path: child, bytes: try readBytes(folder + "/" + child, followsLinks: false)))
+                case S_IFREG where !isYAML && (name.hasSuffix(".bru") || (relative.isEmpty && name == "bruno.json")):
                     files.append(
                         BrunoImporter.File(path: child, text: try readText(folder + "/" + child, followsLinks: false)))
                 default:
@@ -187,6 +209,14 @@ enum CollectionTool {
             }
         }
         try walk("", depth: 0)
+        if isYAML {
+            var result = OpenCollectionImporter.importFolder(
+                yamlFiles, folder: folder, service: OpenAPITool.optional(arguments[1]))
+            result.report.notCarried += skipped
+            try finish(
+                result.spec, service: result.service, report: result.report, output: output, reportFile: reportFile)
+            return
+        }
         guard files.contains(where: { $0.path == "bruno.json" }) || files.contains(where: { $0.path.hasSuffix(".bru") })
         else {
             throw InvalidDocument("\(folder) holds no bruno.json and no .bru file")
@@ -199,6 +229,8 @@ enum CollectionTool {
     }
 
     /// The source's text: the file, or stdin for `-`, at most 64 MiB. Nothing else is read.
+    static func isYAML(_ name: String) -> Bool { name.hasSuffix(".yml") || name.hasSuffix(".yaml") }
+
     static func readText(_ file: String, followsLinks: Bool = true) throws -> String {
         let bytes = try readBytes(file, followsLinks: followsLinks)
         guard let text = String(validating: bytes, as: UTF8.self) else {

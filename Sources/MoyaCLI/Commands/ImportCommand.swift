@@ -329,7 +329,8 @@ struct ImportHTTPCommand: CallerIsolatedCommand {
 struct ImportBrunoCommand: CallerIsolatedCommand {
     static let configuration = CommandConfiguration(
         commandName: "bruno",
-        abstract: "Write a spec from a Bruno collection's folder.",
+        abstract:
+            "Write a spec from a Bruno collection: a folder of .bru or OpenCollection YAML files, or one YAML file.",
         discussion: """
             The folder holds bruno.json and the collection's .bru files: each request file \
             becomes a target named by its folders and its meta name, in seq order; its method \
@@ -338,15 +339,22 @@ struct ImportBrunoCommand: CallerIsolatedCommand {
             carries them; collection.bru's headers, auth and vars and folder.bru's auth apply \
             beneath them; environments/*.bru become environments, vars:secret never written. \
             Scripts and tests are never run; assert lines, request vars and what else has no \
-            place are reported with their file and line. Links are not followed. Exits 0, 64 \
-            for a usage error, 65 when no request could be imported, 66 for a missing folder.
+            place are reported with their file and line. Links are not followed. A folder with \
+            opencollection.yml is Bruno's YAML format (OpenCollection): a .yml file per request \
+            (info, http, runtime.assertions, settings, examples), folder.yml, environments/*.yml \
+            and config.environments, the same mapping; one YAML file is a bundled \
+            OpenCollection document. Exits 0, 64 for a usage error, 65 when no request could be \
+            imported, 66 for a missing folder.
 
             Examples:
               moya-cli import bruno ~/bruno/shop -o specs/
+              moya-cli import bruno shop.opencollection.yml -o specs/
             """
     )
 
-    @Argument(help: ArgumentHelp("The collection's folder.", valueName: "folder"), completion: .directory)
+    @Argument(
+        help: ArgumentHelp("The collection's folder, or a bundled OpenCollection file.", valueName: "folder|file"),
+        completion: .file())
     var folder: String
 
     @OptionGroup var options: ImportOptions

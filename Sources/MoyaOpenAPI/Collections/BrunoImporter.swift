@@ -333,9 +333,10 @@ public enum BrunoImporter {
         return result
     }
 
-    /// Bruno's `assert` lines as a check's `expect:`: `res.status`, `res.body…` (a JSON path),
-    /// `res.headers.NAME` and `res.responseTime`, with the operators that have a predicate of
-    /// the same meaning.
+    /// Bruno's `assert` lines (and OpenCollection's `runtime.assertions`) as a check's
+    /// `expect:`: `res.status`, `res.body…` (a JSON path), `res.headers.NAME` and
+    /// `res.responseTime`, with the operators that have a predicate of the same meaning
+    /// (`startsWith` and `endsWith` as a pattern of the text).
     struct Expectations {
         var status: JSONValue?
         var json: [(key: String, value: JSONValue)] = []
@@ -401,6 +402,8 @@ public enum BrunoImporter {
             case "contains": return text().map { .object([("contains", .string($0))]) }
             case "notContains": return text().map { .object([("not", .object([("contains", .string($0))]))]) }
             case "matches": return text().map { .object([("matches", .string($0))]) }
+            case "startsWith": return text().map { .object([("matches", .string("^" + Self.escaped($0)))]) }
+            case "endsWith": return text().map { .object([("matches", .string(Self.escaped($0) + "$"))]) }
             case "notMatches": return text().map { .object([("not", .object([("matches", .string($0))]))]) }
             case "length": return number().map { .object([("count", $0)]) }
             case "isEmpty": return .object([("count", .integer(0))])
@@ -416,6 +419,11 @@ public enum BrunoImporter {
                 return items.isEmpty ? nil : .object([("oneOf", .array(items))])
             default: return nil
             }
+        }
+
+        /// Text as a pattern that matches it literally.
+        static func escaped(_ text: String) -> String {
+            String(text.flatMap { "\\^$.|?*+()[]{}/".contains($0) ? ["\\", $0] : [$0] })
         }
 
         /// An operand as Bruno reads it: a number, `true`, `false`, `null`, or text (quotes

@@ -576,6 +576,14 @@ public enum PostmanImporter {
                 (item["x-moya-params"]?.objectValue ?? []).filter { declared in
                     params.contains { $0.name == declared.key } || referencedParams.contains(declared.key)
                 })
+            // Assertions go in a check, which needs a value for each required param.
+            let missing = target.params.filter { !$0.optional && $0.defaultValue == nil && $0.example == nil }
+            if !target.expectations.isEmpty, !missing.isEmpty {
+                leave(
+                    path, "assertions",
+                    "the check they make needs a value for \(missing.map(\.name).joined(separator: ", ")), which the source does not give; write the check with one"
+                )
+            }
 
             // Saved examples as named samples.
             var sampleNames: Set<String> = []
