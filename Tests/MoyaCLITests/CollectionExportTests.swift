@@ -27,6 +27,13 @@ final class CollectionExportTests: XCTestCase {
             headers: { X-Trace: "${TRACE_ID:-none}" }
             samples:
               found: { json: { id: "42", name: Lamp } }
+            checks:
+              - name: found
+                expect:
+                  status: 200
+                  headers: { Content-Type: { contains: json } }
+                  json: { $.name: Lamp, $.id: { type: string } }
+                  maxTime: 500ms
           addItem:
             method: POST
             path: /items
@@ -88,7 +95,8 @@ final class CollectionExportTests: XCTestCase {
         XCTAssertTrue(output.hasPrefix("{\n  \"info\" : {\n") && output.hasSuffix("}\n"), output)
         XCTAssertEqual(
             error,
-            "moya-cli: note: environment staging: a collection holds no environments; set "
+            "moya-cli: note: showItem: checks: a Postman collection's tests are scripts, which moya-cli does not write\n"
+                + "moya-cli: note: environment staging: a collection holds no environments; set "
                 + "SHOP_URL=https://staging.shop.example.com in a Postman environment\n")
         for form in [secret, Data(secret.utf8).base64EncodedString()] {
             XCTAssertFalse(output.contains(form) || error.contains(form))
@@ -120,6 +128,12 @@ final class CollectionExportTests: XCTestCase {
             GET {{SHOP_URL}}/items/{{id}}?fields={{fields}}
             X-Trace: {{TRACE_ID}}
             Authorization: Bearer {{SHOP_TOKEN}}
+
+            ?? status == 200
+            ?? header content-type includes json
+            ?? js response.parsedBody.name == Lamp
+            ?? js response.parsedBody.id isString
+            ?? duration < 501
 
             ### addItem
             # @name addItem
@@ -153,6 +167,21 @@ final class CollectionExportTests: XCTestCase {
             }
 
             """)
+        // The check comes back from its `??` lines.
+        let (imported, spec, importError) = await CommandTests.run(["import", "http", "out/shop.http"], in: folder)
+        XCTAssertEqual(imported, 0, importError)
+        XCTAssertTrue(
+            spec.contains(
+                """
+                    checks:
+                      - name: example
+                        expect:
+                          status: 200
+                          headers: { content-type: { contains: json } }
+                          json: { "$.name": Lamp, "$.id": { type: string } }
+                          maxTime: "500ms"
+
+                """), spec)
         // Another folder's environments are never replaced, and nothing is written.
         try "{\"dev\": {\"host\": \"http://localhost\"}}\n".write(
             toFile: folder + "/out/http-client.env.json", atomically: true, encoding: .utf8)

@@ -5,7 +5,8 @@ import XCTest
 
 /// `moya-cli import http` through the command: a file with what `.http` files hold (file
 /// variables, a title and an `@name`, a query continued on indented lines, a bearer token
-/// from a variable (bearer auth), a JSON body, a response handler, an assertion, `$env`, `@no-redirect`, a
+/// from a variable (bearer auth), a JSON body, a response handler, an assertion (a check, but
+/// for its param without a value), `$env`, `@no-redirect`, a
 /// gRPC request) and its environment files, private values never written. The whole spec,
 /// the warnings, and what a call of it sends under `--env dev`.
 final class HTTPImportTests: XCTestCase {
@@ -109,7 +110,7 @@ final class HTTPImportTests: XCTestCase {
             moya-cli: import: 4 requests → 3 targets in 1 service; 4 things not carried, listed below
             moya-cli: warning: http-client.env.json: not carried: token: a secret is never written; set TOKEN before calling
             moya-cli: warning: shop.http:22: not carried: script: a script is never run; what it sets or tests is not carried
-            moya-cli: warning: shop.http:30: not carried: ??: an assertion is not carried; write it as a check
+            moya-cli: warning: shop.http:28: not carried: assertions: the check they make needs a value for ORDER_ID, which the source does not give; write the check with one
             moya-cli: warning: shop.http:33: not carried: request: a GRPC request is not HTTP; it has no place in a spec yet
             moya-cli: warning: set TOKEN, X_API_KEY before calling: the source's credentials are read from the environment, never written into the spec
 

@@ -342,12 +342,15 @@ public enum BrunoImporter {
         var json: [(key: String, value: JSONValue)] = []
         var headers: [(key: String, value: JSONValue)] = []
         var maxTime: Int?
+        /// A predicate of the body's text (httpyac's `?? body includes …`).
+        var body: JSONValue?
 
         var value: JSONValue? {
             var members: [(key: String, value: JSONValue)] = []
             if let status { members.append(("status", status)) }
             if !headers.isEmpty { members.append(("headers", .object(headers))) }
             if !json.isEmpty { members.append(("json", .object(json))) }
+            if let body { members.append(("body", body)) }
             if let maxTime { members.append(("maxTime", .string("\(maxTime)ms"))) }
             return members.isEmpty ? nil : .object(members)
         }
@@ -418,6 +421,51 @@ public enum BrunoImporter {
                 let items = operand.split(separator: ",").map { Self.value($0.trimmingBlanks) }
                 return items.isEmpty ? nil : .object([("oneOf", .array(items))])
             default: return nil
+            }
+        }
+
+        /// An httpyac assertion (`?? status == 200`, `?? header content-type includes json`,
+        /// `?? duration < 500`, `?? body includes text`, `?? body path exists`,
+        /// `?? js response.parsedBody.a.b == v`) by the `assert` mapping; false when it has no
+        /// check of the same meaning (an `xpath`, another `js` expression).
+        mutating func add(httpyac line: String) -> Bool {
+            var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let subject = words.first else { return false }
+            words.removeFirst()
+            let operators = [
+                "==": "eq", "!=": "neq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte", "includes": "contains",
+                "contains": "contains", "startsWith": "startsWith", "endsWith": "endsWith", "matches": "matches",
+                "exists": "isDefined", "isNumber": "isNumber", "isString": "isString", "isBoolean": "isBoolean",
+                "isArray": "isArray",
+            ]
+            func assertion(_ words: ArraySlice<String>) -> String? {
+                guard let first = words.first, let op = operators[first] else { return nil }
+                let operand = words.dropFirst().joined(separator: " ")
+                return operand.isEmpty ? op : op + " " + operand
+            }
+            switch subject {
+            case "status": return assertion(words[...]).map { add("res.status", $0) } ?? false
+            case "duration": return assertion(words[...]).map { add("res.responseTime", $0) } ?? false
+            case "header":
+                guard let name = words.first, let rest = assertion(words.dropFirst()) else { return false }
+                return add("res.headers." + name.lowercased(), rest)
+            case "body":
+                if let text = assertion(words[...]) {
+                    guard body == nil, text.hasPrefix("contains "),
+                        case .string(let needle)? =
+                            Self.predicate("contains", String(text.dropFirst("contains ".count)))?["contains"]
+                    else { return false }
+                    body = .object([("contains", .string(needle))])
+                    return true
+                }
+                guard let path = words.first, let rest = assertion(words.dropFirst()) else { return false }
+                return add("res.body." + path, rest)
+            case "js":
+                guard let expression = words.first, expression.hasPrefix("response.parsedBody."),
+                    let rest = assertion(words.dropFirst())
+                else { return false }
+                return add("res.body." + expression.dropFirst("response.parsedBody.".count), rest)
+            default: return false
             }
         }
 

@@ -80,6 +80,8 @@ struct CollectionExport {
         var otherDefaults: [(name: String, value: String)]
         var samples: [Sample]
         var followsRedirects: Bool?
+        /// The first live check with no params of its own, as httpyac's `??` assertions.
+        var assertions: [String] = []
     }
 
     var service: String
@@ -95,7 +97,11 @@ struct CollectionExport {
     /// The variables the spec reads with no default (`${VAR}`, not `${VAR:-}`).
     private var unset: Set<String> = []
 
-    init(_ spec: ServiceSpec) {
+    /// Whether the first check is written as `.http` assertions.
+    private(set) var carriesChecks: Bool
+
+    init(_ spec: ServiceSpec, carriesChecks: Bool = false) {
+        self.carriesChecks = carriesChecks
         service = spec.name
         file = spec.file
         var builder = self
@@ -313,7 +319,12 @@ struct CollectionExport {
         }
         if target.timeout != nil { notes.append("\(target.name): timeout: a collection has no timeout per request") }
         if target.retry != nil { notes.append("\(target.name): retry: a collection does not retry") }
-        if !target.checks.isEmpty { notes.append("\(target.name): checks: a collection has no checks") }
+        if carriesChecks {
+            request.assertions = assertions(target)
+        } else if !target.checks.isEmpty {
+            notes.append(
+                "\(target.name): checks: a Postman collection's tests are scripts, which moya-cli does not write")
+        }
         return request
     }
 
@@ -343,6 +354,73 @@ struct CollectionExport {
         if param.isOptional { members.append(("optional", .bool(true))) }
         if let description = param.description { members.append(("description", .string(description))) }
         return .object(members)
+    }
+
+    /// The first live check that gives no params, as httpyac's `??` lines (`status == 200`,
+    /// `header name == value`, `js response.parsedBody.path == value`, `body includes text`,
+    /// `duration < ms`), which `import http` reads back; what they cannot say is noted.
+    private mutating func assertions(_ target: TargetSpec) -> [String] {
+        guard let check = target.checks.first(where: { $0.isLive && $0.arguments.isEmpty && $0.sample == nil }) else {
+            if !target.checks.isEmpty { notes.append("\(target.name): checks: none runs without params or samples") }
+            return []
+        }
+        var lines: [String] = []
+        func operand(_ value: JSONValue) -> String? {
+            switch value {
+            case .string(let text): text.contains(where: \.isNewline) || text.isEmpty ? nil : text
+            case .integer, .number, .bool, .null: value.serialized(escapeSlashes: false)
+            default: nil
+            }
+        }
+        func predicate(_ predicate: MoyaSpec.Predicate, numbersOnly: Bool = false) -> String? {
+            switch predicate {
+            case .equals(let value): operand(value).map { "== " + $0 }
+            case .not(.equals(let value)): operand(value).map { "!= " + $0 }
+            case .compare(let comparison, let bound):
+                "\(["lt": "<", "le": "<=", "gt": ">", "ge": ">="][comparison.rawValue] ?? "") \(JSONValue.format(bound))"
+            case .contains(.string(let text)) where !numbersOnly: operand(.string(text)).map { "includes " + $0 }
+            case .exists(true) where !numbersOnly: "exists"
+            case .type(let type) where !numbersOnly:
+                [.number: "isNumber", .string: "isString", .bool: "isBoolean", .array: "isArray"][type]
+            case .matches(let pattern) where !numbersOnly: operand(.string(pattern.source)).map { "matches " + $0 }
+            default: nil
+            }
+        }
+        for assertion in check.assertions {
+            var line: String?
+            switch assertion.subject {
+            case .status: line = predicate(assertion.predicate, numbersOnly: true).map { "status " + $0 }
+            case .header(let name): line = predicate(assertion.predicate).map { "header \(name.lowercased()) " + $0 }
+            case .json(let path):
+                let written = path.description
+                if written.hasPrefix("$."),
+                    written.dropFirst(2).allSatisfy({ $0.isLetter || $0.isNumber || "_.[]".contains($0) })
+                {
+                    line = predicate(assertion.predicate).map { "js response.parsedBody.\(written.dropFirst(2)) " + $0 }
+                }
+            case .body:
+                if case .contains(.string(let text)) = assertion.predicate {
+                    line = operand(.string(text)).map { "body includes " + $0 }
+                }
+            case .time:
+                // The bound in seconds; whole milliseconds are httpyac's.
+                if case .compare(.le, let bound) = assertion.predicate,
+                    let limit = Int(exactly: (bound * 1000).rounded()),
+                    abs(Double(limit) - bound * 1000) < 1e-6
+                {
+                    line = "duration < \(limit + 1)"
+                }
+            case .sampleShape, .schema: line = nil
+            }
+            if let line {
+                lines.append(line)
+            } else {
+                notes.append(
+                    "\(target.name): check \(check.name): \(assertion.keyPath): a .http assertion cannot say it")
+            }
+        }
+        if target.checks.count > 1 { notes.append("\(target.name): checks: only the first that runs alone is carried") }
+        return lines
     }
 
     /// The largest sample file written into a saved response.

@@ -12,7 +12,7 @@ public enum HTTPFileExporter {
     /// The `.http` text, `http-client.env.json`'s text when the spec has environments, and what
     /// neither carries.
     public static func export(_ service: ServiceSpec) -> (text: String, environments: String?, notes: [String]) {
-        let export = CollectionExport(service)
+        let export = CollectionExport(service, carriesChecks: true)
         var notes = export.notes
         var lines = ["# Exported by moya-cli export http from \(export.file)."]
         let environmentNames = Set(export.environments.flatMap { $0.values.map(\.name) })
@@ -166,6 +166,10 @@ public enum HTTPFileExporter {
         case .file(let path):
             lines.append("")
             lines.append("< \(CollectionExport.placeholders(path))")
+        }
+        if !request.assertions.isEmpty {
+            lines.append("")
+            lines += request.assertions.map { "?? " + $0 }
         }
         if !request.samples.isEmpty {
             notes.append("\(request.name): samples: a .http file has no saved responses; export postman keeps them")

@@ -33,6 +33,8 @@ public enum HTTPFileImporter {
         /// The `@name = value` lines of its own region, before its request line: the defaults
         /// of its `{{name}}` params.
         var variables: [(String, String)] = []
+        /// Its `??` assertions, with their lines.
+        var assertions: [(line: Int, text: String)] = []
     }
 
     /// Imports the `.http` text of `file`; `environments` is `http-client.env.json`'s text, and
@@ -73,7 +75,8 @@ public enum HTTPFileImporter {
                 parsedEnvironments.append(("http-client.env.json", environment))
             }
         }
-        let items: [JSONValue] = reader.requests.map { request in
+        let requests = reader.requests
+        let items: [JSONValue] = requests.map { request in
             let headers: [JSONValue] = request.headers.map {
                 .object([("key", .string($0.0)), ("value", .string($0.1))])
             }
@@ -107,6 +110,12 @@ public enum HTTPFileImporter {
                 ("x-moya-place", .string("\(file):\(request.line)")),
                 ("x-moya-summary", .string(request.title ?? name)),
             ]
+            // `??` assertions as the check's `expect:`, by Bruno's `assert` mapping.
+            var expectations = BrunoImporter.Expectations()
+            for (line, text) in request.assertions where !expectations.add(httpyac: text) {
+                reader.leave(line, "?? \(text)", "the assertion has no check of the same meaning")
+            }
+            if let expect = expectations.value { item.append(("x-moya-expect", expect)) }
             // The region's own variables are the request's params where a header or body
             // names them, as httpyac scopes them to the region.
             let declared = request.variables.filter { Names.param($0.0) == $0.0 }.map {
@@ -310,7 +319,14 @@ public enum HTTPFileImporter {
                     continue
                 }
                 if trimmed.hasPrefix("??") {
-                    leave(number, "??", "an assertion is not carried; write it as a check")
+                    let assertion = trimmed.dropFirst(2).trimmingBlanks
+                    if current != nil {
+                        current?.assertions.append((number, assertion))
+                    } else if let last = requests.indices.last, !skipping {
+                        requests[last].assertions.append((number, assertion))
+                    } else {
+                        leave(number, "?? \(assertion)", "an assertion outside any request is not carried")
+                    }
                     continue
                 }
                 // Variables, before a request.
