@@ -169,15 +169,8 @@ final class BrunoImportTests: XCTestCase {
         XCTAssertTrue(
             spec.contains("      data: \"{\\\"name\\\":\\\"Ann\\\",\\\"password\\\":\\\"${PASSWORD:-}\\\"}\"\n"), spec)
         XCTAssertFalse(spec.contains("hunter2"))
-        // The assertions hold against the server, as they did in Bruno.
-        let (checked, report, checkError) = await CommandTests.run(
-            ["check", "specs/shop.yaml", "--env", "local", "--only", "shop.usersGetUser"], in: folder)
-        XCTAssertEqual(checked, 0, report + checkError)
-        // And they can fail: the same check, holding the first name to another one.
-        try spec.replacing("\"$.first_name\": Harry", with: "\"$.first_name\": Ron").write(
-            toFile: folder + "/specs/shop.yaml", atomically: true, encoding: .utf8)
-        let (failed, failure, _) = await CommandTests.run(
-            ["check", "specs/shop.yaml", "--env", "local", "--only", "shop.usersGetUser"], in: folder)
-        XCTAssertEqual(failed, 1, failure)
+        // The assertions hold against the server, as they did in Bruno, and can fail.
+        try await assertImportedCheckHoldsAndCanFail(
+            "shop.usersGetUser", folder: folder, replacing: "\"$.first_name\": Harry", with: "\"$.first_name\": Ron")
     }
 }

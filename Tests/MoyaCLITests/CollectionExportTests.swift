@@ -261,6 +261,56 @@ final class CollectionExportTests: XCTestCase {
             """#)
     }
 
+    /// A stranger's collection that declares params (`x-moya-params`) cannot break the import
+    /// or widen what a param is: a default of the wrong type gives way to the collection's
+    /// (made to fit: `"7"` for an int is 7), a default outside the enum is dropped, an unknown
+    /// type, a file param the collection does not make one and a name that is no param's are
+    /// ignored (`{{note}}` stays a variable), and the spec compiles.
+    func testAStrangersParamDeclarationsAreCheckedNotTrusted() async throws {
+        let folder = try folder()
+        try #"""
+        {"info": {"name": "Odd", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "item": [{"name": "one",
+                   "x-moya-params": {"id": {"type": "int", "default": "abc"}, "page": {"type": "bogus"},
+                                     "note": {"type": "file"}, "x y": {"type": "string"},
+                                     "kind": {"type": "string", "enum": ["a", "b"], "default": "c"},
+                                     "size": {"type": "int", "default": 3, "optional": true}},
+                   "request": {"method": "POST", "header": [{"key": "X-Note", "value": "{{note}}"}],
+                               "url": {"raw": "https://odd.example/items/:id?page={{page}}&kind={{kind}}&size={{size}}",
+                                       "variable": [{"key": "id", "value": "7"}]},
+                               "body": {"mode": "raw", "raw": "{\"n\": \"{{note}}\"}", "options": {"raw": {"language": "json"}}}}}]}
+
+        """#.write(toFile: folder + "/odd.json", atomically: true, encoding: .utf8)
+        let (status, spec, error) = await CommandTests.run(["import", "postman", "odd.json"], in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            spec,
+            #"""
+            # Imported by moya-cli import postman from Odd.
+            service: odd
+            baseURL: "https://odd.example"
+            targets:
+              one:
+                summary: one
+                method: POST
+                params:
+                  id: { type: int, default: 7 }
+                  page: { type: string, description: "{{page}} in the collection" }
+                  kind: { enum: [a, b] }
+                  size: { type: int, default: 3, optional: true }
+                path: "/items/{id}"
+                headers: { X-Note: "${NOTE}" }
+                task:
+                  data: "{\"n\": \"${NOTE}\"}"
+                  contentType: application/json
+                  query:
+                    - page: "{page}"
+                    - kind: "{kind}"
+                    - size: "{size}"
+
+            """#)
+    }
+
     /// import(export(S)) == S for S each spec `import` made, less its first comment and its
     /// params' descriptions (`{{id}} in the collection`, which names the source's variable).
     func roundTrips(_ format: String, sources: [String], except: [String: String]) async throws -> Int {

@@ -226,16 +226,9 @@ final class OpenCollectionImportTests: XCTestCase {
 
             """#)
         for secret in ["hunter2", "s3cret-pw"] { XCTAssertFalse(spec.contains(secret) || error.contains(secret)) }
-        // The assertions hold against the server, as they did in Bruno.
-        let (checked, report, checkError) = await CommandTests.run(
-            ["check", "specs/shop.yaml", "--env", "local", "--only", "shop.usersGetUser"], in: folder)
-        XCTAssertEqual(checked, 0, report + checkError)
-        // And they can fail: the same check, holding the first name to start otherwise.
-        try spec.replacing("matches: \"^Ha\"", with: "matches: \"^Ro\"").write(
-            toFile: folder + "/specs/shop.yaml", atomically: true, encoding: .utf8)
-        let (failed, failure, _) = await CommandTests.run(
-            ["check", "specs/shop.yaml", "--env", "local", "--only", "shop.usersGetUser"], in: folder)
-        XCTAssertEqual(failed, 1, failure)
+        // The assertions hold against the server, as they did in Bruno, and can fail.
+        try await assertImportedCheckHoldsAndCanFail(
+            "shop.usersGetUser", folder: folder, replacing: "matches: \"^Ha\"", with: "matches: \"^Ro\"")
     }
 
     static let bundle = """

@@ -130,7 +130,7 @@ struct CollectionExport {
             if let source = environment.baseURLSource ?? environment.baseURL.map({ Template(literal: $0) }),
                 let variable = base.singleVariable
             {
-                values.append((variable, Self.defaultText(source)))
+                values.append((variable, Exporter.text(of: source)))
             } else if environment.baseURL != nil {
                 notes.append("environment \(environment.name): its base URL has no variable to set")
             }
@@ -168,17 +168,6 @@ struct CollectionExport {
         let rest = url[scheme.upperBound...]
         guard let slash = rest.firstIndex(of: "/") else { return false }
         return rest[slash...].count > 1
-    }
-
-    /// A template's text, with the default its variables give.
-    static func defaultText(_ template: Template) -> String {
-        template.segments.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .param(let name): "{\(name)}"
-            case .environment(_, let value), .environmentDefault(_, let value): value
-            }
-        }.joined()
     }
 
     private mutating func define(_ name: String, value: String?, credential: Bool) {
@@ -440,11 +429,11 @@ struct CollectionExport {
             notes.append("\(target.name): sample \(name): a network error is no saved response")
             return nil
         }
-        var contentType = headers.first { $0.name.lowercased() == "content-type" }.map { Self.defaultText($0.value) }
+        var contentType = headers.first { $0.name.lowercased() == "content-type" }.map { Exporter.text(of: $0.value) }
         let text: String
         switch body {
         case .empty: text = ""
-        case .text(let template): text = Self.defaultText(template)
+        case .text(let template): text = Exporter.text(of: template)
         case .json(let value):
             text = Exporter.render(value).serialized(pretty: true, escapeSlashes: false)
             contentType = contentType ?? "application/json"
@@ -537,7 +526,8 @@ struct CollectionExport {
                 request.body = .form(entries(parameters, encoding))
             }
             notes.append(
-                "\(target.name): download to \(Self.defaultText(destination)): a collection shows the response instead")
+                "\(target.name): download to \(Exporter.text(of: destination)): a collection shows the response instead"
+            )
         }
     }
 

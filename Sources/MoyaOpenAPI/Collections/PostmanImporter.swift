@@ -402,10 +402,12 @@ public enum PostmanImporter {
                 return
             }
             var target = ImportedSpec.Target(name: "", method: method, path: "/")
+            // Only a declaration `declaring` takes: a param's name, a type it knows, no file.
             declaredParams = Dictionary(
-                (item["x-moya-params"]?.objectValue ?? []).filter { Names.param($0.key) == $0.key }.map {
-                    ($0.key, $0.value)
-                },
+                (item["x-moya-params"]?.objectValue ?? []).filter { name, declaration in
+                    let type = declaration["type"]?.stringValue ?? ""
+                    return Names.param(name) == name && Self.paramTypes.contains(type) && type != "file"
+                }.map { ($0.key, $0.value) },
                 uniquingKeysWith: { first, _ in first })
             defer {
                 declaredParams = [:]
@@ -494,7 +496,7 @@ public enum PostmanImporter {
             // Headers: enabled ones; a Content-Type goes with the body.
             var headers: [ImportedSpec.Entry] = []
             var contentType: String?
-            var basicFromHeader: ImportedSpec.Auth?
+            var authFromHeader: ImportedSpec.Auth?
             for (key, value, disabled) in Self.headers(request["header"]) {
                 if disabled {
                     leave(path, "header \(key)", "a disabled header is left out")
@@ -510,12 +512,12 @@ public enum PostmanImporter {
                     continue
                 }
                 if lower == "authorization", let auth = headerAuth(value, path: path) {
-                    basicFromHeader = auth
+                    authFromHeader = auth
                     continue
                 }
                 if lower == "authorization", let user = ImportReport.basicUser(ofHeader: value) {
                     // Basic credentials as basic auth: the user as it is, the password unwritten.
-                    basicFromHeader = .basic(
+                    authFromHeader = .basic(
                         user: text(user, path: path, templates: false), password: urlPassword(nil, path: path))
                     continue
                 }
@@ -548,7 +550,7 @@ public enum PostmanImporter {
                 }
             }
 
-            if let basicFromHeader { target.auth = basicFromHeader }
+            if let authFromHeader { target.auth = authFromHeader }
             if let user = parts.user, target.auth == nil || target.auth == serviceAuth {
                 target.auth = .basic(
                     user: text(PercentEncoding.decode(user[...]), path: path, templates: false),
@@ -645,20 +647,27 @@ public enum PostmanImporter {
 
         /// The params as `export postman` declared them (`x-moya-params`, moya-cli's own member,
         /// which Postman ignores): each one's type, enum, default, description and whether it
-        /// is optional; one only declared (named in a header) is added. Only a valid
-        /// declaration is taken; the rest keep what the collection says.
+        /// is optional; one only declared (named in a header) is added. A stranger may write
+        /// them, so a declaration is checked, never trusted: an unknown type is ignored, `file`
+        /// only for a param the collection makes a file, and a default that does not fit the
+        /// type gives way to the collection's (made to fit), else to none.
         static func declaring(_ params: [ImportedSpec.Param], _ declared: [(key: String, value: JSONValue)])
             -> [ImportedSpec.Param]
         {
             var params = params
             for (name, declaration) in declared where Names.param(name) == name {
                 guard let type = declaration["type"]?.stringValue, Self.paramTypes.contains(type) else { continue }
-                var param =
-                    params.first { $0.name == name }
-                    ?? ImportedSpec.Param(name: name, type: type, description: nil, optional: false)
+                let existing = params.first { $0.name == name }
+                guard type != "file" || existing?.type == "file" else { continue }
+                var param = existing ?? ImportedSpec.Param(name: name, type: type, description: nil, optional: false)
                 param.type = type
-                param.enumValues = declaration["enum"]?.arrayValue?.compactMap(\.stringValue)
-                param.defaultValue = declaration["default"]
+                let values = declaration["enum"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.isEmpty } ?? []
+                param.enumValues = values.isEmpty ? nil : values
+                if type == "[enum]", param.enumValues == nil { param.type = "[string]" }
+                // No default declared is none; one that does not fit gives way to the collection's.
+                param.defaultValue = declaration["default"].flatMap { declared in
+                    Self.fitted(declared, to: param) ?? existing?.defaultValue.flatMap { Self.fitted($0, to: param) }
+                }
                 param.description = declaration["description"]?.stringValue
                 param.optional = declaration["optional"] == .bool(true)
                 if let index = params.firstIndex(where: { $0.name == name }) {
@@ -668,6 +677,39 @@ public enum PostmanImporter {
                 }
             }
             return params
+        }
+
+        /// `value` as a default of `param`'s type (a number's text as the number), nil when it
+        /// cannot be one.
+        static func fitted(_ value: JSONValue, to param: ImportedSpec.Param) -> JSONValue? {
+            func scalar(_ value: JSONValue, _ type: String) -> JSONValue? {
+                switch (type, value) {
+                case ("int", .integer): return value
+                case ("int", .number(let number)): return Int(exactly: number).map(JSONValue.integer)
+                case ("int", .string(let text)): return Int(text).map(JSONValue.integer)
+                case ("number", .integer), ("number", .number): return value
+                case ("number", .string(let text)):
+                    return Double(text).flatMap { $0.isFinite ? JSONValue.number($0) : nil }
+                case ("bool", .bool): return value
+                case ("bool", .string(let text)): return ["true": JSONValue.bool(true), "false": .bool(false)][text]
+                case ("string", .string(let text)), ("enum", .string(let text)):
+                    guard let values = param.enumValues else { return type == "string" ? value : nil }
+                    return values.contains(text) ? value : nil
+                case ("string", .integer), ("string", .number), ("string", .bool):
+                    return param.enumValues == nil ? .string(PostmanImporter.text(value)) : nil
+                default: return nil
+                }
+            }
+            switch param.type {
+            case "file": return nil
+            case "object": return value.objectValue != nil ? value : nil
+            case let type where type.hasPrefix("["):
+                guard let items = value.arrayValue else { return nil }
+                let element = String(type.dropFirst().dropLast())
+                let fitted = items.compactMap { scalar($0, element) }
+                return fitted.count == items.count ? .array(fitted) : nil
+            default: return scalar(value, param.type)
+            }
         }
 
         static let paramTypes: Set<String> = [
