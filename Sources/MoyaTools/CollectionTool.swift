@@ -342,10 +342,47 @@ enum CollectionTool {
 
     /// `export postman SERVICE`: the collection to `output` or stdout, then what it does not
     /// carry on stderr.
+    /// With `-o FILE`, each environment is written beside it as
+    /// `SERVICE.ENV.postman_environment.json` (`import postman --environment` reads it), never
+    /// over a different file; all of them and the collection, or none.
     static func exportPostman(_ name: String, output: String?, paths: [String]) throws {
-        let (text, notes) = PostmanExporter.export(try OpenAPITool.loadService(name, paths: paths))
+        let (text, environments, notes) = PostmanExporter.export(try OpenAPITool.loadService(name, paths: paths))
+        var lines = notes
+        var files: [(path: String, text: String)] = []
+        if let output {
+            let folder = String(output[..<(output.lastIndex(of: "/") ?? output.startIndex)])
+            for (environment, text) in environments {
+                // A stranger's spec may name an environment `../x`: the name is a file name's
+                // part only as letters, digits, `-` and `_`, the rest percent-encoded.
+                let part = PercentEncoding.encode(environment) {
+                    $0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber)
+                        || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+                }
+                let file = (folder.isEmpty ? "" : folder + "/") + "\(name).\(part).postman_environment.json"
+                if let existing = FileManager.default.contents(atPath: file), Array(existing) != Array(text.utf8) {
+                    throw UsageError(
+                        "\(file) exists and holds another environment; move it, or write to another folder")
+                }
+                files.append((file, text))
+            }
+        } else if !environments.isEmpty {
+            lines.append(
+                "environments: written only beside a file; give -o FILE.json to write "
+                    + environments.map { "\(name).\($0.name).postman_environment.json" }.joined(separator: ", "))
+        }
         try OpenAPITool.write(text, to: output)
-        exported(notes)
+        var written: [String] = []
+        for file in files {
+            do {
+                try PendingFile.write(Array(file.text.utf8), to: file.path)
+                written.append(file.path)
+            } catch {
+                // All of them and the collection, or none.
+                for path in written + [output].compactMap({ $0 }) { unlink(path) }
+                throw FileFailure.unwritable("cannot write \(file.path): \(error.message)")
+            }
+        }
+        exported(lines)
     }
 
     /// `export http SERVICE`: the `.http` file, and `http-client.env.json` beside it when the

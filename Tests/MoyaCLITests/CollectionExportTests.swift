@@ -96,11 +96,85 @@ final class CollectionExportTests: XCTestCase {
         XCTAssertEqual(
             error,
             "moya-cli: note: showItem: checks: a Postman collection's tests are scripts, which moya-cli does not write\n"
-                + "moya-cli: note: environment staging: a collection holds no environments; set "
-                + "SHOP_URL=https://staging.shop.example.com in a Postman environment\n")
+                + "moya-cli: note: environments: written only beside a file; give -o FILE.json to write "
+                + "shop.staging.postman_environment.json\n")
         for form in [secret, Data(secret.utf8).base64EncodedString()] {
             XCTAssertFalse(output.contains(form) || error.contains(form))
         }
+    }
+
+    func testExportPostmanWritesEachEnvironmentBesideTheCollection() async throws {
+        let folder = try folder()
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
+        let (status, _, error) = await CommandTests.run(
+            ["export", "postman", "shop", "--specs", "specs", "-o", "out/shop.json"],
+            environment: ["SHOP_TOKEN": "sekrit-Value-93"], in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            try String(contentsOfFile: folder + "/out/shop.staging.postman_environment.json", encoding: .utf8),
+            """
+            {
+              "name" : "staging",
+              "values" : [
+                {
+                  "key" : "SHOP_URL",
+                  "value" : "https://staging.shop.example.com",
+                  "type" : "default",
+                  "enabled" : true
+                },
+                {
+                  "key" : "SHOP_TOKEN",
+                  "value" : "",
+                  "type" : "secret",
+                  "enabled" : true
+                },
+                {
+                  "key" : "SHOP_PASSWORD",
+                  "value" : "",
+                  "type" : "secret",
+                  "enabled" : true
+                }
+              ],
+              "_postman_variable_scope" : "environment"
+            }
+
+            """)
+        // import postman with it gives the environment back.
+        let (imported, spec, importError) = await CommandTests.run(
+            ["import", "postman", "out/shop.json", "--environment", "out/shop.staging.postman_environment.json"],
+            in: folder)
+        XCTAssertEqual(imported, 0, importError)
+        XCTAssertTrue(
+            spec.contains("environments:\n  staging: { baseURL: \"https://staging.shop.example.com\" }\n"), spec)
+        // Another environment file of that name is never replaced, and nothing is written.
+        try "{}\n".write(
+            toFile: folder + "/out/shop.staging.postman_environment.json", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: folder + "/out/shop.json")
+        let (refused, _, refusal) = await CommandTests.run(
+            ["export", "postman", "shop", "--specs", "specs", "-o", "out/shop.json"], in: folder)
+        XCTAssertEqual(refused, 64)
+        XCTAssertEqual(
+            refusal,
+            "moya-cli: error: out/shop.staging.postman_environment.json exists and holds another environment; move it, or write to another folder\n"
+        )
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/out/shop.json"))
+    }
+
+    /// A stranger's spec that names an environment `../../evil` writes its file beside the
+    /// collection, the name percent-encoded, and nowhere else.
+    func testAnEnvironmentNameIsNoPath() async throws {
+        let folder = try folder()
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
+        try
+            "service: e\nbaseURL: http://x\nenvironments:\n  \"../../evil\": { baseURL: http://y }\ntargets:\n  a: { path: /a }\n"
+            .write(toFile: folder + "/specs/e.yaml", atomically: true, encoding: .utf8)
+        let (status, _, error) = await CommandTests.run(
+            ["export", "postman", "e", "--specs", "specs", "-o", "out/e.json"], in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(),
+            ["e.%2E%2E%2F%2E%2E%2Fevil.postman_environment.json", "e.json"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/evil.postman_environment.json"))
     }
 
     func testExportHTTPWritesTheFileAndItsEnvironmentsAndNeverReplacesAnother() async throws {
@@ -408,17 +482,32 @@ final class CollectionExportTests: XCTestCase {
                     "export", format, service, "--specs", specs, "-o", exported,
                 ])
                 XCTAssertEqual(status, 0, error)
-                let (again, _, againError) = await CommandTests.run([
-                    "import", format, exported, "--service", service, "-o", folder + "/\(format)/\(service).yaml",
-                ])
+                // Postman's environments come back through `--environment`, in the spec's order.
+                var environments: [String] = []
+                if format == "postman" {
+                    let first = original.split(separator: "\n").first { $0.hasPrefix(service + ".") }
+                    let target = first.map { String($0.prefix { $0 != " " }) } ?? service
+                    let (_, described, _) = await CommandTests.run(["describe", target, "--specs", specs])
+                    let names = described.firstMatch(of: /environments: ([^\n]*)/).map { String($0.1) } ?? ""
+                    for name in names.split(separator: ", ") where !name.isEmpty {
+                        environments += [
+                            "--environment",
+                            folder + "/\(format)-\(service)/\(service).\(name).postman_environment.json",
+                        ]
+                    }
+                }
+                let (again, _, againError) = await CommandTests.run(
+                    ["import", format, exported, "--service", service, "-o", folder + "/\(format)/\(service).yaml"]
+                        + environments)
                 XCTAssertEqual(again, 0, againError)
             }
             let (_, back, _) = await CommandTests.run(["list", "--specs", folder + "/\(format)"])
             XCTAssertEqual(columns(back), columns(original), format)
         }
         // Through Postman, each target as `describe` shows it: params with their types,
-        // defaults and descriptions, method and URL, headers, auth and samples. A collection
-        // has no environments or timeouts; the task line may name another of the same request
+        // defaults and descriptions, method and URL, headers, auth, samples and environments
+        // (from the environment files written beside the collection). A collection
+        // has no timeouts; the task line may name another of the same request
         // (`encoding url` for a GET is the query's). What does not come back is named.
         let different = [
             "httpbin.download": "a download's destination, and the param only it names",
@@ -431,7 +520,7 @@ final class CollectionExportTests: XCTestCase {
             func described(_ specs: String) async -> [Substring] {
                 let (_, text, _) = await CommandTests.run(["describe", target, "--specs", specs])
                 return text.split(separator: "\n").filter {
-                    !$0.hasPrefix("  environments:") && !$0.hasPrefix("  timeout:") && !$0.hasPrefix("  task:")
+                    !$0.hasPrefix("  timeout:") && !$0.hasPrefix("  task:")
                 }
             }
             let (before, after) = (await described(specs), await described(folder + "/postman"))

@@ -100,9 +100,11 @@ struct ExportPostmanCommand: CallerIsolatedCommand {
             url.variable; each param's type, default and description go in x-moya-params, \
             which Postman ignores and import postman reads; each ${VAR} is a collection \
             variable with the spec's default, a credential's always empty; auth: is the \
-            collection's or the request's auth; samples are saved responses. What a collection \
-            cannot hold (checks, timeouts, environments, login auth) is listed on stderr. \
-            import postman of the export gives back the same targets.
+            collection's or the request's auth; samples are saved responses. With -o FILE, each \
+            environment is written beside it as SERVICE.ENV.postman_environment.json \
+            (credentials empty secrets), never over a different file. What a collection cannot \
+            hold (checks, timeouts, login auth) is listed on stderr. import postman of the \
+            export, with --environment for each, gives back the same targets.
 
             Examples:
               moya-cli export postman myservice -o myservice.postman_collection.json

@@ -8,8 +8,12 @@ import MoyaSpec
 /// request's `url.variable`, where `import postman` reads it back; `${VAR}`s are collection
 /// variables, a credential's empty (the schema has no secret type for them). Samples are saved responses.
 public enum PostmanExporter {
-    /// The collection's JSON text, and what it does not carry.
-    public static func export(_ service: ServiceSpec) -> (text: String, notes: [String]) {
+    /// The collection's JSON text, each environment as a Postman environment file's text
+    /// (`--env NAME`'s values, and each credential an empty secret to set), and what they do
+    /// not carry.
+    public static func export(_ service: ServiceSpec) -> (
+        text: String, environments: [(name: String, text: String)], notes: [String]
+    ) {
         let export = CollectionExport(service)
         var members: [(key: String, value: JSONValue)] = [
             (
@@ -49,14 +53,31 @@ public enum PostmanExporter {
             }
         }
         if !variables.isEmpty { members.append(("variable", .array(variables))) }
-        var notes = export.notes
-        for environment in export.environments {
-            notes.append(
-                "environment \(environment.name): a collection holds no environments; set "
-                    + (environment.values.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")).nonEmpty(
-                        or: "its values") + " in a Postman environment")
+        let credentials = export.variables.filter(\.isCredential).map(\.name)
+        let environments = export.environments.map { environment in
+            let values: [JSONValue] =
+                environment.values.map {
+                    .object([
+                        ("key", .string($0.name)), ("value", .string($0.value)), ("type", .string("default")),
+                        ("enabled", .bool(true)),
+                    ])
+                }
+                + credentials.map {
+                    .object([
+                        ("key", .string($0)), ("value", .string("")), ("type", .string("secret")),
+                        ("enabled", .bool(true)),
+                    ])
+                }
+            let file: JSONValue = .object([
+                ("name", .string(environment.name)), ("values", .array(values)),
+                ("_postman_variable_scope", .string("environment")),
+            ])
+            return (environment.name, file.serialized(pretty: true, escapeSlashes: false) + "\n")
         }
-        return (JSONValue.object(members).serialized(pretty: true, escapeSlashes: false) + "\n", notes)
+        return (
+            JSONValue.object(members).serialized(pretty: true, escapeSlashes: false) + "\n", environments,
+            export.notes
+        )
     }
 
     static func variable(_ key: String, _ value: String, type: String) -> JSONValue {
@@ -249,8 +270,4 @@ public enum PostmanExporter {
         if sample.isDefault { members.append(("x-moya-default", .bool(true))) }
         return .object(members)
     }
-}
-
-extension String {
-    fileprivate func nonEmpty(or fallback: String) -> String { isEmpty ? fallback : self }
 }
