@@ -448,11 +448,14 @@ struct CompileContext {
                 method = exact
             } else if let known = Method.allKnown.first(where: { $0.rawValue == text.uppercased() }) {
                 method = known
+            } else if Method.registered.contains(text) {
+                method = Method(rawValue: text)
             } else {
                 let names = Method.allKnown.map(\.rawValue)
                 reader.error(
                     node.mark, path() + ".method",
                     "unknown HTTP method \"\(reader.written(node, text))\"; expected one of \(names.joined(separator: ", "))"
+                        + ", or a method of IANA's registry in capitals (COPY, LOCK, PROPFIND, …)"
                         + (text == reader.written(node, text) ? Suggestion.hint(for: text.uppercased(), in: names) : "")
                 )
             }

@@ -317,6 +317,34 @@ final class PostmanImportTests: XCTestCase {
     }
 
     /// A v1 collection, a file that is not JSON and one that is not there fail as documented.
+    /// A request of a registered method other than HTTP's own (WebDAV's `COPY`, as in the
+    /// transformer's hackernews example) is a target, and the call sends that method.
+    func testARegisteredMethodIsATargetAndIsSent() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "postman-copy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        try #"""
+        {"info": {"name": "Dav", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "item": [{"name": "copy item", "request": {"method": "COPY", "url": "{{base}}/files/a.txt",
+                   "header": [{"key": "Destination", "value": "/files/b.txt"}]}}]}
+
+        """#.write(toFile: folder + "/dav.json", atomically: true, encoding: .utf8)
+        let (status, _, error) = await CommandTests.run(["import", "postman", "dav.json", "-o", "specs/"], in: folder)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(
+            error.hasPrefix("moya-cli: import: 1 request → 1 target in 1 service; everything carried\n"), error)
+        let spec = try String(contentsOfFile: folder + "/specs/dav.yaml", encoding: .utf8)
+        XCTAssertTrue(spec.contains("    method: COPY\n"), spec)
+        let (called, echoed, callError) = await CommandTests.run(
+            ["call", "dav.copyItem", "--specs", "specs"], environment: ["BASE": server.baseURL], in: folder)
+        XCTAssertEqual(called, 0, callError)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(echoed.utf8)) as? [String: Any])
+        XCTAssertEqual(json["method"] as? String, "COPY")
+        XCTAssertEqual(json["uri"] as? String, "/files/a.txt")
+    }
+
     func testFailures() async throws {
         let shared = try Repository.shared("collections", variable: "MOYA_COLLECTIONS")
         let v1 = await CommandTests.run(["import", "postman", shared + "/postman-transformer/v1.0.0/echo.json"])

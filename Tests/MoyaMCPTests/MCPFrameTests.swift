@@ -110,7 +110,8 @@ final class MCPFrameTests: XCTestCase {
         XCTAssertEqual(
             errors,
             "\(folder)/many.yaml:605:13: error: targets.broken.method: unknown HTTP method \"FETCH\"; expected one of "
-                + "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY\n"
+                + "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY, or a method of IANA's registry "
+                + "in capitals (COPY, LOCK, PROPFIND, …)\n"
                 + "moya-cli: error: invalid spec: 1 problem in 1 file\n")
     }
 

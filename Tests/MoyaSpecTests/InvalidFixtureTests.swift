@@ -105,7 +105,7 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-method.yaml",
             [
-                "5:13: targets.userProfile.method: unknown HTTP method \"FETCH\"; expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY"
+                "5:13: targets.userProfile.method: unknown HTTP method \"FETCH\"; expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, QUERY, or a method of IANA's registry in capitals (COPY, LOCK, PROPFIND, …)"
             ]
         ),
         (

@@ -26,6 +26,19 @@ public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConverti
         .get, .post, .put, .patch, .delete, .head, .options, .trace, .connect, .query,
     ]
 
+    /// The other methods of IANA's HTTP Method Registry (RFC 9110, 16.1), WebDAV's and
+    /// versioning's among them, which a spec may send as written, in capitals: an import keeps
+    /// a collection's `COPY` or `PROPFIND`. (`PRI`, HTTP/2's preface, is no request's.)
+    public static let registered: Set<String> = [
+        "ACL", "BASELINE-CONTROL", "BIND", "CHECKIN", "CHECKOUT", "COPY", "LABEL", "LINK", "LOCK", "MERGE",
+        "MKACTIVITY", "MKCALENDAR", "MKCOL", "MKREDIRECTREF", "MKWORKSPACE", "MOVE", "ORDERPATCH", "PROPFIND",
+        "PROPPATCH", "REBIND", "REPORT", "SEARCH", "UNBIND", "UNCHECKOUT", "UNLINK", "UNLOCK", "UPDATE",
+        "UPDATEREDIRECTREF", "VERSION-CONTROL",
+    ]
+
+    /// Whether a spec may send the method: one of `allKnown`, or a registered one.
+    public var isSendable: Bool { Self.allKnown.contains(self) || Self.registered.contains(rawValue) }
+
     /// The method's name as sent on the wire.
     public let rawValue: String
 

@@ -137,9 +137,7 @@ public struct ImportReport: Sendable, Equatable {
     }
 
     /// The methods a spec can send.
-    static let methods: Set<String> = [
-        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY",
-    ]
+    static let methods = Set(Method.allKnown.map(\.rawValue)).union(Method.registered)
 
     /// Adds another report of the same import (an export's next workspace, the next `.http`
     /// file): its counts, its lines, and the variables it names that this one does not.

@@ -1146,9 +1146,9 @@ extension SpecSchema {
                 },
                 "method": {
                   "type": "string",
-                  "pattern": "^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Hh][Ee][Aa][Dd]|[Oo][Pp][Tt][Ii][Oo][Nn][Ss]|[Tt][Rr][Aa][Cc][Ee]|[Cc][Oo][Nn][Nn][Ee][Cc][Tt]|[Qq][Uu][Ee][Rr][Yy])$",
+                  "pattern": "^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Dd][Ee][Ll][Ee][Tt][Ee]|[Hh][Ee][Aa][Dd]|[Oo][Pp][Tt][Ii][Oo][Nn][Ss]|[Tt][Rr][Aa][Cc][Ee]|[Cc][Oo][Nn][Nn][Ee][Cc][Tt]|[Qq][Uu][Ee][Rr][Yy]|ACL|BASELINE-CONTROL|BIND|CHECKIN|CHECKOUT|COPY|LABEL|LINK|LOCK|MERGE|MKACTIVITY|MKCALENDAR|MKCOL|MKREDIRECTREF|MKWORKSPACE|MOVE|ORDERPATCH|PROPFIND|PROPPATCH|REBIND|REPORT|SEARCH|UNBIND|UNCHECKOUT|UNLINK|UNLOCK|UPDATE|UPDATEREDIRECTREF|VERSION-CONTROL)$",
                   "default": "GET",
-                  "description": "GET POST PUT PATCH DELETE HEAD OPTIONS TRACE CONNECT QUERY, any case."
+                  "description": "GET POST PUT PATCH DELETE HEAD OPTIONS TRACE CONNECT QUERY, any case; or another method of IANA's HTTP Method Registry (COPY, LOCK, PROPFIND, ...), in capitals."
                 },
                 "headers": {
                   "$ref": "#/$defs/headers"
