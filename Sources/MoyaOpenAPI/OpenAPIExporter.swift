@@ -22,6 +22,9 @@ public enum OpenAPIExporter {
     /// written as they are, and OpenAPIKit refuses some that JSON Schema allows (`type: array`
     /// beside `properties`, `nullable` in a 3.1 document).
     public static func export(_ service: ServiceSpec) throws(OpenAPIReadError) -> String {
+        // A target whose method OpenAPI 3.1 has no operation for is left out (`leftOut`).
+        var service = service
+        service.targets.removeAll { !operationMethods.contains($0.method.rawValue) }
         let document = Exporter(service: service).document()
         let data = Exporter(service: service, writesSchemas: false).document().data(pretty: true)
         do {
@@ -31,6 +34,17 @@ public enum OpenAPIExporter {
             throw OpenAPIReadError(message: "the document does not pass OpenAPIKit's validation: \(error)")
         }
         return document.serialized(pretty: true, escapeSlashes: false) + "\n"
+    }
+
+    /// The methods an OpenAPI 3.1 path item has an operation for.
+    static let operationMethods: Set<String> = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]
+
+    /// The targets `export` leaves out, one line each: a method OpenAPI 3.1 has no operation
+    /// for (`QUERY`, `CONNECT`, a registered one such as `COPY`).
+    public static func leftOut(_ service: ServiceSpec) -> [String] {
+        service.targets.filter { !operationMethods.contains($0.method.rawValue) }.map {
+            "\($0.name): OpenAPI 3.1 has no \($0.method.rawValue) operation; the target is left out"
+        }
     }
 }
 

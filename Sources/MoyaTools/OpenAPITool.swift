@@ -307,7 +307,9 @@ public enum OpenAPITool {
     }
 
     static func exportService(_ name: String, output: String?, paths: [String]) throws {
-        try write(try exportedDocument(of: loadService(name, paths: paths)), to: output)
+        let service = try loadService(name, paths: paths)
+        try write(try exportedDocument(of: service), to: output)
+        for note in OpenAPIExporter.leftOut(service) { line("moya-cli: note: " + note) }
     }
 
     /// The service, its values from the environment kept as references.

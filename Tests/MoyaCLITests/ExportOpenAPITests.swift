@@ -39,6 +39,29 @@ final class ExportOpenAPITests: XCTestCase {
 
     /// A schema that refers to itself through pointers written in place (not components)
     /// ends in a component once the chain is deep, rather than recursing without end.
+    /// A target whose method OpenAPI 3.1 has no operation for (QUERY, CONNECT, WebDAV's COPY)
+    /// is left out and named; the rest is the document.
+    func testATargetWithNoOpenAPIOperationIsLeftOutAndNamed() async throws {
+        let folder = try temporaryDirectory()
+        try """
+        service: dav
+        baseURL: https://dav.example
+        targets:
+          list: { path: /files }
+          search: { path: /files, method: QUERY }
+          copy: { path: /files/a, method: COPY }
+
+        """.write(toFile: folder + "/dav.yaml", atomically: true, encoding: .utf8)
+        let (status, out, error) = await CommandTests.run(["export", "openapi", "dav", "--specs", folder + "/dav.yaml"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            error,
+            "moya-cli: note: search: OpenAPI 3.1 has no QUERY operation; the target is left out\n"
+                + "moya-cli: note: copy: OpenAPI 3.1 has no COPY operation; the target is left out\n")
+        XCTAssertTrue(out.contains("\"operationId\" : \"list\""), out)
+        XCTAssertFalse(out.contains("\"search\"") || out.contains("\"copy\""), out)
+    }
+
     func testASelfReferringPointerEndsInAComponent() async throws {
         let specs = CommandTests.root + "/Tests/Fixtures/export-cycle"
         let (status, out, error) = await CommandTests.run(["export", "openapi", "cycle", "--specs", specs])

@@ -1,12 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A service as the requests a collection holds, read from the compiled spec: what
 /// `export postman` and `export http` write (docs/export-collections.md). Every reference is a
 /// `{{name}}` placeholder: a param by its name, a `${VAR}` by the variable's. A variable's
@@ -302,7 +296,8 @@ struct CollectionExport {
         }
         request.declarations = target.params.map { ($0.name, Self.declaration($0)) }
         for (name, sample) in [("sample", target.sample)] + target.samples.map({ ($0.name, Optional($0.sample)) }) {
-            guard let sample, var exported = self.sample(name, sample, target: target) else { continue }
+            guard let sample, var exported = self.sample(name, sample, target: target, fileRoot: spec.fileRoot)
+            else { continue }
             exported.isDefault = request.samples.isEmpty && target.sample != nil
             request.samples.append(exported)
         }
@@ -424,7 +419,9 @@ struct CollectionExport {
         }
     }
 
-    private mutating func sample(_ name: String, _ sample: SampleSpec, target: TargetSpec) -> Sample? {
+    private mutating func sample(_ name: String, _ sample: SampleSpec, target: TargetSpec, fileRoot: FileRoot)
+        -> Sample?
+    {
         guard case .response(let status, let headers, let body) = sample else {
             notes.append("\(target.name): sample \(name): a network error is no saved response")
             return nil
@@ -438,10 +435,10 @@ struct CollectionExport {
             text = Exporter.render(value).serialized(pretty: true, escapeSlashes: false)
             contentType = contentType ?? "application/json"
         case .file(let path):
-            // The spec's own file (the compiler keeps it inside the spec's folder), when it
-            // is text of a size a saved response holds.
-            guard let data = FileManager.default.contents(atPath: path), data.count <= Self.sampleFileLimit,
-                let body = String(data: data, encoding: .utf8)
+            // The spec's own file, read as every sample file is (inside the spec's folder, no
+            // link out of it), when it is text of a size a saved response holds.
+            guard let bytes = try? fileRoot.read(path, limit: Self.sampleFileLimit),
+                let body = String(validating: bytes, as: UTF8.self)
             else {
                 notes.append(
                     "\(target.name): sample \(name): its body is the file \(path), which is not text of 64 KiB or less")
