@@ -92,15 +92,13 @@ struct CollectionExport {
     private var unset: Set<String> = []
 
     /// Whether the first check is written as `.http` assertions.
-    private(set) var carriesChecks: Bool
+    let carriesChecks: Bool
 
     init(_ spec: ServiceSpec, carriesChecks: Bool = false) {
         self.carriesChecks = carriesChecks
         service = spec.name
         file = spec.file
-        var builder = self
-        builder.read(spec)
-        self = builder
+        read(spec)
     }
 
     /// Text placeholder form: each variable as `{{name}}`.
@@ -118,7 +116,7 @@ struct CollectionExport {
     private mutating func read(_ spec: ServiceSpec) {
         unset = Set(spec.unsetVariables.map(\.name))
         let base = baseText(spec.baseURLSource, written: spec.baseURL, hasEnvironments: !spec.environments.isEmpty)
-        if let auth = spec.auth { self.auth = exported(auth, target: "service", service: nil) }
+        if let auth = spec.auth { self.auth = exported(auth, target: "service") }
         for environment in spec.environments {
             var values: [(String, String)] = []
             if let source = environment.baseURLSource ?? environment.baseURL.map({ Template(literal: $0) }),
@@ -205,7 +203,7 @@ struct CollectionExport {
 
     private func literal(_ text: String) -> Text { text.isEmpty ? [] : [.text(text)] }
 
-    private mutating func exported(_ auth: AuthSpec, target: String, service: String?) -> Auth? {
+    private mutating func exported(_ auth: AuthSpec, target: String) -> Auth? {
         switch auth {
         case .none: return Auth.none
         case .bearer(let token): return .bearer(text(token, credential: true))
@@ -278,7 +276,7 @@ struct CollectionExport {
         }
         read(target.task, of: target, into: &request)
         if let auth = target.auth, auth != spec.auth {
-            request.auth = exported(auth, target: target.name, service: spec.name)
+            request.auth = exported(auth, target: target.name)
         }
 
         // Defaults: params in the URL go with the request; the rest are variables.

@@ -34,10 +34,9 @@ public enum HTTPFileExporter {
                 "# Set \(credentials.joined(separator: ", ")) in http-client.private.env.json; they are never written here."
             )
         }
-        var defined = Set(export.variables.map(\.name))
         for request in export.requests {
             lines.append("")
-            lines += self.request(request, auth: request.auth ?? export.auth, defined: &defined, notes: &notes)
+            lines += self.request(request, auth: request.auth ?? export.auth, notes: &notes)
         }
         var environments: String?
         if !export.environments.isEmpty {
@@ -52,7 +51,7 @@ public enum HTTPFileExporter {
     }
 
     static func request(
-        _ request: CollectionExport.Request, auth: CollectionExport.Auth?, defined: inout Set<String>,
+        _ request: CollectionExport.Request, auth: CollectionExport.Auth?,
         notes: inout [String]
     ) -> [String] {
         var lines = ["### " + oneLine(request.summary ?? request.name)]

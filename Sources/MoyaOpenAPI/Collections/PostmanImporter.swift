@@ -402,12 +402,10 @@ public enum PostmanImporter {
                 return
             }
             var target = ImportedSpec.Target(name: "", method: method, path: "/")
-            // Only a declaration `declaring` takes: a param's name, a type it knows, no file.
+            // A header or body may name a declared param, but never a file.
+            let declarations = Self.declarations(of: item)
             declaredParams = Dictionary(
-                (item["x-moya-params"]?.objectValue ?? []).filter { name, declaration in
-                    let type = declaration["type"]?.stringValue ?? ""
-                    return Names.param(name) == name && Self.paramTypes.contains(type) && type != "file"
-                }.map { ($0.key, $0.value) },
+                declarations.filter { $0.value["type"]?.stringValue != "file" }.map { ($0.key, $0.value) },
                 uniquingKeysWith: { first, _ in first })
             defer {
                 declaredParams = [:]
@@ -575,7 +573,7 @@ public enum PostmanImporter {
             target.headers = Self.merged(headers)
             target.params = Self.declaring(
                 params,
-                (item["x-moya-params"]?.objectValue ?? []).filter { declared in
+                declarations.filter { declared in
                     params.contains { $0.name == declared.key } || referencedParams.contains(declared.key)
                 })
             // Assertions go in a check, which needs a value for each required param.
@@ -655,8 +653,8 @@ public enum PostmanImporter {
             -> [ImportedSpec.Param]
         {
             var params = params
-            for (name, declaration) in declared where Names.param(name) == name {
-                guard let type = declaration["type"]?.stringValue, Self.paramTypes.contains(type) else { continue }
+            for (name, declaration) in declared {
+                guard let type = declaration["type"]?.stringValue else { continue }
                 let existing = params.first { $0.name == name }
                 guard type != "file" || existing?.type == "file" else { continue }
                 var param = existing ?? ImportedSpec.Param(name: name, type: type, description: nil, optional: false)
@@ -677,6 +675,14 @@ public enum PostmanImporter {
                 }
             }
             return params
+        }
+
+        /// An item's `x-moya-params` that can be declarations at all: a param's name and a type
+        /// a spec knows. The one check of both, before `declaring` and the text's params.
+        static func declarations(of item: JSONValue) -> [(key: String, value: JSONValue)] {
+            (item["x-moya-params"]?.objectValue ?? []).filter { name, declaration in
+                Names.param(name) == name && Self.paramTypes.contains(declaration["type"]?.stringValue ?? "")
+            }
         }
 
         /// `value` as a default of `param`'s type (a number's text as the number), nil when it
