@@ -104,13 +104,19 @@ let package = Package(
         // YAML: the loader (nodes with 1-based marks), the layout `--record` edits text in
         // place by, plain scalars, YAML text out, and `TerminalText`. The only user of libyaml.
         .target(name: "MoyaYAML", dependencies: ["CLibYAML", "MoyaJSON"]),
+        // Streams of events: SSE by the WHATWG rules, NDJSON and JSON text sequences, read as they
+        // arrive and ended at their bounds. No transport: the reader is a `ResponseStream`.
+        .target(name: "MoyaStreams", dependencies: ["MoyaJSON", "MoyaHTTP"]),
         .target(
-            name: "MoyaSpec", dependencies: ["MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+            name: "MoyaSpec",
+            dependencies: ["MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex", "MoyaStreams"]),
         // The spec compiler: YAML text to the spec model, every problem at its place; the spec
         // library, the user's secrets file and the trust list.
         .target(
             name: "MoyaCompiler",
-            dependencies: ["MoyaSpec", "MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex"]),
+            dependencies: [
+                "MoyaSpec", "MoyaYAML", "MoyaHTTP", "MoyaJSONPath", "MoyaSchema", "MoyaRegex", "MoyaStreams",
+            ]),
         // Arazzo 1.0 and 1.1 documents: the model, runtime expressions, conditions, source
         // descriptions, and validation against the specification's schema.
         .target(
@@ -134,7 +140,7 @@ let package = Package(
             name: "MoyaRuntime",
             dependencies: [
                 "MoyaJSON", "MoyaYAML", "MoyaHTTP", "MoyaTransport", "MoyaSpec", "MoyaBinding", "MoyaJSONPath",
-                "MoyaRegex", "MoyaCoverage",
+                "MoyaRegex", "MoyaCoverage", "MoyaStreams",
             ],
             swiftSettings: callerIsolated),
         // The one HTTP/1.1 server of `serve` and `mcp --http`, in Hummingbird's Core + TLS
@@ -196,6 +202,7 @@ let package = Package(
             name: "MoyaCLI",
             dependencies: [
                 "MoyaHTTP",
+                "MoyaStreams",
                 "MoyaTransport",
                 "MoyaSpec",
                 "MoyaCompiler",
@@ -286,6 +293,7 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "MoyaHTTP", "MoyaTransport", "TestSupport"]),
         .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
+        .testTarget(name: "MoyaStreamsTests", dependencies: ["MoyaStreams", "MoyaHTTP", "TestSupport"]),
         .testTarget(
             name: "MoyaGenerateTests",
             dependencies: [

@@ -67,6 +67,21 @@ public struct PagingStopped: Problem, CustomStringConvertible {
     public var failureKind: FailureKind { .pagingStopped }
 }
 
+/// A stream ended at a bound its target did not give: no event for the default idle time, or
+/// one event larger than is held. What arrived before was printed.
+public struct StreamStopped: Problem, CustomStringConvertible {
+    public var message: String
+    /// Whether it ended for want of an event (a timeout), else for an event too large.
+    public var timedOut: Bool
+
+    public init(_ message: String, timedOut: Bool) {
+        self.message = message
+        self.timedOut = timedOut
+    }
+
+    public var failureKind: FailureKind { .network(timedOut ? .timedOut : .badServerResponse) }
+}
+
 /// What a command made, read or was held to is not valid: a document that does not import,
 /// a spec an import made that does not compile, tools that differ from `--lock`.
 public struct InvalidDocument: Problem, CustomStringConvertible {

@@ -55,7 +55,7 @@ public struct SpecCompiler: Sendable {
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",
         "timeout", "retry", "followRedirects", "checks", "schema", "requestSchema", "bodyRequired", "mcp",
-        "baseURL", "paginate",
+        "baseURL", "paginate", "stream",
     ]
 
     /// Creates a compiler reading `environment`.
@@ -531,6 +531,7 @@ struct CompileContext {
             sampleSchemas: sampleSchemas, requestSchema: requestSchema, bodyRequired: bodyRequired, mcpExposed: exposed,
             baseURL: targetBaseURL, baseURLSource: targetBaseURLSource)
         target.pagination = pagination
+        target.stream = fields["stream"].flatMap { self.stream($0, path() + ".stream") }
         return target
     }
 

@@ -212,23 +212,67 @@ public final class Session: Sendable {
     public func stream(_ request: Request, to stream: any ResponseStream, progress: ProgressHandler? = nil)
         async throws(MoyaError) -> Response
     {
-        let delivered = Mutex(false)
-        let (head, count) = try await perform(request, mayRetry: { !delivered.withLock { $0 } }) {
+        let tally = BodyTally()
+        let (head, count) = try await perform(request, mayRetry: { !tally.delivered.withLock { $0 } }) {
             head, body -> Int in
             try stream.receive(head: head)
-            var meter = ProgressMeter(head: head, handler: progress)
-            var count = 0
-            for try await chunk in body {
-                delivered.withLock { $0 = true }
-                try chunk.withUnsafeReadableBytes { try stream.receive($0) }
-                meter.add(chunk.readableBytes)
-                count &+= chunk.readableBytes
+            guard stream.deadline() != nil else {
+                return try await Self.read(body, to: stream, head: head, progress: progress, tally: tally)
             }
-            meter.finish()
-            return count
+            // The body is read beside a watch on the stream's deadline; the first to finish
+            // ends the other, and a passed deadline ends the body as its end would.
+            return try await withThrowingTaskGroup(of: Int?.self) { group in
+                group.addTask {
+                    try await Self.read(body, to: stream, head: head, progress: progress, tally: tally)
+                }
+                group.addTask {
+                    while let deadline = stream.deadline() {
+                        if deadline <= .now {
+                            stream.expire()
+                            return nil
+                        }
+                        try await _Concurrency.Task.sleep(until: deadline, clock: .continuous)
+                    }
+                    try await _Concurrency.Task.sleep(for: .seconds(86_400 * 365))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                let first = try await group.next()
+                return first.flatMap { $0 } ?? tally.count.withLock { $0 }
+            }
         }
         return Response(
             statusCode: head.statusCode, data: Data(), request: request, response: head, streamedByteCount: count)
+    }
+
+    /// What a streamed body's reading has come to, shared with its deadline's watch.
+    private final class BodyTally: Sendable {
+        /// Whether a byte was passed on, after which the request is not retried.
+        let delivered = Mutex(false)
+        /// The bytes read.
+        let count = Mutex(0)
+    }
+
+    /// Reads `body` into `stream` to its end, or until the stream ends it; the bytes read.
+    private static func read(
+        _ body: HTTPClientResponse.Body, to stream: any ResponseStream, head: ResponseHead,
+        progress: ProgressHandler?, tally: BodyTally
+    ) async throws -> Int {
+        var meter = ProgressMeter(head: head, handler: progress)
+        var count = 0
+        do {
+            for try await chunk in body {
+                tally.delivered.withLock { $0 = true }
+                meter.add(chunk.readableBytes)
+                count &+= chunk.readableBytes
+                tally.count.withLock { $0 = count }
+                try chunk.withUnsafeReadableBytes { try stream.receive($0) }
+            }
+        } catch is ResponseStreamEnded {
+            return count
+        }
+        meter.finish()
+        return count
     }
 
     /// Sends `request` and streams the body into the file `destination` picks once the

@@ -158,6 +158,19 @@ final class InvalidFixtureTests: XCTestCase {
             ]
         ),
         (
+            "bad-stream.yaml",
+            [
+                "3:29: targets.kind.stream: unknown stream kind \"websockets\"; expected sse | ndjson | json-seq",
+                "4:41: targets.key.stream.maxEvent: unknown key 'maxEvent'; did you mean 'maxEvents'?",
+                "5:39: targets.until.stream.until: the condition ends too early",
+                "6:42: targets.variable.stream.until: unknown variable 'dat'; an event's are {event}, {id}, {data}, {index}; did you mean 'data'?",
+                "7:43: targets.count.stream.maxEvents: expected a number of events from 1, got 0",
+                "8:40: targets.time.stream.maxTime: expected a duration such as 500ms or 2s, got \"soon\"",
+                "8:52: targets.time.stream.idle: expected a duration of at most 604800 s (a week), got 9999999 s",
+                "9:42: targets.bytes.stream.maxBytes: expected a size such as 65536, 64KiB or 16MiB, above 0, got \"12TB\"",
+            ]
+        ),
+        (
             "bad-secrets.yaml",
             [
                 "3:3: secrets.lower-case: \"lower-case\" is not a valid variable name; use letters, digits and '_', not starting with a digit",

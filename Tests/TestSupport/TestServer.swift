@@ -21,6 +21,9 @@ import Synchronization
 /// - `/drip/N/MS` sends N bytes in ten chunks, MS milliseconds apart, with a `Content-Length`.
 /// - `/flaky/KEY/N/HOW` fails the first N requests made with KEY, then echoes. HOW is a status
 ///   code, `drop` or `slow` (two seconds); a `retry-after` query value is sent as `Retry-After`.
+/// - `/sse/N/MS` sends N SSE events (`id: I`, `event: tick`, `data: {"n":I}`) MS milliseconds
+///   apart, then ends; `/sse/N/MS/hold` keeps the body open after them; `/ndjson/N/MS` sends
+///   `{"n":I}` lines.
 /// - `/json` answers with a fixed document: a user with numbers, strings, arrays and null.
 /// - `/people` is a small store: `POST /people` with a JSON body creates a person (201, with
 ///   `Location`, `ETag` and a session cookie), `GET` and `DELETE /people/ID` read and remove one.
@@ -256,6 +259,16 @@ private final class TestServerHandler: ChannelInboundHandler {
             head.headers.add(name: "Content-Length", value: String(count))
             context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
             drip(context, remaining: count, chunk: max(count / 10, 1), delay: delay)
+        case ("sse", 3), ("sse", 4), ("ndjson", 3):
+            // N events MS milliseconds apart, chunked; `/sse/N/MS/hold` keeps the body open
+            // after the last instead of ending it.
+            let count = Int(parts[1]) ?? 0
+            let delay = Int64(parts[2]) ?? 100
+            var head = HTTPResponseHead(version: .http1_1, status: .ok)
+            head.headers.add(
+                name: "Content-Type", value: parts[0] == "sse" ? "text/event-stream" : "application/x-ndjson")
+            context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+            events(context, ndjson: parts[0] == "ndjson", next: 0, count: count, delay: delay, hold: parts.count == 4)
         case ("people", 1) where head.method == .POST:
             let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] ?? [:]
             let id = people.value.withLock { store in
@@ -405,6 +418,19 @@ private final class TestServerHandler: ChannelInboundHandler {
         let sent = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(part))))
         sent.assumeIsolated().whenSuccess {
             self.stream(context, remaining: remaining - part.readableBytes, chunk: chunk)
+        }
+    }
+
+    func events(_ context: ChannelHandlerContext, ndjson: Bool, next: Int, count: Int, delay: Int64, hold: Bool) {
+        guard context.channel.isActive else { return }
+        guard next < count else {
+            if !hold { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
+            return
+        }
+        let text = ndjson ? "{\"n\":\(next)}\n" : "id: \(next)\nevent: tick\ndata: {\"n\":\(next)}\n\n"
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) {
+            self.events(context, ndjson: ndjson, next: next + 1, count: count, delay: delay, hold: hold)
         }
     }
 

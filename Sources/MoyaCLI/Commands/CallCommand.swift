@@ -6,6 +6,7 @@ import MoyaHTTP
 import MoyaJSONPath
 import MoyaRuntime
 import MoyaSpec
+import MoyaStreams
 import MoyaTransport
 import Synchronization
 
@@ -366,7 +367,8 @@ struct CallCommand: CallerIsolatedCommand {
                 return await CommandContext.current.release(session)
             }
             try await send(
-                prepared, of: service, session: session, overrides: overrides, record: record.map { ($0, spec) })
+                prepared, of: service, stream: spec.stream, session: session, overrides: overrides,
+                record: record.map { ($0, spec) })
         } catch {
             await CommandContext.current.release(session)
             throw error
@@ -375,8 +377,8 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// Sends the prepared call and presents what came back.
     private func send(
-        _ prepared: PreparedCall, of service: ServiceSpec, session: Session, overrides: CallPolicy.Overrides,
-        record: (request: RecordRequest, target: TargetSpec)?
+        _ prepared: PreparedCall, of service: ServiceSpec, stream: StreamSpec?, session: Session,
+        overrides: CallPolicy.Overrides, record: (request: RecordRequest, target: TargetSpec)?
     ) async throws {
         let context = CommandContext.current
         let call = prepared.call
@@ -403,18 +405,30 @@ struct CallCommand: CallerIsolatedCommand {
         // A live body that is not saved to a file goes out as it arrives: straight through
         // when printed raw, else held up to a limit (see `BodyOutput`). A body that may be
         // refused for a stale login token is held, so that the replay alone is printed.
+        // A stream's events (a target's `stream:`, or a body whose `Content-Type` is one) print
+        // as they arrive, whatever else holds the body; `--events raw` passes its bytes on.
         let holdsOutput =
-            behavior == .never && destination == nil && !Self.savesItself(resolved.task) && verbosity < 2
-            && record == nil
+            behavior == .never && destination == nil && !Self.savesItself(resolved.task)
+            && (verbosity < 2 || stream != nil) && record == nil
         let streams = !renderer.pretty && keyPath == nil && resolved.login == nil
+        let events = EventOutput(context: context, format: outputOptions.events, renderer: renderer)
+        let readsEvents = outputOptions.events != .raw && keyPath == nil
         if holdsOutput {
-            delivery.sink = { BodyOutput(context: context, renderer: renderer, streaming: streams) }
+            delivery.sink = {
+                let body = BodyOutput(context: context, renderer: renderer, streaming: streams)
+                return readsEvents ? EventReader(for: stream, otherwise: body, sink: events) : body
+            }
         }
         let client = client(for: service, session: session, overrides: overrides)
         let delivered = await client.deliver(prepared, of: service, delivery)
         let (result, signal, redactor) = (delivered.result, delivered.signal, delivered.redactor)
-        let output = delivered.sink as? BodyOutput
+        let reader = delivered.sink as? EventReader
+        let output = (reader?.otherwise ?? delivered.sink) as? BodyOutput
         await context.release(session)
+        if let reader, let summary = reader.finish() {
+            try finishStream(summary, result: result, signal: signal, target: resolved, redactor: redactor)
+            return
+        }
         if let record {
             try self.record(
                 result, record.request, target: record.target, service: service, redactor: redactor)
@@ -443,6 +457,31 @@ struct CallCommand: CallerIsolatedCommand {
             if let signal, failure.kind == .network(.cancelled) {
                 throw Interrupted(
                     "\(resolved.qualifiedName): the request was cancelled by \(Interrupts.name(of: signal))",
+                    signal: signal)
+            }
+            throw failure
+        }
+    }
+
+    /// Ends a call whose response was read as events, which were printed as they came: `-v`
+    /// prints how the stream ended. A stream ended by a default bound, not the target's, fails.
+    private func finishStream(
+        _ summary: EventReader.Summary, result: Result<Response, MoyaError>, signal: Int32?, target: SpecTarget,
+        redactor: Redactor
+    ) throws {
+        if verbosity > 0 { CommandContext.current.errorLine(EventOutput.summary(summary)) }
+        switch result {
+        case .success(let response):
+            let server = NetworkError.address(of: response.request?.url) ?? "the server"
+            if let failure = EventOutput.failure(summary, target: target.qualifiedName, server: server) {
+                throw failure
+            }
+        case .failure(let error):
+            let failure = SendFailure(error: error, target: target, redactor: redactor)
+            if let signal, failure.kind == .network(.cancelled) {
+                throw Interrupted(
+                    "\(target.qualifiedName): the stream was cancelled by \(Interrupts.name(of: signal)) after "
+                        + (summary.events == 1 ? "1 event" : "\(summary.events) events"),
                     signal: signal)
             }
             throw failure

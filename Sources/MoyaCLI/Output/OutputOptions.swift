@@ -23,6 +23,12 @@ struct OutputOptions: ParsableArguments {
             "Write the body to this file instead of stdout; nothing is left behind on failure.", valueName: "file"))
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "How a stream's events print: data (each event's data on its own line), json (one JSON object an event), or raw (the bytes as they come).",
+            valueName: "format"))
+    var events: EventFormat = .data
+
     func validate() throws {
         if pretty && raw { throw ValidationError("--pretty and --raw cannot go together") }
         if output?.isEmpty == true { throw ValidationError("--output takes a file name") }
@@ -30,3 +36,13 @@ struct OutputOptions: ParsableArguments {
 }
 
 extension ColorChoice: ExpressibleByArgument {}
+
+/// How `call` prints a stream's events.
+enum EventFormat: String, ExpressibleByArgument, CaseIterable {
+    /// Each event's data, then a line feed.
+    case data
+    /// Each event as one JSON object on a line: `{"event":…,"id":…,"data":…}`.
+    case json
+    /// The body's bytes as they arrive, as for any body.
+    case raw
+}

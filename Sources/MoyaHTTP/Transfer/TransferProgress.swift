@@ -53,11 +53,33 @@ package struct ProgressMeter {
 
 /// Receives a live response as it arrives: its head once, then each chunk of its body, so
 /// that a body of any size can be passed on without being held.
+///
+/// A stream may end the transfer early: by throwing `ResponseStreamEnded` from `receive`, or
+/// by a `deadline` that passes before the body ends, when the transport calls `expire`. Either
+/// way the response is complete, as far as the caller is concerned.
 public protocol ResponseStream: Sendable {
     /// The head of the final response, after any retries and redirects.
     func receive(head: ResponseHead) throws
     /// The next bytes of the body.
     func receive(_ bytes: UnsafeRawBufferPointer) throws
+    /// When the stream ends if the body has not ended before; nil for never. Asked again
+    /// whenever the last answer passes, so a deadline may move later.
+    func deadline() -> ContinuousClock.Instant?
+    /// The deadline passed: the transfer ends here.
+    func expire()
+}
+
+extension ResponseStream {
+    /// No deadline: the body is read to its end.
+    public func deadline() -> ContinuousClock.Instant? { nil }
+    /// Nothing to do.
+    public func expire() {}
+}
+
+/// Thrown by a `ResponseStream` that has all it wants: the transfer ends, as a success.
+public struct ResponseStreamEnded: Error, Sendable {
+    /// The end.
+    public init() {}
 }
 
 /// Byte counts as messages give them.

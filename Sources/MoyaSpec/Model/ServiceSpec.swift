@@ -196,6 +196,9 @@ public struct TargetSpec: Sendable {
     public var baseURLSource: Template? = nil
     /// How its responses come in pages (`paginate:`); nil when they do not.
     public var pagination: PaginationSpec? = nil
+    /// How its response is read as a stream of events (`stream:`); nil when it is not
+    /// declared, and a response's `Content-Type` alone says.
+    public var stream: StreamSpec? = nil
 
     /// The schema a response answered from `sample` (nil: the default) must match: the
     /// named sample's own, else the target's.

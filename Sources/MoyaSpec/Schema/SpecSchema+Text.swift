@@ -1053,6 +1053,62 @@ extension SpecSchema {
               },
               "additionalProperties": false
             },
+            "stream": {
+              "title": "Stream",
+              "description": "The response is read as a stream of events, printed as they arrive, and ends at the first bound reached (docs/streams.md). A kind alone, or a mapping.",
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/streamKind"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "$ref": "#/$defs/streamKind"
+                    },
+                    "until": {
+                      "type": "string",
+                      "description": "A condition on an event that ends the stream after it, over {event}, {id}, {data} (parsed when JSON, with paths such as {data.choices.0.finish_reason}) and {index}."
+                    },
+                    "maxEvents": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "description": "The most events read."
+                    },
+                    "maxTime": {
+                      "$ref": "#/$defs/duration",
+                      "description": "The most time the stream is read, from its head."
+                    },
+                    "idle": {
+                      "$ref": "#/$defs/duration",
+                      "description": "The most time without an event."
+                    },
+                    "maxBytes": {
+                      "description": "The most body bytes read: a number, or one with KiB, MiB or GiB.",
+                      "anyOf": [
+                        {
+                          "type": "integer",
+                          "minimum": 1
+                        },
+                        {
+                          "type": "string",
+                          "pattern": "^[0-9]+ ?(B|KiB|MiB|GiB)$"
+                        }
+                      ]
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              ]
+            },
+            "streamKind": {
+              "enum": [
+                "sse",
+                "ndjson",
+                "json-seq"
+              ],
+              "description": "sse (text/event-stream), ndjson (a JSON text a line) or json-seq (RFC 7464); read from Content-Type when not given."
+            },
             "paginate": {
               "title": "Pagination",
               "type": "object",
@@ -1211,6 +1267,9 @@ extension SpecSchema {
                 },
                 "paginate": {
                   "$ref": "#/$defs/paginate"
+                },
+                "stream": {
+                  "$ref": "#/$defs/stream"
                 }
               },
               "additionalProperties": false,

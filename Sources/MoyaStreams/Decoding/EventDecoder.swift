@@ -1,0 +1,51 @@
+/// Reads a stream's body into events by its kind: the one entry point for SSE, NDJSON and
+/// JSON text sequences, numbering the events from 0.
+public struct EventDecoder: Sendable {
+    private enum Framing: Sendable {
+        case sse(SSEDecoder)
+        case records(RecordDecoder)
+    }
+
+    private var framing: Framing
+    /// The number the next event gets: how many were dispatched.
+    public private(set) var count = 0
+
+    /// A decoder for `kind` that holds at most `limit` bytes of one event.
+    public init(kind: StreamKind, limit: Int) {
+        framing = kind == .sse ? .sse(SSEDecoder(limit: limit)) : .records(RecordDecoder(kind: kind, limit: limit))
+    }
+
+    /// The SSE last event ID, for a resumed stream's `Last-Event-ID`; nil when there is none.
+    public var lastEventID: String? {
+        guard case .sse(let decoder) = framing, !decoder.lastEventID.isEmpty else { return nil }
+        return decoder.lastEventID
+    }
+
+    /// The reconnection time an SSE stream set with `retry:`, in ms.
+    public var reconnectionTime: Int? {
+        guard case .sse(let decoder) = framing else { return nil }
+        return decoder.reconnectionTime
+    }
+
+    /// Reads the next bytes of the body, handing each event they complete to `dispatch`.
+    public mutating func decode(_ bytes: UnsafeRawBufferPointer, dispatch: (StreamEvent) throws -> Void) throws {
+        switch framing {
+        case .sse(var decoder):
+            framing = .records(RecordDecoder(kind: .ndjson, limit: 0))
+            defer { framing = .sse(decoder) }
+            try decoder.decode(bytes, next: &count, dispatch: dispatch)
+        case .records(var decoder):
+            framing = .records(RecordDecoder(kind: .ndjson, limit: 0))
+            defer { framing = .records(decoder) }
+            try decoder.decode(bytes, next: &count, dispatch: dispatch)
+        }
+    }
+
+    /// The body ended: a record without its last delimiter is dispatched; an SSE event
+    /// without its blank line is not (WHATWG).
+    public mutating func finish(dispatch: (StreamEvent) throws -> Void) throws {
+        guard case .records(var decoder) = framing else { return }
+        defer { framing = .records(decoder) }
+        try decoder.finish(next: &count, dispatch: dispatch)
+    }
+}

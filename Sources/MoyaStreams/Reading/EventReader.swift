@@ -1,0 +1,208 @@
+import MoyaHTTP
+import Synchronization
+
+/// Where a stream's events go as they are read.
+public protocol EventSink: Sendable {
+    /// The stream opened with `head`, read as `kind`.
+    func open(_ head: ResponseHead, kind: StreamKind)
+    /// The next event.
+    func take(_ event: StreamEvent)
+    /// The events a chunk of the body held have all been taken: a sink that batches writes
+    /// them now.
+    func flush()
+}
+
+/// Reads a live response as events, as they arrive, and ends it at its first bound.
+///
+/// The head decides: a response whose `Content-Type` names a stream, or a 2xx response of a
+/// target that declares one, is read as events, each handed to `sink`; any other body goes to
+/// `otherwise` untouched. Holds at most one event, never the stream.
+public final class EventReader: ResponseStream {
+    /// What a stream came to.
+    public struct Summary: Sendable, Hashable {
+        /// The kind it was read as.
+        public var kind: StreamKind
+        /// The events read.
+        public var events: Int
+        /// The body bytes read.
+        public var bytes: Int
+        /// The seconds from the head to the end.
+        public var seconds: Double
+        /// Why it ended.
+        public var stop: StreamStop
+        /// Whether the bound that ended it was a default, not one the target gave: a stream
+        /// that ends so did not end as asked.
+        public var byDefault: Bool
+        /// The SSE last event ID, for resuming.
+        public var lastEventID: String?
+        /// The reconnection time the stream set, in ms.
+        public var reconnectionTime: Int?
+    }
+
+    private struct State {
+        var kind: StreamKind?
+        var decoder: EventDecoder?
+        var forwarding = false
+        var opened: ContinuousClock.Instant?
+        var lastEvent: ContinuousClock.Instant?
+        var bytes = 0
+        var stop: StreamStop?
+        var byDefault = false
+        var ended: ContinuousClock.Instant?
+    }
+
+    private let declared: StreamKind?
+    private let bounds: StreamBounds
+    private let idle: Double?
+    private let until: (@Sendable (StreamEvent) -> Bool)?
+    private let sink: any EventSink
+    /// Where a body that is not a stream goes.
+    public let otherwise: (any ResponseStream)?
+    private let state = Mutex(State())
+
+    /// A reader for a target that declares `declared` (or nil to go by `Content-Type`), ended
+    /// by `bounds` or by an event `until` holds for. A stream without any bound ends after
+    /// `StreamBounds.defaultIdle` without an event.
+    public init(
+        declared: StreamKind?, bounds: StreamBounds, until: (@Sendable (StreamEvent) -> Bool)? = nil,
+        otherwise: (any ResponseStream)? = nil, sink: any EventSink
+    ) {
+        self.declared = declared
+        self.bounds = bounds
+        idle = bounds.isEmpty && until == nil ? StreamBounds.defaultIdle : bounds.idle
+        self.until = until
+        self.otherwise = otherwise
+        self.sink = sink
+    }
+
+    /// The kind a response with `head` is read as, or nil when its body is not a stream.
+    public static func kind(of head: ResponseHead, declared: StreamKind?) -> StreamKind? {
+        if let type = head.headers["Content-Type"], let kind = StreamKind(contentType: type) {
+            return kind
+        }
+        return (200..<300).contains(head.statusCode) ? declared : nil
+    }
+
+    public func receive(head: ResponseHead) throws {
+        let kind = Self.kind(of: head, declared: declared)
+        state.withLock { state in
+            state.kind = kind
+            state.forwarding = kind == nil
+            if let kind {
+                state.decoder = EventDecoder(kind: kind, limit: bounds.maxBytes ?? StreamBounds.defaultEventLimit)
+                state.opened = .now
+            }
+        }
+        if let kind {
+            sink.open(head, kind: kind)
+        } else {
+            try otherwise?.receive(head: head)
+        }
+    }
+
+    /// Thrown from an event's dispatch to stop reading at it.
+    private struct Stopped: Error {}
+
+    public func receive(_ bytes: UnsafeRawBufferPointer) throws {
+        let forwarding = state.withLock { $0.forwarding }
+        if forwarding {
+            try otherwise?.receive(bytes)
+            return
+        }
+        let ends = try state.withLock { state throws -> Bool in
+            guard state.stop == nil, var decoder = state.decoder else { return true }
+            defer { state.decoder = decoder }
+            var taken = bytes
+            var cut = false
+            if let most = bounds.maxBytes, bytes.count > most - state.bytes {
+                taken = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.startIndex + max(most - state.bytes, 0))])
+                cut = true
+            }
+            state.bytes += taken.count
+            do {
+                try decoder.decode(taken) { event in
+                    state.lastEvent = .now
+                    sink.take(event)
+                    if let until, until(event) {
+                        state.stop = .until
+                        throw Stopped()
+                    }
+                    if let most = bounds.maxEvents, event.index + 1 >= most {
+                        state.stop = .maxEvents
+                        throw Stopped()
+                    }
+                }
+            } catch is Stopped {
+                sink.flush()
+                return true
+            } catch is StreamTooLarge {
+                sink.flush()
+                state.stop = .maxBytes
+                state.byDefault = bounds.maxBytes == nil
+                return true
+            }
+            sink.flush()
+            if cut {
+                state.stop = .maxBytes
+                return true
+            }
+            return false
+        }
+        if ends { throw ResponseStreamEnded() }
+    }
+
+    public func deadline() -> ContinuousClock.Instant? {
+        state.withLock { state in
+            guard state.stop == nil, let opened = state.opened else { return nil }
+            let ends = [
+                bounds.maxTime.map { opened + .seconds($0) },
+                idle.map { (state.lastEvent ?? opened) + .seconds($0) },
+            ].compactMap { $0 }
+            return ends.min()
+        }
+    }
+
+    public func expire() {
+        state.withLock { state in
+            guard state.stop == nil, let opened = state.opened else { return }
+            let now = ContinuousClock.now
+            if let maxTime = bounds.maxTime, opened + .seconds(maxTime) <= now {
+                state.stop = .maxTime
+            } else {
+                state.stop = .idle
+                state.byDefault = bounds.idle == nil
+            }
+            state.ended = now
+        }
+    }
+
+    /// Whether the body was read as events.
+    public var isStream: Bool { state.withLock { $0.kind != nil } }
+
+    /// Ends the reading, when the body ended by itself: a last record without its delimiter
+    /// is an event. Nil when the body was not read as events.
+    public func finish() -> Summary? {
+        state.withLock { state in
+            guard let kind = state.kind, var decoder = state.decoder, let opened = state.opened else { return nil }
+            if state.stop == nil {
+                state.stop = .end
+                do {
+                    try decoder.finish { event in
+                        state.lastEvent = .now
+                        sink.take(event)
+                    }
+                } catch {}
+                sink.flush()
+                state.decoder = decoder
+            }
+            let ended = state.ended ?? .now
+            state.ended = ended
+            let elapsed = (ended - opened).components
+            return Summary(
+                kind: kind, events: decoder.count, bytes: state.bytes,
+                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, stop: state.stop ?? .end,
+                byDefault: state.byDefault, lastEventID: decoder.lastEventID,
+                reconnectionTime: decoder.reconnectionTime)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MoyaCLI
+import TestSupport
+import XCTest
+
+/// `call` on streams: events printed as they arrive, as data or JSON, ended at the first bound
+/// the target gives, with `-v`'s summary; against a real server on 127.0.0.1.
+final class StreamCallTests: XCTestCase {
+    var server: TestServer!
+    let specs = CommandTests.root + "/Tests/Fixtures/streams/specs"
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    func call(_ arguments: [String]) async -> (status: Int32, out: String, error: String) {
+        await CommandTests.run(
+            ["call"] + arguments + ["--specs", specs], environment: ["TEST_SERVER": server.baseURL])
+    }
+
+    /// The summary line with its time taken out.
+    func summary(_ error: String) -> String {
+        error.replacing(/in [0-9.]+ s;/, with: "in T s;")
+    }
+
+    func testEventsPrintTheirDataByDefault() async {
+        let (status, out, error) = await call(["events.ticks"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(out, (0..<5).map { "{\"n\":\($0)}\n" }.joined())
+        XCTAssertEqual(error, "")
+    }
+
+    func testEventsAsJSON() async {
+        let (status, out, _) = await call(["events.firstThree", "--events", "json", "-v"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(
+            out,
+            (0..<3).map { "{\"event\":\"tick\",\"id\":\"\($0)\",\"data\":{\"n\":\($0)}}\n" }.joined())
+    }
+
+    func testRawPassesTheBytesOn() async {
+        let (status, out, _) = await call(["events.ticks", "--events", "raw"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, (0..<5).map { "id: \($0)\nevent: tick\ndata: {\"n\":\($0)}\n\n" }.joined())
+    }
+
+    func testEachBoundEndsTheStreamAndSaysWhy() async {
+        let cases: [(target: String, out: String, summary: String)] = [
+            // An event is 33 bytes: `id: 0`, `event: tick`, `data: {"n":0}` and a blank line.
+            ("ticks", "0 1 2 3 4", "5 events, 165 bytes in T s; ended by end"),
+            ("firstThree", "0 1 2", "3 events, 99 bytes in T s; ended by maxEvents"),
+            ("untilTwo", "0 1 2", "3 events, 99 bytes in T s; ended by until"),
+            ("quiet", "0 1", "2 events, 66 bytes in T s; ended by idle"),
+            ("capped", "0 1 2", "3 events, 100 bytes in T s; ended by maxBytes"),
+            ("declaredLines", "0 1", "2 events, 16 bytes in T s; ended by maxEvents"),
+        ]
+        for (target, numbers, line) in cases {
+            let (status, out, error) = await call(["events." + target, "-v"])
+            XCTAssertEqual(status, 0, "\(target): \(error)")
+            let expected = numbers.split(separator: " ").map { "{\"n\":\($0)}\n" }.joined()
+            XCTAssertEqual(out, expected, target)
+            let kind = target == "declaredLines" ? "ndjson" : "sse"
+            XCTAssertTrue(
+                summary(error).hasSuffix("moya-cli: stream (\(kind)): \(line)\n"), "\(target): \(error)")
+        }
+    }
+
+    func testMaxTimeEndsAStreamThatWouldGoOn() async {
+        let started = ContinuousClock.now
+        let (status, out, error) = await call(["events.short", "-v"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
+        XCTAssertTrue(out.hasPrefix("{\"n\":0}\n"), out)
+        XCTAssertTrue(summary(error).hasSuffix("s; ended by maxTime\n"), error)
+    }
+
+    func testNDJSONByContentTypeKeepsEveryLine() async {
+        let (status, out, _) = await call(["events.lines", "--events", "json"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(out, (0..<3).map { "{\"event\":null,\"id\":null,\"data\":{\"n\":\($0)}}\n" }.joined())
+    }
+
+    func testAFailedStatusPrintsItsBodyNotEvents() async {
+        let (status, out, error) = await call(["events.missing"])
+        XCTAssertEqual(status, 4, error)
+        XCTAssertEqual(out, "status 404")
+    }
+}
