@@ -46,6 +46,29 @@ public struct StreamEvent: Sendable, Hashable {
         return .object(members)
     }
 
+    /// `json` written out on one line, as `call --events json` prints it: data that is a JSON
+    /// text on one line is written as it came, checked but not parsed and written again, so
+    /// a fast stream is not slowed by it.
+    public var jsonLine: String {
+        let dataText: String
+        if !data.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }), JSONValue.isValid(data) {
+            dataText = data
+        } else {
+            dataText = JSONValue.string(data).serialized(escapeSlashes: false)
+        }
+        var line = "{\"event\":" + Self.quoted(event) + ",\"id\":" + Self.quoted(id) + ",\"data\":" + dataText
+        if let retry { line += ",\"retry\":\(retry)" }
+        return line + "}"
+    }
+
+    private static func quoted(_ text: String?) -> String {
+        switch text {
+        case nil: "null"
+        case "message": "\"message\""
+        case let text?: JSONValue.string(text).serialized(escapeSlashes: false)
+        }
+    }
+
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }

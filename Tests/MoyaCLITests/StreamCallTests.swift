@@ -84,6 +84,36 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(out, (0..<3).map { "{\"event\":null,\"id\":null,\"data\":{\"n\":\($0)}}\n" }.joined())
     }
 
+    func testIncludePrintsTheHeadBeforeTheEvents() async {
+        let (status, out, _) = await call(["events.firstThree", "-i"])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(
+            out,
+            "HTTP/1.1 200 OK\nContent-Type: text/event-stream\ntransfer-encoding: chunked\n\n"
+                + (0..<3).map { "{\"n\":\($0)}\n" }.joined())
+    }
+
+    /// Ctrl-C during a stream: the events that arrived are on stdout already, as they came,
+    /// and the real executable ends by the signal after its one line.
+    func testCtrlCEndsAStreamByTheSignalWithWhatArrived() throws {
+        let (process, out, error) = try CommandTests.launch(
+            ["call", "events.long", "--specs", specs], server: server.baseURL)
+        // The first event is read off the pipe before the signal: it was flushed as it came.
+        let first = out.fileHandleForReading.availableData
+        XCTAssertEqual(String(decoding: first, as: UTF8.self).prefix(8), "{\"n\":0}\n")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGINT)
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines: [String] = (String(decoding: first, as: UTF8.self) + rest).split(separator: "\n").map(String.init)
+        let expected: [String] = (0..<lines.count).map { "{\"n\":\($0)}" }
+        XCTAssertEqual(lines, expected, "every event, in order")
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(
+            message.hasPrefix("moya-cli: error: events.long: the stream was cancelled by SIGINT after "), message)
+    }
+
     func testAFailedStatusPrintsItsBodyNotEvents() async {
         let (status, out, error) = await call(["events.missing"])
         XCTAssertEqual(status, 4, error)

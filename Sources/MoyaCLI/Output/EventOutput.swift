@@ -27,7 +27,7 @@ final class EventOutput: EventSink {
     func take(_ event: StreamEvent) {
         let text: String =
             switch format {
-            case .json: event.json.serialized(escapeSlashes: false) + "\n"
+            case .json: event.jsonLine + "\n"
             case .data, .raw: event.data + "\n"
             }
         pending.withLock { $0.append(contentsOf: text.utf8) }
