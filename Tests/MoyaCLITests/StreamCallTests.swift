@@ -114,6 +114,26 @@ final class StreamCallTests: XCTestCase {
             message.hasPrefix("moya-cli: error: events.long: the stream was cancelled by SIGINT after "), message)
     }
 
+    /// `--resume` asks again after each end with the last event ID, after the stream's
+    /// `retry:`, until a bound or a 204; without it, the first connection's end is the end.
+    func testResumeGoesOnFromTheLastEventID() async {
+        let (status, out, error) = await call(["events.resumable", "--resume", "-v"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(out, (0..<7).map { "{\"n\":\($0)}\n" }.joined())
+        XCTAssertTrue(server.waitForRequests(to: "/resumable/", count: 4, timeout: 1), "three connections and the 204")
+        XCTAssertFalse(server.waitForRequests(to: "/resumable/", count: 5, timeout: 0.2), "and no more")
+        XCTAssertTrue(error.contains("Last-Event-ID: 5"), error)
+        XCTAssertTrue(error.contains("the stream ended after 6 events; resuming in 0.0 s"), error)
+        XCTAssertTrue(
+            summary(error).hasSuffix("moya-cli: stream (sse): 7 events, 180 bytes in T s; ended by end\n"), error)
+
+        let bounded = await call(["events.resumableFive", "--resume"])
+        XCTAssertEqual(bounded.out, (0..<5).map { "{\"n\":\($0)}\n" }.joined(), "maxEvents counts across connections")
+
+        let once = await call(["events.resumable"])
+        XCTAssertEqual(once.out, (0..<3).map { "{\"n\":\($0)}\n" }.joined())
+    }
+
     func testAFailedStatusPrintsItsBodyNotEvents() async {
         let (status, out, error) = await call(["events.missing"])
         XCTAssertEqual(status, 4, error)

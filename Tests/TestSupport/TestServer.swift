@@ -24,6 +24,8 @@ import Synchronization
 /// - `/sse/N/MS` sends N SSE events (`id: I`, `event: tick`, `data: {"n":I}`) MS milliseconds
 ///   apart, then ends; `/sse/N/MS/hold` keeps the body open after them; `/ndjson/N/MS` sends
 ///   `{"n":I}` lines.
+/// - `/resumable/N/P` sends N SSE events in all, P a connection, from the one after the
+///   request's `Last-Event-ID`, with `retry: 10`; 204 once all are sent.
 /// - `/json` answers with a fixed document: a user with numbers, strings, arrays and null.
 /// - `/people` is a small store: `POST /people` with a JSON body creates a person (201, with
 ///   `Location`, `ETag` and a session cookie), `GET` and `DELETE /people/ID` read and remove one.
@@ -259,6 +261,23 @@ private final class TestServerHandler: ChannelInboundHandler {
             head.headers.add(name: "Content-Length", value: String(count))
             context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
             drip(context, remaining: count, chunk: max(count / 10, 1), delay: delay)
+        case ("resumable", 3):
+            // N SSE events in all, P a connection, after the `Last-Event-ID` sent, with
+            // `retry: 10`; a request after the last event gets 204, which ends a resumed stream.
+            let total = Int(parts[1]) ?? 0
+            let each = Int(parts[2]) ?? 1
+            let next = head.headers.first(name: "Last-Event-ID").flatMap { Int($0) }.map { $0 + 1 } ?? 0
+            guard next < total else {
+                respond(context, status: .noContent, body: Data())
+                return
+            }
+            var head = HTTPResponseHead(version: .http1_1, status: .ok)
+            head.headers.add(name: "Content-Type", value: "text/event-stream")
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            var text = "retry: 10\n\n"
+            for n in next..<min(next + each, total) { text += "id: \(n)\ndata: {\"n\":\(n)}\n\n" }
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case ("sse", 3), ("sse", 4), ("ndjson", 3):
             // N events MS milliseconds apart, chunked; `/sse/N/MS/hold` keeps the body open
             // after the last instead of ending it.

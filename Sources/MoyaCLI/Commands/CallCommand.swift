@@ -155,6 +155,12 @@ struct CallCommand: CallerIsolatedCommand {
         help: "Log the request and response to stderr; -vv adds their bodies.")
     var verbosity: Int
 
+    @Flag(
+        help: ArgumentHelp(
+            "When a stream ends before a bound, ask for it again after its retry: time (3 s), with Last-Event-ID, and go on."
+        ))
+    var resume = false
+
     @Flag(help: "Log the request as a runnable curl command to stderr.")
     var curl = false
 
@@ -368,7 +374,18 @@ struct CallCommand: CallerIsolatedCommand {
             }
             try await send(
                 prepared, of: service, stream: spec.stream, session: session, overrides: overrides,
-                record: record.map { ($0, spec) })
+                record: record.map { ($0, spec) }
+            ) { lastEventID in
+                // A resumed stream's request is the first one's, with the last event ID it read
+                // (WHATWG), when that is one a header can carry.
+                var headers = extraHeaders
+                if let lastEventID, lastEventID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+                    headers.update(name: "Last-Event-ID", value: lastEventID)
+                }
+                return try PreparedCall.prepare(
+                    spec, of: service, with: options, headers: headers, overrides: overrides,
+                    showingSecrets: showSecrets, printsRequest: verbosity > 0 || curl)
+            }
         } catch {
             await CommandContext.current.release(session)
             throw error
@@ -378,7 +395,8 @@ struct CallCommand: CallerIsolatedCommand {
     /// Sends the prepared call and presents what came back.
     private func send(
         _ prepared: PreparedCall, of service: ServiceSpec, stream: StreamSpec?, session: Session,
-        overrides: CallPolicy.Overrides, record: (request: RecordRequest, target: TargetSpec)?
+        overrides: CallPolicy.Overrides, record: (request: RecordRequest, target: TargetSpec)?,
+        resumed: (_ lastEventID: String?) throws -> PreparedCall
     ) async throws {
         let context = CommandContext.current
         let call = prepared.call
@@ -413,14 +431,45 @@ struct CallCommand: CallerIsolatedCommand {
         let streams = !renderer.pretty && keyPath == nil && resolved.login == nil
         let events = EventOutput(context: context, format: outputOptions.events, renderer: renderer)
         let readsEvents = outputOptions.events != .raw && keyPath == nil
-        if holdsOutput {
-            delivery.sink = {
-                let body = BodyOutput(context: context, renderer: renderer, streaming: streams)
-                return readsEvents ? EventReader(for: stream, otherwise: body, sink: events) : body
+        let client = client(for: service, session: session, overrides: overrides)
+        var attempt = prepared
+        var resuming: EventReader.Summary?
+        var delivered: Delivered
+        while true {
+            if holdsOutput {
+                delivery.sink = { [resuming] in
+                    let body = BodyOutput(context: context, renderer: renderer, streaming: streams)
+                    return readsEvents
+                        ? EventReader(for: stream, otherwise: body, sink: events, resuming: resuming) : body
+                }
+            }
+            delivered = await client.deliver(attempt, of: service, delivery)
+            guard resume, delivered.signal == nil, let reader = delivered.sink as? EventReader,
+                let summary = reader.finish(), summary.mayResume
+            else { break }
+            // `--resume`: the stream ended before a bound, so it is asked for again after its
+            // `retry:` time (3 s until it sets one), with `Last-Event-ID`, and goes on counting.
+            if case .success(let response) = delivered.result, response.statusCode == 204 { break }
+            if case .failure(.statusCode) = delivered.result { break }
+            resuming = summary
+            let delay = Double(summary.reconnectionTime ?? 3000) / 1000
+            if verbosity > 0 {
+                context.errorLine(
+                    "moya-cli: \(resolved.qualifiedName): the stream ended after \(summary.events) events; "
+                        + "resuming in \(FixedPoint.format(delay, places: 1)) s")
+            }
+            attempt = try resumed(summary.lastEventID)
+            delivery.waiting = { start in
+                await Interrupts.cancelling {
+                    do {
+                        try await _Concurrency.Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                    } catch {
+                        return .failure(.underlying(NetworkError(.cancelled, "the request was cancelled"), nil))
+                    }
+                    return await start()
+                }
             }
         }
-        let client = client(for: service, session: session, overrides: overrides)
-        let delivered = await client.deliver(prepared, of: service, delivery)
         let (result, signal, redactor) = (delivered.result, delivered.signal, delivered.redactor)
         let reader = delivered.sink as? EventReader
         let output = (reader?.otherwise ?? delivered.sink) as? BodyOutput

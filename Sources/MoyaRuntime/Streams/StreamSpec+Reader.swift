@@ -19,14 +19,16 @@ extension StreamSpec {
 extension EventReader {
     /// A reader for a target's response: as its `stream:` declares, or, without one, by the
     /// response's `Content-Type` with the default bounds. `otherwise` takes a body that is not
-    /// a stream; `sink` the events.
+    /// a stream; `sink` the events. A reader `resuming` an earlier connection's stream goes on
+    /// from it.
     public convenience init(
-        for stream: StreamSpec?, otherwise: (any ResponseStream)?, sink: any EventSink
+        for stream: StreamSpec?, otherwise: (any ResponseStream)?, sink: any EventSink,
+        resuming: EventReader.Summary? = nil
     ) {
         var until: (@Sendable (StreamEvent) -> Bool)?
         if let stream, stream.until != nil { until = { @Sendable event in stream.ends(at: event) } }
         self.init(
             declared: stream?.kind, bounds: stream?.bounds ?? StreamBounds(), until: until, otherwise: otherwise,
-            sink: sink)
+            sink: sink, resuming: resuming)
     }
 }

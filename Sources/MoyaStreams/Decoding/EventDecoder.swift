@@ -15,6 +15,17 @@ public struct EventDecoder: Sendable {
         framing = kind == .sse ? .sse(SSEDecoder(limit: limit)) : .records(RecordDecoder(kind: kind, limit: limit))
     }
 
+    /// A decoder that goes on from an earlier connection's: its events numbered from `count`,
+    /// with its last event ID and reconnection time, as a resumed SSE stream keeps them.
+    public init(kind: StreamKind, limit: Int, resuming count: Int, lastEventID: String?, reconnectionTime: Int?) {
+        self.init(kind: kind, limit: limit)
+        self.count = count
+        if case .sse(var decoder) = framing {
+            decoder.resume(lastEventID: lastEventID ?? "", reconnectionTime: reconnectionTime)
+            framing = .sse(decoder)
+        }
+    }
+
     /// The SSE last event ID, for a resumed stream's `Last-Event-ID`; nil when there is none.
     public var lastEventID: String? {
         guard case .sse(let decoder) = framing, !decoder.lastEventID.isEmpty else { return nil }

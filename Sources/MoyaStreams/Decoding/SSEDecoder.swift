@@ -30,6 +30,12 @@ public struct SSEDecoder: Sendable {
         self.limit = limit
     }
 
+    /// Takes an earlier connection's last event ID and reconnection time.
+    mutating func resume(lastEventID: String, reconnectionTime: Int?) {
+        self.lastEventID = lastEventID
+        self.reconnectionTime = reconnectionTime
+    }
+
     /// Reads `bytes`, handing each event they complete to `dispatch`, which numbers them.
     public mutating func decode(
         _ bytes: UnsafeRawBufferPointer, next index: inout Int, dispatch: (StreamEvent) throws -> Void

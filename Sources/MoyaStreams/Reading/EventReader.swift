@@ -37,6 +37,12 @@ public final class EventReader: ResponseStream {
         public var lastEventID: String?
         /// The reconnection time the stream set, in ms.
         public var reconnectionTime: Int?
+        /// When the stream opened: its first connection's head.
+        public var opened: ContinuousClock.Instant
+
+        /// Whether the stream ended without reaching a bound: the server ended it, or the
+        /// connection failed once it had opened. Such a stream may be resumed.
+        public var mayResume: Bool { stop == .end }
     }
 
     private struct State {
@@ -59,14 +65,17 @@ public final class EventReader: ResponseStream {
     /// Where a body that is not a stream goes.
     public let otherwise: (any ResponseStream)?
     private let state = Mutex(State())
+    /// The stream this connection resumes, if it does.
+    private let resuming: Summary?
 
     /// A reader for a target that declares `declared` (or nil to go by `Content-Type`), ended
     /// by `bounds` or by an event `until` holds for. A stream without any bound ends after
     /// `StreamBounds.defaultIdle` without an event.
     public init(
         declared: StreamKind?, bounds: StreamBounds, until: (@Sendable (StreamEvent) -> Bool)? = nil,
-        otherwise: (any ResponseStream)? = nil, sink: any EventSink
+        otherwise: (any ResponseStream)? = nil, sink: any EventSink, resuming: Summary? = nil
     ) {
+        self.resuming = resuming
         self.declared = declared
         self.bounds = bounds
         idle = bounds.isEmpty && until == nil ? StreamBounds.defaultIdle : bounds.idle
@@ -89,8 +98,20 @@ public final class EventReader: ResponseStream {
             state.kind = kind
             state.forwarding = kind == nil
             if let kind {
-                state.decoder = EventDecoder(kind: kind, limit: bounds.maxBytes ?? StreamBounds.defaultEventLimit)
-                state.opened = .now
+                let limit = bounds.maxBytes ?? StreamBounds.defaultEventLimit
+                if let resuming {
+                    // A resumed stream goes on: its events, bytes and time count from the first
+                    // connection, and its last event is the one the idle time runs from.
+                    state.decoder = EventDecoder(
+                        kind: kind, limit: limit, resuming: resuming.events, lastEventID: resuming.lastEventID,
+                        reconnectionTime: resuming.reconnectionTime)
+                    state.opened = resuming.opened
+                    state.bytes = resuming.bytes
+                    state.lastEvent = .now
+                } else {
+                    state.decoder = EventDecoder(kind: kind, limit: limit)
+                    state.opened = .now
+                }
             }
         }
         if let kind {
@@ -202,7 +223,7 @@ public final class EventReader: ResponseStream {
                 kind: kind, events: decoder.count, bytes: state.bytes,
                 seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, stop: state.stop ?? .end,
                 byDefault: state.byDefault, lastEventID: decoder.lastEventID,
-                reconnectionTime: decoder.reconnectionTime)
+                reconnectionTime: decoder.reconnectionTime, opened: opened)
         }
     }
 }
