@@ -46,26 +46,42 @@ public struct StreamEvent: Sendable, Hashable {
         return .object(members)
     }
 
-    /// `json` written out on one line, as `call --events json` prints it: data that is a JSON
-    /// text on one line is written as it came, checked but not parsed and written again, so
-    /// a fast stream is not slowed by it.
-    public var jsonLine: String {
-        let dataText: String
-        if !data.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }), JSONValue.isValid(data) {
-            dataText = data
+    /// `json` written out on one line and a line feed, appended to `out`, as `call --events
+    /// json` prints it: data that is a JSON text on one line is written as it came, checked but
+    /// not parsed and written again, and nothing is built on the way, so a fast stream is not
+    /// slowed by it.
+    public func writeJSONLine(into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"event":"#.utf8)
+        Self.appendQuoted(event, to: &out)
+        out.append(contentsOf: #","id":"#.utf8)
+        Self.appendQuoted(id, to: &out)
+        out.append(contentsOf: #","data":"#.utf8)
+        if JSONValue.isValid(data) {
+            if data.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                // JSON across lines (SSE `data:` lines joined), written again on one.
+                out.append(contentsOf: value.serialized(escapeSlashes: false).utf8)
+            } else {
+                out.append(contentsOf: data.utf8)
+            }
         } else {
-            dataText = JSONValue.string(data).serialized(escapeSlashes: false)
+            Self.appendQuoted(data, to: &out)
         }
-        var line = "{\"event\":" + Self.quoted(event) + ",\"id\":" + Self.quoted(id) + ",\"data\":" + dataText
-        if let retry { line += ",\"retry\":\(retry)" }
-        return line + "}"
+        if let retry { out.append(contentsOf: #","retry":\#(retry)"#.utf8) }
+        out.append(contentsOf: "}\n".utf8)
     }
 
-    private static func quoted(_ text: String?) -> String {
-        switch text {
-        case nil: "null"
-        case "message": "\"message\""
-        case let text?: JSONValue.string(text).serialized(escapeSlashes: false)
+    /// `text` as a JSON string, or `null`.
+    private static func appendQuoted(_ text: String?, to out: inout [UInt8]) {
+        guard let text else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out.append(contentsOf: JSONValue.string(text).serialized(escapeSlashes: false).utf8)
         }
     }
 

@@ -25,12 +25,15 @@ final class EventOutput: EventSink {
 
     /// Takes one event.
     func take(_ event: StreamEvent) {
-        let text: String =
+        pending.withLock { pending in
             switch format {
-            case .json: event.jsonLine + "\n"
-            case .data, .raw: event.data + "\n"
+            case .json:
+                event.writeJSONLine(into: &pending)
+            case .data, .raw:
+                pending.append(contentsOf: event.data.utf8)
+                pending.append(0x0A)
             }
-        pending.withLock { $0.append(contentsOf: text.utf8) }
+        }
     }
 
     /// Writes what was taken since the last flush.
