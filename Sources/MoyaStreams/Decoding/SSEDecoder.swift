@@ -22,6 +22,8 @@ public struct SSEDecoder: Sendable {
     private var data: [UInt8] = []
     private var hasData = false
     private var eventType: [UInt8] = []
+    /// The last event type dispatched, so that a stream of one type makes its string once.
+    private var lastType = ""
     private var retry: Int?
     private var held = 0
 
@@ -119,26 +121,27 @@ public struct SSEDecoder: Sendable {
             if valueStart < line.endIndex, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
         }
         let value = line[valueStart...]
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
-            eventType = Array(value)
-        case "data":
+        // Field names compared as bytes: this runs for every line of a fast stream.
+        if name.elementsEqual("data".utf8) {
             guard value.count + 1 <= limit - held else { throw StreamTooLarge(limit: limit) }
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
             held += value.count + 1
-        case "id":
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        } else if name.elementsEqual("event".utf8) {
+            eventType.removeAll(keepingCapacity: true)
+            eventType.append(contentsOf: value)
+        } else if name.elementsEqual("id".utf8) {
+            if !value.contains(0), !value.elementsEqual(lastEventID.utf8) {
+                lastEventID = String(decoding: value, as: UTF8.self)
+            }
+        } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
             {
                 retry = milliseconds
                 reconnectionTime = milliseconds
             }
-        default:
-            break
         }
     }
 
@@ -151,8 +154,9 @@ public struct SSEDecoder: Sendable {
             held = 0
         }
         guard hasData else { return }
+        if !eventType.elementsEqual(lastType.utf8) { lastType = String(decoding: eventType, as: UTF8.self) }
         let event = StreamEvent(
-            index: index, event: eventType.isEmpty ? "message" : String(decoding: eventType, as: UTF8.self),
+            index: index, event: eventType.isEmpty ? "message" : lastType,
             id: lastEventID.isEmpty ? nil : lastEventID, data: String(decoding: data, as: UTF8.self), retry: retry)
         index += 1
         try dispatch(event)

@@ -140,9 +140,12 @@ public final class EventReader: ResponseStream {
                 cut = true
             }
             state.bytes += taken.count
+            // The idle time runs from the chunk that brought the last event: the clock is read
+            // once a chunk, not once an event.
+            let before = decoder.count
+            defer { if decoder.count != before { state.lastEvent = .now } }
             do {
                 try decoder.decode(taken) { event in
-                    state.lastEvent = .now
                     sink.take(event)
                     if let until, until(event) {
                         state.stop = .until
