@@ -4,12 +4,29 @@ extension JSONValue {
     /// as a stream's event printed as JSON. Nesting deeper than 512 is not valid, as the parser
     /// refuses it.
     public static func isValid(_ text: String) -> Bool {
+        shape(of: text) != .invalid
+    }
+
+    /// What `text` is as JSON: not JSON, one JSON text on one line, or one across lines (a
+    /// line break in its whitespace, the only place JSON has one).
+    public static func shape(of text: String) -> JSONTextShape {
         var text = text
         return text.withUTF8 { bytes in
             var validator = JSONValidator(bytes: bytes)
-            return validator.document()
+            guard validator.document() else { return .invalid }
+            return validator.sawLineBreak ? .lines : .oneLine
         }
     }
+}
+
+/// What a text is as JSON (`JSONValue.shape(of:)`).
+public enum JSONTextShape: Sendable {
+    /// Not one JSON text.
+    case invalid
+    /// One JSON text, on one line.
+    case oneLine
+    /// One JSON text, with a line break in its whitespace.
+    case lines
 }
 
 /// A JSON grammar check over UTF-8 bytes that keeps nothing: the parser's rules without its
@@ -17,6 +34,7 @@ extension JSONValue {
 private struct JSONValidator {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    var sawLineBreak = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -31,7 +49,10 @@ private struct JSONValidator {
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09: index += 1
+            case 0x0A, 0x0D:
+                sawLineBreak = true
+                index += 1
             default: return
             }
         }

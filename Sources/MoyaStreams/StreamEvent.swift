@@ -51,38 +51,45 @@ public struct StreamEvent: Sendable, Hashable {
     /// not parsed and written again, and nothing is built on the way, so a fast stream is not
     /// slowed by it.
     public func writeJSONLine(into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"event":"#.utf8)
+        Self.append(#"{"event":"#, to: &out)
         Self.appendQuoted(event, to: &out)
-        out.append(contentsOf: #","id":"#.utf8)
+        Self.append(#","id":"#, to: &out)
         Self.appendQuoted(id, to: &out)
-        out.append(contentsOf: #","data":"#.utf8)
-        if JSONValue.isValid(data) {
-            if data.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-                // JSON across lines (SSE `data:` lines joined), written again on one.
-                out.append(contentsOf: value.serialized(escapeSlashes: false).utf8)
-            } else {
-                out.append(contentsOf: data.utf8)
-            }
-        } else {
-            Self.appendQuoted(data, to: &out)
+        Self.append(#","data":"#, to: &out)
+        switch JSONValue.shape(of: data) {
+        case .oneLine: Self.append(data, to: &out)
+        // JSON across lines (SSE `data:` lines joined), written again on one.
+        case .lines: Self.append(value.serialized(escapeSlashes: false), to: &out)
+        case .invalid: Self.appendQuoted(data, to: &out)
         }
-        if let retry { out.append(contentsOf: #","retry":\#(retry)"#.utf8) }
-        out.append(contentsOf: "}\n".utf8)
+        if let retry { Self.append(#","retry":\#(retry)"#, to: &out) }
+        Self.append("}\n", to: &out)
     }
 
     /// `text` as a JSON string, or `null`.
     private static func appendQuoted(_ text: String?, to out: inout [UInt8]) {
         guard let text else {
-            out.append(contentsOf: "null".utf8)
+            append("null", to: &out)
             return
         }
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: text.utf8)
+            append(text, to: &out)
             out.append(UInt8(ascii: "\""))
         } else {
-            out.append(contentsOf: JSONValue.string(text).serialized(escapeSlashes: false).utf8)
+            append(JSONValue.string(text).serialized(escapeSlashes: false), to: &out)
         }
+    }
+
+    /// Appends `text`'s bytes in one copy.
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends a literal's bytes.
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -30,7 +30,8 @@ final class EventOutput: EventSink {
             case .json:
                 event.writeJSONLine(into: &pending)
             case .data, .raw:
-                pending.append(contentsOf: event.data.utf8)
+                var data = event.data
+                data.withUTF8 { pending.append(contentsOf: $0) }
                 pending.append(0x0A)
             }
         }
