@@ -72,6 +72,10 @@ public struct StreamEvent: Sendable, Hashable {
             append("null", to: &out)
             return
         }
+        if text == "message" {
+            append(#""message""#, to: &out)
+            return
+        }
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             out.append(UInt8(ascii: "\""))
             append(text, to: &out)

@@ -122,20 +122,20 @@ public struct SSEDecoder: Sendable {
         }
         let value = line[valueStart...]
         // Field names compared as bytes: this runs for every line of a fast stream.
-        if name.elementsEqual("data".utf8) {
+        if Self.named(name, "data") {
             guard value.count + 1 <= limit - held else { throw StreamTooLarge(limit: limit) }
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
             held += value.count + 1
-        } else if name.elementsEqual("event".utf8) {
+        } else if Self.named(name, "event") {
             eventType.removeAll(keepingCapacity: true)
             eventType.append(contentsOf: value)
-        } else if name.elementsEqual("id".utf8) {
+        } else if Self.named(name, "id") {
             if !value.contains(0), !value.elementsEqual(lastEventID.utf8) {
                 lastEventID = String(decoding: value, as: UTF8.self)
             }
-        } else if name.elementsEqual("retry".utf8) {
+        } else if Self.named(name, "retry") {
             if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
             {
@@ -143,6 +143,17 @@ public struct SSEDecoder: Sendable {
                 reconnectionTime = milliseconds
             }
         }
+    }
+
+    /// Whether a field's name is `literal`, byte for byte.
+    private static func named(_ name: Slice<UnsafeRawBufferPointer>, _ literal: StaticString) -> Bool {
+        guard name.count == literal.utf8CodeUnitCount else { return false }
+        var offset = 0
+        for byte in name {
+            guard byte == literal.utf8Start[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     private mutating func dispatchEvent(next index: inout Int, dispatch: (StreamEvent) throws -> Void) throws {
