@@ -126,7 +126,7 @@ let package = Package(
             ]),
         // The binding stage: a target's params, environment and sample bound into the request
         // it sends and the printable form of it (`ServiceSpec.resolve`, `SpecTarget`).
-        .target(name: "MoyaBinding", dependencies: ["MoyaSpec", "MoyaHTTP"]),
+        .target(name: "MoyaBinding", dependencies: ["MoyaSpec", "MoyaHTTP", "MoyaStreams"]),
         // What the two executables share: every exit status, the one table from a failure's
         // kind to its status, and the failures only a command makes. No transport.
         .target(name: "MoyaCommandSupport", dependencies: ["MoyaSpec"]),
@@ -169,7 +169,7 @@ let package = Package(
         .target(
             name: "MoyaOpenAPI",
             dependencies: [
-                "MoyaHTTP", "MoyaSpec", "MoyaArazzo", "MoyaJSONPath", "MoyaSchema", "MoyaRegex",
+                "MoyaHTTP", "MoyaSpec", "MoyaArazzo", "MoyaJSONPath", "MoyaSchema", "MoyaRegex", "MoyaStreams",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -293,7 +293,7 @@ let package = Package(
         .testTarget(name: "MoyaCoreTests", dependencies: ["MoyaCore", "MoyaHTTP", "MoyaTransport", "TestSupport"]),
         .testTarget(name: "MoyaRegexTests", dependencies: ["MoyaRegex"]),
         .testTarget(name: "MoyaJSONTests", dependencies: ["MoyaJSON"]),
-        .testTarget(name: "MoyaStreamsTests", dependencies: ["MoyaStreams", "MoyaHTTP", "TestSupport"]),
+        .testTarget(name: "MoyaStreamsTests", dependencies: ["MoyaStreams", "MoyaHTTP", "MoyaJSON", "TestSupport"]),
         .testTarget(
             name: "MoyaGenerateTests",
             dependencies: [

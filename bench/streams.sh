@@ -7,7 +7,7 @@
 #   (hyperfine). Goal: moya-cli at no less than 50 % of curl's rate.
 # - memory (MEMORY=1): a 10-minute stream of 1 KiB events every 10 ms; RSS sampled each
 #   second. Goal: the last RSS within 10 % of the first minute's.
-# RUNS sets hyperfine's runs (10).
+# RUNS sets hyperfine's runs (10); MEMORY_ONLY=1 runs the memory part alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
@@ -23,6 +23,7 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/burst/1" && break; sleep 0.1; done
 url="http://127.0.0.1:$port"
 
+if [ "${MEMORY_ONLY:-}" != 1 ]; then
 # The outputs first: every event, in order.
 count=$("$moya" call streams.burst --events json --specs "$specs" | python3 -c '
 import json, sys
@@ -39,8 +40,17 @@ hyperfine --warmup 1 --runs "$runs" --export-json bench/out/streams.json \
   -n "curl -N | cat (100,000 events)" "curl -sN $url/burst/100000 | cat > /dev/null" \
   -n "moya-cli call --events json | cat" "$moya call streams.burst --events json --specs $specs | cat > /dev/null" \
   -n "moya-cli call (data) | cat" "$moya call streams.burst --specs $specs | cat > /dev/null"
+python3 - <<'PY'
+import json
+results = json.load(open("bench/out/streams.json"))["results"]
+curl = results[0]["median"]
+for result in results:
+    print(f"median {result['median'] * 1000:7.1f} ms  {result['median'] / curl:5.2f}x curl  "
+          f"{100 * curl / result['median']:5.1f} % of curl's rate  {result['command']}")
+PY
+fi
 
-if [ "${MEMORY:-}" = 1 ]; then
+if [ "${MEMORY:-}" = 1 ] || [ "${MEMORY_ONLY:-}" = 1 ]; then
   "$moya" call streams.forever --specs "$specs" > /dev/null &
   client=$!
   : > bench/out/stream-rss.txt

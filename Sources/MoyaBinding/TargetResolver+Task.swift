@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -267,8 +268,31 @@ extension TargetResolver {
                 // A JSON sample says so, as a server would, unless the sample sets its own type.
                 if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
             case .file(let path): body = try read(path)
+            case .events(let events):
+                // A stream sample is written as the target's stream kind, SSE unless it says.
+                let kind = target.stream?.kind ?? .sse
+                body = Data(sampleEvents(events).flatMap { $0.event.wire(as: kind) })
+                if !headers.contains("Content-Type") {
+                    headers.add(name: "Content-Type", value: StreamEvent.contentType(of: kind))
+                }
             }
             return .response(ResponseHead(statusCode: status, headers: headers), body)
+        }
+    }
+
+    /// A stream sample's events, their data rendered (text as it is, any other value as
+    /// JSON), each with the delay before it.
+    func sampleEvents(_ events: [SampleEvent]) -> [(event: StreamEvent, delay: Double?)] {
+        events.enumerated().map { index, sample in
+            let data: String =
+                switch render(sample.data) ?? .null {
+                case .string(let text): text
+                case let value: value.serialized(escapeSlashes: false)
+                }
+            return (
+                StreamEvent(index: index, event: sample.event, id: sample.id, data: data, retry: sample.retry),
+                sample.delay
+            )
         }
     }
 

@@ -50,7 +50,7 @@ public struct SpecCompiler: Sendable {
     static let basicAuthKeys = ["user", "password"]
     static let customAuthKeys = ["scheme", "token"]
     /// The keys of a sample mapping.
-    static let sampleKeys = ["status", "headers", "body", "json", "file", "error", "schema"]
+    static let sampleKeys = ["status", "headers", "body", "json", "file", "events", "error", "schema"]
     static let targetKeys = [
         "summary", "description", "params", "path", "method", "headers", "cookies", "task", "sample", "samples",
         "validation", "auth",

@@ -526,6 +526,9 @@ extension GeneratedFile {
                     return (.raw("Data()"), [])
                 }
                 return (file.embedded(bytes), [])
+            case .events:
+                file.warnings.append("\(target.name): a stream sample's events are not generated; sampleData is empty")
+                return (.raw("Data()"), [])
             }
         }
     }

@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 import OpenAPIKit
 
 #if canImport(FoundationEssentials)
@@ -292,6 +293,7 @@ extension Exporter {
         case .file(let path):
             return path.hasSuffix(".json") ? "application/json" : "application/octet-stream"
         case .text, .empty: return "text/plain"
+        case .events: return StreamEvent.contentType(of: .sse)
         }
     }
 
@@ -300,10 +302,25 @@ extension Exporter {
         case .empty: return .string("")
         case .text(let template): return .string(Self.text(of: template))
         case .json(let value): return Self.render(value)
+        case .events(let events): return .string(Self.streamText(events, as: .sse))
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else { return .string("") }
             return (try? JSONValue(parsing: data)) ?? .string(String(decoding: data, as: UTF8.self))
         }
+    }
+
+    /// A stream sample's events as a server of `kind` sends them, each param as `{name}`.
+    static func streamText(_ events: [SampleEvent], as kind: StreamKind) -> String {
+        let bytes = events.enumerated().flatMap { index, sample -> [UInt8] in
+            let data: String =
+                switch render(sample.data) {
+                case .string(let text): text
+                case let value: value.serialized(escapeSlashes: false)
+                }
+            return StreamEvent(index: index, event: sample.event, id: sample.id, data: data, retry: sample.retry)
+                .wire(as: kind)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A template's text: a param as `{name}`, a variable as its default.

@@ -134,6 +134,29 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(once.out, (0..<3).map { "{\"n\":\($0)}\n" }.joined())
     }
 
+    /// A sample's `events:` are a stream offline: written as the target's kind, read back as
+    /// a live stream is, its bounds and all.
+    func testAStreamSampleIsReadAsALiveStream() async {
+        let data = await call(["events.sampled", "--stub", "immediate", "--name", "Bea"])
+        XCTAssertEqual(data.status, 0, data.error)
+        XCTAssertEqual(data.out, "Hello, Bea\n{\"text\":\"two\\nlines\",\"n\":2}\na\nb\n[DONE]\n")
+        let json = await call(["events.sampled", "--stub", "immediate", "--events", "json", "-v"])
+        XCTAssertEqual(
+            json.out,
+            """
+            {"event":"greeting","id":"1","data":"Hello, Ann"}
+            {"event":"message","id":"1","data":{"text":"two\\nlines","n":2},"retry":1500}
+            {"event":"message","id":"1","data":"a\\nb"}
+            {"event":"message","id":"1","data":"[DONE]"}
+
+            """)
+        XCTAssertTrue(
+            summary(json.error).hasSuffix("moya-cli: stream (sse): 4 events, 139 bytes in T s; ended by until\n"),
+            json.error)
+        let raw = await call(["events.sampledLines", "--stub", "immediate", "--events", "raw"])
+        XCTAssertEqual(raw.out, "{\"n\":1}\n{\"n\":2}\n")
+    }
+
     func testAFailedStatusPrintsItsBodyNotEvents() async {
         let (status, out, error) = await call(["events.missing"])
         XCTAssertEqual(status, 4, error)

@@ -168,6 +168,12 @@ final class InvalidFixtureTests: XCTestCase {
                 "8:40: targets.time.stream.maxTime: expected a duration such as 500ms or 2s, got \"soon\"",
                 "8:52: targets.time.stream.idle: expected a duration of at most 604800 s (a week), got 9999999 s",
                 "9:42: targets.bytes.stream.maxBytes: expected a size such as 65536, 64KiB or 16MiB, above 0, got \"12TB\"",
+                "14:11: targets.sampled.sample.events[0].data: required key is missing; an event has data",
+                "15:20: targets.sampled.sample.events[1].event: an event type is one line",
+                "15:44: targets.sampled.sample.events[1].retry: expected milliseconds from 0, got -1",
+                "15:55: targets.sampled.sample.events[1].delay: expected a duration such as 500ms or 2s, got \"2h\"",
+                "16:22: targets.sampled.sample.events[2].dealy: unknown key 'dealy'; did you mean 'delay'?",
+                "17:43: targets.notAList.sample.events: expected a sequence of events such as - { data: hello }, got a mapping",
             ]
         ),
         (

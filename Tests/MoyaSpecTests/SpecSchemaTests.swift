@@ -51,6 +51,8 @@ final class SpecSchemaTests: XCTestCase {
             ("expectKeys", CompileContext.expectKeys, ["/$defs/expect/properties"]),
             ("predicateKeys", CompileContext.predicateKeys, ["/$defs/predicate/anyOf/1/properties"]),
             ("paginateKeys", CompileContext.paginateKeys, ["/$defs/paginate/properties"]),
+            ("streamKeys", CompileContext.streamKeys, ["/$defs/stream/anyOf/1/properties"]),
+            ("sampleEventKeys", CompileContext.sampleEventKeys, ["/$defs/sampleEvent/properties"]),
             (
                 "nextPageKeys", CompileContext.nextPageKeys,
                 (1...3).map { "/$defs/paginate/properties/next/anyOf/\($0)/properties" }

@@ -162,6 +162,7 @@ struct TargetDescription {
                 case .text: "text"
                 case .json: "json"
                 case .file(let path): "file \(path)"
+                case .events(let events): events.count == 1 ? "1 event" : "\(events.count) events"
                 }
             return [String(status), kind]
         }

@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 
 /// A service as the requests a collection holds, read from the compiled spec: what
 /// `export postman` and `export http` write (docs/export-collections.md). Every reference is a
@@ -432,6 +433,10 @@ struct CollectionExport {
         case .json(let value):
             text = Exporter.render(value).serialized(pretty: true, escapeSlashes: false)
             contentType = contentType ?? "application/json"
+        case .events(let events):
+            let kind = target.stream?.kind ?? .sse
+            text = Exporter.streamText(events, as: kind)
+            contentType = contentType ?? StreamEvent.contentType(of: kind)
         case .file(let path):
             // The spec's own file, read as every sample file is (inside the spec's folder, no
             // link out of it), when it is text of a size a saved response holds.

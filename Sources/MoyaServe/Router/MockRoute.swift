@@ -254,6 +254,7 @@ final class MockRoute: Sendable {
         case .text(let template): return template.params.isEmpty
         case .json(let value): return value.templates.allSatisfy { $0.params.isEmpty }
         case .file: return false
+        case .events(let events): return events.allSatisfy { $0.data.templates.allSatisfy { $0.params.isEmpty } }
         }
     }
 

@@ -22,6 +22,31 @@ public enum SampleBody: Sendable, Hashable {
     case json(ValueTemplate)
     /// A file's contents, the path relative to the spec file.
     case file(String)
+    /// A stream's events, written as the target's stream kind (SSE unless it says another).
+    case events([SampleEvent])
+}
+
+/// One event of a stream sample: `{ event, id, data, retry, delay }`.
+public struct SampleEvent: Sendable, Hashable {
+    /// The SSE event type; nil for none.
+    public var event: String?
+    /// The SSE event ID; nil for none.
+    public var id: String?
+    /// The data: text as it is, any other value as JSON.
+    public var data: ValueTemplate
+    /// The SSE reconnection time, in ms.
+    public var retry: Int?
+    /// How long `serve` waits before sending it, in seconds.
+    public var delay: Double?
+
+    /// An event.
+    public init(event: String? = nil, id: String? = nil, data: ValueTemplate, retry: Int? = nil, delay: Double? = nil) {
+        self.event = event
+        self.id = id
+        self.data = data
+        self.retry = retry
+        self.delay = delay
+    }
 }
 
 /// The network failures a sample can simulate.

@@ -829,7 +829,7 @@ extension SpecSchema {
             },
             "sample": {
               "title": "Sample",
-              "description": "What a stubbed call answers: a body, or a mapping with status, headers and one of body, json or file; or { error: E }.",
+              "description": "What a stubbed call answers: a body, or a mapping with status, headers and one of body, json, file or events; or { error: E }.",
               "anyOf": [
                 {
                   "type": [
@@ -860,6 +860,14 @@ extension SpecSchema {
                       "type": "string",
                       "description": "A file beside the spec."
                     },
+                    "events": {
+                      "type": "array",
+                      "maxItems": 100000,
+                      "description": "A stream's events, written as the target's stream kind (SSE unless it says another); serve sends each after its delay.",
+                      "items": {
+                        "$ref": "#/$defs/sampleEvent"
+                      }
+                    },
                     "error": {
                       "enum": [
                         "timeout",
@@ -877,6 +885,36 @@ extension SpecSchema {
                   "additionalProperties": false
                 }
               ]
+            },
+            "sampleEvent": {
+              "title": "Stream sample event",
+              "type": "object",
+              "properties": {
+                "event": {
+                  "type": "string",
+                  "description": "The SSE event type."
+                },
+                "id": {
+                  "type": "string",
+                  "description": "The SSE event ID."
+                },
+                "data": {
+                  "description": "Text as it is, any other value as JSON."
+                },
+                "retry": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "The SSE reconnection time, in ms."
+                },
+                "delay": {
+                  "$ref": "#/$defs/duration",
+                  "description": "How long serve waits before sending it, up to an hour."
+                }
+              },
+              "required": [
+                "data"
+              ],
+              "additionalProperties": false
             },
             "schema": {
               "title": "JSON Schema",
