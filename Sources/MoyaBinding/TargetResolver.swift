@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -125,6 +126,26 @@ extension ServiceSpec {
     public func sample(
         of target: TargetSpec, named name: String?, values: [String: ParamValue], masking: Bool = false
     ) throws(ResolveError) -> EndpointSampleResponse {
+        let resolver = sampleResolver(of: target, values: values, masking: masking)
+        return try resolver.makeSample(name.flatMap { target.sample(named: $0) } ?? target.sample)
+    }
+
+    /// How a stream sample's body is paced, as `serve` sends it: each event's length in the
+    /// body `sample(of:named:values:)` makes, with the seconds to wait before it. Nil for a
+    /// sample that is not a stream.
+    public func samplePacing(
+        of target: TargetSpec, named name: String?, values: [String: ParamValue]
+    ) -> [(length: Int, delay: Double)]? {
+        guard case .response(_, _, .events(let events))? = name.flatMap({ target.sample(named: $0) }) ?? target.sample
+        else { return nil }
+        let kind = target.stream?.kind ?? .sse
+        return sampleResolver(of: target, values: values, masking: false).sampleEvents(events).map {
+            ($0.event.wire(as: kind).count, $0.delay ?? 0)
+        }
+    }
+
+    /// A resolver for a sample: `values` and the params' defaults bound.
+    private func sampleResolver(of target: TargetSpec, values: [String: ParamValue], masking: Bool) -> TargetResolver {
         var resolver = TargetResolver(service: self, target: target)
         resolver.masking = masking
         for param in target.params {
@@ -134,7 +155,7 @@ extension ServiceSpec {
                 resolver.binding.maskedParams.insert(param.name)
             }
         }
-        return try resolver.makeSample(name.flatMap { target.sample(named: $0) } ?? target.sample)
+        return resolver
     }
 
     /// A sample's body as `serve` answers it, for the compiler's sample checks

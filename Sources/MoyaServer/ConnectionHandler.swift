@@ -280,6 +280,52 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(response, for: head, keepAlive: head.isKeepAlive && !response.closesConnection, context: context)
             // Once the answer is on its way, not before.
             response.performed?()
+        case .stream(let status, let headers, let parts):
+            var fields = NIOHTTP1.HTTPHeaders()
+            for (name, value) in headers where !name.isHeaderName("content-length") {
+                fields.add(name: name, value: value)
+            }
+            fields.replaceOrAdd(name: "Connection", value: "close")
+            let responseHead = HTTPResponseHead(
+                version: head.version, status: HTTPResponseStatus(statusCode: status), headers: fields)
+            context.writeAndFlush(wrapOutboundOut(.head(responseHead)), promise: nil)
+            response.performed?()
+            // The parts go one after another, each after its delay; meanwhile the connection
+            // counts as idle, as during a delay, and a client that leaves ends the stream.
+            shared.table.setBusy(context.channel, false)
+            streamParts(parts[...], sendsBody: head.method != .HEAD, context: context)
+        }
+    }
+
+    /// Sends the next of a stream's parts after its delay, then the rest; after the last, the
+    /// end, and the connection closes.
+    private func streamParts(
+        _ parts: ArraySlice<(delay: Duration, bytes: [UInt8])>, sendsBody: Bool, context: ChannelHandlerContext
+    ) {
+        guard context.channel.isActive else { return }
+        guard let part = parts.first, sendsBody else {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+            return
+        }
+        let write = { (context: ChannelHandlerContext) in
+            if !part.bytes.isEmpty {
+                context.writeAndFlush(
+                    self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: part.bytes)))),
+                    promise: nil)
+            }
+            self.streamParts(parts.dropFirst(), sendsBody: sendsBody, context: context)
+        }
+        guard part.delay > .zero else {
+            write(context)
+            return
+        }
+        let (seconds, attoseconds) = part.delay.components
+        let nanoseconds = min(seconds, 86_400) * 1_000_000_000 + attoseconds / 1_000_000_000
+        let bound = NIOLoopBound((write, context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            let (write, context) = bound.value
+            write(context)
         }
     }
 

@@ -43,6 +43,9 @@ public struct ServerResponse: Sendable {
         /// content (1xx, 204, 304) is sent without the body, and a HEAD's answer says the
         /// length of the body it does not send.
         case send(status: Int, headers: [(name: String, value: String)], body: [UInt8])
+        /// Sends a response whose body goes in parts, each after its delay and flushed as it
+        /// goes, chunked: a stream. The connection closes after the last part.
+        case stream(status: Int, headers: [(name: String, value: String)], parts: [(delay: Duration, bytes: [UInt8])])
         /// Closes the connection without answering.
         case close
         /// Never answers; the connection is closed after the next head's timeout, as an idle

@@ -1,5 +1,8 @@
 import Foundation
 import MoyaCLI
+import MoyaCompiler
+import MoyaCore
+import MoyaServe
 import TestSupport
 import XCTest
 
@@ -155,6 +158,29 @@ final class StreamCallTests: XCTestCase {
             json.error)
         let raw = await call(["events.sampledLines", "--stub", "immediate", "--events", "raw"])
         XCTAssertEqual(raw.out, "{\"n\":1}\n{\"n\":2}\n")
+    }
+
+    /// `serve` sends a stream sample as a stream: chunked, each event after its delay, and
+    /// moya-cli's own call reads it back, live, as the stub does.
+    func testServeSendsAStreamSampleEventByEvent() async throws {
+        let service = try SpecCompiler(environment: Environment(["TEST_SERVER": "http://127.0.0.1"])).compile(
+            file: specs + "/events.yaml")
+        let served = try await MockHTTPServer(
+            router: MockRouter(services: [service]), host: "127.0.0.1", port: 0,
+            options: MockHTTPServer.Options(verbose: false, showSecrets: false, log: { _ in }))
+        let url = "http://127.0.0.1:\(served.port)"
+        let (status, out, error) = await CommandTests.run(
+            ["call", "events.sampled", "--events", "json", "-v", "--specs", specs],
+            environment: ["TEST_SERVER": url])
+        _ = await served.stop(grace: 5)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out.split(separator: "\n").first, #"{"event":"greeting","id":"1","data":"Hello, Ann"}"#)
+        XCTAssertEqual(out.split(separator: "\n").count, 4, "up to the until event")
+        XCTAssertTrue(error.contains("transfer-encoding: chunked"), error)
+        // The first event waited its 50 ms after the head.
+        let seconds = try XCTUnwrap(error.firstMatch(of: /bytes in ([0-9.]+) s; ended by until/)?.1)
+        XCTAssertGreaterThanOrEqual(Double(seconds) ?? 0, 0.045, error)
     }
 
     func testAFailedStatusPrintsItsBodyNotEvents() async {

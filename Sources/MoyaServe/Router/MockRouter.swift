@@ -65,6 +65,9 @@ public struct MockAnswer: Sendable {
     /// The values the request gave the target's params, as they were read: what
     /// `serve --coverage` counts as sent.
     public var params: [String: ParamValue] = [:]
+    /// How a stream sample's body is sent: each part's length, after its delay in seconds,
+    /// flushed as it goes. Nil sends the body at once.
+    public var pacing: [(length: Int, delay: Double)]?
 
     /// The status, or nil for an abort or a hang.
     public var status: Int? {
@@ -76,6 +79,7 @@ public struct MockAnswer: Sendable {
 /// A sample's answer, made once because the sample reads no param.
 struct FixedAnswer: Sendable {
     let action: MockAnswer.Action
+    let pacing: [(length: Int, delay: Double)]?
     /// The body as it is sent, and as `-v` logs it, secrets masked.
     let body: String?
     let loggedBody: String?
@@ -83,6 +87,7 @@ struct FixedAnswer: Sendable {
     init?(service: ServiceSpec, target: TargetSpec, sample name: String?) {
         guard let sample = try? service.sample(of: target, named: name, values: [:]) else { return nil }
         action = MockRouter.action(for: sample, of: target, named: name)
+        pacing = service.samplePacing(of: target, named: name, values: [:])
         let masked = try? service.sample(of: target, named: name, values: [:], masking: true)
         if case .response(_, let raw) = sample, case .response(_, let shown)? = masked {
             body = String(decoding: raw, as: UTF8.self)
@@ -404,6 +409,7 @@ public struct MockRouter: Sendable {
     ) -> MockAnswer? {
         if let fixed = route.fixedAnswers[preferred ?? ""] {
             answer.action = fixed.action
+            answer.pacing = fixed.pacing
             if verbose { answer.loggedResponseBody = showSecrets ? fixed.body : fixed.loggedBody }
             return nil
         }
@@ -417,6 +423,7 @@ public struct MockRouter: Sendable {
                 detail: "the sample of \(route.qualifiedName) could not be made: \(error.message)", extra: [])
         }
         answer.action = Self.action(for: sample, of: route.target, named: preferred)
+        answer.pacing = service.samplePacing(of: route.target, named: preferred, values: binding.values)
         if verbose {
             let shown =
                 showSecrets

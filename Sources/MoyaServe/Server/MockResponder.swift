@@ -84,6 +84,22 @@ struct MockResponder: HTTPResponder {
             let delay = answer.delay.flatMap {
                 $0 > 0 ? Duration.nanoseconds(Int64((min($0, 86_400) * 1e9).rounded())) : nil
             }
+            if let pacing = answer.pacing, Response.carriesContent(statusCode: status) {
+                // A stream sample's events, each after its delay, in the body's order.
+                headers.removeAll { $0.name.isHeaderName("content-length") }
+                var parts: [(delay: Duration, bytes: [UInt8])] = []
+                var start = 0
+                for (length, seconds) in pacing {
+                    let end = min(start + length, body.count)
+                    parts.append(
+                        (Duration.nanoseconds(Int64((min(seconds, 3600) * 1e9).rounded())), Array(body[start..<end])))
+                    start = end
+                }
+                if start < body.count { parts.append((.zero, Array(body[start...]))) }
+                return ServerResponse(
+                    .stream(status: status, headers: headers, parts: parts), delay: delay,
+                    performed: logged(String(status)))
+            }
             return ServerResponse(
                 .send(status: status, headers: headers, body: body), delay: delay, performed: logged(String(status)))
         }
