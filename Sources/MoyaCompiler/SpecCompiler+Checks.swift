@@ -6,7 +6,9 @@ import MoyaYAML
 
 extension CompileContext {
     static let checkKeys = ["name", "params", "sample", "pages", "live", "expect"]
-    static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample", "schema"]
+    static let expectKeys = ["status", "headers", "json", "body", "maxTime", "matchesSample", "schema", "events"]
+    /// The keys of `expect.events`.
+    static let eventExpectKeys = ["count", "any", "all", "last", "sequence"]
     static let predicateKeys = [
         "equals", "exists", "type", "contains", "matches", "lt", "le", "gt", "ge", "count", "oneOf", "not",
     ]
@@ -171,11 +173,62 @@ extension CompileContext {
                 } else if let schema = schema(value, keyPath) {
                     add(.schema(schema), .all([]), keyPath, value)
                 }
+            case "events":
+                guard let kinds = reader.fields(value, keyPath, known: Self.eventExpectKeys) else { continue }
+                for kind in kinds {
+                    let kindPath = keyPath + "." + kind.key
+                    switch kind.key {
+                    case "count":
+                        add(.events(.count), predicate(kind.value, kindPath), kindPath, kind.value, at: kind.mark)
+                    case "sequence":
+                        guard case .sequence(let steps) = kind.value.content, !steps.isEmpty else {
+                            reader.error(
+                                kind.value.mark, kindPath,
+                                "expected a sequence of steps, each a mapping of JSON paths, such as - { $.event: start }"
+                            )
+                            continue
+                        }
+                        var matches: [[EventMatch]] = []
+                        for (index, step) in steps.enumerated() {
+                            guard let step = eventMatches(step, kindPath + "[\(index)]") else { continue }
+                            matches.append(step)
+                        }
+                        guard matches.count == steps.count else { continue }
+                        add(.events(.sequence(matches)), .all([]), kindPath, kind.value, at: kind.mark)
+                    default:
+                        guard let matches = eventMatches(kind.value, kindPath) else { continue }
+                        let expectation: EventExpectation =
+                            kind.key == "any" ? .any(matches) : kind.key == "all" ? .all(matches) : .last(matches)
+                        add(.events(expectation), .all([]), kindPath, kind.value, at: kind.mark)
+                    }
+                }
             default:  // matchesSample
                 add(.sampleShape, reader.bool(value, keyPath) == true ? .all([]) : nil, keyPath, value)
             }
         }
         return assertions
+    }
+
+    /// A mapping of an event's JSON paths to predicates, as `json:` is written.
+    private mutating func eventMatches(_ node: YAMLNode, _ path: String) -> [EventMatch]? {
+        guard let paths = reader.fields(node, path, known: nil) else { return nil }
+        var matches: [EventMatch] = []
+        for member in paths {
+            let memberPath = path + "." + member.key
+            do {
+                let jsonPath = try JSONPath(parsing: member.key)
+                guard let predicate = predicate(member.value, memberPath) else { return nil }
+                matches.append(EventMatch(path: jsonPath, predicate: predicate))
+            } catch {
+                reader.error(member.mark, memberPath, "bad JSON path '\(member.key)': \(error)")
+                return nil
+            }
+        }
+        guard !matches.isEmpty else {
+            reader.error(node.mark, path, "expected at least one JSON path of an event, such as $.data.type")
+            return nil
+        }
+        return matches
     }
 
     /// Whether any text in a node reads the environment (`${VAR}`); nesting is bounded by the

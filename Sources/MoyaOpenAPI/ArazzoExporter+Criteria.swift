@@ -142,6 +142,17 @@ extension WorkflowWriter {
                 if case .compare(_, let bound) = assertion.predicate { add("maxTime", WorkflowWriter.number(bound)) }
             case .sampleShape: add("matchesSample", .bool(true))
             case .schema(let schema): add("schema", schema?.schema ?? .bool(true))
+            case .events(let expectation):
+                let matches = { (matches: [EventMatch]) -> JSONValue in
+                    .object(matches.map { ($0.path.description, self.written($0.predicate)) })
+                }
+                switch expectation {
+                case .count: addInside("events", "count", predicate)
+                case .any(let found): addInside("events", "any", matches(found))
+                case .all(let found): addInside("events", "all", matches(found))
+                case .last(let found): addInside("events", "last", matches(found))
+                case .sequence(let steps): addInside("events", "sequence", .array(steps.map(matches)))
+                }
             }
         }
         return members

@@ -183,6 +183,35 @@ final class StreamCallTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(seconds) ?? 0, 0.045, error)
     }
 
+    /// `check` reads a declared stream's events, live and stubbed alike, to its bounds, and
+    /// holds them to `expect.events`, `json:` over the event array, and the schema per event.
+    func testChecksOverEvents() async throws {
+        let spec = CommandTests.root + "/Tests/Fixtures/streams/checks/streamed.yaml"
+        for stubbed in [false, true] {
+            let (status, out, error) = await CommandTests.run(
+                ["check", spec, "--parallel", "1"] + (stubbed ? ["--stub", "immediate"] : []),
+                environment: ["TEST_SERVER": server.baseURL])
+            XCTAssertEqual(status, 1, error)
+            let shown = out.replacing(spec, with: "SPEC").replacing(/\([0-9]+ ms\)/, with: "(T)")
+                .replacing(/in [0-9.]+ s/, with: "in T s")
+            XCTAssertEqual(
+                shown,
+                """
+                PASS  streamed.ticks: passes  (T)
+                FAIL  streamed.ticks: fails  (T)
+                      SPEC:28:19: expect.schema: event 2: $.n: expected <= 1, got 2
+                      SPEC:30:13: expect.events.count: expected >= 4, got 3 events
+                      SPEC:31:13: expect.events.any: no event of 3 events has $.event: "done"
+                      SPEC:32:13: expect.events.all: event 2: $.data.n: expected < 2, got 2
+                      SPEC:33:13: expect.events.last: event 2, the last: $.data.n: expected 9, got 2
+                      SPEC:34:13: expect.events.sequence: step 1 of the sequence ($.data.n: 0) did not come after event 2
+
+                2 checks: 1 passed, 1 failed, 0 skipped in T s
+
+                """, "stubbed: \(stubbed)")
+        }
+    }
+
     func testAFailedStatusPrintsItsBodyNotEvents() async {
         let (status, out, error) = await call(["events.missing"])
         XCTAssertEqual(status, 4, error)

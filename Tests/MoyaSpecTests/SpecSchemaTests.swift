@@ -52,6 +52,7 @@ final class SpecSchemaTests: XCTestCase {
             ("predicateKeys", CompileContext.predicateKeys, ["/$defs/predicate/anyOf/1/properties"]),
             ("paginateKeys", CompileContext.paginateKeys, ["/$defs/paginate/properties"]),
             ("streamKeys", CompileContext.streamKeys, ["/$defs/stream/anyOf/1/properties"]),
+            ("eventExpectKeys", CompileContext.eventExpectKeys, ["/$defs/expect/properties/events/properties"]),
             ("sampleEventKeys", CompileContext.sampleEventKeys, ["/$defs/sampleEvent/properties"]),
             (
                 "nextPageKeys", CompileContext.nextPageKeys,

@@ -393,7 +393,7 @@ struct CollectionExport {
                 {
                     line = "duration < \(limit + 1)"
                 }
-            case .sampleShape, .schema: line = nil
+            case .sampleShape, .schema, .events: line = nil
             }
             if let line {
                 lines.append(line)

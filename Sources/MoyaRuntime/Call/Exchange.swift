@@ -18,6 +18,8 @@ public struct Exchange: Sendable {
     /// Whether the response's status passed the target's validation, as the delivery judged
     /// it (`SpecCall.validated`, the one place it is judged); false without a response.
     public let passedValidation: Bool
+    /// Whether the body is a stream's events, as one JSON array (`StreamTranscript`).
+    public var streamed = false
 
     /// An exchange as it ended; `passedValidation` as the delivery judged the response.
     public init(

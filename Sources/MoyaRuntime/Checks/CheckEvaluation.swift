@@ -31,7 +31,8 @@ extension CheckSpec {
     /// message hides a secret from it.
     public func failures(
         of response: Response, seconds: Double, validation: ValidationType, passed: Bool? = nil,
-        sample: JSONValue?, schema targetSchema: SchemaSpec? = nil, redactor: Redactor = Redactor(isEnabled: false)
+        sample: JSONValue?, schema targetSchema: SchemaSpec? = nil, redactor: Redactor = Redactor(isEnabled: false),
+        streamed: Bool = false
     ) -> [CheckFailure] {
         let scrub = redactor.scrub
         var failures: [CheckFailure] = []
@@ -104,8 +105,27 @@ extension CheckSpec {
                     failure("expected a JSON body, got \(Self.preview(scrub(text)))")
                     continue
                 }
+                // A stream's schema is each event's: every event's data is held to it.
+                if streamed, case .array(let events) = json {
+                    for (index, event) in events.enumerated() {
+                        for error in schema.errors(in: event.value(atPath: ["data"]) ?? .null) {
+                            failure("event \(index): " + scrub(error.description))
+                        }
+                    }
+                    continue
+                }
                 // Each violation is a line of its own, its instance path first.
                 for error in schema.errors(in: json) { failure(scrub(error.description)) }
+            case .events(let expectation):
+                guard streamed, case .array(let events)? = json else {
+                    failure("the target's response was not read as a stream; give the target stream:")
+                    continue
+                }
+                if let message = Self.failure(
+                    of: expectation, predicate: assertion.predicate, events: events, redactor: redactor)
+                {
+                    failure(message)
+                }
             case .sampleShape:
                 guard let sample else {
                     failure("the target has no JSON sample to compare with")
@@ -121,6 +141,56 @@ extension CheckSpec {
             }
         }
         return failures
+    }
+
+    /// Why a stream's `events` fail `expectation`, or nil when they meet it: the event's index
+    /// and the path, as `event 3: $.data.delta: expected string, got null`.
+    static func failure(
+        of expectation: EventExpectation, predicate: Predicate, events: [JSONValue], redactor: Redactor
+    ) -> String? {
+        func mismatch(_ matches: [EventMatch], _ event: JSONValue) -> String? {
+            for match in matches {
+                let values = match.path.values(in: event)
+                let reached: [JSONValue?] = match.path.isSingular || values.isEmpty ? [values.first] : values
+                for value in reached {
+                    if let message = failure(of: match.predicate, for: value, textual: false, redactor: redactor) {
+                        return "\(match.path): \(message)"
+                    }
+                }
+            }
+            return nil
+        }
+        func described(_ matches: [EventMatch]) -> String {
+            matches.map { "\($0.path): \($0.predicate.description)" }.joined(separator: ", ")
+        }
+        let count = events.count == 1 ? "1 event" : "\(events.count) events"
+        switch expectation {
+        case .count:
+            return failure(of: predicate, for: .integer(events.count), textual: false).map { "\($0) events" }
+        case .any(let matches):
+            return events.contains { mismatch(matches, $0) == nil }
+                ? nil : "no event of \(count) has \(described(matches))"
+        case .all(let matches):
+            for (index, event) in events.enumerated() {
+                if let message = mismatch(matches, event) { return "event \(index): \(message)" }
+            }
+            return nil
+        case .last(let matches):
+            guard let last = events.last else { return "no event came, so there is no last one" }
+            return mismatch(matches, last).map { "event \(events.count - 1), the last: \($0)" }
+        case .sequence(let steps):
+            var step = 0
+            var after: Int?
+            for (index, event) in events.enumerated() where step < steps.count {
+                if mismatch(steps[step], event) == nil {
+                    step += 1
+                    after = index
+                }
+            }
+            guard step < steps.count else { return nil }
+            let place = after.map { "after event \($0)" } ?? "in \(count)"
+            return "step \(step) of the sequence (\(described(steps[step]))) did not come \(place)"
+        }
     }
 
     /// Why `value` fails `predicate`, or nil when it holds. The value is the server's, and
@@ -258,6 +328,6 @@ extension Exchange {
         return check.failures(
             of: response, seconds: seconds, validation: target.validationType,
             passed: passedValidation, sample: sample,
-            schema: target.responseSchema, redactor: redactor)
+            schema: target.responseSchema, redactor: redactor, streamed: streamed)
     }
 }

@@ -1,7 +1,14 @@
 import MoyaBinding
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 import MoyaTransport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Sends spec targets as `moya-cli` does, and owns everything that takes: the session (one
 /// HTTP client and connection pool), the logins, the command line's overrides, the
@@ -161,14 +168,85 @@ public struct SpecClient: Sendable {
         var resolved = prepared.call.target
 
         let start = ContinuousClock.now
-        let delivered = await deliver(
-            prepared, of: service, Delivery(cookies: cookies, responseSecrets: responseSecrets),
-            authenticating: authenticating)
+        var delivery = Delivery(cookies: cookies, responseSecrets: responseSecrets)
+        // A target that declares a stream is read as events, ended at its bounds, and its
+        // expectations read the events as one JSON array (`StreamTranscript`).
+        let transcript = target.stream == nil ? nil : StreamTranscript()
+        if let transcript, prepared.policy.stub == .never {
+            delivery.sink = { [stream = target.stream] in
+                EventReader(for: stream, otherwise: HeldBody(limit: StreamTranscript.maximumBytes), sink: transcript)
+            }
+        }
+        let delivered = await deliver(prepared, of: service, delivery, authenticating: authenticating)
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secrets.add(delivered.tokens)
         let redactor = delivered.redactor
+        guard let transcript else {
+            return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)
+        }
+        return Self.streamExchange(
+            delivered, transcript: transcript, stream: target.stream, target: resolved, seconds: seconds)
+    }
 
-        return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)
+    /// The exchange of a target that declares a stream: its events as the body, or the body
+    /// held when the response was not a stream; a stream ended by a default bound, or with
+    /// more events than are kept, fails, naming the bound.
+    private static func streamExchange(
+        _ delivered: Delivered, transcript: StreamTranscript, stream: StreamSpec?, target: SpecTarget, seconds: Double
+    ) -> Exchange {
+        var result = delivered.result
+        let response: Response
+        switch result {
+        case .success(let answered), .failure(.statusCode(let answered)): response = answered
+        case .failure:
+            return Exchange(target: target, redactor: delivered.redactor, result: result, seconds: seconds)
+        }
+        let reader: EventReader
+        if let live = delivered.sink as? EventReader {
+            reader = live
+        } else {
+            // A stub's body, read as a live one is.
+            reader = EventReader(for: stream, otherwise: nil, sink: transcript)
+            if let head = response.response {
+                do {
+                    try reader.receive(head: head)
+                    try response.data.withUnsafeBytes { try reader.receive($0) }
+                } catch {}
+            }
+        }
+        let body: Data
+        var failure: String?
+        if let summary = reader.finish() {
+            let (events, overflowed) = transcript.events
+            body = StreamTranscript.body(of: events)
+            if overflowed {
+                failure =
+                    "the stream sent more than \(StreamTranscript.maximumEvents) events or "
+                    + "\(ByteCount.format(StreamTranscript.maximumBytes)) of data, the most a check keeps; "
+                    + "give the target stream: { maxEvents: … }"
+            } else if summary.byDefault {
+                failure =
+                    summary.stop == .idle
+                    ? "the stream sent no event for \(JSONValue.format(StreamBounds.defaultIdle)) s, the default idle bound; give the target stream: { idle: … } or { maxTime: … }"
+                    : "the stream sent an event larger than \(ByteCount.format(StreamBounds.defaultEventLimit)), the most held; give the target stream: { maxBytes: … }"
+            }
+        } else {
+            body = (reader.otherwise as? HeldBody)?.data ?? response.data
+        }
+        let read = Response(
+            statusCode: response.statusCode, data: body, request: response.request, response: response.response)
+        if case .success = result { result = .success(read) } else { result = .failure(.statusCode(read)) }
+        if let failure {
+            let server = response.request.flatMap { NetworkError.address(of: $0.url) }
+            return Exchange(
+                target: target, redactor: delivered.redactor, response: nil, seconds: seconds,
+                failure: SendFailure(
+                    kind: .network(.timedOut), target: target.qualifiedName, reason: failure, server: server,
+                    response: read))
+        }
+        var exchange = Exchange(target: target, redactor: delivered.redactor, result: result, seconds: seconds)
+        exchange.streamed = reader.isStream
+        return exchange
     }
 
     /// `service` and `target` as they are sent, with the secrets they need read from their

@@ -78,8 +78,10 @@ public struct Assertion: Sendable {
         /// The body's structure against the target's JSON sample.
         case sampleShape
         /// The JSON body against a schema: one written in the expectation, or nil for the
-        /// target's (`schema: true`).
+        /// target's (`schema: true`). A stream's events are each held to it.
         case schema(SchemaSpec?)
+        /// A stream's events (`expect.events`).
+        case events(EventExpectation)
     }
 
     /// What is looked at.
@@ -279,5 +281,34 @@ extension Predicate {
         case .all(let predicates): return predicates.flatMap(\.expectedStrings)
         case .exists, .type, .matches, .compare, .count, .statusClass: return []
         }
+    }
+}
+
+/// What a stream's events must hold (`expect.events`), each event read as
+/// `{"event":…,"id":…,"data":…}` with its data parsed when it is JSON.
+public enum EventExpectation: Sendable, Hashable {
+    /// How many events came.
+    case count
+    /// Some event meets every match.
+    case any([EventMatch])
+    /// Every event meets every match.
+    case all([EventMatch])
+    /// The last event meets every match.
+    case last([EventMatch])
+    /// Events meeting each step's matches come in this order, others between them allowed.
+    case sequence([[EventMatch]])
+}
+
+/// One JSON path of an event and what it must satisfy.
+public struct EventMatch: Sendable, Hashable {
+    /// The path in the event, such as `$.data.type`.
+    public var path: JSONPath
+    /// What the values there must satisfy.
+    public var predicate: Predicate
+
+    /// A match.
+    public init(path: JSONPath, predicate: Predicate) {
+        self.path = path
+        self.predicate = predicate
     }
 }

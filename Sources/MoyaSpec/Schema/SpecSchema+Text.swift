@@ -1045,6 +1045,65 @@ extension SpecSchema {
                       "$ref": "#/$defs/schema"
                     }
                   ]
+                },
+                "events": {
+                  "type": "object",
+                  "description": "What a stream's events must hold, each read as {event, id, data}, its data parsed when JSON (docs/streams.md).",
+                  "properties": {
+                    "count": {
+                      "$ref": "#/$defs/predicate",
+                      "description": "How many events came."
+                    },
+                    "any": {
+                      "type": "object",
+                      "minProperties": 1,
+                      "propertyNames": {
+                        "pattern": "^\\$"
+                      },
+                      "additionalProperties": {
+                        "$ref": "#/$defs/predicate"
+                      },
+                      "description": "Some event meets every path."
+                    },
+                    "all": {
+                      "type": "object",
+                      "minProperties": 1,
+                      "propertyNames": {
+                        "pattern": "^\\$"
+                      },
+                      "additionalProperties": {
+                        "$ref": "#/$defs/predicate"
+                      },
+                      "description": "Every event meets every path."
+                    },
+                    "last": {
+                      "type": "object",
+                      "minProperties": 1,
+                      "propertyNames": {
+                        "pattern": "^\\$"
+                      },
+                      "additionalProperties": {
+                        "$ref": "#/$defs/predicate"
+                      },
+                      "description": "The last event meets every path."
+                    },
+                    "sequence": {
+                      "type": "array",
+                      "minItems": 1,
+                      "items": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "propertyNames": {
+                          "pattern": "^\\$"
+                        },
+                        "additionalProperties": {
+                          "$ref": "#/$defs/predicate"
+                        }
+                      },
+                      "description": "Events meeting each step, in this order, others between allowed."
+                    }
+                  },
+                  "additionalProperties": false
                 }
               },
               "additionalProperties": false
