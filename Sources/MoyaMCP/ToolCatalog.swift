@@ -371,6 +371,7 @@ public struct ToolCatalog: Sendable {
     /// validates, and were most of a listing's bytes (Box's first page: 1.56 MB of output
     /// schemas, 0.41 MB without them). A tool's description says what it answers.
     static func outputSchema(of target: TargetSpec) -> (schema: JSONValue, wraps: Bool)? {
+        if target.stream != nil { return streamSchema(of: target) }
         guard let spec = target.schema,
             let found = SchemaBundle.bundle(
                 spec.schema, uri: spec.uri, documents: spec.documents, dialect: spec.dialect),
@@ -382,6 +383,41 @@ public struct ToolCatalog: Sendable {
         members.removeAll { $0.key == "$defs" }
         var wrapper: [(key: String, value: JSONValue)] = [
             ("type", .string("object")), ("properties", .object([("result", .object(members))])),
+            ("required", .array([.string("result")])),
+        ]
+        if let definitions { wrapper.append(("$defs", definitions)) }
+        return (.object(wrapper), true)
+    }
+
+    /// A stream target's output: its events, as `check` reads them, each event's data held to
+    /// the target's schema (the per-event one) when it has one a client can use as it is.
+    static func streamSchema(of target: TargetSpec) -> (schema: JSONValue, wraps: Bool) {
+        var data = JSONValue.object([])
+        var definitions: JSONValue?
+        if let spec = target.schema,
+            let found = SchemaBundle.bundle(
+                spec.schema, uri: spec.uri, documents: spec.documents, dialect: spec.dialect),
+            !refersOutside(found), case .object(var members) = withoutAnnotations(found)
+        {
+            definitions = members.first { $0.key == "$defs" }?.value
+            members.removeAll { $0.key == "$defs" }
+            data = .object(members)
+        }
+        let text = JSONValue.object([("type", .array([.string("string"), .string("null")]))])
+        let event = JSONValue.object([
+            ("type", .string("object")),
+            (
+                "properties",
+                .object([
+                    ("event", text), ("id", text), ("data", data),
+                    ("retry", .object([("type", .string("integer"))])),
+                ])
+            ),
+            ("required", .array([.string("data")])),
+        ])
+        var wrapper: [(key: String, value: JSONValue)] = [
+            ("type", .string("object")),
+            ("properties", .object([("result", .object([("type", .string("array")), ("items", event)]))])),
             ("required", .array([.string("result")])),
         ]
         if let definitions { wrapper.append(("$defs", definitions)) }

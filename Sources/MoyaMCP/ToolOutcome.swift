@@ -78,7 +78,14 @@ public struct ToolOutcome: Sendable {
         if let contentType { lines.append("Content-Type: " + redactor.scrub(contentType)) }
         var structured: JSONValue?
         let body: String
-        let json = Self.json(response, contentType: contentType)
+        // A stream's events are one JSON array, whatever the stream's own type.
+        let json =
+            exchange.streamed ? try? JSONValue(parsing: response.data) : Self.json(response, contentType: contentType)
+        if let stream = exchange.stream {
+            lines.append(
+                "Stream: \(stream.events == 1 ? "1 event" : "\(stream.events) events"), ended by \(stream.stop.rawValue)"
+            )
+        }
         if let select {
             guard let json else {
                 return ToolOutcome(

@@ -1,6 +1,7 @@
 import MoyaBinding
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 
 /// One request of a check or a flow step: the target as resolved, what came back or why
 /// nothing did, and how long it took.
@@ -18,8 +19,11 @@ public struct Exchange: Sendable {
     /// Whether the response's status passed the target's validation, as the delivery judged
     /// it (`SpecCall.validated`, the one place it is judged); false without a response.
     public let passedValidation: Bool
-    /// Whether the body is a stream's events, as one JSON array (`StreamTranscript`).
-    public var streamed = false
+    /// How the stream ended, when the body is a stream's events as one JSON array
+    /// (`StreamTranscript`); nil for any other body.
+    public var stream: EventReader.Summary?
+    /// Whether the body is a stream's events.
+    public var streamed: Bool { stream != nil }
 
     /// An exchange as it ended; `passedValidation` as the delivery judged the response.
     public init(

@@ -216,7 +216,8 @@ public struct SpecClient: Sendable {
         }
         let body: Data
         var failure: String?
-        if let summary = reader.finish() {
+        let summary = reader.finish()
+        if let summary {
             let (events, overflowed) = transcript.events
             body = StreamTranscript.body(of: events)
             if overflowed {
@@ -245,7 +246,7 @@ public struct SpecClient: Sendable {
                     response: read))
         }
         var exchange = Exchange(target: target, redactor: delivered.redactor, result: result, seconds: seconds)
-        exchange.streamed = reader.isStream
+        exchange.stream = summary
         return exchange
     }
 
