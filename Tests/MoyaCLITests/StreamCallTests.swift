@@ -215,6 +215,16 @@ final class StreamCallTests: XCTestCase {
         }
     }
 
+    /// An endpoint that streams only when asked answers JSON otherwise: a declared stream's
+    /// JSON answer prints as JSON does.
+    func testADeclaredStreamAnsweringJSONPrintsTheJSON() async {
+        let declared = await call(["events.declaredButJSON"])
+        let plain = await call(["events.plainJSON"])
+        XCTAssertEqual(declared.status, 0, declared.error)
+        XCTAssertFalse(plain.out.isEmpty)
+        XCTAssertEqual(declared.out, plain.out)
+    }
+
     func testAFailedStatusPrintsItsBodyNotEvents() async {
         let (status, out, error) = await call(["events.missing"])
         XCTAssertEqual(status, 4, error)

@@ -1,4 +1,5 @@
 import MoyaHTTP
+import MoyaJSON
 import Synchronization
 
 /// Where a stream's events go as they are read.
@@ -84,12 +85,16 @@ public final class EventReader: ResponseStream {
         self.sink = sink
     }
 
-    /// The kind a response with `head` is read as, or nil when its body is not a stream.
+    /// The kind a response with `head` is read as, or nil when its body is not a stream: the
+    /// kind its `Content-Type` names; else, for a 2xx, the declared one, unless the type says
+    /// the body is one JSON document (an endpoint that streams only when asked answers JSON
+    /// otherwise).
     public static func kind(of head: ResponseHead, declared: StreamKind?) -> StreamKind? {
-        if let type = head.headers["Content-Type"], let kind = StreamKind(contentType: type) {
-            return kind
-        }
-        return (200..<300).contains(head.statusCode) ? declared : nil
+        let type = head.headers["Content-Type"]
+        if let type, let kind = StreamKind(contentType: type) { return kind }
+        guard (200..<300).contains(head.statusCode) else { return nil }
+        if let type, JSONValue.isJSONMediaType(type) { return nil }
+        return declared
     }
 
     public func receive(head: ResponseHead) throws {
