@@ -157,6 +157,8 @@ struct ImportedSpec {
         var followsRedirects: Bool? = nil
         /// `paginate:`, in flow style, for an operation whose responses page.
         var paginate: String? = nil
+        /// `stream:`, the kind, for an operation whose success answers only as a stream.
+        var stream: String? = nil
         /// The operation it is made from, as `import arazzo` finds a step's target.
         var operation = ImportedOperation(path: "", method: "", target: "")
         /// `timeout:`, in seconds, and `retry:`, where the source sets them (curl's `-m`, `--retry`).

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaRegex
 import MoyaSpec
+import MoyaStreams
 import OpenAPIKit
 
 #if canImport(FoundationEssentials)
@@ -130,7 +131,45 @@ extension Importer {
         }
         samples(endpoint.responses, into: &target, operation: pointer)
         pagination(of: endpoint, into: &target, query: query, at: pointer)
+        stream(of: endpoint.responses, into: &target, operation: pointer)
         return target
+    }
+
+    /// `stream: KIND` for an operation whose successes answer only as one kind of stream
+    /// (`text/event-stream`, NDJSON/JSON Lines, `application/json-seq`); an operation that
+    /// also answers JSON is left to the response's `Content-Type`. OpenAPI 3.2's `itemSchema`
+    /// becomes the target's schema, which a stream's checks hold each event's data to.
+    mutating func stream(
+        of responses: DereferencedResponse.Map, into target: inout ImportedSpec.Target, operation: [String]
+    ) {
+        let successes = responses.filter { $0.key.isSuccess }
+        let types = successes.flatMap { $0.value.content.keys.map(\.rawValue) }
+        let kinds = Set(types.compactMap { StreamKind(contentType: $0) })
+        guard !types.isEmpty, kinds.count == 1, let kind = kinds.first,
+            types.allSatisfy({ StreamKind(contentType: $0) != nil })
+        else { return }
+        target.stream = kind.rawValue
+        // A stream's sample synthesised from no example is no stream at all: the stub answers
+        // empty instead.
+        if target.sample?.body == "null", target.sample?.json == nil { target.sample = nil }
+        for (code, response) in successes {
+            for (type, content) in response.content where content.itemSchema != nil {
+                let at = operation + ["responses", code.rawValue, "content", type.rawValue, "itemSchema"]
+                // An event stream's `itemSchema` describes whole events (`event`, `data` as
+                // text, `id`, `retry`), where a target's schema holds each event's data.
+                guard kind != .sse else {
+                    warn(
+                        at,
+                        "an event stream's itemSchema describes whole events, and a target's schema each event's data; left out"
+                    )
+                    return
+                }
+                if let found = schemas?.pointer(at) {
+                    target.schema = schemas?.reference(to: found)
+                    return
+                }
+            }
+        }
     }
 
     /// The param name `export openapi` wrote beside a key (`x-moya-param`), when it is one.

@@ -64,6 +64,7 @@ enum SpecWriter {
         }
         if let retry = target.retry { lines.append("    retry: \(retry)") }
         if let paginate = target.paginate { lines.append("    paginate: \(paginate)") }
+        if let stream = target.stream { lines.append("    stream: \(stream)") }
         // 200 with no body is what a target without a sample answers.
         if let sample = target.sample, sample.status != 200 || sample.json != nil || sample.body != nil {
             lines += self.sample("sample", sample, indent: 4)
