@@ -225,6 +225,25 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(declared.out, plain.out)
     }
 
+    /// A line that never ends is one event growing without bound: it ends at 16 MiB with one
+    /// line and exit 1, or at the target's `maxBytes` as asked, holding no more than that.
+    func testAnEndlessLineEndsAtItsBound() async {
+        let (status, out, error) = await call(["events.endless"])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(out, "")
+        let port = server.baseURL.split(separator: ":").last ?? ""
+        XCTAssertEqual(
+            error,
+            "moya-cli: error: events.endless: the stream from 127.0.0.1:\(port) sent an event larger than 16 MiB, "
+                + "the most held; give the target stream: { maxBytes: … } to hold more\n")
+        let capped = await call(["events.endlessCapped", "-v"])
+        XCTAssertEqual(capped.status, 0, capped.error)
+        XCTAssertTrue(
+            summary(capped.error).hasSuffix(
+                "moya-cli: stream (ndjson): 0 events, 1048576 bytes in T s; ended by maxBytes\n"),
+            capped.error)
+    }
+
     func testAFailedStatusPrintsItsBodyNotEvents() async {
         let (status, out, error) = await call(["events.missing"])
         XCTAssertEqual(status, 4, error)
