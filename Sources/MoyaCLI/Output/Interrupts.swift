@@ -44,9 +44,14 @@ enum Interrupts {
         _ send: @escaping @Sendable () async -> Result<Response, MoyaError>
     ) async -> (result: Result<Response, MoyaError>, signal: Int32?) {
         let state = Mutex<(request: _Concurrency.Task<Result<Response, MoyaError>, Never>?, signal: Int32?)>((nil, nil))
+        // The request starts once every source is registered: until then a signal would meet
+        // only SIG_IGN and be lost, as a Ctrl-C on a loaded machine was.
+        let registered = DispatchGroup()
         let sources = signals.map(\.number).map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.setEventHandler {
                 Interrupts.record(number)
                 let request = state.withLock { state in
@@ -58,6 +63,7 @@ enum Interrupts {
             source.resume()
             return source
         }
+        _ = registered.wait(timeout: .now() + 1)
         defer {
             for (source, number) in zip(sources, signals.map(\.number)) {
                 source.cancel()
@@ -89,9 +95,14 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
 
     /// Starts listening.
     init() {
+        // Listening once every source is registered: until then a signal would meet only
+        // SIG_IGN and be lost.
+        let registered = DispatchGroup()
         sources = Interrupts.signals.map(\.number).map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.setEventHandler { [weak self] in
                 Interrupts.record(number)
                 self?.received.withLock { if $0 == nil { $0 = number } }
@@ -100,6 +111,7 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
             source.resume()
             return source
         }
+        _ = registered.wait(timeout: .now() + 1)
     }
 
     /// The first signal that arrived, if one did.

@@ -137,6 +137,9 @@ public final class EventReader: ResponseStream {
         }
         let ends = try state.withLock { state throws -> Bool in
             guard state.stop == nil, var decoder = state.decoder else { return true }
+            // Taken out while it reads, so that its buffers are its own and grow in place
+            // instead of being copied at each chunk.
+            state.decoder = nil
             defer { state.decoder = decoder }
             var taken = bytes
             var cut = false
