@@ -487,17 +487,10 @@ struct CallCommand: CallerIsolatedCommand {
             if output?.hasStreamed == true { return }
             let response = output?.held(streamed) ?? streamed
             // A stubbed stream (a sample's `events:`) is read as a live one is, its bounds and all.
-            if behavior != .never, destination == nil, readsEvents, let head = response.response,
-                EventReader.kind(of: head, declared: stream?.kind) != nil
+            if behavior != .never, destination == nil, readsEvents,
+                let summary = EventReader(for: stream, otherwise: nil, sink: events).read(whole: response)
             {
-                let reader = EventReader(for: stream, otherwise: nil, sink: events)
-                do {
-                    try reader.receive(head: head)
-                    try response.data.withUnsafeBytes { try reader.receive($0) }
-                } catch {}
-                if let summary = reader.finish() {
-                    try finishStream(summary, result: result, signal: signal, target: resolved, redactor: redactor)
-                }
+                try finishStream(summary, result: result, signal: signal, target: resolved, redactor: redactor)
                 return
             }
             if let destination {

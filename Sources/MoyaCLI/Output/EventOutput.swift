@@ -55,18 +55,8 @@ final class EventOutput: EventSink {
 
     /// The failure a stream ended by a default bound is, naming the server and the bound.
     static func failure(_ summary: EventReader.Summary, target: String, server: String) -> StreamStopped? {
-        guard summary.byDefault else { return nil }
-        if summary.stop == .idle {
-            return StreamStopped(
-                "\(target): the stream from \(server) sent no event for "
-                    + "\(JSONValue.format(StreamBounds.defaultIdle)) s, the default idle bound; "
-                    + "give the target stream: { idle: … } to wait longer",
-                timedOut: true)
+        summary.defaultBoundReason(server: server).map {
+            StreamStopped("\(target): " + $0, timedOut: summary.stop == .idle)
         }
-        return StreamStopped(
-            "\(target): the stream from \(server) sent an event larger than "
-                + "\(ByteCount.format(StreamBounds.defaultEventLimit)), the most held; "
-                + "give the target stream: { maxBytes: … } to hold more",
-            timedOut: false)
     }
 }

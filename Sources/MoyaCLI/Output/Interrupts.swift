@@ -44,32 +44,14 @@ enum Interrupts {
         _ send: @escaping @Sendable () async -> Result<Response, MoyaError>
     ) async -> (result: Result<Response, MoyaError>, signal: Int32?) {
         let state = Mutex<(request: _Concurrency.Task<Result<Response, MoyaError>, Never>?, signal: Int32?)>((nil, nil))
-        // The request starts once every source is registered: until then a signal would meet
-        // only SIG_IGN and be lost, as a Ctrl-C on a loaded machine was.
-        let registered = DispatchGroup()
-        let sources = signals.map(\.number).map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.setEventHandler {
-                Interrupts.record(number)
-                let request = state.withLock { state in
-                    if state.signal == nil { state.signal = number }
-                    return state.request
-                }
-                request?.cancel()
+        let sources = listen { number in
+            let request = state.withLock { state in
+                if state.signal == nil { state.signal = number }
+                return state.request
             }
-            source.resume()
-            return source
+            request?.cancel()
         }
-        _ = registered.wait(timeout: .now() + 1)
-        defer {
-            for (source, number) in zip(sources, signals.map(\.number)) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
-        }
+        defer { stopListening(sources) }
         let request = _Concurrency.Task { await send() }
         let arrived = state.withLock { state in
             state.request = request
@@ -77,6 +59,36 @@ enum Interrupts {
         }
         if arrived { request.cancel() }
         return (await request.value, state.withLock { $0.signal })
+    }
+
+    /// Listens for each of the signals, their default actions set aside, calling `heard` with
+    /// each that arrives (after noting it, `record`). Returns once every source is registered:
+    /// until then a signal would meet only SIG_IGN and be lost, as a Ctrl-C on a loaded
+    /// machine was.
+    static func listen(_ heard: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+        let registered = DispatchGroup()
+        let sources = signals.map(\.number).map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.setEventHandler {
+                record(number)
+                heard(number)
+            }
+            source.resume()
+            return source
+        }
+        _ = registered.wait(timeout: .now() + 1)
+        return sources
+    }
+
+    /// Stops the sources `listen` made and restores the default actions.
+    static func stopListening(_ sources: [any DispatchSourceSignal]) {
+        for (source, number) in zip(sources, signals.map(\.number)) {
+            source.cancel()
+            signal(number, SIG_DFL)
+        }
     }
 
     /// The signal's name and exit status.
@@ -95,23 +107,10 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
 
     /// Starts listening.
     init() {
-        // Listening once every source is registered: until then a signal would meet only
-        // SIG_IGN and be lost.
-        let registered = DispatchGroup()
-        sources = Interrupts.signals.map(\.number).map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.setEventHandler { [weak self] in
-                Interrupts.record(number)
-                self?.received.withLock { if $0 == nil { $0 = number } }
-                signal(number, SIG_DFL)
-            }
-            source.resume()
-            return source
+        sources = Interrupts.listen { [weak self] number in
+            self?.received.withLock { if $0 == nil { $0 = number } }
+            signal(number, SIG_DFL)
         }
-        _ = registered.wait(timeout: .now() + 1)
     }
 
     /// The first signal that arrived, if one did.
@@ -119,9 +118,6 @@ final class InterruptFlag: InterruptSource, @unchecked Sendable {
 
     /// Stops listening and restores the default actions.
     func stop() {
-        for (source, number) in zip(sources, Interrupts.signals.map(\.number)) {
-            source.cancel()
-            signal(number, SIG_DFL)
-        }
+        Interrupts.stopListening(sources)
     }
 }

@@ -202,21 +202,17 @@ public struct SpecClient: Sendable {
             return Exchange(target: target, redactor: delivered.redactor, result: result, seconds: seconds)
         }
         let reader: EventReader
+        let summary: EventReader.Summary?
         if let live = delivered.sink as? EventReader {
             reader = live
+            summary = reader.finish()
         } else {
             // A stub's body, read as a live one is.
             reader = EventReader(for: stream, otherwise: nil, sink: transcript)
-            if let head = response.response {
-                do {
-                    try reader.receive(head: head)
-                    try response.data.withUnsafeBytes { try reader.receive($0) }
-                } catch {}
-            }
+            summary = reader.read(whole: response)
         }
         let body: Data
         var failure: String?
-        let summary = reader.finish()
         if let summary {
             let (events, overflowed) = transcript.events
             body = StreamTranscript.body(of: events)
@@ -225,11 +221,9 @@ public struct SpecClient: Sendable {
                     "the stream sent more than \(StreamTranscript.maximumEvents) events or "
                     + "\(ByteCount.format(StreamTranscript.maximumBytes)) of data, the most a check keeps; "
                     + "give the target stream: { maxEvents: … }"
-            } else if summary.byDefault {
-                failure =
-                    summary.stop == .idle
-                    ? "the stream sent no event for \(JSONValue.format(StreamBounds.defaultIdle)) s, the default idle bound; give the target stream: { idle: … } or { maxTime: … }"
-                    : "the stream sent an event larger than \(ByteCount.format(StreamBounds.defaultEventLimit)), the most held; give the target stream: { maxBytes: … }"
+            } else {
+                // The failure names the server itself.
+                failure = summary.defaultBoundReason(server: nil)
             }
         } else {
             body = (reader.otherwise as? HeldBody)?.data ?? response.data

@@ -44,6 +44,19 @@ public final class EventReader: ResponseStream {
         /// Whether the stream ended without reaching a bound: the server ended it, or the
         /// connection failed once it had opened. Such a stream may be resumed.
         public var mayResume: Bool { stop == .end }
+
+        /// Why a stream ended by a default bound did not end as asked, naming the `server`
+        /// when given; nil for a stream that ended as asked.
+        public func defaultBoundReason(server: String?) -> String? {
+            guard byDefault else { return nil }
+            let stream = "the stream" + (server.map { " from \($0)" } ?? "")
+            if stop == .idle {
+                return stream + " sent no event for \(JSONValue.format(StreamBounds.defaultIdle)) s, the default idle "
+                    + "bound; give the target stream: { idle: … } to wait longer"
+            }
+            return stream + " sent an event larger than \(ByteCount.format(StreamBounds.defaultEventLimit)), "
+                + "the most held; give the target stream: { maxBytes: … } to hold more"
+        }
     }
 
     private struct State {
@@ -206,6 +219,19 @@ public final class EventReader: ResponseStream {
             }
             state.ended = now
         }
+    }
+
+    /// Reads a whole response at once, as a stub answers: its head and body, to the bounds
+    /// that need no clock. Nil when the body is not a stream.
+    public func read(whole response: Response) -> Summary? {
+        guard let head = response.response else { return nil }
+        do {
+            try receive(head: head)
+            try response.data.withUnsafeBytes { try receive($0) }
+        } catch {
+            // A bound ended it: the rest of the body is not read.
+        }
+        return finish()
     }
 
     /// Whether the body was read as events.
