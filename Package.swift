@@ -85,6 +85,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // WebSocket frames and the upgrade, for `ws:` and `wss:` targets.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 // Already in the graph through AsyncHTTPClient; named to classify its errors.
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]

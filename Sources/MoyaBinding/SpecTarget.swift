@@ -46,6 +46,10 @@ public struct SpecTarget: AccessTokenAuthorizable {
     /// What the call bound, each value with its secrecy: the request and its printable form
     /// are both rendered from it.
     public let binding: TargetBinding
+    /// A WebSocket target's script, its messages bound.
+    public var script: [SocketStep] = []
+    /// The target's `stream:`, if it declares one.
+    public var stream: StreamSpec? { binding.target.stream }
 
     /// The target as it may be printed: rendered from the same `binding`, with every secret
     /// value, environment value and credential as `Redactor.placeholder`, which every encoder

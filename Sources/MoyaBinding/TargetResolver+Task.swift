@@ -272,8 +272,13 @@ extension TargetResolver {
                 // A stream sample is written as the target's stream kind, SSE unless it says.
                 let kind = target.stream?.kind ?? .sse
                 body = Data(sampleEvents(events).flatMap { $0.event.wire(as: kind) })
-                if !headers.contains("Content-Type") {
-                    headers.add(name: "Content-Type", value: StreamEvent.contentType(of: kind))
+                if !headers.contains("Content-Type"), let type = StreamEvent.contentType(of: kind) {
+                    headers.add(name: "Content-Type", value: type)
+                }
+                // A WebSocket's messages come after its handshake's answer.
+                if kind == .websocket {
+                    headers.update(name: "Upgrade", value: "websocket")
+                    return .response(ResponseHead(statusCode: 101, headers: headers), body)
                 }
             }
             return .response(ResponseHead(statusCode: status, headers: headers), body)

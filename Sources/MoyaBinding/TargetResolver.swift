@@ -297,7 +297,7 @@ struct TargetResolver {
             // A login's token sent as a header of its own makes that header secret.
             if case .header(let name) = spec.scheme { secrets.add([], headers: [name]) }
         }
-        return SpecTarget(
+        var rendered = SpecTarget(
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headerFields: headers,
             sampleData: sampleData,
@@ -305,6 +305,21 @@ struct TargetResolver {
             authorizationType: authorization?.type, accessToken: authorization?.token,
             secrets: secrets, login: login,
             binding: binding)
+        rendered.script = (target.stream?.script ?? []).map(renderStep)
+        return rendered
+    }
+
+    /// A WebSocket script's step with its message bound: text as it renders, `send-json` as
+    /// its value's JSON.
+    private func renderStep(_ step: SocketStepSpec) -> SocketStep {
+        switch step {
+        case .send(let template): .send(render(template) ?? "")
+        case .sendJSON(let value): .send((render(value) ?? .null).serialized(escapeSlashes: false))
+        case .expect(let condition, let text, let within): .expect(condition, text: text, within: within)
+        case .ping(let within): .ping(within: within)
+        case .wait(let seconds): .wait(seconds)
+        case .close(let code): .close(code: code)
+        }
     }
 
     // MARK: - Params

@@ -5,13 +5,18 @@ import MoyaYAML
 
 extension CompileContext {
     /// The keys of `stream:` written as a mapping.
-    static let streamKeys = ["kind", "until", "maxEvents", "maxTime", "idle", "maxBytes"]
+    static let streamKeys = ["kind", "until", "maxEvents", "maxTime", "idle", "maxBytes", "script"]
+    /// The keys of a WebSocket script's step: one of the first six, `within` beside `expect`
+    /// or `ping`.
+    static let socketStepKeys = ["send", "send-json", "expect", "ping", "wait", "close", "within"]
+    /// The most steps a script holds.
+    static let maximumSocketSteps = 10_000
     /// The most events, or bytes, a bound may give.
     static let maximumStreamCount = 1 << 40
 
     /// `stream: KIND`, or `stream: { kind: KIND, until: CONDITION, maxEvents: N, maxTime: 30s,
     /// idle: 5s, maxBytes: 1MiB }`, every key optional.
-    mutating func stream(_ node: YAMLNode, _ path: String) -> StreamSpec? {
+    mutating func stream(_ node: YAMLNode, _ path: String, scope: ParamScope) -> StreamSpec? {
         let kinds = StreamKind.allCases.map(\.rawValue)
         if case .scalar = node.content {
             guard let text = reader.choice(node, path, kinds, what: "stream kind") else { return nil }
@@ -23,21 +28,7 @@ extension CompileContext {
             guard let text = reader.choice(kindNode, path + ".kind", kinds, what: "stream kind") else { return nil }
             stream.kind = StreamKind(rawValue: text)
         }
-        if let untilNode = fields["until"], let text = reader.string(untilNode, path + ".until") {
-            do {
-                let condition = try FlowCondition(parsing: text)
-                for reference in condition.references where !StreamSpec.eventVariables.contains(reference.name) {
-                    reader.error(
-                        untilNode.mark, path + ".until",
-                        "unknown variable '\(reference.name)'; an event's are "
-                            + StreamSpec.eventVariables.map { "{\($0)}" }.joined(separator: ", ")
-                            + Suggestion.hint(for: reference.name, in: StreamSpec.eventVariables))
-                }
-                stream.until = condition
-            } catch {
-                reader.error(untilNode.mark, path + ".until", "\(error)")
-            }
-        }
+        if let untilNode = fields["until"] { stream.until = eventCondition(untilNode, path + ".until")?.condition }
         if let countNode = fields["maxEvents"], let count = reader.integer(countNode, path + ".maxEvents") {
             if (1...Self.maximumStreamCount).contains(count) {
                 stream.bounds.maxEvents = count
@@ -57,7 +48,103 @@ extension CompileContext {
             stream.bounds[keyPath: keyPath] = seconds
         }
         if let sizeNode = fields["maxBytes"] { stream.bounds.maxBytes = byteCount(sizeNode, path + ".maxBytes") }
+        if let scriptNode = fields["script"] {
+            if stream.kind != .websocket {
+                reader.error(
+                    scriptNode.mark, path + ".script", "a script is a WebSocket's; give the stream kind: websocket")
+            }
+            stream.script = script(scriptNode, path + ".script", scope: scope)
+        }
         return stream
+    }
+
+    /// A condition over an event's variables, `{event}`, `{id}`, `{data}` and `{index}`, and
+    /// its text.
+    private mutating func eventCondition(_ node: YAMLNode, _ path: String) -> (condition: FlowCondition, text: String)?
+    {
+        guard let text = reader.string(node, path) else { return nil }
+        do {
+            let condition = try FlowCondition(parsing: text)
+            var known = true
+            for reference in condition.references where !StreamSpec.eventVariables.contains(reference.name) {
+                known = false
+                reader.error(
+                    node.mark, path,
+                    "unknown variable '\(reference.name)'; an event's are "
+                        + StreamSpec.eventVariables.map { "{\($0)}" }.joined(separator: ", ")
+                        + Suggestion.hint(for: reference.name, in: StreamSpec.eventVariables))
+            }
+            return known ? (condition, text) : nil
+        } catch {
+            reader.error(node.mark, path, "\(error)")
+            return nil
+        }
+    }
+
+    /// `script: [ {send: TEXT}, {send-json: VALUE}, {expect: CONDITION, within: 5s}, ping,
+    /// {wait: 1s}, close ]`: a WebSocket's steps, each one key (`ping` and `close` may be
+    /// written alone).
+    private mutating func script(_ node: YAMLNode, _ path: String, scope: ParamScope) -> [SocketStepSpec] {
+        guard case .sequence(let items) = node.content else {
+            reader.error(
+                node.mark, path, "expected a sequence of steps such as - send: hello, got \(node.kindDescription)")
+            return []
+        }
+        guard items.count <= Self.maximumSocketSteps else {
+            reader.error(node.mark, path, "at most \(Self.maximumSocketSteps) steps, got \(items.count)")
+            return []
+        }
+        var steps: [SocketStepSpec] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path + "[\(index)]"
+            if case .scalar(let text, _) = item.content, text == "ping" || text == "close" {
+                steps.append(text == "ping" ? .ping(within: SocketStepSpec.defaultWithin) : .close(code: 1000))
+                continue
+            }
+            guard let fields = reader.fields(item, itemPath, known: Self.socketStepKeys) else { continue }
+            let actions = Self.socketStepKeys.dropLast().filter { fields[$0] != nil }
+            guard actions.count == 1, let action = actions.first, let value = fields[action] else {
+                reader.error(
+                    fields.mark, itemPath,
+                    "a step is one of send, send-json, expect, ping, wait or close"
+                        + (actions.isEmpty ? "" : "; found \(actions.joined(separator: " and "))"))
+                continue
+            }
+            var within = SocketStepSpec.defaultWithin
+            if let withinNode = fields["within"] {
+                if action != "expect" && action != "ping" {
+                    reader.error(withinNode.mark, itemPath + ".within", "within goes with expect or ping")
+                } else if let seconds = duration(withinNode, itemPath + ".within") {
+                    within = min(seconds, Seconds.maximum)
+                }
+            }
+            let valuePath = itemPath + "." + action
+            switch action {
+            case "send":
+                guard let template = reader.template(value, valuePath) else { continue }
+                check(template, valuePath, scope, allowArrays: true)
+                steps.append(.send(template))
+            case "send-json":
+                if let json = self.value(value, valuePath, scope: scope) { steps.append(.sendJSON(json)) }
+            case "expect":
+                if let (condition, text) = eventCondition(value, valuePath) {
+                    steps.append(.expect(condition, text: text, within: within))
+                }
+            case "ping":
+                steps.append(.ping(within: within))
+            case "wait":
+                if let seconds = duration(value, valuePath) { steps.append(.wait(min(seconds, Seconds.maximum))) }
+            default:
+                guard let code = value.isNull ? 1000 : reader.integer(value, valuePath) else { continue }
+                // What an endpoint may send (RFC 6455 7.4): 1000, or 3000 to 4999.
+                guard code == 1000 || (3000...4999).contains(code) else {
+                    reader.error(value.mark, valuePath, "expected a close code of 1000 or 3000 to 4999, got \(code)")
+                    continue
+                }
+                steps.append(.close(code: code))
+            }
+        }
+        return steps
     }
 
     /// A size: a number of bytes, or one with a `KiB`, `MiB` or `GiB` suffix.

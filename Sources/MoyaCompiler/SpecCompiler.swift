@@ -321,7 +321,12 @@ struct CompileContext {
         var targets: [TargetSpec] = []
         if let node = fields["targets"] {
             for entry in reader.namedEntries(node, "targets", what: "target") {
-                if let target = target(entry.name, entry.value, entry.path, mark: entry.mark) {
+                if var target = target(entry.name, entry.value, entry.path, mark: entry.mark) {
+                    // A target at a ws: or wss: URL is a WebSocket's, declared or not.
+                    let base = (target.baseURL ?? baseURL).lowercased()
+                    if target.stream == nil, base.hasPrefix("ws://") || base.hasPrefix("wss://") {
+                        target.stream = StreamSpec(kind: .websocket, mark: target.mark)
+                    }
                     targets.append(target)
                 }
             }
@@ -531,7 +536,12 @@ struct CompileContext {
             sampleSchemas: sampleSchemas, requestSchema: requestSchema, bodyRequired: bodyRequired, mcpExposed: exposed,
             baseURL: targetBaseURL, baseURLSource: targetBaseURLSource)
         target.pagination = pagination
-        target.stream = fields["stream"].flatMap { self.stream($0, path() + ".stream") }
+        target.stream = fields["stream"].flatMap { self.stream($0, path() + ".stream", scope: scope) }
+        if target.stream?.kind == .websocket, method != .get {
+            reader.error(
+                fields["method"]?.mark ?? mark, path() + ".method",
+                "a WebSocket opens with GET, got \(method.rawValue)")
+        }
         return target
     }
 

@@ -293,7 +293,7 @@ extension Exporter {
         case .file(let path):
             return path.hasSuffix(".json") ? "application/json" : "application/octet-stream"
         case .text, .empty: return "text/plain"
-        case .events: return StreamEvent.contentType(of: .sse)
+        case .events: return StreamEvent.contentType(of: .sse) ?? "text/event-stream"
         }
     }
 

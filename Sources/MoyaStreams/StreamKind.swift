@@ -7,6 +7,11 @@ public enum StreamKind: String, Sendable, Hashable, CaseIterable {
     case ndjson
     /// JSON text sequences (RFC 7464, `application/json-seq`): one event a record.
     case jsonSeq = "json-seq"
+    /// A WebSocket's messages (RFC 6455): one event a message, at a `ws:` or `wss:` URL.
+    case websocket
+
+    /// Whether the stream's events ride on a response body, as all but a WebSocket's do.
+    public var isBody: Bool { self != .websocket }
 
     /// The kind a `Content-Type` names, or nil for a body that is not a stream.
     public init?(contentType: String) {

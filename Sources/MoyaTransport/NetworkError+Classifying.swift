@@ -126,7 +126,7 @@ extension NetworkError {
     /// for a URL without a host.
     package static func address(of url: URL?) -> String? {
         guard let url, let host = url.host else { return nil }
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let port = url.port ?? (["https", "wss"].contains(url.scheme?.lowercased()) ? 443 : 80)
         return "\(host):\(port)"
     }
 

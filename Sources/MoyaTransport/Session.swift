@@ -87,7 +87,7 @@ public final class Session: Sendable {
     /// The session's own event-loop group and the one executor its requests' work runs on,
     /// kept together so that every request prefers the same executor: two executors on one
     /// thread would still be switched between.
-    private struct OwnLoops {
+    struct OwnLoops {
         let group: MultiThreadedEventLoopGroup
         let executor: EventLoopExecutor
     }
@@ -142,7 +142,7 @@ public final class Session: Sendable {
 
     /// The session's own event-loop group and its executor, started on first use, if the
     /// configuration asks for them.
-    private func loops() -> OwnLoops? {
+    func loops() -> OwnLoops? {
         guard let threads = configuration.eventLoopThreads else { return nil }
         return ownLoops.withLock { loops in
             if let loops { return loops }
@@ -208,10 +208,18 @@ public final class Session: Sendable {
     }
 
     /// Sends `request` and hands the final response's head and each chunk of its body to
-    /// `stream` as they arrive; the returned response carries no data.
+    /// `stream` as they arrive; the returned response carries no data. A `ws:` or `wss:`
+    /// request is a WebSocket conversation with a `MessageStream` (`webSocket(_:to:)`).
     public func stream(_ request: Request, to stream: any ResponseStream, progress: ProgressHandler? = nil)
         async throws(MoyaError) -> Response
     {
+        if Self.isWebSocket(request.url) {
+            guard let messages = stream as? any MessageStream else {
+                throw .underlying(
+                    NetworkError(.badServerResponse, "a WebSocket's messages need a reader of messages"), nil)
+            }
+            return try await webSocket(request, to: messages)
+        }
         let tally = BodyTally()
         let (head, count) = try await perform(request, mayRetry: { !tally.delivered.withLock { $0 } }) {
             head, body -> Int in
@@ -226,14 +234,7 @@ public final class Session: Sendable {
                     try await Self.read(body, to: stream, head: head, progress: progress, tally: tally)
                 }
                 group.addTask {
-                    while let deadline = stream.deadline() {
-                        if deadline <= .now {
-                            stream.expire()
-                            return nil
-                        }
-                        try await _Concurrency.Task.sleep(until: deadline, clock: .continuous)
-                    }
-                    try await _Concurrency.Task.sleep(for: .seconds(86_400 * 365))
+                    try await Self.expiry(of: stream)
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -243,6 +244,20 @@ public final class Session: Sendable {
         }
         return Response(
             statusCode: head.statusCode, data: Data(), request: request, response: head, streamedByteCount: count)
+    }
+
+    /// Returns when `stream`'s deadline passes, having told it so; never for a stream whose
+    /// deadline never comes. Cancelled, it throws.
+    static func expiry(of stream: any ResponseStream) async throws {
+        while let deadline = stream.deadline() {
+            if deadline <= .now {
+                stream.expire()
+                return
+            }
+            try await _Concurrency.Task.sleep(until: deadline, clock: .continuous)
+        }
+        try await _Concurrency.Task.sleep(for: .seconds(86_400 * 365))
+        throw CancellationError()
     }
 
     /// What a streamed body's reading has come to, shared with its deadline's watch.
@@ -388,7 +403,7 @@ public final class Session: Sendable {
     /// Runs `attempt`, failing it as timed out when `seconds` pass first. The deadline covers
     /// the whole attempt, from connecting to the last byte of the body, so a server that
     /// drip-feeds a body cannot hold a request past it.
-    private static func within<Value: Sendable>(
+    static func within<Value: Sendable>(
         _ seconds: Double?, url: URL, _ attempt: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         guard let seconds else { return try await attempt() }
@@ -481,12 +496,12 @@ public final class Session: Sendable {
             let own = headers["Cookie"]
             headers.update(name: "Cookie", value: own.map { "\($0); \(cookie)" } ?? cookie)
         }
-        if decompression, !headers.contains("Accept-Encoding") {
+        if decompression, !isWebSocket(request.url), !headers.contains("Accept-Encoding") {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         if !headers.contains("Host"), let host = request.url.host, !host.isEmpty {
             let scheme = request.url.scheme?.lowercased()
-            let standard = scheme == "https" ? 443 : 80
+            let standard = scheme == "https" || scheme == "wss" ? 443 : 80
             let name = host.contains(":") ? "[\(host)]" : host
             headers.add(name: "Host", value: request.url.port.map { $0 == standard ? name : "\(name):\($0)" } ?? name)
         }
@@ -599,7 +614,7 @@ extension Session.Configuration {
         return settings
     }
 
-    private func tlsConfiguration() throws(NetworkError) -> TLSConfiguration {
+    func tlsConfiguration() throws(NetworkError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         if !verifiesCertificates { tls.certificateVerification = .none }
         do {

@@ -161,6 +161,12 @@ struct CallCommand: CallerIsolatedCommand {
         ))
     var resume = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "For a WebSocket target: send each line of stdin as a message, print each message; the default on a terminal without a script."
+        ))
+    var interactive = false
+
     @Flag(help: "Log the request as a runnable curl command to stderr.")
     var curl = false
 
@@ -435,12 +441,18 @@ struct CallCommand: CallerIsolatedCommand {
         var attempt = prepared
         var resuming: EventReader.Summary?
         var delivered: Delivered
+        // A WebSocket says its script, or, asked or on a terminal without one, what is typed.
+        let typed =
+            stream?.kind == .websocket && (interactive || (context.inputIsTerminal && resolved.script.isEmpty))
+            ? Self.typed(context.inputLines) : nil
         while true {
             if holdsOutput {
-                delivery.sink = { [resuming] in
+                delivery.sink = { [resuming, script = resolved.script] in
                     let body = BodyOutput(context: context, renderer: renderer, streaming: streams)
                     return readsEvents
-                        ? EventReader(for: stream, otherwise: body, sink: events, resuming: resuming) : body
+                        ? EventReader(
+                            for: stream, otherwise: body, sink: events, resuming: resuming, script: script,
+                            conversation: typed) : body
                 }
             }
             delivered = await client.deliver(attempt, of: service, delivery)
@@ -516,6 +528,20 @@ struct CallCommand: CallerIsolatedCommand {
                     signal: signal)
             }
             throw failure
+        }
+    }
+
+    /// The conversation of `call --interactive`: each line of `lines` sent as a text message,
+    /// then, at their end, a close.
+    private static func typed(_ lines: @escaping @Sendable () -> AsyncStream<String>) -> EventReader.Conversation {
+        { socket, _ in
+            do {
+                for await line in lines() { try await socket.send(.text(line)) }
+                try await socket.close(code: 1000)
+            } catch {
+                if !_Concurrency.Task.isCancelled { return "sending a line: \(error)" }
+            }
+            return nil
         }
     }
 

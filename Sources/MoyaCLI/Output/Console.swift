@@ -1,3 +1,4 @@
+import Dispatch
 import MoyaHTTP
 import MoyaTransport
 import Synchronization
@@ -28,6 +29,12 @@ public struct CommandContext: Sendable {
     public var exitsWhenDone = false
     /// Reads standard input to its end, for `call --body @-`.
     public var readInput: @Sendable () -> [UInt8] = { readAll(STDIN_FILENO) }
+    /// Standard input's lines as they are typed, for a WebSocket `call` in its interactive
+    /// mode; they end at the input's end.
+    public var inputLines: @Sendable () -> AsyncStream<String> = { lines(of: STDIN_FILENO) }
+    /// Whether standard input is a terminal, which makes a WebSocket `call` without a script
+    /// interactive.
+    public var inputIsTerminal = false
     /// What a command that runs until it is stopped (`serve`) waits on: the signal that
     /// stops it. Nil waits for the process's SIGINT, SIGTERM or SIGHUP; a test that runs
     /// `serve` in-process gives its own.
@@ -71,6 +78,7 @@ public struct CommandContext: Sendable {
     public static var process: CommandContext {
         var context = descriptors(output: STDOUT_FILENO, error: STDERR_FILENO, environment: .process)
         context.exitsWhenDone = true
+        context.inputIsTerminal = isatty(STDIN_FILENO) == 1
         return context
     }
 
@@ -116,6 +124,34 @@ public struct CommandContext: Sendable {
             guard count > 0 else { return bytes }
             bytes += buffer.prefix(count)
         }
+    }
+
+    /// A descriptor's lines, without their line ends, read on a thread of their own since
+    /// a read waits for the typist: the lines end at the descriptor's end or a read error.
+    static func lines(of descriptor: Int32) -> AsyncStream<String> {
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(1024))
+        DispatchQueue.global().async {
+            var line: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                for byte in buffer.prefix(count) {
+                    // A line is at most 16 MiB, what one event holds; a longer one goes in parts.
+                    guard byte == UInt8(ascii: "\n") || line.count >= 1 << 24 else {
+                        line.append(byte)
+                        continue
+                    }
+                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                    continuation.yield(String(decoding: line, as: UTF8.self))
+                    line.removeAll(keepingCapacity: true)
+                }
+            }
+            if !line.isEmpty { continuation.yield(String(decoding: line, as: UTF8.self)) }
+            continuation.finish()
+        }
+        return lines
     }
 
     /// Writes all of `bytes` to a file descriptor, retrying short writes.

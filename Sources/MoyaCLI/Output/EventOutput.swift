@@ -55,7 +55,10 @@ final class EventOutput: EventSink {
 
     /// The failure a stream ended by a default bound is, naming the server and the bound.
     static func failure(_ summary: EventReader.Summary, target: String, server: String) -> StreamStopped? {
-        summary.defaultBoundReason(server: server).map {
+        if let said = summary.failure {
+            return StreamStopped("\(target): the WebSocket script failed at \(said)", timedOut: false)
+        }
+        return summary.defaultBoundReason(server: server).map {
             StreamStopped("\(target): " + $0, timedOut: summary.stop == .idle)
         }
     }

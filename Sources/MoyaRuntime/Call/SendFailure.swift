@@ -110,7 +110,10 @@ public struct SendFailure: Problem, CustomStringConvertible {
         self.target = target.qualifiedName
         switch error {
         case .statusCode(let response):
-            reason = "status \(response.statusCode) did not pass validation: \(target.validationType.summary)"
+            reason =
+                target.stream?.kind == .websocket
+                ? "the server answered \(response.statusCode) instead of switching to a WebSocket (101)"
+                : "status \(response.statusCode) did not pass validation: \(target.validationType.summary)"
             kind = .status(response.statusCode)
             self.response = response
         case .underlying(let underlying, _):

@@ -87,6 +87,14 @@ public struct SpecCall: Sendable {
     /// plugins.
     func outgoingRequest() throws(MoyaError) -> Request {
         var request = try built()
+        // A WebSocket target's http and https URLs are its ws and wss ones.
+        if target.stream?.kind == .websocket, let scheme = request.url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            var parts = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        {
+            parts.scheme = scheme == "https" ? "wss" : "ws"
+            if let url = parts.url { request.url = url }
+        }
         policy.apply(to: &request)
         request.cookies = cookies
         return request
@@ -112,7 +120,13 @@ public struct SpecCall: Sendable {
     /// `response` as the target's validation judges it: itself when its status passes, else
     /// `.statusCode`. The one place a spec call's status is judged on its way back.
     func validated(_ response: Response) -> Result<Response, MoyaError> {
-        target.validationType.accepts(response.statusCode) ? .success(response) : .failure(.statusCode(response))
+        // A WebSocket opens with 101 Switching Protocols, whatever its validation; any other
+        // answer fails.
+        guard target.stream?.kind != .websocket else {
+            return response.statusCode == 101 ? .success(response) : .failure(.statusCode(response))
+        }
+        return target.validationType.accepts(response.statusCode)
+            ? .success(response) : .failure(.statusCode(response))
     }
 
     /// The target's sample as the answer to `request`, judged as a live response is; a

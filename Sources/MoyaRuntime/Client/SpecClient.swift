@@ -173,8 +173,10 @@ public struct SpecClient: Sendable {
         // expectations read the events as one JSON array (`StreamTranscript`).
         let transcript = target.stream == nil ? nil : StreamTranscript()
         if let transcript, prepared.policy.stub == .never {
-            delivery.sink = { [stream = target.stream] in
-                EventReader(for: stream, otherwise: HeldBody(limit: StreamTranscript.maximumBytes), sink: transcript)
+            delivery.sink = { [stream = target.stream, script = resolved.script] in
+                EventReader(
+                    for: stream, otherwise: HeldBody(limit: StreamTranscript.maximumBytes), sink: transcript,
+                    script: script)
             }
         }
         let delivered = await deliver(prepared, of: service, delivery, authenticating: authenticating)
@@ -213,6 +215,7 @@ public struct SpecClient: Sendable {
         }
         let body: Data
         var failure: String?
+        var kind = SendFailure.Kind.network(.timedOut)
         if let summary {
             let (events, overflowed) = transcript.events
             body = StreamTranscript.body(of: events)
@@ -221,6 +224,9 @@ public struct SpecClient: Sendable {
                     "the stream sent more than \(StreamTranscript.maximumEvents) events or "
                     + "\(ByteCount.format(StreamTranscript.maximumBytes)) of data, the most a check keeps; "
                     + "give the target stream: { maxEvents: … }"
+            } else if let said = summary.failure {
+                failure = "the WebSocket script failed at " + said
+                kind = .network(.badServerResponse)
             } else {
                 // The failure names the server itself.
                 failure = summary.defaultBoundReason(server: nil)
@@ -236,7 +242,7 @@ public struct SpecClient: Sendable {
             return Exchange(
                 target: target, redactor: delivered.redactor, response: nil, seconds: seconds,
                 failure: SendFailure(
-                    kind: .network(.timedOut), target: target.qualifiedName, reason: failure, server: server,
+                    kind: kind, target: target.qualifiedName, reason: failure, server: server,
                     response: read))
         }
         var exchange = Exchange(target: target, redactor: delivered.redactor, result: result, seconds: seconds)

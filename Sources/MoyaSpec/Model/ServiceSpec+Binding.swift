@@ -86,10 +86,11 @@ extension ServiceSpec {
         boundVariables[name] ?? value
     }
 
-    /// What is wrong with `text` as a base URL, shown as `shown`: nil for an absolute http or
-    /// https URL with a host and a port in range.
+    /// What is wrong with `text` as a base URL, shown as `shown`: nil for an absolute http,
+    /// https, ws or wss URL with a host and a port in range.
     package static func baseURLProblem(_ text: String, shown: String) -> String? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            ["http", "https", "ws", "wss"].contains(scheme),
             let host = url.host, !host.isEmpty
         else { return "\(shown) is not an absolute http or https URL, such as https://api.example.com" }
         if let port = url.port, !(1...65_535).contains(port) {

@@ -13,6 +13,8 @@ public struct StreamSpec: Sendable {
     public var until: FlowCondition?
     /// Where `stream:` is written.
     public var mark: Mark
+    /// A WebSocket's script: what is sent and waited for once it opens, in order.
+    public var script: [SocketStepSpec] = []
 
     /// The variables `until` may read.
     public static let eventVariables = ["event", "id", "data", "index"]
@@ -24,4 +26,33 @@ public struct StreamSpec: Sendable {
         self.until = until
         self.mark = mark
     }
+}
+
+/// One step of a WebSocket target's `script:`.
+public enum SocketStepSpec: Sendable {
+    /// `send: TEXT`: a text message, `{param}` references bound.
+    case send(Template)
+    /// `send-json: VALUE`: a text message of the value as JSON, references bound.
+    case sendJSON(ValueTemplate)
+    /// `expect: CONDITION`: waits for a message the condition holds for, over the event's
+    /// variables, at most `within` seconds; the messages before it are passed over.
+    case expect(FlowCondition, text: String, within: Double)
+    /// `ping`: a ping, waiting at most `within` seconds for its pong.
+    case ping(within: Double)
+    /// `wait: DURATION`: a pause.
+    case wait(Double)
+    /// `close: CODE`: a close frame (1000 unless given); the server's close ends the stream.
+    case close(code: Int)
+
+    /// How long an `expect` or a `ping` waits unless it says: 10 seconds.
+    public static let defaultWithin = 10.0
+}
+
+/// A script step bound to a call's values: what a WebSocket target sends and waits for.
+public enum SocketStep: Sendable {
+    case send(String)
+    case expect(FlowCondition, text: String, within: Double)
+    case ping(within: Double)
+    case wait(Double)
+    case close(code: Int)
 }

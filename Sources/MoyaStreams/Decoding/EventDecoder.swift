@@ -1,3 +1,12 @@
+import MoyaHTTP
+import MoyaJSON
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Reads a stream's body into events by its kind: the one entry point for SSE, NDJSON and
 /// JSON text sequences, numbering the events from 0.
 public struct EventDecoder: Sendable {
@@ -7,12 +16,18 @@ public struct EventDecoder: Sendable {
     }
 
     private var framing: Framing
+    /// Whether the events are WebSocket messages, a stub's written as SSE events are: a text
+    /// message has no event type.
+    private let messages: Bool
     /// The number the next event gets: how many were dispatched.
     public private(set) var count = 0
 
     /// A decoder for `kind` that holds at most `limit` bytes of one event.
     public init(kind: StreamKind, limit: Int) {
-        framing = kind == .sse ? .sse(SSEDecoder(limit: limit)) : .records(RecordDecoder(kind: kind, limit: limit))
+        framing =
+            kind == .sse || kind == .websocket
+            ? .sse(SSEDecoder(limit: limit)) : .records(RecordDecoder(kind: kind, limit: limit))
+        messages = kind == .websocket
     }
 
     /// A decoder that goes on from an earlier connection's: its events numbered from `count`,
@@ -44,11 +59,30 @@ public struct EventDecoder: Sendable {
         case .sse(var decoder):
             framing = .records(RecordDecoder(kind: .ndjson, limit: 0))
             defer { framing = .sse(decoder) }
-            try decoder.decode(bytes, next: &count, dispatch: dispatch)
+            guard messages else {
+                try decoder.decode(bytes, next: &count, dispatch: dispatch)
+                return
+            }
+            try decoder.decode(bytes, next: &count) { event in
+                var message = event
+                if message.event == "message" { message.event = nil }
+                try dispatch(message)
+            }
         case .records(var decoder):
             framing = .records(RecordDecoder(kind: .ndjson, limit: 0))
             defer { framing = .records(decoder) }
             try decoder.decode(bytes, next: &count, dispatch: dispatch)
+        }
+    }
+
+    /// A WebSocket message as the next event: a text message's text, a binary message as
+    /// base64 with the type `binary`.
+    public mutating func event(of message: SocketMessage) -> StreamEvent {
+        defer { count += 1 }
+        switch message {
+        case .text(let text): return StreamEvent(index: count, data: text)
+        case .binary(let bytes):
+            return StreamEvent(index: count, event: "binary", data: Data(bytes).base64EncodedString())
         }
     }
 

@@ -4,10 +4,11 @@ extension StreamEvent {
     /// The event as a server of `kind` sends it, which the decoder reads back as this event:
     /// SSE fields and a blank line (each line of the data a `data:` line); an NDJSON line; a
     /// JSON text sequence's record. Data with a line break that one line cannot hold is
-    /// written as a JSON string.
+    /// written as a JSON string. WebSocket messages have no body of their own: a stub's are
+    /// written as SSE events are, and read back as messages.
     public func wire(as kind: StreamKind) -> [UInt8] {
         switch kind {
-        case .sse:
+        case .sse, .websocket:
             var text = ""
             if let event { text += "event: \(event)\n" }
             if let id { text += "id: \(id)\n" }
@@ -37,9 +38,11 @@ extension StreamEvent {
         }
     }
 
-    /// The `Content-Type` a stream of `kind` is sent with.
-    public static func contentType(of kind: StreamKind) -> String {
+    /// The `Content-Type` a stream of `kind` is sent with; a stub of WebSocket messages has
+    /// none, so that it is read as the target declares.
+    public static func contentType(of kind: StreamKind) -> String? {
         switch kind {
+        case .websocket: nil
         case .sse: "text/event-stream"
         case .ndjson: "application/x-ndjson"
         case .jsonSeq: "application/json-seq"

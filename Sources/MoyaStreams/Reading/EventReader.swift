@@ -17,8 +17,13 @@ public protocol EventSink: Sendable {
 ///
 /// The head decides: a response whose `Content-Type` names a stream, or a 2xx response of a
 /// target that declares one, is read as events, each handed to `sink`; any other body goes to
-/// `otherwise` untouched. Holds at most one event, never the stream.
-public final class EventReader: ResponseStream {
+/// `otherwise` untouched. Holds at most one event, never the stream. A WebSocket's messages
+/// are its events, one each, while its `conversation` talks.
+public final class EventReader: MessageStream {
+    /// What is said on a WebSocket once it opens, given the events as they are read: nil when
+    /// it went as written, else what went wrong, which ends the stream.
+    public typealias Conversation = @Sendable (_ socket: any SocketWriter, _ events: EventFeed) async -> String?
+
     /// What a stream came to.
     public struct Summary: Sendable, Hashable {
         /// The kind it was read as.
@@ -40,6 +45,8 @@ public final class EventReader: ResponseStream {
         public var reconnectionTime: Int?
         /// When the stream opened: its first connection's head.
         public var opened: ContinuousClock.Instant
+        /// What went wrong in a WebSocket's conversation, which ended it.
+        public var failure: String?
 
         /// Whether the stream ended without reaching a bound: the server ended it, or the
         /// connection failed once it had opened. Such a stream may be resumed.
@@ -69,6 +76,7 @@ public final class EventReader: ResponseStream {
         var stop: StreamStop?
         var byDefault = false
         var ended: ContinuousClock.Instant?
+        var failure: String?
     }
 
     private let declared: StreamKind?
@@ -81,15 +89,21 @@ public final class EventReader: ResponseStream {
     private let state = Mutex(State())
     /// The stream this connection resumes, if it does.
     private let resuming: Summary?
+    private let conversation: Conversation?
+    /// The events a conversation waits for; nil without one.
+    private let feed: EventFeed?
 
     /// A reader for a target that declares `declared` (or nil to go by `Content-Type`), ended
     /// by `bounds` or by an event `until` holds for. A stream without any bound ends after
     /// `StreamBounds.defaultIdle` without an event.
     public init(
         declared: StreamKind?, bounds: StreamBounds, until: (@Sendable (StreamEvent) -> Bool)? = nil,
-        otherwise: (any ResponseStream)? = nil, sink: any EventSink, resuming: Summary? = nil
+        otherwise: (any ResponseStream)? = nil, sink: any EventSink, resuming: Summary? = nil,
+        conversation: Conversation? = nil
     ) {
         self.resuming = resuming
+        self.conversation = conversation
+        feed = conversation == nil ? nil : EventFeed()
         self.declared = declared
         self.bounds = bounds
         idle = bounds.isEmpty && until == nil ? StreamBounds.defaultIdle : bounds.idle
@@ -98,11 +112,16 @@ public final class EventReader: ResponseStream {
         self.sink = sink
     }
 
-    /// The kind a response with `head` is read as, or nil when its body is not a stream: the
-    /// kind its `Content-Type` names; else, for a 2xx, the declared one, unless the type says
-    /// the body is one JSON document (an endpoint that streams only when asked answers JSON
-    /// otherwise).
+    /// The kind a response with `head` is read as, or nil when its body is not a stream: a
+    /// WebSocket's for a 101 that switched to one; the kind its `Content-Type` names; else,
+    /// for a 2xx, the declared one, unless the type says the body is one JSON document (an
+    /// endpoint that streams only when asked answers JSON otherwise).
     public static func kind(of head: ResponseHead, declared: StreamKind?) -> StreamKind? {
+        if head.statusCode == 101 {
+            return head.headers["Upgrade"]?.lowercased() == "websocket" ? .websocket : nil
+        }
+        // A WebSocket that did not open answers with a body, as any response does.
+        if declared == .websocket { return nil }
         let type = head.headers["Content-Type"]
         if let type, let kind = StreamKind(contentType: type) { return kind }
         guard (200..<300).contains(head.statusCode) else { return nil }
@@ -166,17 +185,7 @@ public final class EventReader: ResponseStream {
             let before = decoder.count
             defer { if decoder.count != before { state.lastEvent = .now } }
             do {
-                try decoder.decode(taken) { event in
-                    sink.take(event)
-                    if let until, until(event) {
-                        state.stop = .until
-                        throw Stopped()
-                    }
-                    if let most = bounds.maxEvents, event.index + 1 >= most {
-                        state.stop = .maxEvents
-                        throw Stopped()
-                    }
-                }
+                try decoder.decode(taken) { event in try dispatch(event, stop: &state.stop) }
             } catch is Stopped {
                 sink.flush()
                 return true
@@ -196,9 +205,72 @@ public final class EventReader: ResponseStream {
         if ends { throw ResponseStreamEnded() }
     }
 
+    /// Hands `event` on, and stops the stream at it when a bound says so.
+    private func dispatch(_ event: StreamEvent, stop: inout StreamStop?) throws {
+        sink.take(event)
+        feed?.yield(event)
+        if let until, until(event) {
+            stop = .until
+            throw Stopped()
+        }
+        if let most = bounds.maxEvents, event.index + 1 >= most {
+            stop = .maxEvents
+            throw Stopped()
+        }
+    }
+
+    // MARK: - WebSocket messages
+
+    public var messageLimit: Int { bounds.maxBytes ?? StreamBounds.defaultEventLimit }
+
+    public func receive(message: SocketMessage) throws {
+        let ends = state.withLock { state -> Bool in
+            guard state.stop == nil, var decoder = state.decoder else { return true }
+            let size =
+                switch message {
+                case .text(let text): text.utf8.count
+                case .binary(let bytes): bytes.count
+                }
+            if let most = bounds.maxBytes, size > most - state.bytes {
+                state.stop = .maxBytes
+                return true
+            }
+            state.bytes += size
+            state.lastEvent = .now
+            let event = decoder.event(of: message)
+            state.decoder = decoder
+            defer { sink.flush() }
+            do {
+                try dispatch(event, stop: &state.stop)
+            } catch {
+                return true
+            }
+            return false
+        }
+        if ends {
+            feed?.end()
+            throw ResponseStreamEnded()
+        }
+    }
+
+    public func talk(on socket: any SocketWriter) async {
+        guard let conversation, let feed else { return }
+        let failure = await conversation(socket, feed)
+        feed.end()
+        guard let failure else { return }
+        state.withLock { state in
+            state.failure = failure
+            if state.stop == nil {
+                state.stop = .end
+                state.ended = .now
+            }
+        }
+        try? await socket.close(code: 1000)
+    }
+
     public func deadline() -> ContinuousClock.Instant? {
         state.withLock { state in
-            guard state.stop == nil, let opened = state.opened else { return nil }
+            guard state.stop == nil, state.failure == nil, let opened = state.opened else { return nil }
             let ends = [
                 bounds.maxTime.map { opened + .seconds($0) },
                 idle.map { (state.lastEvent ?? opened) + .seconds($0) },
@@ -219,6 +291,7 @@ public final class EventReader: ResponseStream {
             }
             state.ended = now
         }
+        feed?.end()
     }
 
     /// Reads a whole response at once, as a stub answers: its head and body, to the bounds
@@ -260,7 +333,7 @@ public final class EventReader: ResponseStream {
                 kind: kind, events: decoder.count, bytes: state.bytes,
                 seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, stop: state.stop ?? .end,
                 byDefault: state.byDefault, lastEventID: decoder.lastEventID,
-                reconnectionTime: decoder.reconnectionTime, opened: opened)
+                reconnectionTime: decoder.reconnectionTime, opened: opened, failure: state.failure)
         }
     }
 }
