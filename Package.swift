@@ -147,7 +147,8 @@ let package = Package(
             swiftSettings: callerIsolated),
         // The one HTTP/1.1 server of `serve` and `mcp --http`, in Hummingbird's Core + TLS
         // shape on SwiftNIO, already in the graph through AsyncHTTPClient: bootstrap, TLS,
-        // connection cap, body limits, timeouts and graceful stop, asking an `HTTPResponder`.
+        // connection cap, body limits, timeouts and graceful stop, asking an `HTTPResponder`;
+        // WebSockets on NIO's upgrader.
         .target(
             name: "MoyaServer",
             dependencies: [
@@ -157,6 +158,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
         // `serve`: the mock router (a pure function from a request to an answer) and its
         // responder for the server core.
@@ -164,6 +166,7 @@ let package = Package(
             name: "MoyaServe",
             dependencies: [
                 "MoyaJSON", "MoyaHTTP", "MoyaSpec", "MoyaBinding", "MoyaJSONPath", "MoyaSchema", "MoyaServer",
+                "MoyaStreams",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),

@@ -16,8 +16,10 @@ final class AnyResponder: Sendable {
     let admit: @Sendable (ServerRequest) -> ServerAdmission<any Sendable>
     let respond: @Sendable (ServerRequest, any Sendable) -> ServerReply
     let refusal: @Sendable (ServerRefusal, ServerRequest?) -> ServerResponse
+    let socket: @Sendable (ServerRequest) -> ServerSocket?
 
     init<Responder: HTTPResponder>(_ responder: Responder) {
+        socket = { responder.socket(for: $0) }
         admit = { Self.erase(responder.admit($0)) }
         respond = { request, ticket in
             guard let ticket = ticket as? Responder.Ticket else { return .now(.send(500, closesConnection: true)) }
@@ -102,6 +104,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+
+    /// Taken out when the connection becomes a WebSocket, which counts it from then on.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        work?.cancel()
+        release()
     }
 
     /// Closes the connection after `time` unless something else is set first.

@@ -42,9 +42,14 @@ public final class HTTPServer: Sendable {
                     let sync = channel.pipeline.syncOperations
                     if let tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
                     // The responder's answer to bytes that are no request, in place of NIO's bare 400.
-                    try sync.configureHTTPServerPipeline(withErrorHandling: false)
-                    try sync.addHandler(ParseErrorHandler(responder: responder))
-                    try sync.addHandler(ConnectionHandler(responder: responder, shared: shared))
+                    try sync.configureHTTPServerPipeline(
+                        withServerUpgrade: (
+                            upgraders: [SocketHandler.upgrader(responder, shared)], completionHandler: { _ in }
+                        ),
+                        withErrorHandling: false)
+                    try sync.addHandler(ParseErrorHandler(responder: responder), name: SocketHandler.parseErrors)
+                    try sync.addHandler(
+                        ConnectionHandler(responder: responder, shared: shared), name: SocketHandler.connection)
                 }
             }
         channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()

@@ -134,6 +134,35 @@ public protocol HTTPResponder: Sendable {
 
     /// The response to a request the server refuses; `request` is nil when no head was read.
     func refusal(_ refusal: ServerRefusal, to request: ServerRequest?) -> ServerResponse
+
+    /// The WebSocket a request asking to upgrade to one opens, by its head; nil answers it as
+    /// any request.
+    func socket(for request: ServerRequest) -> ServerSocket?
+}
+
+extension HTTPResponder {
+    /// No request opens a WebSocket.
+    public func socket(for request: ServerRequest) -> ServerSocket? { nil }
+}
+
+/// What a WebSocket the server opened says: each message it is sent back, or its messages,
+/// each after its delay, and then a close.
+public struct ServerSocket: Sendable {
+    public enum Replies: Sendable {
+        /// Each text or binary message back as it came.
+        case echo
+        /// These text messages, each after its delay from the one before; then a close (1000).
+        case messages([(delay: Duration, text: String)])
+    }
+
+    public var replies: Replies
+    /// Called as the socket opens: for a log line.
+    public var performed: (@Sendable () -> Void)?
+
+    public init(_ replies: Replies, performed: (@Sendable () -> Void)? = nil) {
+        self.replies = replies
+        self.performed = performed
+    }
 }
 
 extension HTTPResponder where Ticket == Void {

@@ -68,6 +68,9 @@ public struct MockAnswer: Sendable {
     /// How a stream sample's body is sent: each part's length, after its delay in seconds,
     /// flushed as it goes. Nil sends the body at once.
     public var pacing: [(length: Int, delay: Double)]?
+    /// Whether the target that answered is a WebSocket's: a request that asks to upgrade opens
+    /// one, its sample's events the messages it sends, or an echo without them.
+    public var isWebSocket = false
 
     /// The status, or nil for an abort or a hang.
     public var status: Int? {
@@ -407,6 +410,7 @@ public struct MockRouter: Sendable {
         into answer: inout MockAnswer, _ route: MockRoute, _ binding: MockBinding, preferring preferred: String?,
         verbose: Bool, showSecrets: Bool
     ) -> MockAnswer? {
+        answer.isWebSocket = route.target.stream?.kind == .websocket
         if let fixed = route.fixedAnswers[preferred ?? ""] {
             answer.action = fixed.action
             answer.pacing = fixed.pacing
@@ -646,7 +650,7 @@ public struct MockRouter: Sendable {
     }
 
     /// A problem response (RFC 9457) on `answer`.
-    private static func problem(
+    static func problem(
         _ answer: MockAnswer, status: Int, title: String, detail: String, extra: [(key: String, value: JSONValue)],
         headers: [(name: String, value: String)] = [], mediaType: String = "application/problem+json"
     ) -> MockAnswer {

@@ -1,6 +1,7 @@
 import MoyaHTTP
 import MoyaServer
 import MoyaSpec
+import MoyaStreams
 
 /// `serve`'s answers for the server core: the router's answer to each request, its sample's
 /// delay, abort or hang, and the log line written as it is acted on.
@@ -15,12 +16,40 @@ struct MockResponder: HTTPResponder {
         return .now(answer(request))
     }
 
-    /// The router's answer to `request`, heard by `--coverage`.
+    /// The router's answer to `request`, heard by `--coverage`. A WebSocket's target asked
+    /// without an upgrade answers 426.
     private func answer(_ request: ServerRequest) -> ServerResponse {
         let mock = MockRequest(method: request.method, uri: request.uri, headers: request.headers, body: request.body)
-        let answer = router.current.answer(mock, verbose: options.verbose, showSecrets: options.showSecrets)
+        var answer = router.current.answer(mock, verbose: options.verbose, showSecrets: options.showSecrets)
+        if answer.isWebSocket, let status = answer.status, (100..<300).contains(status) {
+            answer = MockRouter.problem(
+                answer, status: 426, title: "Upgrade Required",
+                detail: "\(answer.target ?? "this target") is a WebSocket; ask with Upgrade: websocket", extra: [],
+                headers: [("Upgrade", "websocket")])
+        }
         options.heard?(mock, answer)
         return response(answer, to: request)
+    }
+
+    /// A WebSocket target's socket: its sample's events sent as messages, each after its
+    /// delay, or an echo when it has none. A request its target refuses (a param that breaks
+    /// its rules, say) is answered as any request is.
+    func socket(for request: ServerRequest) -> ServerSocket? {
+        let mock = MockRequest(method: request.method, uri: request.uri, headers: request.headers, body: [])
+        var answer = router.current.answer(mock, verbose: options.verbose, showSecrets: options.showSecrets)
+        guard answer.isWebSocket, case .respond(let status, let headers, let body) = answer.action,
+            (100..<300).contains(status)
+        else { return nil }
+        options.heard?(mock, answer)
+        answer.action = .respond(status: 101, headers: headers, body: body)
+        let performed = response(answer, to: request).performed
+        guard status == 101, let pacing = answer.pacing else { return ServerSocket(.echo, performed: performed) }
+        // The messages come back from the sample's body, as a stub's are read.
+        var decoder = EventDecoder(kind: .websocket, limit: body.count + 1)
+        var texts: [String] = []
+        body.withUnsafeBytes { bytes in try? decoder.decode(bytes) { texts.append($0.data) } }
+        return ServerSocket(
+            .messages(zip(pacing, texts).map { (Self.duration(seconds: $0.0.delay), $0.1) }), performed: performed)
     }
 
     func refusal(_ refusal: ServerRefusal, to request: ServerRequest?) -> ServerResponse {
@@ -81,9 +110,7 @@ struct MockResponder: HTTPResponder {
                 headers.append(("Access-Control-Allow-Origin", "*"))
             }
             // Bounded by the spec's check of `delayed`, and again here so the conversion is exact.
-            let delay = answer.delay.flatMap {
-                $0 > 0 ? Duration.nanoseconds(Int64((min($0, 86_400) * 1e9).rounded())) : nil
-            }
+            let delay = answer.delay.flatMap { $0 > 0 ? Self.duration(seconds: min($0, 86_400)) : nil }
             if let pacing = answer.pacing, Response.carriesContent(statusCode: status) {
                 // A stream sample's events, each after its delay, in the body's order.
                 headers.removeAll { $0.name.isHeaderName("content-length") }
@@ -91,8 +118,7 @@ struct MockResponder: HTTPResponder {
                 var start = 0
                 for (length, seconds) in pacing {
                     let end = min(start + length, body.count)
-                    parts.append(
-                        (Duration.nanoseconds(Int64((min(seconds, 3600) * 1e9).rounded())), Array(body[start..<end])))
+                    parts.append((Self.duration(seconds: min(seconds, 3600)), Array(body[start..<end])))
                     start = end
                 }
                 if start < body.count { parts.append((.zero, Array(body[start...]))) }
@@ -103,6 +129,11 @@ struct MockResponder: HTTPResponder {
             return ServerResponse(
                 .send(status: status, headers: headers, body: body), delay: delay, performed: logged(String(status)))
         }
+    }
+
+    /// A sample's seconds, bounded by its spec's checks, as a duration.
+    private static func duration(seconds: Double) -> Duration {
+        .nanoseconds(Int64((min(max(seconds, 0), 86_400) * 1e9).rounded()))
     }
 
     /// The log line's parts before and after the time taken.
