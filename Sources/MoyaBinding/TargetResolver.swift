@@ -301,7 +301,10 @@ struct TargetResolver {
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headerFields: headers,
             sampleData: sampleData,
-            validationType: target.validation ?? service.validation, sampleResponse: sample,
+            // A WebSocket opens with 101 Switching Protocols, whatever else is declared.
+            validationType: target.stream?.kind == .websocket
+                ? .customCodes([101]) : target.validation ?? service.validation,
+            sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
             secrets: secrets, login: login,
             binding: binding)

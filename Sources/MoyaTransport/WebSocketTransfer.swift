@@ -133,21 +133,26 @@ extension Session {
         try await channel.executeThenClose { inbound, _ in
             var received: ResponseHead?
             var count = 0
-            reading: for try await part in inbound {
-                switch part {
-                case .head(let head):
-                    let made = ResponseHead(
-                        statusCode: Int(head.status.code),
-                        headers: MoyaHTTP.HTTPHeaders(fields: head.headers.map { (name: $0.name, value: $0.value) }),
-                        version: "HTTP/\(head.version.major).\(head.version.minor)")
-                    received = made
-                    try stream.receive(head: made)
-                case .body(let chunk):
-                    count += chunk.readableBytes
-                    try chunk.withUnsafeReadableBytes { try stream.receive($0) }
-                case .end:
-                    break reading
+            do {
+                reading: for try await part in inbound {
+                    switch part {
+                    case .head(let head):
+                        let made = ResponseHead(
+                            statusCode: Int(head.status.code),
+                            headers: MoyaHTTP.HTTPHeaders(
+                                fields: head.headers.map { (name: $0.name, value: $0.value) }),
+                            version: "HTTP/\(head.version.major).\(head.version.minor)")
+                        received = made
+                        try stream.receive(head: made)
+                    case .body(let chunk):
+                        count += chunk.readableBytes
+                        try chunk.withUnsafeReadableBytes { try stream.receive($0) }
+                    case .end:
+                        break reading
+                    }
                 }
+            } catch  where received != nil {
+                // The answer came: a connection closed after it is no failure.
             }
             guard let received else {
                 throw NetworkError(.networkConnectionLost, "the server closed the connection before answering")

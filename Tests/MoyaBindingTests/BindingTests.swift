@@ -45,7 +45,7 @@ final class BindingTests: XCTestCase {
         for (values, message) in [
             (
                 ["LATE_HOST": "not a url", "LATE_PAGE": "1"],
-                "baseURL (late.yaml:2:10) with the value of ${LATE_HOST}: the URL is not an absolute http or https URL, "
+                "baseURL (late.yaml:2:10) with the value of ${LATE_HOST}: the URL is not an absolute http, https, ws or wss URL, "
                     + "such as https://api.example.com"
             ),
             (

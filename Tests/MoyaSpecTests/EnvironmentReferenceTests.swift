@@ -63,7 +63,7 @@ final class EnvironmentReferenceTests: XCTestCase {
             XCTAssertEqual(
                 ($0 as? SpecError)?.diagnostics.map(\.description),
                 [
-                    "refs.yaml:2:10: error: baseURL: \"${REFS_URL:-not a url}\" is not an absolute http or https URL, "
+                    "refs.yaml:2:10: error: baseURL: \"${REFS_URL:-not a url}\" is not an absolute http, https, ws or wss URL, "
                         + "such as https://api.example.com"
                 ])
         }

@@ -199,7 +199,7 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-url.yaml",
             [
-                "1:10: baseURL: \"ftp//nowhere\" is not an absolute http or https URL, such as https://api.example.com"
+                "1:10: baseURL: \"ftp//nowhere\" is not an absolute http, https, ws or wss URL, such as https://api.example.com"
             ]
         ),
         (

@@ -531,13 +531,13 @@ struct CallCommand: CallerIsolatedCommand {
         }
     }
 
-    /// The conversation of `call --interactive`: each line of `lines` sent as a text message,
-    /// then, at their end, a close.
+    /// The conversation of `call --interactive`: each line of `lines` sent as a text message.
+    /// Their end sends nothing more, and the messages go on being read to the stream's bounds
+    /// or the server's close, so that the answers to the last lines are not lost.
     private static func typed(_ lines: @escaping @Sendable () -> AsyncStream<String>) -> EventReader.Conversation {
         { socket, _ in
             do {
                 for await line in lines() { try await socket.send(.text(line)) }
-                try await socket.close(code: 1000)
             } catch {
                 if !_Concurrency.Task.isCancelled { return "sending a line: \(error)" }
             }

@@ -120,13 +120,7 @@ public struct SpecCall: Sendable {
     /// `response` as the target's validation judges it: itself when its status passes, else
     /// `.statusCode`. The one place a spec call's status is judged on its way back.
     func validated(_ response: Response) -> Result<Response, MoyaError> {
-        // A WebSocket opens with 101 Switching Protocols, whatever its validation; any other
-        // answer fails.
-        guard target.stream?.kind != .websocket else {
-            return response.statusCode == 101 ? .success(response) : .failure(.statusCode(response))
-        }
-        return target.validationType.accepts(response.statusCode)
-            ? .success(response) : .failure(.statusCode(response))
+        target.validationType.accepts(response.statusCode) ? .success(response) : .failure(.statusCode(response))
     }
 
     /// The target's sample as the answer to `request`, judged as a live response is; a

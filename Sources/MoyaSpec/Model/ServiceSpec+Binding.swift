@@ -92,7 +92,7 @@ extension ServiceSpec {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             ["http", "https", "ws", "wss"].contains(scheme),
             let host = url.host, !host.isEmpty
-        else { return "\(shown) is not an absolute http or https URL, such as https://api.example.com" }
+        else { return "\(shown) is not an absolute http, https, ws or wss URL, such as https://api.example.com" }
         if let port = url.port, !(1...65_535).contains(port) {
             return "port \(port) is out of range; a port is 1 to 65535"
         }

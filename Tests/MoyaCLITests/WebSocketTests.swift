@@ -1,0 +1,193 @@
+import Foundation
+import MoyaCLI
+import MoyaCompiler
+import MoyaCore
+import MoyaServe
+import Synchronization
+import TestSupport
+import XCTest
+
+/// WebSocket targets: a script's steps against the `websockets` package's server (PyPI) and
+/// against `serve`'s, the handshake's credentials masked, `--interactive`, bounds, checks, and
+/// the failures a user meets, each one line.
+final class WebSocketTests: XCTestCase {
+    static let specs = CommandTests.root + "/Tests/Fixtures/streams/sockets"
+    var server: Process?
+    var url = ""
+    var http: TestServer!
+
+    override func setUpWithError() throws {
+        http = try TestServer()
+    }
+
+    override func tearDown() {
+        // Killed: a process started after a call in this process ignores SIGTERM, as the
+        // call's signal handling leaves it.
+        if let server {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        http.stop()
+    }
+
+    /// Starts the `websockets` server of `Tests/Fixtures/streams/websocket_server.py`.
+    func startPythonServer() throws {
+        try Repository.requirePrograms(["python3"])
+        let check = try Launch.run(
+            Launch.onPath("python3").0, ["python3", "-c", "import websockets.asyncio.server"], environment: nil)
+        guard check.status == 0 else { throw Repository.unavailable("websockets not installed; .ci/run installs it") }
+        let started = try Launch.start(
+            Launch.onPath("python3").0, ["python3", Repository.fixtures + "/streams/websocket_server.py"],
+            environment: nil)
+        server = started.process
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = started.output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertNotNil(Int(port), "the server printed no port")
+        url = "ws://127.0.0.1:\(port)"
+    }
+
+    var environment: [String: String] {
+        ["WS_SERVER": url, "CHAT_TOKEN": "s3cret", "HTTP_SERVER": http.baseURL]
+    }
+
+    func call(_ arguments: [String]) async -> (status: Int32, out: String, error: String) {
+        await CommandTests.run(["call"] + arguments + ["--specs", Self.specs], environment: environment)
+    }
+
+    func testScriptAgainstTheWebsocketsServer() async throws {
+        try startPythonServer()
+        let (status, out, error) = await call(["chat.echo", "--name", "Ann"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(out, "welcome authorized\nhello Ann\n{\"type\":\"greet\",\"who\":\"Ann\"}\n")
+        XCTAssertEqual(error, "")
+    }
+
+    func testHandshakeCredentialsAreMaskedAndTheSummarySaysHowItEnded() async throws {
+        try startPythonServer()
+        let (status, out, error) = await call(["chat.first", "-v", "--events", "json"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(out, "{\"event\":null,\"id\":null,\"data\":\"welcome authorized\"}\n")
+        XCTAssertTrue(error.hasPrefix("Request: GET \(url)/first\n"), error)
+        // The token comes from the environment: the log names its variable, never its value.
+        XCTAssertTrue(error.contains("  Authorization: Bearer ${CHAT_TOKEN}\n"), error)
+        XCTAssertFalse(error.contains("s3cret"), error)
+        XCTAssertTrue(error.contains("Response: 101 "), error)
+        XCTAssertTrue(
+            error.replacing(/in [0-9.]+ s/, with: "in T s").hasSuffix(
+                "moya-cli: stream (websocket): 1 event, 18 bytes in T s; ended by maxEvents\n"), error)
+    }
+
+    func testAnExpectNotMetFailsNamingItsStep() async throws {
+        try startPythonServer()
+        let silent = await call(["chat.silent"])
+        XCTAssertEqual(silent.status, 1)
+        XCTAssertEqual(silent.out, "welcome authorized\n")
+        XCTAssertEqual(
+            silent.error,
+            "moya-cli: error: chat.silent: the WebSocket script failed at script[0]: "
+                + "no message met {data} == 'never' within 0.3 s\n")
+        let closed = await call(["chat.closed"])
+        XCTAssertEqual(closed.status, 1)
+        XCTAssertEqual(
+            closed.error,
+            "moya-cli: error: chat.closed: the WebSocket script failed at script[0]: "
+                + "the stream ended before a message met {index} == 0\n")
+    }
+
+    func testInteractiveSendsEachLineOfStdin() throws {
+        try startPythonServer()
+        let (status, out, error) = try Launch.run(
+            Launch.product(), ["call", "chat.talk", "--interactive", "--events", "json", "--specs", Self.specs],
+            environment: environment, input: Data("one\ntwo\n".utf8))
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(
+            out,
+            ["welcome authorized", "one", "two"].map { "{\"event\":null,\"id\":null,\"data\":\"\($0)\"}\n" }.joined())
+    }
+
+    func testTheFailuresAUserMeets() async throws {
+        url = "ws://127.0.0.1:1"
+        let plain = await call(["chat.plain"])
+        XCTAssertEqual(plain.status, 8)
+        XCTAssertTrue(
+            plain.error.hasSuffix(
+                "chat.plain: the server answered 200 instead of switching to a WebSocket (101)\n"), plain.error)
+        let refused = await call(["chat.first"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.error, "moya-cli: error: chat.first: the connection to 127.0.0.1:1 was refused\n")
+    }
+
+    func testCheckHoldsTheMessagesLiveAndStubbed() async throws {
+        try startPythonServer()
+        let spec = Self.specs + "/chat.yaml"
+        let (status, out, _) = await CommandTests.run(["check", spec], environment: environment)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            out.replacing(/\([0-9]+ ms\)/, with: "(T)").replacing(/skipped in [0-9.]+ s/, with: "skipped in T s"),
+            """
+            PASS  chat.echo: greets  (T)
+            PASS  chat.first  (T)
+            PASS  chat.talk  (T)
+            FAIL  chat.silent  (T)
+                  \(spec):38:3: request: the WebSocket script failed at script[0]: no message met {data} == 'never' within 0.3 s
+            FAIL  chat.closed  (T)
+                  \(spec):45:3: request: the WebSocket script failed at script[0]: the stream ended before a message met {index} == 0
+            FAIL  chat.plain  (T)
+                  \(spec):51:3: validation: expected a status that passes 101, got 200
+
+            6 checks: 3 passed, 3 failed, 0 skipped in T s
+
+            """)
+        let stubbed = await CommandTests.run(["check", spec, "--stub", "immediate"], environment: environment)
+        XCTAssertTrue(stubbed.1.hasPrefix("PASS  chat.echo: greets"), stubbed.1)
+    }
+
+    /// `serve` opens a WebSocket for a WebSocket target: its sample's events as messages, after
+    /// their delays, then a close; without a sample, an echo. Asked without an upgrade, 426.
+    func testServeSendsTheSampleAndEchoes() async throws {
+        let service = try SpecCompiler(
+            environment: Environment(["WS_SERVER": "ws://127.0.0.1", "CHAT_TOKEN": "s3cret"])
+        )
+        .compile(file: Self.specs + "/chat.yaml")
+        let logged = LogLines()
+        let served = try await MockHTTPServer(
+            router: MockRouter(services: [service]), host: "127.0.0.1", port: 0,
+            options: MockHTTPServer.Options(verbose: false, showSecrets: false, log: { logged.append($0) }))
+        url = "ws://127.0.0.1:\(served.port)"
+        let sampled = await call(["chat.echo"])
+        let echoed = try Launch.run(
+            Launch.product(), ["call", "chat.talk", "--interactive", "--specs", Self.specs],
+            environment: environment, input: Data("ping\npong\nend\n".utf8))
+        let plain = try Launch.run(
+            Launch.onPath("curl").0,
+            [
+                "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer s3cret",
+                "http://127.0.0.1:\(served.port)/echo",
+            ],
+            environment: nil)
+        _ = await served.stop(grace: 5)
+        XCTAssertEqual(sampled.status, 0, sampled.error)
+        XCTAssertEqual(sampled.out, "welcome authorized\nhello world\n{\"type\":\"greet\",\"who\":\"world\"}\n")
+        XCTAssertEqual(echoed.status, 0, echoed.error)
+        XCTAssertEqual(echoed.out, "ping\npong\nend\n")
+        XCTAssertEqual(plain.out, "426")
+        XCTAssertEqual(
+            logged.lines.map { $0.replacing(/[0-9.]+ ms/, with: "T ms") },
+            [
+                "GET /echo  chat.echo  default  101  T ms", "GET /talk  chat.talk  default  101  T ms",
+                "GET /echo  chat.echo  default  426  T ms",
+            ])
+    }
+}
+
+/// Lines a test's server logs, from its threads.
+final class LogLines: Sendable {
+    private let held = Mutex<[String]>([])
+    func append(_ line: String) { held.withLock { $0.append(line) } }
+    var lines: [String] { held.withLock { $0 } }
+}
