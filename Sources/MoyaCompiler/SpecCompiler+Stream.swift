@@ -97,17 +97,30 @@ extension CompileContext {
         var steps: [SocketStepSpec] = []
         for (index, item) in items.enumerated() {
             let itemPath = path + "[\(index)]"
-            if case .scalar(let text, _) = item.content, text == "ping" || text == "close" {
-                steps.append(text == "ping" ? .ping(within: SocketStepSpec.defaultWithin) : .close(code: 1000))
+            if case .scalar(let text, _) = item.content {
+                if text == "ping" || text == "close" {
+                    steps.append(text == "ping" ? .ping(within: SocketStepSpec.defaultWithin) : .close(code: 1000))
+                } else {
+                    reader.error(
+                        item.mark, itemPath,
+                        "expected a step such as send: hello, or ping or close alone, got \(reader.describe(item))")
+                }
                 continue
             }
             guard let fields = reader.fields(item, itemPath, known: Self.socketStepKeys) else { continue }
             let actions = Self.socketStepKeys.dropLast().filter { fields[$0] != nil }
             guard actions.count == 1, let action = actions.first, let value = fields[action] else {
-                reader.error(
-                    fields.mark, itemPath,
-                    "a step is one of send, send-json, expect, ping, wait or close"
-                        + (actions.isEmpty ? "" : "; found \(actions.joined(separator: " and "))"))
+                // An unknown key has its own error already.
+                let unknown =
+                    if case .mapping(let pairs) = item.content {
+                        pairs.contains { !Self.socketStepKeys.contains($0.key.scalar ?? "") }
+                    } else { false }
+                if !actions.isEmpty || !unknown {
+                    reader.error(
+                        fields.mark, itemPath,
+                        "a step is one of send, send-json, expect, ping, wait or close"
+                            + (actions.isEmpty ? "" : "; found \(actions.joined(separator: " and "))"))
+                }
                 continue
             }
             var within = SocketStepSpec.defaultWithin

@@ -160,7 +160,7 @@ final class InvalidFixtureTests: XCTestCase {
         (
             "bad-stream.yaml",
             [
-                "3:29: targets.kind.stream: unknown stream kind \"websockets\"; expected sse | ndjson | json-seq",
+                "3:29: targets.kind.stream: unknown stream kind \"websockets\"; expected sse | ndjson | json-seq | websocket; did you mean 'websocket'?",
                 "4:41: targets.key.stream.maxEvent: unknown key 'maxEvent'; did you mean 'maxEvents'?",
                 "5:39: targets.until.stream.until: the condition ends too early",
                 "6:42: targets.variable.stream.until: unknown variable 'dat'; an event's are {event}, {id}, {data}, {index}; did you mean 'data'?",
@@ -174,6 +174,21 @@ final class InvalidFixtureTests: XCTestCase {
                 "15:55: targets.sampled.sample.events[1].delay: expected a duration such as 500ms or 2s, got \"2h\"",
                 "16:22: targets.sampled.sample.events[2].dealy: unknown key 'dealy'; did you mean 'delay'?",
                 "17:43: targets.notAList.sample.events: expected a sequence of events such as - { data: hello }, got a mapping",
+            ]
+        ),
+        (
+            "bad-socket.yaml",
+            [
+                "3:21: targets.posted.method: a WebSocket opens with GET, got POST",
+                "4:49: targets.sse.stream.script: a script is a WebSocket's; give the stream kind: websocket",
+                "10:11: targets.steps.stream.script[0]: a step is one of send, send-json, expect, ping, wait or close; found send and expect",
+                "11:13: targets.steps.stream.script[1].sned: unknown key 'sned'; did you mean 'send'?",
+                "12:21: targets.steps.stream.script[2].expect: unknown variable 'dta'; an event's are {event}, {id}, {data}, {index}; did you mean 'data'?",
+                "13:20: targets.steps.stream.script[3].close: expected a close code of 1000 or 3000 to 4999, got 1001",
+                "14:31: targets.steps.stream.script[4].within: within goes with expect or ping",
+                "15:11: targets.steps.stream.script[5]: expected a step such as send: hello, or ping or close alone, got \"hello\"",
+                "16:19: targets.steps.stream.script[6].send: {who} names no declared param (the target declares no params)",
+                "17:60: targets.notAList.stream.script: expected a sequence of steps such as - send: hello, got a mapping",
             ]
         ),
         (

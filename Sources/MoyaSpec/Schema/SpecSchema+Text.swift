@@ -15,7 +15,7 @@ extension SpecSchema {
             },
             "baseURL": {
               "type": "string",
-              "description": "An absolute http or https URL; it may carry a path and a query."
+              "description": "An absolute http, https, ws or wss URL; it may carry a path and a query. A ws or wss one makes its targets WebSockets."
             },
             "headers": {
               "$ref": "#/$defs/headers"
@@ -1181,7 +1181,7 @@ extension SpecSchema {
                       "description": "The most time without an event."
                     },
                     "maxBytes": {
-                      "description": "The most body bytes read: a number, or one with KiB, MiB or GiB.",
+                      "description": "The most body bytes read (a WebSocket's message bytes): a number, or one with KiB, MiB or GiB.",
                       "anyOf": [
                         {
                           "type": "integer",
@@ -1192,6 +1192,14 @@ extension SpecSchema {
                           "pattern": "^[0-9]+ ?(B|KiB|MiB|GiB)$"
                         }
                       ]
+                    },
+                    "script": {
+                      "type": "array",
+                      "maxItems": 10000,
+                      "description": "A WebSocket's steps, said in order once it opens (kind: websocket).",
+                      "items": {
+                        "$ref": "#/$defs/socketStep"
+                      }
                     }
                   },
                   "additionalProperties": false
@@ -1202,9 +1210,10 @@ extension SpecSchema {
               "enum": [
                 "sse",
                 "ndjson",
-                "json-seq"
+                "json-seq",
+                "websocket"
               ],
-              "description": "sse (text/event-stream), ndjson (a JSON text a line) or json-seq (RFC 7464); read from Content-Type when not given."
+              "description": "sse (text/event-stream), ndjson (a JSON text a line), json-seq (RFC 7464) or websocket (each message an event); read from Content-Type when not given."
             },
             "paginate": {
               "title": "Pagination",
@@ -1606,6 +1615,114 @@ extension SpecSchema {
                 }
               },
               "additionalProperties": false
+            },
+            "socketStep": {
+              "title": "WebSocket step",
+              "description": "One step of a WebSocket's script: one of send, send-json, expect, ping, wait or close; ping and close may be written alone.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "ping",
+                    "close"
+                  ]
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "send": {
+                      "type": "string",
+                      "description": "A text message; {param} and ${VAR} bound."
+                    }
+                  },
+                  "required": [
+                    "send"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "send-json": {
+                      "description": "A text message of the value as JSON, references bound."
+                    }
+                  },
+                  "required": [
+                    "send-json"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "expect": {
+                      "type": "string",
+                      "description": "A condition on a message, over {event}, {id}, {data} and {index}: waits for one it holds for."
+                    },
+                    "within": {
+                      "$ref": "#/$defs/duration",
+                      "description": "The most time to wait: 10 s unless given."
+                    }
+                  },
+                  "required": [
+                    "expect"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "ping": {
+                      "type": "null"
+                    },
+                    "within": {
+                      "$ref": "#/$defs/duration",
+                      "description": "The most time to wait for the pong: 10 s unless given."
+                    }
+                  },
+                  "required": [
+                    "ping"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "wait": {
+                      "$ref": "#/$defs/duration",
+                      "description": "A pause."
+                    }
+                  },
+                  "required": [
+                    "wait"
+                  ],
+                  "additionalProperties": false
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "close": {
+                      "anyOf": [
+                        {
+                          "type": "null"
+                        },
+                        {
+                          "const": 1000
+                        },
+                        {
+                          "type": "integer",
+                          "minimum": 3000,
+                          "maximum": 4999
+                        }
+                      ],
+                      "description": "The close code: 1000 unless given, or 3000 to 4999."
+                    }
+                  },
+                  "required": [
+                    "close"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
             }
           }
         }
