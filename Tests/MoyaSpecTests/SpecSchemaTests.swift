@@ -52,7 +52,10 @@ final class SpecSchemaTests: XCTestCase {
             ("predicateKeys", CompileContext.predicateKeys, ["/$defs/predicate/anyOf/1/properties"]),
             ("paginateKeys", CompileContext.paginateKeys, ["/$defs/paginate/properties"]),
             ("streamKeys", CompileContext.streamKeys, ["/$defs/stream/anyOf/1/properties"]),
-            ("socketStepKeys", CompileContext.socketStepKeys, (1...6).map { "/$defs/socketStep/anyOf/\($0)/properties" }),
+            (
+                "socketStepKeys", CompileContext.socketStepKeys,
+                (1...6).map { "/$defs/socketStep/anyOf/\($0)/properties" }
+            ),
             ("eventExpectKeys", CompileContext.eventExpectKeys, ["/$defs/expect/properties/events/properties"]),
             ("sampleEventKeys", CompileContext.sampleEventKeys, ["/$defs/sampleEvent/properties"]),
             (
