@@ -301,9 +301,7 @@ struct TargetResolver {
             service: service.name, name: target.name, baseURL: baseURL, path: renderPath(target.path),
             method: target.method, task: task, headerFields: headers,
             sampleData: sampleData,
-            // A WebSocket opens with 101 Switching Protocols, whatever else is declared.
-            validationType: target.stream?.kind == .websocket
-                ? .customCodes([101]) : target.validation ?? service.validation,
+            validationType: target.validation(in: service),
             sampleResponse: sample,
             authorizationType: authorization?.type, accessToken: authorization?.token,
             secrets: secrets, login: login,

@@ -37,7 +37,11 @@ public struct SwiftGenerator {
     public func generate(_ service: ServiceSpec) -> (source: String, warnings: [String]) {
         var file = GeneratedFile(service: service, access: access)
         file.write(command: command)
-        return (file.output, file.warnings)
+        // Moya sends HTTP requests: a WebSocket's case is its handshake alone.
+        let sockets = service.targets.filter { $0.stream?.kind == .websocket }.map {
+            "\($0.name): a WebSocket; Moya sends HTTP requests, so its case is the handshake's GET alone"
+        }
+        return (file.output, sockets + file.warnings)
     }
 }
 

@@ -22,9 +22,10 @@ public enum OpenAPIExporter {
     /// written as they are, and OpenAPIKit refuses some that JSON Schema allows (`type: array`
     /// beside `properties`, `nullable` in a 3.1 document).
     public static func export(_ service: ServiceSpec) throws(OpenAPIReadError) -> String {
-        // A target whose method OpenAPI 3.1 has no operation for is left out (`leftOut`).
+        // A target whose method OpenAPI 3.1 has no operation for, or that is a WebSocket, is
+        // left out (`leftOut`).
         var service = service
-        service.targets.removeAll { !operationMethods.contains($0.method.rawValue) }
+        service.targets.removeAll { !operationMethods.contains($0.method.rawValue) || $0.stream?.kind == .websocket }
         let document = Exporter(service: service).document()
         let data = Exporter(service: service, writesSchemas: false).document().data(pretty: true)
         do {
@@ -40,10 +41,14 @@ public enum OpenAPIExporter {
     static let operationMethods: Set<String> = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]
 
     /// The targets `export` leaves out, one line each: a method OpenAPI 3.1 has no operation
-    /// for (`QUERY`, `CONNECT`, a registered one such as `COPY`).
+    /// for (`QUERY`, `CONNECT`, a registered one such as `COPY`), and a WebSocket.
     public static func leftOut(_ service: ServiceSpec) -> [String] {
-        service.targets.filter { !operationMethods.contains($0.method.rawValue) }.map {
-            "\($0.name): OpenAPI 3.1 has no \($0.method.rawValue) operation; the target is left out"
+        service.targets.compactMap { target in
+            if target.stream?.kind == .websocket {
+                return "\(target.name): OpenAPI describes no WebSocket; the target is left out"
+            }
+            guard !operationMethods.contains(target.method.rawValue) else { return nil }
+            return "\(target.name): OpenAPI 3.1 has no \(target.method.rawValue) operation; the target is left out"
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MoyaCLI
 import MoyaCompiler
 import MoyaCore
+import MoyaJSON
 import MoyaServe
 import Synchronization
 import TestSupport
@@ -145,6 +146,56 @@ final class WebSocketTests: XCTestCase {
             """)
         let stubbed = await CommandTests.run(["check", spec, "--stub", "immediate"], environment: environment)
         XCTAssertTrue(stubbed.1.hasPrefix("PASS  chat.echo: greets"), stubbed.1)
+    }
+
+    /// `mcp` answers a WebSocket target's tool with its bounded transcript: the script's
+    /// messages as text and as `structuredContent`, and how the stream ended.
+    func testAToolAnswersWithTheMessages() throws {
+        try startPythonServer()
+        let messages = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"chat.echo","arguments":{"name":"Bo"}}}"#,
+        ]
+        let (status, out, error) = try Launch.run(
+            Launch.product(), ["mcp", "--specs", Self.specs], environment: environment,
+            input: Data(messages.map { $0 + "\n" }.joined().utf8))
+        XCTAssertEqual(status, 0, error)
+        let answer = try XCTUnwrap(out.split(separator: "\n").first { $0.contains(#""id":2"#) })
+        let result = try XCTUnwrap(JSONValue(parsing: String(answer))["result"])
+        XCTAssertEqual(
+            result["structuredContent"]?.serialized(escapeSlashes: false),
+            #"{"result":[{"event":null,"id":null,"data":"welcome authorized"},{"event":null,"id":null,"data":"hello Bo"},"#
+                + #"{"event":null,"id":null,"data":{"type":"greet","who":"Bo"}}]}"#)
+        guard case .array(let content)? = result["content"], case .string(let text)? = content.first?["text"] else {
+            return XCTFail("no text: \(answer)")
+        }
+        XCTAssertTrue(text.hasPrefix("Status: 101\nStream: 3 events, ended by end\n"), text)
+    }
+
+    /// OpenAPI and the collections hold HTTP requests alone: a WebSocket target is left out,
+    /// with a note each; `generate swift` warns that its case is the handshake alone.
+    func testExportsLeaveAWebSocketOutAndSaySo() async {
+        url = "ws://127.0.0.1:1"
+        let names = ["echo", "first", "talk", "silent", "closed", "plain"]
+        for (format, line) in [
+            ("openapi", "OpenAPI describes no WebSocket; the target is left out"),
+            ("postman", "a WebSocket; the collection holds HTTP requests alone, so it is left out"),
+            ("http", "a WebSocket; the collection holds HTTP requests alone, so it is left out"),
+        ] {
+            let (status, out, error) = await CommandTests.run(
+                ["export", format, "chat", "--specs", Self.specs], environment: environment)
+            XCTAssertEqual(status, 0, "\(format): \(error)")
+            XCTAssertEqual(error, names.map { "moya-cli: note: \($0): \(line)\n" }.joined(), format)
+            XCTAssertFalse(out.contains("/first"), format)
+        }
+        let (status, _, error) = await CommandTests.run(
+            ["generate", "swift", "chat", "--specs", Self.specs], environment: environment)
+        XCTAssertEqual(status, 0, error)
+        XCTAssertTrue(
+            error.hasPrefix(
+                "moya-cli: warning: chat.echo: a WebSocket; Moya sends HTTP requests, so its case is the "
+                    + "handshake's GET alone\n"), error)
     }
 
     /// `serve` opens a WebSocket for a WebSocket target: its sample's events as messages, after

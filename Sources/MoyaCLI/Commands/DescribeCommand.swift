@@ -81,7 +81,7 @@ struct TargetDescription {
         return param.writtenDefault.map(TerminalText.escapingControls) ?? value.description
     }
 
-    var validation: ValidationType { target.validation ?? service.validation }
+    var validation: ValidationType { target.validation(in: service) }
 
     var lines: [String] {
         var lines = [
@@ -106,6 +106,7 @@ struct TargetDescription {
             lines.append("  \(title):")
             lines += entries.map { "    \($0.name): \($0.isSecret ? Redactor.mask : $0.value.description)" }
         }
+        if let stream = target.stream { lines.append("  stream: " + TerminalText.escapingControls(stream.summary)) }
         lines.append("  validation: \(validation.summary)")
         if let auth = target.auth ?? service.auth { lines.append("  auth: \(auth.kind)") }
         if let pagination = target.pagination { lines.append("  pages: \(pagination.summary)") }

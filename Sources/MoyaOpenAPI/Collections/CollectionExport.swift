@@ -132,7 +132,14 @@ struct CollectionExport {
             }
             environments.append((environment.name, values))
         }
-        for target in spec.targets { requests.append(request(target, spec: spec, base: base.text)) }
+        for target in spec.targets {
+            // A Postman collection and an .http file hold HTTP requests alone.
+            guard target.stream?.kind != .websocket else {
+                notes.append("\(target.name): a WebSocket; the collection holds HTTP requests alone, so it is left out")
+                continue
+            }
+            requests.append(request(target, spec: spec, base: base.text))
+        }
     }
 
     /// The base URL as the requests write it: its variable when it reads one, `{{BASE_URL}}`

@@ -1,3 +1,4 @@
+import MoyaHTTP
 import MoyaStreams
 import MoyaYAML
 
@@ -55,4 +56,29 @@ public enum SocketStep: Sendable {
     case ping(within: Double)
     case wait(Double)
     case close(code: Int)
+}
+
+extension TargetSpec {
+    /// How the target's status is judged, in `service`: its own validation or the service's,
+    /// except that a WebSocket opens with 101 Switching Protocols whatever is declared.
+    public func validation(in service: ServiceSpec) -> ValidationType {
+        stream?.kind == .websocket ? .customCodes([101]) : validation ?? service.validation
+    }
+}
+
+extension StreamSpec {
+    /// The declaration in a few words, as `describe` shows it: `websocket, maxTime 10 s, a
+    /// script of 6 steps`.
+    public var summary: String {
+        var parts = [kind?.rawValue ?? "by Content-Type"]
+        if let until { parts.append("until \(until)") }
+        if let count = bounds.maxEvents { parts.append("maxEvents \(count)") }
+        if let seconds = bounds.maxTime { parts.append("maxTime \(JSONValue.format(seconds)) s") }
+        if let seconds = bounds.idle { parts.append("idle \(JSONValue.format(seconds)) s") }
+        if let bytes = bounds.maxBytes { parts.append("maxBytes \(bytes)") }
+        if !script.isEmpty {
+            parts.append(script.count == 1 ? "a script of 1 step" : "a script of \(script.count) steps")
+        }
+        return parts.joined(separator: ", ")
+    }
 }
