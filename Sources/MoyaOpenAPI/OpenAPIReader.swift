@@ -85,6 +85,17 @@ enum OpenAPIReader {
         guard version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
             throw OpenAPIReadError(message: "OpenAPI \(version) is not supported; this reads 3.0, 3.1 and 3.2")
         }
+        // OpenAPI 3.2's rules that OpenAPIKit does not hold a document to refuse it, each
+        // problem at its place.
+        if format == nil, version.hasPrefix("3.2") {
+            let problems = OpenAPI32Rules.problems(in: json)
+            if !problems.isEmpty {
+                let shown = problems.prefix(5).map { "at \(Names.pointer($0.pointer)): \($0.message)" }
+                throw OpenAPIReadError(
+                    message: "not a valid OpenAPI \(version) document: " + shown.joined(separator: "; ")
+                        + (problems.count > 5 ? "; and \(problems.count - 5) more" : ""))
+            }
+        }
         var paths: [String] = []
         if case .object(let items)? = members.first(where: { $0.key == "paths" })?.value { paths = items.map(\.key) }
         var repair = DocumentRepair(
