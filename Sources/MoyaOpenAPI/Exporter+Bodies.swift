@@ -229,15 +229,24 @@ extension Exporter {
                 let schema: JSONValue = .object([("type", .string("string")), ("example", .string(text))])
                 members.append(("headers", .object([("Location", .object([("schema", schema)]))])))
             }
+            // The default response of a stream target is the stream's media type, with or
+            // without a sample.
+            let isDefault = group.status == (target.sample?.status ?? 200)
+            let stream = isDefault ? Self.bodyStream(of: target) : nil
+            if bodies.isEmpty, let kind = stream, let type = StreamEvent.contentType(of: kind) {
+                members.append(("content", .object([(type, .object([]))])))
+            }
             if let first = bodies.first {
-                let type = contentType(first.headers, first.body)
+                let type = contentType(first.headers, first.body, stream: stream)
                 var media: [(key: String, value: JSONValue)] = []
                 if bodies.count == 1, first.name == nil || first.name == base || first.name == base + "Example" {
-                    media.append(("example", example(first.body)))
+                    media.append(("example", example(first.body, as: stream)))
                 } else {
                     let examples = bodies.map { sample -> (key: String, value: JSONValue) in
                         let key = exampleName(sample.name, base: base)
-                        var members: [(key: String, value: JSONValue)] = [("value", example(sample.body))]
+                        var members: [(key: String, value: JSONValue)] = [
+                            ("value", example(sample.body, as: stream))
+                        ]
                         // The sample's name, which import gives back whatever the response
                         // (`missing` for a 404, which it would name `notFoundMissing`).
                         if let name = sample.name { members.append((Self.sampleExtension, .string(name))) }
@@ -248,8 +257,8 @@ extension Exporter {
                 members.append(("content", .object([(type, .object(media))])))
             }
             // The target's schema for its default sample's response; another's, the first
-            // schema its samples give.
-            let isDefault = group.status == (target.sample?.status ?? 200)
+            // schema its samples give. A stream's schema is each event's (3.2's `itemSchema`),
+            // but for SSE, where `itemSchema` is the whole event's, not its data's.
             let schema =
                 !writesSchemas
                 ? nil
@@ -257,6 +266,11 @@ extension Exporter {
                     ? target.schema
                     : group.samples.lazy.compactMap { $0.name.flatMap { target.sampleSchemas[$0] } }.first
             let response = JSONValue.object(members)
+            if let stream {
+                let items = stream == .sse ? nil : schema.map { bundle.schema($0) }
+                responses.append((group.key, items.map { withItemSchema(response, $0) } ?? response))
+                continue
+            }
             responses.append((group.key, schema.map { withSchema(response, bundle.schema($0)) } ?? response))
         }
         for check in target.checks {
@@ -284,10 +298,13 @@ extension Exporter {
         return rest.prefix(1).lowercased() + rest.dropFirst()
     }
 
-    func contentType(_ headers: [HeaderSpec], _ body: SampleBody) -> String {
+    /// A sample's media type: its `Content-Type`, else its body's, a stream's kind's for a
+    /// `stream` target.
+    func contentType(_ headers: [HeaderSpec], _ body: SampleBody, stream: StreamKind? = nil) -> String {
         if let header = headers.first(where: { $0.name.lowercased() == "content-type" }) {
             return Self.text(of: header.value)
         }
+        if let type = stream.flatMap(StreamEvent.contentType(of:)) { return type }
         switch body {
         case .json: return "application/json"
         case .file(let path):
@@ -297,12 +314,28 @@ extension Exporter {
         }
     }
 
-    func example(_ body: SampleBody) -> JSONValue {
+    /// A response whose every media type has `schema` as its `itemSchema`: each event's.
+    func withItemSchema(_ body: JSONValue, _ schema: JSONValue) -> JSONValue {
+        guard case .object(var members) = body, let index = members.firstIndex(where: { $0.key == "content" }),
+            case .object(var contents) = members[index].value
+        else { return body }
+        for position in contents.indices {
+            guard case .object(var media) = contents[position].value else { continue }
+            media.removeAll { $0.key == "itemSchema" }
+            media.insert(("itemSchema", schema), at: 0)
+            contents[position].value = .object(media)
+        }
+        members[index].value = .object(contents)
+        return .object(members)
+    }
+
+    /// A sample's body as an example: a stream sample's events as a server of `kind` sends them.
+    func example(_ body: SampleBody, as kind: StreamKind? = nil) -> JSONValue {
         switch body {
         case .empty: return .string("")
         case .text(let template): return .string(Self.text(of: template))
         case .json(let value): return Self.render(value)
-        case .events(let events): return .string(Self.streamText(events, as: .sse))
+        case .events(let events): return .string(Self.streamText(events, as: kind ?? .sse))
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else { return .string("") }
             return (try? JSONValue(parsing: data)) ?? .string(String(decoding: data, as: UTF8.self))

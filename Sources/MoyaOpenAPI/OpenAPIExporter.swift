@@ -1,5 +1,6 @@
 import MoyaHTTP
 import MoyaSpec
+import MoyaStreams
 import OpenAPIKit
 
 #if canImport(FoundationEssentials)
@@ -80,9 +81,22 @@ struct Exporter {
         return camel
     }
 
+    /// The kind of stream a target's body is, when it declares one OpenAPI can describe.
+    static func bodyStream(of target: TargetSpec) -> StreamKind? {
+        guard let stream = target.stream else { return nil }
+        guard let kind = stream.kind else { return .sse }
+        return kind.isBody ? kind : nil
+    }
+
+    /// 3.2 for a service with a stream, whose media type and per-event `itemSchema` only 3.2
+    /// has; 3.1 otherwise.
+    var version: String {
+        service.targets.contains { Self.bodyStream(of: $0) != nil } ? "3.2.0" : "3.1.0"
+    }
+
     func document() -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
-            ("openapi", .string("3.1.0")),
+            ("openapi", .string(version)),
             ("info", .object([("title", .string(service.name)), ("version", .string("1.0.0"))])),
         ]
         members.append(("servers", .array(servers())))

@@ -200,12 +200,13 @@ struct Importer {
                 return methodA != methodB ? methodA < methodB : a.method.rawValue < b.method.rawValue
             }
             for endpoint in endpoints {
-                // A method outside the spec's (LINK, say) has no target to be.
-                guard Method.allKnown.contains(Method(rawValue: endpoint.method.rawValue.uppercased())) else {
+                // A method a spec cannot send (one outside IANA's registry, from 3.2's
+                // `additionalOperations`) has no target to be; a registered one (`COPY`) does.
+                guard Method(rawValue: endpoint.method.rawValue.uppercased()).isSendable else {
                     warn(
-                        ["paths", endpoint.path.rawValue, endpoint.method.rawValue],
-                        "the method \(endpoint.method.rawValue.uppercased()) has no place in a spec, which takes "
-                            + Method.allKnown.map(\.rawValue).joined(separator: ", ") + "; the operation is left out")
+                        ["paths", endpoint.path.rawValue, "additionalOperations", endpoint.method.rawValue],
+                        "the method \(endpoint.method.rawValue) is not in IANA's HTTP Method Registry, which a spec's "
+                            + "methods are; the operation is left out")
                     continue
                 }
                 var target = self.target(endpoint, names: &names)

@@ -1,5 +1,7 @@
 import MoyaCLI
 import MoyaCore
+import MoyaJSON
+import TestSupport
 import XCTest
 
 /// `moya-cli export openapi`: the document passes OpenAPIKit's validation (the command
@@ -84,6 +86,31 @@ final class ExportOpenAPITests: XCTestCase {
         try await assertRoundTrip(fixtures + "/styles-3.0.yaml")
         try await assertRoundTrip(fixtures + "/lenient-3.1.yaml")
         try await assertRoundTrip(fixtures + "/roundtrip-3.0.yaml")
+    }
+
+    /// A spec with streams exports OpenAPI 3.2, each stream's media type with its per-event
+    /// `itemSchema`, and imports back to the same spec; the 3.2 example round-trips too.
+    func testStreamsExportOpenAPI32AndRoundTrip() async throws {
+        try await assertRoundTrip(fixtures + "/streams-3.2.yaml")
+        let directory = NSTemporaryDirectory() + "streams-32-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let imported = await CommandTests.run([
+            "import", "openapi", fixtures + "/streams-3.2.yaml", "-o", directory + "/llm.yaml",
+        ])
+        XCTAssertEqual(imported.0, 0, imported.2)
+        let (status, out, error) = await CommandTests.run(["export", "openapi", "llm", "--specs", directory])
+        XCTAssertEqual(status, 0, error)
+        let document = try JSONValue(parsing: out)
+        XCTAssertEqual(document["openapi"], .string("3.2.0"))
+        XCTAssertEqual(
+            document["paths"]?["/logs"]?["get"]?["responses"]?["200"]?["content"]?.serialized(escapeSlashes: false),
+            #"{"application/x-ndjson":{"itemSchema":{"type":"object","properties":{"level":{"type":"string"}}}}}"#)
+        XCTAssertEqual(
+            document["paths"]?["/chat"]?["post"]?["responses"]?["200"]?["content"]?.serialized(escapeSlashes: false),
+            #"{"text/event-stream":{}}"#)
+        let examples = try Repository.shared("collections", variable: "MOYA_COLLECTIONS") + "/openapi-3.2/examples"
+        try await assertRoundTrip(examples + "/3.2-tags-example.yaml")
     }
 
     func testRoundTripsOfTheOpenAPIInitiativeExamples() async throws {

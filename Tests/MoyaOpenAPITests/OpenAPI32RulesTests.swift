@@ -107,6 +107,20 @@ final class OpenAPI32RulesTests: XCTestCase {
         }
     }
 
+    /// 3.2's `query` operation is a `QUERY` target, and `additionalOperations` one of a
+    /// registered method (`COPY`) a target of it.
+    func testQueryAndAdditionalOperationsBecomeTargets() throws {
+        let path = Repository.fixtures + "/openapi/methods-3.2.yaml"
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        let imported = try OpenAPIImporter.importSpec(
+            Array(bytes), file: path, spec: Repository.fixtures + "/openapi/m.moya.yaml")
+        let service = try SpecCompiler(environment: Environment([:])).compile(
+            Array(imported.spec.utf8), file: Repository.fixtures + "/openapi/m.moya.yaml")
+        XCTAssertEqual(
+            service.targets.map { "\($0.name) \($0.method.rawValue) \($0.path)" },
+            ["search QUERY /search", "copyIt COPY /search", "find GET /find"])
+    }
+
     /// The rules are OpenAPI 3.2's: a 3.1 document that breaks one imports as before.
     func testTheRulesAreThreePointTwosOnly() throws {
         let document = """
