@@ -1,4 +1,4 @@
-import MoyaJSON
+import MoyaHTTP
 
 /// The rules of an OpenAPI 3.2 document that OpenAPIKit does not hold it to, each stated by
 /// the specification and its published schema: where `querystring` may stand, which fields
