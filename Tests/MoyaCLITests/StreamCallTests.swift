@@ -160,6 +160,47 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(raw.out, "{\"n\":1}\n{\"n\":2}\n")
     }
 
+    /// `call --record` writes a stream's events, each with the time before it, as the
+    /// target's stream sample, which `--stub` and `serve` replay as the stream came.
+    func testRecordWritesTheEventsAsAStreamSample() async throws {
+        let folder = NSTemporaryDirectory() + "record-stream-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = folder + "/ticks.yaml"
+        try """
+        service: ticks
+        baseURL: \(server.baseURL)
+        targets:
+          ticks:
+            path: /sse/5/30
+            stream: { kind: sse, maxEvents: 3 }
+
+        """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let live = await CommandTests.run(["call", "ticks.ticks", "--specs", folder, "--events", "json"])
+        let (status, out, error) = await CommandTests.run(
+            ["call", "ticks.ticks", "--specs", folder, "--events", "json", "--record", "--force"])
+        XCTAssertEqual(status, 0, error)
+        XCTAssertEqual(out, live.1)
+        XCTAssertTrue(error.hasSuffix("moya-cli: recorded targets.ticks.sample in \(spec)\n"), error)
+        let written = try String(contentsOfFile: spec, encoding: .utf8).replacing(/delay: [0-9]+ms/, with: "delay: Tms")
+        XCTAssertTrue(
+            written.hasSuffix(
+                """
+                    sample:
+                      status: 200
+                      headers:
+                        Content-Type: text/event-stream
+                      events:
+                        - { event: tick, id: "0", data: "{\\"n\\":0}", delay: Tms }
+                        - { event: tick, id: "1", data: "{\\"n\\":1}", delay: Tms }
+                        - { event: tick, id: "2", data: "{\\"n\\":2}", delay: Tms }
+
+                """), written)
+        let stubbed = await CommandTests.run(
+            ["call", "ticks.ticks", "--specs", folder, "--events", "json", "--stub", "immediate"])
+        XCTAssertEqual(stubbed.1, live.1)
+    }
+
     /// `serve` sends a stream sample as a stream: chunked, each event after its delay, and
     /// moya-cli's own call reads it back, live, as the stub does.
     func testServeSendsAStreamSampleEventByEvent() async throws {

@@ -431,12 +431,15 @@ struct CallCommand: CallerIsolatedCommand {
         // refused for a stale login token is held, so that the replay alone is printed.
         // A stream's events (a target's `stream:`, or a body whose `Content-Type` is one) print
         // as they arrive, whatever else holds the body; `--events raw` passes its bytes on.
-        let holdsOutput =
-            behavior == .never && destination == nil && !Self.savesItself(resolved.task)
-            && (verbosity < 2 || stream != nil) && record == nil
-        let streams = !renderer.pretty && keyPath == nil && resolved.login == nil
+        // `--record` of a declared stream keeps its events as they print, to write them as a
+        // stream sample; any other body it records is held whole.
         let events = EventOutput(context: context, format: outputOptions.events, renderer: renderer)
         let readsEvents = outputOptions.events != .raw && keyPath == nil
+        let recording = record != nil && stream != nil && readsEvents ? StreamRecording(forwarding: events) : nil
+        let holdsOutput =
+            behavior == .never && destination == nil && !Self.savesItself(resolved.task)
+            && (verbosity < 2 || stream != nil) && (record == nil || recording != nil)
+        let streams = !renderer.pretty && keyPath == nil && resolved.login == nil && recording == nil
         let client = client(for: service, session: session, overrides: overrides)
         var attempt = prepared
         var resuming: EventReader.Summary?
@@ -451,8 +454,8 @@ struct CallCommand: CallerIsolatedCommand {
                     let body = BodyOutput(context: context, renderer: renderer, streaming: streams)
                     return readsEvents
                         ? EventReader(
-                            for: stream, otherwise: body, sink: events, resuming: resuming, script: script,
-                            conversation: typed) : body
+                            for: stream, otherwise: body, sink: recording ?? events, resuming: resuming,
+                            script: script, conversation: typed) : body
                 }
             }
             delivered = await client.deliver(attempt, of: service, delivery)
@@ -487,12 +490,23 @@ struct CallCommand: CallerIsolatedCommand {
         let output = (reader?.otherwise ?? delivered.sink) as? BodyOutput
         await context.release(session)
         if let reader, let summary = reader.finish() {
+            if let record, let recording {
+                try recordStream(
+                    summary, recording, result: result, signal: signal, record: record, service: service,
+                    redactor: redactor)
+            }
             try finishStream(summary, result: result, signal: signal, target: resolved, redactor: redactor)
             return
         }
         if let record {
-            try self.record(
-                result, record.request, target: record.target, service: service, redactor: redactor)
+            // A body the stream's reader passed on was held for the record.
+            let held: Result<Response, MoyaError> =
+                switch result {
+                case .success(let response): .success(output?.held(response) ?? response)
+                case .failure(.statusCode(let response)): .failure(.statusCode(output?.held(response) ?? response))
+                case .failure(let error): .failure(error)
+                }
+            try self.record(held, record.request, target: record.target, service: service, redactor: redactor)
         }
         switch result {
         case .success(let streamed):
@@ -599,9 +613,33 @@ struct CallCommand: CallerIsolatedCommand {
 
     /// Writes the response into the target's sample. The default sample takes only a response
     /// that passes the target's validation; a named one takes any, such as a 404 to stub.
+    /// Records a stream's events as the target's stream sample, each with the time before it,
+    /// when the stream ended as asked: by the server or a bound the target gives.
+    private func recordStream(
+        _ summary: EventReader.Summary, _ recording: StreamRecording, result: Result<Response, MoyaError>,
+        signal: Int32?, record: (request: RecordRequest, target: TargetSpec), service: ServiceSpec,
+        redactor: Redactor
+    ) throws {
+        let name = "\(service.name).\(record.target.name)"
+        guard signal == nil, summary.failure == nil, !summary.byDefault else {
+            CommandContext.current.errorLine(
+                "moya-cli: \(name): the stream did not end as asked, so it is not recorded")
+            return
+        }
+        guard let events = recording.events else {
+            CommandContext.current.errorLine(
+                "moya-cli: \(name): the stream sent more than \(StreamRecording.maximumEvents) events or "
+                    + "\(ByteCount.format(StreamRecording.maximumBytes)) of data, more than a sample holds, so it is "
+                    + "not recorded; give the target stream: { maxEvents: … }")
+            return
+        }
+        try self.record(
+            result, record.request, target: record.target, service: service, redactor: redactor, events: events)
+    }
+
     private func record(
         _ result: Result<Response, MoyaError>, _ record: RecordRequest, target: TargetSpec, service: ServiceSpec,
-        redactor: Redactor
+        redactor: Redactor, events: [RecordedSample.Event]? = nil
     ) throws {
         let response: Response
         switch result {
@@ -623,7 +661,7 @@ struct CallCommand: CallerIsolatedCommand {
             () throws in
             try RecordRequest.record(
                 response, redactor: redactor, target: target, of: service, named: record.sample,
-                recorder: recorder, context: CommandContext.current)
+                recorder: recorder, context: CommandContext.current, events: events)
         }
     }
 

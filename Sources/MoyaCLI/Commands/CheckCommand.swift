@@ -208,12 +208,19 @@ struct CheckCommand: CallerIsolatedCommand {
         if let coverageRun { client.counting(into: coverageRun.recorder) }
         var runner = CheckRunner(client: client, parallel: parallel, bail: bail, interrupts: interrupts)
         let heard = Mutex<[(index: Int, exchange: Exchange)]>([])
+        // A stream's check reads its events as one array, which is no sample of it: `call
+        // --record` records a stream's events.
+        let streams = Mutex<[String]>([])
         if record {
             runner.heard = { index, exchange in
                 guard case .check(_, let check) = plan[index].subject, let target = exchange.target,
                     let response = exchange.response,
                     SampleRecorder.records(response, for: check, validation: target.validationType)
                 else { return }
+                guard exchange.stream == nil else {
+                    streams.withLock { $0.append(target.qualifiedName) }
+                    return
+                }
                 heard.withLock { $0.append((index, exchange)) }
             }
         }
@@ -227,6 +234,9 @@ struct CheckCommand: CallerIsolatedCommand {
         let summary = CheckSummary(results: results, seconds: (ContinuousClock.now - start) / .seconds(1))
         printer.summarize(summary)
 
+        for name in Set(streams.withLock { $0 }).sorted() {
+            context.errorLine("moya-cli: \(name): a stream is not recorded by check; record it with call --record")
+        }
         let recordingFailure = record ? recordAll(heard.withLock { $0 }, plan: plan, services: catalog.services) : nil
 
         let coverage = coverageRun?.coverage

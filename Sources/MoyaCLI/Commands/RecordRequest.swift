@@ -43,12 +43,12 @@ struct RecordRequest: Sendable {
     /// an invalid-spec failure, a file that cannot be written a `cannotWrite` one.
     static func record(
         _ response: Response, redactor: Redactor, target: TargetSpec, of service: ServiceSpec, named name: String?,
-        recorder: SampleRecorder, context: CommandContext
+        recorder: SampleRecorder, context: CommandContext, events: [RecordedSample.Event]? = nil
     ) throws {
         let recording: SampleRecorder.Recording
         do {
             recording = try recorder.record(
-                response, redactor: redactor, target: target, of: service, named: name)
+                response, redactor: redactor, target: target, of: service, named: name, events: events)
         } catch {
             throw error
         }

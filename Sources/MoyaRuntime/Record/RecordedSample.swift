@@ -15,6 +15,40 @@ public struct RecordedSample: Sendable, Hashable {
         case text(String)
         /// A file beside the spec holding the bytes, the path as the spec writes it: `file:`.
         case file(String)
+        /// A stream's events, each with the time before it: `events:`.
+        case events([Event])
+    }
+
+    /// One event of a recorded stream, as a stream sample writes it.
+    public struct Event: Sendable, Hashable {
+        public var event: String?
+        public var id: String?
+        public var data: String
+        public var retry: Int?
+        /// The seconds since the event before, or since the stream opened.
+        public var delay: Double
+
+        public init(event: String?, id: String?, data: String, retry: Int?, delay: Double) {
+            self.event = event
+            self.id = id
+            self.data = data
+            self.retry = retry
+            self.delay = delay
+        }
+
+        /// The event as the stream sample's `- { … }` line writes it: each text read back as it
+        /// is, the delay in whole milliseconds (at most the hour a sample's delay may be).
+        var line: String {
+            let text = { (text: String) in YAMLText.scalar(RecordedSample.literal(text), inFlow: true) }
+            var fields: [String] = []
+            if let event { fields.append("event: " + text(event)) }
+            if let id { fields.append("id: " + text(id)) }
+            fields.append("data: " + text(data))
+            if let retry { fields.append("retry: \(retry)") }
+            let milliseconds = Int((min(max(delay, 0), 3600) * 1000).rounded())
+            if milliseconds > 0 { fields.append("delay: \(milliseconds)ms") }
+            return "- { " + fields.joined(separator: ", ") + " }"
+        }
     }
 
     /// The status.
@@ -53,6 +87,9 @@ public struct RecordedSample: Sendable, Hashable {
             lines += Self.textLines("body", Self.literal(text), indent: indent)
         case .file(let path):
             lines.append("\(pad)file: \(YAMLText.scalar(path, inFlow: false))")
+        case .events(let events):
+            lines.append("\(pad)events:")
+            lines += events.map { "\(pad)  " + $0.line }
         }
         return lines
     }

@@ -29,7 +29,7 @@ public struct SampleEdit: Sendable {
     }
 
     /// The keys of a sample that a recording writes; any other is kept.
-    static let responseKeys: Set<String> = ["status", "headers", "body", "json", "file", "error"]
+    static let responseKeys: Set<String> = ["status", "headers", "body", "json", "file", "events", "error"]
 
     /// `text` with the sample recorded in it.
     public func apply(_ recorded: RecordedSample, to text: String) throws(Diagnostic) -> String {

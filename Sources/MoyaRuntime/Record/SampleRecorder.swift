@@ -2,6 +2,7 @@ import MoyaBinding
 import MoyaHTTP
 import MoyaJSONPath
 import MoyaSpec
+import MoyaStreams
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -90,7 +91,8 @@ public struct SampleRecorder: Sendable {
     /// binds from this response (`Logins.tokens`), is masked in the sample, `--show-secrets`
     /// or not.
     public func record(
-        _ response: Response, redactor: Redactor, target: TargetSpec, of service: ServiceSpec, named name: String?
+        _ response: Response, redactor: Redactor, target: TargetSpec, of service: ServiceSpec, named name: String?,
+        events: [RecordedSample.Event]? = nil
     ) throws(Failure) -> Recording {
         let edit = SampleEdit(file: service.file, target: target.name, sample: name)
         try Self.checkWritable(service.file)
@@ -110,7 +112,19 @@ public struct SampleRecorder: Sendable {
         let headers = recordedHeaders(response.headers, existing: existing, redactor: scrubber)
         var bodyFile: (path: String, written: String, bytes: [UInt8])?
         var bodies: [RecordedSample.Body] = []
-        if bytes.isEmpty {
+        if let events {
+            // A stream's events, each text scrubbed of the exchange's secrets.
+            bodies = [
+                .events(
+                    events.map { event in
+                        var event = event
+                        event.data = scrubber.scrub(event.data)
+                        event.event = event.event.map(scrubber.scrub)
+                        event.id = event.id.map(scrubber.scrub)
+                        return event
+                    })
+            ]
+        } else if bytes.isEmpty {
             bodies = [.empty]
         } else if bytes.count <= Self.largestInlineBody, !bytes.contains(0),
             let raw = String(validating: bytes, as: UTF8.self)
@@ -277,6 +291,13 @@ public struct SampleRecorder: Sendable {
         case .json(let value): return body == Data(value.serialized(escapeSlashes: false).utf8) ? nil : "JSON"
         case .text(let text): return body == Data(text.utf8) ? nil : "text"
         case .file: return nil
+        case .events(let events):
+            let kind = target.stream?.kind ?? .sse
+            let wire = events.enumerated().flatMap { index, event in
+                StreamEvent(index: index, event: event.event, id: event.id, data: event.data, retry: event.retry)
+                    .wire(as: kind)
+            }
+            return body == Data(wire) ? nil : "the events"
         }
     }
 
