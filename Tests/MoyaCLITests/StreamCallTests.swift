@@ -160,6 +160,35 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(raw.out, "{\"n\":1}\n{\"n\":2}\n")
     }
 
+    /// `check` reads a response whose `Content-Type` is a stream as events, though its target
+    /// declares none, with the default bounds; any other body as before.
+    func testCheckReadsAStreamByItsContentType() async throws {
+        let folder = NSTemporaryDirectory() + "detected-stream-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = folder + "/detected.yaml"
+        try """
+        service: detected
+        baseURL: \(server.baseURL)
+        targets:
+          ticks:
+            path: /sse/3/5
+            checks:
+              - expect: { events: { count: 3, last: { $.data.n: 2 } }, json: { "$[0].event": tick } }
+          plain:
+            path: /json
+            checks:
+              - expect: { status: 200, json: { $.first_name: Harry } }
+
+        """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let (status, out, error) = await CommandTests.run(["check", spec])
+        XCTAssertEqual(status, 0, out + error)
+        XCTAssertEqual(
+            out.replacing(/\([0-9]+ ms\)/, with: "(T)").replacing(/skipped in [0-9.]+ s/, with: "skipped in T s"),
+            "PASS  detected.ticks: check 1  (T)\nPASS  detected.plain: check 1  (T)\n\n"
+                + "2 checks: 2 passed, 0 failed, 0 skipped in T s\n")
+    }
+
     /// `call --record` writes a stream's events, each with the time before it, as the
     /// target's stream sample, which `--stub` and `serve` replay as the stream came.
     func testRecordWritesTheEventsAsAStreamSample() async throws {
@@ -182,7 +211,12 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(status, 0, error)
         XCTAssertEqual(out, live.1)
         XCTAssertTrue(error.hasSuffix("moya-cli: recorded targets.ticks.sample in \(spec)\n"), error)
-        let written = try String(contentsOfFile: spec, encoding: .utf8).replacing(/delay: [0-9]+ms/, with: "delay: Tms")
+        let text = try String(contentsOfFile: spec, encoding: .utf8)
+        // The events came 30 ms apart: each after the first waited about that.
+        let delays = text.matches(of: /delay: ([0-9]+)ms/).compactMap { Int($0.1) }
+        XCTAssertGreaterThanOrEqual(delays.suffix(2).count, 2, text)
+        XCTAssertTrue(delays.suffix(2).allSatisfy { $0 >= 20 }, text)
+        let written = text.replacing(/, delay: [0-9]+ms/, with: "")
         XCTAssertTrue(
             written.hasSuffix(
                 """
@@ -191,9 +225,9 @@ final class StreamCallTests: XCTestCase {
                       headers:
                         Content-Type: text/event-stream
                       events:
-                        - { event: tick, id: "0", data: "{\\"n\\":0}", delay: Tms }
-                        - { event: tick, id: "1", data: "{\\"n\\":1}", delay: Tms }
-                        - { event: tick, id: "2", data: "{\\"n\\":2}", delay: Tms }
+                        - { event: tick, id: "0", data: "{\\"n\\":0}" }
+                        - { event: tick, id: "1", data: "{\\"n\\":1}" }
+                        - { event: tick, id: "2", data: "{\\"n\\":2}" }
 
                 """), written)
         let stubbed = await CommandTests.run(

@@ -169,22 +169,29 @@ public struct SpecClient: Sendable {
 
         let start = ContinuousClock.now
         var delivery = Delivery(cookies: cookies, responseSecrets: responseSecrets)
-        // A target that declares a stream is read as events, ended at its bounds, and its
-        // expectations read the events as one JSON array (`StreamTranscript`).
-        let transcript = target.stream == nil ? nil : StreamTranscript()
-        if let transcript, prepared.policy.stub == .never {
+        // A stream, declared or by its `Content-Type`, is read as events, ended at its bounds
+        // (the defaults for one not declared), and its expectations read the events as one JSON
+        // array (`StreamTranscript`); any other body is held as a body is.
+        let transcript = StreamTranscript()
+        if prepared.policy.stub == .never {
+            let limit = session.configuration.maximumBodyBytes ?? .max
             delivery.sink = { [stream = target.stream, script = resolved.script] in
-                EventReader(
-                    for: stream, otherwise: HeldBody(limit: StreamTranscript.maximumBytes), sink: transcript,
-                    script: script)
+                EventReader(for: stream, otherwise: HeldBody(limit: limit), sink: transcript, script: script)
             }
         }
         let delivered = await deliver(prepared, of: service, delivery, authenticating: authenticating)
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         resolved.secrets.add(delivered.tokens)
         let redactor = delivered.redactor
-        guard let transcript else {
-            return Exchange(target: resolved, redactor: redactor, result: delivered.result, seconds: seconds)
+        let reader = delivered.sink as? EventReader
+        guard target.stream != nil || reader?.isStream == true else {
+            // Not a stream: the held body is the response's.
+            let held = (reader?.otherwise as? HeldBody)?.data
+            let result = delivered.result.map { held.map($0.withData) ?? $0 }.mapError { error in
+                guard case .statusCode(let response) = error, let held else { return error }
+                return .statusCode(response.withData(held))
+            }
+            return Exchange(target: resolved, redactor: redactor, result: result, seconds: seconds)
         }
         return Self.streamExchange(
             delivered, transcript: transcript, stream: target.stream, target: resolved, seconds: seconds)
@@ -292,5 +299,12 @@ public struct SpecClient: Sendable {
     /// Closes the session's connections; call once, when every request has finished.
     public func shutdown() async {
         await session.shutdown()
+    }
+}
+
+extension Response {
+    /// The response with `data` as its body, as `Session.send` would have held it.
+    fileprivate func withData(_ data: Data) -> Response {
+        Response(statusCode: statusCode, data: data, request: request, response: response)
     }
 }

@@ -12,8 +12,7 @@ public final class StreamRecording: EventSink {
     private struct State {
         var events: [RecordedSample.Event] = []
         var last: ContinuousClock.Instant?
-        var bytes = 0
-        var overflowed = false
+        var budget = EventBudget(events: maximumEvents, bytes: maximumBytes)
     }
 
     private let forward: any EventSink
@@ -32,13 +31,7 @@ public final class StreamRecording: EventSink {
         state.withLock { state in
             let now = ContinuousClock.now
             defer { state.last = now }
-            guard !state.overflowed else { return }
-            guard state.events.count < Self.maximumEvents, event.data.utf8.count <= Self.maximumBytes - state.bytes
-            else {
-                state.overflowed = true
-                return
-            }
-            state.bytes += event.data.utf8.count
+            guard state.budget.admits(event) else { return }
             let delay = state.last.map { (now - $0) / .seconds(1) } ?? 0
             // SSE's default type is not written: a sample without one reads back as `message`.
             let type = event.event == "message" ? nil : event.event
@@ -54,6 +47,6 @@ public final class StreamRecording: EventSink {
 
     /// The events kept, or nil when the stream went past what is kept.
     public var events: [RecordedSample.Event]? {
-        state.withLock { $0.overflowed ? nil : $0.events }
+        state.withLock { $0.budget.overflowed ? nil : $0.events }
     }
 }

@@ -21,8 +21,7 @@ final class StreamTranscript: EventSink {
 
     private struct State {
         var events: [StreamEvent] = []
-        var bytes = 0
-        var overflowed = false
+        var budget = EventBudget(events: maximumEvents, bytes: maximumBytes)
     }
 
     private let state = Mutex(State())
@@ -31,14 +30,7 @@ final class StreamTranscript: EventSink {
 
     func take(_ event: StreamEvent) {
         state.withLock { state in
-            guard !state.overflowed else { return }
-            guard state.events.count < Self.maximumEvents, event.data.utf8.count <= Self.maximumBytes - state.bytes
-            else {
-                state.overflowed = true
-                return
-            }
-            state.bytes += event.data.utf8.count
-            state.events.append(event)
+            if state.budget.admits(event) { state.events.append(event) }
         }
     }
 
@@ -46,7 +38,7 @@ final class StreamTranscript: EventSink {
 
     /// The events kept, and whether more came than are kept.
     var events: (events: [StreamEvent], overflowed: Bool) {
-        state.withLock { ($0.events, $0.overflowed) }
+        state.withLock { ($0.events, $0.budget.overflowed) }
     }
 
     /// The events as the JSON array checks read.
@@ -78,4 +70,33 @@ final class HeldBody: ResponseStream {
     }
 
     var data: Data { held.withLock { $0 } }
+}
+
+/// What a keeper of a stream's events holds at most: a number of events and of bytes of their
+/// data. Once an event would go past either, it keeps none after.
+struct EventBudget {
+    let events: Int
+    let bytes: Int
+    private var count = 0
+    private var used = 0
+    /// Whether an event went past the budget.
+    private(set) var overflowed = false
+
+    init(events: Int, bytes: Int) {
+        self.events = events
+        self.bytes = bytes
+    }
+
+    /// Whether `event` is kept, counting it if it is.
+    mutating func admits(_ event: StreamEvent) -> Bool {
+        guard !overflowed else { return false }
+        let size = event.data.utf8.count
+        guard count < events, size <= bytes - used else {
+            overflowed = true
+            return false
+        }
+        count += 1
+        used += size
+        return true
+    }
 }

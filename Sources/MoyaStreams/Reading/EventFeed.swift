@@ -3,7 +3,7 @@ import Synchronization
 /// The events a WebSocket conversation waits for, handed over as they are read: a script's
 /// `expect` steps take them in order. An event is tried against the waiting step as it is
 /// read, before the stream may end at it; one read while nothing waits is held for the next
-/// step, the newest 1,024 at most.
+/// step, the newest 1,024 and 16 MiB of data at most.
 public final class EventFeed: Sendable {
     /// What a wait came to.
     public enum Outcome: Sendable {
@@ -23,6 +23,7 @@ public final class EventFeed: Sendable {
 
     private struct State {
         var held: [StreamEvent] = []
+        var heldBytes = 0
         var waiter: Waiter?
         var ended = false
         var waits = 0
@@ -31,6 +32,8 @@ public final class EventFeed: Sendable {
     }
 
     private static let mostHeld = 1024
+    /// The most bytes of data held, but for the newest event: 16 MiB.
+    private static let mostHeldBytes = 16 << 20
     private let state = Mutex(State())
 
     /// An open feed.
@@ -46,7 +49,10 @@ public final class EventFeed: Sendable {
                 return waiter
             }
             state.held.append(event)
-            if state.held.count > Self.mostHeld { state.held.removeFirst(state.held.count - Self.mostHeld) }
+            state.heldBytes += event.data.utf8.count
+            while state.held.count > Self.mostHeld || (state.heldBytes > Self.mostHeldBytes && state.held.count > 1) {
+                state.heldBytes -= state.held.removeFirst().data.utf8.count
+            }
             return nil
         }
         waiter?.continuation.resume(returning: .event(event))
@@ -56,6 +62,8 @@ public final class EventFeed: Sendable {
     func end() {
         let waiter = state.withLock { state -> Waiter? in
             state.ended = true
+            state.held = []
+            state.heldBytes = 0
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -80,6 +88,7 @@ public final class EventFeed: Sendable {
                 let now = state.withLock { state -> Outcome? in
                     while !state.held.isEmpty {
                         let event = state.held.removeFirst()
+                        state.heldBytes -= event.data.utf8.count
                         if matches(event) { return .event(event) }
                     }
                     if state.ended { return .ended }
