@@ -40,9 +40,14 @@ struct MockResponder: HTTPResponder {
         guard answer.isWebSocket, case .respond(let status, let headers, let body) = answer.action,
             (100..<300).contains(status)
         else { return nil }
-        options.heard?(mock, answer)
         answer.action = .respond(status: 101, headers: headers, body: body)
-        let performed = response(answer, to: request).performed
+        // Heard and logged as the socket opens: the server asks for a socket twice, to decide
+        // and then to open it.
+        let logged = response(answer, to: request).performed
+        let performed: @Sendable () -> Void = { [options, answer] in
+            options.heard?(mock, answer)
+            logged?()
+        }
         guard status == 101, let pacing = answer.pacing else { return ServerSocket(.echo, performed: performed) }
         // The messages come back from the sample's body, as a stub's are read.
         var decoder = EventDecoder(kind: .websocket, limit: body.count + 1)
