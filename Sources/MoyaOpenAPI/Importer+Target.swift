@@ -39,7 +39,21 @@ extension Importer {
             let readsAsTemplate = !Template(parameter.name).params.isEmpty
             switch parameter.location {
             case .querystring:
-                warn(at, "querystring param '\(parameter.name)' has no place in a spec; left out")
+                // The whole query as a form of an object is each of its properties as a query
+                // param, as an exploded form object is; any other has no place in a spec.
+                guard let members = querystringMembers(parameter, at: at) else {
+                    warn(
+                        at,
+                        "querystring param '\(parameter.name)' has no place in a spec unless it is a form "
+                            + "(application/x-www-form-urlencoded) of an object; left out")
+                    continue
+                }
+                for (key, member) in members {
+                    var param = member
+                    param.name = Names.unique(Names.param(key), in: &paramNames)
+                    query.append(.init(key: key, value: "{\(param.name)}"))
+                    target.params.append(param)
+                }
                 continue
             case .header where ["accept", "content-type", "authorization"].contains(parameter.name.lowercased()):
                 // OpenAPI: such a definition "SHALL be ignored"; the content and security say these.
@@ -389,6 +403,25 @@ extension Importer {
             members.append((deep ? "\(parameter.name)[\(key)]" : key, param))
         }
         return members
+    }
+
+    /// An OpenAPI 3.2 `querystring` parameter's properties, each a query param, when its
+    /// content is a form (`application/x-www-form-urlencoded`) of an object with properties.
+    mutating func querystringMembers(
+        _ parameter: DereferencedParameter, at pointer: [String]
+    ) -> [(key: String, param: ImportedSpec.Param)]? {
+        guard case .b(let content) = parameter.schemaOrContent,
+            let form = content.first(where: { $0.key.rawValue.lowercased() == "application/x-www-form-urlencoded" }),
+            case .object(_, let object)? = form.value.schema, !object.properties.isEmpty
+        else { return nil }
+        let required = SampleSynthesis.requiredNames(object)
+        return object.properties.sorted(by: { $0.key < $1.key }).map { key, schema in
+            var param = ImportedSpec.Param(
+                name: key, type: "string", description: schema.description.map(Names.oneLine),
+                optional: !parameter.required || !required.contains(key))
+            describe(schema, into: &param, at: pointer + ["content", form.key.rawValue, "schema", "properties", key])
+            return (key, param)
+        }
     }
 
     /// A parameter's example: its first named example by name, else `example`.

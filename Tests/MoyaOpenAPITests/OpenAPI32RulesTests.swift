@@ -107,8 +107,8 @@ final class OpenAPI32RulesTests: XCTestCase {
         }
     }
 
-    /// 3.2's `query` operation is a `QUERY` target, and `additionalOperations` one of a
-    /// registered method (`COPY`) a target of it.
+    /// 3.2's `query` operation is a `QUERY` target, `additionalOperations` one of a registered
+    /// method (`COPY`) a target of it, and a `querystring` form's properties query params.
     func testQueryAndAdditionalOperationsBecomeTargets() throws {
         let path = Repository.fixtures + "/openapi/methods-3.2.yaml"
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
@@ -119,6 +119,11 @@ final class OpenAPI32RulesTests: XCTestCase {
         XCTAssertEqual(
             service.targets.map { "\($0.name) \($0.method.rawValue) \($0.path)" },
             ["search QUERY /search", "copyIt COPY /search", "find GET /find"])
+        // A querystring that is a form of an object: its properties are query params.
+        XCTAssertEqual(service.target(named: "find")?.params.map(\.name), ["a"])
+        XCTAssertTrue(
+            imported.spec.contains("      parameters: { a: \"{a}\" }\n      encoding: queryString\n"), imported.spec)
+        XCTAssertEqual(imported.warnings.map(\.description), [])
     }
 
     /// The rules are OpenAPI 3.2's: a 3.1 document that breaks one imports as before.
