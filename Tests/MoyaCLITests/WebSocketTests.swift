@@ -173,6 +173,31 @@ final class WebSocketTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("Status: 101\nStream: 3 events, ended by end\n"), text)
     }
 
+    /// `wss:` is TLS, verified as any connection is: with the test CA trusted the socket opens,
+    /// without it the one line a user meets.
+    func testSecureSocketsVerifyTheCertificate() async throws {
+        let fixtures = CommandTests.root + "/Tests/Fixtures/tls"
+        let service = try SpecCompiler(
+            environment: Environment(["WS_SERVER": "wss://localhost", "CHAT_TOKEN": "s3cret"])
+        )
+        .compile(file: Self.specs + "/chat.yaml")
+        let served = try await MockHTTPServer(
+            router: MockRouter(services: [service]), host: "127.0.0.1", port: 0,
+            options: MockHTTPServer.Options(
+                log: { _ in }, tls: try TestServer.tlsContext(fixtures: fixtures)))
+        url = "wss://localhost:\(served.port)"
+        let trusted = await call(["chat.echo", "--cacert", fixtures + "/ca.pem"])
+        let untrusted = await call(["chat.first"])
+        _ = await served.stop(grace: 5)
+        XCTAssertEqual(trusted.status, 0, trusted.error)
+        XCTAssertEqual(trusted.out, "welcome authorized\nhello world\n{\"type\":\"greet\",\"who\":\"world\"}\n")
+        XCTAssertEqual(untrusted.status, 1)
+        XCTAssertEqual(
+            untrusted.error,
+            "moya-cli: error: chat.first: TLS failed: the certificate for localhost is not trusted "
+                + "(localhost:\(served.port))\n")
+    }
+
     /// OpenAPI and the collections hold HTTP requests alone: a WebSocket target is left out,
     /// with a note each; `generate swift` warns that its case is the handshake alone.
     func testExportsLeaveAWebSocketOutAndSaySo() async {

@@ -102,6 +102,11 @@ public final class TestServer: Sendable {
     /// A server TLS configuration from the test fixtures; with `requiringClientCertificate`, it
     /// accepts only clients with a certificate from the test CA.
     /// A server configuration presenting `certificate`.pem with its key from `fixtures`.
+    /// The context of `tlsConfiguration(fixtures:)`, for a server that takes one (`serve`'s).
+    public static func tlsContext(fixtures: String) throws -> NIOSSLContext {
+        try NIOSSLContext(configuration: tlsConfiguration(fixtures: fixtures))
+    }
+
     public static func tlsConfiguration(
         fixtures: String, certificate: String = "server", requiringClientCertificate: Bool = false
     ) throws -> TLSConfiguration {
