@@ -171,9 +171,11 @@ public struct SpecClient: Sendable {
         var delivery = Delivery(cookies: cookies, responseSecrets: responseSecrets)
         // A stream, declared or by its `Content-Type`, is read as events, ended at its bounds
         // (the defaults for one not declared), and its expectations read the events as one JSON
-        // array (`StreamTranscript`); any other body is held as a body is.
+        // array (`StreamTranscript`); any other body is held as a body is. A log of bodies
+        // reads them whole, so an undeclared stream is then read as a body, as `call -vv` does.
         let transcript = StreamTranscript()
-        if prepared.policy.stub == .never {
+        let logsBodies = !logOptions.isDisjoint(with: [.successResponseBody, .errorResponseBody])
+        if prepared.policy.stub == .never, target.stream != nil || !logsBodies {
             let limit = session.configuration.maximumBodyBytes ?? .max
             delivery.sink = { [stream = target.stream, script = resolved.script] in
                 EventReader(for: stream, otherwise: HeldBody(limit: limit), sink: transcript, script: script)
