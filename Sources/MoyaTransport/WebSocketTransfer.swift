@@ -96,8 +96,10 @@ extension Session {
                         try channel.pipeline.syncOperations.addHandler(
                             NIOSSLClientHandler(context: tls, serverHostname: serverName))
                     }
-                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: frameLimit) {
-                        channel, answer in
+                    // A protocol error reaches the reading, which says what it was (`converse`).
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+                        maxFrameSize: frameLimit, enableAutomaticErrorHandling: false
+                    ) { channel, answer in
                         channel.eventLoop.makeCompletedFuture {
                             // A message in fragments is joined into one frame, up to the limit.
                             try channel.pipeline.syncOperations.addHandler(
@@ -198,6 +200,18 @@ extension Session {
                     try? await socket.close(code: 1000)
                 } catch let error as ChannelError where error == .ioOnClosedChannel || error == .alreadyClosed {
                     // Closed here, after a close or a deadline.
+                } catch NIOWebSocketError.invalidFrameLength,
+                    NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge
+                {
+                    // A message past the most held ends the stream at its bound.
+                    stream.messageTooLarge()
+                    try? await socket.close(code: 1009)
+                } catch let error as NIOWebSocketError {
+                    try? await socket.close(code: 1002)
+                    throw NetworkError(.badServerResponse, "the server broke the WebSocket protocol (\(error))")
+                } catch let error as NIOWebSocketFrameAggregator.Error {
+                    try? await socket.close(code: 1002)
+                    throw NetworkError(.badServerResponse, "the server broke the WebSocket protocol (\(error))")
                 }
                 return count
             }

@@ -111,6 +111,24 @@ final class WebSocketTests: XCTestCase {
             ["welcome authorized", "one", "two"].map { "{\"event\":null,\"id\":null,\"data\":\"\($0)\"}\n" }.joined())
     }
 
+    /// A message past what is held ends the stream at its bound: the default's fails in one
+    /// line, a declared `maxBytes` ends it as asked.
+    func testAMessageTooLargeEndsTheStreamAtItsBound() async throws {
+        try startPythonServer()
+        let held = await call(["big.held"])
+        XCTAssertEqual(held.status, 1)
+        XCTAssertEqual(held.out, "")
+        XCTAssertEqual(
+            held.error,
+            "moya-cli: error: big.held: the stream from \(url.dropFirst(5)) sent an event larger than 16 MiB, "
+                + "the most held; give the target stream: { maxBytes: … } to hold more\n")
+        let capped = await call(["big.capped", "-v"])
+        XCTAssertEqual(capped.status, 0, capped.error)
+        XCTAssertTrue(
+            capped.error.replacing(/in [0-9.]+ s/, with: "in T s").hasSuffix(
+                "moya-cli: stream (websocket): 0 events, 0 bytes in T s; ended by maxBytes\n"), capped.error)
+    }
+
     func testTheFailuresAUserMeets() async throws {
         url = "ws://127.0.0.1:1"
         let plain = await call(["chat.plain"])

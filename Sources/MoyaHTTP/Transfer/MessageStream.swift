@@ -23,6 +23,8 @@ public protocol MessageStream: ResponseStream {
     var messageLimit: Int { get }
     /// The next message.
     func receive(message: SocketMessage) throws
+    /// A message went past `messageLimit`: the connection ends here (1009).
+    func messageTooLarge()
     /// What is sent, once the connection is open; reading goes on after it returns, to the
     /// stream's bounds. A failure it throws is the stream's to keep: the connection closes.
     func talk(on socket: any SocketWriter) async

@@ -253,6 +253,16 @@ public final class EventReader: MessageStream {
         }
     }
 
+    public func messageTooLarge() {
+        state.withLock { state in
+            guard state.stop == nil else { return }
+            state.stop = .maxBytes
+            state.byDefault = bounds.maxBytes == nil
+            state.ended = .now
+        }
+        feed?.end()
+    }
+
     public func talk(on socket: any SocketWriter) async {
         guard let conversation, let feed else { return }
         let failure = await conversation(socket, feed)
