@@ -306,17 +306,3 @@ struct OpenAPI32Rules {
             }
     }
 }
-
-extension JSONValue {
-    /// What kind of value this is, for a message: `null`, `a number`, `a list`.
-    fileprivate var kindName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .integer, .number: "a number"
-        case .string: "a string"
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
-}

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import Synchronization
 
 /// A connection that became a WebSocket (RFC 6455) on SwiftNIO's upgrader: it echoes each
 /// message, or sends the responder's messages, each after its delay, and then closes; pings
@@ -27,14 +28,17 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// The upgrader of a connection: a request that asks for a WebSocket opens one when the
-    /// responder gives one for it.
+    /// responder gives one for it. The responder is asked once, as the upgrade is decided; the
+    /// socket it gives waits, on the connection's own upgrader, for the pipeline to take it.
     static func upgrader(_ responder: AnyResponder, _ shared: ServerShared) -> NIOWebSocketServerUpgrader {
-        NIOWebSocketServerUpgrader(maxFrameSize: messageLimit, automaticErrorHandling: true) { channel, head in
-            let opens = responder.socket(request(head, channel)) != nil
-            return channel.eventLoop.makeSucceededFuture(opens ? HTTPHeaders() : nil)
-        } upgradePipelineHandler: { channel, head in
+        let decided = Mutex<ServerSocket?>(nil)
+        return NIOWebSocketServerUpgrader(maxFrameSize: messageLimit, automaticErrorHandling: true) { channel, head in
+            let socket = responder.socket(request(head, channel))
+            decided.withLock { $0 = socket }
+            return channel.eventLoop.makeSucceededFuture(socket == nil ? nil : HTTPHeaders())
+        } upgradePipelineHandler: { channel, _ in
             channel.eventLoop.makeCompletedFuture {
-                guard let socket = responder.socket(request(head, channel)) else {
+                guard let socket = decided.withLock({ $0.take() }) else {
                     throw NIOWebSocketUpgradeError.unsupportedWebSocketTarget
                 }
                 let sync = channel.pipeline.syncOperations

@@ -42,11 +42,8 @@ extension Session {
             switch upgrade {
             case .refused(let channel):
                 return try await Self.answer(channel, to: stream, request: request)
-            case .open(let channel, let head):
-                let head = ResponseHead(
-                    statusCode: Int(head.status.code),
-                    headers: MoyaHTTP.HTTPHeaders(fields: head.headers.map { (name: $0.name, value: $0.value) }),
-                    version: "HTTP/\(head.version.major).\(head.version.minor)")
+            case .open(let channel, let answer):
+                let head = ResponseHead(answer)
                 try stream.receive(head: head)
                 let count = try await Self.converse(on: channel, with: stream)
                 return Response(
@@ -139,11 +136,7 @@ extension Session {
                 reading: for try await part in inbound {
                     switch part {
                     case .head(let head):
-                        let made = ResponseHead(
-                            statusCode: Int(head.status.code),
-                            headers: MoyaHTTP.HTTPHeaders(
-                                fields: head.headers.map { (name: $0.name, value: $0.value) }),
-                            version: "HTTP/\(head.version.major).\(head.version.minor)")
+                        let made = ResponseHead(head)
                         received = made
                         try stream.receive(head: made)
                     case .body(let chunk):
@@ -216,6 +209,16 @@ extension Session {
                 return count
             }
         }
+    }
+}
+
+extension ResponseHead {
+    /// The head NIO read, in MoyaHTTP's terms.
+    fileprivate init(_ head: HTTPResponseHead) {
+        self.init(
+            statusCode: Int(head.status.code),
+            headers: MoyaHTTP.HTTPHeaders(fields: head.headers.map { (name: $0.name, value: $0.value) }),
+            version: "HTTP/\(head.version.major).\(head.version.minor)")
     }
 }
 

@@ -160,27 +160,36 @@ final class StreamCallTests: XCTestCase {
         XCTAssertEqual(raw.out, "{\"n\":1}\n{\"n\":2}\n")
     }
 
+    /// `text` as the spec `NAME.yaml` in a folder of its own, removed after the test.
+    func writeSpec(_ name: String, _ text: String) throws -> (folder: String, spec: String) {
+        let folder = NSTemporaryDirectory() + "\(name)-stream-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = folder + "/\(name).yaml"
+        try text.write(toFile: spec, atomically: true, encoding: .utf8)
+        return (folder, spec)
+    }
+
     /// `check` reads a response whose `Content-Type` is a stream as events, though its target
     /// declares none, with the default bounds; any other body as before.
     func testCheckReadsAStreamByItsContentType() async throws {
-        let folder = NSTemporaryDirectory() + "detected-stream-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let spec = folder + "/detected.yaml"
-        try """
-        service: detected
-        baseURL: \(server.baseURL)
-        targets:
-          ticks:
-            path: /sse/3/5
-            checks:
-              - expect: { events: { count: 3, last: { $.data.n: 2 } }, json: { "$[0].event": tick } }
-          plain:
-            path: /json
-            checks:
-              - expect: { status: 200, json: { $.first_name: Harry } }
+        let spec = try writeSpec(
+            "detected",
+            """
+            service: detected
+            baseURL: \(server.baseURL)
+            targets:
+              ticks:
+                path: /sse/3/5
+                checks:
+                  - expect: { events: { count: 3, last: { $.data.n: 2 } }, json: { "$[0].event": tick } }
+              plain:
+                path: /json
+                checks:
+                  - expect: { status: 200, json: { $.first_name: Harry } }
 
-        """.write(toFile: spec, atomically: true, encoding: .utf8)
+            """
+        ).spec
         let (status, out, error) = await CommandTests.run(["check", spec])
         XCTAssertEqual(status, 0, out + error)
         XCTAssertEqual(
@@ -192,19 +201,17 @@ final class StreamCallTests: XCTestCase {
     /// `call --record` writes a stream's events, each with the time before it, as the
     /// target's stream sample, which `--stub` and `serve` replay as the stream came.
     func testRecordWritesTheEventsAsAStreamSample() async throws {
-        let folder = NSTemporaryDirectory() + "record-stream-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let spec = folder + "/ticks.yaml"
-        try """
-        service: ticks
-        baseURL: \(server.baseURL)
-        targets:
-          ticks:
-            path: /sse/5/30
-            stream: { kind: sse, maxEvents: 3 }
+        let (folder, spec) = try writeSpec(
+            "ticks",
+            """
+            service: ticks
+            baseURL: \(server.baseURL)
+            targets:
+              ticks:
+                path: /sse/5/30
+                stream: { kind: sse, maxEvents: 3 }
 
-        """.write(toFile: spec, atomically: true, encoding: .utf8)
+            """)
         let live = await CommandTests.run(["call", "ticks.ticks", "--specs", folder, "--events", "json"])
         let (status, out, error) = await CommandTests.run(
             ["call", "ticks.ticks", "--specs", folder, "--events", "json", "--record", "--force"])

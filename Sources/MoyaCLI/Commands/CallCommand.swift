@@ -500,13 +500,9 @@ struct CallCommand: CallerIsolatedCommand {
         }
         if let record {
             // A body the stream's reader passed on was held for the record.
-            let held: Result<Response, MoyaError> =
-                switch result {
-                case .success(let response): .success(output?.held(response) ?? response)
-                case .failure(.statusCode(let response)): .failure(.statusCode(output?.held(response) ?? response))
-                case .failure(let error): .failure(error)
-                }
-            try self.record(held, record.request, target: record.target, service: service, redactor: redactor)
+            try self.record(
+                result.mapAnswered { output?.held($0) ?? $0 }, record.request, target: record.target,
+                service: service, redactor: redactor)
         }
         switch result {
         case .success(let streamed):

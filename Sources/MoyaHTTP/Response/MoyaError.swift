@@ -69,4 +69,13 @@ extension Result where Success == Response, Failure == MoyaError {
         case .failure: nil
         }
     }
+
+    /// The result with `transform` applied to the response it answered with, passed or not.
+    public func mapAnswered(_ transform: (Response) -> Response) -> Self {
+        switch self {
+        case .success(let response): .success(transform(response))
+        case .failure(.statusCode(let response)): .failure(.statusCode(transform(response)))
+        case .failure: self
+        }
+    }
 }

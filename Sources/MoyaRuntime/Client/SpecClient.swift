@@ -189,10 +189,7 @@ public struct SpecClient: Sendable {
         guard target.stream != nil || reader?.isStream == true else {
             // Not a stream: the held body is the response's.
             let held = (reader?.otherwise as? HeldBody)?.data
-            let result = delivered.result.map { held.map($0.withData) ?? $0 }.mapError { error in
-                guard case .statusCode(let response) = error, let held else { return error }
-                return .statusCode(response.withData(held))
-            }
+            let result = delivered.result.mapAnswered { held.map($0.withData) ?? $0 }
             return Exchange(target: resolved, redactor: redactor, result: result, seconds: seconds)
         }
         return Self.streamExchange(

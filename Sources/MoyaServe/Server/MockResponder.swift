@@ -41,8 +41,7 @@ struct MockResponder: HTTPResponder {
             (100..<300).contains(status)
         else { return nil }
         answer.action = .respond(status: 101, headers: headers, body: body)
-        // Heard and logged as the socket opens: the server asks for a socket twice, to decide
-        // and then to open it.
+        // Heard and logged as the socket opens, not when the upgrade is decided.
         let logged = response(answer, to: request).performed
         let performed: @Sendable () -> Void = { [options, answer] in
             options.heard?(mock, answer)
